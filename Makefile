@@ -1,0 +1,48 @@
+# The README's two commands: `make demo` and `make test`. Both set up everything
+# they need on a fresh machine (a venv in .venv with the CPU torch pin; Node
+# dev tools in js/node_modules; Debian chromium for the browser tests).
+
+VENV      ?= .venv
+PYTHON    := $(VENV)/bin/python
+TORCH_PIN := torch==2.13.0
+SUDO      := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
+LAB_FLAGS := $(shell [ "$$(id -u)" = 0 ] && echo --allow-root)
+
+.PHONY: demo test test-js test-py bundle bundle-check chromium setup clean
+
+demo: $(VENV)/.installed
+	$(VENV)/bin/jupyter lab notebooks/quickstart.ipynb $(LAB_FLAGS)
+
+test: setup chromium bundle-check test-js test-py
+
+setup: $(VENV)/.installed js/node_modules/.installed
+
+# torch is installed first and pinned: a bare `torch` would pull a multi-GB CUDA build.
+$(VENV)/.installed: pyproject.toml
+	test -x $(PYTHON) || python3 -m venv $(VENV)
+	$(PYTHON) -m pip install --quiet --upgrade pip
+	$(PYTHON) -m pip install --quiet $(TORCH_PIN)
+	$(PYTHON) -m pip install --quiet -e ".[dev]"
+	touch $@
+
+js/node_modules/.installed: js/package.json js/package-lock.json
+	cd js && npm ci --no-audit --no-fund --loglevel=error
+	touch $@
+
+chromium:
+	@test -x /usr/bin/chromium || { $(SUDO) apt-get update -q && $(SUDO) apt-get install -y -q chromium; }
+
+bundle: js/node_modules/.installed
+	cd js && node build.mjs
+
+bundle-check: js/node_modules/.installed
+	cd js && node build.mjs --check
+
+test-js: js/node_modules/.installed
+	cd js && node --test test/
+
+test-py: $(VENV)/.installed chromium
+	$(PYTHON) -m pytest
+
+clean:
+	rm -rf $(VENV) js/node_modules tests/artifacts

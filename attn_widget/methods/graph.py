@@ -1,0 +1,58 @@
+"""Attention as a graph, methods.md section 1.
+
+Convention: information flows from key j at layer l-1 to query i at layer l, so the
+adjacency matrix of a layer is the transpose of its attention matrix, Adj = Aᵀ.
+"""
+
+from __future__ import annotations
+
+import torch
+
+from ._checks import check_layer_stack
+from .chain import cumulative_products
+
+
+def adjacency(att: torch.Tensor) -> torch.Tensor:
+    """Adj[..., j, i] = A[..., i, j]: edges point from source token j to receiving token i.
+
+    att: ``(..., n, n)``. Returns the transposed view, same shape.
+    """
+    return att.transpose(-1, -2)
+
+
+def in_degree(att: torch.Tensor) -> torch.Tensor:
+    """Weighted in-degree of each receiving node: the row sums of A. ``(..., n, n) -> (..., n)``.
+
+    For softmax attention every entry is 1; for a binarised graph it is the number of
+    keys a query may see (i + 1 in a decoder).
+    """
+    return att.sum(dim=-1)
+
+
+def out_degree(att: torch.Tensor) -> torch.Tensor:
+    """Weighted out-degree of each source node: the column sums of A ("attention received").
+
+    ``(..., n, n) -> (..., n)``. For a binarised decoder graph, key j has n - j out-edges.
+    """
+    return att.sum(dim=-2)
+
+
+def binarize(att: torch.Tensor, threshold: float = 0.0) -> torch.Tensor:
+    """B = 1[A > threshold]. With threshold 0, softmax attention binarises to its mask."""
+    return att > threshold
+
+
+def path_counts(binary: torch.Tensor) -> torch.Tensor:
+    """Number of paths from each input token to each node after every layer.
+
+    binary: ``(L, n, n)`` 0/1 matrices in attention orientation (row = receiver).
+    Returns ``(L, n, n)`` float64 where ``P[k][i, j]`` counts the paths from input token j
+    (layer 0) to token i after layer ``k + 1``: ``P[k] = B_{k+1} ··· B_1``.
+
+    Counts are exact integers up to 2**53 and rounded beyond (they grow like
+    C(i - j + k, k) in a decoder). Weighted products have no such counting meaning.
+    """
+    check_layer_stack(binary.to(torch.float64), "binary")
+    if ((binary != 0) & (binary != 1)).any():
+        raise ValueError("path_counts needs a 0/1 matrix; binarize weighted attention first.")
+    return cumulative_products(binary.to(torch.float64))

@@ -1,0 +1,38 @@
+"""Attention rollout (Abnar & Zuidema 2020), methods.md section 2.
+
+Orientation: row i = receiving (query) position, column j = source (key) position.
+The newest layer multiplies on the left: R[l] = Â_{l+1} · R[l-1].
+"""
+
+from __future__ import annotations
+
+import torch
+
+from ._checks import check_layer_stack, check_residual
+from .chain import cumulative_products
+from .normalize import row_normalize
+
+
+def residual_augment(att: torch.Tensor, residual: float = 0.5) -> torch.Tensor:
+    """Â = (1 - α)·rn(A) + α·I, the residual-augmented attention of each layer.
+
+    att: ``(L, n, n)`` head-aggregated attention (any non-negative weights; rows are
+    re-normalised first so that the residual share is exactly α).
+    Returns ``(L, n, n)`` float64.
+    """
+    check_layer_stack(att)
+    alpha = check_residual(residual)
+    a = row_normalize(att.to(torch.float64))
+    eye = torch.eye(a.shape[-1], dtype=torch.float64, device=a.device)
+    return (1.0 - alpha) * a + alpha * eye
+
+
+def rollout(att: torch.Tensor, residual: float = 0.5) -> torch.Tensor:
+    """Rollout up to every layer.
+
+    att: ``(L, n, n)`` head-averaged attention, ``att[l]`` being layer ``l + 1``.
+    Returns ``(L, n, n)`` float64 with ``R[0] = Â_1`` and ``R[l] = Â_{l+1} @ R[l-1]``:
+    row i of ``R[l]`` is how much of each input token's identity reaches position i
+    after layer ``l + 1``. Every row sums to 1.
+    """
+    return cumulative_products(residual_augment(att, residual))

@@ -1,0 +1,157 @@
+"""Tensors → compact binary envelopes for the front end (decoded by ``js/src/codec.js``).
+
+An envelope holds a stack of matrices ``(..., R, C)``: every leading dimension is
+flattened into "slices". Layout, little-endian, every section 4-byte aligned::
+
+    b"AWP1" | uint32 header length | JSON header (space-padded) | sections...
+
+Header: ``{"version": 1, "layout": "dense" | "topk", "shape": [...], "k": int,
+"sections": {name: {"dtype": "f32" | "u16" | "i16", "offset": bytes, "length": items}}}``,
+offsets counted from the end of the padded header.
+
+* ``scale`` (f32, one per row): the row's largest absolute value.
+* ``values`` (u16 for non-negative data, i16 for signed): ``value / scale`` quantised
+  to 65535 (or 32767) steps, so every value is within scale / 131070 of the truth.
+* dense layout: ``values`` has R·C entries per slice.
+* topk layout: ``indices`` (u16) and ``values`` hold the k largest-magnitude entries
+  of each row, strongest first; ``coverage`` (u16, /65535) is the share of the row's
+  absolute mass those k entries carry, so the view can say how much it leaves out.
+"""
+
+from __future__ import annotations
+
+import json
+import struct
+
+import numpy as np
+import torch
+
+MAGIC = b"AWP1"
+VERSION = 1
+DEFAULT_BUDGET_BYTES = 2_000_000
+_U16 = 65535
+_I16 = 32767
+
+
+def encode(matrices: torch.Tensor, budget_bytes: int = DEFAULT_BUDGET_BYTES) -> bytes:
+    """Encode ``(..., R, C)`` as dense when it fits ``budget_bytes``, otherwise as top-k per row.
+
+    k is the largest that keeps the envelope within the budget (at least 1).
+    """
+    if matrices.dim() < 2:
+        raise ValueError(f"expected a stack of matrices (..., rows, cols); got shape {tuple(matrices.shape)}")
+    shape = list(matrices.shape)
+    rows_total = int(np.prod(shape[:-1]))
+    n_cols = shape[-1]
+    if n_cols > _U16 + 1:
+        raise ValueError(f"at most {_U16 + 1} columns fit the u16 indices; got {n_cols}")
+    x = matrices.detach().to("cpu", torch.float64).reshape(rows_total, n_cols)
+    if not torch.isfinite(x).all():
+        raise ValueError("cannot encode NaN or infinite values")
+
+    dense_bytes = rows_total * (4 + 2 * n_cols)
+    if dense_bytes <= budget_bytes:
+        return _dense(x, shape)
+    k = max(1, min(n_cols, (budget_bytes // rows_total - 6) // 4))
+    return _topk(x, shape, k)
+
+
+def _row_scale(magnitude: torch.Tensor) -> torch.Tensor:
+    """Row maxima ``(rows,)``, rounded to float32 as stored, so decoding uses the same scale."""
+    return magnitude.amax(dim=1).to(torch.float32).to(torch.float64)
+
+
+def _quantise(x: torch.Tensor, scale: torch.Tensor, signed: bool) -> np.ndarray:
+    """Values ``(rows, m)`` divided by their row's ``scale`` ``(rows,)`` → u16 or i16 codes."""
+    safe = torch.where(scale == 0, torch.ones_like(scale), scale).unsqueeze(1)
+    if signed:
+        return torch.round(x / safe * _I16).to(torch.int16).numpy()
+    return torch.round(x / safe * _U16).to(torch.int32).numpy().astype(np.uint16)
+
+
+def _dense(x: torch.Tensor, shape: list[int]) -> bytes:
+    signed = bool((x < 0).any())
+    scale = _row_scale(x.abs())
+    sections = {
+        "scale": scale.numpy().astype("<f4"),
+        "values": _quantise(x, scale, signed).astype("<i2" if signed else "<u2"),
+    }
+    return _pack({"layout": "dense", "shape": shape, "k": shape[-1]}, sections)
+
+
+def _topk(x: torch.Tensor, shape: list[int], k: int) -> bytes:
+    signed = bool((x < 0).any())
+    magnitude = x.abs()
+    kept, indices = torch.topk(magnitude, k, dim=1)  # strongest first
+    values = torch.gather(x, 1, indices)
+    scale = _row_scale(magnitude)
+    total = magnitude.sum(dim=1)
+    coverage = torch.where(total == 0, 1.0, kept.sum(dim=1) / torch.where(total == 0, 1.0, total))
+    sections = {
+        "scale": scale.numpy().astype("<f4"),
+        "indices": indices.numpy().astype("<u2"),
+        "values": _quantise(values, scale, signed).astype("<i2" if signed else "<u2"),
+        "coverage": torch.round(coverage.clamp(0, 1) * _U16).to(torch.int32).numpy().astype("<u2"),
+    }
+    return _pack({"layout": "topk", "shape": shape, "k": k}, sections)
+
+
+_DTYPE_NAMES = {np.dtype("<f4"): "f32", np.dtype("<u2"): "u16", np.dtype("<i2"): "i16"}
+
+
+def _pack(header: dict, sections: dict[str, np.ndarray]) -> bytes:
+    table, offset = {}, 0
+    for name, a in sections.items():
+        table[name] = {"dtype": _DTYPE_NAMES[a.dtype], "offset": offset, "length": int(a.size)}
+        offset = _align(offset + a.nbytes)
+    text = json.dumps({"version": VERSION, **header, "sections": table}).encode()
+    header_len = _align(len(text))
+    data_start = 8 + header_len
+    out = bytearray(data_start + offset)
+    out[0:4] = MAGIC
+    out[4:8] = struct.pack("<I", header_len)
+    out[8:data_start] = text.ljust(header_len, b" ")
+    for name, a in sections.items():
+        start = data_start + table[name]["offset"]
+        out[start : start + a.nbytes] = np.ascontiguousarray(a).tobytes()
+    return bytes(out)
+
+
+def _align(size: int) -> int:
+    return (size + 3) // 4 * 4
+
+
+def decode(blob: bytes) -> dict:
+    """Python mirror of the JS decoder, for tests and data export.
+
+    Returns ``{"layout", "shape", "k", "matrices"}`` where ``matrices`` is the dense
+    float64 array of the given shape (entries not kept by top-k are 0), and, for
+    top-k, ``"coverage"`` with one value per row.
+    """
+    if blob[:4] != MAGIC:
+        raise ValueError("not an attn_widget payload (bad magic)")
+    (header_len,) = struct.unpack("<I", blob[4:8])
+    header = json.loads(blob[8 : 8 + header_len])
+    arrays = {}
+    for name, spec in header["sections"].items():
+        dtype = {"f32": "<f4", "u16": "<u2", "i16": "<i2"}[spec["dtype"]]
+        offset = 8 + header_len + spec["offset"]
+        arrays[name] = np.frombuffer(blob, dtype=dtype, count=spec["length"], offset=offset)
+    shape = header["shape"]
+    rows, cols = int(np.prod(shape[:-1])), shape[-1]
+    full_scale = _I16 if arrays["values"].dtype == np.dtype("<i2") else _U16
+    scale = arrays["scale"].astype(np.float64)[:, None]
+    if header["layout"] == "dense":
+        dense = arrays["values"].reshape(rows, cols) / full_scale * scale
+        return {"layout": "dense", "shape": shape, "k": header["k"], "matrices": dense.reshape(shape)}
+    k = header["k"]
+    dense = np.zeros((rows, cols))
+    values = arrays["values"].reshape(rows, k) / full_scale * scale
+    np.put_along_axis(dense, arrays["indices"].reshape(rows, k).astype(np.int64), values, axis=1)
+    return {
+        "layout": "topk",
+        "shape": shape,
+        "k": k,
+        "matrices": dense.reshape(shape),
+        "coverage": (arrays["coverage"] / _U16).reshape(shape[:-1]),
+    }

@@ -1,0 +1,620 @@
+// src/codec.js
+var MAGIC = "AWP1";
+var FULL_SCALE = { u16: 65535, i16: 32767 };
+function asBytes(data) {
+  if (data instanceof ArrayBuffer) return new Uint8Array(data);
+  if (ArrayBuffer.isView(data)) return new Uint8Array(data.buffer, data.byteOffset, data.byteLength);
+  throw new TypeError("expected a DataView, ArrayBuffer or typed array");
+}
+var ARRAY_TYPES = { f32: Float32Array, u16: Uint16Array, i16: Int16Array };
+function decodeEnvelope(data) {
+  let bytes = asBytes(data);
+  if (bytes.byteOffset % 4 !== 0) bytes = bytes.slice();
+  if (bytes.byteLength < 8) throw new Error("attn_widget payload is truncated");
+  const magic = String.fromCharCode(bytes[0], bytes[1], bytes[2], bytes[3]);
+  if (magic !== MAGIC) throw new Error(`not an attn_widget payload (magic ${JSON.stringify(magic)})`);
+  const headerLength = new DataView(bytes.buffer, bytes.byteOffset, 8).getUint32(4, true);
+  const header = JSON.parse(new TextDecoder().decode(bytes.subarray(8, 8 + headerLength)));
+  if (header.version !== 1) throw new Error(`unsupported payload version ${header.version}`);
+  const dataStart = bytes.byteOffset + 8 + headerLength;
+  const sections = {};
+  for (const [name, spec] of Object.entries(header.sections)) {
+    const Type = ARRAY_TYPES[
+      /** @type {keyof typeof ARRAY_TYPES} */
+      spec.dtype
+    ];
+    if (!Type) throw new Error(`unknown dtype ${spec.dtype}`);
+    sections[name] = new Type(bytes.buffer, dataStart + spec.offset, spec.length);
+  }
+  const shape = header.shape;
+  const rows = shape[shape.length - 2];
+  const cols = shape[shape.length - 1];
+  const slices = shape.slice(0, -2).reduce((a, b) => a * b, 1);
+  return {
+    layout: header.layout,
+    shape,
+    slices,
+    rows,
+    cols,
+    k: header.k,
+    signed: header.sections.values.dtype === "i16",
+    scale: sections.scale,
+    values: sections.values,
+    indices: sections.indices ?? null,
+    coverage: sections.coverage ?? null
+  };
+}
+function rowEntries(env, slice, row) {
+  const r = slice * env.rows + row;
+  const scale = env.scale[r] / FULL_SCALE[env.signed ? "i16" : "u16"];
+  const start = r * env.k;
+  const codes = env.values.subarray(start, start + env.k);
+  const values = new Float64Array(env.k);
+  for (let i = 0; i < env.k; i++) values[i] = codes[i] * scale;
+  const cols = env.indices ? env.indices.subarray(start, start + env.k) : identity(env.k);
+  return { cols, values };
+}
+var identities = /* @__PURE__ */ new Map();
+function identity(n) {
+  let out = identities.get(n);
+  if (!out) {
+    out = new Uint16Array(n);
+    for (let i = 0; i < n; i++) out[i] = i;
+    identities.set(n, out);
+  }
+  return out;
+}
+function rowCoverage(env, slice, row) {
+  if (!env.coverage) return 1;
+  return env.coverage[slice * env.rows + row] / 65535;
+}
+function sliceMax(env, slice) {
+  let max = 0;
+  for (let r = slice * env.rows; r < (slice + 1) * env.rows; r++) max = Math.max(max, env.scale[r]);
+  return max;
+}
+
+// src/colormap.js
+var LIGHT = ["#c6dbef", "#6baed6", "#2171b5", "#08306b", "#2d004b"];
+var DARK = ["#1f4e5a", "#2a9d8f", "#8ac926", "#e9c46a", "#fff3b0"];
+var DIVERGING = ["#2166ac", "#92c5de", "#bdbdbd", "#f4a582", "#b2182b"];
+function rgb(hex) {
+  const v = parseInt(hex.slice(1), 16);
+  return [v >> 16 & 255, v >> 8 & 255, v & 255];
+}
+function interpolate(anchors, size = 256) {
+  const stops = anchors.map(rgb);
+  const out = [];
+  for (let i = 0; i < size; i++) {
+    const t = i / (size - 1) * (stops.length - 1);
+    const lo = Math.min(Math.floor(t), stops.length - 2);
+    const f = t - lo;
+    const c = stops[lo].map((a, ch) => Math.round(a + (stops[lo + 1][ch] - a) * f));
+    out.push(`rgb(${c[0]}, ${c[1]}, ${c[2]})`);
+  }
+  return out;
+}
+var tables = {
+  light: interpolate(LIGHT),
+  dark: interpolate(DARK),
+  diverging: interpolate(DIVERGING)
+};
+function colormap(name) {
+  return tables[name];
+}
+function colorAt(table, t, signed = false) {
+  const u = signed ? (t + 1) / 2 : t;
+  const i = Math.max(0, Math.min(table.length - 1, Math.round(u * (table.length - 1))));
+  return table[i];
+}
+function prefersDarkTable(textColor) {
+  const m = textColor.match(/\d+(\.\d+)?/g);
+  if (!m || m.length < 3) return false;
+  const [r, g, b] = m.slice(0, 3).map(Number);
+  return 0.2126 * r + 0.7152 * g + 0.0722 * b > 128;
+}
+
+// src/layout.js
+var LABEL_WIDTH = 120;
+var HEADER_HEIGHT = 22;
+var MAX_PLOT_HEIGHT = 560;
+var MIN_PLOT_HEIGHT = 120;
+var ROW_HEIGHT = 20;
+var MIN_LABEL_ROW = 10;
+function computeLayout(width, n) {
+  const plotHeight = Math.max(MIN_PLOT_HEIGHT, Math.min(MAX_PLOT_HEIGHT, n * ROW_HEIGHT));
+  const rowHeight = plotHeight / Math.max(n, 1);
+  const labelWidth = Math.min(LABEL_WIDTH, Math.max(40, width * 0.22));
+  return {
+    width,
+    height: HEADER_HEIGHT + plotHeight + 4,
+    n,
+    top: HEADER_HEIGHT,
+    rowHeight,
+    leftX: labelWidth,
+    rightX: width - labelWidth,
+    showLabels: rowHeight >= MIN_LABEL_ROW
+  };
+}
+function rowCenter(layout, index) {
+  return layout.top + (index + 0.5) * layout.rowHeight;
+}
+function nodeAt(layout, x, y) {
+  const index = Math.floor((y - layout.top) / layout.rowHeight);
+  if (index < 0 || index >= layout.n) return null;
+  const middle = (layout.leftX + layout.rightX) / 2;
+  return { side: x < middle ? "source" : "target", index };
+}
+
+// src/overlay.js
+var TOOLTIP_ROWS = 10;
+function displayToken(text) {
+  if (text === "") return "\u2205";
+  return text.replace(/\n/g, "\u21B5").replace(/\t/g, "\u21E5").replace(/\r/g, "");
+}
+function element(doc, tag, className, text) {
+  const node = doc.createElement(tag);
+  node.className = className;
+  if (text !== void 0) node.textContent = text;
+  return node;
+}
+function renderLabels(container, layout, tokens, special, side) {
+  container.replaceChildren();
+  container.hidden = !layout.showLabels;
+  if (!layout.showLabels) return;
+  const doc = container.ownerDocument;
+  const width = layout.leftX - 6;
+  tokens.forEach((token, i) => {
+    const label = element(doc, "div", "attnw-token", displayToken(token));
+    if (special[i]) label.classList.add("attnw-special");
+    label.dataset.index = String(i);
+    label.style.top = `${rowCenter(layout, i) - layout.rowHeight / 2}px`;
+    label.style.height = `${layout.rowHeight}px`;
+    label.style.lineHeight = `${layout.rowHeight}px`;
+    label.style.width = `${width}px`;
+    label.style.left = side === "source" ? "0px" : `${layout.rightX + 6}px`;
+    label.title = `${token} (#${i})`;
+    container.append(label);
+  });
+}
+function markHovered(root, node) {
+  for (const label of root.querySelectorAll(".attnw-token.attnw-hovered")) label.classList.remove("attnw-hovered");
+  if (!node) return;
+  const column = root.querySelector(node.side === "source" ? ".attnw-labels-left" : ".attnw-labels-right");
+  column?.querySelector(`[data-index="${node.index}"]`)?.classList.add("attnw-hovered");
+}
+function renderTitles(left, right, titles) {
+  left.textContent = titles[0];
+  right.textContent = titles[1];
+  left.style.height = right.style.height = `${HEADER_HEIGHT}px`;
+}
+function renderTooltip(tooltip, { node, tokens, edges, touching, columnTitle, coverage }) {
+  const doc = tooltip.ownerDocument;
+  tooltip.replaceChildren();
+  const verb = node.side === "target" ? "draws on" : "feeds";
+  tooltip.append(
+    element(doc, "div", "attnw-tooltip-title", `\u201C${displayToken(tokens[node.index])}\u201D #${node.index} \xB7 ${columnTitle} ${verb}:`)
+  );
+  const list = element(doc, "table", "attnw-tooltip-list");
+  for (const e of touching.slice(0, TOOLTIP_ROWS)) {
+    const other = node.side === "target" ? edges.source[e] : edges.target[e];
+    const row = element(doc, "tr", "");
+    row.append(
+      element(doc, "td", "attnw-tooltip-token", `\u201C${displayToken(tokens[other])}\u201D #${other}`),
+      element(doc, "td", "attnw-tooltip-value", formatValue(edges.weight[e]))
+    );
+    list.append(row);
+  }
+  tooltip.append(list);
+  if (touching.length > TOOLTIP_ROWS) {
+    tooltip.append(element(doc, "div", "attnw-tooltip-more", `\u2026 and ${touching.length - TOOLTIP_ROWS} more`));
+  }
+  if (touching.length === 0) tooltip.append(element(doc, "div", "attnw-tooltip-more", "no edges"));
+  if (node.side === "target" && coverage < 0.9995) {
+    tooltip.append(
+      element(doc, "div", "attnw-tooltip-more", `stored edges carry ${(coverage * 100).toFixed(1)}% of this row`)
+    );
+  }
+  tooltip.hidden = false;
+}
+function formatValue(value) {
+  if (value === 0) return "0";
+  const abs = Math.abs(value);
+  if (abs >= 1e-3) return value.toFixed(4);
+  return value.toExponential(2);
+}
+function renderLegend(legend, { table, signed, max, meanCoverage, minCoverage, edgeCount }) {
+  const doc = legend.ownerDocument;
+  legend.replaceChildren();
+  const stops = table.filter((_, i) => i % 32 === 0 || i === table.length - 1);
+  const bar = element(doc, "span", "attnw-legend-bar");
+  bar.style.background = `linear-gradient(to right, ${stops.join(", ")})`;
+  legend.append(
+    element(doc, "span", "attnw-legend-label", signed ? formatValue(-max) : "0"),
+    bar,
+    element(doc, "span", "attnw-legend-label", formatValue(max))
+  );
+  const coverageText = minCoverage >= 0.9995 ? `${edgeCount} edges, all stored weights drawn` : `${edgeCount} edges carrying ${(meanCoverage * 100).toFixed(1)}% of each row on average (least ${(minCoverage * 100).toFixed(1)}%)`;
+  legend.append(element(doc, "span", "attnw-legend-coverage", coverageText));
+  legend.dataset.max = String(max);
+  legend.dataset.mid = colorAt(table, 0.5, false);
+}
+
+// src/state.js
+var MEAN_HEAD = -1;
+var MAX_HEAD = -2;
+function readState(model) {
+  const methods = model.get("methods") ?? [];
+  const id = model.get("method");
+  return {
+    tokens: model.get("tokens") ?? [],
+    special: model.get("special") ?? [],
+    nLayers: model.get("n_layers"),
+    nHeads: model.get("n_heads"),
+    causal: Boolean(model.get("causal")),
+    modelName: model.get("model_name") ?? "",
+    methods,
+    method: methods.find((m) => m.id === id) ?? methods[0],
+    layer: model.get("layer"),
+    head: model.get("head")
+  };
+}
+function sliceIndex(state) {
+  const layerIndex = state.layer - 1;
+  if (!state.method.per_head) return layerIndex;
+  const slot = state.head >= 0 ? state.head : state.head === MEAN_HEAD ? state.nHeads : state.nHeads + 1;
+  return layerIndex * (state.nHeads + 2) + slot;
+}
+function headLabel(state) {
+  if (!state.method.per_head) return `mean of ${state.nHeads} heads`;
+  if (state.head === MEAN_HEAD) return `mean of ${state.nHeads} heads`;
+  if (state.head === MAX_HEAD) return `max over ${state.nHeads} heads`;
+  return `head ${state.head}`;
+}
+function columnTitles(state) {
+  const right = `Layer ${state.layer}`;
+  if (state.method.cumulative) return ["Input (layer 0)", right];
+  return [state.layer === 1 ? "Input (layer 0)" : `Layer ${state.layer - 1}`, right];
+}
+
+// src/controls.js
+function createControls(doc, model) {
+  const root = element(doc, "div", "attnw-controls");
+  const method = (
+    /** @type {HTMLSelectElement} */
+    element(doc, "select", "attnw-method")
+  );
+  method.setAttribute("aria-label", "Method");
+  const layer = (
+    /** @type {HTMLInputElement} */
+    element(doc, "input", "attnw-layer")
+  );
+  layer.type = "range";
+  layer.min = "1";
+  layer.step = "1";
+  layer.setAttribute("aria-label", "Layer");
+  const layerValue = element(doc, "output", "attnw-layer-value");
+  const head = (
+    /** @type {HTMLSelectElement} */
+    element(doc, "select", "attnw-head")
+  );
+  head.setAttribute("aria-label", "Head");
+  for (const control of [method, layer, head]) control.dataset.lmSuppressShortcuts = "true";
+  root.append(
+    labelled(doc, "Method", method),
+    labelled(doc, "Layer", layer, layerValue),
+    labelled(doc, "Head", head)
+  );
+  const commit = (name, value) => {
+    model.set(name, value);
+    model.save_changes();
+  };
+  const onMethod = () => commit("method", method.value);
+  const onLayer = () => commit("layer", Number(layer.value));
+  const onHead = () => commit("head", Number(head.value));
+  method.addEventListener("change", onMethod);
+  layer.addEventListener("input", onLayer);
+  head.addEventListener("change", onHead);
+  let optionsKey = "";
+  return {
+    root,
+    update(state) {
+      const key = JSON.stringify([state.methods.map((m) => m.id), state.nHeads]);
+      if (key !== optionsKey) {
+        optionsKey = key;
+        method.replaceChildren(...state.methods.map((m) => option(doc, m.id, m.label)));
+        head.replaceChildren(
+          option(doc, String(MEAN_HEAD), "mean"),
+          option(doc, String(MAX_HEAD), "max"),
+          ...Array.from({ length: state.nHeads }, (_, h) => option(doc, String(h), `head ${h}`))
+        );
+      }
+      method.value = state.method.id;
+      method.title = state.method.description;
+      layer.max = String(state.nLayers);
+      layer.value = String(state.layer);
+      layerValue.textContent = `${state.layer} / ${state.nLayers}`;
+      head.value = String(state.method.per_head ? state.head : MEAN_HEAD);
+      head.disabled = !state.method.per_head;
+      head.title = state.method.per_head ? "" : `${state.method.label} averages the heads`;
+    },
+    destroy() {
+      method.removeEventListener("change", onMethod);
+      layer.removeEventListener("input", onLayer);
+      head.removeEventListener("change", onHead);
+    }
+  };
+}
+function labelled(doc, text, ...children) {
+  const label = element(doc, "label", "attnw-control");
+  label.append(element(doc, "span", "attnw-control-name", text), ...children);
+  return label;
+}
+function option(doc, value, text) {
+  const node = (
+    /** @type {HTMLOptionElement} */
+    element(doc, "option", "", text)
+  );
+  node.value = value;
+  return node;
+}
+
+// src/draw.js
+var BUCKETS = 24;
+function drawEdges(ctx, layout, edges, options) {
+  ctx.clearRect(0, 0, layout.width, layout.height);
+  if (edges.count === 0 || edges.max <= 0) return;
+  const { highlight } = options;
+  const buckets = Array.from({ length: BUCKETS }, () => []);
+  const strong = Array.from({ length: BUCKETS }, () => []);
+  for (let e = 0; e < edges.count; e++) {
+    const t = Math.abs(edges.weight[e]) / edges.max;
+    const b = Math.min(BUCKETS - 1, Math.floor(t * BUCKETS));
+    (highlight && highlight.has(e) ? strong : buckets)[b].push(e);
+  }
+  ctx.lineCap = "round";
+  const dim = highlight ? 0.25 : 1;
+  strokeBuckets(ctx, layout, edges, buckets, options, dim);
+  if (highlight) strokeBuckets(ctx, layout, edges, strong, options, 1, 1.5);
+}
+function strokeBuckets(ctx, layout, edges, buckets, options, alphaScale, widthScale = 1) {
+  const midX = (layout.leftX + layout.rightX) / 2;
+  buckets.forEach((members, b) => {
+    if (members.length === 0) return;
+    const t = (b + 0.5) / BUCKETS;
+    for (const sign of options.signed ? [-1, 1] : [1]) {
+      ctx.beginPath();
+      let any = false;
+      for (const e of members) {
+        if (options.signed && Math.sign(edges.weight[e]) !== sign) continue;
+        const y0 = rowCenter(layout, edges.source[e]);
+        const y1 = rowCenter(layout, edges.target[e]);
+        ctx.moveTo(layout.leftX, y0);
+        ctx.bezierCurveTo(midX, y0, midX, y1, layout.rightX, y1);
+        any = true;
+      }
+      if (!any) continue;
+      ctx.strokeStyle = colorAt(options.table, sign * t, options.signed);
+      ctx.globalAlpha = Math.min(1, (0.15 + 0.85 * t) * alphaScale);
+      ctx.lineWidth = (0.6 + 3 * t) * widthScale;
+      ctx.stroke();
+    }
+  });
+  ctx.globalAlpha = 1;
+}
+
+// src/edges.js
+function sliceEdges(env, slice) {
+  const capacity = env.rows * env.k;
+  const source = new Uint16Array(capacity);
+  const target = new Uint16Array(capacity);
+  const weight = new Float64Array(capacity);
+  let count = 0;
+  for (let row = 0; row < env.rows; row++) {
+    const { cols, values } = rowEntries(env, slice, row);
+    for (let i = 0; i < values.length; i++) {
+      if (values[i] === 0) continue;
+      source[count] = cols[i];
+      target[count] = row;
+      weight[count] = values[i];
+      count++;
+    }
+  }
+  return {
+    source: source.subarray(0, count),
+    target: target.subarray(0, count),
+    weight: weight.subarray(0, count),
+    count,
+    max: sliceMax(env, slice)
+  };
+}
+function edgesOfNode(edges, node) {
+  const ends = node.side === "source" ? edges.source : edges.target;
+  const out = [];
+  for (let e = 0; e < edges.count; e++) if (ends[e] === node.index) out.push(e);
+  return out.sort((a, b) => Math.abs(edges.weight[b]) - Math.abs(edges.weight[a]));
+}
+
+// src/index.js
+var DEFAULT_WIDTH = 640;
+var REDRAW_ON = ["layer", "head", "method", "tokens", "methods", "n_layers", "n_heads"];
+function render({ model, el }) {
+  const doc = el.ownerDocument;
+  const win = (
+    /** @type {Window} */
+    doc.defaultView
+  );
+  const root = element(doc, "div", "attnw-root");
+  const controls = createControls(doc, model);
+  const caption = element(doc, "div", "attnw-caption");
+  const plot = element(doc, "div", "attnw-plot");
+  const canvas = (
+    /** @type {HTMLCanvasElement} */
+    element(doc, "canvas", "attnw-canvas")
+  );
+  canvas.setAttribute("role", "img");
+  const titleLeft = element(doc, "div", "attnw-title attnw-title-left");
+  const titleRight = element(doc, "div", "attnw-title attnw-title-right");
+  const labelsLeft = element(doc, "div", "attnw-labels attnw-labels-left");
+  const labelsRight = element(doc, "div", "attnw-labels attnw-labels-right");
+  const tooltip = element(doc, "div", "attnw-tooltip");
+  tooltip.setAttribute("role", "status");
+  tooltip.hidden = true;
+  const legend = element(doc, "div", "attnw-legend");
+  plot.append(canvas, titleLeft, titleRight, labelsLeft, labelsRight, tooltip);
+  root.append(controls.root, caption, plot, legend);
+  el.append(root);
+  const envelopes = /* @__PURE__ */ new Map();
+  let hovered = null;
+  let current = null;
+  let scheduled = 0;
+  let labelsKey = "";
+  const envelope = (id) => {
+    let env = envelopes.get(id);
+    if (!env) {
+      env = decodeEnvelope(model.get(`data_${id}`));
+      envelopes.set(id, env);
+    }
+    return env;
+  };
+  const frame = () => {
+    const state = readState(model);
+    const env = envelope(state.method.id);
+    const slice = sliceIndex(state);
+    const edges = sliceEdges(env, slice);
+    const layout = computeLayout(el.clientWidth || DEFAULT_WIDTH, state.tokens.length);
+    let sum = 0;
+    let min = 1;
+    for (let r = 0; r < env.rows; r++) {
+      const c = rowCoverage(env, slice, r);
+      sum += c;
+      min = Math.min(min, c);
+    }
+    return { state, env, slice, edges, layout, meanCoverage: sum / env.rows, minCoverage: min };
+  };
+  const paint = () => {
+    scheduled = 0;
+    current = frame();
+    const { state, env, slice, edges, layout } = current;
+    controls.update(state);
+    const dark = prefersDarkTable(win.getComputedStyle(root).color);
+    const table = colormap(env.signed ? "diverging" : dark ? "dark" : "light");
+    const titles = columnTitles(state);
+    const dpr = win.devicePixelRatio || 1;
+    canvas.style.width = `${layout.width}px`;
+    canvas.style.height = `${layout.height}px`;
+    canvas.width = Math.round(layout.width * dpr);
+    canvas.height = Math.round(layout.height * dpr);
+    Object.assign(canvas.dataset, {
+      leftX: String(layout.leftX),
+      rightX: String(layout.rightX),
+      top: String(layout.top),
+      rowHeight: String(layout.rowHeight),
+      edges: String(edges.count)
+    });
+    canvas.setAttribute(
+      "aria-label",
+      `${state.method.label}, layer ${state.layer} of ${state.nLayers}, ${headLabel(state)}: ${edges.count} edges between ${state.tokens.length} tokens`
+    );
+    plot.style.height = `${layout.height}px`;
+    const highlight = hovered ? new Set(edgesOfNode(edges, hovered)) : null;
+    const ctx = canvas.getContext("2d");
+    if (ctx) {
+      ctx.setTransform(dpr, 0, 0, dpr, 0, 0);
+      drawEdges(ctx, layout, edges, { table, signed: env.signed, highlight });
+    }
+    const key = JSON.stringify([layout.width, layout.n, state.tokens]);
+    if (key !== labelsKey) {
+      labelsKey = key;
+      renderLabels(labelsLeft, layout, state.tokens, state.special, "source");
+      renderLabels(labelsRight, layout, state.tokens, state.special, "target");
+    }
+    titleRight.style.left = `${layout.rightX + 6}px`;
+    renderTitles(titleLeft, titleRight, titles);
+    markHovered(root, hovered);
+    caption.textContent = `${state.method.label} \xB7 layer ${state.layer} of ${state.nLayers} \xB7 ${headLabel(state)} \xB7 ${state.causal ? "decoder (causal)" : "encoder"}`;
+    caption.title = state.method.description;
+    renderLegend(legend, {
+      table,
+      signed: env.signed,
+      max: edges.max,
+      meanCoverage: current.meanCoverage,
+      minCoverage: current.minCoverage,
+      edgeCount: edges.count
+    });
+    if (hovered) {
+      renderTooltip(tooltip, {
+        node: hovered,
+        tokens: state.tokens,
+        edges,
+        touching: edgesOfNode(edges, hovered),
+        columnTitle: hovered.side === "source" ? titles[0] : titles[1],
+        coverage: rowCoverage(env, slice, hovered.index)
+      });
+      placeTooltip();
+    } else {
+      tooltip.hidden = true;
+    }
+  };
+  const schedule = () => {
+    if (!scheduled) scheduled = win.requestAnimationFrame ? win.requestAnimationFrame(paint) : win.setTimeout(paint, 0);
+  };
+  const placeTooltip = () => {
+    if (!current || !hovered) return;
+    const { layout } = current;
+    const y = layout.top + (hovered.index + 1) * layout.rowHeight + 4;
+    tooltip.style.top = `${Math.min(y, Math.max(0, layout.height - 40))}px`;
+    tooltip.style.left = hovered.side === "source" ? `${layout.leftX + 8}px` : "";
+    tooltip.style.right = hovered.side === "target" ? `${layout.width - layout.rightX + 8}px` : "";
+  };
+  const onPointerMove = (event) => {
+    if (!current) return;
+    const box = plot.getBoundingClientRect();
+    const node = nodeAt(current.layout, event.clientX - box.left, event.clientY - box.top);
+    if (node?.side === hovered?.side && node?.index === hovered?.index) return;
+    hovered = node;
+    schedule();
+  };
+  const onPointerLeave = () => {
+    if (hovered) {
+      hovered = null;
+      schedule();
+    }
+  };
+  plot.addEventListener("pointermove", onPointerMove);
+  plot.addEventListener("pointerleave", onPointerLeave);
+  const subscriptions = [
+    ...REDRAW_ON.map((name) => (
+      /** @type {[string, () => void]} */
+      [`change:${name}`, schedule]
+    ))
+  ];
+  for (const method of readState(model).methods) {
+    const onData = () => {
+      envelopes.delete(method.id);
+      schedule();
+    };
+    subscriptions.push([`change:data_${method.id}`, onData]);
+  }
+  for (const [event, callback] of subscriptions) model.on(event, callback);
+  const resize = win.ResizeObserver ? new win.ResizeObserver(schedule) : null;
+  resize?.observe(el);
+  const theme = new win.MutationObserver(schedule);
+  for (const node of [doc.documentElement, doc.body]) if (node) theme.observe(node, { attributes: true });
+  paint();
+  return () => {
+    if (scheduled) (win.cancelAnimationFrame ?? win.clearTimeout)(scheduled);
+    for (const [event, callback] of subscriptions) model.off(event, callback);
+    plot.removeEventListener("pointermove", onPointerMove);
+    plot.removeEventListener("pointerleave", onPointerLeave);
+    resize?.disconnect();
+    theme.disconnect();
+    controls.destroy();
+    root.remove();
+  };
+}
+var index_default = { render };
+export {
+  index_default as default,
+  render
+};

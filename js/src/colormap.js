@@ -1,0 +1,71 @@
+// Small colour lookup tables (no d3): 256 entries interpolated between anchors.
+
+/** Light theme: pale blue (weak) to deep indigo (strong), readable on white. */
+const LIGHT = ["#c6dbef", "#6baed6", "#2171b5", "#08306b", "#2d004b"];
+/** Dark theme: dim teal (weak) to bright yellow (strong), readable on black. */
+const DARK = ["#1f4e5a", "#2a9d8f", "#8ac926", "#e9c46a", "#fff3b0"];
+/** Diverging (signed data): blue negative, grey zero, red positive. */
+const DIVERGING = ["#2166ac", "#92c5de", "#bdbdbd", "#f4a582", "#b2182b"];
+
+/** @param {string} hex */
+function rgb(hex) {
+  const v = parseInt(hex.slice(1), 16);
+  return [(v >> 16) & 255, (v >> 8) & 255, v & 255];
+}
+
+/**
+ * @param {string[]} anchors
+ * @param {number} size
+ * @returns {string[]} CSS colours
+ */
+function interpolate(anchors, size = 256) {
+  const stops = anchors.map(rgb);
+  const out = [];
+  for (let i = 0; i < size; i++) {
+    const t = (i / (size - 1)) * (stops.length - 1);
+    const lo = Math.min(Math.floor(t), stops.length - 2);
+    const f = t - lo;
+    const c = stops[lo].map((a, ch) => Math.round(a + (stops[lo + 1][ch] - a) * f));
+    out.push(`rgb(${c[0]}, ${c[1]}, ${c[2]})`);
+  }
+  return out;
+}
+
+const tables = {
+  light: interpolate(LIGHT),
+  dark: interpolate(DARK),
+  diverging: interpolate(DIVERGING),
+};
+
+/**
+ * @param {"light" | "dark" | "diverging"} name
+ * @returns {string[]} 256 CSS colours, weakest first
+ */
+export function colormap(name) {
+  return tables[name];
+}
+
+/**
+ * Colour of a value in [0, 1] (or [-1, 1] for the diverging map).
+ * @param {string[]} table
+ * @param {number} t
+ * @param {boolean} signed
+ */
+export function colorAt(table, t, signed = false) {
+  const u = signed ? (t + 1) / 2 : t;
+  const i = Math.max(0, Math.min(table.length - 1, Math.round(u * (table.length - 1))));
+  return table[i];
+}
+
+/**
+ * Does the host use a dark theme? Decided from the text colour our root inherits
+ * (light text means a dark background), which works in JupyterLab, Notebook,
+ * VS Code and Colab without knowing their variable names.
+ * @param {string} textColor computed CSS colour, e.g. "rgb(230, 230, 230)"
+ */
+export function prefersDarkTable(textColor) {
+  const m = textColor.match(/\d+(\.\d+)?/g);
+  if (!m || m.length < 3) return false;
+  const [r, g, b] = m.slice(0, 3).map(Number);
+  return 0.2126 * r + 0.7152 * g + 0.0722 * b > 128;
+}

@@ -1,0 +1,106 @@
+// The control bar: method, layer and head. Controls write to the model; the model's
+// change events update the controls, so Python-side changes show up too.
+
+import { element } from "./overlay.js";
+import { MAX_HEAD, MEAN_HEAD } from "./state.js";
+
+/**
+ * @typedef {object} Controls
+ * @property {HTMLElement} root
+ * @property {(state: import("./state.js").ViewState) => void} update
+ * @property {() => void} destroy
+ */
+
+/**
+ * @param {Document} doc
+ * @param {import("./state.js").WidgetModel} model
+ * @returns {Controls}
+ */
+export function createControls(doc, model) {
+  const root = element(doc, "div", "attnw-controls");
+
+  const method = /** @type {HTMLSelectElement} */ (element(doc, "select", "attnw-method"));
+  method.setAttribute("aria-label", "Method");
+  const layer = /** @type {HTMLInputElement} */ (element(doc, "input", "attnw-layer"));
+  layer.type = "range";
+  layer.min = "1";
+  layer.step = "1";
+  layer.setAttribute("aria-label", "Layer");
+  const layerValue = element(doc, "output", "attnw-layer-value");
+  const head = /** @type {HTMLSelectElement} */ (element(doc, "select", "attnw-head"));
+  head.setAttribute("aria-label", "Head");
+
+  // JupyterLab binds arrow keys to notebook commands in command mode. Lumino skips
+  // shortcuts whose focused target carries this attribute, so keys reach our controls.
+  for (const control of [method, layer, head]) control.dataset.lmSuppressShortcuts = "true";
+
+  root.append(
+    labelled(doc, "Method", method),
+    labelled(doc, "Layer", layer, layerValue),
+    labelled(doc, "Head", head),
+  );
+
+  /** @param {string} name @param {any} value */
+  const commit = (name, value) => {
+    model.set(name, value);
+    model.save_changes();
+  };
+  const onMethod = () => commit("method", method.value);
+  const onLayer = () => commit("layer", Number(layer.value));
+  const onHead = () => commit("head", Number(head.value));
+  method.addEventListener("change", onMethod);
+  layer.addEventListener("input", onLayer);
+  head.addEventListener("change", onHead);
+
+  let optionsKey = "";
+  return {
+    root,
+    update(state) {
+      const key = JSON.stringify([state.methods.map((m) => m.id), state.nHeads]);
+      if (key !== optionsKey) {
+        optionsKey = key;
+        method.replaceChildren(...state.methods.map((m) => option(doc, m.id, m.label)));
+        head.replaceChildren(
+          option(doc, String(MEAN_HEAD), "mean"),
+          option(doc, String(MAX_HEAD), "max"),
+          ...Array.from({ length: state.nHeads }, (_, h) => option(doc, String(h), `head ${h}`)),
+        );
+      }
+      method.value = state.method.id;
+      method.title = state.method.description;
+      layer.max = String(state.nLayers);
+      layer.value = String(state.layer);
+      layerValue.textContent = `${state.layer} / ${state.nLayers}`;
+      head.value = String(state.method.per_head ? state.head : MEAN_HEAD);
+      head.disabled = !state.method.per_head;
+      head.title = state.method.per_head ? "" : `${state.method.label} averages the heads`;
+    },
+    destroy() {
+      method.removeEventListener("change", onMethod);
+      layer.removeEventListener("input", onLayer);
+      head.removeEventListener("change", onHead);
+    },
+  };
+}
+
+/**
+ * @param {Document} doc
+ * @param {string} text
+ * @param {...HTMLElement} children
+ */
+function labelled(doc, text, ...children) {
+  const label = element(doc, "label", "attnw-control");
+  label.append(element(doc, "span", "attnw-control-name", text), ...children);
+  return label;
+}
+
+/**
+ * @param {Document} doc
+ * @param {string} value
+ * @param {string} text
+ */
+function option(doc, value, text) {
+  const node = /** @type {HTMLOptionElement} */ (element(doc, "option", "", text));
+  node.value = value;
+  return node;
+}

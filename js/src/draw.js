@@ -1,0 +1,76 @@
+// Canvas drawing of the edges, batched by colour bucket (one stroke per bucket).
+
+import { colorAt } from "./colormap.js";
+import { rowCenter } from "./layout.js";
+
+const BUCKETS = 24;
+
+/**
+ * @typedef {object} DrawOptions
+ * @property {string[]} table        colour table
+ * @property {boolean} signed
+ * @property {Set<number> | null} highlight  edges to emphasise (others are dimmed)
+ */
+
+/**
+ * Draw every edge as a cubic curve from its source row (left) to its target row (right).
+ * The curve's midpoint is the midpoint of the straight segment, which tests rely on.
+ * @param {CanvasRenderingContext2D} ctx  already scaled to CSS pixels
+ * @param {import("./layout.js").Layout} layout
+ * @param {import("./edges.js").EdgeList} edges
+ * @param {DrawOptions} options
+ */
+export function drawEdges(ctx, layout, edges, options) {
+  ctx.clearRect(0, 0, layout.width, layout.height);
+  if (edges.count === 0 || edges.max <= 0) return;
+  const { highlight } = options;
+  /** @type {number[][]} */
+  const buckets = Array.from({ length: BUCKETS }, () => []);
+  /** @type {number[][]} */
+  const strong = Array.from({ length: BUCKETS }, () => []);
+  for (let e = 0; e < edges.count; e++) {
+    const t = Math.abs(edges.weight[e]) / edges.max;
+    const b = Math.min(BUCKETS - 1, Math.floor(t * BUCKETS));
+    (highlight && highlight.has(e) ? strong : buckets)[b].push(e);
+  }
+  ctx.lineCap = "round";
+  const dim = highlight ? 0.25 : 1;
+  strokeBuckets(ctx, layout, edges, buckets, options, dim);
+  if (highlight) strokeBuckets(ctx, layout, edges, strong, options, 1, 1.5);
+}
+
+/**
+ * @param {CanvasRenderingContext2D} ctx
+ * @param {import("./layout.js").Layout} layout
+ * @param {import("./edges.js").EdgeList} edges
+ * @param {number[][]} buckets
+ * @param {DrawOptions} options
+ * @param {number} alphaScale
+ * @param {number} widthScale
+ */
+function strokeBuckets(ctx, layout, edges, buckets, options, alphaScale, widthScale = 1) {
+  const midX = (layout.leftX + layout.rightX) / 2;
+  buckets.forEach((members, b) => {
+    if (members.length === 0) return;
+    const t = (b + 0.5) / BUCKETS;
+    // Signed data: colour by sign and size; the bucket holds |w|, so split by sign.
+    for (const sign of options.signed ? [-1, 1] : [1]) {
+      ctx.beginPath();
+      let any = false;
+      for (const e of members) {
+        if (options.signed && Math.sign(edges.weight[e]) !== sign) continue;
+        const y0 = rowCenter(layout, edges.source[e]);
+        const y1 = rowCenter(layout, edges.target[e]);
+        ctx.moveTo(layout.leftX, y0);
+        ctx.bezierCurveTo(midX, y0, midX, y1, layout.rightX, y1);
+        any = true;
+      }
+      if (!any) continue;
+      ctx.strokeStyle = colorAt(options.table, sign * t, options.signed);
+      ctx.globalAlpha = Math.min(1, (0.15 + 0.85 * t) * alphaScale);
+      ctx.lineWidth = (0.6 + 3 * t) * widthScale;
+      ctx.stroke();
+    }
+  });
+  ctx.globalAlpha = 1;
+}

@@ -1,0 +1,210 @@
+// anywidget entry point: wires the model to the controls, the canvas and the
+// overlays. No maths and no byte layouts here.
+
+import { decodeEnvelope, rowCoverage } from "./codec.js";
+import { colormap, prefersDarkTable } from "./colormap.js";
+import { createControls } from "./controls.js";
+import { drawEdges } from "./draw.js";
+import { edgesOfNode, sliceEdges } from "./edges.js";
+import { computeLayout, nodeAt } from "./layout.js";
+import { element, markHovered, renderLabels, renderLegend, renderTitles, renderTooltip } from "./overlay.js";
+import { columnTitles, headLabel, readState, sliceIndex } from "./state.js";
+
+const DEFAULT_WIDTH = 640;
+const REDRAW_ON = ["layer", "head", "method", "tokens", "methods", "n_layers", "n_heads"];
+
+/**
+ * @param {{ model: import("./state.js").WidgetModel, el: HTMLElement }} context
+ * @returns {() => void} cleanup
+ */
+export function render({ model, el }) {
+  const doc = el.ownerDocument;
+  const win = /** @type {Window} */ (doc.defaultView);
+  const root = element(doc, "div", "attnw-root");
+  const controls = createControls(doc, model);
+  const caption = element(doc, "div", "attnw-caption");
+  const plot = element(doc, "div", "attnw-plot");
+  const canvas = /** @type {HTMLCanvasElement} */ (element(doc, "canvas", "attnw-canvas"));
+  canvas.setAttribute("role", "img");
+  const titleLeft = element(doc, "div", "attnw-title attnw-title-left");
+  const titleRight = element(doc, "div", "attnw-title attnw-title-right");
+  const labelsLeft = element(doc, "div", "attnw-labels attnw-labels-left");
+  const labelsRight = element(doc, "div", "attnw-labels attnw-labels-right");
+  const tooltip = element(doc, "div", "attnw-tooltip");
+  tooltip.setAttribute("role", "status");
+  tooltip.hidden = true;
+  const legend = element(doc, "div", "attnw-legend");
+  plot.append(canvas, titleLeft, titleRight, labelsLeft, labelsRight, tooltip);
+  root.append(controls.root, caption, plot, legend);
+  el.append(root);
+
+  /** @type {Map<string, import("./codec.js").Envelope>} decoded once per method */
+  const envelopes = new Map();
+  /** @type {{ side: "source" | "target", index: number } | null} */
+  let hovered = null;
+  /** @type {ReturnType<typeof frame> | null} */
+  let current = null;
+  let scheduled = 0;
+  let labelsKey = "";
+
+  /** @param {string} id */
+  const envelope = (id) => {
+    let env = envelopes.get(id);
+    if (!env) {
+      env = decodeEnvelope(model.get(`data_${id}`));
+      envelopes.set(id, env);
+    }
+    return env;
+  };
+
+  // Everything one picture needs, rebuilt when the selection changes.
+  const frame = () => {
+    const state = readState(model);
+    const env = envelope(state.method.id);
+    const slice = sliceIndex(state);
+    const edges = sliceEdges(env, slice);
+    const layout = computeLayout(el.clientWidth || DEFAULT_WIDTH, state.tokens.length);
+    let sum = 0;
+    let min = 1;
+    for (let r = 0; r < env.rows; r++) {
+      const c = rowCoverage(env, slice, r);
+      sum += c;
+      min = Math.min(min, c);
+    }
+    return { state, env, slice, edges, layout, meanCoverage: sum / env.rows, minCoverage: min };
+  };
+
+  const paint = () => {
+    scheduled = 0;
+    current = frame();
+    const { state, env, slice, edges, layout } = current;
+    controls.update(state);
+    const dark = prefersDarkTable(win.getComputedStyle(root).color);
+    const table = colormap(env.signed ? "diverging" : dark ? "dark" : "light");
+    const titles = columnTitles(state);
+
+    const dpr = win.devicePixelRatio || 1;
+    canvas.style.width = `${layout.width}px`;
+    canvas.style.height = `${layout.height}px`;
+    canvas.width = Math.round(layout.width * dpr);
+    canvas.height = Math.round(layout.height * dpr);
+    Object.assign(canvas.dataset, {
+      leftX: String(layout.leftX),
+      rightX: String(layout.rightX),
+      top: String(layout.top),
+      rowHeight: String(layout.rowHeight),
+      edges: String(edges.count),
+    });
+    canvas.setAttribute(
+      "aria-label",
+      `${state.method.label}, layer ${state.layer} of ${state.nLayers}, ${headLabel(state)}: ${edges.count} edges between ${state.tokens.length} tokens`,
+    );
+    plot.style.height = `${layout.height}px`;
+
+    const highlight = hovered ? new Set(edgesOfNode(edges, hovered)) : null;
+    const ctx = canvas.getContext("2d");
+    if (ctx) {
+      ctx.setTransform(dpr, 0, 0, dpr, 0, 0);
+      drawEdges(ctx, layout, edges, { table, signed: env.signed, highlight });
+    }
+
+    const key = JSON.stringify([layout.width, layout.n, state.tokens]);
+    if (key !== labelsKey) {
+      labelsKey = key;
+      renderLabels(labelsLeft, layout, state.tokens, state.special, "source");
+      renderLabels(labelsRight, layout, state.tokens, state.special, "target");
+    }
+    titleRight.style.left = `${layout.rightX + 6}px`;
+    renderTitles(titleLeft, titleRight, titles);
+    markHovered(root, hovered);
+    caption.textContent = `${state.method.label} · layer ${state.layer} of ${state.nLayers} · ${headLabel(state)} · ${state.causal ? "decoder (causal)" : "encoder"}`;
+    caption.title = state.method.description;
+    renderLegend(legend, {
+      table,
+      signed: env.signed,
+      max: edges.max,
+      meanCoverage: current.meanCoverage,
+      minCoverage: current.minCoverage,
+      edgeCount: edges.count,
+    });
+    if (hovered) {
+      renderTooltip(tooltip, {
+        node: hovered,
+        tokens: state.tokens,
+        edges,
+        touching: edgesOfNode(edges, hovered),
+        columnTitle: hovered.side === "source" ? titles[0] : titles[1],
+        coverage: rowCoverage(env, slice, hovered.index),
+      });
+      placeTooltip();
+    } else {
+      tooltip.hidden = true;
+    }
+  };
+
+  const schedule = () => {
+    if (!scheduled) scheduled = win.requestAnimationFrame ? win.requestAnimationFrame(paint) : win.setTimeout(paint, 0);
+  };
+
+  const placeTooltip = () => {
+    if (!current || !hovered) return;
+    const { layout } = current;
+    const y = layout.top + (hovered.index + 1) * layout.rowHeight + 4;
+    tooltip.style.top = `${Math.min(y, Math.max(0, layout.height - 40))}px`;
+    tooltip.style.left = hovered.side === "source" ? `${layout.leftX + 8}px` : "";
+    tooltip.style.right = hovered.side === "target" ? `${layout.width - layout.rightX + 8}px` : "";
+  };
+
+  /** @param {PointerEvent} event */
+  const onPointerMove = (event) => {
+    if (!current) return;
+    const box = plot.getBoundingClientRect();
+    const node = nodeAt(current.layout, event.clientX - box.left, event.clientY - box.top);
+    if (node?.side === hovered?.side && node?.index === hovered?.index) return;
+    hovered = node;
+    schedule();
+  };
+  const onPointerLeave = () => {
+    if (hovered) {
+      hovered = null;
+      schedule();
+    }
+  };
+  plot.addEventListener("pointermove", onPointerMove);
+  plot.addEventListener("pointerleave", onPointerLeave);
+
+  /** @type {Array<[string, () => void]>} */
+  const subscriptions = [
+    ...REDRAW_ON.map((name) => /** @type {[string, () => void]} */ ([`change:${name}`, schedule])),
+  ];
+  for (const method of readState(model).methods) {
+    const onData = () => {
+      envelopes.delete(method.id);
+      schedule();
+    };
+    subscriptions.push([`change:data_${method.id}`, onData]);
+  }
+  for (const [event, callback] of subscriptions) model.on(event, callback);
+
+  const resize = win.ResizeObserver ? new win.ResizeObserver(schedule) : null;
+  resize?.observe(el);
+  // Hosts switch themes by changing attributes on <body> or <html> (JupyterLab sets
+  // data-jp-theme-light, VS Code a class): repaint so the colour table follows.
+  const theme = new win.MutationObserver(schedule);
+  for (const node of [doc.documentElement, doc.body]) if (node) theme.observe(node, { attributes: true });
+
+  paint();
+
+  return () => {
+    if (scheduled) (win.cancelAnimationFrame ?? win.clearTimeout)(scheduled);
+    for (const [event, callback] of subscriptions) model.off(event, callback);
+    plot.removeEventListener("pointermove", onPointerMove);
+    plot.removeEventListener("pointerleave", onPointerLeave);
+    resize?.disconnect();
+    theme.disconnect();
+    controls.destroy();
+    root.remove();
+  };
+}
+
+export default { render };

@@ -1,0 +1,161 @@
+// DOM parts drawn over and around the canvas: token labels, column titles,
+// the hover tooltip, the legend. Token text is untrusted: textContent only.
+
+import { colorAt } from "./colormap.js";
+import { HEADER_HEIGHT, rowCenter } from "./layout.js";
+
+const TOOLTIP_ROWS = 10;
+
+/**
+ * Make control characters visible in a label.
+ * @param {string} text
+ */
+export function displayToken(text) {
+  if (text === "") return "∅";
+  return text.replace(/\n/g, "↵").replace(/\t/g, "⇥").replace(/\r/g, "");
+}
+
+/**
+ * @param {Document} doc
+ * @param {string} tag
+ * @param {string} className
+ * @param {string} [text]
+ */
+export function element(doc, tag, className, text) {
+  const node = doc.createElement(tag);
+  node.className = className;
+  if (text !== undefined) node.textContent = text;
+  return node;
+}
+
+/**
+ * Place one column of token labels.
+ * @param {HTMLElement} container
+ * @param {import("./layout.js").Layout} layout
+ * @param {string[]} tokens
+ * @param {boolean[]} special
+ * @param {"source" | "target"} side
+ */
+export function renderLabels(container, layout, tokens, special, side) {
+  container.replaceChildren();
+  container.hidden = !layout.showLabels;
+  if (!layout.showLabels) return;
+  const doc = container.ownerDocument;
+  const width = layout.leftX - 6;
+  tokens.forEach((token, i) => {
+    const label = element(doc, "div", "attnw-token", displayToken(token));
+    if (special[i]) label.classList.add("attnw-special");
+    label.dataset.index = String(i);
+    label.style.top = `${rowCenter(layout, i) - layout.rowHeight / 2}px`;
+    label.style.height = `${layout.rowHeight}px`;
+    label.style.lineHeight = `${layout.rowHeight}px`;
+    label.style.width = `${width}px`;
+    label.style.left = side === "source" ? "0px" : `${layout.rightX + 6}px`;
+    label.title = `${token} (#${i})`;
+    container.append(label);
+  });
+}
+
+/**
+ * Mark the hovered token's labels.
+ * @param {HTMLElement} root
+ * @param {{ side: string, index: number } | null} node
+ */
+export function markHovered(root, node) {
+  for (const label of root.querySelectorAll(".attnw-token.attnw-hovered")) label.classList.remove("attnw-hovered");
+  if (!node) return;
+  const column = root.querySelector(node.side === "source" ? ".attnw-labels-left" : ".attnw-labels-right");
+  column?.querySelector(`[data-index="${node.index}"]`)?.classList.add("attnw-hovered");
+}
+
+/**
+ * @param {HTMLElement} left
+ * @param {HTMLElement} right
+ * @param {[string, string]} titles
+ */
+export function renderTitles(left, right, titles) {
+  left.textContent = titles[0];
+  right.textContent = titles[1];
+  left.style.height = right.style.height = `${HEADER_HEIGHT}px`;
+}
+
+/**
+ * Fill the tooltip with the hovered token and its strongest edges.
+ * @param {HTMLElement} tooltip
+ * @param {object} args
+ * @param {{ side: "source" | "target", index: number }} args.node
+ * @param {string[]} args.tokens
+ * @param {import("./edges.js").EdgeList} args.edges
+ * @param {number[]} args.touching   edge indices, strongest first
+ * @param {string} args.columnTitle
+ * @param {number} args.coverage     share of the row's mass stored (target side)
+ */
+export function renderTooltip(tooltip, { node, tokens, edges, touching, columnTitle, coverage }) {
+  const doc = tooltip.ownerDocument;
+  tooltip.replaceChildren();
+  const verb = node.side === "target" ? "draws on" : "feeds";
+  tooltip.append(
+    element(doc, "div", "attnw-tooltip-title", `“${displayToken(tokens[node.index])}” #${node.index} · ${columnTitle} ${verb}:`),
+  );
+  const list = element(doc, "table", "attnw-tooltip-list");
+  for (const e of touching.slice(0, TOOLTIP_ROWS)) {
+    const other = node.side === "target" ? edges.source[e] : edges.target[e];
+    const row = element(doc, "tr", "");
+    row.append(
+      element(doc, "td", "attnw-tooltip-token", `“${displayToken(tokens[other])}” #${other}`),
+      element(doc, "td", "attnw-tooltip-value", formatValue(edges.weight[e])),
+    );
+    list.append(row);
+  }
+  tooltip.append(list);
+  if (touching.length > TOOLTIP_ROWS) {
+    tooltip.append(element(doc, "div", "attnw-tooltip-more", `… and ${touching.length - TOOLTIP_ROWS} more`));
+  }
+  if (touching.length === 0) tooltip.append(element(doc, "div", "attnw-tooltip-more", "no edges"));
+  if (node.side === "target" && coverage < 0.9995) {
+    tooltip.append(
+      element(doc, "div", "attnw-tooltip-more", `stored edges carry ${(coverage * 100).toFixed(1)}% of this row`),
+    );
+  }
+  tooltip.hidden = false;
+}
+
+/** @param {number} value */
+export function formatValue(value) {
+  if (value === 0) return "0";
+  const abs = Math.abs(value);
+  if (abs >= 0.001) return value.toFixed(4);
+  return value.toExponential(2);
+}
+
+/**
+ * Colour bar with its range and the share of attention the drawn edges cover.
+ * @param {HTMLElement} legend
+ * @param {object} args
+ * @param {string[]} args.table
+ * @param {boolean} args.signed
+ * @param {number} args.max
+ * @param {number} args.meanCoverage
+ * @param {number} args.minCoverage
+ * @param {number} args.edgeCount
+ */
+export function renderLegend(legend, { table, signed, max, meanCoverage, minCoverage, edgeCount }) {
+  const doc = legend.ownerDocument;
+  legend.replaceChildren();
+  const stops = table.filter((_, i) => i % 32 === 0 || i === table.length - 1);
+  const bar = element(doc, "span", "attnw-legend-bar");
+  bar.style.background = `linear-gradient(to right, ${stops.join(", ")})`;
+  legend.append(
+    element(doc, "span", "attnw-legend-label", signed ? formatValue(-max) : "0"),
+    bar,
+    element(doc, "span", "attnw-legend-label", formatValue(max)),
+  );
+  const coverageText =
+    minCoverage >= 0.9995
+      ? `${edgeCount} edges, all stored weights drawn`
+      : `${edgeCount} edges carrying ${(meanCoverage * 100).toFixed(1)}% of each row on average (least ${(minCoverage * 100).toFixed(1)}%)`;
+  legend.append(element(doc, "span", "attnw-legend-coverage", coverageText));
+  // Tests and screen readers can read the scale's maximum without parsing text.
+  legend.dataset.max = String(max);
+  legend.dataset.mid = colorAt(table, 0.5, false);
+}

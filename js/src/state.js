@@ -1,0 +1,92 @@
+// Reads the widget model's traits into one plain object per redraw, and maps the
+// selected layer/head onto a slice of the method's envelope.
+
+export const MEAN_HEAD = -1;
+export const MAX_HEAD = -2;
+
+/**
+ * @typedef {object} MethodMeta
+ * @property {string} id
+ * @property {string} label
+ * @property {boolean} per_head     data is (L, H + 2, n, n): heads, then mean, then max
+ * @property {boolean} cumulative   sources are the input tokens (layer 0)
+ * @property {string} description
+ */
+
+/**
+ * @typedef {object} ViewState
+ * @property {string[]} tokens
+ * @property {boolean[]} special
+ * @property {number} nLayers
+ * @property {number} nHeads
+ * @property {boolean} causal
+ * @property {string} modelName
+ * @property {MethodMeta[]} methods
+ * @property {MethodMeta} method
+ * @property {number} layer   1..nLayers
+ * @property {number} head    0..nHeads-1, MEAN_HEAD or MAX_HEAD
+ */
+
+/**
+ * @typedef {object} WidgetModel  the subset of the anywidget model API we use
+ * @property {(name: string) => any} get
+ * @property {(name: string, value: any) => void} set
+ * @property {() => void} save_changes
+ * @property {(event: string, callback: (...args: any[]) => void) => void} on
+ * @property {(event: string, callback: (...args: any[]) => void) => void} off
+ */
+
+/**
+ * @param {WidgetModel} model
+ * @returns {ViewState}
+ */
+export function readState(model) {
+  /** @type {MethodMeta[]} */
+  const methods = model.get("methods") ?? [];
+  const id = model.get("method");
+  return {
+    tokens: model.get("tokens") ?? [],
+    special: model.get("special") ?? [],
+    nLayers: model.get("n_layers"),
+    nHeads: model.get("n_heads"),
+    causal: Boolean(model.get("causal")),
+    modelName: model.get("model_name") ?? "",
+    methods,
+    method: methods.find((m) => m.id === id) ?? methods[0],
+    layer: model.get("layer"),
+    head: model.get("head"),
+  };
+}
+
+/**
+ * Index of the envelope slice that holds the selected layer (and head).
+ * @param {ViewState} state
+ */
+export function sliceIndex(state) {
+  const layerIndex = state.layer - 1;
+  if (!state.method.per_head) return layerIndex;
+  const slot = state.head >= 0 ? state.head : state.head === MEAN_HEAD ? state.nHeads : state.nHeads + 1;
+  return layerIndex * (state.nHeads + 2) + slot;
+}
+
+/**
+ * Human-readable name of the head selection.
+ * @param {ViewState} state
+ */
+export function headLabel(state) {
+  if (!state.method.per_head) return `mean of ${state.nHeads} heads`;
+  if (state.head === MEAN_HEAD) return `mean of ${state.nHeads} heads`;
+  if (state.head === MAX_HEAD) return `max over ${state.nHeads} heads`;
+  return `head ${state.head}`;
+}
+
+/**
+ * Titles of the two columns: sources on the left, receivers on the right.
+ * @param {ViewState} state
+ * @returns {[string, string]}
+ */
+export function columnTitles(state) {
+  const right = `Layer ${state.layer}`;
+  if (state.method.cumulative) return ["Input (layer 0)", right];
+  return [state.layer === 1 ? "Input (layer 0)" : `Layer ${state.layer - 1}`, right];
+}

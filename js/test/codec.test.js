@@ -1,0 +1,79 @@
+import assert from "node:assert/strict";
+import { test } from "node:test";
+import { decodeEnvelope, rowCoverage, rowEntries, sliceMax } from "../src/codec.js";
+import { expected, fixtureBytes } from "./fake-model.js";
+
+/** Dense array of every value the envelope stores (0 where top-k dropped one). */
+function densify(env) {
+  const out = new Float64Array(env.slices * env.rows * env.cols);
+  for (let s = 0; s < env.slices; s++) {
+    for (let r = 0; r < env.rows; r++) {
+      const { cols, values } = rowEntries(env, s, r);
+      for (let i = 0; i < values.length; i++) out[(s * env.rows + r) * env.cols + cols[i]] = values[i];
+    }
+  }
+  return out;
+}
+
+test("dense fixture decodes to the Python values within quantisation error", () => {
+  const env = decodeEnvelope(fixtureBytes("dense"));
+  assert.equal(env.layout, "dense");
+  assert.deepEqual(env.shape, expected.dense.shape);
+  assert.equal(env.slices, 6);
+  assert.equal(env.signed, false);
+  const got = densify(env);
+  expected.dense.values.forEach((v, i) => assert.ok(Math.abs(got[i] - v) < 1e-5, `entry ${i}`));
+  assert.equal(rowCoverage(env, 0, 0), 1);
+});
+
+test("top-k fixture keeps the 3 strongest per row, strongest first, with coverage", () => {
+  const env = decodeEnvelope(fixtureBytes("topk"));
+  assert.equal(env.layout, "topk");
+  assert.equal(env.k, 3);
+  const { shape, values } = expected.topk;
+  const [, rows, cols] = shape;
+  for (let s = 0; s < shape[0]; s++) {
+    for (let r = 0; r < rows; r++) {
+      const truth = values.slice((s * rows + r) * cols, (s * rows + r + 1) * cols);
+      const order = [...truth.keys()].sort((a, b) => truth[b] - truth[a]).slice(0, 3);
+      const entries = rowEntries(env, s, r);
+      const kept = [...entries.values];
+      for (let i = 1; i < kept.length; i++) assert.ok(kept[i - 1] >= kept[i]);
+      const total = truth.reduce((a, b) => a + b, 0);
+      const share = order.reduce((a, c) => a + truth[c], 0) / total;
+      assert.ok(Math.abs(rowCoverage(env, s, r) - share) < 1e-4);
+      for (let i = 0; i < 3; i++) {
+        if (truth[order[i]] === 0) continue; // ties at zero in causal rows may pick any column
+        assert.ok(Math.abs(truth[entries.cols[i]] - entries.values[i]) < 1e-5);
+      }
+    }
+  }
+});
+
+test("signed fixture decodes negatives and a zero row", () => {
+  const env = decodeEnvelope(fixtureBytes("signed"));
+  assert.equal(env.signed, true);
+  const got = densify(env);
+  expected.signed.values.forEach((v, i) => assert.ok(Math.abs(got[i] - v) < 1e-4, `entry ${i}`));
+  assert.ok(got.some((v) => v < 0));
+  assert.equal(sliceMax(env, 0) > 0, true);
+});
+
+test("accepts DataView, ArrayBuffer and unaligned views", () => {
+  const bytes = fixtureBytes("dense");
+  const unaligned = new Uint8Array(bytes.byteLength + 1);
+  unaligned.set(bytes, 1);
+  const views = [
+    new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength),
+    bytes.slice().buffer,
+    unaligned.subarray(1),
+    new DataView(unaligned.buffer, 1, bytes.byteLength),
+  ];
+  const reference = densify(decodeEnvelope(bytes));
+  for (const view of views) assert.deepEqual(densify(decodeEnvelope(view)), reference);
+});
+
+test("rejects what is not a payload", () => {
+  assert.throws(() => decodeEnvelope(new Uint8Array([1, 2, 3, 4, 0, 0, 0, 0])), /not an attn_widget payload/);
+  assert.throws(() => decodeEnvelope(/** @type {any} */ ("text")), /expected a DataView/);
+});

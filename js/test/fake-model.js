@@ -1,0 +1,115 @@
+// Test doubles: an in-memory anywidget model, a jsdom document, and a canvas
+// context that records what was drawn (jsdom has no canvas).
+
+import { readFileSync } from "node:fs";
+import { JSDOM } from "jsdom";
+
+/** Minimal anywidget model: traits in a Map, change events, a log of saves. */
+export class FakeModel {
+  /** @param {Record<string, any>} traits */
+  constructor(traits) {
+    this.traits = new Map(Object.entries(traits));
+    /** @type {Map<string, Set<Function>>} */
+    this.listeners = new Map();
+    this.saves = 0;
+  }
+  /** @param {string} name */
+  get(name) {
+    return this.traits.get(name);
+  }
+  /** @param {string} name @param {any} value */
+  set(name, value) {
+    this.traits.set(name, value);
+    for (const callback of this.listeners.get(`change:${name}`) ?? []) callback();
+  }
+  save_changes() {
+    this.saves++;
+  }
+  /** @param {string} event @param {Function} callback */
+  on(event, callback) {
+    if (!this.listeners.has(event)) this.listeners.set(event, new Set());
+    this.listeners.get(event)?.add(callback);
+  }
+  /** @param {string} event @param {Function} callback */
+  off(event, callback) {
+    this.listeners.get(event)?.delete(callback);
+  }
+  listenerCount() {
+    let count = 0;
+    for (const set of this.listeners.values()) count += set.size;
+    return count;
+  }
+}
+
+/** A canvas 2D context that records paths and strokes. */
+export class RecordingContext {
+  constructor() {
+    /** @type {Array<{ strokeStyle: string, alpha: number, segments: number[][] }>} */
+    this.strokes = [];
+    /** @type {number[][]} */
+    this.path = [];
+    this.strokeStyle = "";
+    this.globalAlpha = 1;
+    this.lineWidth = 1;
+    this.lineCap = "butt";
+    this.clears = 0;
+  }
+  setTransform() {}
+  clearRect() {
+    this.clears++;
+    this.strokes = [];
+  }
+  beginPath() {
+    this.path = [];
+  }
+  /** @param {number} x @param {number} y */
+  moveTo(x, y) {
+    this.path.push([x, y]);
+  }
+  /** @param {...number} args */
+  bezierCurveTo(...args) {
+    this.path[this.path.length - 1].push(...args);
+  }
+  stroke() {
+    this.strokes.push({ strokeStyle: this.strokeStyle, alpha: this.globalAlpha, segments: this.path });
+  }
+  /** Every segment drawn: [x0, y0, cx1, cy1, cx2, cy2, x1, y1]. */
+  segments() {
+    return this.strokes.flatMap((s) => s.segments);
+  }
+}
+
+/** A jsdom window whose canvases draw into RecordingContexts. */
+export function makeDom() {
+  const dom = new JSDOM("<!doctype html><html><body></body></html>", { pretendToBeVisual: true });
+  const contexts = new WeakMap();
+  dom.window.HTMLCanvasElement.prototype.getContext = function () {
+    if (!contexts.has(this)) contexts.set(this, new RecordingContext());
+    return contexts.get(this);
+  };
+  return dom;
+}
+
+/** @param {string} name fixture written by tests/payload_fixtures.py */
+export function fixtureBytes(name) {
+  const buffer = readFileSync(new URL(`./fixtures/${name}.bin`, import.meta.url));
+  return new Uint8Array(buffer.buffer, buffer.byteOffset, buffer.byteLength);
+}
+
+export const expected = JSON.parse(readFileSync(new URL("./fixtures/expected.json", import.meta.url), "utf8"));
+
+/** Traits of the synthetic widget written by tests/payload_fixtures.py, binary ones as DataViews. */
+export function widgetTraits() {
+  const state = JSON.parse(readFileSync(new URL("./fixtures/widget_state.json", import.meta.url), "utf8"));
+  /** @type {Record<string, any>} */
+  const traits = {};
+  for (const [name, value] of Object.entries(state)) {
+    if (value && typeof value === "object" && "base64" in value) {
+      const bytes = Buffer.from(value.base64, "base64");
+      traits[name] = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+    } else {
+      traits[name] = value;
+    }
+  }
+  return traits;
+}

@@ -1,0 +1,106 @@
+import assert from "node:assert/strict";
+import { test } from "node:test";
+import { render } from "../src/index.js";
+import { FakeModel, makeDom, widgetTraits } from "./fake-model.js";
+
+function mount(overrides = {}) {
+  const dom = makeDom();
+  const el = dom.window.document.createElement("div");
+  dom.window.document.body.append(el);
+  const model = new FakeModel({ ...widgetTraits(), ...overrides });
+  const cleanup = render({ model, el });
+  const canvas = /** @type {HTMLCanvasElement} */ (el.querySelector("canvas.attnw-canvas"));
+  const ctx = /** @type {any} */ (canvas.getContext("2d"));
+  /** Run the pending animation frame. */
+  const flush = () => new Promise((resolve) => dom.window.requestAnimationFrame(() => setTimeout(resolve, 0)));
+  return { dom, el, model, cleanup, canvas, ctx, flush };
+}
+
+test("draws one curve per stored non-zero edge, from source row to target row", () => {
+  const { canvas, ctx } = mount();
+  const n = 6;
+  const segments = ctx.segments();
+  assert.equal(segments.length, (n * (n + 1)) / 2, "causal layer: every j <= i edge");
+  assert.equal(Number(canvas.dataset.edges), segments.length);
+  const left = Number(canvas.dataset.leftX);
+  const right = Number(canvas.dataset.rightX);
+  for (const s of segments) {
+    assert.equal(s[0], left);
+    assert.equal(s[6], right);
+    assert.ok(s[1] <= s[7] + 1e-9, "causal: sources at or above their receiver");
+  }
+});
+
+test("token text is shown as text, never parsed as HTML", () => {
+  const { el } = mount();
+  const labels = [...el.querySelectorAll(".attnw-labels-right .attnw-token")].map((n) => n.textContent);
+  assert.equal(labels[1], "<img src=x onerror=alert(1)>");
+  assert.equal(labels[2], "<script>alert(2)</script>");
+  assert.equal(labels[4], "↵");
+  assert.equal(el.querySelector("img"), null);
+  assert.equal(el.querySelector("script"), null);
+});
+
+test("controls write to the model and follow model changes", async () => {
+  const { el, model, ctx, flush } = mount();
+  const layer = /** @type {HTMLInputElement} */ (el.querySelector(".attnw-layer"));
+  const head = /** @type {HTMLSelectElement} */ (el.querySelector(".attnw-head"));
+  const method = /** @type {HTMLSelectElement} */ (el.querySelector(".attnw-method"));
+  assert.equal(layer.max, "3");
+  assert.deepEqual([...head.options].map((o) => o.value), ["-1", "-2", "0", "1"]);
+
+  const before = JSON.stringify(ctx.segments());
+  layer.value = "3";
+  layer.dispatchEvent(new el.ownerDocument.defaultView.Event("input"));
+  assert.equal(model.get("layer"), 3);
+  assert.equal(model.saves, 1);
+  await flush();
+  assert.notEqual(JSON.stringify(ctx.segments()), before, "a new layer draws a new picture");
+  assert.match(el.querySelector(".attnw-caption").textContent, /layer 3 of 3/);
+
+  head.value = "1";
+  head.dispatchEvent(new el.ownerDocument.defaultView.Event("change"));
+  assert.equal(model.get("head"), 1);
+
+  method.value = "rollout";
+  method.dispatchEvent(new el.ownerDocument.defaultView.Event("change"));
+  await flush();
+  assert.equal(model.get("method"), "rollout");
+  assert.equal(head.disabled, true, "rollout averages the heads");
+  assert.equal(el.querySelector(".attnw-title-left").textContent, "Input (layer 0)");
+
+  model.set("layer", 2); // as if Python changed it
+  await flush();
+  assert.equal(layer.value, "2");
+  assert.equal(el.querySelector(".attnw-layer-value").textContent, "2 / 3");
+});
+
+test("hovering a receiving token highlights its edges and lists their values", async () => {
+  const { el, dom, canvas, ctx, flush } = mount();
+  const plot = /** @type {HTMLElement} */ (el.querySelector(".attnw-plot"));
+  const rowHeight = Number(canvas.dataset.rowHeight);
+  const top = Number(canvas.dataset.top);
+  const event = new dom.window.MouseEvent("pointermove", { clientX: 600, clientY: top + 3.5 * rowHeight });
+  plot.dispatchEvent(event);
+  await flush();
+  const tooltip = /** @type {HTMLElement} */ (el.querySelector(".attnw-tooltip"));
+  assert.equal(tooltip.hidden, false);
+  assert.equal(tooltip.querySelectorAll("tr").length, 4, "token 3 of a decoder draws on tokens 0..3");
+  assert.match(tooltip.textContent, /“ cat” #3/);
+  const highlighted = ctx.strokes.filter((/** @type {any} */ s) => s.alpha > 0.25 && s.segments.length);
+  assert.ok(highlighted.length > 0);
+  assert.ok(highlighted.every((/** @type {any} */ s) => s.segments.every((seg) => seg[7] === top + 3.5 * rowHeight)));
+  assert.ok(el.querySelector(".attnw-labels-right .attnw-hovered"));
+
+  plot.dispatchEvent(new dom.window.MouseEvent("pointerleave"));
+  await flush();
+  assert.equal(tooltip.hidden, true);
+});
+
+test("cleanup removes the view and every model listener", () => {
+  const { el, model, cleanup } = mount();
+  assert.ok(model.listenerCount() > 0);
+  cleanup();
+  assert.equal(model.listenerCount(), 0);
+  assert.equal(el.children.length, 0);
+});

@@ -1,0 +1,72 @@
+"""Real Debian Chromium driven by Playwright, and a tiny in-memory web server."""
+
+from __future__ import annotations
+
+import http.server
+import json
+import pathlib
+import threading
+
+import pytest
+
+CHROMIUM = "/usr/bin/chromium"
+CHROMIUM_ARGS = [
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-dev-shm-usage",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--no-first-run",
+]
+STATIC = pathlib.Path(__file__).resolve().parents[2] / "attn_widget" / "static"
+HARNESS = pathlib.Path(__file__).with_name("harness.html")
+
+
+class PageServer:
+    """Serves the built bundle, the harness page and one widget state, from memory."""
+
+    def __init__(self):
+        self.files: dict[str, tuple[bytes, str]] = {
+            "/widget.js": ((STATIC / "widget.js").read_bytes(), "text/javascript"),
+            "/widget.css": ((STATIC / "widget.css").read_bytes(), "text/css"),
+            "/index.html": (HARNESS.read_bytes(), "text/html"),
+        }
+        files = self.files
+
+        class Handler(http.server.BaseHTTPRequestHandler):
+            def do_GET(self):  # noqa: N802 (http.server API)
+                body, kind = files.get(self.path.split("?")[0], (b"not found", "text/plain"))
+                self.send_response(200 if body != b"not found" else 404)
+                self.send_header("Content-Type", kind)
+                self.send_header("Content-Length", str(len(body)))
+                self.end_headers()
+                self.wfile.write(body)
+
+            def log_message(self, *args):
+                pass
+
+        self.httpd = http.server.ThreadingHTTPServer(("127.0.0.1", 0), Handler)
+        self.url = f"http://127.0.0.1:{self.httpd.server_address[1]}/index.html"
+        threading.Thread(target=self.httpd.serve_forever, daemon=True).start()
+
+    def set_state(self, state: dict) -> None:
+        self.files["/state.json"] = (json.dumps(state).encode(), "application/json")
+
+
+@pytest.fixture(scope="session")
+def browser():
+    from playwright import sync_api
+
+    if not pathlib.Path(CHROMIUM).exists():
+        pytest.fail(f"{CHROMIUM} is missing: install Debian chromium (make test does this)")
+    with sync_api.sync_playwright() as playwright:
+        chromium = playwright.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
+        yield chromium
+        chromium.close()
+
+
+@pytest.fixture(scope="session")
+def page_server():
+    server = PageServer()
+    yield server
+    server.httpd.shutdown()

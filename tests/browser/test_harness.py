@@ -1,0 +1,154 @@
+"""The built bundle in real Chromium, on a static page with an in-page model (fast)."""
+
+from __future__ import annotations
+
+import pytest
+import torch
+from payload_fixtures import HOSTILE_TOKENS, synthetic_widget, widget_state
+
+from attn_widget import AttentionWidget
+
+pytestmark = pytest.mark.browser
+
+TEXT = "The animal didn't cross the street because it was too tired."
+
+
+@pytest.fixture(scope="module")
+def minilm_widget(minilm):
+    model, tokenizer = minilm
+    return AttentionWidget(model, TEXT, tokenizer)
+
+
+def open_widget(browser, server, widget):
+    server.set_state(widget_state(widget))
+    page = browser.new_page(viewport={"width": 800, "height": 900})
+    errors: list[str] = []
+    page.on("pageerror", lambda exc: errors.append(str(exc)))
+    page.on("dialog", lambda dialog: errors.append(f"dialog: {dialog.message}"))
+    page.goto(server.url)
+    page.wait_for_function("window.ready === true")
+    page.wait_for_selector("canvas.attnw-canvas")
+    return page, errors
+
+
+def geometry(page) -> dict:
+    return page.eval_on_selector(
+        "canvas.attnw-canvas",
+        "c => ({left: +c.dataset.leftX, right: +c.dataset.rightX, top: +c.dataset.top, row: +c.dataset.rowHeight})",
+    )
+
+
+def max_alpha(page, x: float, y: float, radius: int = 1) -> int:
+    """Largest alpha in a small square of canvas pixels around CSS point (x, y)."""
+    return page.eval_on_selector(
+        "canvas.attnw-canvas",
+        """(c, [x, y, r]) => {
+            const dpr = c.width / c.clientWidth;
+            const px = Math.round(x * dpr), py = Math.round(y * dpr);
+            const d = c.getContext('2d').getImageData(px - r, py - r, 2 * r + 1, 2 * r + 1).data;
+            let max = 0;
+            for (let i = 3; i < d.length; i += 4) max = Math.max(max, d[i]);
+            return max;
+        }""",
+        [x, y, radius],
+    )
+
+
+def test_edges_are_drawn_where_the_data_puts_them(browser, page_server, minilm_widget, artifacts):
+    page, errors = open_widget(browser, page_server, minilm_widget)
+    g = geometry(page)
+    attention = minilm_widget.analysis.raw()[0].clone()  # layer 1, head mean
+    attention.fill_diagonal_(0)
+    for flat in torch.topk(attention.flatten(), 3).indices.tolist():
+        i, j = divmod(flat, attention.shape[0])
+        mid_y = g["top"] + ((i + 0.5) + (j + 0.5)) / 2 * g["row"]
+        assert max_alpha(page, (g["left"] + g["right"]) / 2, mid_y) > 0, f"edge {j}->{i} missing"
+    # Nothing is drawn in the header band above the first row.
+    assert max_alpha(page, (g["left"] + g["right"]) / 2, g["top"] * 0.4, radius=2) == 0
+    page.locator(".attnw-root").screenshot(path=str(artifacts / "widget-harness.png"))
+    assert errors == []
+    page.close()
+
+
+def canvas_png(page) -> str:
+    return page.eval_on_selector("canvas.attnw-canvas", "c => c.toDataURL()")
+
+
+def test_controls_change_the_picture(browser, page_server, minilm_widget):
+    page, errors = open_widget(browser, page_server, minilm_widget)
+    first = canvas_png(page)
+    slider = page.locator(".attnw-layer")
+    slider.focus()
+    page.keyboard.press("ArrowRight")
+    page.wait_for_function("window.model.get('layer') === 2")
+    page.wait_for_timeout(100)
+    second = canvas_png(page)
+    assert second != first
+    assert "layer 2 of 6" in page.inner_text(".attnw-caption")
+
+    page.select_option(".attnw-head", "5")
+    page.wait_for_timeout(100)
+    third = canvas_png(page)
+    assert third != second and "head 5" in page.inner_text(".attnw-caption")
+
+    page.select_option(".attnw-method", "rollout")
+    page.wait_for_timeout(100)
+    assert canvas_png(page) != third
+    assert page.inner_text(".attnw-title-left") == "Input (layer 0)"
+    assert page.is_disabled(".attnw-head")
+    saved = page.evaluate("window.saved")
+    assert saved[-1] == {"layer": 2, "head": 5, "method": "rollout"}
+    assert errors == []
+    page.close()
+
+
+def test_hover_highlights_and_shows_exact_values(browser, page_server, minilm_widget):
+    page, errors = open_widget(browser, page_server, minilm_widget)
+    g = geometry(page)
+    tokens = minilm_widget.tokens
+    i = tokens.index("it")
+    box = page.locator("canvas.attnw-canvas").bounding_box()
+    page.mouse.move(box["x"] + g["right"] + 20, box["y"] + g["top"] + (i + 0.5) * g["row"])
+    tooltip = page.locator(".attnw-tooltip")
+    tooltip.wait_for(state="visible")
+    assert "“it”" in tooltip.inner_text()
+    row = minilm_widget.analysis.raw()[0, i]
+    strongest = int(row.argmax())
+    first = page.locator(".attnw-tooltip-list tr").first
+    assert tokens[strongest] in first.inner_text()
+    shown = float(page.locator(".attnw-tooltip-value").first.inner_text())
+    assert shown == pytest.approx(float(row[strongest]), abs=1e-4)
+    assert page.locator(".attnw-labels-right .attnw-hovered").inner_text() == "it"
+    page.mouse.move(box["x"] + 5, box["y"] - 40)
+    tooltip.wait_for(state="hidden")
+    assert errors == []
+    page.close()
+
+
+def test_token_text_is_never_parsed_as_html(browser, page_server):
+    page, errors = open_widget(browser, page_server, synthetic_widget())
+    labels = page.locator(".attnw-labels-left .attnw-token").all_inner_texts()
+    assert labels[1] == HOSTILE_TOKENS[1] and labels[2] == HOSTILE_TOKENS[2]
+    assert page.locator(".attnw-root img, .attnw-root script").count() == 0
+    g = geometry(page)
+    box = page.locator("canvas.attnw-canvas").bounding_box()
+    page.mouse.move(box["x"] + g["right"] + 20, box["y"] + g["top"] + 5.5 * g["row"])
+    page.locator(".attnw-tooltip").wait_for(state="visible")
+    assert "<img src=x onerror=alert(1)>" in page.inner_text(".attnw-tooltip")
+    assert page.locator(".attnw-root img").count() == 0
+    assert errors == []  # no alert() dialog, no script error
+    page.close()
+
+
+def test_switching_to_a_dark_theme_repaints_with_the_dark_table(browser, page_server, minilm_widget, artifacts):
+    page, errors = open_widget(browser, page_server, minilm_widget)
+    light = canvas_png(page)
+    light_mid = page.get_attribute(".attnw-legend", "data-mid")
+    page.evaluate("document.body.classList.add('dark')")  # as a host's theme switch does
+    page.wait_for_function(
+        "mid => document.querySelector('.attnw-legend').dataset.mid !== mid", arg=light_mid, timeout=5000
+    )
+    assert canvas_png(page) != light
+    page.locator(".attnw-root").screenshot(path=str(artifacts / "widget-harness-dark.png"))
+    assert errors == []
+    page.close()

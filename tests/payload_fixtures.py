@@ -1,0 +1,90 @@
+"""Envelopes that pin the wire format: written by Python, decoded by js/test/codec.test.js.
+
+Regenerate after a deliberate format change with
+``python tests/payload_fixtures.py`` (test_payload.py fails while they are stale).
+"""
+
+from __future__ import annotations
+
+import json
+import pathlib
+
+import torch
+
+from attn_widget import payload
+
+FIXTURES = pathlib.Path(__file__).resolve().parents[1] / "js" / "test" / "fixtures"
+
+
+def cases() -> dict[str, tuple[torch.Tensor, int]]:
+    """name -> (matrices, byte budget). Values are simple so the JS test can state them."""
+    g = torch.Generator().manual_seed(7)
+    stochastic = torch.rand(2, 3, 5, 5, generator=g, dtype=torch.float64)
+    stochastic /= stochastic.sum(-1, keepdim=True)
+    causal = torch.rand(2, 12, 12, generator=g, dtype=torch.float64).tril()
+    causal /= causal.sum(-1, keepdim=True)
+    signed = torch.randn(2, 4, 4, generator=g, dtype=torch.float64)
+    signed[0, 1] = 0  # a zero row
+    return {
+        "dense": (stochastic, payload.DEFAULT_BUDGET_BYTES),
+        "topk": (causal, 2 * 12 * (6 + 4 * 3)),  # exactly k = 3 (dense needs 672 bytes)
+        "signed": (signed, payload.DEFAULT_BUDGET_BYTES),
+    }
+
+
+HOSTILE_TOKENS = ["<s>", "<img src=x onerror=alert(1)>", "<script>alert(2)</script>", " cat", "\n", "&amp;"]
+
+
+def synthetic_widget(tokens: list[str] = HOSTILE_TOKENS, layers: int = 3, heads: int = 2, causal: bool = True):
+    """An AttentionWidget over synthetic attention (no model), for front-end tests."""
+    from attn_widget import AttentionWidget
+    from attn_widget.analysis import Analysis
+    from attn_widget.capture import Capture
+
+    n = len(tokens)
+    g = torch.Generator().manual_seed(11)
+    logits = torch.randn(layers, heads, n, n, generator=g, dtype=torch.float64) * 2
+    mask = torch.ones(n, n, dtype=torch.bool).tril() if causal else torch.ones(n, n, dtype=torch.bool)
+    attentions = logits.masked_fill(~mask, float("-inf")).softmax(-1)
+    record = Capture(
+        tokens=tokens,
+        token_ids=torch.arange(n),
+        special=torch.tensor([i == 0 for i in range(n)]),
+        attentions=attentions,
+        masks=mask.expand(layers, n, n),
+        causal=causal,
+        hidden_states=None,
+        model_name="synthetic",
+        model_type="synthetic",
+    )
+    return AttentionWidget(analysis=Analysis(record))
+
+
+def widget_state(widget) -> dict:
+    """The synced traits a front end receives, binary ones as base64 (JSON-safe)."""
+    import base64
+
+    state = {}
+    from attn_widget import AttentionWidget
+
+    own = AttentionWidget.class_own_traits(sync=True)
+    for name, value in widget.get_state(key=list(own)).items():
+        if isinstance(value, (bytes, memoryview)):
+            state[name] = {"base64": base64.b64encode(bytes(value)).decode()}
+        else:
+            state[name] = value
+    return state
+
+
+def write() -> None:
+    FIXTURES.mkdir(parents=True, exist_ok=True)
+    expected = {}
+    for name, (matrices, budget) in cases().items():
+        (FIXTURES / f"{name}.bin").write_bytes(payload.encode(matrices, budget))
+        expected[name] = {"shape": list(matrices.shape), "values": matrices.flatten().tolist()}
+    (FIXTURES / "expected.json").write_text(json.dumps(expected, indent=1) + "\n")
+    (FIXTURES / "widget_state.json").write_text(json.dumps(widget_state(synthetic_widget()), indent=1) + "\n")
+
+
+if __name__ == "__main__":
+    write()

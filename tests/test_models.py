@@ -1,0 +1,133 @@
+"""Adapters: the slice reconstruction test of methods.md 0.3 for every family, value
+vectors cross-checked against hidden states, masks, and models without an adapter."""
+
+from __future__ import annotations
+
+import pytest
+import torch
+import transformers as tf
+from tiny_models import FAMILIES, _COMMON, tiny_model
+
+from attn_widget import UnsupportedModelError, analyze
+
+TEXT = "the cat sat on the mat and the dog ran to the big red house"
+
+# Where each family keeps its output projection, written out independently of the adapters.
+OUTPUT_PROJECTION = {
+    "bert": lambda m, l: m.encoder.layer[l].attention.output.dense,
+    "distilbert": lambda m, l: m.transformer.layer[l].attention.out_lin,
+    "gpt2": lambda m, l: m.h[l].attn.c_proj,
+    "llama": lambda m, l: m.layers[l].self_attn.o_proj,
+}
+
+
+def capture_with_output_hooks(model, family, tokenizer):
+    outputs = {}
+    handles = [
+        OUTPUT_PROJECTION[family](model, layer).register_forward_hook(
+            lambda _m, _i, out, layer=layer: outputs.__setitem__(layer, out[0].detach())
+        )
+        for layer in range(model.config.num_hidden_layers)
+    ]
+    try:
+        analysis = analyze(model, TEXT, tokenizer)
+    finally:
+        for handle in handles:
+            handle.remove()
+    return analysis, outputs
+
+
+@pytest.mark.parametrize("dtype,tol", [(torch.float64, 1e-10), (torch.float32, 1e-5)])
+@pytest.mark.parametrize("family", FAMILIES)
+def test_slice_reconstruction(family, dtype, tol, tokenizer):
+    model = tiny_model(family, dtype)
+    analysis, outputs = capture_with_output_hooks(model, family, tokenizer)
+    record = analysis.capture
+    values, weights, bias = record.require_values()
+    group = record.geometry.kv_group()
+    for layer in range(record.n_layers):
+        att = record.attentions[layer]  # (H, n, n)
+        heads = att @ values[layer][group]  # (H, n, d_h)
+        rebuilt = torch.einsum("hnd,hde->ne", heads, weights[layer]) + bias[layer]
+        expected = outputs[layer].to(rebuilt.dtype)
+        rel = (rebuilt - expected).norm() / expected.norm()
+        assert rel < tol, f"{family} layer {layer}: relative error {rel:.2e}"
+
+
+def test_gqa_geometry(tokenizer):
+    record = analyze(tiny_model("llama"), TEXT, tokenizer).capture
+    assert record.geometry.n_heads == 4 and record.geometry.n_kv_heads == 2
+    assert record.values.shape[1] == 2  # (L, H_kv, n, d_h)
+    assert record.geometry.kv_group().tolist() == [0, 0, 1, 1]
+
+
+@pytest.mark.parametrize("family", ["bert", "gpt2", "llama"])
+def test_values_match_recomputation_from_hidden_states(family, tokenizer):
+    """The hook-captured V equals V recomputed from hidden_states (methods.md 0.3 cross-check)."""
+    model = tiny_model(family)
+    record = analyze(model, TEXT, tokenizer).capture
+    d, dh = 32, 8
+    for layer in range(record.n_layers):
+        x = record.hidden_states[layer]
+        if family == "bert":
+            lin = model.encoder.layer[layer].attention.self.value
+            v = x @ lin.weight.T + lin.bias
+        elif family == "gpt2":
+            block = model.h[layer]
+            v = block.ln_1(x) @ block.attn.c_attn.weight[:, 2 * d :] + block.attn.c_attn.bias[2 * d :]
+        else:
+            block = model.layers[layer]
+            v = block.input_layernorm(x) @ block.self_attn.v_proj.weight.T
+        expected = v.detach().reshape(x.shape[0], -1, dh).transpose(0, 1)
+        assert torch.allclose(record.values[layer], expected, atol=1e-10)
+
+
+def test_causal_flag_and_masks(tokenizer):
+    for family, causal in [("bert", False), ("distilbert", False), ("gpt2", True), ("llama", True)]:
+        record = analyze(tiny_model(family), TEXT, tokenizer).capture
+        assert record.causal is causal
+        n = record.n_tokens
+        expected = torch.ones(n, n, dtype=torch.bool)
+        if causal:
+            expected = expected.tril()
+        assert torch.equal(record.masks, expected.expand(record.n_layers, n, n))
+        assert torch.all(record.attentions.masked_fill(record.masks.unsqueeze(1), 0) == 0)
+
+
+def test_sliding_window_mask(tokenizer):
+    config = tf.MistralConfig(
+        hidden_size=32,
+        num_attention_heads=4,
+        num_key_value_heads=2,
+        num_hidden_layers=2,
+        intermediate_size=64,
+        sliding_window=3,
+        **_COMMON,
+    )
+    torch.manual_seed(0)
+    record = analyze(tf.AutoModel.from_config(config).double(), TEXT, tokenizer).capture
+    assert record.family == "Llama-like"
+    i, j = torch.meshgrid(torch.arange(record.n_tokens), torch.arange(record.n_tokens), indexing="ij")
+    assert torch.equal(record.masks[0], (j <= i) & (j > i - 3))
+    assert torch.all(record.attentions.masked_fill(record.masks.unsqueeze(1), 0) == 0)
+
+
+def test_unsupported_family_still_gets_attention_methods(tokenizer):
+    config = tf.GPTNeoXConfig(
+        hidden_size=32, num_attention_heads=4, num_hidden_layers=2, intermediate_size=64, **_COMMON
+    )
+    torch.manual_seed(0)
+    analysis = analyze(tf.AutoModel.from_config(config), TEXT, tokenizer)
+    assert analysis.capture.family is None
+    assert analysis.causal  # inferred: no weight above the diagonal
+    assert analysis.rollout().shape == (2, analysis.capture.n_tokens, analysis.capture.n_tokens)
+    with pytest.raises(UnsupportedModelError, match="gpt_neox.*Supported: BERT-like"):
+        analysis.capture.require_values()
+
+
+def test_models_with_heads_use_the_base_model(tokenizer):
+    config = tf.GPT2Config(n_embd=32, n_head=4, n_layer=2, n_positions=64, **_COMMON)
+    torch.manual_seed(0)
+    lm = tf.GPT2LMHeadModel(config).double().eval()
+    record = analyze(lm, TEXT, tokenizer).capture
+    assert record.family == "GPT-2" and record.values.shape[:2] == (2, 4)

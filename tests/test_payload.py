@@ -1,0 +1,83 @@
+"""The binary wire format (payload.py), and the fixtures that pin it for the JS decoder."""
+
+from __future__ import annotations
+
+import json
+
+import numpy as np
+import pytest
+import torch
+from payload_fixtures import FIXTURES, cases, synthetic_widget, widget_state
+
+from attn_widget import payload
+
+
+@pytest.fixture(autouse=True)
+def _seed():
+    torch.manual_seed(0)
+
+
+def test_dense_round_trip_is_within_quantisation_error():
+    x = torch.rand(3, 2, 9, 9, dtype=torch.float64)
+    decoded = payload.decode(payload.encode(x))
+    assert decoded["layout"] == "dense" and decoded["shape"] == [3, 2, 9, 9]
+    row_max = x.abs().amax(-1, keepdim=True).numpy()
+    assert np.all(np.abs(decoded["matrices"] - x.numpy()) <= row_max / 65535 / 2 * 1.0001 + 1e-12)
+
+
+def test_signed_values_use_int16():
+    x = torch.randn(2, 5, 5, dtype=torch.float64)
+    decoded = payload.decode(payload.encode(x))
+    row_max = x.abs().amax(-1, keepdim=True).numpy()
+    assert np.all(np.abs(decoded["matrices"] - x.numpy()) <= row_max / 32767 / 2 * 1.0001 + 1e-12)
+
+
+def test_topk_keeps_the_strongest_entries_and_reports_coverage():
+    x = torch.rand(4, 20, 20, dtype=torch.float64) ** 4
+    budget = 4 * 20 * (6 + 4 * 5)
+    blob = payload.encode(x, budget)
+    decoded = payload.decode(blob)
+    assert decoded["layout"] == "topk" and decoded["k"] == 5
+    assert len(blob) <= budget + 1024  # header and alignment on top of the sections
+    kept = torch.topk(x, 5, dim=-1)
+    expected = torch.zeros_like(x).scatter(-1, kept.indices, kept.values)
+    assert np.abs(decoded["matrices"] - expected.numpy()).max() < 1e-4
+    coverage = (kept.values.sum(-1) / x.sum(-1)).numpy()
+    assert np.abs(decoded["coverage"] - coverage).max() < 1e-4
+
+
+def test_budget_governs_layout():
+    x = torch.rand(2, 30, 30)
+    assert payload.decode(payload.encode(x, 10**6))["layout"] == "dense"
+    assert payload.decode(payload.encode(x, 2 * 30 * 40))["k"] == 8
+
+
+def test_bad_input():
+    with pytest.raises(ValueError, match="NaN"):
+        payload.encode(torch.tensor([[float("nan")]]))
+    with pytest.raises(ValueError, match="stack of matrices"):
+        payload.encode(torch.ones(3))
+    with pytest.raises(ValueError, match="bad magic"):
+        payload.decode(b"nope0000")
+
+
+def test_sections_are_aligned():
+    blob = payload.encode(torch.rand(3, 7, 7), 3 * 7 * (6 + 4 * 3))
+    header_len = int.from_bytes(blob[4:8], "little")
+    header = json.loads(blob[8 : 8 + header_len])
+    for spec in header["sections"].values():
+        assert (8 + header_len + spec["offset"]) % 4 == 0
+
+
+@pytest.mark.parametrize("name", list(cases()))
+def test_committed_js_fixtures_are_current(name):
+    matrices, budget = cases()[name]
+    committed = (FIXTURES / f"{name}.bin").read_bytes()
+    assert committed == payload.encode(matrices, budget), "run python tests/payload_fixtures.py"
+    expected = json.loads((FIXTURES / "expected.json").read_text())[name]
+    assert expected["values"] == matrices.flatten().tolist()
+
+
+def test_committed_widget_state_fixture_is_current():
+    committed = json.loads((FIXTURES / "widget_state.json").read_text())
+    assert committed == json.loads(json.dumps(widget_state(synthetic_widget()))), "run python tests/payload_fixtures.py"

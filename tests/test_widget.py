@@ -1,0 +1,75 @@
+"""The widget's traits: data as binary envelopes, validated UI state."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+import traitlets
+from tiny_models import tiny_model
+
+from attn_widget import AttentionWidget, analyze, payload
+
+TEXT = "the cat sat on the mat"
+
+
+@pytest.fixture(scope="module")
+def widget(tokenizer):
+    return AttentionWidget(tiny_model("llama"), TEXT, tokenizer)
+
+
+def test_facts_and_methods(widget):
+    assert widget.tokens == ["[CLS]", "the", "cat", "sat", "on", "the", "mat", "[SEP]"]
+    assert widget.special == [True] + [False] * 6 + [True]
+    assert (widget.n_layers, widget.n_heads, widget.causal) == (3, 4, True)
+    assert [m["id"] for m in widget.methods] == ["raw", "rollout"]
+    assert (widget.layer, widget.head, widget.method) == (1, -1, "raw")
+
+
+def test_data_travels_as_binary_envelopes(widget):
+    state = widget.get_state()
+    assert isinstance(state["data_raw"], (bytes, memoryview))
+    raw = payload.decode(widget.data_raw)
+    analysis = widget.analysis
+    assert raw["shape"] == [3, 4 + 2, 8, 8]  # each head, mean, max
+    np.testing.assert_allclose(raw["matrices"][:, :4], analysis.attentions.numpy(), atol=2e-5)
+    np.testing.assert_allclose(raw["matrices"][:, 4], analysis.raw().numpy(), atol=2e-5)
+    np.testing.assert_allclose(raw["matrices"][:, 5], analysis.raw("max").numpy(), atol=2e-5)
+    rollout = payload.decode(widget.data_rollout)
+    np.testing.assert_allclose(rollout["matrices"], analysis.rollout().numpy(), atol=2e-5)
+
+
+@pytest.mark.parametrize(
+    "name,value,message",
+    [
+        ("layer", 0, "between 1 and 3"),
+        ("layer", 4, "between 1 and 3"),
+        ("head", 4, "head must be 0..3"),
+        ("head", -3, "head must be 0..3"),
+        ("method", "flow", "must be one of \\['raw', 'rollout'\\]"),
+    ],
+)
+def test_invalid_state_is_refused(widget, name, value, message):
+    with pytest.raises(traitlets.TraitError, match=message):
+        setattr(widget, name, value)
+
+
+def test_valid_state_changes(widget):
+    widget.layer, widget.head, widget.method = 3, 2, "rollout"
+    assert (widget.layer, widget.head, widget.method) == (3, 2, "rollout")
+
+
+def test_initial_state_and_analysis_reuse(tokenizer):
+    analysis = analyze(tiny_model("bert"), TEXT, tokenizer)
+    w = AttentionWidget(analysis=analysis, layer=2, head=-2, method="rollout")
+    assert (w.layer, w.head, w.method) == (2, -2, "rollout")
+    assert w.analysis is analysis
+    with pytest.raises(TypeError, match="accepts layer, head and method"):
+        AttentionWidget(analysis=analysis, colour="red")
+    with pytest.raises(TypeError, match="needs a model and a text"):
+        AttentionWidget()
+
+
+def test_mimebundle_uses_the_widget_view(widget):
+    bundle = widget._repr_mimebundle_()
+    data = bundle[0] if isinstance(bundle, tuple) else bundle
+    assert "application/vnd.jupyter.widget-view+json" in data
