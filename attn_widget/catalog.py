@@ -12,6 +12,11 @@ import torch
 
 from .analysis import Analysis
 
+# Flow needs one max-flow problem per (layer, token, input token). Up to this many
+# tokens it is computed with the widget (about a second for 12 layers on two cores,
+# benchmarks/RESULTS.md); beyond, each layer is computed when the view asks for it.
+FLOW_UPFRONT_MAX_TOKENS = 40
+
 
 @dataclass(frozen=True)
 class ViewMethod:
@@ -21,6 +26,15 @@ class ViewMethod:
     cumulative: bool  # sources are the input tokens (layer 0), not the previous layer
     description: str
     stack: Callable[[Analysis], torch.Tensor]  # (L, n, n), or (L, H + 2, n, n) when per_head
+    applies: Callable[[Analysis], bool] = lambda analysis: True
+    # For methods computed layer by layer on request: (analysis, layers, progress) -> (len, n, n).
+    layers: Callable[..., torch.Tensor] | None = None
+    # Layers already computed, for methods with ``layers``.
+    done: Callable[[Analysis], list[int]] | None = None
+
+    def deferred(self, analysis: Analysis) -> bool:
+        """Whether to compute this method layer by layer when asked rather than up front."""
+        return self.layers is not None and analysis.capture.n_tokens > FLOW_UPFRONT_MAX_TOKENS
 
     def meta(self) -> dict:
         """What the front end needs to label and index the data (JSON-safe)."""
@@ -30,6 +44,7 @@ class ViewMethod:
             "per_head": self.per_head,
             "cumulative": self.cumulative,
             "description": self.description,
+            "on_request": self.layers is not None,
         }
 
 
@@ -37,6 +52,23 @@ def _raw_stack(analysis: Analysis) -> torch.Tensor:
     heads = analysis.attentions
     return torch.cat([heads, analysis.raw().unsqueeze(1).to(heads.dtype), analysis.raw("max").unsqueeze(1)], dim=1)
 
+
+def _is_decoder(analysis: Analysis) -> bool:
+    return analysis.causal
+
+
+def _flow_done(analysis: Analysis) -> list[int]:
+    return analysis.flow_layers_done()
+
+
+def _flow_rf_done(analysis: Analysis) -> list[int]:
+    return sorted(set(analysis.flow_layers_done()) & set(analysis.flow_layers_done(baseline=True)))
+
+
+_RF_NOTE = (
+    " Receptive-field normalised (RF-B, our interpretation of Abnar & Zuidema's advice): divided by the same "
+    "quantity on content-free attention with the same causal mask, so that position alone gives uniform rows."
+)
 
 VIEW_METHODS: tuple[ViewMethod, ...] = (
     ViewMethod(
@@ -56,9 +88,51 @@ VIEW_METHODS: tuple[ViewMethod, ...] = (
             "Abnar & Zuidema (2020): 0.5·A + 0.5·I multiplied through the layers. How much of each input "
             "token reaches each position after this layer (heads averaged)."
         ),
-        stack=lambda analysis: analysis.rollout(),
+        stack=lambda analysis: analysis.rollout(receptive_field="none"),
+    ),
+    ViewMethod(
+        id="rollout_rf",
+        label="Rollout, receptive-field normalised",
+        per_head=False,
+        cumulative=True,
+        description="Attention rollout." + _RF_NOTE,
+        stack=lambda analysis: analysis.rollout(receptive_field="rf-b"),
+        applies=_is_decoder,
+    ),
+    ViewMethod(
+        id="flow",
+        label="Attention flow",
+        per_head=False,
+        cumulative=True,
+        description=(
+            "Abnar & Zuidema (2020): the maximum flow from each position after this layer to each input token, "
+            "with 0.5·A + 0.5·I as capacities, normalised per row. Exact."
+        ),
+        stack=lambda analysis: analysis.flow(receptive_field="none", progress=False),
+        layers=lambda analysis, layers, progress: analysis.flow(
+            layers=layers, receptive_field="none", progress=progress
+        ),
+        done=_flow_done,
+    ),
+    ViewMethod(
+        id="flow_rf",
+        label="Flow, receptive-field normalised",
+        per_head=False,
+        cumulative=True,
+        description="Attention flow." + _RF_NOTE,
+        stack=lambda analysis: analysis.flow(receptive_field="rf-b", progress=False),
+        applies=_is_decoder,
+        layers=lambda analysis, layers, progress: analysis.flow(
+            layers=layers, receptive_field="rf-b", progress=progress
+        ),
+        done=_flow_rf_done,
     ),
 )
+
+
+def view_methods(analysis: Analysis) -> list[ViewMethod]:
+    """The methods that apply to this analysis (normalised variants only for decoders)."""
+    return [method for method in VIEW_METHODS if method.applies(analysis)]
 
 
 def view_method(method_id: str) -> ViewMethod:

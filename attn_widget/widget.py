@@ -5,11 +5,13 @@ from __future__ import annotations
 import pathlib
 
 import anywidget
+import torch
 import traitlets as t
 
 from . import payload
 from .analysis import Analysis, analyze
-from .catalog import VIEW_METHODS
+from .catalog import ViewMethod, view_method, view_methods
+from .jobs import BackgroundJob
 
 _STATIC = pathlib.Path(__file__).parent / "static"
 MEAN_HEAD = -1
@@ -41,6 +43,13 @@ class AttentionWidget(anywidget.AnyWidget):
     # Data: one binary envelope per method (see payload.py), never JSON lists of floats.
     data_raw = t.Bytes(help="Raw attention (L, H + 2, n, n): each head, mean, max.").tag(sync=True)
     data_rollout = t.Bytes(help="Rollout to every layer (L, n, n).").tag(sync=True)
+    data_rollout_rf = t.Bytes(help="Receptive-field normalised rollout (L, n, n); decoders only.").tag(sync=True)
+    data_flow = t.Bytes(help="Attention flow (L, n, n); layers not yet computed are zero.").tag(sync=True)
+    data_flow_rf = t.Bytes(help="Receptive-field normalised flow (L, n, n); decoders only.").tag(sync=True)
+    ready = t.Dict(help="Per method id, the layer numbers present in its data.").tag(sync=True)
+    job = t.Dict(help="The running computation {method, layers, done, total}, or {} (with 'error' if it failed).").tag(
+        sync=True
+    )
 
     # Small UI state: moving a control never re-sends data.
     layer = t.Int(1, help="Selected layer, 1..L as displayed (tensor index layer - 1).").tag(sync=True)
@@ -61,7 +70,9 @@ class AttentionWidget(anywidget.AnyWidget):
         elif model is not None or text is not None:
             raise TypeError("Pass either model and text, or analysis=, not both.")
         self.analysis = analysis
+        self._job = BackgroundJob()
         record = analysis.capture
+        available = view_methods(analysis)
         super().__init__(
             tokens=record.tokens,
             special=[bool(s) for s in record.special],
@@ -69,14 +80,78 @@ class AttentionWidget(anywidget.AnyWidget):
             n_heads=record.n_heads,
             causal=record.causal,
             model_name=record.model_name,
-            methods=[m.meta() for m in VIEW_METHODS],
-            **{f"data_{m.id}": payload.encode(m.stack(analysis)) for m in VIEW_METHODS},
+            methods=[m.meta() for m in available],
         )
+        for method in available:
+            self._publish(method)
         for name, value in state.items():
             if name not in ("layer", "head", "method"):
                 raise TypeError(f"Unknown option {name!r}; the initial view accepts layer, head and method.")
             setattr(self, name, value)
+        self.on_msg(self._handle_message)
 
+    # Computing on request ------------------------------------------------------
+    def compute(self, method: str, layers: list[int] | None = None, wait: bool = False) -> None:
+        """Compute a deferred method (flow for long inputs) for some layers (default: all).
+
+        Runs in the background with progress shown in the view; ``wait=True`` blocks
+        until it is done. Does nothing if the layers are already there.
+        """
+        spec = self._method(method)
+        wanted = list(range(1, self.n_layers + 1)) if layers is None else [int(layer) for layer in layers]
+        if spec.layers is None or set(wanted) <= set(self.ready.get(method, [])):
+            return
+        if self._job.running:
+            raise RuntimeError("Another computation is running; wait for it or call cancel() first.")
+
+        def work(progress):
+            spec.layers(self.analysis, wanted, progress)
+
+        def on_progress(done: float, total: float) -> None:
+            self.job = {"method": method, "layers": wanted, "done": done, "total": total}
+
+        def on_finish(error: str | None) -> None:
+            for other in view_methods(self.analysis):
+                if other.layers is not None:
+                    self._publish(other)
+            self.job = {"method": method, "layers": wanted, "error": error} if error else {}
+
+        self.job = {"method": method, "layers": wanted, "done": 0, "total": 1}
+        self._job.start(work, on_progress, on_finish)
+        if wait:
+            self._job.wait()
+
+    def cancel(self) -> None:
+        """Stop the running computation after its current row; finished layers are kept."""
+        self._job.cancel()
+
+    def _handle_message(self, _widget, content, _buffers) -> None:
+        kind = content.get("type") if isinstance(content, dict) else None
+        if kind == "compute":
+            self.compute(content["method"], content.get("layers"))
+        elif kind == "cancel":
+            self.cancel()
+
+    def _publish(self, method: ViewMethod) -> None:
+        """Encode one method's data (what is computed of it) into its trait."""
+        if not method.deferred(self.analysis):
+            data = method.stack(self.analysis)
+            done = list(range(1, self.n_layers + 1))
+        else:
+            done = method.done(self.analysis)
+            n = self.analysis.capture.n_tokens
+            data = torch.zeros(self.n_layers, n, n, dtype=torch.float64)
+            if done:
+                data[[layer - 1 for layer in done]] = method.layers(self.analysis, done, False)
+        setattr(self, f"data_{method.id}", payload.encode(data) if done else b"")
+        self.ready = {**self.ready, method.id: done}
+
+    def _method(self, method_id: str) -> ViewMethod:
+        if method_id not in [m["id"] for m in self.methods]:
+            raise ValueError(f"method must be one of {[m['id'] for m in self.methods]}; got {method_id!r}.")
+        return view_method(method_id)
+
+    # Validation ----------------------------------------------------------------
     @t.validate("layer")
     def _check_layer(self, proposal):
         layer = proposal["value"]

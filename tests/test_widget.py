@@ -21,7 +21,7 @@ def test_facts_and_methods(widget):
     assert widget.tokens == ["[CLS]", "the", "cat", "sat", "on", "the", "mat", "[SEP]"]
     assert widget.special == [True] + [False] * 6 + [True]
     assert (widget.n_layers, widget.n_heads, widget.causal) == (3, 4, True)
-    assert [m["id"] for m in widget.methods] == ["raw", "rollout"]
+    assert [m["id"] for m in widget.methods] == ["raw", "rollout", "rollout_rf", "flow", "flow_rf"]
     assert (widget.layer, widget.head, widget.method) == (1, -1, "raw")
 
 
@@ -35,7 +35,7 @@ def test_data_travels_as_binary_envelopes(widget):
     np.testing.assert_allclose(raw["matrices"][:, 4], analysis.raw().numpy(), atol=2e-5)
     np.testing.assert_allclose(raw["matrices"][:, 5], analysis.raw("max").numpy(), atol=2e-5)
     rollout = payload.decode(widget.data_rollout)
-    np.testing.assert_allclose(rollout["matrices"], analysis.rollout().numpy(), atol=2e-5)
+    np.testing.assert_allclose(rollout["matrices"], analysis.rollout(receptive_field="none").numpy(), atol=2e-5)
 
 
 @pytest.mark.parametrize(
@@ -45,7 +45,7 @@ def test_data_travels_as_binary_envelopes(widget):
         ("layer", 4, "between 1 and 3"),
         ("head", 4, "head must be 0..3"),
         ("head", -3, "head must be 0..3"),
-        ("method", "flow", "must be one of \\['raw', 'rollout'\\]"),
+        ("method", "effective", "must be one of \\['raw', 'rollout', 'rollout_rf', 'flow', 'flow_rf'\\]"),
     ],
 )
 def test_invalid_state_is_refused(widget, name, value, message):
@@ -73,3 +73,51 @@ def test_mimebundle_uses_the_widget_view(widget):
     bundle = widget._repr_mimebundle_()
     data = bundle[0] if isinstance(bundle, tuple) else bundle
     assert "application/vnd.jupyter.widget-view+json" in data
+
+
+def test_flow_is_sent_up_front_for_short_inputs(widget):
+    analysis = widget.analysis
+    assert widget.ready["flow"] == [1, 2, 3] and widget.ready["flow_rf"] == [1, 2, 3]
+    np.testing.assert_allclose(
+        payload.decode(widget.data_flow)["matrices"], analysis.flow(receptive_field="none").numpy(), atol=2e-5
+    )
+    np.testing.assert_allclose(
+        payload.decode(widget.data_rollout_rf)["matrices"], analysis.rollout(receptive_field="rf-b").numpy(), atol=2e-5
+    )
+
+
+def test_encoders_get_no_receptive_field_variants(tokenizer):
+    w = AttentionWidget(tiny_model("bert"), TEXT, tokenizer)
+    assert [m["id"] for m in w.methods] == ["raw", "rollout", "flow"]
+    assert w.data_rollout_rf == b""
+
+
+LONG_TEXT = " ".join(["the cat sat on the mat and the dog ran to the big red house"] * 4)  # 58 tokens
+
+
+def test_flow_for_long_inputs_is_computed_on_request(tokenizer):
+    w = AttentionWidget(tiny_model("gpt2"), LONG_TEXT, tokenizer)
+    assert len(w.tokens) > 40
+    assert w.ready["flow"] == [] and w.data_flow == b""
+    assert w.ready["rollout"] == [1, 2, 3]  # cheap methods are always there
+    w._handle_message(w, {"type": "compute", "method": "flow", "layers": [3]}, [])  # as the view asks
+    w._job.wait()
+    assert w.job == {} and w.ready["flow"] == [3]
+    decoded = payload.decode(w.data_flow)["matrices"]
+    np.testing.assert_allclose(decoded[2], w.analysis.flow(layers=[3], receptive_field="none")[0].numpy(), atol=2e-5)
+    assert not decoded[:2].any()  # layers not computed are zero
+    w.compute("flow_rf", [1, 3], wait=True)
+    assert w.ready["flow_rf"] == [1, 3] and w.ready["flow"] == [1, 3]
+
+
+def test_a_failing_or_cancelled_computation_is_reported(tokenizer, monkeypatch):
+    w = AttentionWidget(tiny_model("gpt2"), LONG_TEXT, tokenizer)
+
+    def explode(*_args, **_kwargs):
+        raise MemoryError("out of memory")
+
+    monkeypatch.setattr(w.analysis, "flow", explode)
+    w.compute("flow", [3], wait=True)
+    assert w.job["error"] == "MemoryError: out of memory" and w.ready["flow"] == []
+    with pytest.raises(ValueError, match="method must be one of"):
+        w.compute("effective")

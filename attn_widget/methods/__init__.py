@@ -5,12 +5,30 @@ column = source token, and documents its tensor shapes.
 """
 
 from .heads import aggregate_heads
+from .flow import flow
 from .graph import adjacency, binarize, in_degree, out_degree, path_counts
 from .masks import admissible_keys
 from .normalize import row_normalize
+from .receptive_field import (
+    baseline_difference,
+    baseline_ratio,
+    drop_sink,
+    null_attention,
+    prescaled_residual_rollout,
+    query_lift,
+    received_per_query,
+)
 from .rollout import residual_augment, rollout
 
 __all__ = [
+    "baseline_difference",
+    "baseline_ratio",
+    "drop_sink",
+    "null_attention",
+    "prescaled_residual_rollout",
+    "query_lift",
+    "received_per_query",
+    "flow",
     "aggregate_heads",
     "admissible_keys",
     "adjacency",

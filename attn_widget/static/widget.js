@@ -256,8 +256,14 @@ function readState(model) {
     methods,
     method: methods.find((m) => m.id === id) ?? methods[0],
     layer: model.get("layer"),
-    head: model.get("head")
+    head: model.get("head"),
+    ready: model.get("ready") ?? {},
+    job: model.get("job") ?? {}
   };
+}
+function isAvailable(state) {
+  const layers = state.ready[state.method.id];
+  return layers === void 0 || layers.includes(state.layer);
 }
 function sliceIndex(state) {
   const layerIndex = state.layer - 1;
@@ -435,9 +441,86 @@ function edgesOfNode(edges, node) {
   return out.sort((a, b) => Math.abs(edges.weight[b]) - Math.abs(edges.weight[a]));
 }
 
+// src/pending.js
+function createPending(doc, model) {
+  const root = element(doc, "div", "attnw-pending");
+  root.setAttribute("role", "status");
+  const message = element(doc, "p", "attnw-pending-message");
+  const buttons = element(doc, "div", "attnw-pending-buttons");
+  const computeLayer = (
+    /** @type {HTMLButtonElement} */
+    element(doc, "button", "attnw-compute")
+  );
+  const computeAll = (
+    /** @type {HTMLButtonElement} */
+    element(doc, "button", "attnw-compute-all", "Compute all layers")
+  );
+  const cancel = (
+    /** @type {HTMLButtonElement} */
+    element(doc, "button", "attnw-cancel", "Cancel")
+  );
+  const bar = (
+    /** @type {HTMLProgressElement} */
+    element(doc, "progress", "attnw-progress")
+  );
+  const error = element(doc, "p", "attnw-pending-error");
+  buttons.append(computeLayer, computeAll, bar, cancel);
+  root.append(message, buttons, error);
+  root.hidden = true;
+  let method = "";
+  let layer = 1;
+  let nLayers = 1;
+  const onLayer = () => model.send({ type: "compute", method, layers: [layer] });
+  const onAll = () => model.send({ type: "compute", method, layers: Array.from({ length: nLayers }, (_, i) => i + 1) });
+  const onCancel = () => model.send({ type: "cancel" });
+  computeLayer.addEventListener("click", onLayer);
+  computeAll.addEventListener("click", onAll);
+  cancel.addEventListener("click", onCancel);
+  return {
+    root,
+    /**
+     * @param {import("./state.js").ViewState} state
+     * @param {boolean} available  whether the selected layer's data is present
+     * @param {Job} job
+     */
+    update(state, available, job) {
+      method = state.method.id;
+      layer = state.layer;
+      nLayers = state.nLayers;
+      const running = job.method !== void 0 && !job.error;
+      const mine = job.method === method;
+      root.hidden = available && !(running && mine);
+      if (root.hidden) return;
+      const n = state.tokens.length;
+      message.textContent = available ? `${state.method.label}: computing more layers\u2026` : `${state.method.label} for layer ${layer} is computed on request: ${n} tokens need ${(n * n).toLocaleString()} max-flow problems for this layer.`;
+      computeLayer.textContent = `Compute layer ${layer}`;
+      computeLayer.hidden = computeAll.hidden = running || available;
+      bar.hidden = cancel.hidden = !running;
+      if (running && job.total) {
+        bar.max = job.total;
+        bar.value = job.done ?? 0;
+        bar.textContent = `${Math.round((job.done ?? 0) / job.total * 100)}%`;
+      }
+      error.textContent = job.error && mine ? job.error === "cancelled" ? "Cancelled." : `Failed: ${job.error}` : "";
+    },
+    destroy() {
+      computeLayer.removeEventListener("click", onLayer);
+      computeAll.removeEventListener("click", onAll);
+      cancel.removeEventListener("click", onCancel);
+    }
+  };
+}
+
 // src/index.js
 var DEFAULT_WIDTH = 640;
-var REDRAW_ON = ["layer", "head", "method", "tokens", "methods", "n_layers", "n_heads"];
+var REDRAW_ON = ["layer", "head", "method", "tokens", "methods", "n_layers", "n_heads", "ready", "job"];
+var NO_EDGES = {
+  source: new Uint16Array(0),
+  target: new Uint16Array(0),
+  weight: new Float64Array(0),
+  count: 0,
+  max: 0
+};
 function render({ model, el }) {
   const doc = el.ownerDocument;
   const win = (
@@ -461,7 +544,8 @@ function render({ model, el }) {
   tooltip.setAttribute("role", "status");
   tooltip.hidden = true;
   const legend = element(doc, "div", "attnw-legend");
-  plot.append(canvas, titleLeft, titleRight, labelsLeft, labelsRight, tooltip);
+  const pending = createPending(doc, model);
+  plot.append(canvas, titleLeft, titleRight, labelsLeft, labelsRight, tooltip, pending.root);
   root.append(controls.root, caption, plot, legend);
   el.append(root);
   const envelopes = /* @__PURE__ */ new Map();
@@ -479,10 +563,14 @@ function render({ model, el }) {
   };
   const frame = () => {
     const state = readState(model);
-    const env = envelope(state.method.id);
-    const slice = sliceIndex(state);
-    const edges = sliceEdges(env, slice);
+    const available = isAvailable(state);
     const layout = computeLayout(el.clientWidth || DEFAULT_WIDTH, state.tokens.length);
+    const slice = sliceIndex(state);
+    if (!available) {
+      return { state, available, env: null, slice, edges: NO_EDGES, layout, meanCoverage: 1, minCoverage: 1 };
+    }
+    const env = envelope(state.method.id);
+    const edges = sliceEdges(env, slice);
     let sum = 0;
     let min = 1;
     for (let r = 0; r < env.rows; r++) {
@@ -490,15 +578,17 @@ function render({ model, el }) {
       sum += c;
       min = Math.min(min, c);
     }
-    return { state, env, slice, edges, layout, meanCoverage: sum / env.rows, minCoverage: min };
+    return { state, available, env, slice, edges, layout, meanCoverage: sum / env.rows, minCoverage: min };
   };
   const paint = () => {
     scheduled = 0;
     current = frame();
-    const { state, env, slice, edges, layout } = current;
+    const { state, available, env, slice, edges, layout } = current;
     controls.update(state);
+    pending.update(state, available, state.job);
+    const signed = env?.signed ?? false;
     const dark = prefersDarkTable(win.getComputedStyle(root).color);
-    const table = colormap(env.signed ? "diverging" : dark ? "dark" : "light");
+    const table = colormap(signed ? "diverging" : dark ? "dark" : "light");
     const titles = columnTitles(state);
     const dpr = win.devicePixelRatio || 1;
     canvas.style.width = `${layout.width}px`;
@@ -521,7 +611,7 @@ function render({ model, el }) {
     const ctx = canvas.getContext("2d");
     if (ctx) {
       ctx.setTransform(dpr, 0, 0, dpr, 0, 0);
-      drawEdges(ctx, layout, edges, { table, signed: env.signed, highlight });
+      drawEdges(ctx, layout, edges, { table, signed, highlight });
     }
     const key = JSON.stringify([layout.width, layout.n, state.tokens]);
     if (key !== labelsKey) {
@@ -534,15 +624,16 @@ function render({ model, el }) {
     markHovered(root, hovered);
     caption.textContent = `${state.method.label} \xB7 layer ${state.layer} of ${state.nLayers} \xB7 ${headLabel(state)} \xB7 ${state.causal ? "decoder (causal)" : "encoder"}`;
     caption.title = state.method.description;
+    legend.hidden = !available;
     renderLegend(legend, {
       table,
-      signed: env.signed,
+      signed,
       max: edges.max,
       meanCoverage: current.meanCoverage,
       minCoverage: current.minCoverage,
       edgeCount: edges.count
     });
-    if (hovered) {
+    if (hovered && env) {
       renderTooltip(tooltip, {
         node: hovered,
         tokens: state.tokens,
@@ -610,6 +701,7 @@ function render({ model, el }) {
     resize?.disconnect();
     theme.disconnect();
     controls.destroy();
+    pending.destroy();
     root.remove();
   };
 }

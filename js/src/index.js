@@ -8,10 +8,20 @@ import { drawEdges } from "./draw.js";
 import { edgesOfNode, sliceEdges } from "./edges.js";
 import { computeLayout, nodeAt } from "./layout.js";
 import { element, markHovered, renderLabels, renderLegend, renderTitles, renderTooltip } from "./overlay.js";
-import { columnTitles, headLabel, readState, sliceIndex } from "./state.js";
+import { createPending } from "./pending.js";
+import { columnTitles, headLabel, isAvailable, readState, sliceIndex } from "./state.js";
 
 const DEFAULT_WIDTH = 640;
-const REDRAW_ON = ["layer", "head", "method", "tokens", "methods", "n_layers", "n_heads"];
+const REDRAW_ON = ["layer", "head", "method", "tokens", "methods", "n_layers", "n_heads", "ready", "job"];
+
+/** @type {import("./edges.js").EdgeList} */
+const NO_EDGES = {
+  source: new Uint16Array(0),
+  target: new Uint16Array(0),
+  weight: new Float64Array(0),
+  count: 0,
+  max: 0,
+};
 
 /**
  * @param {{ model: import("./state.js").WidgetModel, el: HTMLElement }} context
@@ -34,7 +44,8 @@ export function render({ model, el }) {
   tooltip.setAttribute("role", "status");
   tooltip.hidden = true;
   const legend = element(doc, "div", "attnw-legend");
-  plot.append(canvas, titleLeft, titleRight, labelsLeft, labelsRight, tooltip);
+  const pending = createPending(doc, model);
+  plot.append(canvas, titleLeft, titleRight, labelsLeft, labelsRight, tooltip, pending.root);
   root.append(controls.root, caption, plot, legend);
   el.append(root);
 
@@ -60,10 +71,14 @@ export function render({ model, el }) {
   // Everything one picture needs, rebuilt when the selection changes.
   const frame = () => {
     const state = readState(model);
-    const env = envelope(state.method.id);
-    const slice = sliceIndex(state);
-    const edges = sliceEdges(env, slice);
+    const available = isAvailable(state);
     const layout = computeLayout(el.clientWidth || DEFAULT_WIDTH, state.tokens.length);
+    const slice = sliceIndex(state);
+    if (!available) {
+      return { state, available, env: null, slice, edges: NO_EDGES, layout, meanCoverage: 1, minCoverage: 1 };
+    }
+    const env = envelope(state.method.id);
+    const edges = sliceEdges(env, slice);
     let sum = 0;
     let min = 1;
     for (let r = 0; r < env.rows; r++) {
@@ -71,16 +86,18 @@ export function render({ model, el }) {
       sum += c;
       min = Math.min(min, c);
     }
-    return { state, env, slice, edges, layout, meanCoverage: sum / env.rows, minCoverage: min };
+    return { state, available, env, slice, edges, layout, meanCoverage: sum / env.rows, minCoverage: min };
   };
 
   const paint = () => {
     scheduled = 0;
     current = frame();
-    const { state, env, slice, edges, layout } = current;
+    const { state, available, env, slice, edges, layout } = current;
     controls.update(state);
+    pending.update(state, available, state.job);
+    const signed = env?.signed ?? false;
     const dark = prefersDarkTable(win.getComputedStyle(root).color);
-    const table = colormap(env.signed ? "diverging" : dark ? "dark" : "light");
+    const table = colormap(signed ? "diverging" : dark ? "dark" : "light");
     const titles = columnTitles(state);
 
     const dpr = win.devicePixelRatio || 1;
@@ -105,7 +122,7 @@ export function render({ model, el }) {
     const ctx = canvas.getContext("2d");
     if (ctx) {
       ctx.setTransform(dpr, 0, 0, dpr, 0, 0);
-      drawEdges(ctx, layout, edges, { table, signed: env.signed, highlight });
+      drawEdges(ctx, layout, edges, { table, signed, highlight });
     }
 
     const key = JSON.stringify([layout.width, layout.n, state.tokens]);
@@ -119,15 +136,16 @@ export function render({ model, el }) {
     markHovered(root, hovered);
     caption.textContent = `${state.method.label} · layer ${state.layer} of ${state.nLayers} · ${headLabel(state)} · ${state.causal ? "decoder (causal)" : "encoder"}`;
     caption.title = state.method.description;
+    legend.hidden = !available;
     renderLegend(legend, {
       table,
-      signed: env.signed,
+      signed,
       max: edges.max,
       meanCoverage: current.meanCoverage,
       minCoverage: current.minCoverage,
       edgeCount: edges.count,
     });
-    if (hovered) {
+    if (hovered && env) {
       renderTooltip(tooltip, {
         node: hovered,
         tokens: state.tokens,
@@ -203,6 +221,7 @@ export function render({ model, el }) {
     resize?.disconnect();
     theme.disconnect();
     controls.destroy();
+    pending.destroy();
     root.remove();
   };
 }

@@ -25,6 +25,8 @@ export const MAX_HEAD = -2;
  * @property {MethodMeta} method
  * @property {number} layer   1..nLayers
  * @property {number} head    0..nHeads-1, MEAN_HEAD or MAX_HEAD
+ * @property {Record<string, number[]>} ready  per method, the layers present in its data
+ * @property {import("./pending.js").Job} job
  */
 
 /**
@@ -34,6 +36,7 @@ export const MAX_HEAD = -2;
  * @property {() => void} save_changes
  * @property {(event: string, callback: (...args: any[]) => void) => void} on
  * @property {(event: string, callback: (...args: any[]) => void) => void} off
+ * @property {(content: object) => void} send
  */
 
 /**
@@ -55,7 +58,18 @@ export function readState(model) {
     method: methods.find((m) => m.id === id) ?? methods[0],
     layer: model.get("layer"),
     head: model.get("head"),
+    ready: model.get("ready") ?? {},
+    job: model.get("job") ?? {},
   };
+}
+
+/**
+ * Is the selected layer of the selected method in its data?
+ * @param {ViewState} state
+ */
+export function isAvailable(state) {
+  const layers = state.ready[state.method.id];
+  return layers === undefined || layers.includes(state.layer);
 }
 
 /**

@@ -12,6 +12,12 @@ export class FakeModel {
     /** @type {Map<string, Set<Function>>} */
     this.listeners = new Map();
     this.saves = 0;
+    /** @type {object[]} messages sent to the kernel */
+    this.sent = [];
+  }
+  /** @param {object} content */
+  send(content) {
+    this.sent.push(content);
   }
   /** @param {string} name */
   get(name) {

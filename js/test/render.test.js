@@ -104,3 +104,34 @@ test("cleanup removes the view and every model listener", () => {
   assert.equal(model.listenerCount(), 0);
   assert.equal(el.children.length, 0);
 });
+
+test("a layer computed on request shows a compute button, then progress, then the graph", async () => {
+  const { el, model, ctx, flush, canvas } = mount({ method: "flow", layer: 3, ready: { ...widgetTraits().ready, flow: [1] } });
+  const panel = /** @type {HTMLElement} */ (el.querySelector(".attnw-pending"));
+  assert.equal(panel.hidden, false);
+  assert.match(panel.textContent, /Attention flow for layer 3 is computed on request: 6 tokens need 36 max-flow problems/);
+  assert.equal(ctx.segments().length, 0, "nothing drawn for a layer that is not there");
+  assert.equal(canvas.dataset.edges, "0");
+  /** @type {HTMLButtonElement} */ (el.querySelector(".attnw-compute")).click();
+  assert.deepEqual(model.sent, [{ type: "compute", method: "flow", layers: [3] }]);
+  /** @type {HTMLButtonElement} */ (el.querySelector(".attnw-compute-all")).click();
+  assert.deepEqual(model.sent[1], { type: "compute", method: "flow", layers: [1, 2, 3] });
+
+  model.set("job", { method: "flow", layers: [3], done: 0.5, total: 1 });
+  await flush();
+  const bar = /** @type {HTMLProgressElement} */ (el.querySelector(".attnw-progress"));
+  assert.equal(bar.hidden, false);
+  assert.equal(bar.value, 0.5);
+  /** @type {HTMLButtonElement} */ (el.querySelector(".attnw-cancel")).click();
+  assert.deepEqual(model.sent[2], { type: "cancel" });
+
+  model.set("job", { method: "flow", layers: [3], error: "cancelled" });
+  await flush();
+  assert.match(panel.textContent, /Cancelled\./);
+
+  model.set("ready", { ...model.get("ready"), flow: [1, 3] });
+  model.set("job", {});
+  await flush();
+  assert.equal(panel.hidden, true);
+  assert.ok(ctx.segments().length > 0);
+});

@@ -1,0 +1,79 @@
+// The panel shown instead of the graph when the selected method's layer is computed
+// on request (attention flow for long inputs): a button to ask the kernel for it, and
+// the running job's progress with a cancel button.
+
+import { element } from "./overlay.js";
+
+/**
+ * @typedef {object} Job  the widget's `job` trait
+ * @property {string} [method]
+ * @property {number[]} [layers]
+ * @property {number} [done]
+ * @property {number} [total]
+ * @property {string | null} [error]
+ */
+
+/**
+ * @param {Document} doc
+ * @param {import("./state.js").WidgetModel & { send: (content: object) => void }} model
+ */
+export function createPending(doc, model) {
+  const root = element(doc, "div", "attnw-pending");
+  root.setAttribute("role", "status");
+  const message = element(doc, "p", "attnw-pending-message");
+  const buttons = element(doc, "div", "attnw-pending-buttons");
+  const computeLayer = /** @type {HTMLButtonElement} */ (element(doc, "button", "attnw-compute"));
+  const computeAll = /** @type {HTMLButtonElement} */ (element(doc, "button", "attnw-compute-all", "Compute all layers"));
+  const cancel = /** @type {HTMLButtonElement} */ (element(doc, "button", "attnw-cancel", "Cancel"));
+  const bar = /** @type {HTMLProgressElement} */ (element(doc, "progress", "attnw-progress"));
+  const error = element(doc, "p", "attnw-pending-error");
+  buttons.append(computeLayer, computeAll, bar, cancel);
+  root.append(message, buttons, error);
+  root.hidden = true;
+
+  let method = "";
+  let layer = 1;
+  let nLayers = 1;
+  const onLayer = () => model.send({ type: "compute", method, layers: [layer] });
+  const onAll = () => model.send({ type: "compute", method, layers: Array.from({ length: nLayers }, (_, i) => i + 1) });
+  const onCancel = () => model.send({ type: "cancel" });
+  computeLayer.addEventListener("click", onLayer);
+  computeAll.addEventListener("click", onAll);
+  cancel.addEventListener("click", onCancel);
+
+  return {
+    root,
+    /**
+     * @param {import("./state.js").ViewState} state
+     * @param {boolean} available  whether the selected layer's data is present
+     * @param {Job} job
+     */
+    update(state, available, job) {
+      method = state.method.id;
+      layer = state.layer;
+      nLayers = state.nLayers;
+      const running = job.method !== undefined && !job.error;
+      const mine = job.method === method;
+      root.hidden = available && !(running && mine);
+      if (root.hidden) return;
+      const n = state.tokens.length;
+      message.textContent = available
+        ? `${state.method.label}: computing more layers…`
+        : `${state.method.label} for layer ${layer} is computed on request: ${n} tokens need ${(n * n).toLocaleString()} max-flow problems for this layer.`;
+      computeLayer.textContent = `Compute layer ${layer}`;
+      computeLayer.hidden = computeAll.hidden = running || available;
+      bar.hidden = cancel.hidden = !running;
+      if (running && job.total) {
+        bar.max = job.total;
+        bar.value = job.done ?? 0;
+        bar.textContent = `${Math.round(((job.done ?? 0) / job.total) * 100)}%`;
+      }
+      error.textContent = job.error && mine ? (job.error === "cancelled" ? "Cancelled." : `Failed: ${job.error}`) : "";
+    },
+    destroy() {
+      computeLayer.removeEventListener("click", onLayer);
+      computeAll.removeEventListener("click", onAll);
+      cancel.removeEventListener("click", onCancel);
+    },
+  };
+}
