@@ -173,55 +173,68 @@ def pair_max_flow(cap, cap_t, support, l, i, j, bound, flow, flow_t, ints):  # p
         down_lo = 0 if m == 1 else lo[m - 1]
         n_up = hi[m + 1] - lo[m + 1] + 1 if m < l - 1 else 0
         up_lo = lo[m + 1] if m < l - 1 else 0
-        while excess[v] > 0.0 and height[v] < big:
+        x = excess[v]
+        while x > 0.0 and height[v] < big:
             hv = height[v]
+            target = hv - 1  # admissible arcs lead exactly one level down
             arc = current[v]
-            if arc < n_down:
-                if m == 1:
+            if m == 1:
+                if arc == 0:
                     r = sink_res[a]
                     if r > 0.0 and hv == 1:
-                        d = min(excess[v], r)
+                        d = min(x, r)
                         sink_res[a] = 0.0 if d == r else r - d
-                        excess[v] -= d
+                        x -= d
                         total += d
                         if total >= bound:
                             _clear(flow, flow_t, l, lo, hi)
                             return total
-                    else:
-                        current[v] = arc + 1
-                else:
-                    b = down_lo + arc
-                    w = (m - 2) * n + b
-                    r = cap[m - 1, a, b] - flow[m, a, b]
-                    if r > 0.0 and hv == height[w] + 1:
-                        d = min(excess[v], r)
-                        f = cap[m - 1, a, b] if d == r else flow[m, a, b] + d
-                        flow[m, a, b] = f
-                        flow_t[m, b, a] = f
-                        excess[v] -= d
-                        if excess[w] == 0.0:
-                            active[(q_head + q_len) % q_size] = w
-                            q_len += 1
-                        excess[w] += d
-                    else:
-                        current[v] = arc + 1
-            elif arc < n_down + n_up:
-                c = up_lo + arc - n_down
-                w = m * n + c
-                f = flow_t[m + 1, a, c]
-                if f > 0.0 and hv == height[w] + 1:
-                    d = min(excess[v], f)
-                    left = 0.0 if d == f else f - d
-                    flow_t[m + 1, a, c] = left
-                    flow[m + 1, c, a] = left
-                    excess[v] -= d
-                    if excess[w] == 0.0:
-                        active[(q_head + q_len) % q_size] = w
-                        q_len += 1
-                    excess[w] += d
-                else:
-                    current[v] = arc + 1
+                    if x > 0.0:
+                        arc = 1
             else:
+                base = (m - 2) * n
+                while arc < n_down:
+                    b = down_lo + arc
+                    if height[base + b] == target:
+                        r = cap[m - 1, a, b] - flow[m, a, b]
+                        if r > 0.0:
+                            w = base + b
+                            d = min(x, r)
+                            f = cap[m - 1, a, b] if d == r else flow[m, a, b] + d
+                            flow[m, a, b] = f
+                            flow_t[m, b, a] = f
+                            x -= d
+                            if excess[w] == 0.0:
+                                active[(q_head + q_len) % q_size] = w
+                                q_len += 1
+                            excess[w] += d
+                            if x == 0.0:
+                                break
+                    arc += 1
+            if x > 0.0 and arc >= n_down:
+                k = arc - n_down
+                base = m * n
+                while k < n_up:
+                    c = up_lo + k
+                    if height[base + c] == target:
+                        f = flow_t[m + 1, a, c]
+                        if f > 0.0:
+                            w = base + c
+                            d = min(x, f)
+                            left = 0.0 if d == f else f - d
+                            flow_t[m + 1, a, c] = left
+                            flow[m + 1, c, a] = left
+                            x -= d
+                            if excess[w] == 0.0:
+                                active[(q_head + q_len) % q_size] = w
+                                q_len += 1
+                            excess[w] += d
+                            if x == 0.0:
+                                break
+                    k += 1
+                arc = n_down + k
+            current[v] = arc
+            if x > 0.0:
                 # Relabel: one above the lowest neighbour that a residual arc still reaches.
                 new = big
                 if m == 1:
@@ -251,6 +264,7 @@ def pair_max_flow(cap, cap_t, support, l, i, j, bound, flow, flow_t, ints):  # p
                 height[v] = new
                 if new < big:
                     count[new] += 1
+        excess[v] = x
         if relabels >= period:
             relabels = 0
             _global_relabel(cap_t, flow, flow_t, sink_res, l, n, lo, hi, height, count, queue, big)
