@@ -8,7 +8,7 @@ TORCH_PIN := torch==2.13.0
 SUDO      := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 LAB_FLAGS := $(shell [ "$$(id -u)" = 0 ] && echo --allow-root)
 
-.PHONY: demo test test-js test-py bundle bundle-check chromium setup clean
+.PHONY: demo test test-js test-py bundle bundle-check chromium setup bench clean
 
 demo: $(VENV)/.installed
 	$(VENV)/bin/jupyter lab notebooks/quickstart.ipynb $(LAB_FLAGS)
@@ -43,6 +43,11 @@ test-js: js/node_modules/.installed
 
 test-py: $(VENV)/.installed chromium
 	$(PYTHON) -m pytest
+
+bench: $(VENV)/.installed
+	$(PYTHON) -m pip install --quiet -e ".[dev,bench]"
+	$(PYTHON) benchmarks/flow.py
+	$(PYTHON) benchmarks/effective.py
 
 clean:
 	rm -rf $(VENV) js/node_modules tests/artifacts

@@ -7,6 +7,8 @@ from __future__ import annotations
 
 from collections.abc import Callable, Hashable, Iterable
 
+import warnings
+
 import torch
 
 from . import methods
@@ -71,10 +73,13 @@ class Analysis:
         plain = self._cached(("rollout", float(residual)), lambda: methods.rollout(self.raw(), residual))
         if variant == "none":
             return plain
-        baseline = self._cached(
-            ("rollout-baseline", float(residual)), lambda: methods.rollout(self.null_attention(), residual)
+        return self._cached(
+            ("rollout", float(residual), variant), lambda: _normalise(variant, plain, self._rollout_baseline(residual))
         )
-        return self._cached(("rollout", float(residual), variant), lambda: _normalise(variant, plain, baseline))
+
+    def _rollout_baseline(self, residual: float) -> torch.Tensor:
+        """Rollout of the content-free attention: the RF-B/RF-D baseline R0."""
+        return self._cached(("rollout-baseline", float(residual)), lambda: methods.rollout(self.null_attention(), residual))
 
     def flow(
         self,
@@ -90,28 +95,94 @@ class Analysis:
         progress: ``True`` for a progress bar, ``False`` for none, or a callable
         ``(done, total)``. Finished layers are cached, also when interrupted.
         """
-        variant = self._variant(receptive_field)
-        wanted = layer_numbers(layers, self.n_layers)
-        report = progress_reporter(progress, "attention flow")
-        needs_baseline = variant != "none"
-        total = len(wanted) * (2 if needs_baseline else 1)
-        done = 0
-        with report:
-            raw = self._flow_raw("attention", residual, wanted, report, done, total)
-            done += len(wanted)
-            plain = methods.row_normalize(raw)
-            if not needs_baseline:
-                return plain
-            baseline = self._flow_raw("baseline", residual, wanted, report, done, total)
-            return _normalise(variant, plain, methods.row_normalize(baseline))
+        return self._flow("attention", residual, layers, receptive_field, progress)
+
+    def effective(self, sum_preserving: bool = False) -> torch.Tensor:
+        """``(L, H, n, n)`` signed effective attention (methods.md section 5).
+
+        Each row keeps only its component that changes the head's output ``A V W_O``. Rows
+        that see no more keys than the head dimension are unchanged; when no row does,
+        a warning says so. Needs value vectors: raises for model families without an adapter.
+        """
+        key = ("effective", sum_preserving)
+        if key not in self._cache:
+            values, out_weights, _ = self.capture.require_values()
+            if self.capture.n_tokens <= self.capture.geometry.head_dim + int(sum_preserving):
+                warnings.warn(
+                    f"{self.capture.n_tokens} tokens do not exceed the head dimension "
+                    f"({self.capture.geometry.head_dim}): effective attention equals raw attention here.",
+                    stacklevel=2,
+                )
+            eps = float(torch.finfo(self.capture.model_dtype).eps)
+            group = self.capture.geometry.kv_group()
+            self._cache[key] = torch.stack(
+                [
+                    methods.effective_attention(
+                        self.attentions[layer],
+                        values[layer],
+                        self.capture.masks[layer],
+                        group=group,
+                        out_weights=out_weights[layer],
+                        sum_preserving=sum_preserving,
+                        eps=eps,
+                    )
+                    for layer in range(self.n_layers)
+                ]
+            )
+        return self._cache[key]
+
+    def effective_removed(self) -> torch.Tensor:
+        """``(L, H, n)``: per row, ``Σ_j |A - A_eff|``, the attention effective attention moved away."""
+        return self._cached(("effective-removed",), lambda: methods.removed_mass(self.attentions, self.effective()))
+
+    def effective_mixing(self, variant: str = "clip") -> torch.Tensor:
+        """``(L, n, n)`` row-stochastic mixing from head-averaged effective attention (E1 "clip" or E3 "abs")."""
+        return self._cached(
+            ("effective-mixing", variant),
+            lambda: methods.effective_mixing(self.effective().mean(1), self.raw(), variant),
+        )
+
+    def effective_rollout(self, variant: str = "clip", residual: float = 0.5, receptive_field: str = "auto"):
+        """Rollout on effective attention (section 5.3): ``(L, n, n)``.
+
+        variant: "clip" (E1, default), "abs" (E3), or "signed" (E2: the sum-preserving
+        variant, unclipped; entries may be negative, rows sum to 1, no normalisation).
+        """
+        if variant == "signed":
+            return self._cached(
+                ("effective-rollout", "signed", float(residual)),
+                lambda: methods.signed_rollout(self.effective(sum_preserving=True).mean(1), residual),
+            )
+        variant_rf = self._variant(receptive_field)
+        plain = self._cached(
+            ("effective-rollout", variant, float(residual)),
+            lambda: methods.rollout(self.effective_mixing(variant), residual),
+        )
+        if variant_rf == "none":
+            return plain
+        return _normalise(variant_rf, plain, self._rollout_baseline(residual))
+
+    def effective_flow(
+        self,
+        variant: str = "clip",
+        residual: float = 0.5,
+        layers: Iterable[int] | None = None,
+        receptive_field: str = "auto",
+        progress: ProgressArg = True,
+    ) -> torch.Tensor:
+        """Attention flow with effective attention as capacities (E1 "clip" or E3 "abs")."""
+        if variant not in ("clip", "abs"):
+            raise ValueError(f'Flow needs non-negative capacities: variant must be "clip" or "abs"; got {variant!r}.')
+        return self._flow(f"effective-{variant}", residual, layers, receptive_field, progress)
 
     def null_attention(self) -> torch.Tensor:
         """``(L, n, n)`` content-free attention with this input's masks (section 4.3)."""
         return self._cached(("null",), lambda: methods.null_attention(self.capture.masks))
 
-    def flow_layers_done(self, residual: float = 0.5, baseline: bool = False) -> list[int]:
-        """Layer numbers whose flow is already computed (cheap to ask)."""
-        return sorted(self._flow_layers.get(("baseline" if baseline else "attention", float(residual)), {}))
+    def flow_layers_done(self, which: str = "attention", residual: float = 0.5) -> list[int]:
+        """Layer numbers whose flow on ``which`` ("attention", "baseline", "effective-clip",
+        "effective-abs") is already computed (cheap to ask)."""
+        return sorted(self._flow_layers.get((which, float(residual)), {}))
 
     def path_counts(self, threshold: float = 0.0, head: HeadChoice = None) -> torch.Tensor:
         """``(L, n, n)`` number of paths in the binarised graph ``A > threshold`` (methods.md 1.2)."""
@@ -126,13 +197,33 @@ class Analysis:
             return "rf-b" if self.causal else "none"
         return receptive_field
 
+    def _flow(self, which: str, residual: float, layers, receptive_field: str, progress: ProgressArg):
+        """Normalised flow on the mixing matrices ``which``, with optional RF normalisation."""
+        variant = self._variant(receptive_field)
+        wanted = layer_numbers(layers, self.n_layers)
+        needs_baseline = variant != "none"
+        total = len(wanted) * (2 if needs_baseline else 1)
+        with progress_reporter(progress, "attention flow") as report:
+            plain = methods.row_normalize(self._flow_raw(which, residual, wanted, report, 0, total))
+            if not needs_baseline:
+                return plain
+            baseline = self._flow_raw("baseline", residual, wanted, report, len(wanted), total)
+            return _normalise(variant, plain, methods.row_normalize(baseline))
+
+    def _mixing(self, which: str) -> torch.Tensor:
+        """The ``(L, n, n)`` matrices a flow runs on."""
+        if which == "attention":
+            return self.raw()
+        if which == "baseline":
+            return self.null_attention()
+        return self.effective_mixing(which.removeprefix("effective-"))
+
     def _flow_raw(self, which: str, residual: float, wanted: list[int], report, offset: int, total: int):
         """Unnormalised max flows ``(len(wanted), n, n)``, computing only missing layers."""
         done = self._flow_layers.setdefault((which, float(residual)), {})
         missing = [layer for layer in wanted if layer not in done]
         if missing:
-            attention = self.raw() if which == "attention" else self.null_attention()
-            solver = FlowSolver(methods.residual_augment(attention, residual))
+            solver = FlowSolver(methods.residual_augment(self._mixing(which), residual))
             n = self.capture.n_tokens
             for index, layer in enumerate(missing):
                 base = offset + wanted.index(layer)

@@ -36,6 +36,7 @@ class Capture:
     hidden_states: torch.Tensor | None  # (L + 1, n, d): embeddings, then each layer's output
     model_name: str
     model_type: str
+    model_dtype: torch.dtype = torch.float32  # the dtype the model computed in (sets rank tolerances)
     family: str | None = None  # adapter family, None when unsupported
     geometry: HeadGeometry | None = None
     values: torch.Tensor | None = None  # (L, H_kv, n, d_h) value vectors incl. bias
@@ -72,7 +73,8 @@ def capture(model, text: str, tokenizer=None) -> Capture:
     tokenizer = resolve_tokenizer(model, tokenizer)
     encoded = encode(model, text, tokenizer)
     adapter = adapter_for(model.config)
-    dtype = torch.float64 if next(model.parameters()).dtype == torch.float64 else torch.float32
+    model_dtype = next(model.parameters()).dtype
+    dtype = torch.float64 if model_dtype == torch.float64 else torch.float32
 
     projected: dict[int, torch.Tensor] = {}
     handles = []
@@ -105,6 +107,7 @@ def capture(model, text: str, tokenizer=None) -> Capture:
         hidden_states=torch.stack([h[0] for h in hidden]).to("cpu", dtype) if hidden else None,
         model_name=getattr(model, "name_or_path", "") or type(model).__name__,
         model_type=str(getattr(model.config, "model_type", "unknown")),
+        model_dtype=model_dtype,
     )
     if adapter is not None:
         _add_value_data(record, adapter, model, projected, dtype)

@@ -31,26 +31,57 @@ class ViewMethod:
     layers: Callable[..., torch.Tensor] | None = None
     # Layers already computed, for methods with ``layers``.
     done: Callable[[Analysis], list[int]] | None = None
+    # A per-row quantity shown with the method: (analysis) -> (L, S, n), and its label.
+    row_values: Callable[[Analysis], torch.Tensor] | None = None
+    row_label: str = ""
+    # A remark about this input shown with the method (e.g. "nothing changes here").
+    note: Callable[[Analysis], str] = lambda analysis: ""
 
     def deferred(self, analysis: Analysis) -> bool:
         """Whether to compute this method layer by layer when asked rather than up front."""
         return self.layers is not None and analysis.capture.n_tokens > FLOW_UPFRONT_MAX_TOKENS
 
-    def meta(self) -> dict:
+    def meta(self, analysis: Analysis) -> dict:
         """What the front end needs to label and index the data (JSON-safe)."""
         return {
+            "note": self.note(analysis),
             "id": self.id,
             "label": self.label,
             "per_head": self.per_head,
             "cumulative": self.cumulative,
             "description": self.description,
             "on_request": self.layers is not None,
+            "row_label": self.row_label if self.row_values is not None else "",
         }
+
+
+def _per_head_stack(heads: torch.Tensor) -> torch.Tensor:
+    """``(L, H, n, n)`` → ``(L, H + 2, n, n)``: each head, their mean, their max."""
+    heads = heads.to(torch.float64)
+    return torch.cat([heads, heads.mean(1, keepdim=True), heads.amax(1, keepdim=True)], dim=1)
 
 
 def _raw_stack(analysis: Analysis) -> torch.Tensor:
     heads = analysis.attentions
     return torch.cat([heads, analysis.raw().unsqueeze(1).to(heads.dtype), analysis.raw("max").unsqueeze(1)], dim=1)
+
+
+def _effective_removed(analysis: Analysis) -> torch.Tensor:
+    """``(L, H + 2, n)``: Σ_j |A - A_eff| per row, for every head slot of the effective stack."""
+    return (_raw_stack(analysis).to(torch.float64) - _per_head_stack(analysis.effective())).abs().sum(-1)
+
+
+def _has_values(analysis: Analysis) -> bool:
+    return analysis.capture.values is not None
+
+
+def _effective_note(analysis: Analysis) -> str:
+    n, head_dim = analysis.capture.n_tokens, analysis.capture.geometry.head_dim
+    if n <= head_dim:
+        return f"{n} tokens do not exceed the head dimension ({head_dim}): effective attention equals raw attention."
+    if analysis.causal:
+        return f"Rows of the first {head_dim} tokens see at most {head_dim} keys and are unchanged."
+    return ""
 
 
 def _is_decoder(analysis: Analysis) -> bool:
@@ -62,7 +93,7 @@ def _flow_done(analysis: Analysis) -> list[int]:
 
 
 def _flow_rf_done(analysis: Analysis) -> list[int]:
-    return sorted(set(analysis.flow_layers_done()) & set(analysis.flow_layers_done(baseline=True)))
+    return sorted(set(analysis.flow_layers_done()) & set(analysis.flow_layers_done("baseline")))
 
 
 _RF_NOTE = (
@@ -128,6 +159,53 @@ VIEW_METHODS: tuple[ViewMethod, ...] = (
         done=_flow_rf_done,
     ),
 )
+
+
+_EFFECTIVE = (
+    ViewMethod(
+        id="effective",
+        label="Effective attention",
+        per_head=True,
+        cumulative=False,
+        description=(
+            "Brunner et al. (2020): each attention row without its part in the left null space of V·W_O, which "
+            "changes nothing in the head's output. Signed: blue is negative. Equal to raw attention for rows that "
+            "see no more keys than the head dimension."
+        ),
+        stack=lambda analysis: _per_head_stack(analysis.effective()),
+        applies=_has_values,
+        row_values=_effective_removed,
+        row_label="attention removed (Σ|A − A_eff|)",
+        note=_effective_note,
+    ),
+    ViewMethod(
+        id="effective_rollout",
+        label="Effective rollout",
+        per_head=False,
+        cumulative=True,
+        description=(
+            "Rollout on effective attention: head-averaged, negative entries clipped, rows re-normalised (E1), "
+            "then 0.5·Ā + 0.5·I multiplied through the layers. Clipping gives up exact output preservation."
+        ),
+        stack=lambda analysis: analysis.effective_rollout(receptive_field="none"),
+        applies=_has_values,
+    ),
+    ViewMethod(
+        id="effective_flow",
+        label="Effective flow",
+        per_head=False,
+        cumulative=True,
+        description="Attention flow with the clipped, re-normalised effective attention (E1) as capacities.",
+        stack=lambda analysis: analysis.effective_flow(receptive_field="none", progress=False),
+        applies=_has_values,
+        layers=lambda analysis, layers, progress: analysis.effective_flow(
+            layers=layers, receptive_field="none", progress=progress
+        ),
+        done=lambda analysis: analysis.flow_layers_done("effective-clip"),
+    ),
+)
+_ORDER = ("raw", "effective", "rollout", "rollout_rf", "effective_rollout", "flow", "flow_rf", "effective_flow")
+VIEW_METHODS = tuple(sorted(VIEW_METHODS + _EFFECTIVE, key=lambda method: _ORDER.index(method.id)))
 
 
 def view_methods(analysis: Analysis) -> list[ViewMethod]:

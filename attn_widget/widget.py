@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import pathlib
+import warnings
 
 import anywidget
 import torch
@@ -46,6 +47,12 @@ class AttentionWidget(anywidget.AnyWidget):
     data_rollout_rf = t.Bytes(help="Receptive-field normalised rollout (L, n, n); decoders only.").tag(sync=True)
     data_flow = t.Bytes(help="Attention flow (L, n, n); layers not yet computed are zero.").tag(sync=True)
     data_flow_rf = t.Bytes(help="Receptive-field normalised flow (L, n, n); decoders only.").tag(sync=True)
+    data_effective = t.Bytes(help="Effective attention (L, H + 2, n, n), signed.").tag(sync=True)
+    data_effective_rows = t.Bytes(help="Attention removed by effective attention per row (L, H + 2, n, 1).").tag(
+        sync=True
+    )
+    data_effective_rollout = t.Bytes(help="Rollout on clipped effective attention (L, n, n).").tag(sync=True)
+    data_effective_flow = t.Bytes(help="Flow on clipped effective attention (L, n, n).").tag(sync=True)
     ready = t.Dict(help="Per method id, the layer numbers present in its data.").tag(sync=True)
     job = t.Dict(help="The running computation {method, layers, done, total}, or {} (with 'error' if it failed).").tag(
         sync=True
@@ -80,10 +87,13 @@ class AttentionWidget(anywidget.AnyWidget):
             n_heads=record.n_heads,
             causal=record.causal,
             model_name=record.model_name,
-            methods=[m.meta() for m in available],
+            methods=[m.meta(analysis) for m in available],
         )
-        for method in available:
-            self._publish(method)
+        with warnings.catch_warnings():
+            # What a warning would say ("effective attention equals raw attention") is in the method's note.
+            warnings.simplefilter("ignore", UserWarning)
+            for method in available:
+                self._publish(method)
         for name, value in state.items():
             if name not in ("layer", "head", "method"):
                 raise TypeError(f"Unknown option {name!r}; the initial view accepts layer, head and method.")
@@ -144,6 +154,8 @@ class AttentionWidget(anywidget.AnyWidget):
             if done:
                 data[[layer - 1 for layer in done]] = method.layers(self.analysis, done, False)
         setattr(self, f"data_{method.id}", payload.encode(data) if done else b"")
+        if method.row_values is not None:
+            setattr(self, f"data_{method.id}_rows", payload.encode(method.row_values(self.analysis).unsqueeze(-1)))
         self.ready = {**self.ready, method.id: done}
 
     def _method(self, method_id: str) -> ViewMethod:

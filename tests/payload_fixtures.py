@@ -40,6 +40,7 @@ def synthetic_widget(tokens: list[str] = HOSTILE_TOKENS, layers: int = 3, heads:
     from attn_widget import AttentionWidget
     from attn_widget.analysis import Analysis
     from attn_widget.capture import Capture
+    from attn_widget.models import HeadGeometry
 
     n = len(tokens)
     g = torch.Generator().manual_seed(11)
@@ -56,6 +57,12 @@ def synthetic_widget(tokens: list[str] = HOSTILE_TOKENS, layers: int = 3, heads:
         hidden_states=None,
         model_name="synthetic",
         model_type="synthetic",
+        family="synthetic",
+        geometry=HeadGeometry(n_heads=heads, n_kv_heads=heads, head_dim=2, hidden_size=2 * heads),
+        values=torch.randn(layers, heads, n, 2, generator=g, dtype=torch.float64),
+        out_weights=torch.randn(layers, heads, 2, 2 * heads, generator=g, dtype=torch.float64),
+        out_bias=torch.zeros(layers, 2 * heads, dtype=torch.float64),
+        model_dtype=torch.float64,
     )
     return AttentionWidget(analysis=Analysis(record))
 

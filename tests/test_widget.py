@@ -21,7 +21,11 @@ def test_facts_and_methods(widget):
     assert widget.tokens == ["[CLS]", "the", "cat", "sat", "on", "the", "mat", "[SEP]"]
     assert widget.special == [True] + [False] * 6 + [True]
     assert (widget.n_layers, widget.n_heads, widget.causal) == (3, 4, True)
-    assert [m["id"] for m in widget.methods] == ["raw", "rollout", "rollout_rf", "flow", "flow_rf"]
+    assert [m["id"] for m in widget.methods] == [
+        "raw", "effective", "rollout", "rollout_rf", "effective_rollout", "flow", "flow_rf", "effective_flow"
+    ]  # fmt: skip
+    effective = next(m for m in widget.methods if m["id"] == "effective")
+    assert effective["note"].startswith("8 tokens do not exceed the head dimension (8)")
     assert (widget.layer, widget.head, widget.method) == (1, -1, "raw")
 
 
@@ -45,7 +49,7 @@ def test_data_travels_as_binary_envelopes(widget):
         ("layer", 4, "between 1 and 3"),
         ("head", 4, "head must be 0..3"),
         ("head", -3, "head must be 0..3"),
-        ("method", "effective", "must be one of \\['raw', 'rollout', 'rollout_rf', 'flow', 'flow_rf'\\]"),
+        ("method", "gradients", "must be one of \\['raw', 'effective', 'rollout'"),
     ],
 )
 def test_invalid_state_is_refused(widget, name, value, message):
@@ -88,7 +92,7 @@ def test_flow_is_sent_up_front_for_short_inputs(widget):
 
 def test_encoders_get_no_receptive_field_variants(tokenizer):
     w = AttentionWidget(tiny_model("bert"), TEXT, tokenizer)
-    assert [m["id"] for m in w.methods] == ["raw", "rollout", "flow"]
+    assert [m["id"] for m in w.methods] == ["raw", "effective", "rollout", "effective_rollout", "flow", "effective_flow"]
     assert w.data_rollout_rf == b""
 
 
@@ -120,4 +124,18 @@ def test_a_failing_or_cancelled_computation_is_reported(tokenizer, monkeypatch):
     w.compute("flow", [3], wait=True)
     assert w.job["error"] == "MemoryError: out of memory" and w.ready["flow"] == []
     with pytest.raises(ValueError, match="method must be one of"):
-        w.compute("effective")
+        w.compute("gradients")
+
+
+def test_effective_attention_travels_signed_with_the_mass_it_removed(tokenizer):
+    w = AttentionWidget(tiny_model("gpt2"), LONG_TEXT, tokenizer)
+    analysis = w.analysis
+    decoded = payload.decode(w.data_effective)
+    assert decoded["shape"] == [3, 6, len(w.tokens), len(w.tokens)]
+    kept = decoded["matrices"] != 0  # top-k keeps the strongest entries
+    np.testing.assert_allclose(decoded["matrices"][:, :4][kept[:, :4]], analysis.effective().numpy()[kept[:, :4]], atol=1e-4)
+    rows = payload.decode(w.data_effective_rows)["matrices"][..., 0]
+    np.testing.assert_allclose(rows[:, :4], analysis.effective_removed().numpy(), atol=1e-4)
+    assert w.ready["effective_flow"] == []  # 58 tokens: computed on request
+    w.compute("effective_flow", [2], wait=True)
+    assert w.ready["effective_flow"] == [2]

@@ -5,6 +5,7 @@ column = source token, and documents its tensor shapes.
 """
 
 from .heads import aggregate_heads
+from .effective import effective_attention, effective_mixing, removed_mass, signed_rollout
 from .flow import flow
 from .graph import adjacency, binarize, in_degree, out_degree, path_counts
 from .masks import admissible_keys
@@ -21,6 +22,10 @@ from .receptive_field import (
 from .rollout import residual_augment, rollout
 
 __all__ = [
+    "effective_attention",
+    "effective_mixing",
+    "removed_mass",
+    "signed_rollout",
     "baseline_difference",
     "baseline_ratio",
     "drop_sink",

@@ -188,7 +188,7 @@ function renderTitles(left, right, titles) {
   right.textContent = titles[1];
   left.style.height = right.style.height = `${HEADER_HEIGHT}px`;
 }
-function renderTooltip(tooltip, { node, tokens, edges, touching, columnTitle, coverage }) {
+function renderTooltip(tooltip, { node, tokens, edges, touching, columnTitle, coverage, rowNote = null }) {
   const doc = tooltip.ownerDocument;
   tooltip.replaceChildren();
   const verb = node.side === "target" ? "draws on" : "feeds";
@@ -210,6 +210,7 @@ function renderTooltip(tooltip, { node, tokens, edges, touching, columnTitle, co
     tooltip.append(element(doc, "div", "attnw-tooltip-more", `\u2026 and ${touching.length - TOOLTIP_ROWS} more`));
   }
   if (touching.length === 0) tooltip.append(element(doc, "div", "attnw-tooltip-more", "no edges"));
+  if (rowNote) tooltip.append(element(doc, "div", "attnw-tooltip-more", `${rowNote[0]}: ${formatValue(rowNote[1])}`));
   if (node.side === "target" && coverage < 0.9995) {
     tooltip.append(
       element(doc, "div", "attnw-tooltip-more", `stored edges carry ${(coverage * 100).toFixed(1)}% of this row`)
@@ -223,7 +224,7 @@ function formatValue(value) {
   if (abs >= 1e-3) return value.toFixed(4);
   return value.toExponential(2);
 }
-function renderLegend(legend, { table, signed, max, meanCoverage, minCoverage, edgeCount }) {
+function renderLegend(legend, { table, signed, max, meanCoverage, minCoverage, edgeCount, rowLabel = "", rowMean = null }) {
   const doc = legend.ownerDocument;
   legend.replaceChildren();
   const stops = table.filter((_, i) => i % 32 === 0 || i === table.length - 1);
@@ -236,6 +237,9 @@ function renderLegend(legend, { table, signed, max, meanCoverage, minCoverage, e
   );
   const coverageText = minCoverage >= 0.9995 ? `${edgeCount} edges, all stored weights drawn` : `${edgeCount} edges carrying ${(meanCoverage * 100).toFixed(1)}% of each row on average (least ${(minCoverage * 100).toFixed(1)}%)`;
   legend.append(element(doc, "span", "attnw-legend-coverage", coverageText));
+  if (rowLabel && rowMean !== null) {
+    legend.append(element(doc, "span", "attnw-legend-coverage", `${rowLabel}: ${formatValue(rowMean)} per row on average`));
+  }
   legend.dataset.max = String(max);
   legend.dataset.mid = colorAt(table, 0.5, false);
 }
@@ -553,13 +557,20 @@ function render({ model, el }) {
   let current = null;
   let scheduled = 0;
   let labelsKey = "";
-  const envelope = (id) => {
-    let env = envelopes.get(id);
+  const envelope = (trait) => {
+    let env = envelopes.get(trait);
     if (!env) {
-      env = decodeEnvelope(model.get(`data_${id}`));
-      envelopes.set(id, env);
+      env = decodeEnvelope(model.get(trait));
+      envelopes.set(trait, env);
     }
     return env;
+  };
+  const rowValues = (state, slice) => {
+    if (!state.method.row_label) return null;
+    const env = envelope(`data_${state.method.id}_rows`);
+    const out = new Float64Array(env.rows);
+    for (let r = 0; r < env.rows; r++) out[r] = rowEntries(env, slice, r).values[0];
+    return out;
   };
   const frame = () => {
     const state = readState(model);
@@ -567,9 +578,9 @@ function render({ model, el }) {
     const layout = computeLayout(el.clientWidth || DEFAULT_WIDTH, state.tokens.length);
     const slice = sliceIndex(state);
     if (!available) {
-      return { state, available, env: null, slice, edges: NO_EDGES, layout, meanCoverage: 1, minCoverage: 1 };
+      return { state, available, env: null, slice, edges: NO_EDGES, layout, meanCoverage: 1, minCoverage: 1, rows: null };
     }
-    const env = envelope(state.method.id);
+    const env = envelope(`data_${state.method.id}`);
     const edges = sliceEdges(env, slice);
     let sum = 0;
     let min = 1;
@@ -578,7 +589,8 @@ function render({ model, el }) {
       sum += c;
       min = Math.min(min, c);
     }
-    return { state, available, env, slice, edges, layout, meanCoverage: sum / env.rows, minCoverage: min };
+    const rows = rowValues(state, slice);
+    return { state, available, env, slice, edges, layout, meanCoverage: sum / env.rows, minCoverage: min, rows };
   };
   const paint = () => {
     scheduled = 0;
@@ -622,7 +634,8 @@ function render({ model, el }) {
     titleRight.style.left = `${layout.rightX + 6}px`;
     renderTitles(titleLeft, titleRight, titles);
     markHovered(root, hovered);
-    caption.textContent = `${state.method.label} \xB7 layer ${state.layer} of ${state.nLayers} \xB7 ${headLabel(state)} \xB7 ${state.causal ? "decoder (causal)" : "encoder"}`;
+    const note = state.method.note ? ` \xB7 ${state.method.note}` : "";
+    caption.textContent = `${state.method.label} \xB7 layer ${state.layer} of ${state.nLayers} \xB7 ${headLabel(state)} \xB7 ${state.causal ? "decoder (causal)" : "encoder"}${note}`;
     caption.title = state.method.description;
     legend.hidden = !available;
     renderLegend(legend, {
@@ -631,7 +644,9 @@ function render({ model, el }) {
       max: edges.max,
       meanCoverage: current.meanCoverage,
       minCoverage: current.minCoverage,
-      edgeCount: edges.count
+      edgeCount: edges.count,
+      rowLabel: state.method.row_label,
+      rowMean: current.rows ? current.rows.reduce((a, b) => a + b, 0) / current.rows.length : null
     });
     if (hovered && env) {
       renderTooltip(tooltip, {
@@ -640,7 +655,8 @@ function render({ model, el }) {
         edges,
         touching: edgesOfNode(edges, hovered),
         columnTitle: hovered.side === "source" ? titles[0] : titles[1],
-        coverage: rowCoverage(env, slice, hovered.index)
+        coverage: rowCoverage(env, slice, hovered.index),
+        rowNote: current.rows && hovered.side === "target" ? [state.method.row_label, current.rows[hovered.index]] : null
       });
       placeTooltip();
     } else {

@@ -1,7 +1,7 @@
 // anywidget entry point: wires the model to the controls, the canvas and the
 // overlays. No maths and no byte layouts here.
 
-import { decodeEnvelope, rowCoverage } from "./codec.js";
+import { decodeEnvelope, rowCoverage, rowEntries } from "./codec.js";
 import { colormap, prefersDarkTable } from "./colormap.js";
 import { createControls } from "./controls.js";
 import { drawEdges } from "./draw.js";
@@ -58,14 +58,28 @@ export function render({ model, el }) {
   let scheduled = 0;
   let labelsKey = "";
 
-  /** @param {string} id */
-  const envelope = (id) => {
-    let env = envelopes.get(id);
+  /** @param {string} trait */
+  const envelope = (trait) => {
+    let env = envelopes.get(trait);
     if (!env) {
-      env = decodeEnvelope(model.get(`data_${id}`));
-      envelopes.set(id, env);
+      env = decodeEnvelope(model.get(trait));
+      envelopes.set(trait, env);
     }
     return env;
+  };
+
+  /**
+   * The method's per-row quantity (e.g. attention removed by effective attention) for one slice.
+   * @param {import("./state.js").ViewState} state
+   * @param {number} slice
+   * @returns {Float64Array | null}
+   */
+  const rowValues = (state, slice) => {
+    if (!state.method.row_label) return null;
+    const env = envelope(`data_${state.method.id}_rows`);
+    const out = new Float64Array(env.rows);
+    for (let r = 0; r < env.rows; r++) out[r] = rowEntries(env, slice, r).values[0];
+    return out;
   };
 
   // Everything one picture needs, rebuilt when the selection changes.
@@ -75,9 +89,9 @@ export function render({ model, el }) {
     const layout = computeLayout(el.clientWidth || DEFAULT_WIDTH, state.tokens.length);
     const slice = sliceIndex(state);
     if (!available) {
-      return { state, available, env: null, slice, edges: NO_EDGES, layout, meanCoverage: 1, minCoverage: 1 };
+      return { state, available, env: null, slice, edges: NO_EDGES, layout, meanCoverage: 1, minCoverage: 1, rows: null };
     }
-    const env = envelope(state.method.id);
+    const env = envelope(`data_${state.method.id}`);
     const edges = sliceEdges(env, slice);
     let sum = 0;
     let min = 1;
@@ -86,7 +100,8 @@ export function render({ model, el }) {
       sum += c;
       min = Math.min(min, c);
     }
-    return { state, available, env, slice, edges, layout, meanCoverage: sum / env.rows, minCoverage: min };
+    const rows = rowValues(state, slice);
+    return { state, available, env, slice, edges, layout, meanCoverage: sum / env.rows, minCoverage: min, rows };
   };
 
   const paint = () => {
@@ -134,7 +149,8 @@ export function render({ model, el }) {
     titleRight.style.left = `${layout.rightX + 6}px`;
     renderTitles(titleLeft, titleRight, titles);
     markHovered(root, hovered);
-    caption.textContent = `${state.method.label} · layer ${state.layer} of ${state.nLayers} · ${headLabel(state)} · ${state.causal ? "decoder (causal)" : "encoder"}`;
+    const note = state.method.note ? ` · ${state.method.note}` : "";
+    caption.textContent = `${state.method.label} · layer ${state.layer} of ${state.nLayers} · ${headLabel(state)} · ${state.causal ? "decoder (causal)" : "encoder"}${note}`;
     caption.title = state.method.description;
     legend.hidden = !available;
     renderLegend(legend, {
@@ -144,6 +160,8 @@ export function render({ model, el }) {
       meanCoverage: current.meanCoverage,
       minCoverage: current.minCoverage,
       edgeCount: edges.count,
+      rowLabel: state.method.row_label,
+      rowMean: current.rows ? current.rows.reduce((a, b) => a + b, 0) / current.rows.length : null,
     });
     if (hovered && env) {
       renderTooltip(tooltip, {
@@ -153,6 +171,7 @@ export function render({ model, el }) {
         touching: edgesOfNode(edges, hovered),
         columnTitle: hovered.side === "source" ? titles[0] : titles[1],
         coverage: rowCoverage(env, slice, hovered.index),
+        rowNote: current.rows && hovered.side === "target" ? [state.method.row_label, current.rows[hovered.index]] : null,
       });
       placeTooltip();
     } else {

@@ -89,8 +89,9 @@ export function renderTitles(left, right, titles) {
  * @param {number[]} args.touching   edge indices, strongest first
  * @param {string} args.columnTitle
  * @param {number} args.coverage     share of the row's mass stored (target side)
+ * @param {[string, number] | null} [args.rowNote]  a per-row quantity of the method: label, value
  */
-export function renderTooltip(tooltip, { node, tokens, edges, touching, columnTitle, coverage }) {
+export function renderTooltip(tooltip, { node, tokens, edges, touching, columnTitle, coverage, rowNote = null }) {
   const doc = tooltip.ownerDocument;
   tooltip.replaceChildren();
   const verb = node.side === "target" ? "draws on" : "feeds";
@@ -112,6 +113,7 @@ export function renderTooltip(tooltip, { node, tokens, edges, touching, columnTi
     tooltip.append(element(doc, "div", "attnw-tooltip-more", `… and ${touching.length - TOOLTIP_ROWS} more`));
   }
   if (touching.length === 0) tooltip.append(element(doc, "div", "attnw-tooltip-more", "no edges"));
+  if (rowNote) tooltip.append(element(doc, "div", "attnw-tooltip-more", `${rowNote[0]}: ${formatValue(rowNote[1])}`));
   if (node.side === "target" && coverage < 0.9995) {
     tooltip.append(
       element(doc, "div", "attnw-tooltip-more", `stored edges carry ${(coverage * 100).toFixed(1)}% of this row`),
@@ -138,8 +140,10 @@ export function formatValue(value) {
  * @param {number} args.meanCoverage
  * @param {number} args.minCoverage
  * @param {number} args.edgeCount
+ * @param {string} [args.rowLabel]        label of the method's per-row quantity
+ * @param {number | null} [args.rowMean]  its mean over the rows of this slice
  */
-export function renderLegend(legend, { table, signed, max, meanCoverage, minCoverage, edgeCount }) {
+export function renderLegend(legend, { table, signed, max, meanCoverage, minCoverage, edgeCount, rowLabel = "", rowMean = null }) {
   const doc = legend.ownerDocument;
   legend.replaceChildren();
   const stops = table.filter((_, i) => i % 32 === 0 || i === table.length - 1);
@@ -155,6 +159,9 @@ export function renderLegend(legend, { table, signed, max, meanCoverage, minCove
       ? `${edgeCount} edges, all stored weights drawn`
       : `${edgeCount} edges carrying ${(meanCoverage * 100).toFixed(1)}% of each row on average (least ${(minCoverage * 100).toFixed(1)}%)`;
   legend.append(element(doc, "span", "attnw-legend-coverage", coverageText));
+  if (rowLabel && rowMean !== null) {
+    legend.append(element(doc, "span", "attnw-legend-coverage", `${rowLabel}: ${formatValue(rowMean)} per row on average`));
+  }
   // Tests and screen readers can read the scale's maximum without parsing text.
   legend.dataset.max = String(max);
   legend.dataset.mid = colorAt(table, 0.5, false);

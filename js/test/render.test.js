@@ -135,3 +135,16 @@ test("a layer computed on request shows a compute button, then progress, then th
   assert.equal(panel.hidden, true);
   assert.ok(ctx.segments().length > 0);
 });
+
+test("effective attention is drawn with the diverging map and reports the mass it removed", async () => {
+  const { el, dom, canvas, flush } = mount({ method: "effective", layer: 2 });
+  const legend = /** @type {HTMLElement} */ (el.querySelector(".attnw-legend"));
+  assert.match(legend.textContent ?? "", /^-/, "signed data: the scale starts below zero");
+  assert.match(legend.textContent ?? "", /attention removed \(Σ\|A − A_eff\|\): \d/);
+  assert.match(el.querySelector(".attnw-caption")?.textContent ?? "", /Rows of the first 2 tokens see at most 2 keys/);
+  const plot = /** @type {HTMLElement} */ (el.querySelector(".attnw-plot"));
+  const rowHeight = Number(canvas.dataset.rowHeight);
+  plot.dispatchEvent(new dom.window.MouseEvent("pointermove", { clientX: 600, clientY: Number(canvas.dataset.top) + 5.5 * rowHeight }));
+  await flush();
+  assert.match(el.querySelector(".attnw-tooltip")?.textContent ?? "", /attention removed \(Σ\|A − A_eff\|\): \d/);
+});

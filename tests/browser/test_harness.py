@@ -2,11 +2,12 @@
 
 from __future__ import annotations
 
+import numpy as np
 import pytest
 import torch
 from payload_fixtures import HOSTILE_TOKENS, synthetic_widget, widget_state
 
-from attn_widget import AttentionWidget
+from attn_widget import AttentionWidget, payload
 
 pytestmark = pytest.mark.browser
 
@@ -150,5 +151,43 @@ def test_switching_to_a_dark_theme_repaints_with_the_dark_table(browser, page_se
     )
     assert canvas_png(page) != light
     page.locator(".attnw-root").screenshot(path=str(artifacts / "widget-harness-dark.png"))
+    assert errors == []
+    page.close()
+
+
+def test_every_method_renders_without_errors(browser, page_server, tokenizer, artifacts):
+    """The shipped decoder (a real trained model) in every method the view offers."""
+    from attn_widget.demo import pydoc_gpt2
+
+    model, decoder_tokenizer = pydoc_gpt2()
+    text = (
+        "The for statement is used to iterate over the elements of a sequence, such as a string, tuple or list, "
+        "or other iterable object, and the else clause runs when the loop ends."
+    )  # over 32 tokens (the head dimension), so effective attention differs from attention
+    # Layer 4: at layer 1 rollout and flow coincide (flow = 0.5·A + 0.5·I there), so pictures would repeat.
+    widget = AttentionWidget(model, text, decoder_tokenizer, layer=4)
+    assert 32 < len(widget.tokens) <= 40  # and flow is computed up front
+    page, errors = open_widget(browser, page_server, widget)
+    offered = page.eval_on_selector_all(".attnw-method option", "options => options.map(o => o.value)")
+    assert offered == [m["id"] for m in widget.methods] and "effective" in offered and "flow_rf" in offered
+    pictures = set()
+    labels = {m["id"]: m["label"] for m in widget.methods}
+    for method in offered:
+        page.select_option(".attnw-method", method)
+        page.wait_for_function(
+            "label => document.querySelector('.attnw-caption').textContent.startsWith(label + ' ·')", arg=labels[method]
+        )
+        assert int(page.get_attribute(".attnw-canvas", "data-edges")) > 0, method
+        pictures.add(canvas_png(page))
+        # The legend's maximum is the largest |value| of the slice drawn: the right data is on screen.
+        stack = payload.decode(getattr(widget, f"data_{method}"))["matrices"]
+        expected = np.abs(stack[3, 4] if stack.ndim == 4 else stack[3]).max()
+        assert float(page.get_attribute(".attnw-legend", "data-max")) == pytest.approx(expected, rel=1e-3), method
+        if method == "effective":
+            assert page.inner_text(".attnw-legend-label").startswith("-")  # signed scale
+            page.locator(".attnw-root").screenshot(path=str(artifacts / "widget-effective.png"))
+    # Flow on clipped effective attention can look like flow at this scale (24 colour steps), so
+    # pictures are only required to differ from method to method in most cases.
+    assert len(pictures) >= len(offered) - 1
     assert errors == []
     page.close()

@@ -1,0 +1,191 @@
+"""Effective attention (Brunner et al., ICLR 2020), methods.md section 5.
+
+A head's output is ``A V W_O``. When a query sees more keys than the value space has
+dimensions, part of each attention row lies in the left null space of ``T = V W_O`` and
+changes nothing in the output. Effective attention removes it: each row is projected
+onto the column space of ``T`` restricted to the keys that row may see,
+
+    a_eff[i, K_i] = a[i, K_i] · P_i,   P_i = projector onto col(T[K_i]),
+
+which is the minimum-norm row giving the same output. Our choices (section 5.2):
+``V`` includes the value bias; col(V W_O) = col(V E) with ``E`` an orthonormal basis of
+col(W_O), so the work stays in the head dimension; one projector per key/value group
+(GQA); a per-row (prefix) projector for masked rows, so decoders keep zeros above the
+diagonal; rank tolerance ``sigma_1 · max(|K_i|, d_h) · eps`` of the dtype V was computed in.
+"""
+
+from __future__ import annotations
+
+import torch
+
+from .normalize import row_normalize
+
+FLOAT32_EPS = float(torch.finfo(torch.float32).eps)
+_EPS64 = float(torch.finfo(torch.float64).eps)
+
+
+def value_bases(out_weights: torch.Tensor, eps: float = FLOAT32_EPS) -> list[torch.Tensor | None]:
+    """Per head, an orthonormal basis ``(d_h, r)`` of col(W_O), or None when W_O has full row rank.
+
+    out_weights: ``(H, d_h, d)`` the heads' slices of the output projection. Full row rank
+    (the generic case, checked cheaply on W Wᵀ) means col(V W_O) = col(V): V itself serves.
+    """
+    w = out_weights.to(torch.float64)
+    d_h, d = w.shape[-2:]
+    singular_sq = torch.linalg.eigvalsh(w @ w.transpose(-1, -2))  # ascending squared singular values
+    tolerance = singular_sq[:, -1].sqrt() * max(d_h, d) * eps
+    bases: list[torch.Tensor | None] = []
+    for head in range(w.shape[0]):
+        if singular_sq[head, 0].clamp(min=0).sqrt() > tolerance[head]:
+            bases.append(None)
+            continue
+        u, sv, _ = torch.linalg.svd(w[head], full_matrices=False)
+        bases.append(u[:, : int((sv > tolerance[head]).sum())])
+    return bases
+
+
+def effective_attention(
+    att: torch.Tensor,
+    values: torch.Tensor,
+    mask: torch.Tensor,
+    *,
+    group: torch.Tensor | None = None,
+    out_weights: torch.Tensor | None = None,
+    sum_preserving: bool = False,
+    eps: float = FLOAT32_EPS,
+) -> torch.Tensor:
+    """Effective attention of one layer, ``(H, n, n)``, signed, in float64 for float64
+    attention and float32 otherwise (memory: at 512 tokens a 12-head layer is 12 MB).
+
+    att: ``(H, n, n)`` attention probabilities. values: ``(H_kv, n, d_h)`` value vectors
+    including bias. mask: ``(n, n)`` bool admissible keys per query. group: ``(H,)`` key/
+    value group of every query head (default: head h uses group h). out_weights:
+    ``(H, d_h, d)`` W_O slices; heads whose slice lacks full row rank project onto
+    col(V W_O) instead of col(V). sum_preserving: project onto col([T, 1]) so that
+    every row keeps its sum (section 5.2 item 8). eps: machine epsilon of the dtype the
+    values were computed in (float32 default; bf16 7.8e-3, fp16 9.8e-4).
+    Rows whose admissible values already span their keys come back unchanged, exactly.
+    """
+    n_heads = att.shape[0]
+    group = torch.arange(n_heads) if group is None else group
+    bases = [None] * n_heads if out_weights is None else value_bases(out_weights, eps)
+    full_mask = bool(mask.all())
+    out = torch.empty(att.shape, dtype=torch.float64 if att.dtype == torch.float64 else torch.float32)
+    # Heads that share a projector (same key/value group, W_O of full row rank) are projected together.
+    batches: dict[tuple[int, int], list[int]] = {}
+    for head in range(n_heads):
+        batches.setdefault((int(group[head]), -1 if bases[head] is None else head), []).append(head)
+    for (g, _), heads in batches.items():
+        v = values[g].to(torch.float64)
+        if bases[heads[0]] is not None:
+            v = v @ bases[heads[0]]
+        if sum_preserving:
+            v = torch.cat([v, torch.ones(v.shape[0], 1, dtype=torch.float64)], dim=1)
+        projector = _RowProjector(v, mask, eps, head_dim=values.shape[-1], full_mask=full_mask)
+        out[heads] = projector.apply(att[heads]).to(out.dtype)
+    return out
+
+
+class _RowProjector:
+    """Per-row projectors onto col(V[K_i]) for a value matrix ``V`` ``(n, k)`` and a mask ``(n, n)``."""
+
+    def __init__(self, v: torch.Tensor, mask: torch.Tensor, eps: float, head_dim: int, full_mask: bool):
+        self.v = v
+        self.mask = mask
+        n, k = v.shape
+        self.full_mask = full_mask
+        if self.full_mask:
+            # Encoder: one SVD, P = U_r U_rᵀ (Brunner's formula once padding is cropped).
+            u, s, _ = torch.linalg.svd(v, full_matrices=False)
+            rank = int((s > s[0] * max(n, head_dim) * eps).sum()) if s.numel() and s[0] > 0 else 0
+            self.identity_rows = torch.full((n,), rank == n)
+            self.u = u[:, :rank]
+            return
+        # Masked rows: Gram matrices G_i = Σ_{j in K_i} v_j v_jᵀ, pseudo-inverted with the
+        # eigenvalue threshold tau² (the singular-value threshold tau on V[K_i]), but never
+        # below the rounding noise of a float64 eigendecomposition, about k·eps64·λ_max.
+        gram = _masked_grams(v, mask)  # (n, k, k)
+        sizes = mask.sum(-1).to(torch.float64)
+        scale = torch.diagonal(gram, dim1=-2, dim2=-1).sum(-1)  # trace >= λ_max, a safe stand-in
+        tau_sq = torch.maximum(
+            scale * (torch.clamp(sizes, min=float(head_dim)) * eps) ** 2, scale * 16 * k * _EPS64
+        )
+        # Most rows are well conditioned: Cholesky inverts them, and 1/||G⁻¹||_F <= λ_min
+        # certifies that no eigenvalue falls below the threshold. The rest (rows that see
+        # fewer than k keys, or near-dependent values) take an eigendecomposition (5x slower).
+        factor, info = torch.linalg.cholesky_ex(gram)
+        factored = info == 0
+        eye = torch.eye(k, dtype=torch.float64)
+        inverse = torch.cholesky_inverse(torch.where(factored[:, None, None], factor, eye))
+        certified = factored & (1.0 / torch.linalg.matrix_norm(inverse) > tau_sq)
+        self.gram_pinv = torch.where(certified[:, None, None], inverse, torch.zeros_like(inverse))
+        rank = torch.where(certified, k, 0)
+        rest = (~certified).nonzero().flatten()
+        if rest.numel():
+            lam, q = torch.linalg.eigh(gram[rest])
+            keep = lam > tau_sq[rest, None]
+            inv_lam = torch.where(keep, 1.0 / torch.where(keep, lam, torch.ones_like(lam)), torch.zeros_like(lam))
+            self.gram_pinv[rest] = (q * inv_lam.unsqueeze(1)) @ q.transpose(1, 2)
+            rank[rest] = keep.sum(-1)
+        self.identity_rows = rank == mask.sum(-1)  # rank = |K_i|: the projector is the identity
+
+    def apply(self, a: torch.Tensor) -> torch.Tensor:
+        """``(h, n, n)`` attention of heads sharing this projector → effective attention.
+
+        The projection runs in the attention's own precision (float32 for float32 models:
+        its rounding, about 1e-7, is far below the rank tolerance); rows whose projector
+        is the identity are returned exactly.
+        """
+        work = a.dtype if a.dtype in (torch.float32, torch.float64) else torch.float32
+        if self.full_mask:
+            u = self.u.to(work)
+            result = (a.to(work) @ u) @ u.T
+        else:
+            v = self.v.to(work)
+            b = a.to(work) @ v  # (h, n, k): b_i = a_i V, each row's output in value space
+            coefficients = torch.einsum("hik,ikl->hil", b, self.gram_pinv.to(work))
+            result = (coefficients @ v.T) * self.mask
+        return torch.where(self.identity_rows.unsqueeze(1), a.to(work), result)
+
+
+def _masked_grams(v: torch.Tensor, mask: torch.Tensor) -> torch.Tensor:
+    """``(n, k, k)``: G_i = Σ_j mask[i, j] v_j v_jᵀ; cumulative sums for causal masks."""
+    outer = v.unsqueeze(2) * v.unsqueeze(1)  # (n, k, k)
+    n = mask.shape[0]
+    causal = torch.ones(n, n, dtype=torch.bool).tril()
+    if torch.equal(mask, causal):
+        return outer.cumsum(0)
+    return torch.einsum("ij,jkl->ikl", mask.to(torch.float64), outer)
+
+
+def removed_mass(att: torch.Tensor, effective: torch.Tensor) -> torch.Tensor:
+    """Per row, ``Σ_j |A - A_eff|``: how much attention the projection moved or removed. ``(..., n)``."""
+    return (att.to(torch.float64) - effective.to(torch.float64)).abs().sum(-1)
+
+
+def effective_mixing(effective_mean: torch.Tensor, raw_mean: torch.Tensor, variant: str = "clip") -> torch.Tensor:
+    """Turn head-averaged effective attention ``(L, n, n)`` into rollout/flow inputs (section 5.3).
+
+    "clip" (E1, default): rn(max(Ā_eff, 0)); a row that clips to zero falls back to the
+    raw Ā row. "abs" (E3): rn(|Ā_eff|). Both are non-negative and row-stochastic.
+    For E2 (signed, sum-preserving) use ``signed_rollout`` on the sum-preserving variant.
+    """
+    if variant == "clip":
+        clipped = effective_mean.clamp(min=0)
+    elif variant == "abs":
+        clipped = effective_mean.abs()
+    else:
+        raise ValueError(f'variant must be "clip" or "abs"; got {variant!r}.')
+    empty = clipped.sum(-1, keepdim=True) == 0
+    return torch.where(empty, raw_mean.to(torch.float64), row_normalize(clipped))
+
+
+def signed_rollout(att: torch.Tensor, residual: float = 0.5) -> torch.Tensor:
+    """E2: rollout of signed matrices whose rows sum to 1, without clipping or renormalising.
+
+    att: ``(L, n, n)``. Returns ``(L, n, n)``; rows of every result sum to 1, entries may be negative.
+    """
+    from .chain import cumulative_products
+
+    eye = torch.eye(att.shape[-1], dtype=torch.float64)
+    return cumulative_products((1 - residual) * att.to(torch.float64) + residual * eye)
