@@ -88,18 +88,28 @@ def _is_decoder(analysis: Analysis) -> bool:
     return analysis.causal
 
 
-def _flow_done(analysis: Analysis) -> list[int]:
-    return analysis.flow_layers_done()
-
-
-def _flow_rf_done(analysis: Analysis) -> list[int]:
-    return sorted(set(analysis.flow_layers_done()) & set(analysis.flow_layers_done("baseline")))
-
-
 _RF_NOTE = (
     " Receptive-field normalised (RF-B, our interpretation of Abnar & Zuidema's advice): divided by the same "
     "quantity on content-free attention with the same causal mask, so that position alone gives uniform rows."
 )
+
+def _flow_method(id: str, label: str, description: str, compute, done, applies=lambda analysis: True) -> ViewMethod:
+    """A flow-like method: sent with the widget for short inputs, computed layer by layer on request otherwise.
+
+    compute: (analysis, layers or None, progress) -> (len(layers), n, n).
+    """
+    return ViewMethod(
+        id=id,
+        label=label,
+        per_head=False,
+        cumulative=True,
+        description=description,
+        stack=lambda analysis: compute(analysis, None, False),
+        applies=applies,
+        layers=compute,
+        done=done,
+    )
+
 
 VIEW_METHODS: tuple[ViewMethod, ...] = (
     ViewMethod(
@@ -109,6 +119,22 @@ VIEW_METHODS: tuple[ViewMethod, ...] = (
         cumulative=False,
         description="Attention weights of one layer: each token on the right draws on the tokens on the left.",
         stack=_raw_stack,
+    ),
+    ViewMethod(
+        id="effective",
+        label="Effective attention",
+        per_head=True,
+        cumulative=False,
+        description=(
+            "Brunner et al. (2020): each attention row without its part in the left null space of V·W_O, which "
+            "changes nothing in the head's output. Signed: blue is negative. Equal to raw attention for rows that "
+            "see no more keys than the head dimension."
+        ),
+        stack=lambda analysis: _per_head_stack(analysis.effective()),
+        applies=_has_values,
+        row_values=_effective_removed,
+        row_label="attention removed (Σ|A − A_eff|)",
+        note=_effective_note,
     ),
     ViewMethod(
         id="rollout",
@@ -131,54 +157,6 @@ VIEW_METHODS: tuple[ViewMethod, ...] = (
         applies=_is_decoder,
     ),
     ViewMethod(
-        id="flow",
-        label="Attention flow",
-        per_head=False,
-        cumulative=True,
-        description=(
-            "Abnar & Zuidema (2020): the maximum flow from each position after this layer to each input token, "
-            "with 0.5·A + 0.5·I as capacities, normalised per row. Exact."
-        ),
-        stack=lambda analysis: analysis.flow(receptive_field="none", progress=False),
-        layers=lambda analysis, layers, progress: analysis.flow(
-            layers=layers, receptive_field="none", progress=progress
-        ),
-        done=_flow_done,
-    ),
-    ViewMethod(
-        id="flow_rf",
-        label="Flow, receptive-field normalised",
-        per_head=False,
-        cumulative=True,
-        description="Attention flow." + _RF_NOTE,
-        stack=lambda analysis: analysis.flow(receptive_field="rf-b", progress=False),
-        applies=_is_decoder,
-        layers=lambda analysis, layers, progress: analysis.flow(
-            layers=layers, receptive_field="rf-b", progress=progress
-        ),
-        done=_flow_rf_done,
-    ),
-)
-
-
-_EFFECTIVE = (
-    ViewMethod(
-        id="effective",
-        label="Effective attention",
-        per_head=True,
-        cumulative=False,
-        description=(
-            "Brunner et al. (2020): each attention row without its part in the left null space of V·W_O, which "
-            "changes nothing in the head's output. Signed: blue is negative. Equal to raw attention for rows that "
-            "see no more keys than the head dimension."
-        ),
-        stack=lambda analysis: _per_head_stack(analysis.effective()),
-        applies=_has_values,
-        row_values=_effective_removed,
-        row_label="attention removed (Σ|A − A_eff|)",
-        note=_effective_note,
-    ),
-    ViewMethod(
         id="effective_rollout",
         label="Effective rollout",
         per_head=False,
@@ -190,22 +168,35 @@ _EFFECTIVE = (
         stack=lambda analysis: analysis.effective_rollout(receptive_field="none"),
         applies=_has_values,
     ),
-    ViewMethod(
-        id="effective_flow",
-        label="Effective flow",
-        per_head=False,
-        cumulative=True,
-        description="Attention flow with the clipped, re-normalised effective attention (E1) as capacities.",
-        stack=lambda analysis: analysis.effective_flow(receptive_field="none", progress=False),
-        applies=_has_values,
-        layers=lambda analysis, layers, progress: analysis.effective_flow(
+    _flow_method(
+        "flow",
+        "Attention flow",
+        "Abnar & Zuidema (2020): the maximum flow from each position after this layer to each input token, "
+        "with 0.5·A + 0.5·I as capacities, normalised per row. Exact.",
+        lambda analysis, layers, progress: analysis.flow(layers=layers, receptive_field="none", progress=progress),
+        done=lambda analysis: analysis.flow_layers_done("attention"),
+    ),
+    _flow_method(
+        "flow_rf",
+        "Flow, receptive-field normalised",
+        "Attention flow." + _RF_NOTE,
+        lambda analysis, layers, progress: analysis.flow(layers=layers, receptive_field="rf-b", progress=progress),
+        done=lambda analysis: sorted(
+            set(analysis.flow_layers_done("attention")) & set(analysis.flow_layers_done("baseline"))
+        ),
+        applies=_is_decoder,
+    ),
+    _flow_method(
+        "effective_flow",
+        "Effective flow",
+        "Attention flow with the clipped, re-normalised effective attention (E1) as capacities.",
+        lambda analysis, layers, progress: analysis.effective_flow(
             layers=layers, receptive_field="none", progress=progress
         ),
         done=lambda analysis: analysis.flow_layers_done("effective-clip"),
+        applies=_has_values,
     ),
 )
-_ORDER = ("raw", "effective", "rollout", "rollout_rf", "effective_rollout", "flow", "flow_rf", "effective_flow")
-VIEW_METHODS = tuple(sorted(VIEW_METHODS + _EFFECTIVE, key=lambda method: _ORDER.index(method.id)))
 
 
 def view_methods(analysis: Analysis) -> list[ViewMethod]:

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import numpy as np
+import torch
 import pytest
 import traitlets
 from tiny_models import tiny_model
@@ -139,3 +140,17 @@ def test_effective_attention_travels_signed_with_the_mass_it_removed(tokenizer):
     assert w.ready["effective_flow"] == []  # 58 tokens: computed on request
     w.compute("effective_flow", [2], wait=True)
     assert w.ready["effective_flow"] == [2]
+
+
+def test_an_interrupted_flow_keeps_finished_layers_only(tokenizer):
+    analysis = analyze(tiny_model("gpt2"), LONG_TEXT, tokenizer)
+
+    def interrupt_in_layer_3(done, total):
+        if done > 2.2:  # layers 1 and 2 are finished, layer 3 is under way
+            raise KeyboardInterrupt
+
+    with pytest.raises(KeyboardInterrupt):
+        analysis.flow(receptive_field="none", progress=interrupt_in_layer_3)
+    assert analysis.flow_layers_done() == [1, 2]
+    fresh = analyze(tiny_model("gpt2"), LONG_TEXT, tokenizer).flow(receptive_field="none", progress=False)
+    assert torch.equal(analysis.flow(receptive_field="none", progress=False), fresh)

@@ -155,23 +155,33 @@ def test_switching_to_a_dark_theme_repaints_with_the_dark_table(browser, page_se
     page.close()
 
 
-def test_every_method_renders_without_errors(browser, page_server, tokenizer, artifacts):
-    """The shipped decoder (a real trained model) in every method the view offers."""
+DECODER_TEXT = (
+    "The for statement is used to iterate over the elements of a sequence, such as a string, tuple or list, "
+    "or other iterable object, and the else clause runs when the loop ends."
+)  # 40 tokens: over 32 (the head dimension), so effective attention differs from attention
+ENCODER_TEXT = (
+    "The committee said on Tuesday that the new bridge over the river would open next spring, after years "
+    "of delays caused by funding disputes, flooding and a shortage of steel."
+)  # 35 tokens
+
+
+@pytest.mark.parametrize("which", ["decoder", "minilm"])
+def test_every_method_renders_without_errors(browser, page_server, minilm, which, artifacts):
+    """A real trained decoder and a real pretrained encoder, in every method the view offers."""
     from attn_widget.demo import pydoc_gpt2
 
-    model, decoder_tokenizer = pydoc_gpt2()
-    text = (
-        "The for statement is used to iterate over the elements of a sequence, such as a string, tuple or list, "
-        "or other iterable object, and the else clause runs when the loop ends."
-    )  # over 32 tokens (the head dimension), so effective attention differs from attention
-    # Layer 4: at layer 1 rollout and flow coincide (flow = 0.5·A + 0.5·I there), so pictures would repeat.
-    widget = AttentionWidget(model, text, decoder_tokenizer, layer=4)
-    assert 32 < len(widget.tokens) <= 40  # and flow is computed up front
+    model, tokenizer = pydoc_gpt2() if which == "decoder" else minilm
+    # Last layer: at layer 1 rollout and flow coincide (flow = 0.5·A + 0.5·I there).
+    widget = AttentionWidget(model, DECODER_TEXT if which == "decoder" else ENCODER_TEXT, tokenizer)
+    widget.layer = widget.n_layers
+    assert 32 < len(widget.tokens) <= 40  # effective attention differs; flow is computed up front
     page, errors = open_widget(browser, page_server, widget)
     offered = page.eval_on_selector_all(".attnw-method option", "options => options.map(o => o.value)")
-    assert offered == [m["id"] for m in widget.methods] and "effective" in offered and "flow_rf" in offered
-    pictures = set()
+    assert offered == [m["id"] for m in widget.methods]
+    assert {"effective", "effective_rollout", "effective_flow", "flow"} <= set(offered)
+    assert ("flow_rf" in offered) == (which == "decoder")
     labels = {m["id"]: m["label"] for m in widget.methods}
+    pictures = set()
     for method in offered:
         page.select_option(".attnw-method", method)
         page.wait_for_function(
@@ -181,11 +191,12 @@ def test_every_method_renders_without_errors(browser, page_server, tokenizer, ar
         pictures.add(canvas_png(page))
         # The legend's maximum is the largest |value| of the slice drawn: the right data is on screen.
         stack = payload.decode(getattr(widget, f"data_{method}"))["matrices"]
-        expected = np.abs(stack[3, 4] if stack.ndim == 4 else stack[3]).max()
+        last = widget.n_layers - 1
+        expected = np.abs(stack[last, widget.n_heads] if stack.ndim == 4 else stack[last]).max()
         assert float(page.get_attribute(".attnw-legend", "data-max")) == pytest.approx(expected, rel=1e-3), method
         if method == "effective":
             assert page.inner_text(".attnw-legend-label").startswith("-")  # signed scale
-            page.locator(".attnw-root").screenshot(path=str(artifacts / "widget-effective.png"))
+            page.locator(".attnw-root").screenshot(path=str(artifacts / f"widget-effective-{which}.png"))
     # Flow on clipped effective attention can look like flow at this scale (24 colour steps), so
     # pictures are only required to differ from method to method in most cases.
     assert len(pictures) >= len(offered) - 1
