@@ -13,6 +13,9 @@ import torch
 
 from . import methods
 from .capture import Capture, capture
+from .gradients import Gradients, GradientRunner, IntegratedGradients
+from .inputs import resolve_tokenizer
+from .targets import Target
 from .methods.flow import FlowSolver, layer_numbers
 from .methods.heads import HeadChoice
 from .progress import ProgressArg, progress_reporter
@@ -26,9 +29,11 @@ class Analysis:
     Layer ``l`` of every ``(L, n, n)`` result is index ``l - 1`` (layer 0 is the input).
     """
 
-    def __init__(self, record: Capture):
+    def __init__(self, record: Capture, model=None, tokenizer=None):
         self.capture = record
+        self.model, self.tokenizer = model, tokenizer  # needed only by gradient methods
         self._cache: dict[Hashable, torch.Tensor] = {}
+        self._gradient_runner: GradientRunner | None = None
         # Unnormalised max flows per layer, kept as each layer completes, so that an
         # interrupted computation keeps the finished layers and nothing half-done.
         self._flow_layers: dict[tuple[str, float], dict[int, torch.Tensor]] = {}
@@ -96,6 +101,29 @@ class Analysis:
         ``(done, total)``. Finished layers are cached, also when interrupted.
         """
         return self._flow("attention", residual, layers, receptive_field, progress)
+
+    def flow_rows(self, position: int, residual: float = 0.5, receptive_field: str = "auto") -> torch.Tensor:
+        """``(L, n)``: row ``position`` of the flow at every layer, computing only that row
+        (what comparisons at one target position need; n max flows per layer instead of n²)."""
+        variant = self._variant(receptive_field)
+
+        def rows(which: str) -> torch.Tensor:
+            full = self._flow_layers.get((which, float(residual)), {})
+            solver = None
+            out = []
+            for layer in range(1, self.n_layers + 1):
+                if layer in full:
+                    out.append(full[layer][position])
+                    continue
+                if solver is None:
+                    solver = FlowSolver(methods.residual_augment(self._mixing(which), residual))
+                out.append(torch.from_numpy(solver.row(layer, position)))
+            return torch.stack(out)
+
+        plain = methods.row_normalize(rows("attention"))
+        if variant == "none":
+            return plain
+        return _normalise(variant, plain.unsqueeze(1), methods.row_normalize(rows("baseline")).unsqueeze(1))[:, 0]
 
     def effective(self, sum_preserving: bool = False) -> torch.Tensor:
         """``(L, H, n, n)`` signed effective attention (methods.md section 5).
@@ -175,6 +203,90 @@ class Analysis:
             raise ValueError(f'Flow needs non-negative capacities: variant must be "clip" or "abs"; got {variant!r}.')
         return self._flow(f"effective-{variant}", residual, layers, receptive_field, progress)
 
+    # Gradient-based attribution (methods.md section 6) --------------------------
+    ATTRIBUTIONS = (
+        "saliency",
+        "grad_x_input",
+        "integrated_gradients",
+        "attention_gradient",
+        "gradient_rollout",
+        "blank_out",
+    )
+
+    def target(self, target=None) -> Target:
+        """Resolve ``target`` (see ``attn_widget.targets``; None = the model's own prediction)."""
+        return self._runner().resolve(target)
+
+    def gradients(self, target=None) -> Gradients:
+        """One forward and backward pass: y, ∂y/∂(word embeddings) ``(n, d)``, ∂y/∂A ``(L, H, n, n)``."""
+        resolved = self.target(target)
+        return self._cached(("gradients", resolved.description), lambda: self._runner().gradients(resolved))
+
+    def integrated_gradients(self, target=None, steps: int = 50, progress: ProgressArg = True) -> IntegratedGradients:
+        """Gauss–Legendre IG on the word embeddings; steps doubled until completeness error < 5%."""
+        resolved = self.target(target)
+        key = ("integrated_gradients", resolved.description, steps)
+        if key not in self._cache:
+            with progress_reporter(progress, "integrated gradients") as report:
+                self._cache[key] = self._runner().integrated_gradients(resolved, steps=steps, progress=report)
+        return self._cache[key]
+
+    def attribution(self, method: str, target=None, **options) -> torch.Tensor:
+        """Per-token scores ``(n,)`` for the target (methods.md 6.2-6.4, 7.4).
+
+        method: "saliency" (L2 of the gradient; ``norm=``), "grad_x_input" (signed sum;
+        ``reduce=``), "integrated_gradients" (signed sum; ``steps=``), "attention_gradient"
+        (row t of the last layer's A ⊙ ∇A), "gradient_rollout" (Chefer: row t of R minus
+        the identity), "blank_out" (|y − y¬j| with token j masked). For causal models,
+        tokens after the target position get exactly 0. For targets that pool every position
+        (``targets.similarity``), the attention-gradient methods average all rows.
+        """
+        if method not in self.ATTRIBUTIONS:
+            raise ValueError(f"method must be one of {self.ATTRIBUTIONS}; got {method!r}.")
+        resolved = self.target(target)
+        t = resolved.position
+        if method == "saliency":
+            return methods.saliency(self.gradients(target).embed_grad, **options)
+        if method == "grad_x_input":
+            g = self.gradients(target)
+            return methods.grad_times_input(g.embed_grad, g.embeds, **options)
+        if method == "integrated_gradients":
+            return self.integrated_gradients(target, progress=options.get("progress", True), steps=options.get("steps", 50)).attributions.sum(-1)
+        if method == "attention_gradient":
+            return _row(self.attention_gradient(target, **options)[-1], t)
+        if method == "gradient_rollout":
+            # Chefer's R starts at the identity; its part is removed (our default, section 6.4).
+            relevance = self.gradient_rollout(target)[-1] - torch.eye(self.capture.n_tokens, dtype=torch.float64)
+            return _row(relevance, t)
+        return self._cached(("blank_out", resolved.description), lambda: self._runner().blank_out(resolved))
+
+    def attention_gradient(self, target=None, mode: str = "signed") -> torch.Tensor:
+        """``(L, n, n)`` attention × gradient per layer, head-averaged (methods.md 6.3)."""
+        g = self.gradients(target)
+        return methods.attention_gradient(g.attentions, g.attention_grad, mode)
+
+    def gradient_rollout(self, target=None) -> torch.Tensor:
+        """``(L, n, n)`` gradient-weighted rollout (Chefer et al. 2021), unnormalised (methods.md 6.4)."""
+        g = self.gradients(target)
+        return methods.gradient_rollout(g.attentions, g.attention_grad)
+
+    def compare(self, target=None, include_special: bool = True):
+        """Spearman correlations between attention methods at every layer and the gradient and
+        blank-out scores for ``target`` (methods.md section 8); a pandas DataFrame.
+        See ``attn_widget.compare`` for averaging over texts and ``attn_widget.plots`` for a figure."""
+        from .compare import correlations
+
+        return correlations(self, target, include_special=include_special)
+
+    def _runner(self) -> GradientRunner:
+        if self.model is None:
+            raise ValueError(
+                "This Analysis has no model to take gradients of; build it with analyze(model, text)."
+            )
+        if self._gradient_runner is None:
+            self._gradient_runner = GradientRunner(self.model, self.tokenizer, self.capture)
+        return self._gradient_runner
+
     def null_attention(self) -> torch.Tensor:
         """``(L, n, n)`` content-free attention with this input's masks (section 4.3)."""
         return self._cached(("null",), lambda: methods.null_attention(self.capture.masks))
@@ -248,6 +360,11 @@ class Analysis:
         )
 
 
+def _row(matrix: torch.Tensor, position: int | None) -> torch.Tensor:
+    """Row ``position`` of ``(..., n, n)``, or the mean of all rows when the target pools positions."""
+    return matrix.mean(-2) if position is None else matrix[..., position, :]
+
+
 def _normalise(variant: str, values: torch.Tensor, baseline: torch.Tensor) -> torch.Tensor:
     if variant == "rf-b":
         return methods.baseline_ratio(values, baseline)
@@ -260,4 +377,5 @@ def analyze(model, text: str, tokenizer=None) -> Analysis:
     model: a PyTorch Hugging Face transformers model (left exactly as it was found).
     tokenizer: optional; loaded from the model's local path when omitted.
     """
-    return Analysis(capture(model, text, tokenizer))
+    tokenizer = resolve_tokenizer(model, tokenizer) if model is not None else tokenizer
+    return Analysis(capture(model, text, tokenizer), model=model, tokenizer=tokenizer)

@@ -42,6 +42,7 @@ class Capture:
     values: torch.Tensor | None = None  # (L, H_kv, n, d_h) value vectors incl. bias
     out_weights: torch.Tensor | None = None  # (L, H, d_h, d): W_O slice per head
     out_bias: torch.Tensor | None = None  # (L, d)
+    model_inputs: dict | None = None  # the tokenizer's tensors, (1, n) each, on the CPU
 
     @property
     def n_layers(self) -> int:
@@ -108,6 +109,7 @@ def capture(model, text: str, tokenizer=None) -> Capture:
         model_name=getattr(model, "name_or_path", "") or type(model).__name__,
         model_type=str(getattr(model.config, "model_type", "unknown")),
         model_dtype=model_dtype,
+        model_inputs={key: value.cpu() for key, value in encoded.model_inputs.items()},
     )
     if adapter is not None:
         _add_value_data(record, adapter, model, projected, dtype)

@@ -87,3 +87,21 @@ def test_attentions_are_taken_in_eval_mode(tokenizer):
     second = analyze(model, TEXT, tokenizer).attentions
     assert torch.equal(first, second)
     assert torch.allclose(first.sum(-1), torch.ones_like(first.sum(-1)), atol=1e-12)
+
+
+def test_gradient_work_leaves_the_model_unchanged(tokenizer):
+    import transformers as tf
+    from tiny_models import _COMMON
+
+    torch.manual_seed(0)
+    config = tf.GPT2Config(n_embd=32, n_head=4, n_layer=2, n_positions=64, **_COMMON)
+    model = tf.GPT2LMHeadModel(config).double().train()
+    for i, param in enumerate(model.parameters()):
+        param.requires_grad_(i % 2 == 0)
+    model.register_forward_hook(lambda *args: None)
+    before = snapshot(model)
+    analysis = analyze(model, TEXT, tokenizer)
+    for method in analysis.ATTRIBUTIONS:
+        options = {"progress": False} if method == "integrated_gradients" else {}
+        analysis.attribution(method, **options)
+    assert_unchanged(before, snapshot(model))

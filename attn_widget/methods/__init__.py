@@ -5,6 +5,13 @@ column = source token, and documents its tensor shapes.
 """
 
 from .heads import aggregate_heads
+from .attribution import (
+    attention_gradient,
+    gauss_legendre,
+    grad_times_input,
+    gradient_rollout,
+    saliency,
+)
 from .effective import effective_attention, effective_mixing, removed_mass, signed_rollout
 from .flow import flow
 from .graph import adjacency, binarize, in_degree, out_degree, path_counts
@@ -22,6 +29,11 @@ from .receptive_field import (
 from .rollout import residual_augment, rollout
 
 __all__ = [
+    "attention_gradient",
+    "gauss_legendre",
+    "grad_times_input",
+    "gradient_rollout",
+    "saliency",
     "effective_attention",
     "effective_mixing",
     "removed_mass",

@@ -93,6 +93,15 @@ class FlowSolver:
         result = torch.from_numpy(np.stack(out)) if out else torch.zeros(0, self.n, self.n, dtype=torch.float64)
         return row_normalize(result) if normalize else result
 
+    def row(self, layer: int, i: int) -> np.ndarray:
+        """Unnormalised max flows ``(n,)`` from node (layer, i) to every input token."""
+        if layer == 1:
+            return self.cap[0, i].copy()
+        if layer == 2:
+            return _two_layer_flow(self.cap[1][i : i + 1], self.cap[0])[0]
+        upper = np.minimum(self.cap[0].sum(axis=0), self.cap[layer - 1, i].sum())
+        return self._kernel.row_max_flow(self.cap, self.cap_t, self.support, layer, i, upper)
+
     def layer(self, layer: int, report: Callable[[int], None] | None = None) -> np.ndarray:
         """Unnormalised max flows ``(n, n)`` from the nodes of one layer to the inputs."""
         if layer == 1:

@@ -1,0 +1,168 @@
+"""Run the model with gradients (methods.md section 6): one backward pass for input and
+attention gradients, batched integrated gradients, and blank-out as the perturbation reference.
+
+The model is borrowed exactly as for a capture (eval mode, eager attention, restored
+afterwards). Gradients are taken with ``torch.autograd.grad``, so no ``.grad`` is left on
+any parameter and ``requires_grad`` flags are never touched.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+
+import torch
+
+from . import methods
+from .capture import Capture
+from .model_state import borrowed_for_capture
+from .targets import Context, Target, TargetSpec, as_spec
+
+_BATCH = 16  # inputs per forward pass for integrated gradients and blank-out
+
+
+@dataclass(frozen=True)
+class Gradients:
+    """One forward and backward pass. n tokens, d embedding width, L layers, H heads."""
+
+    value: float  # y
+    embeds: torch.Tensor  # (n, d) word embeddings fed to the model
+    embed_grad: torch.Tensor  # (n, d) ∂y/∂embeds
+    attentions: torch.Tensor  # (L, H, n, n)
+    attention_grad: torch.Tensor  # (L, H, n, n) ∂y/∂A
+
+
+@dataclass(frozen=True)
+class IntegratedGradients:
+    attributions: torch.Tensor  # (n, d)
+    completeness_error: float  # |Σ IG − (y(e) − y(e'))| / max(|y(e) − y(e')|, 1e-6)
+    steps: int
+
+
+class GradientRunner:
+    """Gradient work on one text: ``record`` must come from ``capture(model, ...)``."""
+
+    def __init__(self, model, tokenizer, record: Capture):
+        self.model, self.tokenizer, self.record = model, tokenizer, record
+        self.device = next(model.parameters()).device
+        self.dtype = next(model.parameters()).dtype
+        self._inputs = {key: value.to(self.device) for key, value in record.model_inputs.items()}
+        self._context: Context | None = None
+
+    def resolve(self, target) -> Target:
+        """Turn a target spec (or None, a token string, a callable) into a ``Target`` for this text."""
+        spec: TargetSpec = as_spec(target)
+        if self._context is None:
+            with borrowed_for_capture(self.model), torch.no_grad():
+                outputs = self.model(**self._inputs)
+            self._context = Context(self.model, self.tokenizer, self.record.token_ids, self.record.causal, outputs)
+        return spec.resolve(self._context)
+
+    def _embed(self) -> torch.Tensor:
+        """``(1, n, d)`` word embeddings of the text (position embeddings stay inside the model)."""
+        with torch.no_grad():
+            return self.model.get_input_embeddings()(self._inputs["input_ids"]).detach()
+
+    def _forward(self, embeds: torch.Tensor, **kwargs):
+        """The model on a batch of embedded copies of the text ``(b, n, d)``."""
+        batch = embeds.shape[0]
+        extra = {key: value.expand(batch, -1) for key, value in self._inputs.items() if key != "input_ids"}
+        return self.model(inputs_embeds=embeds, **extra, **kwargs)
+
+    def gradients(self, target: Target) -> Gradients:
+        """y, ∂y/∂embeds and ∂y/∂A for every layer, from one backward pass."""
+        embeds = self._embed().requires_grad_(True)
+        with borrowed_for_capture(self.model), torch.enable_grad():
+            outputs = self._forward(embeds, output_attentions=True)
+            attentions = list(outputs.attentions)
+            y = target.score(outputs).sum()
+            grads = torch.autograd.grad(y, [embeds, *attentions], allow_unused=True)
+        attention_grad = [torch.zeros_like(a) if g is None else g for a, g in zip(attentions, grads[1:])]
+        as_float = torch.float64 if self.dtype == torch.float64 else torch.float32
+        return Gradients(
+            value=float(y.detach()),
+            embeds=embeds.detach()[0].to("cpu", as_float),
+            embed_grad=grads[0][0].to("cpu", as_float),
+            attentions=torch.stack([a.detach()[0] for a in attentions]).to("cpu", as_float),
+            attention_grad=torch.stack([g[0] for g in attention_grad]).to("cpu", as_float),
+        )
+
+    def baseline(self) -> torch.Tensor:
+        """IG baseline ``(1, n, d)``: the pad token's embedding, special tokens kept as they are;
+        zeros where the tokenizer has no pad token (GPT-2)."""
+        embeds = self._embed()
+        pad = getattr(self.tokenizer, "pad_token_id", None)
+        if pad is None:
+            base = torch.zeros_like(embeds)
+        else:
+            pad_ids = torch.full_like(self._inputs["input_ids"], pad)
+            with torch.no_grad():
+                base = self.model.get_input_embeddings()(pad_ids).detach()
+        special = self.record.special.to(self.device)[None, :, None]
+        return torch.where(special, embeds, base)
+
+    def integrated_gradients(
+        self,
+        target: Target,
+        steps: int = 50,
+        tolerance: float = 0.05,
+        max_steps: int = 800,
+        progress: Callable[[float, float], None] | None = None,
+    ) -> IntegratedGradients:
+        """Gauss–Legendre integrated gradients; steps doubled until the completeness error < tolerance."""
+        embeds, base = self._embed(), self.baseline()
+        with borrowed_for_capture(self.model):
+            with torch.no_grad():
+                y_end = float(target.score(self._forward(embeds)).sum())
+                y_start = float(target.score(self._forward(base)).sum())
+            while True:
+                attributions = self._integrate(target, embeds, base, steps, progress)
+                gap = y_end - y_start
+                error = abs(float(attributions.sum()) - gap) / max(abs(gap), 1e-6)
+                if error < tolerance or steps * 2 > max_steps:
+                    break
+                steps *= 2
+        as_float = torch.float64 if self.dtype == torch.float64 else torch.float32
+        return IntegratedGradients(attributions[0].to("cpu", as_float), error, steps)
+
+    def _integrate(self, target, embeds, base, steps, progress) -> torch.Tensor:
+        alphas, weights = methods.gauss_legendre(steps)
+        total = torch.zeros_like(embeds)
+        for start in range(0, steps, _BATCH):
+            a = alphas[start : start + _BATCH].to(self.device, embeds.dtype)[:, None, None]
+            w = weights[start : start + _BATCH].to(self.device, embeds.dtype)[:, None, None]
+            points = (base + a * (embeds - base)).requires_grad_(True)
+            with torch.enable_grad():
+                y = target.score(self._forward(points)).sum()
+                (grad,) = torch.autograd.grad(y, [points])
+            total += (w * grad).sum(0, keepdim=True)
+            if progress is not None:
+                progress(min(start + _BATCH, steps), steps)
+        return (embeds - base) * total
+
+    def blank_out(self, target: Target) -> torch.Tensor:
+        """``(n,)``: |y − y¬j| when token j is replaced by the mask token (else unk, else pad)."""
+        replacement = next(
+            (
+                getattr(self.tokenizer, name)
+                for name in ("mask_token_id", "unk_token_id", "pad_token_id")
+                if getattr(self.tokenizer, name, None) is not None
+            ),
+            None,
+        )
+        if replacement is None:
+            raise ValueError("Blank-out needs a mask, unknown or pad token to put in place of each token.")
+        ids = self._inputs["input_ids"]
+        n = ids.shape[1]
+        extra = {key: value for key, value in self._inputs.items() if key != "input_ids"}
+        out = torch.empty(n, dtype=torch.float64)
+        with borrowed_for_capture(self.model), torch.no_grad():
+            y = float(target.score(self.model(**self._inputs)).sum())
+            for start in range(0, n, _BATCH):
+                rows = torch.arange(start, min(n, start + _BATCH), device=self.device)
+                blanked = ids.repeat(len(rows), 1)
+                blanked[torch.arange(len(rows)), rows] = replacement
+                batch_extra = {key: value.expand(len(rows), -1) for key, value in extra.items()}
+                values = target.score(self.model(input_ids=blanked, **batch_extra))
+                out[start : start + len(rows)] = (y - values.double().cpu()).abs()
+        return out
