@@ -162,7 +162,7 @@ class token(TargetSpec):  # noqa: N801
             value = row[:, wanted]
             return value if other is None else value - row[:, other]
 
-        names = context.tokenizer.convert_ids_to_tokens([wanted] if other is None else [wanted, other])
+        names = [context.tokenizer.decode([i]) for i in ([wanted] if other is None else [wanted, other])]
         what = "log-probability" if log_prob else "logit"
         where = f"as the token after position {position}" if context.causal else f"at position {position}"
         return Target(score, position, f"{what} of {' − '.join(map(repr, names))} {where}")

@@ -58,6 +58,20 @@ class AttentionWidget(anywidget.AnyWidget):
         sync=True
     )
 
+    # Token scores from gradients or blank-out, beside the graph (methods.md section 6).
+    targets = t.List(t.Dict(), help="Targets to explain: [{id, label, position}] (position None = all rows).").tag(
+        sync=True
+    )
+    target = t.Unicode("", help="Selected target id, one of ``targets`` ('' when the model has no default).").tag(
+        sync=True
+    )
+    attribution = t.Unicode("", help="Token-score method ('' = off): " + ", ".join(Analysis.ATTRIBUTIONS)).tag(
+        sync=True
+    )
+    attribution_data = t.Dict(
+        help="{target, method, status: 'running' | 'done' | 'error', done, total, values (bytes, (1, 1, n)), message}"
+    ).tag(sync=True)
+
     # Small UI state: moving a control never re-sends data.
     layer = t.Int(1, help="Selected layer, 1..L as displayed (tensor index layer - 1).").tag(sync=True)
     head = t.Int(MEAN_HEAD, help="Selected head 0..H-1, or -1 for the mean of heads, -2 for their max.").tag(
@@ -94,11 +108,66 @@ class AttentionWidget(anywidget.AnyWidget):
             warnings.simplefilter("ignore", UserWarning)
             for method in available:
                 self._publish(method)
+        self._target_specs: dict[str, object] = {}
+        self._attribution_job = BackgroundJob()
+        self._offer_default_target()
         for name, value in state.items():
-            if name not in ("layer", "head", "method"):
-                raise TypeError(f"Unknown option {name!r}; the initial view accepts layer, head and method.")
+            if name not in ("layer", "head", "method", "attribution"):
+                raise TypeError(
+                    f"Unknown option {name!r}; the initial view accepts layer, head, method and attribution."
+                )
             setattr(self, name, value)
         self.on_msg(self._handle_message)
+
+    # Token scores ----------------------------------------------------------------
+    def set_target(self, target, label: str | None = None) -> None:
+        """Explain ``target`` (see ``attn_widget.targets``) in the token-score strip, and select it."""
+        resolved = self.analysis.target(target)
+        target_id = f"t{len(self._target_specs)}"
+        self._target_specs[target_id] = target
+        self.targets = [
+            *self.targets,
+            {"id": target_id, "label": label or resolved.description, "position": resolved.position},
+        ]
+        self.target = target_id
+
+    def _offer_default_target(self) -> None:
+        if self.analysis.model is None:
+            return
+        try:
+            self.set_target(None)
+        except ValueError:
+            pass  # no output head: the strip asks for set_target(...)
+
+    @t.observe("target", "attribution")
+    def _attribute(self, _change=None) -> None:
+        method, target_id = self.attribution, self.target
+        if not method or target_id not in self._target_specs:
+            return
+        spec = self._target_specs[target_id]
+        base = {"target": target_id, "method": method}
+
+        def work(progress):
+            options = {"progress": progress} if method == "integrated_gradients" else {}
+            scores = self.analysis.attribution(method, spec, **options)
+            self.attribution_data = {**base, "status": "done", "values": payload.encode(scores.reshape(1, 1, -1))}
+
+        def on_progress(done: float, total: float) -> None:
+            self.attribution_data = {**base, "status": "running", "done": done, "total": total}
+
+        def on_finish(error: str | None) -> None:
+            if error:
+                self.attribution_data = {**base, "status": "error", "message": error}
+
+        self._attribution_job.cancel()
+        self._attribution_job.wait()
+        self.attribution_data = {**base, "status": "running", "done": 0, "total": 1}
+        self._attribution_job.start(work, on_progress, on_finish)
+
+    def wait(self, timeout: float | None = None) -> None:
+        """Block until background computations (flow layers, token scores) have finished."""
+        self._job.wait(timeout)
+        self._attribution_job.wait(timeout)
 
     # Computing on request ------------------------------------------------------
     def compute(self, method: str, layers: list[int] | None = None, wait: bool = False) -> None:
@@ -179,6 +248,12 @@ class AttentionWidget(anywidget.AnyWidget):
                 f"head must be 0..{self.n_heads - 1}, {MEAN_HEAD} for the mean or {MAX_HEAD} for the max; got {head}."
             )
         return head
+
+    @t.validate("attribution")
+    def _check_attribution(self, proposal):
+        if proposal["value"] not in ("", *Analysis.ATTRIBUTIONS):
+            raise t.TraitError(f"attribution must be '' (off) or one of {list(Analysis.ATTRIBUTIONS)}; got {proposal['value']!r}.")
+        return proposal["value"]
 
     @t.validate("method")
     def _check_method(self, proposal):

@@ -25,7 +25,9 @@ def cases() -> dict[str, tuple[torch.Tensor, int]]:
     causal /= causal.sum(-1, keepdim=True)
     signed = torch.randn(2, 4, 4, generator=g, dtype=torch.float64)
     signed[0, 1] = 0  # a zero row
+    scores = torch.tensor([[[0.5, -0.25, 0.0, 1.0, -0.75, 0.125]]], dtype=torch.float64)  # token scores (1, 1, n)
     return {
+        "scores": (scores, payload.DEFAULT_BUDGET_BYTES),
         "dense": (stochastic, payload.DEFAULT_BUDGET_BYTES),
         "topk": (causal, 2 * 12 * (6 + 4 * 3)),  # exactly k = 3 (dense needs 672 bytes)
         "signed": (signed, payload.DEFAULT_BUDGET_BYTES),
@@ -68,19 +70,22 @@ def synthetic_widget(tokens: list[str] = HOSTILE_TOKENS, layers: int = 3, heads:
 
 
 def widget_state(widget) -> dict:
-    """The synced traits a front end receives, binary ones as base64 (JSON-safe)."""
+    """The synced traits a front end receives, binary values (at any depth) as base64 (JSON-safe)."""
     import base64
 
-    state = {}
     from attn_widget import AttentionWidget
 
-    own = AttentionWidget.class_own_traits(sync=True)
-    for name, value in widget.get_state(key=list(own)).items():
+    def encode(value):
         if isinstance(value, (bytes, memoryview)):
-            state[name] = {"base64": base64.b64encode(bytes(value)).decode()}
-        else:
-            state[name] = value
-    return state
+            return {"base64": base64.b64encode(bytes(value)).decode()}
+        if isinstance(value, dict):
+            return {key: encode(item) for key, item in value.items()}
+        if isinstance(value, list):
+            return [encode(item) for item in value]
+        return value
+
+    own = AttentionWidget.class_own_traits(sync=True)
+    return {name: encode(value) for name, value in widget.get_state(key=list(own)).items()}
 
 
 def write() -> None:

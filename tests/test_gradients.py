@@ -135,7 +135,7 @@ def test_gradient_x_input_and_integrated_gradients_agree_with_captum(build, toke
     def forward(embeds):
         return target.score(runner._forward(embeds))
 
-    embeds = runner._embed()
+    embeds = runner._embed().requires_grad_(True)
     reference = captum.InputXGradient(forward).attribute(embeds).sum(-1)[0]
     assert torch.allclose(analysis.attribution("grad_x_input"), reference, atol=1e-6)
     ig = captum.IntegratedGradients(forward).attribute(

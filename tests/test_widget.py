@@ -68,7 +68,7 @@ def test_initial_state_and_analysis_reuse(tokenizer):
     w = AttentionWidget(analysis=analysis, layer=2, head=-2, method="rollout")
     assert (w.layer, w.head, w.method) == (2, -2, "rollout")
     assert w.analysis is analysis
-    with pytest.raises(TypeError, match="accepts layer, head and method"):
+    with pytest.raises(TypeError, match="accepts layer, head, method and attribution"):
         AttentionWidget(analysis=analysis, colour="red")
     with pytest.raises(TypeError, match="needs a model and a text"):
         AttentionWidget()
@@ -154,3 +154,32 @@ def test_an_interrupted_flow_keeps_finished_layers_only(tokenizer):
     assert analysis.flow_layers_done() == [1, 2]
     fresh = analyze(tiny_model("gpt2"), LONG_TEXT, tokenizer).flow(receptive_field="none", progress=False)
     assert torch.equal(analysis.flow(receptive_field="none", progress=False), fresh)
+
+
+def test_token_scores_follow_the_target_and_method(tokenizer):
+    from test_gradients import tiny_lm
+
+    from attn_widget import targets
+
+    w = AttentionWidget(tiny_lm(), TEXT, tokenizer)
+    assert [t["id"] for t in w.targets] == ["t0"] and w.target == "t0"
+    assert w.targets[0]["label"].startswith("logit of") and w.targets[0]["position"] == 7
+    w.attribution = "grad_x_input"
+    w.wait()
+    assert w.attribution_data["status"] == "done" and w.attribution_data["method"] == "grad_x_input"
+    values = payload.decode(w.attribution_data["values"])["matrices"][0, 0]
+    np.testing.assert_allclose(values, w.analysis.attribution("grad_x_input").numpy(), atol=1e-4 * abs(values).max())
+    w.set_target(targets.next_token(3, "actual"), label="the actual next token after 'sat'")
+    w.wait()
+    assert w.target == "t1" and w.targets[1] == {"id": "t1", "label": "the actual next token after 'sat'", "position": 3}
+    values = payload.decode(w.attribution_data["values"])["matrices"][0, 0]
+    assert np.all(values[4:] == 0)  # causal: nothing after the target position
+    with pytest.raises(traitlets.TraitError, match="attribution must be"):
+        w.attribution = "lime"
+
+
+def test_models_without_a_head_offer_no_default_target(tokenizer):
+    w = AttentionWidget(tiny_model("bert"), TEXT, tokenizer)
+    assert w.targets == [] and w.target == ""
+    w.attribution = "saliency"  # nothing to explain yet: no job starts
+    assert w.attribution_data == {}

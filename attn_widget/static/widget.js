@@ -183,12 +183,17 @@ function markHovered(root, node) {
   const column = root.querySelector(node.side === "source" ? ".attnw-labels-left" : ".attnw-labels-right");
   column?.querySelector(`[data-index="${node.index}"]`)?.classList.add("attnw-hovered");
 }
+function markTarget(column, position) {
+  for (const label of column.querySelectorAll(".attnw-target-row")) label.classList.remove("attnw-target-row");
+  if (position === null || position === void 0) return;
+  column.querySelector(`[data-index="${position}"]`)?.classList.add("attnw-target-row");
+}
 function renderTitles(left, right, titles) {
   left.textContent = titles[0];
   right.textContent = titles[1];
   left.style.height = right.style.height = `${HEADER_HEIGHT}px`;
 }
-function renderTooltip(tooltip, { node, tokens, edges, touching, columnTitle, coverage, rowNote = null }) {
+function renderTooltip(tooltip, { node, tokens, edges, touching, columnTitle, coverage, rowNote = null, scoreNote = null }) {
   const doc = tooltip.ownerDocument;
   tooltip.replaceChildren();
   const verb = node.side === "target" ? "draws on" : "feeds";
@@ -211,6 +216,7 @@ function renderTooltip(tooltip, { node, tokens, edges, touching, columnTitle, co
   }
   if (touching.length === 0) tooltip.append(element(doc, "div", "attnw-tooltip-more", "no edges"));
   if (rowNote) tooltip.append(element(doc, "div", "attnw-tooltip-more", `${rowNote[0]}: ${formatValue(rowNote[1])}`));
+  if (scoreNote) tooltip.append(element(doc, "div", "attnw-tooltip-more", `${scoreNote[0]}: ${formatValue(scoreNote[1])}`));
   if (node.side === "target" && coverage < 0.9995) {
     tooltip.append(
       element(doc, "div", "attnw-tooltip-more", `stored edges carry ${(coverage * 100).toFixed(1)}% of this row`)
@@ -262,7 +268,11 @@ function readState(model) {
     layer: model.get("layer"),
     head: model.get("head"),
     ready: model.get("ready") ?? {},
-    job: model.get("job") ?? {}
+    job: model.get("job") ?? {},
+    targets: model.get("targets") ?? [],
+    target: model.get("target") ?? "",
+    attribution: model.get("attribution") ?? "",
+    attributionData: model.get("attribution_data") ?? {}
   };
 }
 function isAvailable(state) {
@@ -287,6 +297,64 @@ function columnTitles(state) {
   return [state.layer === 1 ? "Input (layer 0)" : `Layer ${state.layer - 1}`, right];
 }
 
+// src/strip.js
+var ATTRIBUTION_LABELS = {
+  saliency: "saliency (\u2016\u2202y/\u2202e\u2016)",
+  grad_x_input: "gradient \xD7 input",
+  integrated_gradients: "integrated gradients",
+  attention_gradient: "attention \xD7 gradient",
+  gradient_rollout: "gradient-weighted rollout",
+  blank_out: "blank-out |y \u2212 y\xACj|"
+};
+function currentScores(data, target, method) {
+  if (!method || data.status !== "done" || data.target !== target || data.method !== method || !data.values) {
+    return null;
+  }
+  const env = decodeEnvelope(data.values);
+  const { cols, values } = rowEntries(env, 0, 0);
+  const out = new Float64Array(env.cols);
+  for (let i = 0; i < values.length; i++) out[cols[i]] = values[i];
+  return out;
+}
+function renderStrip(container, layout, scores) {
+  container.replaceChildren();
+  container.hidden = scores === null;
+  if (!scores) return;
+  const doc = container.ownerDocument;
+  let max = 0;
+  for (const v of scores) max = Math.max(max, Math.abs(v));
+  const room = layout.leftX - 8;
+  scores.forEach((value, i) => {
+    const bar = element(doc, "div", value < 0 ? "attnw-bar attnw-bar-negative" : "attnw-bar");
+    const height = Math.max(1, layout.rowHeight * 0.7);
+    bar.style.top = `${rowCenter(layout, i) - height / 2}px`;
+    bar.style.height = `${height}px`;
+    bar.style.width = `${max > 0 ? Math.abs(value) / max * room : 0}px`;
+    bar.style.left = `${layout.leftX - 4 - (max > 0 ? Math.abs(value) / max * room : 0)}px`;
+    bar.dataset.value = String(value);
+    container.append(bar);
+  });
+}
+function renderStripStatus(line, data, method, targetLabel, scores) {
+  line.hidden = !method;
+  if (!method) return;
+  const name = ATTRIBUTION_LABELS[
+    /** @type {keyof typeof ATTRIBUTION_LABELS} */
+    method
+  ] ?? method;
+  if (data.status === "error" && data.method === method) {
+    line.textContent = `Token scores (${name}) failed: ${data.message}`;
+  } else if (scores) {
+    let max = 0;
+    for (const v of scores) max = Math.max(max, Math.abs(v));
+    line.textContent = `Bars: ${name} of ${targetLabel}; longest ${formatValue(max)}`;
+  } else if (data.status === "running" && data.total) {
+    line.textContent = `Computing ${name}\u2026 ${Math.round((data.done ?? 0) / data.total * 100)}%`;
+  } else {
+    line.textContent = `Computing ${name}\u2026`;
+  }
+}
+
 // src/controls.js
 function createControls(doc, model) {
   const root = element(doc, "div", "attnw-controls");
@@ -309,11 +377,28 @@ function createControls(doc, model) {
     element(doc, "select", "attnw-head")
   );
   head.setAttribute("aria-label", "Head");
-  for (const control of [method, layer, head]) control.dataset.lmSuppressShortcuts = "true";
+  const target = (
+    /** @type {HTMLSelectElement} */
+    element(doc, "select", "attnw-target")
+  );
+  target.setAttribute("aria-label", "Target to explain");
+  const attribution = (
+    /** @type {HTMLSelectElement} */
+    element(doc, "select", "attnw-attribution")
+  );
+  attribution.setAttribute("aria-label", "Token scores");
+  attribution.replaceChildren(
+    option(doc, "", "off"),
+    ...Object.entries(ATTRIBUTION_LABELS).map(([value, text]) => option(doc, value, text))
+  );
+  for (const control of [method, layer, head, target, attribution]) control.dataset.lmSuppressShortcuts = "true";
+  const targetControl = labelled(doc, "Explain", target);
   root.append(
     labelled(doc, "Method", method),
     labelled(doc, "Layer", layer, layerValue),
-    labelled(doc, "Head", head)
+    labelled(doc, "Head", head),
+    labelled(doc, "Token scores", attribution),
+    targetControl
   );
   const commit = (name, value) => {
     model.set(name, value);
@@ -322,10 +407,15 @@ function createControls(doc, model) {
   const onMethod = () => commit("method", method.value);
   const onLayer = () => commit("layer", Number(layer.value));
   const onHead = () => commit("head", Number(head.value));
+  const onTarget = () => commit("target", target.value);
+  const onAttribution = () => commit("attribution", attribution.value);
   method.addEventListener("change", onMethod);
   layer.addEventListener("input", onLayer);
   head.addEventListener("change", onHead);
+  target.addEventListener("change", onTarget);
+  attribution.addEventListener("change", onAttribution);
   let optionsKey = "";
+  let targetsKey = "";
   return {
     root,
     update(state) {
@@ -347,11 +437,23 @@ function createControls(doc, model) {
       head.value = String(state.method.per_head ? state.head : MEAN_HEAD);
       head.disabled = !state.method.per_head;
       head.title = state.method.per_head ? "" : `${state.method.label} averages the heads`;
+      const targetKey = JSON.stringify(state.targets);
+      if (targetKey !== targetsKey) {
+        targetsKey = targetKey;
+        target.replaceChildren(...state.targets.map((t) => option(doc, t.id, t.label)));
+      }
+      target.value = state.target;
+      targetControl.hidden = state.targets.length === 0;
+      attribution.value = state.attribution;
+      attribution.disabled = state.targets.length === 0;
+      attribution.title = state.targets.length ? "Gradient or blank-out scores of each token for the chosen target" : "This model has no output head: choose a target from Python, e.g. w.set_target(attn_widget.targets.similarity(...))";
     },
     destroy() {
       method.removeEventListener("change", onMethod);
       layer.removeEventListener("input", onLayer);
       head.removeEventListener("change", onHead);
+      target.removeEventListener("change", onTarget);
+      attribution.removeEventListener("change", onAttribution);
     }
   };
 }
@@ -517,7 +619,21 @@ function createPending(doc, model) {
 
 // src/index.js
 var DEFAULT_WIDTH = 640;
-var REDRAW_ON = ["layer", "head", "method", "tokens", "methods", "n_layers", "n_heads", "ready", "job"];
+var REDRAW_ON = [
+  "layer",
+  "head",
+  "method",
+  "tokens",
+  "methods",
+  "n_layers",
+  "n_heads",
+  "ready",
+  "job",
+  "targets",
+  "target",
+  "attribution",
+  "attribution_data"
+];
 var NO_EDGES = {
   source: new Uint16Array(0),
   target: new Uint16Array(0),
@@ -542,6 +658,8 @@ function render({ model, el }) {
   canvas.setAttribute("role", "img");
   const titleLeft = element(doc, "div", "attnw-title attnw-title-left");
   const titleRight = element(doc, "div", "attnw-title attnw-title-right");
+  const strip = element(doc, "div", "attnw-strip");
+  const stripStatus = element(doc, "div", "attnw-strip-status");
   const labelsLeft = element(doc, "div", "attnw-labels attnw-labels-left");
   const labelsRight = element(doc, "div", "attnw-labels attnw-labels-right");
   const tooltip = element(doc, "div", "attnw-tooltip");
@@ -549,8 +667,8 @@ function render({ model, el }) {
   tooltip.hidden = true;
   const legend = element(doc, "div", "attnw-legend");
   const pending = createPending(doc, model);
-  plot.append(canvas, titleLeft, titleRight, labelsLeft, labelsRight, tooltip, pending.root);
-  root.append(controls.root, caption, plot, legend);
+  plot.append(canvas, strip, titleLeft, titleRight, labelsLeft, labelsRight, tooltip, pending.root);
+  root.append(controls.root, caption, plot, legend, stripStatus);
   el.append(root);
   const envelopes = /* @__PURE__ */ new Map();
   let hovered = null;
@@ -625,6 +743,10 @@ function render({ model, el }) {
       ctx.setTransform(dpr, 0, 0, dpr, 0, 0);
       drawEdges(ctx, layout, edges, { table, signed, highlight });
     }
+    const chosen = state.targets.find((t) => t.id === state.target);
+    const scores = currentScores(state.attributionData, state.target, state.attribution);
+    renderStrip(strip, layout, scores);
+    renderStripStatus(stripStatus, state.attributionData, state.attribution, chosen?.label ?? "", scores);
     const key = JSON.stringify([layout.width, layout.n, state.tokens]);
     if (key !== labelsKey) {
       labelsKey = key;
@@ -634,6 +756,7 @@ function render({ model, el }) {
     titleRight.style.left = `${layout.rightX + 6}px`;
     renderTitles(titleLeft, titleRight, titles);
     markHovered(root, hovered);
+    markTarget(labelsRight, state.attribution && chosen ? chosen.position : null);
     const note = state.method.note ? ` \xB7 ${state.method.note}` : "";
     caption.textContent = `${state.method.label} \xB7 layer ${state.layer} of ${state.nLayers} \xB7 ${headLabel(state)} \xB7 ${state.causal ? "decoder (causal)" : "encoder"}${note}`;
     caption.title = state.method.description;
@@ -656,7 +779,8 @@ function render({ model, el }) {
         touching: edgesOfNode(edges, hovered),
         columnTitle: hovered.side === "source" ? titles[0] : titles[1],
         coverage: rowCoverage(env, slice, hovered.index),
-        rowNote: current.rows && hovered.side === "target" ? [state.method.row_label, current.rows[hovered.index]] : null
+        rowNote: current.rows && hovered.side === "target" ? [state.method.row_label, current.rows[hovered.index]] : null,
+        scoreNote: scores ? ["token score", scores[hovered.index]] : null
       });
       placeTooltip();
     } else {

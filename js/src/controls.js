@@ -3,6 +3,7 @@
 
 import { element } from "./overlay.js";
 import { MAX_HEAD, MEAN_HEAD } from "./state.js";
+import { ATTRIBUTION_LABELS } from "./strip.js";
 
 /**
  * @typedef {object} Controls
@@ -29,15 +30,26 @@ export function createControls(doc, model) {
   const layerValue = element(doc, "output", "attnw-layer-value");
   const head = /** @type {HTMLSelectElement} */ (element(doc, "select", "attnw-head"));
   head.setAttribute("aria-label", "Head");
+  const target = /** @type {HTMLSelectElement} */ (element(doc, "select", "attnw-target"));
+  target.setAttribute("aria-label", "Target to explain");
+  const attribution = /** @type {HTMLSelectElement} */ (element(doc, "select", "attnw-attribution"));
+  attribution.setAttribute("aria-label", "Token scores");
+  attribution.replaceChildren(
+    option(doc, "", "off"),
+    ...Object.entries(ATTRIBUTION_LABELS).map(([value, text]) => option(doc, value, text)),
+  );
 
   // JupyterLab binds arrow keys to notebook commands in command mode. Lumino skips
   // shortcuts whose focused target carries this attribute, so keys reach our controls.
-  for (const control of [method, layer, head]) control.dataset.lmSuppressShortcuts = "true";
+  for (const control of [method, layer, head, target, attribution]) control.dataset.lmSuppressShortcuts = "true";
 
+  const targetControl = labelled(doc, "Explain", target);
   root.append(
     labelled(doc, "Method", method),
     labelled(doc, "Layer", layer, layerValue),
     labelled(doc, "Head", head),
+    labelled(doc, "Token scores", attribution),
+    targetControl,
   );
 
   /** @param {string} name @param {any} value */
@@ -48,11 +60,16 @@ export function createControls(doc, model) {
   const onMethod = () => commit("method", method.value);
   const onLayer = () => commit("layer", Number(layer.value));
   const onHead = () => commit("head", Number(head.value));
+  const onTarget = () => commit("target", target.value);
+  const onAttribution = () => commit("attribution", attribution.value);
   method.addEventListener("change", onMethod);
   layer.addEventListener("input", onLayer);
   head.addEventListener("change", onHead);
+  target.addEventListener("change", onTarget);
+  attribution.addEventListener("change", onAttribution);
 
   let optionsKey = "";
+  let targetsKey = "";
   return {
     root,
     update(state) {
@@ -74,11 +91,25 @@ export function createControls(doc, model) {
       head.value = String(state.method.per_head ? state.head : MEAN_HEAD);
       head.disabled = !state.method.per_head;
       head.title = state.method.per_head ? "" : `${state.method.label} averages the heads`;
+      const targetKey = JSON.stringify(state.targets);
+      if (targetKey !== targetsKey) {
+        targetsKey = targetKey;
+        target.replaceChildren(...state.targets.map((t) => option(doc, t.id, t.label)));
+      }
+      target.value = state.target;
+      targetControl.hidden = state.targets.length === 0;
+      attribution.value = state.attribution;
+      attribution.disabled = state.targets.length === 0;
+      attribution.title = state.targets.length
+        ? "Gradient or blank-out scores of each token for the chosen target"
+        : "This model has no output head: choose a target from Python, e.g. w.set_target(attn_widget.targets.similarity(...))";
     },
     destroy() {
       method.removeEventListener("change", onMethod);
       layer.removeEventListener("input", onLayer);
       head.removeEventListener("change", onHead);
+      target.removeEventListener("change", onTarget);
+      attribution.removeEventListener("change", onAttribution);
     },
   };
 }

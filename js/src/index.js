@@ -7,12 +7,27 @@ import { createControls } from "./controls.js";
 import { drawEdges } from "./draw.js";
 import { edgesOfNode, sliceEdges } from "./edges.js";
 import { computeLayout, nodeAt } from "./layout.js";
-import { element, markHovered, renderLabels, renderLegend, renderTitles, renderTooltip } from "./overlay.js";
+import { element, markHovered, markTarget, renderLabels, renderLegend, renderTitles, renderTooltip } from "./overlay.js";
 import { createPending } from "./pending.js";
+import { currentScores, renderStrip, renderStripStatus } from "./strip.js";
 import { columnTitles, headLabel, isAvailable, readState, sliceIndex } from "./state.js";
 
 const DEFAULT_WIDTH = 640;
-const REDRAW_ON = ["layer", "head", "method", "tokens", "methods", "n_layers", "n_heads", "ready", "job"];
+const REDRAW_ON = [
+  "layer",
+  "head",
+  "method",
+  "tokens",
+  "methods",
+  "n_layers",
+  "n_heads",
+  "ready",
+  "job",
+  "targets",
+  "target",
+  "attribution",
+  "attribution_data",
+];
 
 /** @type {import("./edges.js").EdgeList} */
 const NO_EDGES = {
@@ -38,6 +53,8 @@ export function render({ model, el }) {
   canvas.setAttribute("role", "img");
   const titleLeft = element(doc, "div", "attnw-title attnw-title-left");
   const titleRight = element(doc, "div", "attnw-title attnw-title-right");
+  const strip = element(doc, "div", "attnw-strip");
+  const stripStatus = element(doc, "div", "attnw-strip-status");
   const labelsLeft = element(doc, "div", "attnw-labels attnw-labels-left");
   const labelsRight = element(doc, "div", "attnw-labels attnw-labels-right");
   const tooltip = element(doc, "div", "attnw-tooltip");
@@ -45,8 +62,8 @@ export function render({ model, el }) {
   tooltip.hidden = true;
   const legend = element(doc, "div", "attnw-legend");
   const pending = createPending(doc, model);
-  plot.append(canvas, titleLeft, titleRight, labelsLeft, labelsRight, tooltip, pending.root);
-  root.append(controls.root, caption, plot, legend);
+  plot.append(canvas, strip, titleLeft, titleRight, labelsLeft, labelsRight, tooltip, pending.root);
+  root.append(controls.root, caption, plot, legend, stripStatus);
   el.append(root);
 
   /** @type {Map<string, import("./codec.js").Envelope>} decoded once per method */
@@ -140,6 +157,10 @@ export function render({ model, el }) {
       drawEdges(ctx, layout, edges, { table, signed, highlight });
     }
 
+    const chosen = state.targets.find((t) => t.id === state.target);
+    const scores = currentScores(state.attributionData, state.target, state.attribution);
+    renderStrip(strip, layout, scores);
+    renderStripStatus(stripStatus, state.attributionData, state.attribution, chosen?.label ?? "", scores);
     const key = JSON.stringify([layout.width, layout.n, state.tokens]);
     if (key !== labelsKey) {
       labelsKey = key;
@@ -149,6 +170,7 @@ export function render({ model, el }) {
     titleRight.style.left = `${layout.rightX + 6}px`;
     renderTitles(titleLeft, titleRight, titles);
     markHovered(root, hovered);
+    markTarget(labelsRight, state.attribution && chosen ? chosen.position : null);
     const note = state.method.note ? ` · ${state.method.note}` : "";
     caption.textContent = `${state.method.label} · layer ${state.layer} of ${state.nLayers} · ${headLabel(state)} · ${state.causal ? "decoder (causal)" : "encoder"}${note}`;
     caption.title = state.method.description;
@@ -172,6 +194,7 @@ export function render({ model, el }) {
         columnTitle: hovered.side === "source" ? titles[0] : titles[1],
         coverage: rowCoverage(env, slice, hovered.index),
         rowNote: current.rows && hovered.side === "target" ? [state.method.row_label, current.rows[hovered.index]] : null,
+        scoreNote: scores ? ["token score", scores[hovered.index]] : null,
       });
       placeTooltip();
     } else {

@@ -69,6 +69,17 @@ export function markHovered(root, node) {
 }
 
 /**
+ * Mark the target position (the row compared with the token scores) in the right column.
+ * @param {HTMLElement} column
+ * @param {number | null | undefined} position
+ */
+export function markTarget(column, position) {
+  for (const label of column.querySelectorAll(".attnw-target-row")) label.classList.remove("attnw-target-row");
+  if (position === null || position === undefined) return;
+  column.querySelector(`[data-index="${position}"]`)?.classList.add("attnw-target-row");
+}
+
+/**
  * @param {HTMLElement} left
  * @param {HTMLElement} right
  * @param {[string, string]} titles
@@ -90,8 +101,9 @@ export function renderTitles(left, right, titles) {
  * @param {string} args.columnTitle
  * @param {number} args.coverage     share of the row's mass stored (target side)
  * @param {[string, number] | null} [args.rowNote]  a per-row quantity of the method: label, value
+ * @param {[string, number] | null} [args.scoreNote]  the token's attribution score: label, value
  */
-export function renderTooltip(tooltip, { node, tokens, edges, touching, columnTitle, coverage, rowNote = null }) {
+export function renderTooltip(tooltip, { node, tokens, edges, touching, columnTitle, coverage, rowNote = null, scoreNote = null }) {
   const doc = tooltip.ownerDocument;
   tooltip.replaceChildren();
   const verb = node.side === "target" ? "draws on" : "feeds";
@@ -114,6 +126,7 @@ export function renderTooltip(tooltip, { node, tokens, edges, touching, columnTi
   }
   if (touching.length === 0) tooltip.append(element(doc, "div", "attnw-tooltip-more", "no edges"));
   if (rowNote) tooltip.append(element(doc, "div", "attnw-tooltip-more", `${rowNote[0]}: ${formatValue(rowNote[1])}`));
+  if (scoreNote) tooltip.append(element(doc, "div", "attnw-tooltip-more", `${scoreNote[0]}: ${formatValue(scoreNote[1])}`));
   if (node.side === "target" && coverage < 0.9995) {
     tooltip.append(
       element(doc, "div", "attnw-tooltip-more", `stored edges carry ${(coverage * 100).toFixed(1)}% of this row`),

@@ -30,6 +30,10 @@ export const MAX_HEAD = -2;
  * @property {number} head    0..nHeads-1, MEAN_HEAD or MAX_HEAD
  * @property {Record<string, number[]>} ready  per method, the layers present in its data
  * @property {import("./pending.js").Job} job
+ * @property {{ id: string, label: string, position: number | null }[]} targets
+ * @property {string} target        selected target id
+ * @property {string} attribution   token-score method, "" = off
+ * @property {import("./strip.js").AttributionData} attributionData
  */
 
 /**
@@ -63,6 +67,10 @@ export function readState(model) {
     head: model.get("head"),
     ready: model.get("ready") ?? {},
     job: model.get("job") ?? {},
+    targets: model.get("targets") ?? [],
+    target: model.get("target") ?? "",
+    attribution: model.get("attribution") ?? "",
+    attributionData: model.get("attribution_data") ?? {},
   };
 }
 

@@ -107,15 +107,17 @@ export const expected = JSON.parse(readFileSync(new URL("./fixtures/expected.jso
 /** Traits of the synthetic widget written by tests/payload_fixtures.py, binary ones as DataViews. */
 export function widgetTraits() {
   const state = JSON.parse(readFileSync(new URL("./fixtures/widget_state.json", import.meta.url), "utf8"));
-  /** @type {Record<string, any>} */
-  const traits = {};
-  for (const [name, value] of Object.entries(state)) {
-    if (value && typeof value === "object" && "base64" in value) {
-      const bytes = Buffer.from(value.base64, "base64");
-      traits[name] = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
-    } else {
-      traits[name] = value;
+  /** @param {any} value */
+  const decode = (value) => {
+    if (Array.isArray(value)) return value.map(decode);
+    if (value && typeof value === "object") {
+      if ("base64" in value) {
+        const bytes = Buffer.from(value.base64, "base64");
+        return new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+      }
+      return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, decode(v)]));
     }
-  }
-  return traits;
+    return value;
+  };
+  return Object.fromEntries(Object.entries(state).map(([name, value]) => [name, decode(value)]));
 }

@@ -1,7 +1,7 @@
 import assert from "node:assert/strict";
 import { test } from "node:test";
 import { render } from "../src/index.js";
-import { FakeModel, makeDom, widgetTraits } from "./fake-model.js";
+import { FakeModel, fixtureBytes, makeDom, widgetTraits } from "./fake-model.js";
 
 function mount(overrides = {}) {
   const dom = makeDom();
@@ -147,4 +147,49 @@ test("effective attention is drawn with the diverging map and reports the mass i
   plot.dispatchEvent(new dom.window.MouseEvent("pointermove", { clientX: 600, clientY: Number(canvas.dataset.top) + 5.5 * rowHeight }));
   await flush();
   assert.match(el.querySelector(".attnw-tooltip")?.textContent ?? "", /attention removed \(Σ\|A − A_eff\|\): \d/);
+});
+
+test("token scores appear as bars beside the graph, signed, with the target row marked", async () => {
+  const scores = fixtureBytes("scores");
+  const { el, model, dom, canvas, flush } = mount({
+    targets: [{ id: "t0", label: "logit of 'x' as the token after position 3", position: 3 }],
+    target: "t0",
+    attribution: "grad_x_input",
+    attribution_data: { target: "t0", method: "grad_x_input", status: "running", done: 20, total: 50 },
+  });
+  const status = /** @type {HTMLElement} */ (el.querySelector(".attnw-strip-status"));
+  assert.equal(status.textContent, "Computing gradient × input… 40%");
+  assert.equal(el.querySelectorAll(".attnw-bar").length, 0);
+
+  model.set("attribution_data", { target: "t0", method: "grad_x_input", status: "done", values: new DataView(scores.buffer, scores.byteOffset, scores.byteLength) });
+  await flush();
+  const bars = [...el.querySelectorAll(".attnw-bar")].map((b) => /** @type {HTMLElement} */ (b));
+  assert.equal(bars.length, 6);
+  const expected = [0.5, -0.25, 0, 1, -0.75, 0.125];
+  bars.forEach((b, i) => assert.ok(Math.abs(Number(b.dataset.value) - expected[i]) < 1e-4));
+  assert.deepEqual(bars.map((b) => b.classList.contains("attnw-bar-negative")), [false, true, false, false, true, false]);
+  assert.ok(parseFloat(bars[3].style.width) > parseFloat(bars[0].style.width));
+  assert.match(status.textContent ?? "", /^Bars: gradient × input of logit of 'x'/);
+  assert.ok(el.querySelector('.attnw-labels-right [data-index="3"]')?.classList.contains("attnw-target-row"));
+
+  const plot = /** @type {HTMLElement} */ (el.querySelector(".attnw-plot"));
+  const rowHeight = Number(canvas.dataset.rowHeight);
+  plot.dispatchEvent(new dom.window.MouseEvent("pointermove", { clientX: 5, clientY: Number(canvas.dataset.top) + 4.5 * rowHeight }));
+  await flush();
+  assert.match(el.querySelector(".attnw-tooltip")?.textContent ?? "", /token score: -0\.7500/);
+
+  const select = /** @type {HTMLSelectElement} */ (el.querySelector(".attnw-attribution"));
+  select.value = "";
+  select.dispatchEvent(new dom.window.Event("change"));
+  await flush();
+  assert.equal(model.get("attribution"), "");
+  assert.equal(el.querySelectorAll(".attnw-bar").length, 0);
+  assert.equal(status.hidden, true);
+});
+
+test("without a target the token-score control explains what to do", () => {
+  const { el } = mount();
+  const select = /** @type {HTMLSelectElement} */ (el.querySelector(".attnw-attribution"));
+  assert.equal(select.disabled, true);
+  assert.match(select.title, /w\.set_target/);
 });

@@ -202,3 +202,27 @@ def test_every_method_renders_without_errors(browser, page_server, minilm, which
     assert len(pictures) >= len(offered) - 1
     assert errors == []
     page.close()
+
+
+def test_token_scores_beside_the_graph(browser, page_server, artifacts):
+    """Integrated gradients of the shipped decoder's next-token prediction, as bars by the tokens."""
+    from attn_widget.demo import pydoc_gpt2
+
+    model, tokenizer = pydoc_gpt2()
+    widget = AttentionWidget(model, "The for statement is used to iterate over the elements of a list.", tokenizer)
+    widget.method, widget.layer, widget.attribution = "flow_rf", 4, "integrated_gradients"
+    widget.wait()
+    assert widget.attribution_data["status"] == "done"
+    page, errors = open_widget(browser, page_server, widget)
+    bars = page.locator(".attnw-bar")
+    assert bars.count() == len(widget.tokens)
+    widths = [float(w) for w in page.eval_on_selector_all(".attnw-bar", "bars => bars.map(b => b.getBoundingClientRect().width)")]
+    scores = payload.decode(widget.attribution_data["values"])["matrices"][0, 0]
+    strongest = int(np.abs(scores).argmax())
+    assert widths[strongest] == max(widths) and max(widths) > 20
+    assert page.inner_text(".attnw-strip-status").startswith("Bars: integrated gradients of logit of")
+    target_row = page.locator(".attnw-labels-right .attnw-target-row")
+    assert target_row.get_attribute("data-index") == str(len(widget.tokens) - 1)
+    page.locator(".attnw-root").screenshot(path=str(artifacts / "widget-token-scores.png"))
+    assert errors == []
+    page.close()

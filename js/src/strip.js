@@ -1,0 +1,95 @@
+// Token scores (gradient or blank-out attributions) as bars in the left label column,
+// one per token, beside the graph. Signed methods use two colours.
+
+import { decodeEnvelope, rowEntries } from "./codec.js";
+import { element, formatValue } from "./overlay.js";
+import { rowCenter } from "./layout.js";
+
+export const ATTRIBUTION_LABELS = {
+  saliency: "saliency (‖∂y/∂e‖)",
+  grad_x_input: "gradient × input",
+  integrated_gradients: "integrated gradients",
+  attention_gradient: "attention × gradient",
+  gradient_rollout: "gradient-weighted rollout",
+  blank_out: "blank-out |y − y¬j|",
+};
+
+/**
+ * @typedef {object} AttributionData  the widget's `attribution_data` trait
+ * @property {string} [target]
+ * @property {string} [method]
+ * @property {"running" | "done" | "error"} [status]
+ * @property {number} [done]
+ * @property {number} [total]
+ * @property {DataView | ArrayBuffer | null} [values]
+ * @property {string} [message]
+ */
+
+/**
+ * The scores of the selected target and method, or null when they are not there (yet).
+ * @param {AttributionData} data
+ * @param {string} target
+ * @param {string} method
+ * @returns {Float64Array | null}
+ */
+export function currentScores(data, target, method) {
+  if (!method || data.status !== "done" || data.target !== target || data.method !== method || !data.values) {
+    return null;
+  }
+  const env = decodeEnvelope(data.values);
+  const { cols, values } = rowEntries(env, 0, 0);
+  const out = new Float64Array(env.cols);
+  for (let i = 0; i < values.length; i++) out[cols[i]] = values[i];
+  return out;
+}
+
+/**
+ * Draw one bar per token, right-aligned against the graph in the left label column.
+ * @param {HTMLElement} container
+ * @param {import("./layout.js").Layout} layout
+ * @param {Float64Array | null} scores
+ */
+export function renderStrip(container, layout, scores) {
+  container.replaceChildren();
+  container.hidden = scores === null;
+  if (!scores) return;
+  const doc = container.ownerDocument;
+  let max = 0;
+  for (const v of scores) max = Math.max(max, Math.abs(v));
+  const room = layout.leftX - 8;
+  scores.forEach((value, i) => {
+    const bar = element(doc, "div", value < 0 ? "attnw-bar attnw-bar-negative" : "attnw-bar");
+    const height = Math.max(1, layout.rowHeight * 0.7);
+    bar.style.top = `${rowCenter(layout, i) - height / 2}px`;
+    bar.style.height = `${height}px`;
+    bar.style.width = `${max > 0 ? (Math.abs(value) / max) * room : 0}px`;
+    bar.style.left = `${layout.leftX - 4 - (max > 0 ? (Math.abs(value) / max) * room : 0)}px`;
+    bar.dataset.value = String(value);
+    container.append(bar);
+  });
+}
+
+/**
+ * One line saying what the bars show, or what is being computed.
+ * @param {HTMLElement} line
+ * @param {AttributionData} data
+ * @param {string} method
+ * @param {string} targetLabel
+ * @param {Float64Array | null} scores
+ */
+export function renderStripStatus(line, data, method, targetLabel, scores) {
+  line.hidden = !method;
+  if (!method) return;
+  const name = ATTRIBUTION_LABELS[/** @type {keyof typeof ATTRIBUTION_LABELS} */ (method)] ?? method;
+  if (data.status === "error" && data.method === method) {
+    line.textContent = `Token scores (${name}) failed: ${data.message}`;
+  } else if (scores) {
+    let max = 0;
+    for (const v of scores) max = Math.max(max, Math.abs(v));
+    line.textContent = `Bars: ${name} of ${targetLabel}; longest ${formatValue(max)}`;
+  } else if (data.status === "running" && data.total) {
+    line.textContent = `Computing ${name}… ${Math.round(((data.done ?? 0) / data.total) * 100)}%`;
+  } else {
+    line.textContent = `Computing ${name}…`;
+  }
+}
