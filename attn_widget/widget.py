@@ -9,7 +9,7 @@ import anywidget
 import torch
 import traitlets as t
 
-from . import payload
+from . import export, payload
 from .analysis import Analysis, analyze
 from .catalog import ViewMethod, view_method, view_methods
 from .jobs import BackgroundJob
@@ -17,6 +17,7 @@ from .jobs import BackgroundJob
 _STATIC = pathlib.Path(__file__).parent / "static"
 MEAN_HEAD = -1
 MAX_HEAD = -2
+_VIEW_OPTIONS = ("layer", "head", "method", "attribution", "top_k", "threshold", "specials")
 
 
 class AttentionWidget(anywidget.AnyWidget):
@@ -78,6 +79,12 @@ class AttentionWidget(anywidget.AnyWidget):
         sync=True
     )
     method = t.Unicode("raw", help="Selected method id, one of ``methods``.").tag(sync=True)
+    top_k = t.Int(0, help="Edges drawn into each token at most, strongest first (0 = all).").tag(sync=True)
+    threshold = t.Float(0.0, help="Edges with |weight| below this are not drawn.").tag(sync=True)
+    specials = t.Unicode(
+        "show", help="Edges touching special tokens: 'show', 'hide', or 'renormalise' (hide, rescale rows)."
+    ).tag(sync=True)
+    selected = t.Dict(help="The pinned token {side: 'source' | 'target', index}, or {}.").tag(sync=True)
 
     def __init__(self, model=None, text: str | None = None, tokenizer=None, *, analysis: Analysis | None = None, **state):
         """Analyse ``text`` with ``model`` (or show an existing ``analysis``).
@@ -112,10 +119,8 @@ class AttentionWidget(anywidget.AnyWidget):
         self._attribution_job = BackgroundJob()
         self._offer_default_target()
         for name, value in state.items():
-            if name not in ("layer", "head", "method", "attribution"):
-                raise TypeError(
-                    f"Unknown option {name!r}; the initial view accepts layer, head, method and attribution."
-                )
+            if name not in _VIEW_OPTIONS:
+                raise TypeError(f"Unknown option {name!r}; the initial view accepts {', '.join(_VIEW_OPTIONS)}.")
             setattr(self, name, value)
         self.on_msg(self._handle_message)
 
@@ -163,6 +168,19 @@ class AttentionWidget(anywidget.AnyWidget):
         self._attribution_job.wait()
         self.attribution_data = {**base, "status": "running", "done": 0, "total": 1}
         self._attribution_job.start(work, on_progress, on_finish)
+
+    # Export ------------------------------------------------------------------------
+    def to_html(self, path=None, title: str | None = None) -> str:
+        """Write one self-contained interactive HTML file (works offline, no kernel); returns its text."""
+        return export.to_html(self, path, title)
+
+    def to_numpy(self) -> dict:
+        """Exact values of every method shown: ``{method id: array}`` (see ``attn_widget.export``)."""
+        return export.to_numpy(self)
+
+    def to_frame(self, method: str | None = None, layer: int | None = None, head: int | None = None):
+        """The current slice (or another) as a pandas DataFrame labelled with the tokens."""
+        return export.to_frame(self, method, layer, head)
 
     def wait(self, timeout: float | None = None) -> None:
         """Block until background computations (flow layers, token scores) have finished."""
@@ -253,6 +271,24 @@ class AttentionWidget(anywidget.AnyWidget):
     def _check_attribution(self, proposal):
         if proposal["value"] not in ("", *Analysis.ATTRIBUTIONS):
             raise t.TraitError(f"attribution must be '' (off) or one of {list(Analysis.ATTRIBUTIONS)}; got {proposal['value']!r}.")
+        return proposal["value"]
+
+    @t.validate("top_k")
+    def _check_top_k(self, proposal):
+        if proposal["value"] < 0:
+            raise t.TraitError(f"top_k must be 0 (all edges) or more; got {proposal['value']}.")
+        return proposal["value"]
+
+    @t.validate("threshold")
+    def _check_threshold(self, proposal):
+        if not proposal["value"] >= 0:
+            raise t.TraitError(f"threshold must be a weight >= 0; got {proposal['value']}.")
+        return proposal["value"]
+
+    @t.validate("specials")
+    def _check_specials(self, proposal):
+        if proposal["value"] not in ("show", "hide", "renormalise"):
+            raise t.TraitError(f"specials must be 'show', 'hide' or 'renormalise'; got {proposal['value']!r}.")
         return proposal["value"]
 
     @t.validate("method")

@@ -70,22 +70,10 @@ def synthetic_widget(tokens: list[str] = HOSTILE_TOKENS, layers: int = 3, heads:
 
 
 def widget_state(widget) -> dict:
-    """The synced traits a front end receives, binary values (at any depth) as base64 (JSON-safe)."""
-    import base64
+    """The synced traits a front end receives, binary values as base64 (the export's own format)."""
+    from attn_widget.export import widget_state as exported
 
-    from attn_widget import AttentionWidget
-
-    def encode(value):
-        if isinstance(value, (bytes, memoryview)):
-            return {"base64": base64.b64encode(bytes(value)).decode()}
-        if isinstance(value, dict):
-            return {key: encode(item) for key, item in value.items()}
-        if isinstance(value, list):
-            return [encode(item) for item in value]
-        return value
-
-    own = AttentionWidget.class_own_traits(sync=True)
-    return {name: encode(value) for name, value in widget.get_state(key=list(own)).items()}
+    return exported(widget)
 
 
 def write() -> None:

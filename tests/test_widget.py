@@ -51,6 +51,9 @@ def test_data_travels_as_binary_envelopes(widget):
         ("head", 4, "head must be 0..3"),
         ("head", -3, "head must be 0..3"),
         ("method", "gradients", "must be one of \\['raw', 'effective', 'rollout'"),
+        ("top_k", -1, "top_k must be 0"),
+        ("threshold", -0.5, "threshold must be a weight >= 0"),
+        ("specials", "drop", "specials must be 'show', 'hide' or 'renormalise'"),
     ],
 )
 def test_invalid_state_is_refused(widget, name, value, message):
@@ -68,7 +71,7 @@ def test_initial_state_and_analysis_reuse(tokenizer):
     w = AttentionWidget(analysis=analysis, layer=2, head=-2, method="rollout")
     assert (w.layer, w.head, w.method) == (2, -2, "rollout")
     assert w.analysis is analysis
-    with pytest.raises(TypeError, match="accepts layer, head, method and attribution"):
+    with pytest.raises(TypeError, match="accepts layer, head, method, attribution"):
         AttentionWidget(analysis=analysis, colour="red")
     with pytest.raises(TypeError, match="needs a model and a text"):
         AttentionWidget()
@@ -183,3 +186,26 @@ def test_models_without_a_head_offer_no_default_target(tokenizer):
     assert w.targets == [] and w.target == ""
     w.attribution = "saliency"  # nothing to explain yet: no job starts
     assert w.attribution_data == {}
+
+
+def test_data_export_gives_exact_values_with_token_labels(tokenizer):
+    w = AttentionWidget(tiny_model("gpt2"), TEXT, tokenizer, method="rollout", layer=2)
+    arrays = w.to_numpy()
+    assert set(arrays) == {m["id"] for m in w.methods}
+    np.testing.assert_array_equal(arrays["rollout"], w.analysis.rollout(receptive_field="none").numpy())
+    assert arrays["raw"].shape == (3, 6, 8, 8)
+    frame = w.to_frame()
+    assert list(frame.index)[:2] == ["0: [CLS]", "1: the"] and frame.shape == (8, 8)
+    np.testing.assert_array_equal(frame.to_numpy(), arrays["rollout"][1])
+    head = w.to_frame("raw", layer=1, head=2)
+    np.testing.assert_array_equal(head.to_numpy(), w.analysis.attentions[0, 2].numpy())
+
+
+def test_html_export_escapes_everything_that_reaches_the_page():
+    from payload_fixtures import synthetic_widget
+
+    page = synthetic_widget().to_html(title="<b>title</b>")
+    assert "<title>&lt;b&gt;title&lt;/b&gt;</title>" in page
+    state = page.split('id="attnw-state">')[1].split("</script>")[0]
+    assert "<" not in state and ">" not in state  # token text cannot close the script element
+    assert page.count("</script>") == 3  # state, module source, loader: nothing else ends a script

@@ -177,11 +177,17 @@ function renderLabels(container, layout, tokens, special, side) {
     container.append(label);
   });
 }
-function markHovered(root, node) {
-  for (const label of root.querySelectorAll(".attnw-token.attnw-hovered")) label.classList.remove("attnw-hovered");
-  if (!node) return;
-  const column = root.querySelector(node.side === "source" ? ".attnw-labels-left" : ".attnw-labels-right");
-  column?.querySelector(`[data-index="${node.index}"]`)?.classList.add("attnw-hovered");
+function markHovered(root, node, pinned = null) {
+  for (const name of ["attnw-hovered", "attnw-pinned"]) {
+    for (const label of root.querySelectorAll(`.attnw-token.${name}`)) label.classList.remove(name);
+  }
+  const mark = (at, name) => {
+    if (!at) return;
+    const column = root.querySelector(at.side === "source" ? ".attnw-labels-left" : ".attnw-labels-right");
+    column?.querySelector(`[data-index="${at.index}"]`)?.classList.add(name);
+  };
+  mark(node, "attnw-hovered");
+  mark(pinned, "attnw-pinned");
 }
 function markTarget(column, position) {
   for (const label of column.querySelectorAll(".attnw-target-row")) label.classList.remove("attnw-target-row");
@@ -193,12 +199,13 @@ function renderTitles(left, right, titles) {
   right.textContent = titles[1];
   left.style.height = right.style.height = `${HEADER_HEIGHT}px`;
 }
-function renderTooltip(tooltip, { node, tokens, edges, touching, columnTitle, coverage, rowNote = null, scoreNote = null }) {
+function renderTooltip(tooltip, { node, tokens, edges, touching, columnTitle, coverage, rowNote = null, scoreNote = null, pinned = false }) {
   const doc = tooltip.ownerDocument;
   tooltip.replaceChildren();
   const verb = node.side === "target" ? "draws on" : "feeds";
+  const pin = pinned ? "\u{1F4CC} " : "";
   tooltip.append(
-    element(doc, "div", "attnw-tooltip-title", `\u201C${displayToken(tokens[node.index])}\u201D #${node.index} \xB7 ${columnTitle} ${verb}:`)
+    element(doc, "div", "attnw-tooltip-title", `${pin}\u201C${displayToken(tokens[node.index])}\u201D #${node.index} \xB7 ${columnTitle} ${verb}:`)
   );
   const list = element(doc, "table", "attnw-tooltip-list");
   for (const e of touching.slice(0, TOOLTIP_ROWS)) {
@@ -230,7 +237,7 @@ function formatValue(value) {
   if (abs >= 1e-3) return value.toFixed(4);
   return value.toExponential(2);
 }
-function renderLegend(legend, { table, signed, max, meanCoverage, minCoverage, edgeCount, rowLabel = "", rowMean = null }) {
+function renderLegend(legend, { table, signed, max, meanCoverage, minCoverage, edgeCount, drawnShare = 1, rowLabel = "", rowMean = null }) {
   const doc = legend.ownerDocument;
   legend.replaceChildren();
   const stops = table.filter((_, i) => i % 32 === 0 || i === table.length - 1);
@@ -241,13 +248,15 @@ function renderLegend(legend, { table, signed, max, meanCoverage, minCoverage, e
     bar,
     element(doc, "span", "attnw-legend-label", formatValue(max))
   );
-  const coverageText = minCoverage >= 0.9995 ? `${edgeCount} edges, all stored weights drawn` : `${edgeCount} edges carrying ${(meanCoverage * 100).toFixed(1)}% of each row on average (least ${(minCoverage * 100).toFixed(1)}%)`;
+  const share = meanCoverage * drawnShare;
+  const coverageText = minCoverage >= 0.9995 && drawnShare >= 0.9995 ? `${edgeCount} edges, all of the attention drawn` : `${edgeCount} edges carrying ${(share * 100).toFixed(1)}% of the attention` + (minCoverage < 0.9995 ? ` (the data keeps ${(meanCoverage * 100).toFixed(1)}% per row on average, least ${(minCoverage * 100).toFixed(1)}%)` : "");
   legend.append(element(doc, "span", "attnw-legend-coverage", coverageText));
   if (rowLabel && rowMean !== null) {
     legend.append(element(doc, "span", "attnw-legend-coverage", `${rowLabel}: ${formatValue(rowMean)} per row on average`));
   }
   legend.dataset.max = String(max);
   legend.dataset.mid = colorAt(table, 0.5, false);
+  legend.dataset.share = String(share);
 }
 
 // src/state.js
@@ -272,7 +281,12 @@ function readState(model) {
     targets: model.get("targets") ?? [],
     target: model.get("target") ?? "",
     attribution: model.get("attribution") ?? "",
-    attributionData: model.get("attribution_data") ?? {}
+    attributionData: model.get("attribution_data") ?? {},
+    offline: Boolean(model.get("offline")),
+    topK: model.get("top_k") ?? 0,
+    threshold: model.get("threshold") ?? 0,
+    specials: model.get("specials") ?? "show",
+    selected: model.get("selected") ?? {}
   };
 }
 function isAvailable(state) {
@@ -295,6 +309,11 @@ function columnTitles(state) {
   const right = `Layer ${state.layer}`;
   if (state.method.cumulative) return ["Input (layer 0)", right];
   return [state.layer === 1 ? "Input (layer 0)" : `Layer ${state.layer - 1}`, right];
+}
+function pinnedNode(state) {
+  const { side, index } = state.selected;
+  if (side !== "source" && side !== "target" || typeof index !== "number" || index >= state.tokens.length) return null;
+  return { side, index };
 }
 
 // src/strip.js
@@ -377,6 +396,34 @@ function createControls(doc, model) {
     element(doc, "select", "attnw-head")
   );
   head.setAttribute("aria-label", "Head");
+  const topK = (
+    /** @type {HTMLInputElement} */
+    element(doc, "input", "attnw-top-k")
+  );
+  topK.type = "number";
+  topK.min = "0";
+  topK.step = "1";
+  topK.setAttribute("aria-label", "Edges per token, 0 for all");
+  topK.title = "Draw at most this many edges into each token (0: all)";
+  const threshold = (
+    /** @type {HTMLInputElement} */
+    element(doc, "input", "attnw-threshold")
+  );
+  threshold.type = "number";
+  threshold.min = "0";
+  threshold.step = "0.01";
+  threshold.setAttribute("aria-label", "Smallest weight drawn");
+  threshold.title = "Hide edges whose weight is below this";
+  const specials = (
+    /** @type {HTMLSelectElement} */
+    element(doc, "select", "attnw-specials")
+  );
+  specials.setAttribute("aria-label", "Special tokens");
+  specials.replaceChildren(
+    option(doc, "show", "show"),
+    option(doc, "hide", "hide"),
+    option(doc, "renormalise", "hide, renormalise rows")
+  );
   const target = (
     /** @type {HTMLSelectElement} */
     element(doc, "select", "attnw-target")
@@ -391,12 +438,17 @@ function createControls(doc, model) {
     option(doc, "", "off"),
     ...Object.entries(ATTRIBUTION_LABELS).map(([value, text]) => option(doc, value, text))
   );
-  for (const control of [method, layer, head, target, attribution]) control.dataset.lmSuppressShortcuts = "true";
+  for (const control of [method, layer, head, topK, threshold, specials, target, attribution]) {
+    control.dataset.lmSuppressShortcuts = "true";
+  }
   const targetControl = labelled(doc, "Explain", target);
   root.append(
     labelled(doc, "Method", method),
     labelled(doc, "Layer", layer, layerValue),
     labelled(doc, "Head", head),
+    labelled(doc, "Edges per token", topK),
+    labelled(doc, "Min weight", threshold),
+    labelled(doc, "Special tokens", specials),
     labelled(doc, "Token scores", attribution),
     targetControl
   );
@@ -409,11 +461,17 @@ function createControls(doc, model) {
   const onHead = () => commit("head", Number(head.value));
   const onTarget = () => commit("target", target.value);
   const onAttribution = () => commit("attribution", attribution.value);
+  const onTopK = () => commit("top_k", Math.max(0, Math.round(Number(topK.value) || 0)));
+  const onThreshold = () => commit("threshold", Math.max(0, Number(threshold.value) || 0));
+  const onSpecials = () => commit("specials", specials.value);
   method.addEventListener("change", onMethod);
   layer.addEventListener("input", onLayer);
   head.addEventListener("change", onHead);
   target.addEventListener("change", onTarget);
   attribution.addEventListener("change", onAttribution);
+  topK.addEventListener("change", onTopK);
+  threshold.addEventListener("change", onThreshold);
+  specials.addEventListener("change", onSpecials);
   let optionsKey = "";
   let targetsKey = "";
   return {
@@ -445,6 +503,9 @@ function createControls(doc, model) {
       target.value = state.target;
       targetControl.hidden = state.targets.length === 0;
       attribution.value = state.attribution;
+      if (doc.activeElement !== topK) topK.value = String(state.topK);
+      if (doc.activeElement !== threshold) threshold.value = String(state.threshold);
+      specials.value = state.specials;
       attribution.disabled = state.targets.length === 0;
       attribution.title = state.targets.length ? "Gradient or blank-out scores of each token for the chosen target" : "This model has no output head: choose a target from Python, e.g. w.set_target(attn_widget.targets.similarity(...))";
     },
@@ -454,6 +515,9 @@ function createControls(doc, model) {
       head.removeEventListener("change", onHead);
       target.removeEventListener("change", onTarget);
       attribution.removeEventListener("change", onAttribution);
+      topK.removeEventListener("change", onTopK);
+      threshold.removeEventListener("change", onThreshold);
+      specials.removeEventListener("change", onSpecials);
     }
   };
 }
@@ -473,27 +537,35 @@ function option(doc, value, text) {
 
 // src/draw.js
 var BUCKETS = 24;
-function drawEdges(ctx, layout, edges, options) {
-  ctx.clearRect(0, 0, layout.width, layout.height);
+function drawEdges(ctx, layout, edges, options, clear = true) {
+  if (clear) ctx.clearRect(0, 0, layout.width, layout.height);
   if (edges.count === 0 || edges.max <= 0) return;
   const { highlight } = options;
   const buckets = Array.from({ length: BUCKETS }, () => []);
   const strong = Array.from({ length: BUCKETS }, () => []);
   for (let e = 0; e < edges.count; e++) {
-    const t = Math.abs(edges.weight[e]) / edges.max;
-    const b = Math.min(BUCKETS - 1, Math.floor(t * BUCKETS));
-    (highlight && highlight.has(e) ? strong : buckets)[b].push(e);
+    (highlight && highlight.has(e) ? strong : buckets)[bucketOf(edges.weight[e], edges.max)].push(e);
   }
   ctx.lineCap = "round";
   const dim = highlight ? 0.25 : 1;
   strokeBuckets(ctx, layout, edges, buckets, options, dim);
   if (highlight) strokeBuckets(ctx, layout, edges, strong, options, 1, 1.5);
 }
+function bucketStyle(b, sign, options, alphaScale = 1, widthScale = 1) {
+  const t = (b + 0.5) / BUCKETS;
+  return {
+    color: colorAt(options.table, sign * t, options.signed),
+    alpha: Math.min(1, (0.15 + 0.85 * t) * alphaScale),
+    width: (0.6 + 3 * t) * widthScale
+  };
+}
+function bucketOf(weight, max) {
+  return Math.min(BUCKETS - 1, Math.floor(Math.abs(weight) / max * BUCKETS));
+}
 function strokeBuckets(ctx, layout, edges, buckets, options, alphaScale, widthScale = 1) {
   const midX = (layout.leftX + layout.rightX) / 2;
   buckets.forEach((members, b) => {
     if (members.length === 0) return;
-    const t = (b + 0.5) / BUCKETS;
     for (const sign of options.signed ? [-1, 1] : [1]) {
       ctx.beginPath();
       let any = false;
@@ -506,9 +578,10 @@ function strokeBuckets(ctx, layout, edges, buckets, options, alphaScale, widthSc
         any = true;
       }
       if (!any) continue;
-      ctx.strokeStyle = colorAt(options.table, sign * t, options.signed);
-      ctx.globalAlpha = Math.min(1, (0.15 + 0.85 * t) * alphaScale);
-      ctx.lineWidth = (0.6 + 3 * t) * widthScale;
+      const style = bucketStyle(b, sign, options, alphaScale, widthScale);
+      ctx.strokeStyle = style.color;
+      ctx.globalAlpha = style.alpha;
+      ctx.lineWidth = style.width;
       ctx.stroke();
     }
   });
@@ -545,6 +618,151 @@ function edgesOfNode(edges, node) {
   const out = [];
   for (let e = 0; e < edges.count; e++) if (ends[e] === node.index) out.push(e);
   return out.sort((a, b) => Math.abs(edges.weight[b]) - Math.abs(edges.weight[a]));
+}
+function filterEdges(edges, { topK, threshold, specials, special }) {
+  const byTarget = /* @__PURE__ */ new Map();
+  const totals = /* @__PURE__ */ new Map();
+  let stored = 0;
+  for (let e = 0; e < edges.count; e++) {
+    stored += Math.abs(edges.weight[e]);
+    totals.set(edges.target[e], (totals.get(edges.target[e]) ?? 0) + edges.weight[e]);
+    const hidden = specials !== "show" && (special[edges.source[e]] || special[edges.target[e]]);
+    if (hidden || Math.abs(edges.weight[e]) < threshold) continue;
+    const row = byTarget.get(edges.target[e]);
+    if (row) row.push(e);
+    else byTarget.set(edges.target[e], [e]);
+  }
+  const kept = [];
+  const scale = [];
+  for (const row of byTarget.values()) {
+    row.sort((a, b) => Math.abs(edges.weight[b]) - Math.abs(edges.weight[a]));
+    const chosen = topK > 0 ? row.slice(0, topK) : row;
+    let factor = 1;
+    if (specials === "renormalise") {
+      let remaining = 0;
+      for (const e of row) remaining += edges.weight[e];
+      factor = remaining !== 0 ? (totals.get(edges.target[row[0]]) ?? 0) / remaining : 1;
+    }
+    for (const e of chosen) {
+      kept.push(e);
+      scale.push(factor);
+    }
+  }
+  const out = {
+    source: new Uint16Array(kept.length),
+    target: new Uint16Array(kept.length),
+    weight: new Float64Array(kept.length),
+    count: kept.length,
+    max: 0,
+    drawnShare: 0
+  };
+  let drawn = 0;
+  kept.forEach((e, k) => {
+    out.source[k] = edges.source[e];
+    out.target[k] = edges.target[e];
+    out.weight[k] = edges.weight[e] * scale[k];
+    out.max = Math.max(out.max, Math.abs(out.weight[k]));
+    drawn += Math.abs(edges.weight[e]);
+  });
+  out.drawnShare = stored > 0 ? drawn / stored : 1;
+  return out;
+}
+
+// src/exporter.js
+var SVG = "http://www.w3.org/2000/svg";
+function svgOf(doc, picture) {
+  const { layout, edges, tokens, titles, caption, options } = picture;
+  const height = layout.height + 24;
+  const svg = doc.createElementNS(SVG, "svg");
+  svg.setAttribute("width", String(layout.width));
+  svg.setAttribute("height", String(height));
+  svg.setAttribute("viewBox", `0 0 ${layout.width} ${height}`);
+  svg.setAttribute("font-family", "sans-serif");
+  svg.setAttribute("font-size", "12");
+  const background = doc.createElementNS(SVG, "rect");
+  background.setAttribute("width", "100%");
+  background.setAttribute("height", "100%");
+  background.setAttribute("fill", picture.background);
+  svg.append(background);
+  const midX = (layout.leftX + layout.rightX) / 2;
+  const group = doc.createElementNS(SVG, "g");
+  group.setAttribute("fill", "none");
+  group.setAttribute("stroke-linecap", "round");
+  for (let e = 0; e < edges.count; e++) {
+    if (edges.max <= 0) break;
+    const style = bucketStyle(bucketOf(edges.weight[e], edges.max), Math.sign(edges.weight[e]) || 1, options);
+    const y0 = rowCenter(layout, edges.source[e]);
+    const y1 = rowCenter(layout, edges.target[e]);
+    const path = doc.createElementNS(SVG, "path");
+    path.setAttribute("d", `M${layout.leftX} ${y0}C${midX} ${y0} ${midX} ${y1} ${layout.rightX} ${y1}`);
+    path.setAttribute("stroke", style.color);
+    path.setAttribute("stroke-opacity", style.alpha.toFixed(3));
+    path.setAttribute("stroke-width", style.width.toFixed(2));
+    group.append(path);
+  }
+  svg.append(group);
+  const text = (content, x, y, anchor, weight = "normal") => {
+    const node = doc.createElementNS(SVG, "text");
+    node.setAttribute("x", String(x));
+    node.setAttribute("y", String(y));
+    node.setAttribute("text-anchor", anchor);
+    node.setAttribute("dominant-baseline", "middle");
+    node.setAttribute("fill", picture.foreground);
+    node.setAttribute("font-weight", weight);
+    node.textContent = content;
+    svg.append(node);
+  };
+  text(titles[0], 0, 10, "start", "bold");
+  text(titles[1], layout.rightX + 6, 10, "start", "bold");
+  if (layout.showLabels) {
+    tokens.forEach((token, i) => {
+      const label = displayToken(token);
+      text(label, layout.leftX - 6, rowCenter(layout, i), "end");
+      text(label, layout.rightX + 6, rowCenter(layout, i), "start");
+    });
+  }
+  text(caption, 0, layout.height + 12, "start");
+  return new (doc.defaultView ?? globalThis).XMLSerializer().serializeToString(svg);
+}
+function paintPng(canvas, picture, scale = 2) {
+  const { layout } = picture;
+  const height = layout.height + 24;
+  canvas.width = Math.round(layout.width * scale);
+  canvas.height = Math.round(height * scale);
+  const ctx = canvas.getContext("2d");
+  if (!ctx) return;
+  ctx.setTransform(scale, 0, 0, scale, 0, 0);
+  ctx.fillStyle = picture.background;
+  ctx.fillRect(0, 0, layout.width, height);
+  drawEdges(ctx, layout, picture.edges, picture.options, false);
+  ctx.fillStyle = picture.foreground;
+  ctx.textBaseline = "middle";
+  ctx.font = "bold 12px sans-serif";
+  ctx.fillText(picture.titles[0], 0, 10);
+  ctx.fillText(picture.titles[1], layout.rightX + 6, 10);
+  ctx.font = "12px sans-serif";
+  if (layout.showLabels) {
+    picture.tokens.forEach((token, i) => {
+      const label = displayToken(token);
+      ctx.textAlign = "right";
+      ctx.fillText(label, layout.leftX - 6, rowCenter(layout, i));
+      ctx.textAlign = "left";
+      ctx.fillText(label, layout.rightX + 6, rowCenter(layout, i));
+    });
+  }
+  ctx.textAlign = "left";
+  ctx.fillText(picture.caption, 0, layout.height + 12);
+}
+function download(doc, blob, name) {
+  const url = URL.createObjectURL(blob);
+  const link = doc.createElement("a");
+  link.href = url;
+  link.download = name;
+  link.style.display = "none";
+  doc.body.append(link);
+  link.click();
+  link.remove();
+  setTimeout(() => URL.revokeObjectURL(url), 1e3);
 }
 
 // src/pending.js
@@ -598,9 +816,9 @@ function createPending(doc, model) {
       root.hidden = available && !(running && mine);
       if (root.hidden) return;
       const n = state.tokens.length;
-      message.textContent = available ? `${state.method.label}: computing more layers\u2026` : `${state.method.label} for layer ${layer} is computed on request: ${n} tokens need ${(n * n).toLocaleString()} max-flow problems for this layer.`;
+      message.textContent = available ? `${state.method.label}: computing more layers\u2026` : state.offline ? `${state.method.label} for layer ${layer} was not computed before this view was exported; in the notebook, call w.compute("${method}") before exporting.` : `${state.method.label} for layer ${layer} is computed on request: ${n} tokens need ${(n * n).toLocaleString()} max-flow problems for this layer.`;
       computeLayer.textContent = `Compute layer ${layer}`;
-      computeLayer.hidden = computeAll.hidden = running || available;
+      computeLayer.hidden = computeAll.hidden = running || available || state.offline;
       bar.hidden = cancel.hidden = !running;
       if (running && job.total) {
         bar.max = job.total;
@@ -615,6 +833,59 @@ function createPending(doc, model) {
       cancel.removeEventListener("click", onCancel);
     }
   };
+}
+
+// src/standalone.js
+function decodeState(value) {
+  if (Array.isArray(value)) return value.map(decodeState);
+  if (value && typeof value === "object") {
+    if ("base64" in value) {
+      const binary = atob(value.base64);
+      const bytes = new Uint8Array(binary.length);
+      for (let i = 0; i < binary.length; i++) bytes[i] = binary.charCodeAt(i);
+      return new DataView(bytes.buffer);
+    }
+    return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, decodeState(v)]));
+  }
+  return value;
+}
+function createStandaloneModel(state) {
+  const traits = new Map(Object.entries(decodeState(state)));
+  const listeners = /* @__PURE__ */ new Map();
+  const saved = [];
+  return {
+    saved,
+    /** @param {string} name */
+    get: (name) => traits.get(name),
+    /** @param {string} name @param {any} value */
+    set(name, value) {
+      traits.set(name, value);
+      for (const callback of listeners.get(`change:${name}`) ?? []) callback();
+    },
+    save_changes() {
+      saved.push(Object.fromEntries(["layer", "head", "method", "attribution", "target"].map((k) => [k, traits.get(k)])));
+    },
+    /** @param {string} event @param {Function} callback */
+    on(event, callback) {
+      if (!listeners.has(event)) listeners.set(event, /* @__PURE__ */ new Set());
+      listeners.get(event)?.add(callback);
+    },
+    /** @param {string} event @param {Function} callback */
+    off(event, callback) {
+      listeners.get(event)?.delete(callback);
+    },
+    send() {
+    }
+    // no kernel: nothing to compute on request
+  };
+}
+function renderStandalone(el, state) {
+  const model = createStandaloneModel(state);
+  const cleanup = render({ model: (
+    /** @type {any} */
+    model
+  ), el });
+  return { model, cleanup };
 }
 
 // src/index.js
@@ -632,7 +903,11 @@ var REDRAW_ON = [
   "targets",
   "target",
   "attribution",
-  "attribution_data"
+  "attribution_data",
+  "top_k",
+  "threshold",
+  "specials",
+  "selected"
 ];
 var NO_EDGES = {
   source: new Uint16Array(0),
@@ -666,6 +941,17 @@ function render({ model, el }) {
   tooltip.setAttribute("role", "status");
   tooltip.hidden = true;
   const legend = element(doc, "div", "attnw-legend");
+  const savePng = (
+    /** @type {HTMLButtonElement} */
+    element(doc, "button", "attnw-save attnw-save-png", "PNG")
+  );
+  const saveSvg = (
+    /** @type {HTMLButtonElement} */
+    element(doc, "button", "attnw-save attnw-save-svg", "SVG")
+  );
+  savePng.title = "Download the current view as a PNG picture";
+  saveSvg.title = "Download the current view as an SVG drawing (labels as text)";
+  controls.root.append(savePng, saveSvg);
   const pending = createPending(doc, model);
   plot.append(canvas, strip, titleLeft, titleRight, labelsLeft, labelsRight, tooltip, pending.root);
   root.append(controls.root, caption, plot, legend, stripStatus);
@@ -699,7 +985,12 @@ function render({ model, el }) {
       return { state, available, env: null, slice, edges: NO_EDGES, layout, meanCoverage: 1, minCoverage: 1, rows: null };
     }
     const env = envelope(`data_${state.method.id}`);
-    const edges = sliceEdges(env, slice);
+    const edges = filterEdges(sliceEdges(env, slice), {
+      topK: state.topK,
+      threshold: state.threshold,
+      specials: state.specials,
+      special: state.special
+    });
     let sum = 0;
     let min = 1;
     for (let r = 0; r < env.rows; r++) {
@@ -737,7 +1028,9 @@ function render({ model, el }) {
       `${state.method.label}, layer ${state.layer} of ${state.nLayers}, ${headLabel(state)}: ${edges.count} edges between ${state.tokens.length} tokens`
     );
     plot.style.height = `${layout.height}px`;
-    const highlight = hovered ? new Set(edgesOfNode(edges, hovered)) : null;
+    const pinned = pinnedNode(state);
+    const focus = hovered ?? pinned;
+    const highlight = focus ? /* @__PURE__ */ new Set([...pinned ? edgesOfNode(edges, pinned) : [], ...hovered ? edgesOfNode(edges, hovered) : []]) : null;
     const ctx = canvas.getContext("2d");
     if (ctx) {
       ctx.setTransform(dpr, 0, 0, dpr, 0, 0);
@@ -755,7 +1048,7 @@ function render({ model, el }) {
     }
     titleRight.style.left = `${layout.rightX + 6}px`;
     renderTitles(titleLeft, titleRight, titles);
-    markHovered(root, hovered);
+    markHovered(root, focus, pinned);
     markTarget(labelsRight, state.attribution && chosen ? chosen.position : null);
     const note = state.method.note ? ` \xB7 ${state.method.note}` : "";
     caption.textContent = `${state.method.label} \xB7 layer ${state.layer} of ${state.nLayers} \xB7 ${headLabel(state)} \xB7 ${state.causal ? "decoder (causal)" : "encoder"}${note}`;
@@ -768,21 +1061,23 @@ function render({ model, el }) {
       meanCoverage: current.meanCoverage,
       minCoverage: current.minCoverage,
       edgeCount: edges.count,
+      drawnShare: edges.drawnShare ?? 1,
       rowLabel: state.method.row_label,
       rowMean: current.rows ? current.rows.reduce((a, b) => a + b, 0) / current.rows.length : null
     });
-    if (hovered && env) {
+    if (focus && env) {
       renderTooltip(tooltip, {
-        node: hovered,
+        node: focus,
         tokens: state.tokens,
         edges,
-        touching: edgesOfNode(edges, hovered),
-        columnTitle: hovered.side === "source" ? titles[0] : titles[1],
-        coverage: rowCoverage(env, slice, hovered.index),
-        rowNote: current.rows && hovered.side === "target" ? [state.method.row_label, current.rows[hovered.index]] : null,
-        scoreNote: scores ? ["token score", scores[hovered.index]] : null
+        touching: edgesOfNode(edges, focus),
+        columnTitle: focus.side === "source" ? titles[0] : titles[1],
+        coverage: rowCoverage(env, slice, focus.index),
+        rowNote: current.rows && focus.side === "target" ? [state.method.row_label, current.rows[focus.index]] : null,
+        scoreNote: scores ? ["token score", scores[focus.index]] : null,
+        pinned: pinned !== null && focus.side === pinned.side && focus.index === pinned.index
       });
-      placeTooltip();
+      placeTooltip(focus);
     } else {
       tooltip.hidden = true;
     }
@@ -790,13 +1085,47 @@ function render({ model, el }) {
   const schedule = () => {
     if (!scheduled) scheduled = win.requestAnimationFrame ? win.requestAnimationFrame(paint) : win.setTimeout(paint, 0);
   };
-  const placeTooltip = () => {
-    if (!current || !hovered) return;
+  const placeTooltip = (node) => {
+    if (!current) return;
     const { layout } = current;
-    const y = layout.top + (hovered.index + 1) * layout.rowHeight + 4;
+    const y = layout.top + (node.index + 1) * layout.rowHeight + 4;
     tooltip.style.top = `${Math.min(y, Math.max(0, layout.height - 40))}px`;
-    tooltip.style.left = hovered.side === "source" ? `${layout.leftX + 8}px` : "";
-    tooltip.style.right = hovered.side === "target" ? `${layout.width - layout.rightX + 8}px` : "";
+    tooltip.style.left = node.side === "source" ? `${layout.leftX + 8}px` : "";
+    tooltip.style.right = node.side === "target" ? `${layout.width - layout.rightX + 8}px` : "";
+  };
+  const commitSelected = (value) => {
+    model.set("selected", value);
+    model.save_changes();
+  };
+  const togglePin = (node) => {
+    const pinned = pinnedNode(readState(model));
+    commitSelected(pinned && pinned.side === node.side && pinned.index === node.index ? {} : node);
+  };
+  const onClick = (event) => {
+    if (!current) return;
+    const box = plot.getBoundingClientRect();
+    const node = nodeAt(current.layout, event.clientX - box.left, event.clientY - box.top);
+    if (node) togglePin(node);
+  };
+  const onKey = (event) => {
+    const state = readState(model);
+    const n = state.tokens.length;
+    const at = hovered ?? pinnedNode(state) ?? { side: "target", index: 0 };
+    let next = null;
+    if (event.key === "ArrowDown") next = { side: at.side, index: Math.min(n - 1, at.index + (hovered ? 1 : 0)) };
+    else if (event.key === "ArrowUp") next = { side: at.side, index: Math.max(0, at.index - (hovered ? 1 : 0)) };
+    else if (event.key === "ArrowLeft") next = { side: "source", index: at.index };
+    else if (event.key === "ArrowRight") next = { side: "target", index: at.index };
+    else if (event.key === "Enter" || event.key === " ") togglePin(at);
+    else if (event.key === "Escape") {
+      hovered = null;
+      commitSelected({});
+    } else return;
+    event.preventDefault();
+    if (next) {
+      hovered = next;
+      schedule();
+    }
   };
   const onPointerMove = (event) => {
     if (!current) return;
@@ -812,8 +1141,49 @@ function render({ model, el }) {
       schedule();
     }
   };
+  const picture = () => {
+    if (!current) current = frame();
+    const { state, env, edges, layout } = current;
+    const style = win.getComputedStyle(root);
+    const dark = prefersDarkTable(style.color);
+    return {
+      layout,
+      edges,
+      tokens: state.tokens,
+      titles: columnTitles(state),
+      caption: caption.textContent ?? "",
+      options: { table: colormap(env?.signed ? "diverging" : dark ? "dark" : "light"), signed: env?.signed ?? false, highlight: null },
+      foreground: dark ? "#e6e6e6" : "#111111",
+      background: dark ? "#111111" : "#ffffff"
+    };
+  };
+  const fileName = () => {
+    const state = readState(model);
+    return `attention-${state.method.id}-layer${state.layer}`;
+  };
+  const onSavePng = () => {
+    const canvas2 = (
+      /** @type {HTMLCanvasElement} */
+      doc.createElement("canvas")
+    );
+    paintPng(canvas2, picture());
+    canvas2.toBlob((blob) => blob && download(doc, blob, `${fileName()}.png`), "image/png");
+  };
+  const onSaveSvg = () => {
+    download(doc, new Blob([svgOf(doc, picture())], { type: "image/svg+xml" }), `${fileName()}.svg`);
+  };
+  savePng.addEventListener("click", onSavePng);
+  saveSvg.addEventListener("click", onSaveSvg);
   plot.addEventListener("pointermove", onPointerMove);
   plot.addEventListener("pointerleave", onPointerLeave);
+  plot.addEventListener("click", onClick);
+  plot.addEventListener("keydown", onKey);
+  plot.tabIndex = 0;
+  plot.dataset.lmSuppressShortcuts = "true";
+  plot.setAttribute(
+    "aria-label",
+    "Attention graph. Arrow keys move between tokens and columns, Enter pins a token, Escape unpins."
+  );
   const subscriptions = [
     ...REDRAW_ON.map((name) => (
       /** @type {[string, () => void]} */
@@ -838,6 +1208,10 @@ function render({ model, el }) {
     for (const [event, callback] of subscriptions) model.off(event, callback);
     plot.removeEventListener("pointermove", onPointerMove);
     plot.removeEventListener("pointerleave", onPointerLeave);
+    plot.removeEventListener("click", onClick);
+    plot.removeEventListener("keydown", onKey);
+    savePng.removeEventListener("click", onSavePng);
+    saveSvg.removeEventListener("click", onSaveSvg);
     resize?.disconnect();
     theme.disconnect();
     controls.destroy();
@@ -848,5 +1222,6 @@ function render({ model, el }) {
 var index_default = { render };
 export {
   index_default as default,
-  render
+  render,
+  renderStandalone
 };

@@ -30,6 +30,25 @@ export function createControls(doc, model) {
   const layerValue = element(doc, "output", "attnw-layer-value");
   const head = /** @type {HTMLSelectElement} */ (element(doc, "select", "attnw-head"));
   head.setAttribute("aria-label", "Head");
+  const topK = /** @type {HTMLInputElement} */ (element(doc, "input", "attnw-top-k"));
+  topK.type = "number";
+  topK.min = "0";
+  topK.step = "1";
+  topK.setAttribute("aria-label", "Edges per token, 0 for all");
+  topK.title = "Draw at most this many edges into each token (0: all)";
+  const threshold = /** @type {HTMLInputElement} */ (element(doc, "input", "attnw-threshold"));
+  threshold.type = "number";
+  threshold.min = "0";
+  threshold.step = "0.01";
+  threshold.setAttribute("aria-label", "Smallest weight drawn");
+  threshold.title = "Hide edges whose weight is below this";
+  const specials = /** @type {HTMLSelectElement} */ (element(doc, "select", "attnw-specials"));
+  specials.setAttribute("aria-label", "Special tokens");
+  specials.replaceChildren(
+    option(doc, "show", "show"),
+    option(doc, "hide", "hide"),
+    option(doc, "renormalise", "hide, renormalise rows"),
+  );
   const target = /** @type {HTMLSelectElement} */ (element(doc, "select", "attnw-target"));
   target.setAttribute("aria-label", "Target to explain");
   const attribution = /** @type {HTMLSelectElement} */ (element(doc, "select", "attnw-attribution"));
@@ -41,13 +60,18 @@ export function createControls(doc, model) {
 
   // JupyterLab binds arrow keys to notebook commands in command mode. Lumino skips
   // shortcuts whose focused target carries this attribute, so keys reach our controls.
-  for (const control of [method, layer, head, target, attribution]) control.dataset.lmSuppressShortcuts = "true";
+  for (const control of [method, layer, head, topK, threshold, specials, target, attribution]) {
+    control.dataset.lmSuppressShortcuts = "true";
+  }
 
   const targetControl = labelled(doc, "Explain", target);
   root.append(
     labelled(doc, "Method", method),
     labelled(doc, "Layer", layer, layerValue),
     labelled(doc, "Head", head),
+    labelled(doc, "Edges per token", topK),
+    labelled(doc, "Min weight", threshold),
+    labelled(doc, "Special tokens", specials),
     labelled(doc, "Token scores", attribution),
     targetControl,
   );
@@ -62,11 +86,17 @@ export function createControls(doc, model) {
   const onHead = () => commit("head", Number(head.value));
   const onTarget = () => commit("target", target.value);
   const onAttribution = () => commit("attribution", attribution.value);
+  const onTopK = () => commit("top_k", Math.max(0, Math.round(Number(topK.value) || 0)));
+  const onThreshold = () => commit("threshold", Math.max(0, Number(threshold.value) || 0));
+  const onSpecials = () => commit("specials", specials.value);
   method.addEventListener("change", onMethod);
   layer.addEventListener("input", onLayer);
   head.addEventListener("change", onHead);
   target.addEventListener("change", onTarget);
   attribution.addEventListener("change", onAttribution);
+  topK.addEventListener("change", onTopK);
+  threshold.addEventListener("change", onThreshold);
+  specials.addEventListener("change", onSpecials);
 
   let optionsKey = "";
   let targetsKey = "";
@@ -99,6 +129,9 @@ export function createControls(doc, model) {
       target.value = state.target;
       targetControl.hidden = state.targets.length === 0;
       attribution.value = state.attribution;
+      if (doc.activeElement !== topK) topK.value = String(state.topK);
+      if (doc.activeElement !== threshold) threshold.value = String(state.threshold);
+      specials.value = state.specials;
       attribution.disabled = state.targets.length === 0;
       attribution.title = state.targets.length
         ? "Gradient or blank-out scores of each token for the chosen target"
@@ -110,6 +143,9 @@ export function createControls(doc, model) {
       head.removeEventListener("change", onHead);
       target.removeEventListener("change", onTarget);
       attribution.removeEventListener("change", onAttribution);
+      topK.removeEventListener("change", onTopK);
+      threshold.removeEventListener("change", onThreshold);
+      specials.removeEventListener("change", onSpecials);
     },
   };
 }

@@ -19,9 +19,10 @@ const BUCKETS = 24;
  * @param {import("./layout.js").Layout} layout
  * @param {import("./edges.js").EdgeList} edges
  * @param {DrawOptions} options
+ * @param {boolean} [clear]  clear the canvas first (not when painting over a background)
  */
-export function drawEdges(ctx, layout, edges, options) {
-  ctx.clearRect(0, 0, layout.width, layout.height);
+export function drawEdges(ctx, layout, edges, options, clear = true) {
+  if (clear) ctx.clearRect(0, 0, layout.width, layout.height);
   if (edges.count === 0 || edges.max <= 0) return;
   const { highlight } = options;
   /** @type {number[][]} */
@@ -29,14 +30,38 @@ export function drawEdges(ctx, layout, edges, options) {
   /** @type {number[][]} */
   const strong = Array.from({ length: BUCKETS }, () => []);
   for (let e = 0; e < edges.count; e++) {
-    const t = Math.abs(edges.weight[e]) / edges.max;
-    const b = Math.min(BUCKETS - 1, Math.floor(t * BUCKETS));
-    (highlight && highlight.has(e) ? strong : buckets)[b].push(e);
+    (highlight && highlight.has(e) ? strong : buckets)[bucketOf(edges.weight[e], edges.max)].push(e);
   }
   ctx.lineCap = "round";
   const dim = highlight ? 0.25 : 1;
   strokeBuckets(ctx, layout, edges, buckets, options, dim);
   if (highlight) strokeBuckets(ctx, layout, edges, strong, options, 1, 1.5);
+}
+
+/**
+ * Stroke style of an edge in bucket b (of BUCKETS), shared by the canvas and the SVG export.
+ * @param {number} b
+ * @param {number} sign  +1 or -1 (signed data)
+ * @param {DrawOptions} options
+ * @param {number} alphaScale
+ * @param {number} widthScale
+ */
+export function bucketStyle(b, sign, options, alphaScale = 1, widthScale = 1) {
+  const t = (b + 0.5) / BUCKETS;
+  return {
+    color: colorAt(options.table, sign * t, options.signed),
+    alpha: Math.min(1, (0.15 + 0.85 * t) * alphaScale),
+    width: (0.6 + 3 * t) * widthScale,
+  };
+}
+
+/**
+ * The colour bucket of an edge weight relative to the slice maximum.
+ * @param {number} weight
+ * @param {number} max
+ */
+export function bucketOf(weight, max) {
+  return Math.min(BUCKETS - 1, Math.floor((Math.abs(weight) / max) * BUCKETS));
 }
 
 /**
@@ -52,7 +77,6 @@ function strokeBuckets(ctx, layout, edges, buckets, options, alphaScale, widthSc
   const midX = (layout.leftX + layout.rightX) / 2;
   buckets.forEach((members, b) => {
     if (members.length === 0) return;
-    const t = (b + 0.5) / BUCKETS;
     // Signed data: colour by sign and size; the bucket holds |w|, so split by sign.
     for (const sign of options.signed ? [-1, 1] : [1]) {
       ctx.beginPath();
@@ -66,9 +90,10 @@ function strokeBuckets(ctx, layout, edges, buckets, options, alphaScale, widthSc
         any = true;
       }
       if (!any) continue;
-      ctx.strokeStyle = colorAt(options.table, sign * t, options.signed);
-      ctx.globalAlpha = Math.min(1, (0.15 + 0.85 * t) * alphaScale);
-      ctx.lineWidth = (0.6 + 3 * t) * widthScale;
+      const style = bucketStyle(b, sign, options, alphaScale, widthScale);
+      ctx.strokeStyle = style.color;
+      ctx.globalAlpha = style.alpha;
+      ctx.lineWidth = style.width;
       ctx.stroke();
     }
   });

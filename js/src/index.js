@@ -5,12 +5,13 @@ import { decodeEnvelope, rowCoverage, rowEntries } from "./codec.js";
 import { colormap, prefersDarkTable } from "./colormap.js";
 import { createControls } from "./controls.js";
 import { drawEdges } from "./draw.js";
-import { edgesOfNode, sliceEdges } from "./edges.js";
+import { edgesOfNode, filterEdges, sliceEdges } from "./edges.js";
 import { computeLayout, nodeAt } from "./layout.js";
 import { element, markHovered, markTarget, renderLabels, renderLegend, renderTitles, renderTooltip } from "./overlay.js";
+import { download, paintPng, svgOf } from "./exporter.js";
 import { createPending } from "./pending.js";
 import { currentScores, renderStrip, renderStripStatus } from "./strip.js";
-import { columnTitles, headLabel, isAvailable, readState, sliceIndex } from "./state.js";
+import { columnTitles, headLabel, isAvailable, pinnedNode, readState, sliceIndex } from "./state.js";
 
 const DEFAULT_WIDTH = 640;
 const REDRAW_ON = [
@@ -27,6 +28,10 @@ const REDRAW_ON = [
   "target",
   "attribution",
   "attribution_data",
+  "top_k",
+  "threshold",
+  "specials",
+  "selected",
 ];
 
 /** @type {import("./edges.js").EdgeList} */
@@ -61,6 +66,11 @@ export function render({ model, el }) {
   tooltip.setAttribute("role", "status");
   tooltip.hidden = true;
   const legend = element(doc, "div", "attnw-legend");
+  const savePng = /** @type {HTMLButtonElement} */ (element(doc, "button", "attnw-save attnw-save-png", "PNG"));
+  const saveSvg = /** @type {HTMLButtonElement} */ (element(doc, "button", "attnw-save attnw-save-svg", "SVG"));
+  savePng.title = "Download the current view as a PNG picture";
+  saveSvg.title = "Download the current view as an SVG drawing (labels as text)";
+  controls.root.append(savePng, saveSvg);
   const pending = createPending(doc, model);
   plot.append(canvas, strip, titleLeft, titleRight, labelsLeft, labelsRight, tooltip, pending.root);
   root.append(controls.root, caption, plot, legend, stripStatus);
@@ -109,7 +119,12 @@ export function render({ model, el }) {
       return { state, available, env: null, slice, edges: NO_EDGES, layout, meanCoverage: 1, minCoverage: 1, rows: null };
     }
     const env = envelope(`data_${state.method.id}`);
-    const edges = sliceEdges(env, slice);
+    const edges = filterEdges(sliceEdges(env, slice), {
+      topK: state.topK,
+      threshold: state.threshold,
+      specials: state.specials,
+      special: state.special,
+    });
     let sum = 0;
     let min = 1;
     for (let r = 0; r < env.rows; r++) {
@@ -150,7 +165,9 @@ export function render({ model, el }) {
     );
     plot.style.height = `${layout.height}px`;
 
-    const highlight = hovered ? new Set(edgesOfNode(edges, hovered)) : null;
+    const pinned = pinnedNode(state);
+    const focus = hovered ?? pinned;
+    const highlight = focus ? new Set([...(pinned ? edgesOfNode(edges, pinned) : []), ...(hovered ? edgesOfNode(edges, hovered) : [])]) : null;
     const ctx = canvas.getContext("2d");
     if (ctx) {
       ctx.setTransform(dpr, 0, 0, dpr, 0, 0);
@@ -169,7 +186,7 @@ export function render({ model, el }) {
     }
     titleRight.style.left = `${layout.rightX + 6}px`;
     renderTitles(titleLeft, titleRight, titles);
-    markHovered(root, hovered);
+    markHovered(root, focus, pinned);
     markTarget(labelsRight, state.attribution && chosen ? chosen.position : null);
     const note = state.method.note ? ` · ${state.method.note}` : "";
     caption.textContent = `${state.method.label} · layer ${state.layer} of ${state.nLayers} · ${headLabel(state)} · ${state.causal ? "decoder (causal)" : "encoder"}${note}`;
@@ -182,21 +199,23 @@ export function render({ model, el }) {
       meanCoverage: current.meanCoverage,
       minCoverage: current.minCoverage,
       edgeCount: edges.count,
+      drawnShare: edges.drawnShare ?? 1,
       rowLabel: state.method.row_label,
       rowMean: current.rows ? current.rows.reduce((a, b) => a + b, 0) / current.rows.length : null,
     });
-    if (hovered && env) {
+    if (focus && env) {
       renderTooltip(tooltip, {
-        node: hovered,
+        node: focus,
         tokens: state.tokens,
         edges,
-        touching: edgesOfNode(edges, hovered),
-        columnTitle: hovered.side === "source" ? titles[0] : titles[1],
-        coverage: rowCoverage(env, slice, hovered.index),
-        rowNote: current.rows && hovered.side === "target" ? [state.method.row_label, current.rows[hovered.index]] : null,
-        scoreNote: scores ? ["token score", scores[hovered.index]] : null,
+        touching: edgesOfNode(edges, focus),
+        columnTitle: focus.side === "source" ? titles[0] : titles[1],
+        coverage: rowCoverage(env, slice, focus.index),
+        rowNote: current.rows && focus.side === "target" ? [state.method.row_label, current.rows[focus.index]] : null,
+        scoreNote: scores ? ["token score", scores[focus.index]] : null,
+        pinned: pinned !== null && focus.side === pinned.side && focus.index === pinned.index,
       });
-      placeTooltip();
+      placeTooltip(focus);
     } else {
       tooltip.hidden = true;
     }
@@ -206,13 +225,54 @@ export function render({ model, el }) {
     if (!scheduled) scheduled = win.requestAnimationFrame ? win.requestAnimationFrame(paint) : win.setTimeout(paint, 0);
   };
 
-  const placeTooltip = () => {
-    if (!current || !hovered) return;
+  /** @param {{ side: "source" | "target", index: number }} node */
+  const placeTooltip = (node) => {
+    if (!current) return;
     const { layout } = current;
-    const y = layout.top + (hovered.index + 1) * layout.rowHeight + 4;
+    const y = layout.top + (node.index + 1) * layout.rowHeight + 4;
     tooltip.style.top = `${Math.min(y, Math.max(0, layout.height - 40))}px`;
-    tooltip.style.left = hovered.side === "source" ? `${layout.leftX + 8}px` : "";
-    tooltip.style.right = hovered.side === "target" ? `${layout.width - layout.rightX + 8}px` : "";
+    tooltip.style.left = node.side === "source" ? `${layout.leftX + 8}px` : "";
+    tooltip.style.right = node.side === "target" ? `${layout.width - layout.rightX + 8}px` : "";
+  };
+
+  /** @param {object} value */
+  const commitSelected = (value) => {
+    model.set("selected", value);
+    model.save_changes();
+  };
+  /** Pin a token, or unpin it when it is the pinned one. @param {{ side: "source" | "target", index: number }} node */
+  const togglePin = (node) => {
+    const pinned = pinnedNode(readState(model));
+    commitSelected(pinned && pinned.side === node.side && pinned.index === node.index ? {} : node);
+  };
+  /** @param {MouseEvent} event */
+  const onClick = (event) => {
+    if (!current) return;
+    const box = plot.getBoundingClientRect();
+    const node = nodeAt(current.layout, event.clientX - box.left, event.clientY - box.top);
+    if (node) togglePin(node);
+  };
+  /** Keyboard: arrows move between tokens and columns, Enter pins, Escape unpins. @param {KeyboardEvent} event */
+  const onKey = (event) => {
+    const state = readState(model);
+    const n = state.tokens.length;
+    const at = hovered ?? pinnedNode(state) ?? { side: "target", index: 0 };
+    /** @type {{ side: "source" | "target", index: number } | null} */
+    let next = null;
+    if (event.key === "ArrowDown") next = { side: at.side, index: Math.min(n - 1, at.index + (hovered ? 1 : 0)) };
+    else if (event.key === "ArrowUp") next = { side: at.side, index: Math.max(0, at.index - (hovered ? 1 : 0)) };
+    else if (event.key === "ArrowLeft") next = { side: "source", index: at.index };
+    else if (event.key === "ArrowRight") next = { side: "target", index: at.index };
+    else if (event.key === "Enter" || event.key === " ") togglePin(at);
+    else if (event.key === "Escape") {
+      hovered = null;
+      commitSelected({});
+    } else return;
+    event.preventDefault();
+    if (next) {
+      hovered = next;
+      schedule();
+    }
   };
 
   /** @param {PointerEvent} event */
@@ -230,8 +290,47 @@ export function render({ model, el }) {
       schedule();
     }
   };
+  /** The current view as a picture description, for the download buttons. */
+  const picture = () => {
+    if (!current) current = frame();
+    const { state, env, edges, layout } = current;
+    const style = win.getComputedStyle(root);
+    const dark = prefersDarkTable(style.color);
+    return {
+      layout,
+      edges,
+      tokens: state.tokens,
+      titles: columnTitles(state),
+      caption: caption.textContent ?? "",
+      options: { table: colormap(env?.signed ? "diverging" : dark ? "dark" : "light"), signed: env?.signed ?? false, highlight: null },
+      foreground: dark ? "#e6e6e6" : "#111111",
+      background: dark ? "#111111" : "#ffffff",
+    };
+  };
+  const fileName = () => {
+    const state = readState(model);
+    return `attention-${state.method.id}-layer${state.layer}`;
+  };
+  const onSavePng = () => {
+    const canvas = /** @type {HTMLCanvasElement} */ (doc.createElement("canvas"));
+    paintPng(canvas, picture());
+    canvas.toBlob((blob) => blob && download(doc, blob, `${fileName()}.png`), "image/png");
+  };
+  const onSaveSvg = () => {
+    download(doc, new Blob([svgOf(doc, picture())], { type: "image/svg+xml" }), `${fileName()}.svg`);
+  };
+  savePng.addEventListener("click", onSavePng);
+  saveSvg.addEventListener("click", onSaveSvg);
   plot.addEventListener("pointermove", onPointerMove);
   plot.addEventListener("pointerleave", onPointerLeave);
+  plot.addEventListener("click", onClick);
+  plot.addEventListener("keydown", onKey);
+  plot.tabIndex = 0;
+  plot.dataset.lmSuppressShortcuts = "true";
+  plot.setAttribute(
+    "aria-label",
+    "Attention graph. Arrow keys move between tokens and columns, Enter pins a token, Escape unpins.",
+  );
 
   /** @type {Array<[string, () => void]>} */
   const subscriptions = [
@@ -260,6 +359,10 @@ export function render({ model, el }) {
     for (const [event, callback] of subscriptions) model.off(event, callback);
     plot.removeEventListener("pointermove", onPointerMove);
     plot.removeEventListener("pointerleave", onPointerLeave);
+    plot.removeEventListener("click", onClick);
+    plot.removeEventListener("keydown", onKey);
+    savePng.removeEventListener("click", onSavePng);
+    saveSvg.removeEventListener("click", onSaveSvg);
     resize?.disconnect();
     theme.disconnect();
     controls.destroy();
@@ -268,4 +371,5 @@ export function render({ model, el }) {
   };
 }
 
+export { renderStandalone } from "./standalone.js";
 export default { render };

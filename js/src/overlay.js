@@ -57,15 +57,23 @@ export function renderLabels(container, layout, tokens, special, side) {
 }
 
 /**
- * Mark the hovered token's labels.
+ * Mark the hovered (or keyboard-focused) and the pinned token's labels.
  * @param {HTMLElement} root
  * @param {{ side: string, index: number } | null} node
+ * @param {{ side: string, index: number } | null} [pinned]
  */
-export function markHovered(root, node) {
-  for (const label of root.querySelectorAll(".attnw-token.attnw-hovered")) label.classList.remove("attnw-hovered");
-  if (!node) return;
-  const column = root.querySelector(node.side === "source" ? ".attnw-labels-left" : ".attnw-labels-right");
-  column?.querySelector(`[data-index="${node.index}"]`)?.classList.add("attnw-hovered");
+export function markHovered(root, node, pinned = null) {
+  for (const name of ["attnw-hovered", "attnw-pinned"]) {
+    for (const label of root.querySelectorAll(`.attnw-token.${name}`)) label.classList.remove(name);
+  }
+  /** @param {{ side: string, index: number } | null} at @param {string} name */
+  const mark = (at, name) => {
+    if (!at) return;
+    const column = root.querySelector(at.side === "source" ? ".attnw-labels-left" : ".attnw-labels-right");
+    column?.querySelector(`[data-index="${at.index}"]`)?.classList.add(name);
+  };
+  mark(node, "attnw-hovered");
+  mark(pinned, "attnw-pinned");
 }
 
 /**
@@ -102,13 +110,18 @@ export function renderTitles(left, right, titles) {
  * @param {number} args.coverage     share of the row's mass stored (target side)
  * @param {[string, number] | null} [args.rowNote]  a per-row quantity of the method: label, value
  * @param {[string, number] | null} [args.scoreNote]  the token's attribution score: label, value
+ * @param {boolean} [args.pinned]  the token is pinned (click or Enter again to unpin)
  */
-export function renderTooltip(tooltip, { node, tokens, edges, touching, columnTitle, coverage, rowNote = null, scoreNote = null }) {
+export function renderTooltip(
+  tooltip,
+  { node, tokens, edges, touching, columnTitle, coverage, rowNote = null, scoreNote = null, pinned = false },
+) {
   const doc = tooltip.ownerDocument;
   tooltip.replaceChildren();
   const verb = node.side === "target" ? "draws on" : "feeds";
+  const pin = pinned ? "📌 " : "";
   tooltip.append(
-    element(doc, "div", "attnw-tooltip-title", `“${displayToken(tokens[node.index])}” #${node.index} · ${columnTitle} ${verb}:`),
+    element(doc, "div", "attnw-tooltip-title", `${pin}“${displayToken(tokens[node.index])}” #${node.index} · ${columnTitle} ${verb}:`),
   );
   const list = element(doc, "table", "attnw-tooltip-list");
   for (const e of touching.slice(0, TOOLTIP_ROWS)) {
@@ -153,10 +166,14 @@ export function formatValue(value) {
  * @param {number} args.meanCoverage
  * @param {number} args.minCoverage
  * @param {number} args.edgeCount
+ * @param {number} [args.drawnShare]      share of the stored weight the drawn edges carry
  * @param {string} [args.rowLabel]        label of the method's per-row quantity
  * @param {number | null} [args.rowMean]  its mean over the rows of this slice
  */
-export function renderLegend(legend, { table, signed, max, meanCoverage, minCoverage, edgeCount, rowLabel = "", rowMean = null }) {
+export function renderLegend(
+  legend,
+  { table, signed, max, meanCoverage, minCoverage, edgeCount, drawnShare = 1, rowLabel = "", rowMean = null },
+) {
   const doc = legend.ownerDocument;
   legend.replaceChildren();
   const stops = table.filter((_, i) => i % 32 === 0 || i === table.length - 1);
@@ -167,10 +184,12 @@ export function renderLegend(legend, { table, signed, max, meanCoverage, minCove
     bar,
     element(doc, "span", "attnw-legend-label", formatValue(max)),
   );
+  const share = meanCoverage * drawnShare;
   const coverageText =
-    minCoverage >= 0.9995
-      ? `${edgeCount} edges, all stored weights drawn`
-      : `${edgeCount} edges carrying ${(meanCoverage * 100).toFixed(1)}% of each row on average (least ${(minCoverage * 100).toFixed(1)}%)`;
+    minCoverage >= 0.9995 && drawnShare >= 0.9995
+      ? `${edgeCount} edges, all of the attention drawn`
+      : `${edgeCount} edges carrying ${(share * 100).toFixed(1)}% of the attention` +
+        (minCoverage < 0.9995 ? ` (the data keeps ${(meanCoverage * 100).toFixed(1)}% per row on average, least ${(minCoverage * 100).toFixed(1)}%)` : "");
   legend.append(element(doc, "span", "attnw-legend-coverage", coverageText));
   if (rowLabel && rowMean !== null) {
     legend.append(element(doc, "span", "attnw-legend-coverage", `${rowLabel}: ${formatValue(rowMean)} per row on average`));
@@ -178,4 +197,5 @@ export function renderLegend(legend, { table, signed, max, meanCoverage, minCove
   // Tests and screen readers can read the scale's maximum without parsing text.
   legend.dataset.max = String(max);
   legend.dataset.mid = colorAt(table, 0.5, false);
+  legend.dataset.share = String(share);
 }

@@ -59,9 +59,11 @@ export function createPending(doc, model) {
       const n = state.tokens.length;
       message.textContent = available
         ? `${state.method.label}: computing more layers…`
-        : `${state.method.label} for layer ${layer} is computed on request: ${n} tokens need ${(n * n).toLocaleString()} max-flow problems for this layer.`;
+        : state.offline
+          ? `${state.method.label} for layer ${layer} was not computed before this view was exported; in the notebook, call w.compute("${method}") before exporting.`
+          : `${state.method.label} for layer ${layer} is computed on request: ${n} tokens need ${(n * n).toLocaleString()} max-flow problems for this layer.`;
       computeLayer.textContent = `Compute layer ${layer}`;
-      computeLayer.hidden = computeAll.hidden = running || available;
+      computeLayer.hidden = computeAll.hidden = running || available || state.offline;
       bar.hidden = cancel.hidden = !running;
       if (running && job.total) {
         bar.max = job.total;

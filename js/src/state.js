@@ -34,6 +34,11 @@ export const MAX_HEAD = -2;
  * @property {string} target        selected target id
  * @property {string} attribution   token-score method, "" = off
  * @property {import("./strip.js").AttributionData} attributionData
+ * @property {boolean} offline     an exported file: no kernel to compute anything
+ * @property {number} topK          edges drawn per receiving token (0 = all stored)
+ * @property {number} threshold     smallest |weight| drawn
+ * @property {"show" | "hide" | "renormalise"} specials
+ * @property {{ side?: "source" | "target", index?: number }} selected  the pinned token
  */
 
 /**
@@ -71,6 +76,11 @@ export function readState(model) {
     target: model.get("target") ?? "",
     attribution: model.get("attribution") ?? "",
     attributionData: model.get("attribution_data") ?? {},
+    offline: Boolean(model.get("offline")),
+    topK: model.get("top_k") ?? 0,
+    threshold: model.get("threshold") ?? 0,
+    specials: model.get("specials") ?? "show",
+    selected: model.get("selected") ?? {},
   };
 }
 
@@ -114,4 +124,15 @@ export function columnTitles(state) {
   const right = `Layer ${state.layer}`;
   if (state.method.cumulative) return ["Input (layer 0)", right];
   return [state.layer === 1 ? "Input (layer 0)" : `Layer ${state.layer - 1}`, right];
+}
+
+/**
+ * The pinned token, or null.
+ * @param {ViewState} state
+ * @returns {{ side: "source" | "target", index: number } | null}
+ */
+export function pinnedNode(state) {
+  const { side, index } = state.selected;
+  if ((side !== "source" && side !== "target") || typeof index !== "number" || index >= state.tokens.length) return null;
+  return { side, index };
 }

@@ -25,3 +25,27 @@ test("edges of a node are sorted strongest first and touch the node", () => {
   const outgoing = edgesOfNode(edges, { side: "source", index: 0 });
   for (const e of outgoing) assert.equal(edges.source[e], 0);
 });
+
+test("filtering keeps the strongest edges per token above the threshold and can drop special tokens", async () => {
+  const { filterEdges } = await import("../src/edges.js");
+  const edges = sliceEdges(decodeEnvelope(fixtureBytes("dense")), 0); // 5 tokens, dense rows
+  const special = [true, false, false, false, false];
+  const all = filterEdges(edges, { topK: 0, threshold: 0, specials: "show", special });
+  assert.equal(all.count, edges.count);
+  assert.ok(Math.abs(all.drawnShare - 1) < 1e-12);
+  const two = filterEdges(edges, { topK: 2, threshold: 0, specials: "show", special });
+  assert.equal(two.count, 10);
+  for (let row = 0; row < 5; row++) {
+    const mine = [...edgesOfNode(edges, { side: "target", index: row })].map((e) => edges.weight[e]);
+    const kept = [...edgesOfNode(two, { side: "target", index: row })].map((e) => two.weight[e]);
+    assert.deepEqual(kept, mine.slice(0, 2));
+  }
+  assert.ok(two.drawnShare < 1);
+  const above = filterEdges(edges, { topK: 0, threshold: 0.2, specials: "show", special });
+  for (const w of above.weight) assert.ok(w >= 0.2);
+  const hidden = filterEdges(edges, { topK: 0, threshold: 0, specials: "hide", special });
+  for (let e = 0; e < hidden.count; e++) assert.ok(hidden.source[e] !== 0 && hidden.target[e] !== 0);
+  const renormalised = filterEdges(edges, { topK: 0, threshold: 0, specials: "renormalise", special });
+  const rowSum = (list, row) => [...edgesOfNode(list, { side: "target", index: row })].reduce((a, e) => a + list.weight[e], 0);
+  for (let row = 1; row < 5; row++) assert.ok(Math.abs(rowSum(renormalised, row) - rowSum(edges, row)) < 1e-9);
+});

@@ -193,3 +193,56 @@ test("without a target the token-score control explains what to do", () => {
   assert.equal(select.disabled, true);
   assert.match(select.title, /w\.set_target/);
 });
+
+test("clicking pins a token (and again unpins it); the keyboard moves, pins and unpins", async () => {
+  const { el, model, dom, canvas, flush } = mount();
+  const plot = /** @type {HTMLElement} */ (el.querySelector(".attnw-plot"));
+  const rowHeight = Number(canvas.dataset.rowHeight);
+  const y = Number(canvas.dataset.top) + 2.5 * rowHeight;
+  plot.dispatchEvent(new dom.window.MouseEvent("click", { clientX: 600, clientY: y }));
+  assert.deepEqual(model.get("selected"), { side: "target", index: 2 });
+  plot.dispatchEvent(new dom.window.MouseEvent("pointerleave"));
+  await flush();
+  const tooltip = /** @type {HTMLElement} */ (el.querySelector(".attnw-tooltip"));
+  assert.equal(tooltip.hidden, false, "a pinned token keeps its tooltip");
+  assert.match(tooltip.textContent ?? "", /^📌 “<script>alert\(2\)<\/script>” #2/);
+  assert.ok(el.querySelector('.attnw-labels-right [data-index="2"]')?.classList.contains("attnw-pinned"));
+  plot.dispatchEvent(new dom.window.MouseEvent("click", { clientX: 600, clientY: y }));
+  assert.deepEqual(model.get("selected"), {});
+
+  const key = (k) => plot.dispatchEvent(new dom.window.KeyboardEvent("keydown", { key: k, bubbles: true }));
+  key("ArrowDown");
+  key("ArrowDown");
+  key("ArrowLeft");
+  await flush();
+  assert.ok(el.querySelector('.attnw-labels-left [data-index="1"]')?.classList.contains("attnw-hovered"));
+  key("Enter");
+  assert.deepEqual(model.get("selected"), { side: "source", index: 1 });
+  key("Escape");
+  assert.deepEqual(model.get("selected"), {});
+  assert.equal(plot.tabIndex, 0);
+});
+
+test("edge controls write top_k, threshold and specials", async () => {
+  const { el, model, dom, ctx, flush } = mount({ layer: 3 });
+  const before = ctx.segments().length;
+  const topK = /** @type {HTMLInputElement} */ (el.querySelector(".attnw-top-k"));
+  topK.value = "1";
+  topK.dispatchEvent(new dom.window.Event("change"));
+  await flush();
+  assert.equal(model.get("top_k"), 1);
+  assert.equal(ctx.segments().length, 6, "one edge into each of the 6 tokens");
+  assert.match(el.querySelector(".attnw-legend")?.textContent ?? "", /6 edges carrying \d+(\.\d)?% of the attention/);
+  const specials = /** @type {HTMLSelectElement} */ (el.querySelector(".attnw-specials"));
+  specials.value = "hide";
+  specials.dispatchEvent(new dom.window.Event("change"));
+  await flush();
+  assert.equal(model.get("specials"), "hide");
+  assert.equal(ctx.segments().length, 5, "token 0 is special: its row and its edges go");
+  const threshold = /** @type {HTMLInputElement} */ (el.querySelector(".attnw-threshold"));
+  threshold.value = "2";
+  threshold.dispatchEvent(new dom.window.Event("change"));
+  await flush();
+  assert.equal(ctx.segments().length, 0);
+  assert.ok(before > 6);
+});

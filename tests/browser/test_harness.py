@@ -97,8 +97,8 @@ def test_controls_change_the_picture(browser, page_server, minilm_widget):
     assert canvas_png(page) != third
     assert page.inner_text(".attnw-title-left") == "Input (layer 0)"
     assert page.is_disabled(".attnw-head")
-    saved = page.evaluate("window.saved")
-    assert saved[-1] == {"layer": 2, "head": 5, "method": "rollout"}
+    saved = page.evaluate("window.model.saved")
+    assert {k: saved[-1][k] for k in ("layer", "head", "method")} == {"layer": 2, "head": 5, "method": "rollout"}
     assert errors == []
     page.close()
 
@@ -224,5 +224,34 @@ def test_token_scores_beside_the_graph(browser, page_server, artifacts):
     target_row = page.locator(".attnw-labels-right .attnw-target-row")
     assert target_row.get_attribute("data-index") == str(len(widget.tokens) - 1)
     page.locator(".attnw-root").screenshot(path=str(artifacts / "widget-token-scores.png"))
+    assert errors == []
+    page.close()
+
+
+def test_png_and_svg_downloads(browser, page_server, minilm_widget, tmp_path):
+    import struct
+    import xml.etree.ElementTree as ET
+
+    page, errors = open_widget(browser, page_server, minilm_widget)
+    edges = int(page.get_attribute(".attnw-canvas", "data-edges"))
+    with page.expect_download() as info:
+        page.click(".attnw-save-svg")
+    assert info.value.suggested_filename == "attention-raw-layer1.svg"
+    svg_path = tmp_path / "view.svg"
+    info.value.save_as(svg_path)
+    root = ET.parse(svg_path).getroot()
+    ns = "{http://www.w3.org/2000/svg}"
+    assert root.tag == f"{ns}svg"
+    assert len(root.findall(f".//{ns}path")) == edges
+    assert "animal" in [t.text for t in root.iter(f"{ns}text")]
+    with page.expect_download() as info:
+        page.click(".attnw-save-png")
+    png_path = tmp_path / "view.png"
+    info.value.save_as(png_path)
+    data = png_path.read_bytes()
+    assert data[:8] == b"\x89PNG\r\n\x1a\n"
+    width, height = struct.unpack(">II", data[16:24])
+    canvas_width = page.eval_on_selector(".attnw-canvas", "c => c.clientWidth")
+    assert width == 2 * canvas_width and height > 200  # twice the screen resolution
     assert errors == []
     page.close()
