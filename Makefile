@@ -48,6 +48,7 @@ bench: $(VENV)/.installed
 	$(PYTHON) -m pip install --quiet -e ".[dev,bench]"
 	$(PYTHON) benchmarks/flow.py
 	$(PYTHON) benchmarks/effective.py
+	$(PYTHON) benchmarks/frame_time.py
 
 clean:
 	rm -rf $(VENV) js/node_modules tests/artifacts

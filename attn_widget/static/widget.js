@@ -1002,6 +1002,7 @@ function render({ model, el }) {
     return { state, available, env, slice, edges, layout, meanCoverage: sum / env.rows, minCoverage: min, rows };
   };
   const paint = () => {
+    const started = win.performance.now();
     scheduled = 0;
     current = frame();
     const { state, available, env, slice, edges, layout } = current;
@@ -1081,6 +1082,8 @@ function render({ model, el }) {
     } else {
       tooltip.hidden = true;
     }
+    root.dataset.paintEnd = String(win.performance.now());
+    root.dataset.paintMs = (win.performance.now() - started).toFixed(3);
   };
   const schedule = () => {
     if (!scheduled) scheduled = win.requestAnimationFrame ? win.requestAnimationFrame(paint) : win.setTimeout(paint, 0);

@@ -1,5 +1,5 @@
-"""One end-to-end test in a real JupyterLab with a live kernel: the widget renders from
-a notebook, a slider move in the browser reaches the kernel."""
+"""End to end in real JupyterLab 4 and Notebook 7 with a live kernel: the widget renders
+from a notebook, and a slider move in the browser reaches the kernel."""
 
 from __future__ import annotations
 
@@ -47,9 +47,23 @@ def write_notebook(path) -> None:
     path.write_text(json.dumps(notebook))
 
 
-@pytest.fixture(scope="module")
-def jupyterlab(tmp_path_factory):
-    root = tmp_path_factory.mktemp("lab")
+APPS = {
+    # app: (command, options, path of the notebook in the browser)
+    "jupyterlab": (
+        "lab",
+        ["--LabApp.expose_app_in_browser=True", "--LabApp.news_url=None",
+         "--LabApp.check_for_updates_class=jupyterlab.NeverCheckForUpdate"],
+        "/lab/tree/widget.ipynb",
+    ),
+    "notebook7": ("notebook", ["--JupyterNotebookApp.expose_app_in_browser=True"], "/notebooks/widget.ipynb"),
+}  # fmt: skip
+
+
+@pytest.fixture(scope="module", params=list(APPS))
+def jupyter(request, tmp_path_factory):
+    """A real Jupyter server (JupyterLab or Notebook 7) on a notebook that shows the widget."""
+    command, options, notebook_path = APPS[request.param]
+    root = tmp_path_factory.mktemp(request.param)
     write_notebook(root / "widget.ipynb")
     port = free_port()
     env = {
@@ -60,10 +74,8 @@ def jupyterlab(tmp_path_factory):
         "JUPYTER_RUNTIME_DIR": str(root / ".runtime"),
     }
     args = [
-        sys.executable, "-m", "jupyter", "lab", "--no-browser", f"--port={port}", "--ServerApp.ip=127.0.0.1",
-        f"--ServerApp.root_dir={root}", "--IdentityProvider.token=", "--ServerApp.password=",
-        "--LabApp.expose_app_in_browser=True", "--LabApp.news_url=None",
-        "--LabApp.check_for_updates_class=jupyterlab.NeverCheckForUpdate",
+        sys.executable, "-m", "jupyter", command, "--no-browser", f"--port={port}", "--ServerApp.ip=127.0.0.1",
+        f"--ServerApp.root_dir={root}", "--IdentityProvider.token=", "--ServerApp.password=", *options,
     ]  # fmt: skip
     if os.geteuid() == 0:
         args.append("--allow-root")
@@ -79,7 +91,7 @@ def jupyterlab(tmp_path_factory):
             if server.poll() is not None or time.monotonic() > deadline:
                 raise RuntimeError((root / "server.log").read_text()[-3000:]) from None
             time.sleep(0.3)
-    yield url
+    yield request.param, url + notebook_path
     os.killpg(server.pid, signal.SIGTERM)
     try:
         server.wait(timeout=15)
@@ -88,21 +100,22 @@ def jupyterlab(tmp_path_factory):
     log.close()
 
 
-def test_widget_renders_in_jupyterlab_and_syncs_with_the_kernel(browser, jupyterlab, artifacts):
+def test_widget_renders_and_syncs_with_the_kernel(browser, jupyter, artifacts):
+    app, url = jupyter
     page = browser.new_page(viewport={"width": 1200, "height": 1000})
     try:
-        run_in_jupyterlab(page, jupyterlab, artifacts)
+        run_in_jupyter(page, url, app, artifacts)
     except Exception:
-        page.screenshot(path=str(artifacts / "jupyterlab-failure.png"))
+        page.screenshot(path=str(artifacts / f"{app}-failure.png"))
         raise
     finally:
         page.close()
 
 
-def run_in_jupyterlab(page, jupyterlab, artifacts):
+def run_in_jupyter(page, url, app, artifacts):
     errors: list[str] = []
     page.on("pageerror", lambda exc: errors.append(str(exc)))
-    page.goto(f"{jupyterlab}/lab/tree/widget.ipynb")
+    page.goto(url)
     page.wait_for_function("window.jupyterapp && document.querySelector('.jp-Notebook .jp-Cell')", timeout=60000)
     page.wait_for_function(
         "window.jupyterapp.shell.currentWidget?.sessionContext?.session?.kernel?.status === 'idle'", timeout=60000
@@ -133,5 +146,5 @@ def run_in_jupyterlab(page, jupyterlab, artifacts):
         }"""
     )
     assert printed.strip() == "LAYER 3"
-    page.locator(".attnw-root").screenshot(path=str(artifacts / "widget-jupyterlab.png"))
+    page.locator(".attnw-root").screenshot(path=str(artifacts / f"widget-{app}.png"))
     assert [e for e in errors if "attnw" in e or "widget" in e.lower()] == []
