@@ -17,7 +17,7 @@ from .jobs import BackgroundJob
 _STATIC = pathlib.Path(__file__).parent / "static"
 MEAN_HEAD = -1
 MAX_HEAD = -2
-_VIEW_OPTIONS = ("layer", "head", "method", "attribution", "top_k", "threshold", "specials")
+_VIEW_OPTIONS = ("view", "layer", "head", "method", "attribution", "top_k", "threshold", "specials")
 
 
 class AttentionWidget(anywidget.AnyWidget):
@@ -84,7 +84,12 @@ class AttentionWidget(anywidget.AnyWidget):
     specials = t.Unicode(
         "show", help="Edges touching special tokens: 'show', 'hide', or 'renormalise' (hide, rescale rows)."
     ).tag(sync=True)
-    selected = t.Dict(help="The pinned token {side: 'source' | 'target', index}, or {}.").tag(sync=True)
+    selected = t.Dict(
+        help="The pinned token: {side: 'source' | 'target', index} (one layer) or {layer, index} (whole model), or {}."
+    ).tag(sync=True)
+    view = t.Unicode("layer", help="'layer': one layer as a bipartite graph; 'model': every layer as a column.").tag(
+        sync=True
+    )
 
     def __init__(self, model=None, text: str | None = None, tokenizer=None, *, analysis: Analysis | None = None, **state):
         """Analyse ``text`` with ``model`` (or show an existing ``analysis``).
@@ -271,6 +276,12 @@ class AttentionWidget(anywidget.AnyWidget):
     def _check_attribution(self, proposal):
         if proposal["value"] not in ("", *Analysis.ATTRIBUTIONS):
             raise t.TraitError(f"attribution must be '' (off) or one of {list(Analysis.ATTRIBUTIONS)}; got {proposal['value']!r}.")
+        return proposal["value"]
+
+    @t.validate("view")
+    def _check_view(self, proposal):
+        if proposal["value"] not in ("layer", "model"):
+            raise t.TraitError(f"view must be 'layer' or 'model'; got {proposal['value']!r}.")
         return proposal["value"]
 
     @t.validate("top_k")

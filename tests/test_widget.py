@@ -52,6 +52,7 @@ def test_data_travels_as_binary_envelopes(widget):
         ("head", -3, "head must be 0..3"),
         ("method", "gradients", "must be one of \\['raw', 'effective', 'rollout'"),
         ("top_k", -1, "top_k must be 0"),
+        ("view", "graph", "view must be 'layer' or 'model'"),
         ("threshold", -0.5, "threshold must be a weight >= 0"),
         ("specials", "drop", "specials must be 'show', 'hide' or 'renormalise'"),
     ],
@@ -71,7 +72,7 @@ def test_initial_state_and_analysis_reuse(tokenizer):
     w = AttentionWidget(analysis=analysis, layer=2, head=-2, method="rollout")
     assert (w.layer, w.head, w.method) == (2, -2, "rollout")
     assert w.analysis is analysis
-    with pytest.raises(TypeError, match="accepts layer, head, method, attribution"):
+    with pytest.raises(TypeError, match="accepts view, layer, head, method, attribution"):
         AttentionWidget(analysis=analysis, colour="red")
     with pytest.raises(TypeError, match="needs a model and a text"):
         AttentionWidget()

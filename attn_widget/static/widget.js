@@ -203,7 +203,7 @@ function renderTooltip(tooltip, { node, tokens, edges, touching, columnTitle, co
   const doc = tooltip.ownerDocument;
   tooltip.replaceChildren();
   const verb = node.side === "target" ? "draws on" : "feeds";
-  const pin = pinned ? "\u{1F4CC} " : "";
+  const pin = pinned ? "Pinned \xB7 " : "";
   tooltip.append(
     element(doc, "div", "attnw-tooltip-title", `${pin}\u201C${displayToken(tokens[node.index])}\u201D #${node.index} \xB7 ${columnTitle} ${verb}:`)
   );
@@ -286,7 +286,8 @@ function readState(model) {
     topK: model.get("top_k") ?? 0,
     threshold: model.get("threshold") ?? 0,
     specials: model.get("specials") ?? "show",
-    selected: model.get("selected") ?? {}
+    selected: model.get("selected") ?? {},
+    view: model.get("view") === "model" ? "model" : "layer"
   };
 }
 function isAvailable(state) {
@@ -314,6 +315,12 @@ function pinnedNode(state) {
   const { side, index } = state.selected;
   if (side !== "source" && side !== "target" || typeof index !== "number" || index >= state.tokens.length) return null;
   return { side, index };
+}
+function pinnedModelNode(state) {
+  const { layer, index } = state.selected;
+  if (typeof layer !== "number" || typeof index !== "number") return null;
+  if (layer < 0 || layer > state.nLayers || index >= state.tokens.length) return null;
+  return { layer, index };
 }
 
 // src/strip.js
@@ -377,6 +384,12 @@ function renderStripStatus(line, data, method, targetLabel, scores) {
 // src/controls.js
 function createControls(doc, model) {
   const root = element(doc, "div", "attnw-controls");
+  const view = (
+    /** @type {HTMLSelectElement} */
+    element(doc, "select", "attnw-view")
+  );
+  view.setAttribute("aria-label", "View");
+  view.replaceChildren(option(doc, "layer", "one layer"), option(doc, "model", "whole model"));
   const method = (
     /** @type {HTMLSelectElement} */
     element(doc, "select", "attnw-method")
@@ -438,11 +451,12 @@ function createControls(doc, model) {
     option(doc, "", "off"),
     ...Object.entries(ATTRIBUTION_LABELS).map(([value, text]) => option(doc, value, text))
   );
-  for (const control of [method, layer, head, topK, threshold, specials, target, attribution]) {
+  for (const control of [view, method, layer, head, topK, threshold, specials, target, attribution]) {
     control.dataset.lmSuppressShortcuts = "true";
   }
   const targetControl = labelled(doc, "Explain", target);
   root.append(
+    labelled(doc, "View", view),
     labelled(doc, "Method", method),
     labelled(doc, "Layer", layer, layerValue),
     labelled(doc, "Head", head),
@@ -457,6 +471,7 @@ function createControls(doc, model) {
     model.save_changes();
   };
   const onMethod = () => commit("method", method.value);
+  const onView = () => commit("view", view.value);
   const onLayer = () => commit("layer", Number(layer.value));
   const onHead = () => commit("head", Number(head.value));
   const onTarget = () => commit("target", target.value);
@@ -465,6 +480,7 @@ function createControls(doc, model) {
   const onThreshold = () => commit("threshold", Math.max(0, Number(threshold.value) || 0));
   const onSpecials = () => commit("specials", specials.value);
   method.addEventListener("change", onMethod);
+  view.addEventListener("change", onView);
   layer.addEventListener("input", onLayer);
   head.addEventListener("change", onHead);
   target.addEventListener("change", onTarget);
@@ -487,13 +503,15 @@ function createControls(doc, model) {
           ...Array.from({ length: state.nHeads }, (_, h) => option(doc, String(h), `head ${h}`))
         );
       }
+      view.value = state.view;
+      layer.disabled = state.view === "model";
       method.value = state.method.id;
       method.title = state.method.description;
       layer.max = String(state.nLayers);
       layer.value = String(state.layer);
       layerValue.textContent = `${state.layer} / ${state.nLayers}`;
       head.value = String(state.method.per_head ? state.head : MEAN_HEAD);
-      head.disabled = !state.method.per_head;
+      head.disabled = !state.method.per_head || state.view === "model" && state.method.cumulative;
       head.title = state.method.per_head ? "" : `${state.method.label} averages the heads`;
       const targetKey = JSON.stringify(state.targets);
       if (targetKey !== targetsKey) {
@@ -511,6 +529,7 @@ function createControls(doc, model) {
     },
     destroy() {
       method.removeEventListener("change", onMethod);
+      view.removeEventListener("change", onView);
       layer.removeEventListener("input", onLayer);
       head.removeEventListener("change", onHead);
       target.removeEventListener("change", onTarget);
@@ -835,6 +854,80 @@ function createPending(doc, model) {
   };
 }
 
+// src/model_view.js
+function modelLayout(base, nLayers) {
+  const columns = Array.from({ length: nLayers + 1 }, (_, c) => base.leftX + (base.rightX - base.leftX) * c / nLayers);
+  return { ...base, columns };
+}
+function modelNodeAt(layout, x, y) {
+  const index = Math.floor((y - layout.top) / layout.rowHeight);
+  if (index < 0 || index >= layout.n) return null;
+  const step = layout.columns.length > 1 ? layout.columns[1] - layout.columns[0] : 1;
+  const layer = Math.round((x - layout.columns[0]) / step);
+  return { layer: Math.max(0, Math.min(layout.columns.length - 1, layer)), index };
+}
+function transition(layout, layer) {
+  return { ...layout, leftX: layout.columns[layer - 1], rightX: layout.columns[layer] };
+}
+function tracePaths(perLayer, node, fan = 2) {
+  const traced = perLayer.map(() => /* @__PURE__ */ new Set());
+  const strongest = (edges, nodes, end) => {
+    const ends = end === "target" ? edges.target : edges.source;
+    const grouped = /* @__PURE__ */ new Map();
+    for (let e = 0; e < edges.count; e++) {
+      if (!nodes.has(ends[e])) continue;
+      const list = grouped.get(ends[e]) ?? [];
+      list.push(e);
+      grouped.set(ends[e], list);
+    }
+    const chosen = [];
+    for (const list of grouped.values()) {
+      list.sort((a, b) => Math.abs(edges.weight[b]) - Math.abs(edges.weight[a]));
+      chosen.push(...list.slice(0, fan));
+    }
+    return chosen;
+  };
+  let frontier = /* @__PURE__ */ new Set([node.index]);
+  for (let layer = node.layer; layer >= 1 && frontier.size; layer--) {
+    const edges = perLayer[layer - 1];
+    const chosen = strongest(edges, frontier, "target");
+    for (const e of chosen) traced[layer - 1].add(e);
+    frontier = new Set(chosen.map((e) => edges.source[e]));
+  }
+  frontier = /* @__PURE__ */ new Set([node.index]);
+  for (let layer = node.layer + 1; layer <= perLayer.length && frontier.size; layer++) {
+    const edges = perLayer[layer - 1];
+    const chosen = strongest(edges, frontier, "source");
+    for (const e of chosen) traced[layer - 1].add(e);
+    frontier = new Set(chosen.map((e) => edges.target[e]));
+  }
+  return traced;
+}
+function drawNodes(ctx, layout, shade, ink, table) {
+  const radius = Math.max(1, Math.min(4, layout.rowHeight * 0.25));
+  layout.columns.forEach((x, c) => {
+    for (let i = 0; i < layout.n; i++) {
+      const value = shade ? shade[c][i] : 0;
+      ctx.globalAlpha = shade ? 0.25 + 0.75 * value : 0.6;
+      ctx.fillStyle = shade ? table[Math.round(value * (table.length - 1))] : ink;
+      ctx.beginPath();
+      ctx.arc(x, rowCenter(layout, i), shade ? radius * (1 + value) : radius, 0, 2 * Math.PI);
+      ctx.fill();
+    }
+  });
+  ctx.globalAlpha = 1;
+}
+function drawColumnNumbers(ctx, layout, ink) {
+  ctx.fillStyle = ink;
+  ctx.font = "11px sans-serif";
+  ctx.textAlign = "center";
+  ctx.textBaseline = "middle";
+  layout.columns.forEach((x, c) => {
+    if (c > 0 && c < layout.columns.length - 1) ctx.fillText(String(c), x, layout.top / 2);
+  });
+  ctx.textAlign = "left";
+}
+
 // src/standalone.js
 function decodeState(value) {
   if (Array.isArray(value)) return value.map(decodeState);
@@ -976,6 +1069,28 @@ function render({ model, el }) {
     for (let r = 0; r < env.rows; r++) out[r] = rowEntries(env, slice, r).values[0];
     return out;
   };
+  const sizeCanvas = (layout) => {
+    const dpr = win.devicePixelRatio || 1;
+    canvas.style.width = `${layout.width}px`;
+    canvas.style.height = `${layout.height}px`;
+    canvas.width = Math.round(layout.width * dpr);
+    canvas.height = Math.round(layout.height * dpr);
+    Object.assign(canvas.dataset, {
+      leftX: String(layout.leftX),
+      rightX: String(layout.rightX),
+      top: String(layout.top),
+      rowHeight: String(layout.rowHeight)
+    });
+    plot.style.height = `${layout.height}px`;
+  };
+  const relabel = (layout, state) => {
+    const key = JSON.stringify([layout.width, layout.n, state.tokens]);
+    if (key !== labelsKey) {
+      labelsKey = key;
+      renderLabels(labelsLeft, layout, state.tokens, state.special, "source");
+      renderLabels(labelsRight, layout, state.tokens, state.special, "target");
+    }
+  };
   const frame = () => {
     const state = readState(model);
     const available = isAvailable(state);
@@ -1001,9 +1116,30 @@ function render({ model, el }) {
     const rows = rowValues(state, slice);
     return { state, available, env, slice, edges, layout, meanCoverage: sum / env.rows, minCoverage: min, rows };
   };
+  const modelFrame = () => {
+    const state = readState(model);
+    const layout = modelLayout(computeLayout(el.clientWidth || DEFAULT_WIDTH, state.tokens.length), state.nLayers);
+    const graphMethod = state.method.cumulative ? state.methods.find((m) => m.id === "raw") ?? state.method : state.method;
+    const graphState = { ...state, method: graphMethod, head: state.method.cumulative ? MEAN_HEAD : state.head };
+    const env = envelope(`data_${graphMethod.id}`);
+    const filter = { topK: state.topK, threshold: state.threshold, specials: state.specials, special: state.special };
+    const perLayer = Array.from(
+      { length: state.nLayers },
+      (_, l) => filterEdges(sliceEdges(env, sliceIndex({ ...graphState, layer: l + 1 })), filter)
+    );
+    const cumulative = state.method.cumulative ? envelope(`data_${state.method.id}`) : null;
+    const ready = state.ready[state.method.id];
+    return { state, layout, env, perLayer, cumulative, ready };
+  };
   const paint = () => {
     const started = win.performance.now();
     scheduled = 0;
+    if (readState(model).view === "model") {
+      paintModel();
+      root.dataset.paintEnd = String(win.performance.now());
+      root.dataset.paintMs = (win.performance.now() - started).toFixed(3);
+      return;
+    }
     current = frame();
     const { state, available, env, slice, edges, layout } = current;
     controls.update(state);
@@ -1013,22 +1149,19 @@ function render({ model, el }) {
     const table = colormap(signed ? "diverging" : dark ? "dark" : "light");
     const titles = columnTitles(state);
     const dpr = win.devicePixelRatio || 1;
-    canvas.style.width = `${layout.width}px`;
-    canvas.style.height = `${layout.height}px`;
-    canvas.width = Math.round(layout.width * dpr);
-    canvas.height = Math.round(layout.height * dpr);
+    sizeCanvas(layout);
     Object.assign(canvas.dataset, {
       leftX: String(layout.leftX),
       rightX: String(layout.rightX),
       top: String(layout.top),
       rowHeight: String(layout.rowHeight),
-      edges: String(edges.count)
+      edges: String(edges.count),
+      view: "layer"
     });
     canvas.setAttribute(
       "aria-label",
       `${state.method.label}, layer ${state.layer} of ${state.nLayers}, ${headLabel(state)}: ${edges.count} edges between ${state.tokens.length} tokens`
     );
-    plot.style.height = `${layout.height}px`;
     const pinned = pinnedNode(state);
     const focus = hovered ?? pinned;
     const highlight = focus ? /* @__PURE__ */ new Set([...pinned ? edgesOfNode(edges, pinned) : [], ...hovered ? edgesOfNode(edges, hovered) : []]) : null;
@@ -1041,12 +1174,7 @@ function render({ model, el }) {
     const scores = currentScores(state.attributionData, state.target, state.attribution);
     renderStrip(strip, layout, scores);
     renderStripStatus(stripStatus, state.attributionData, state.attribution, chosen?.label ?? "", scores);
-    const key = JSON.stringify([layout.width, layout.n, state.tokens]);
-    if (key !== labelsKey) {
-      labelsKey = key;
-      renderLabels(labelsLeft, layout, state.tokens, state.special, "source");
-      renderLabels(labelsRight, layout, state.tokens, state.special, "target");
-    }
+    relabel(layout, state);
     titleRight.style.left = `${layout.rightX + 6}px`;
     renderTitles(titleLeft, titleRight, titles);
     markHovered(root, focus, pinned);
@@ -1085,6 +1213,99 @@ function render({ model, el }) {
     root.dataset.paintEnd = String(win.performance.now());
     root.dataset.paintMs = (win.performance.now() - started).toFixed(3);
   };
+  const paintModel = () => {
+    const m = modelFrame();
+    current = { state: m.state, available: true, env: m.env, slice: 0, edges: m.perLayer[0], layout: m.layout, meanCoverage: 1, minCoverage: 1, rows: null, model: m };
+    const { state, layout, perLayer } = m;
+    controls.update(state);
+    pending.root.hidden = true;
+    const dark = prefersDarkTable(win.getComputedStyle(root).color);
+    const signed = m.env.signed;
+    const table = colormap(signed ? "diverging" : dark ? "dark" : "light");
+    const ink = dark ? "#e6e6e6" : "#333333";
+    sizeCanvas(layout);
+    const pinned = pinnedModelNode(state);
+    const focus = (hovered && "layer" in hovered ? hovered : null) ?? pinned;
+    const traced = focus ? tracePaths(perLayer, focus) : null;
+    let edgeCount = 0;
+    const ctx = canvas.getContext("2d");
+    if (ctx) {
+      const dpr = win.devicePixelRatio || 1;
+      ctx.setTransform(dpr, 0, 0, dpr, 0, 0);
+      ctx.clearRect(0, 0, layout.width, layout.height);
+      perLayer.forEach((edges, l) => {
+        edgeCount += edges.count;
+        drawEdges(ctx, transition(layout, l + 1), edges, { table, signed, highlight: traced ? traced[l] : null }, false);
+      });
+      drawNodes(ctx, layout, shading(m, focus), ink, colormap(dark ? "dark" : "light"));
+      drawColumnNumbers(ctx, layout, ink);
+    }
+    Object.assign(canvas.dataset, { edges: String(edgeCount), view: "model", columns: JSON.stringify(layout.columns) });
+    canvas.setAttribute("aria-label", `${state.method.label}, all ${state.nLayers} layers as columns: ${edgeCount} edges between ${state.tokens.length} tokens per layer`);
+    relabel(layout, state);
+    renderTitles(titleLeft, titleRight, ["Input (layer 0)", `Layer ${state.nLayers}`]);
+    titleRight.style.left = `${layout.rightX + 6}px`;
+    markHovered(root, null);
+    markTarget(labelsRight, null);
+    const graph = state.method.cumulative ? "edges: head-averaged attention; dots: how much of the focused input reaches each token" : headLabel(state);
+    caption.textContent = `${state.method.label} \xB7 whole model, ${state.nLayers} layers \xB7 ${graph} \xB7 colours scaled per layer`;
+    legend.hidden = false;
+    renderLegend(legend, { table, signed, max: Math.max(...perLayer.map((e) => e.max)), meanCoverage: 1, minCoverage: 1, edgeCount });
+    renderStrip(strip, layout, null);
+    stripStatus.hidden = true;
+    if (focus) {
+      const edges = perLayer[Math.max(0, focus.layer - 1)];
+      const node = focus.layer === 0 ? { side: (
+        /** @type {const} */
+        "source"
+      ), index: focus.index } : { side: (
+        /** @type {const} */
+        "target"
+      ), index: focus.index };
+      renderTooltip(tooltip, {
+        node,
+        tokens: state.tokens,
+        edges,
+        touching: edgesOfNode(edges, node),
+        columnTitle: focus.layer === 0 ? "input token" : `after layer ${focus.layer}`,
+        coverage: 1,
+        pinned: pinned !== null && pinned.layer === focus.layer && pinned.index === focus.index
+      });
+      const x = layout.columns[focus.layer];
+      tooltip.style.top = `${Math.min(layout.top + (focus.index + 1) * layout.rowHeight + 4, Math.max(0, layout.height - 40))}px`;
+      tooltip.style.left = x < layout.width / 2 ? `${x + 8}px` : "";
+      tooltip.style.right = x >= layout.width / 2 ? `${layout.width - x + 8}px` : "";
+    } else {
+      tooltip.hidden = true;
+    }
+  };
+  const shading = (m, focus) => {
+    if (!m.cumulative || !focus) return null;
+    const { state } = m;
+    const n = state.tokens.length;
+    const shade = Array.from({ length: state.nLayers + 1 }, () => new Array(n).fill(0));
+    const has = (layer) => m.ready === void 0 || m.ready.includes(layer);
+    if (focus.layer === 0) {
+      shade[0][focus.index] = 1;
+      for (let layer = 1; layer <= state.nLayers; layer++) {
+        if (!has(layer)) continue;
+        let max = 0;
+        for (let i = 0; i < n; i++) {
+          const { cols, values } = rowEntries(m.cumulative, layer - 1, i);
+          for (let k = 0; k < values.length; k++) if (cols[k] === focus.index) shade[layer][i] = values[k];
+          max = Math.max(max, shade[layer][i]);
+        }
+        if (max > 0) shade[layer] = shade[layer].map((v) => v / max);
+      }
+    } else if (has(focus.layer)) {
+      shade[focus.layer][focus.index] = 1;
+      const { cols, values } = rowEntries(m.cumulative, focus.layer - 1, focus.index);
+      let max = 0;
+      for (let k = 0; k < values.length; k++) max = Math.max(max, Math.abs(values[k]));
+      for (let k = 0; k < values.length; k++) shade[0][cols[k]] = max > 0 ? Math.abs(values[k]) / max : 0;
+    }
+    return shade;
+  };
   const schedule = () => {
     if (!scheduled) scheduled = win.requestAnimationFrame ? win.requestAnimationFrame(paint) : win.setTimeout(paint, 0);
   };
@@ -1101,18 +1322,44 @@ function render({ model, el }) {
     model.save_changes();
   };
   const togglePin = (node) => {
-    const pinned = pinnedNode(readState(model));
-    commitSelected(pinned && pinned.side === node.side && pinned.index === node.index ? {} : node);
+    const state = readState(model);
+    const pinned = state.view === "model" ? pinnedModelNode(state) : pinnedNode(state);
+    commitSelected(JSON.stringify(pinned) === JSON.stringify(node) ? {} : node);
+  };
+  const onModelKey = (event, state) => {
+    const at = (hovered && "layer" in hovered ? hovered : null) ?? pinnedModelNode(state) ?? { layer: state.nLayers, index: 0 };
+    const moved = hovered && "layer" in hovered ? 1 : 0;
+    let next = null;
+    if (event.key === "ArrowDown") next = { layer: at.layer, index: Math.min(state.tokens.length - 1, at.index + moved) };
+    else if (event.key === "ArrowUp") next = { layer: at.layer, index: Math.max(0, at.index - moved) };
+    else if (event.key === "ArrowLeft") next = { layer: Math.max(0, at.layer - moved), index: at.index };
+    else if (event.key === "ArrowRight") next = { layer: Math.min(state.nLayers, at.layer + moved), index: at.index };
+    else if (event.key === "Enter" || event.key === " ") togglePin(at);
+    else if (event.key === "Escape") {
+      hovered = null;
+      commitSelected({});
+    } else return;
+    event.preventDefault();
+    if (next) {
+      hovered = next;
+      schedule();
+    }
   };
   const onClick = (event) => {
     if (!current) return;
     const box = plot.getBoundingClientRect();
-    const node = nodeAt(current.layout, event.clientX - box.left, event.clientY - box.top);
+    const x = event.clientX - box.left;
+    const y = event.clientY - box.top;
+    const node = current.model ? modelNodeAt(current.model.layout, x, y) : nodeAt(current.layout, x, y);
     if (node) togglePin(node);
   };
   const onKey = (event) => {
     const state = readState(model);
     const n = state.tokens.length;
+    if (state.view === "model") {
+      onModelKey(event, state);
+      return;
+    }
     const at = hovered ?? pinnedNode(state) ?? { side: "target", index: 0 };
     let next = null;
     if (event.key === "ArrowDown") next = { side: at.side, index: Math.min(n - 1, at.index + (hovered ? 1 : 0)) };
@@ -1133,8 +1380,10 @@ function render({ model, el }) {
   const onPointerMove = (event) => {
     if (!current) return;
     const box = plot.getBoundingClientRect();
-    const node = nodeAt(current.layout, event.clientX - box.left, event.clientY - box.top);
-    if (node?.side === hovered?.side && node?.index === hovered?.index) return;
+    const x = event.clientX - box.left;
+    const y = event.clientY - box.top;
+    const node = current.model ? modelNodeAt(current.model.layout, x, y) : nodeAt(current.layout, x, y);
+    if (JSON.stringify(node) === JSON.stringify(hovered)) return;
     hovered = node;
     schedule();
   };
@@ -1200,6 +1449,11 @@ function render({ model, el }) {
     };
     subscriptions.push([`change:data_${method.id}`, onData]);
   }
+  const onView = () => {
+    hovered = null;
+    schedule();
+  };
+  subscriptions.push(["change:view", onView]);
   for (const [event, callback] of subscriptions) model.on(event, callback);
   const resize = win.ResizeObserver ? new win.ResizeObserver(schedule) : null;
   resize?.observe(el);

@@ -20,6 +20,9 @@ import { ATTRIBUTION_LABELS } from "./strip.js";
 export function createControls(doc, model) {
   const root = element(doc, "div", "attnw-controls");
 
+  const view = /** @type {HTMLSelectElement} */ (element(doc, "select", "attnw-view"));
+  view.setAttribute("aria-label", "View");
+  view.replaceChildren(option(doc, "layer", "one layer"), option(doc, "model", "whole model"));
   const method = /** @type {HTMLSelectElement} */ (element(doc, "select", "attnw-method"));
   method.setAttribute("aria-label", "Method");
   const layer = /** @type {HTMLInputElement} */ (element(doc, "input", "attnw-layer"));
@@ -60,12 +63,13 @@ export function createControls(doc, model) {
 
   // JupyterLab binds arrow keys to notebook commands in command mode. Lumino skips
   // shortcuts whose focused target carries this attribute, so keys reach our controls.
-  for (const control of [method, layer, head, topK, threshold, specials, target, attribution]) {
+  for (const control of [view, method, layer, head, topK, threshold, specials, target, attribution]) {
     control.dataset.lmSuppressShortcuts = "true";
   }
 
   const targetControl = labelled(doc, "Explain", target);
   root.append(
+    labelled(doc, "View", view),
     labelled(doc, "Method", method),
     labelled(doc, "Layer", layer, layerValue),
     labelled(doc, "Head", head),
@@ -82,6 +86,7 @@ export function createControls(doc, model) {
     model.save_changes();
   };
   const onMethod = () => commit("method", method.value);
+  const onView = () => commit("view", view.value);
   const onLayer = () => commit("layer", Number(layer.value));
   const onHead = () => commit("head", Number(head.value));
   const onTarget = () => commit("target", target.value);
@@ -90,6 +95,7 @@ export function createControls(doc, model) {
   const onThreshold = () => commit("threshold", Math.max(0, Number(threshold.value) || 0));
   const onSpecials = () => commit("specials", specials.value);
   method.addEventListener("change", onMethod);
+  view.addEventListener("change", onView);
   layer.addEventListener("input", onLayer);
   head.addEventListener("change", onHead);
   target.addEventListener("change", onTarget);
@@ -113,13 +119,15 @@ export function createControls(doc, model) {
           ...Array.from({ length: state.nHeads }, (_, h) => option(doc, String(h), `head ${h}`)),
         );
       }
+      view.value = state.view;
+      layer.disabled = state.view === "model";
       method.value = state.method.id;
       method.title = state.method.description;
       layer.max = String(state.nLayers);
       layer.value = String(state.layer);
       layerValue.textContent = `${state.layer} / ${state.nLayers}`;
       head.value = String(state.method.per_head ? state.head : MEAN_HEAD);
-      head.disabled = !state.method.per_head;
+      head.disabled = !state.method.per_head || (state.view === "model" && state.method.cumulative);
       head.title = state.method.per_head ? "" : `${state.method.label} averages the heads`;
       const targetKey = JSON.stringify(state.targets);
       if (targetKey !== targetsKey) {
@@ -139,6 +147,7 @@ export function createControls(doc, model) {
     },
     destroy() {
       method.removeEventListener("change", onMethod);
+      view.removeEventListener("change", onView);
       layer.removeEventListener("input", onLayer);
       head.removeEventListener("change", onHead);
       target.removeEventListener("change", onTarget);

@@ -11,7 +11,8 @@ import { element, markHovered, markTarget, renderLabels, renderLegend, renderTit
 import { download, paintPng, svgOf } from "./exporter.js";
 import { createPending } from "./pending.js";
 import { currentScores, renderStrip, renderStripStatus } from "./strip.js";
-import { columnTitles, headLabel, isAvailable, pinnedNode, readState, sliceIndex } from "./state.js";
+import { drawColumnNumbers, drawNodes, modelLayout, modelNodeAt, tracePaths, transition } from "./model_view.js";
+import { columnTitles, headLabel, isAvailable, MEAN_HEAD, pinnedModelNode, pinnedNode, readState, sliceIndex } from "./state.js";
 
 const DEFAULT_WIDTH = 640;
 const REDRAW_ON = [
@@ -109,6 +110,32 @@ export function render({ model, el }) {
     return out;
   };
 
+  /** @param {import("./layout.js").Layout} layout */
+  const sizeCanvas = (layout) => {
+    const dpr = win.devicePixelRatio || 1;
+    canvas.style.width = `${layout.width}px`;
+    canvas.style.height = `${layout.height}px`;
+    canvas.width = Math.round(layout.width * dpr);
+    canvas.height = Math.round(layout.height * dpr);
+    Object.assign(canvas.dataset, {
+      leftX: String(layout.leftX),
+      rightX: String(layout.rightX),
+      top: String(layout.top),
+      rowHeight: String(layout.rowHeight),
+    });
+    plot.style.height = `${layout.height}px`;
+  };
+
+  /** Token labels of both outer columns, rebuilt only when they change. */
+  const relabel = (layout, state) => {
+    const key = JSON.stringify([layout.width, layout.n, state.tokens]);
+    if (key !== labelsKey) {
+      labelsKey = key;
+      renderLabels(labelsLeft, layout, state.tokens, state.special, "source");
+      renderLabels(labelsRight, layout, state.tokens, state.special, "target");
+    }
+  };
+
   // Everything one picture needs, rebuilt when the selection changes.
   const frame = () => {
     const state = readState(model);
@@ -136,9 +163,31 @@ export function render({ model, el }) {
     return { state, available, env, slice, edges, layout, meanCoverage: sum / env.rows, minCoverage: min, rows };
   };
 
+  /** Per-layer edges of the whole-model view (cumulative methods: the head-averaged attention). */
+  const modelFrame = () => {
+    const state = readState(model);
+    const layout = modelLayout(computeLayout(el.clientWidth || DEFAULT_WIDTH, state.tokens.length), state.nLayers);
+    const graphMethod = state.method.cumulative ? state.methods.find((m) => m.id === "raw") ?? state.method : state.method;
+    const graphState = { ...state, method: graphMethod, head: state.method.cumulative ? MEAN_HEAD : state.head };
+    const env = envelope(`data_${graphMethod.id}`);
+    const filter = { topK: state.topK, threshold: state.threshold, specials: state.specials, special: state.special };
+    const perLayer = Array.from({ length: state.nLayers }, (_, l) =>
+      filterEdges(sliceEdges(env, sliceIndex({ ...graphState, layer: l + 1 })), filter),
+    );
+    const cumulative = state.method.cumulative ? envelope(`data_${state.method.id}`) : null;
+    const ready = state.ready[state.method.id];
+    return { state, layout, env, perLayer, cumulative, ready };
+  };
+
   const paint = () => {
     const started = win.performance.now();
     scheduled = 0;
+    if (readState(model).view === "model") {
+      paintModel();
+      root.dataset.paintEnd = String(win.performance.now());
+      root.dataset.paintMs = (win.performance.now() - started).toFixed(3);
+      return;
+    }
     current = frame();
     const { state, available, env, slice, edges, layout } = current;
     controls.update(state);
@@ -149,22 +198,19 @@ export function render({ model, el }) {
     const titles = columnTitles(state);
 
     const dpr = win.devicePixelRatio || 1;
-    canvas.style.width = `${layout.width}px`;
-    canvas.style.height = `${layout.height}px`;
-    canvas.width = Math.round(layout.width * dpr);
-    canvas.height = Math.round(layout.height * dpr);
+    sizeCanvas(layout);
     Object.assign(canvas.dataset, {
       leftX: String(layout.leftX),
       rightX: String(layout.rightX),
       top: String(layout.top),
       rowHeight: String(layout.rowHeight),
       edges: String(edges.count),
+      view: "layer",
     });
     canvas.setAttribute(
       "aria-label",
       `${state.method.label}, layer ${state.layer} of ${state.nLayers}, ${headLabel(state)}: ${edges.count} edges between ${state.tokens.length} tokens`,
     );
-    plot.style.height = `${layout.height}px`;
 
     const pinned = pinnedNode(state);
     const focus = hovered ?? pinned;
@@ -179,12 +225,7 @@ export function render({ model, el }) {
     const scores = currentScores(state.attributionData, state.target, state.attribution);
     renderStrip(strip, layout, scores);
     renderStripStatus(stripStatus, state.attributionData, state.attribution, chosen?.label ?? "", scores);
-    const key = JSON.stringify([layout.width, layout.n, state.tokens]);
-    if (key !== labelsKey) {
-      labelsKey = key;
-      renderLabels(labelsLeft, layout, state.tokens, state.special, "source");
-      renderLabels(labelsRight, layout, state.tokens, state.special, "target");
-    }
+    relabel(layout, state);
     titleRight.style.left = `${layout.rightX + 6}px`;
     renderTitles(titleLeft, titleRight, titles);
     markHovered(root, focus, pinned);
@@ -225,6 +266,97 @@ export function render({ model, el }) {
     root.dataset.paintMs = (win.performance.now() - started).toFixed(3);
   };
 
+  /** The whole-model view: all layers as columns. */
+  const paintModel = () => {
+    const m = modelFrame();
+    current = { state: m.state, available: true, env: m.env, slice: 0, edges: m.perLayer[0], layout: m.layout, meanCoverage: 1, minCoverage: 1, rows: null, model: m };
+    const { state, layout, perLayer } = m;
+    controls.update(state);
+    pending.root.hidden = true;
+    const dark = prefersDarkTable(win.getComputedStyle(root).color);
+    const signed = m.env.signed;
+    const table = colormap(signed ? "diverging" : dark ? "dark" : "light");
+    const ink = dark ? "#e6e6e6" : "#333333";
+    sizeCanvas(layout);
+    const pinned = pinnedModelNode(state);
+    const focus = (hovered && "layer" in hovered ? hovered : null) ?? pinned;
+    const traced = focus ? tracePaths(perLayer, focus) : null;
+    let edgeCount = 0;
+    const ctx = canvas.getContext("2d");
+    if (ctx) {
+      const dpr = win.devicePixelRatio || 1;
+      ctx.setTransform(dpr, 0, 0, dpr, 0, 0);
+      ctx.clearRect(0, 0, layout.width, layout.height);
+      perLayer.forEach((edges, l) => {
+        edgeCount += edges.count;
+        drawEdges(ctx, transition(layout, l + 1), edges, { table, signed, highlight: traced ? traced[l] : null }, false);
+      });
+      drawNodes(ctx, layout, shading(m, focus), ink, colormap(dark ? "dark" : "light"));
+      drawColumnNumbers(ctx, layout, ink);
+    }
+    Object.assign(canvas.dataset, { edges: String(edgeCount), view: "model", columns: JSON.stringify(layout.columns) });
+    canvas.setAttribute("aria-label", `${state.method.label}, all ${state.nLayers} layers as columns: ${edgeCount} edges between ${state.tokens.length} tokens per layer`);
+    relabel(layout, state);
+    renderTitles(titleLeft, titleRight, ["Input (layer 0)", `Layer ${state.nLayers}`]);
+    titleRight.style.left = `${layout.rightX + 6}px`;
+    markHovered(root, null);
+    markTarget(labelsRight, null);
+    const graph = state.method.cumulative ? "edges: head-averaged attention; dots: how much of the focused input reaches each token" : headLabel(state);
+    caption.textContent = `${state.method.label} · whole model, ${state.nLayers} layers · ${graph} · colours scaled per layer`;
+    legend.hidden = false;
+    renderLegend(legend, { table, signed, max: Math.max(...perLayer.map((e) => e.max)), meanCoverage: 1, minCoverage: 1, edgeCount });
+    renderStrip(strip, layout, null);
+    stripStatus.hidden = true;
+    if (focus) {
+      const edges = perLayer[Math.max(0, focus.layer - 1)];
+      const node = focus.layer === 0 ? { side: /** @type {const} */ ("source"), index: focus.index } : { side: /** @type {const} */ ("target"), index: focus.index };
+      renderTooltip(tooltip, {
+        node,
+        tokens: state.tokens,
+        edges,
+        touching: edgesOfNode(edges, node),
+        columnTitle: focus.layer === 0 ? "input token" : `after layer ${focus.layer}`,
+        coverage: 1,
+        pinned: pinned !== null && pinned.layer === focus.layer && pinned.index === focus.index,
+      });
+      const x = layout.columns[focus.layer];
+      tooltip.style.top = `${Math.min(layout.top + (focus.index + 1) * layout.rowHeight + 4, Math.max(0, layout.height - 40))}px`;
+      tooltip.style.left = x < layout.width / 2 ? `${x + 8}px` : "";
+      tooltip.style.right = x >= layout.width / 2 ? `${layout.width - x + 8}px` : "";
+    } else {
+      tooltip.hidden = true;
+    }
+  };
+
+  /** Node shading of cumulative methods for the focused node, or null. */
+  const shading = (m, focus) => {
+    if (!m.cumulative || !focus) return null;
+    const { state } = m;
+    const n = state.tokens.length;
+    const shade = Array.from({ length: state.nLayers + 1 }, () => new Array(n).fill(0));
+    const has = (layer) => m.ready === undefined || m.ready.includes(layer);
+    if (focus.layer === 0) {
+      shade[0][focus.index] = 1;
+      for (let layer = 1; layer <= state.nLayers; layer++) {
+        if (!has(layer)) continue;
+        let max = 0;
+        for (let i = 0; i < n; i++) {
+          const { cols, values } = rowEntries(m.cumulative, layer - 1, i);
+          for (let k = 0; k < values.length; k++) if (cols[k] === focus.index) shade[layer][i] = values[k];
+          max = Math.max(max, shade[layer][i]);
+        }
+        if (max > 0) shade[layer] = shade[layer].map((v) => v / max);
+      }
+    } else if (has(focus.layer)) {
+      shade[focus.layer][focus.index] = 1;
+      const { cols, values } = rowEntries(m.cumulative, focus.layer - 1, focus.index);
+      let max = 0;
+      for (let k = 0; k < values.length; k++) max = Math.max(max, Math.abs(values[k]));
+      for (let k = 0; k < values.length; k++) shade[0][cols[k]] = max > 0 ? Math.abs(values[k]) / max : 0;
+    }
+    return shade;
+  };
+
   const schedule = () => {
     if (!scheduled) scheduled = win.requestAnimationFrame ? win.requestAnimationFrame(paint) : win.setTimeout(paint, 0);
   };
@@ -246,20 +378,48 @@ export function render({ model, el }) {
   };
   /** Pin a token, or unpin it when it is the pinned one. @param {{ side: "source" | "target", index: number }} node */
   const togglePin = (node) => {
-    const pinned = pinnedNode(readState(model));
-    commitSelected(pinned && pinned.side === node.side && pinned.index === node.index ? {} : node);
+    const state = readState(model);
+    const pinned = state.view === "model" ? pinnedModelNode(state) : pinnedNode(state);
+    commitSelected(JSON.stringify(pinned) === JSON.stringify(node) ? {} : node);
   };
+  /** Keyboard in the whole-model view: arrows move between tokens and layers. */
+  const onModelKey = (event, state) => {
+    const at = (hovered && "layer" in hovered ? hovered : null) ?? pinnedModelNode(state) ?? { layer: state.nLayers, index: 0 };
+    const moved = hovered && "layer" in hovered ? 1 : 0;
+    let next = null;
+    if (event.key === "ArrowDown") next = { layer: at.layer, index: Math.min(state.tokens.length - 1, at.index + moved) };
+    else if (event.key === "ArrowUp") next = { layer: at.layer, index: Math.max(0, at.index - moved) };
+    else if (event.key === "ArrowLeft") next = { layer: Math.max(0, at.layer - moved), index: at.index };
+    else if (event.key === "ArrowRight") next = { layer: Math.min(state.nLayers, at.layer + moved), index: at.index };
+    else if (event.key === "Enter" || event.key === " ") togglePin(at);
+    else if (event.key === "Escape") {
+      hovered = null;
+      commitSelected({});
+    } else return;
+    event.preventDefault();
+    if (next) {
+      hovered = next;
+      schedule();
+    }
+  };
+
   /** @param {MouseEvent} event */
   const onClick = (event) => {
     if (!current) return;
     const box = plot.getBoundingClientRect();
-    const node = nodeAt(current.layout, event.clientX - box.left, event.clientY - box.top);
+    const x = event.clientX - box.left;
+    const y = event.clientY - box.top;
+    const node = current.model ? modelNodeAt(current.model.layout, x, y) : nodeAt(current.layout, x, y);
     if (node) togglePin(node);
   };
   /** Keyboard: arrows move between tokens and columns, Enter pins, Escape unpins. @param {KeyboardEvent} event */
   const onKey = (event) => {
     const state = readState(model);
     const n = state.tokens.length;
+    if (state.view === "model") {
+      onModelKey(event, state);
+      return;
+    }
     const at = hovered ?? pinnedNode(state) ?? { side: "target", index: 0 };
     /** @type {{ side: "source" | "target", index: number } | null} */
     let next = null;
@@ -283,8 +443,10 @@ export function render({ model, el }) {
   const onPointerMove = (event) => {
     if (!current) return;
     const box = plot.getBoundingClientRect();
-    const node = nodeAt(current.layout, event.clientX - box.left, event.clientY - box.top);
-    if (node?.side === hovered?.side && node?.index === hovered?.index) return;
+    const x = event.clientX - box.left;
+    const y = event.clientY - box.top;
+    const node = current.model ? modelNodeAt(current.model.layout, x, y) : nodeAt(current.layout, x, y);
+    if (JSON.stringify(node) === JSON.stringify(hovered)) return;
     hovered = node;
     schedule();
   };
@@ -347,6 +509,11 @@ export function render({ model, el }) {
     };
     subscriptions.push([`change:data_${method.id}`, onData]);
   }
+  const onView = () => {
+    hovered = null;
+    schedule();
+  };
+  subscriptions.push(["change:view", onView]);
   for (const [event, callback] of subscriptions) model.on(event, callback);
 
   const resize = win.ResizeObserver ? new win.ResizeObserver(schedule) : null;

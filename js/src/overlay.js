@@ -119,7 +119,7 @@ export function renderTooltip(
   const doc = tooltip.ownerDocument;
   tooltip.replaceChildren();
   const verb = node.side === "target" ? "draws on" : "feeds";
-  const pin = pinned ? "📌 " : "";
+  const pin = pinned ? "Pinned · " : "";
   tooltip.append(
     element(doc, "div", "attnw-tooltip-title", `${pin}“${displayToken(tokens[node.index])}” #${node.index} · ${columnTitle} ${verb}:`),
   );

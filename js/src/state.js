@@ -38,7 +38,8 @@ export const MAX_HEAD = -2;
  * @property {number} topK          edges drawn per receiving token (0 = all stored)
  * @property {number} threshold     smallest |weight| drawn
  * @property {"show" | "hide" | "renormalise"} specials
- * @property {{ side?: "source" | "target", index?: number }} selected  the pinned token
+ * @property {{ side?: "source" | "target", layer?: number, index?: number }} selected  the pinned token
+ * @property {"layer" | "model"} view  one layer as a bipartite graph, or every layer as a column
  */
 
 /**
@@ -81,6 +82,7 @@ export function readState(model) {
     threshold: model.get("threshold") ?? 0,
     specials: model.get("specials") ?? "show",
     selected: model.get("selected") ?? {},
+    view: model.get("view") === "model" ? "model" : "layer",
   };
 }
 
@@ -135,4 +137,16 @@ export function pinnedNode(state) {
   const { side, index } = state.selected;
   if ((side !== "source" && side !== "target") || typeof index !== "number" || index >= state.tokens.length) return null;
   return { side, index };
+}
+
+/**
+ * The pinned node of the whole-model view, or null.
+ * @param {ViewState} state
+ * @returns {{ layer: number, index: number } | null}
+ */
+export function pinnedModelNode(state) {
+  const { layer, index } = state.selected;
+  if (typeof layer !== "number" || typeof index !== "number") return null;
+  if (layer < 0 || layer > state.nLayers || index >= state.tokens.length) return null;
+  return { layer, index };
 }

@@ -79,6 +79,15 @@ export class RecordingContext {
   stroke() {
     this.strokes.push({ strokeStyle: this.strokeStyle, alpha: this.globalAlpha, segments: this.path });
   }
+  /** @param {number} x @param {number} y @param {number} r */
+  arc(x, y, r) {
+    this.path.push([x, y, r]);
+  }
+  fill() {
+    this.fills = (this.fills ?? 0) + 1;
+  }
+  fillText() {}
+  fillRect() {}
   /** Every segment drawn: [x0, y0, cx1, cy1, cx2, cy2, x1, y1]. */
   segments() {
     return this.strokes.flatMap((s) => s.segments);

@@ -205,7 +205,7 @@ test("clicking pins a token (and again unpins it); the keyboard moves, pins and 
   await flush();
   const tooltip = /** @type {HTMLElement} */ (el.querySelector(".attnw-tooltip"));
   assert.equal(tooltip.hidden, false, "a pinned token keeps its tooltip");
-  assert.match(tooltip.textContent ?? "", /^📌 “<script>alert\(2\)<\/script>” #2/);
+  assert.match(tooltip.textContent ?? "", /^Pinned · “<script>alert\(2\)<\/script>” #2/);
   assert.ok(el.querySelector('.attnw-labels-right [data-index="2"]')?.classList.contains("attnw-pinned"));
   plot.dispatchEvent(new dom.window.MouseEvent("click", { clientX: 600, clientY: y }));
   assert.deepEqual(model.get("selected"), {});
@@ -245,4 +245,43 @@ test("edge controls write top_k, threshold and specials", async () => {
   await flush();
   assert.equal(ctx.segments().length, 0);
   assert.ok(before > 6);
+});
+
+test("the whole-model view draws every layer as a column, traces paths and shades what reaches a node", async () => {
+  const { el, model, dom, canvas, ctx, flush } = mount({ view: "model" });
+  const columns = JSON.parse(canvas.dataset.columns ?? "[]");
+  assert.equal(columns.length, 4, "input and 3 layers");
+  const perLayer = (6 * 7) / 2; // causal: j <= i
+  assert.equal(Number(canvas.dataset.edges), 3 * perLayer);
+  assert.equal(ctx.segments().length, 3 * perLayer);
+  assert.match(el.querySelector(".attnw-caption")?.textContent ?? "", /whole model, 3 layers/);
+  assert.equal(/** @type {HTMLInputElement} */ (el.querySelector(".attnw-layer")).disabled, true);
+
+  // Hover the node of token 4 after layer 2: its strongest paths are traced in both directions.
+  const plot = /** @type {HTMLElement} */ (el.querySelector(".attnw-plot"));
+  const top = Number(canvas.dataset.top);
+  const rowHeight = Number(canvas.dataset.rowHeight);
+  plot.dispatchEvent(new dom.window.MouseEvent("pointermove", { clientX: columns[2], clientY: top + 4.5 * rowHeight }));
+  await flush();
+  const strong = ctx.strokes.filter((/** @type {any} */ s) => s.alpha > 0.25 && s.segments.length).flatMap((/** @type {any} */ s) => s.segments);
+  assert.ok(strong.some((seg) => seg[0] === columns[1] && seg[6] === columns[2] && seg[7] === top + 4.5 * rowHeight));
+  assert.ok(strong.some((seg) => seg[0] === columns[2] && seg[6] === columns[3]), "paths continue up to the last layer");
+  assert.match(el.querySelector(".attnw-tooltip")?.textContent ?? "", /after layer 2 draws on/);
+
+  plot.dispatchEvent(new dom.window.MouseEvent("click", { clientX: columns[2], clientY: top + 4.5 * rowHeight }));
+  assert.deepEqual(model.get("selected"), { layer: 2, index: 4 });
+
+  model.set("method", "rollout");
+  model.set("selected", { layer: 0, index: 1 });
+  plot.dispatchEvent(new dom.window.MouseEvent("pointerleave"));
+  await flush();
+  assert.match(el.querySelector(".attnw-caption")?.textContent ?? "", /dots: how much of the focused input reaches each token/);
+  const key = (k) => plot.dispatchEvent(new dom.window.KeyboardEvent("keydown", { key: k, bubbles: true }));
+  key("ArrowRight");
+  key("ArrowRight");
+  await flush();
+  assert.match(el.querySelector(".attnw-tooltip")?.textContent ?? "", /after layer 1/);
+  model.set("view", "layer");
+  await flush();
+  assert.equal(canvas.dataset.view, "layer");
 });

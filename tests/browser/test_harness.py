@@ -255,3 +255,25 @@ def test_png_and_svg_downloads(browser, page_server, minilm_widget, tmp_path):
     assert width == 2 * canvas_width and height > 200  # twice the screen resolution
     assert errors == []
     page.close()
+
+
+def test_whole_model_view(browser, page_server, minilm_widget, artifacts):
+    page, errors = open_widget(browser, page_server, minilm_widget)
+    page.select_option(".attnw-view", "model")
+    page.wait_for_function("document.querySelector('.attnw-canvas').dataset.view === 'model'")
+    columns = page.eval_on_selector(".attnw-canvas", "c => JSON.parse(c.dataset.columns)")
+    assert len(columns) == 7  # input and 6 layers
+    n = len(minilm_widget.tokens)
+    assert int(page.get_attribute(".attnw-canvas", "data-edges")) == 6 * n * n
+    box = page.locator("canvas.attnw-canvas").bounding_box()
+    top = float(page.get_attribute(".attnw-canvas", "data-top"))
+    row = float(page.get_attribute(".attnw-canvas", "data-row-height"))
+    it = minilm_widget.tokens.index("it")
+    page.mouse.click(box["x"] + columns[6], box["y"] + top + (it + 0.5) * row)
+    page.wait_for_function("window.model.get('selected').layer === 6")
+    assert page.evaluate("window.model.get('selected')") == {"layer": 6, "index": it}
+    page.select_option(".attnw-method", "rollout")
+    page.wait_for_function("document.querySelector('.attnw-caption').textContent.startsWith('Attention rollout')")
+    page.locator(".attnw-root").screenshot(path=str(artifacts / "widget-model-view.png"))
+    assert errors == []
+    page.close()

@@ -1,0 +1,130 @@
+// The whole-model view: every layer a column of tokens, edges between consecutive columns
+// (the figure of Abnar & Zuidema). Per-layer methods draw their own edges; cumulative ones
+// (rollout, flow) draw the head-averaged attention they are built from, and shade each
+// node by how much of the focused input token reaches it (or, for a focused node, shade the
+// inputs by what reaches that node).
+
+import { rowCenter } from "./layout.js";
+
+/**
+ * @typedef {import("./layout.js").Layout & { columns: number[] }} ModelLayout
+ */
+
+/**
+ * @param {import("./layout.js").Layout} base  the bipartite layout (outer columns, rows)
+ * @param {number} nLayers
+ * @returns {ModelLayout}
+ */
+export function modelLayout(base, nLayers) {
+  const columns = Array.from({ length: nLayers + 1 }, (_, c) => base.leftX + ((base.rightX - base.leftX) * c) / nLayers);
+  return { ...base, columns };
+}
+
+/**
+ * The node (layer column, token) under a point.
+ * @param {ModelLayout} layout
+ * @param {number} x
+ * @param {number} y
+ * @returns {{ layer: number, index: number } | null}
+ */
+export function modelNodeAt(layout, x, y) {
+  const index = Math.floor((y - layout.top) / layout.rowHeight);
+  if (index < 0 || index >= layout.n) return null;
+  const step = layout.columns.length > 1 ? layout.columns[1] - layout.columns[0] : 1;
+  const layer = Math.round((x - layout.columns[0]) / step);
+  return { layer: Math.max(0, Math.min(layout.columns.length - 1, layer)), index };
+}
+
+/**
+ * The bipartite layout of one transition, from column layer - 1 to column layer.
+ * @param {ModelLayout} layout
+ * @param {number} layer  1..L
+ */
+export function transition(layout, layer) {
+  return { ...layout, leftX: layout.columns[layer - 1], rightX: layout.columns[layer] };
+}
+
+/**
+ * Edges to highlight when a node is focused: its strongest incoming paths back to the input
+ * and its strongest outgoing paths up to the last layer (at most `fan` edges per node and step).
+ * @param {import("./edges.js").EdgeList[]} perLayer  index l - 1 holds layer l's edges
+ * @param {{ layer: number, index: number }} node
+ * @param {number} fan
+ * @returns {Set<number>[]}  per layer, the indices of the edges on traced paths
+ */
+export function tracePaths(perLayer, node, fan = 2) {
+  const traced = perLayer.map(() => new Set());
+  /** @param {import("./edges.js").EdgeList} edges @param {Set<number>} nodes @param {"target" | "source"} end */
+  const strongest = (edges, nodes, end) => {
+    const ends = end === "target" ? edges.target : edges.source;
+    /** @type {Map<number, number[]>} */
+    const grouped = new Map();
+    for (let e = 0; e < edges.count; e++) {
+      if (!nodes.has(ends[e])) continue;
+      const list = grouped.get(ends[e]) ?? [];
+      list.push(e);
+      grouped.set(ends[e], list);
+    }
+    const chosen = [];
+    for (const list of grouped.values()) {
+      list.sort((a, b) => Math.abs(edges.weight[b]) - Math.abs(edges.weight[a]));
+      chosen.push(...list.slice(0, fan));
+    }
+    return chosen;
+  };
+  let frontier = new Set([node.index]);
+  for (let layer = node.layer; layer >= 1 && frontier.size; layer--) {
+    const edges = perLayer[layer - 1];
+    const chosen = strongest(edges, frontier, "target");
+    for (const e of chosen) traced[layer - 1].add(e);
+    frontier = new Set(chosen.map((e) => edges.source[e]));
+  }
+  frontier = new Set([node.index]);
+  for (let layer = node.layer + 1; layer <= perLayer.length && frontier.size; layer++) {
+    const edges = perLayer[layer - 1];
+    const chosen = strongest(edges, frontier, "source");
+    for (const e of chosen) traced[layer - 1].add(e);
+    frontier = new Set(chosen.map((e) => edges.target[e]));
+  }
+  return traced;
+}
+
+/**
+ * Draw the node dots, shaded by `shade[c][i]` in [0, 1] when given.
+ * @param {CanvasRenderingContext2D} ctx
+ * @param {ModelLayout} layout
+ * @param {number[][] | null} shade
+ * @param {string} ink   colour of unshaded nodes
+ * @param {string[]} table  colour table for shading
+ */
+export function drawNodes(ctx, layout, shade, ink, table) {
+  const radius = Math.max(1, Math.min(4, layout.rowHeight * 0.25));
+  layout.columns.forEach((x, c) => {
+    for (let i = 0; i < layout.n; i++) {
+      const value = shade ? shade[c][i] : 0;
+      ctx.globalAlpha = shade ? 0.25 + 0.75 * value : 0.6;
+      ctx.fillStyle = shade ? table[Math.round(value * (table.length - 1))] : ink;
+      ctx.beginPath();
+      ctx.arc(x, rowCenter(layout, i), shade ? radius * (1 + value) : radius, 0, 2 * Math.PI);
+      ctx.fill();
+    }
+  });
+  ctx.globalAlpha = 1;
+}
+
+/**
+ * Column numbers above the columns.
+ * @param {CanvasRenderingContext2D} ctx
+ * @param {ModelLayout} layout
+ * @param {string} ink
+ */
+export function drawColumnNumbers(ctx, layout, ink) {
+  ctx.fillStyle = ink;
+  ctx.font = "11px sans-serif";
+  ctx.textAlign = "center";
+  ctx.textBaseline = "middle";
+  layout.columns.forEach((x, c) => {
+    if (c > 0 && c < layout.columns.length - 1) ctx.fillText(String(c), x, layout.top / 2);
+  });
+  ctx.textAlign = "left";
+}
