@@ -34,6 +34,7 @@ class Analysis:
         self.model, self.tokenizer = model, tokenizer  # needed only by gradient methods
         self._cache: dict[Hashable, torch.Tensor] = {}
         self._gradient_runner: GradientRunner | None = None
+        self.binarize_threshold = 0.05  # the widget's path-count view binarises Ā > this
         # Unnormalised max flows per layer, kept as each layer completes, so that an
         # interrupted computation keeps the finished layers and nothing half-done.
         self._flow_layers: dict[tuple[str, float], dict[int, torch.Tensor]] = {}

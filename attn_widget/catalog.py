@@ -168,6 +168,18 @@ VIEW_METHODS: tuple[ViewMethod, ...] = (
         stack=lambda analysis: analysis.effective_rollout(receptive_field="none"),
         applies=_has_values,
     ),
+    ViewMethod(
+        id="paths",
+        label="Path counts (binarised graph)",
+        per_head=False,
+        cumulative=True,
+        description=(
+            "Products of the 0/1 matrices 1[Ā > threshold] (threshold set in the view): how many paths lead from "
+            "each input token to each token after this layer. Only binary matrices count paths; products of "
+            "weighted attention matrices have no such meaning."
+        ),
+        stack=lambda analysis: analysis.path_counts(threshold=analysis.binarize_threshold),
+    ),
     _flow_method(
         "flow",
         "Attention flow",

@@ -17,7 +17,10 @@ from .jobs import BackgroundJob
 _STATIC = pathlib.Path(__file__).parent / "static"
 MEAN_HEAD = -1
 MAX_HEAD = -2
-_VIEW_OPTIONS = ("view", "layer", "head", "method", "attribution", "top_k", "threshold", "specials")
+_VIEW_OPTIONS = (
+    "view", "layer", "head", "method", "attribution", "top_k", "threshold", "specials", "binarize_threshold",
+    "node_size",
+)  # fmt: skip
 
 
 class AttentionWidget(anywidget.AnyWidget):
@@ -46,6 +49,7 @@ class AttentionWidget(anywidget.AnyWidget):
     data_raw = t.Bytes(help="Raw attention (L, H + 2, n, n): each head, mean, max.").tag(sync=True)
     data_rollout = t.Bytes(help="Rollout to every layer (L, n, n).").tag(sync=True)
     data_rollout_rf = t.Bytes(help="Receptive-field normalised rollout (L, n, n); decoders only.").tag(sync=True)
+    data_paths = t.Bytes(help="Path counts of the binarised head-mean graph (L, n, n).").tag(sync=True)
     data_flow = t.Bytes(help="Attention flow (L, n, n); layers not yet computed are zero.").tag(sync=True)
     data_flow_rf = t.Bytes(help="Receptive-field normalised flow (L, n, n); decoders only.").tag(sync=True)
     data_effective = t.Bytes(help="Effective attention (L, H + 2, n, n), signed.").tag(sync=True)
@@ -87,6 +91,12 @@ class AttentionWidget(anywidget.AnyWidget):
     selected = t.Dict(
         help="The pinned token: {side: 'source' | 'target', index} (one layer) or {layer, index} (whole model), or {}."
     ).tag(sync=True)
+    binarize_threshold = t.Float(
+        0.05, help="Path counts: an edge exists where the head-mean attention exceeds this."
+    ).tag(sync=True)
+    node_size = t.Unicode("", help="Teaching overlay: dots sized by 'in' or 'out' degree of the slice, or ''.").tag(
+        sync=True
+    )
     view = t.Unicode("layer", help="'layer': one layer as a bipartite graph; 'model': every layer as a column.").tag(
         sync=True
     )
@@ -276,6 +286,23 @@ class AttentionWidget(anywidget.AnyWidget):
     def _check_attribution(self, proposal):
         if proposal["value"] not in ("", *Analysis.ATTRIBUTIONS):
             raise t.TraitError(f"attribution must be '' (off) or one of {list(Analysis.ATTRIBUTIONS)}; got {proposal['value']!r}.")
+        return proposal["value"]
+
+    @t.observe("binarize_threshold")
+    def _rebinarize(self, change) -> None:
+        self.analysis.binarize_threshold = change["new"]
+        self._publish(view_method("paths"))
+
+    @t.validate("binarize_threshold")
+    def _check_binarize(self, proposal):
+        if not 0 <= proposal["value"] < 1:
+            raise t.TraitError(f"binarize_threshold must be in [0, 1); got {proposal['value']}.")
+        return proposal["value"]
+
+    @t.validate("node_size")
+    def _check_node_size(self, proposal):
+        if proposal["value"] not in ("", "in", "out"):
+            raise t.TraitError(f"node_size must be '', 'in' or 'out'; got {proposal['value']!r}.")
         return proposal["value"]
 
     @t.validate("view")

@@ -23,7 +23,7 @@ def test_facts_and_methods(widget):
     assert widget.special == [True] + [False] * 6 + [True]
     assert (widget.n_layers, widget.n_heads, widget.causal) == (3, 4, True)
     assert [m["id"] for m in widget.methods] == [
-        "raw", "effective", "rollout", "rollout_rf", "effective_rollout", "flow", "flow_rf", "effective_flow"
+        "raw", "effective", "rollout", "rollout_rf", "effective_rollout", "paths", "flow", "flow_rf", "effective_flow"
     ]  # fmt: skip
     effective = next(m for m in widget.methods if m["id"] == "effective")
     assert effective["note"].startswith("8 tokens do not exceed the head dimension (8)")
@@ -97,7 +97,9 @@ def test_flow_is_sent_up_front_for_short_inputs(widget):
 
 def test_encoders_get_no_receptive_field_variants(tokenizer):
     w = AttentionWidget(tiny_model("bert"), TEXT, tokenizer)
-    assert [m["id"] for m in w.methods] == ["raw", "effective", "rollout", "effective_rollout", "flow", "effective_flow"]
+    assert [m["id"] for m in w.methods] == [
+        "raw", "effective", "rollout", "effective_rollout", "paths", "flow", "effective_flow"
+    ]  # fmt: skip
     assert w.data_rollout_rf == b""
 
 
@@ -210,3 +212,16 @@ def test_html_export_escapes_everything_that_reaches_the_page():
     state = page.split('id="attnw-state">')[1].split("</script>")[0]
     assert "<" not in state and ">" not in state  # token text cannot close the script element
     assert page.count("</script>") == 3  # state, module source, loader: nothing else ends a script
+
+
+def test_path_counts_follow_the_binarisation_threshold(tokenizer):
+    w = AttentionWidget(tiny_model("bert"), TEXT, tokenizer, method="paths")
+    for threshold in (0.05, 0.2):
+        w.binarize_threshold = threshold
+        counts = payload.decode(w.data_paths)["matrices"]
+        expected = w.analysis.path_counts(threshold=threshold).numpy()
+        np.testing.assert_allclose(counts, expected, rtol=1e-4, atol=1e-4 * expected.max())
+    with pytest.raises(traitlets.TraitError, match="binarize_threshold must be in"):
+        w.binarize_threshold = 1.0
+    with pytest.raises(traitlets.TraitError, match="node_size must be"):
+        w.node_size = "size"

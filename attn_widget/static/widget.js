@@ -287,7 +287,9 @@ function readState(model) {
     threshold: model.get("threshold") ?? 0,
     specials: model.get("specials") ?? "show",
     selected: model.get("selected") ?? {},
-    view: model.get("view") === "model" ? "model" : "layer"
+    view: model.get("view") === "model" ? "model" : "layer",
+    binarizeThreshold: model.get("binarize_threshold") ?? 0.05,
+    nodeSize: model.get("node_size") ?? ""
   };
 }
 function isAvailable(state) {
@@ -437,6 +439,22 @@ function createControls(doc, model) {
     option(doc, "hide", "hide"),
     option(doc, "renormalise", "hide, renormalise rows")
   );
+  const binarize = (
+    /** @type {HTMLInputElement} */
+    element(doc, "input", "attnw-binarize")
+  );
+  binarize.type = "number";
+  binarize.min = "0";
+  binarize.max = "0.99";
+  binarize.step = "0.01";
+  binarize.setAttribute("aria-label", "Binarisation threshold");
+  binarize.title = "An edge exists where the head-mean attention exceeds this";
+  const nodeSize = (
+    /** @type {HTMLSelectElement} */
+    element(doc, "select", "attnw-node-size")
+  );
+  nodeSize.setAttribute("aria-label", "Dots sized by degree");
+  nodeSize.replaceChildren(option(doc, "", "off"), option(doc, "in", "in-degree"), option(doc, "out", "out-degree"));
   const target = (
     /** @type {HTMLSelectElement} */
     element(doc, "select", "attnw-target")
@@ -451,18 +469,21 @@ function createControls(doc, model) {
     option(doc, "", "off"),
     ...Object.entries(ATTRIBUTION_LABELS).map(([value, text]) => option(doc, value, text))
   );
-  for (const control of [view, method, layer, head, topK, threshold, specials, target, attribution]) {
+  for (const control of [view, method, layer, head, topK, threshold, specials, binarize, nodeSize, target, attribution]) {
     control.dataset.lmSuppressShortcuts = "true";
   }
   const targetControl = labelled(doc, "Explain", target);
+  const binarizeControl = labelled(doc, "Edge if weight >", binarize);
   root.append(
     labelled(doc, "View", view),
     labelled(doc, "Method", method),
     labelled(doc, "Layer", layer, layerValue),
+    binarizeControl,
     labelled(doc, "Head", head),
     labelled(doc, "Edges per token", topK),
     labelled(doc, "Min weight", threshold),
     labelled(doc, "Special tokens", specials),
+    labelled(doc, "Dots", nodeSize),
     labelled(doc, "Token scores", attribution),
     targetControl
   );
@@ -479,6 +500,8 @@ function createControls(doc, model) {
   const onTopK = () => commit("top_k", Math.max(0, Math.round(Number(topK.value) || 0)));
   const onThreshold = () => commit("threshold", Math.max(0, Number(threshold.value) || 0));
   const onSpecials = () => commit("specials", specials.value);
+  const onBinarize = () => commit("binarize_threshold", Math.min(0.99, Math.max(0, Number(binarize.value) || 0)));
+  const onNodeSize = () => commit("node_size", nodeSize.value);
   method.addEventListener("change", onMethod);
   view.addEventListener("change", onView);
   layer.addEventListener("input", onLayer);
@@ -488,6 +511,8 @@ function createControls(doc, model) {
   topK.addEventListener("change", onTopK);
   threshold.addEventListener("change", onThreshold);
   specials.addEventListener("change", onSpecials);
+  binarize.addEventListener("change", onBinarize);
+  nodeSize.addEventListener("change", onNodeSize);
   let optionsKey = "";
   let targetsKey = "";
   return {
@@ -524,6 +549,9 @@ function createControls(doc, model) {
       if (doc.activeElement !== topK) topK.value = String(state.topK);
       if (doc.activeElement !== threshold) threshold.value = String(state.threshold);
       specials.value = state.specials;
+      binarizeControl.hidden = state.method.id !== "paths";
+      if (doc.activeElement !== binarize) binarize.value = String(state.binarizeThreshold);
+      nodeSize.value = state.nodeSize;
       attribution.disabled = state.targets.length === 0;
       attribution.title = state.targets.length ? "Gradient or blank-out scores of each token for the chosen target" : "This model has no output head: choose a target from Python, e.g. w.set_target(attn_widget.targets.similarity(...))";
     },
@@ -537,6 +565,8 @@ function createControls(doc, model) {
       topK.removeEventListener("change", onTopK);
       threshold.removeEventListener("change", onThreshold);
       specials.removeEventListener("change", onSpecials);
+      binarize.removeEventListener("change", onBinarize);
+      nodeSize.removeEventListener("change", onNodeSize);
     }
   };
 }
@@ -603,6 +633,19 @@ function strokeBuckets(ctx, layout, edges, buckets, options, alphaScale, widthSc
       ctx.lineWidth = style.width;
       ctx.stroke();
     }
+  });
+  ctx.globalAlpha = 1;
+}
+function drawDegrees(ctx, layout, degrees, ink) {
+  const x = degrees.kind === "in" ? layout.rightX : layout.leftX;
+  const largest = Math.max(2, Math.min(10, layout.rowHeight * 0.45));
+  ctx.fillStyle = ink;
+  ctx.globalAlpha = 0.55;
+  degrees.values.forEach((value, i) => {
+    const radius = degrees.max > 0 ? largest * Math.sqrt(Math.abs(value) / degrees.max) : 0;
+    ctx.beginPath();
+    ctx.arc(x, rowCenter(layout, i), radius, 0, 2 * Math.PI);
+    ctx.fill();
   });
   ctx.globalAlpha = 1;
 }
@@ -685,6 +728,14 @@ function filterEdges(edges, { topK, threshold, specials, special }) {
   });
   out.drawnShare = stored > 0 ? drawn / stored : 1;
   return out;
+}
+function degreesOf(edges, n, kind) {
+  const values = new Float64Array(n);
+  const ends = kind === "in" ? edges.target : edges.source;
+  for (let e = 0; e < edges.count; e++) values[ends[e]] += edges.weight[e];
+  let max = 0;
+  for (const v of values) max = Math.max(max, Math.abs(v));
+  return { values, max, kind };
 }
 
 // src/exporter.js
@@ -1000,7 +1051,9 @@ var REDRAW_ON = [
   "top_k",
   "threshold",
   "specials",
-  "selected"
+  "selected",
+  "binarize_threshold",
+  "node_size"
 ];
 var NO_EDGES = {
   source: new Uint16Array(0),
@@ -1100,7 +1153,8 @@ function render({ model, el }) {
       return { state, available, env: null, slice, edges: NO_EDGES, layout, meanCoverage: 1, minCoverage: 1, rows: null };
     }
     const env = envelope(`data_${state.method.id}`);
-    const edges = filterEdges(sliceEdges(env, slice), {
+    const stored = sliceEdges(env, slice);
+    const edges = filterEdges(stored, {
       topK: state.topK,
       threshold: state.threshold,
       specials: state.specials,
@@ -1114,7 +1168,8 @@ function render({ model, el }) {
       min = Math.min(min, c);
     }
     const rows = rowValues(state, slice);
-    return { state, available, env, slice, edges, layout, meanCoverage: sum / env.rows, minCoverage: min, rows };
+    const degrees = state.nodeSize ? degreesOf(stored, layout.n, state.nodeSize) : null;
+    return { state, available, env, slice, edges, layout, meanCoverage: sum / env.rows, minCoverage: min, rows, degrees };
   };
   const modelFrame = () => {
     const state = readState(model);
@@ -1169,6 +1224,7 @@ function render({ model, el }) {
     if (ctx) {
       ctx.setTransform(dpr, 0, 0, dpr, 0, 0);
       drawEdges(ctx, layout, edges, { table, signed, highlight });
+      if (current.degrees) drawDegrees(ctx, layout, current.degrees, dark ? "#e6e6e6" : "#333333");
     }
     const chosen = state.targets.find((t) => t.id === state.target);
     const scores = currentScores(state.attributionData, state.target, state.attribution);
@@ -1179,7 +1235,8 @@ function render({ model, el }) {
     renderTitles(titleLeft, titleRight, titles);
     markHovered(root, focus, pinned);
     markTarget(labelsRight, state.attribution && chosen ? chosen.position : null);
-    const note = state.method.note ? ` \xB7 ${state.method.note}` : "";
+    const dots = current.degrees ? ` \xB7 dots: ${state.nodeSize === "in" ? "in-degree of the right column (row sums)" : "out-degree of the left column (column sums, attention received)"}, largest ${formatValue(current.degrees.max)}` : "";
+    const note = (state.method.note ? ` \xB7 ${state.method.note}` : "") + dots;
     caption.textContent = `${state.method.label} \xB7 layer ${state.layer} of ${state.nLayers} \xB7 ${headLabel(state)} \xB7 ${state.causal ? "decoder (causal)" : "encoder"}${note}`;
     caption.title = state.method.description;
     legend.hidden = !available;
@@ -1326,25 +1383,6 @@ function render({ model, el }) {
     const pinned = state.view === "model" ? pinnedModelNode(state) : pinnedNode(state);
     commitSelected(JSON.stringify(pinned) === JSON.stringify(node) ? {} : node);
   };
-  const onModelKey = (event, state) => {
-    const at = (hovered && "layer" in hovered ? hovered : null) ?? pinnedModelNode(state) ?? { layer: state.nLayers, index: 0 };
-    const moved = hovered && "layer" in hovered ? 1 : 0;
-    let next = null;
-    if (event.key === "ArrowDown") next = { layer: at.layer, index: Math.min(state.tokens.length - 1, at.index + moved) };
-    else if (event.key === "ArrowUp") next = { layer: at.layer, index: Math.max(0, at.index - moved) };
-    else if (event.key === "ArrowLeft") next = { layer: Math.max(0, at.layer - moved), index: at.index };
-    else if (event.key === "ArrowRight") next = { layer: Math.min(state.nLayers, at.layer + moved), index: at.index };
-    else if (event.key === "Enter" || event.key === " ") togglePin(at);
-    else if (event.key === "Escape") {
-      hovered = null;
-      commitSelected({});
-    } else return;
-    event.preventDefault();
-    if (next) {
-      hovered = next;
-      schedule();
-    }
-  };
   const onClick = (event) => {
     if (!current) return;
     const box = plot.getBoundingClientRect();
@@ -1356,16 +1394,16 @@ function render({ model, el }) {
   const onKey = (event) => {
     const state = readState(model);
     const n = state.tokens.length;
-    if (state.view === "model") {
-      onModelKey(event, state);
-      return;
-    }
-    const at = hovered ?? pinnedNode(state) ?? { side: "target", index: 0 };
+    const inModel = state.view === "model";
+    const mine = hovered && inModel === "layer" in hovered ? hovered : null;
+    const at = mine ?? (inModel ? pinnedModelNode(state) : pinnedNode(state)) ?? (inModel ? { layer: state.nLayers, index: 0 } : { side: "target", index: 0 });
+    const step = mine ? 1 : 0;
+    const across = (direction) => inModel ? { layer: Math.max(0, Math.min(state.nLayers, at.layer + direction * step)), index: at.index } : { side: direction < 0 ? "source" : "target", index: at.index };
     let next = null;
-    if (event.key === "ArrowDown") next = { side: at.side, index: Math.min(n - 1, at.index + (hovered ? 1 : 0)) };
-    else if (event.key === "ArrowUp") next = { side: at.side, index: Math.max(0, at.index - (hovered ? 1 : 0)) };
-    else if (event.key === "ArrowLeft") next = { side: "source", index: at.index };
-    else if (event.key === "ArrowRight") next = { side: "target", index: at.index };
+    if (event.key === "ArrowDown") next = { ...at, index: Math.min(n - 1, at.index + step) };
+    else if (event.key === "ArrowUp") next = { ...at, index: Math.max(0, at.index - step) };
+    else if (event.key === "ArrowLeft") next = across(-1);
+    else if (event.key === "ArrowRight") next = across(1);
     else if (event.key === "Enter" || event.key === " ") togglePin(at);
     else if (event.key === "Escape") {
       hovered = null;

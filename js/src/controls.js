@@ -52,6 +52,16 @@ export function createControls(doc, model) {
     option(doc, "hide", "hide"),
     option(doc, "renormalise", "hide, renormalise rows"),
   );
+  const binarize = /** @type {HTMLInputElement} */ (element(doc, "input", "attnw-binarize"));
+  binarize.type = "number";
+  binarize.min = "0";
+  binarize.max = "0.99";
+  binarize.step = "0.01";
+  binarize.setAttribute("aria-label", "Binarisation threshold");
+  binarize.title = "An edge exists where the head-mean attention exceeds this";
+  const nodeSize = /** @type {HTMLSelectElement} */ (element(doc, "select", "attnw-node-size"));
+  nodeSize.setAttribute("aria-label", "Dots sized by degree");
+  nodeSize.replaceChildren(option(doc, "", "off"), option(doc, "in", "in-degree"), option(doc, "out", "out-degree"));
   const target = /** @type {HTMLSelectElement} */ (element(doc, "select", "attnw-target"));
   target.setAttribute("aria-label", "Target to explain");
   const attribution = /** @type {HTMLSelectElement} */ (element(doc, "select", "attnw-attribution"));
@@ -63,19 +73,22 @@ export function createControls(doc, model) {
 
   // JupyterLab binds arrow keys to notebook commands in command mode. Lumino skips
   // shortcuts whose focused target carries this attribute, so keys reach our controls.
-  for (const control of [view, method, layer, head, topK, threshold, specials, target, attribution]) {
+  for (const control of [view, method, layer, head, topK, threshold, specials, binarize, nodeSize, target, attribution]) {
     control.dataset.lmSuppressShortcuts = "true";
   }
 
   const targetControl = labelled(doc, "Explain", target);
+  const binarizeControl = labelled(doc, "Edge if weight >", binarize);
   root.append(
     labelled(doc, "View", view),
     labelled(doc, "Method", method),
     labelled(doc, "Layer", layer, layerValue),
+    binarizeControl,
     labelled(doc, "Head", head),
     labelled(doc, "Edges per token", topK),
     labelled(doc, "Min weight", threshold),
     labelled(doc, "Special tokens", specials),
+    labelled(doc, "Dots", nodeSize),
     labelled(doc, "Token scores", attribution),
     targetControl,
   );
@@ -94,6 +107,8 @@ export function createControls(doc, model) {
   const onTopK = () => commit("top_k", Math.max(0, Math.round(Number(topK.value) || 0)));
   const onThreshold = () => commit("threshold", Math.max(0, Number(threshold.value) || 0));
   const onSpecials = () => commit("specials", specials.value);
+  const onBinarize = () => commit("binarize_threshold", Math.min(0.99, Math.max(0, Number(binarize.value) || 0)));
+  const onNodeSize = () => commit("node_size", nodeSize.value);
   method.addEventListener("change", onMethod);
   view.addEventListener("change", onView);
   layer.addEventListener("input", onLayer);
@@ -103,6 +118,8 @@ export function createControls(doc, model) {
   topK.addEventListener("change", onTopK);
   threshold.addEventListener("change", onThreshold);
   specials.addEventListener("change", onSpecials);
+  binarize.addEventListener("change", onBinarize);
+  nodeSize.addEventListener("change", onNodeSize);
 
   let optionsKey = "";
   let targetsKey = "";
@@ -140,6 +157,9 @@ export function createControls(doc, model) {
       if (doc.activeElement !== topK) topK.value = String(state.topK);
       if (doc.activeElement !== threshold) threshold.value = String(state.threshold);
       specials.value = state.specials;
+      binarizeControl.hidden = state.method.id !== "paths";
+      if (doc.activeElement !== binarize) binarize.value = String(state.binarizeThreshold);
+      nodeSize.value = state.nodeSize;
       attribution.disabled = state.targets.length === 0;
       attribution.title = state.targets.length
         ? "Gradient or blank-out scores of each token for the chosen target"
@@ -155,6 +175,8 @@ export function createControls(doc, model) {
       topK.removeEventListener("change", onTopK);
       threshold.removeEventListener("change", onThreshold);
       specials.removeEventListener("change", onSpecials);
+      binarize.removeEventListener("change", onBinarize);
+      nodeSize.removeEventListener("change", onNodeSize);
     },
   };
 }

@@ -99,3 +99,24 @@ function strokeBuckets(ctx, layout, edges, buckets, options, alphaScale, widthSc
   });
   ctx.globalAlpha = 1;
 }
+
+/**
+ * Teaching overlay: a dot per token on one column, its area proportional to the degree.
+ * @param {CanvasRenderingContext2D} ctx
+ * @param {import("./layout.js").Layout} layout
+ * @param {{ values: Float64Array, max: number, kind: "in" | "out" }} degrees
+ * @param {string} ink
+ */
+export function drawDegrees(ctx, layout, degrees, ink) {
+  const x = degrees.kind === "in" ? layout.rightX : layout.leftX;
+  const largest = Math.max(2, Math.min(10, layout.rowHeight * 0.45));
+  ctx.fillStyle = ink;
+  ctx.globalAlpha = 0.55;
+  degrees.values.forEach((value, i) => {
+    const radius = degrees.max > 0 ? largest * Math.sqrt(Math.abs(value) / degrees.max) : 0;
+    ctx.beginPath();
+    ctx.arc(x, rowCenter(layout, i), radius, 0, 2 * Math.PI);
+    ctx.fill();
+  });
+  ctx.globalAlpha = 1;
+}

@@ -123,3 +123,20 @@ export function filterEdges(edges, { topK, threshold, specials, special }) {
   out.drawnShare = stored > 0 ? drawn / stored : 1;
   return out;
 }
+
+/**
+ * Weighted degrees of a slice (methods.md 1.1): "in" = row sums (per receiving token),
+ * "out" = column sums (per source token, the attention it receives).
+ * @param {EdgeList} edges
+ * @param {number} n
+ * @param {"in" | "out"} kind
+ * @returns {{ values: Float64Array, max: number, kind: "in" | "out" }}
+ */
+export function degreesOf(edges, n, kind) {
+  const values = new Float64Array(n);
+  const ends = kind === "in" ? edges.target : edges.source;
+  for (let e = 0; e < edges.count; e++) values[ends[e]] += edges.weight[e];
+  let max = 0;
+  for (const v of values) max = Math.max(max, Math.abs(v));
+  return { values, max, kind };
+}

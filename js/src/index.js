@@ -4,10 +4,19 @@
 import { decodeEnvelope, rowCoverage, rowEntries } from "./codec.js";
 import { colormap, prefersDarkTable } from "./colormap.js";
 import { createControls } from "./controls.js";
-import { drawEdges } from "./draw.js";
-import { edgesOfNode, filterEdges, sliceEdges } from "./edges.js";
+import { drawDegrees, drawEdges } from "./draw.js";
+import { degreesOf, edgesOfNode, filterEdges, sliceEdges } from "./edges.js";
 import { computeLayout, nodeAt } from "./layout.js";
-import { element, markHovered, markTarget, renderLabels, renderLegend, renderTitles, renderTooltip } from "./overlay.js";
+import {
+  element,
+  formatValue,
+  markHovered,
+  markTarget,
+  renderLabels,
+  renderLegend,
+  renderTitles,
+  renderTooltip,
+} from "./overlay.js";
 import { download, paintPng, svgOf } from "./exporter.js";
 import { createPending } from "./pending.js";
 import { currentScores, renderStrip, renderStripStatus } from "./strip.js";
@@ -33,6 +42,8 @@ const REDRAW_ON = [
   "threshold",
   "specials",
   "selected",
+  "binarize_threshold",
+  "node_size",
 ];
 
 /** @type {import("./edges.js").EdgeList} */
@@ -146,7 +157,8 @@ export function render({ model, el }) {
       return { state, available, env: null, slice, edges: NO_EDGES, layout, meanCoverage: 1, minCoverage: 1, rows: null };
     }
     const env = envelope(`data_${state.method.id}`);
-    const edges = filterEdges(sliceEdges(env, slice), {
+    const stored = sliceEdges(env, slice);
+    const edges = filterEdges(stored, {
       topK: state.topK,
       threshold: state.threshold,
       specials: state.specials,
@@ -160,7 +172,8 @@ export function render({ model, el }) {
       min = Math.min(min, c);
     }
     const rows = rowValues(state, slice);
-    return { state, available, env, slice, edges, layout, meanCoverage: sum / env.rows, minCoverage: min, rows };
+    const degrees = state.nodeSize ? degreesOf(stored, layout.n, state.nodeSize) : null;
+    return { state, available, env, slice, edges, layout, meanCoverage: sum / env.rows, minCoverage: min, rows, degrees };
   };
 
   /** Per-layer edges of the whole-model view (cumulative methods: the head-averaged attention). */
@@ -219,6 +232,7 @@ export function render({ model, el }) {
     if (ctx) {
       ctx.setTransform(dpr, 0, 0, dpr, 0, 0);
       drawEdges(ctx, layout, edges, { table, signed, highlight });
+      if (current.degrees) drawDegrees(ctx, layout, current.degrees, dark ? "#e6e6e6" : "#333333");
     }
 
     const chosen = state.targets.find((t) => t.id === state.target);
@@ -230,7 +244,10 @@ export function render({ model, el }) {
     renderTitles(titleLeft, titleRight, titles);
     markHovered(root, focus, pinned);
     markTarget(labelsRight, state.attribution && chosen ? chosen.position : null);
-    const note = state.method.note ? ` · ${state.method.note}` : "";
+    const dots = current.degrees
+      ? ` · dots: ${state.nodeSize === "in" ? "in-degree of the right column (row sums)" : "out-degree of the left column (column sums, attention received)"}, largest ${formatValue(current.degrees.max)}`
+      : "";
+    const note = (state.method.note ? ` · ${state.method.note}` : "") + dots;
     caption.textContent = `${state.method.label} · layer ${state.layer} of ${state.nLayers} · ${headLabel(state)} · ${state.causal ? "decoder (causal)" : "encoder"}${note}`;
     caption.title = state.method.description;
     legend.hidden = !available;
@@ -382,27 +399,6 @@ export function render({ model, el }) {
     const pinned = state.view === "model" ? pinnedModelNode(state) : pinnedNode(state);
     commitSelected(JSON.stringify(pinned) === JSON.stringify(node) ? {} : node);
   };
-  /** Keyboard in the whole-model view: arrows move between tokens and layers. */
-  const onModelKey = (event, state) => {
-    const at = (hovered && "layer" in hovered ? hovered : null) ?? pinnedModelNode(state) ?? { layer: state.nLayers, index: 0 };
-    const moved = hovered && "layer" in hovered ? 1 : 0;
-    let next = null;
-    if (event.key === "ArrowDown") next = { layer: at.layer, index: Math.min(state.tokens.length - 1, at.index + moved) };
-    else if (event.key === "ArrowUp") next = { layer: at.layer, index: Math.max(0, at.index - moved) };
-    else if (event.key === "ArrowLeft") next = { layer: Math.max(0, at.layer - moved), index: at.index };
-    else if (event.key === "ArrowRight") next = { layer: Math.min(state.nLayers, at.layer + moved), index: at.index };
-    else if (event.key === "Enter" || event.key === " ") togglePin(at);
-    else if (event.key === "Escape") {
-      hovered = null;
-      commitSelected({});
-    } else return;
-    event.preventDefault();
-    if (next) {
-      hovered = next;
-      schedule();
-    }
-  };
-
   /** @param {MouseEvent} event */
   const onClick = (event) => {
     if (!current) return;
@@ -416,17 +412,20 @@ export function render({ model, el }) {
   const onKey = (event) => {
     const state = readState(model);
     const n = state.tokens.length;
-    if (state.view === "model") {
-      onModelKey(event, state);
-      return;
-    }
-    const at = hovered ?? pinnedNode(state) ?? { side: "target", index: 0 };
-    /** @type {{ side: "source" | "target", index: number } | null} */
+    const inModel = state.view === "model";
+    // The first key press starts at the pinned (or first) token; later ones move from there.
+    const mine = hovered && inModel === ("layer" in hovered) ? hovered : null;
+    const at = mine ?? (inModel ? pinnedModelNode(state) : pinnedNode(state)) ?? (inModel ? { layer: state.nLayers, index: 0 } : { side: "target", index: 0 });
+    const step = mine ? 1 : 0;
+    const across = (/** @type {number} */ direction) =>
+      inModel
+        ? { layer: Math.max(0, Math.min(state.nLayers, at.layer + direction * step)), index: at.index }
+        : { side: direction < 0 ? "source" : "target", index: at.index };
     let next = null;
-    if (event.key === "ArrowDown") next = { side: at.side, index: Math.min(n - 1, at.index + (hovered ? 1 : 0)) };
-    else if (event.key === "ArrowUp") next = { side: at.side, index: Math.max(0, at.index - (hovered ? 1 : 0)) };
-    else if (event.key === "ArrowLeft") next = { side: "source", index: at.index };
-    else if (event.key === "ArrowRight") next = { side: "target", index: at.index };
+    if (event.key === "ArrowDown") next = { ...at, index: Math.min(n - 1, at.index + step) };
+    else if (event.key === "ArrowUp") next = { ...at, index: Math.max(0, at.index - step) };
+    else if (event.key === "ArrowLeft") next = across(-1);
+    else if (event.key === "ArrowRight") next = across(1);
     else if (event.key === "Enter" || event.key === " ") togglePin(at);
     else if (event.key === "Escape") {
       hovered = null;

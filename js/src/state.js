@@ -40,6 +40,8 @@ export const MAX_HEAD = -2;
  * @property {"show" | "hide" | "renormalise"} specials
  * @property {{ side?: "source" | "target", layer?: number, index?: number }} selected  the pinned token
  * @property {"layer" | "model"} view  one layer as a bipartite graph, or every layer as a column
+ * @property {number} binarizeThreshold  path counts: an edge exists where Ā exceeds this
+ * @property {"" | "in" | "out"} nodeSize  dots sized by the slice's in- or out-degree
  */
 
 /**
@@ -83,6 +85,8 @@ export function readState(model) {
     specials: model.get("specials") ?? "show",
     selected: model.get("selected") ?? {},
     view: model.get("view") === "model" ? "model" : "layer",
+    binarizeThreshold: model.get("binarize_threshold") ?? 0.05,
+    nodeSize: model.get("node_size") ?? "",
   };
 }
 

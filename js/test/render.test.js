@@ -285,3 +285,24 @@ test("the whole-model view draws every layer as a column, traces paths and shade
   await flush();
   assert.equal(canvas.dataset.view, "layer");
 });
+
+test("teaching overlays: dots sized by degree, path counts with their binarisation threshold", async () => {
+  const { el, model, dom, flush } = mount({ node_size: "in" });
+  assert.match(el.querySelector(".attnw-caption")?.textContent ?? "", /dots: in-degree of the right column \(row sums\), largest 1\.0000/);
+  const nodeSize = /** @type {HTMLSelectElement} */ (el.querySelector(".attnw-node-size"));
+  nodeSize.value = "out";
+  nodeSize.dispatchEvent(new dom.window.Event("change"));
+  await flush();
+  assert.equal(model.get("node_size"), "out");
+  assert.match(el.querySelector(".attnw-caption")?.textContent ?? "", /out-degree of the left column/);
+
+  const binarize = /** @type {HTMLInputElement} */ (el.querySelector(".attnw-binarize"));
+  assert.equal(/** @type {HTMLElement} */ (binarize.parentElement).hidden, true, "only for path counts");
+  model.set("method", "paths");
+  await flush();
+  assert.equal(/** @type {HTMLElement} */ (binarize.parentElement).hidden, false);
+  assert.match(el.querySelector(".attnw-caption")?.textContent ?? "", /^Path counts/);
+  binarize.value = "0.2";
+  binarize.dispatchEvent(new dom.window.Event("change"));
+  assert.equal(model.get("binarize_threshold"), 0.2);
+});
