@@ -19,7 +19,7 @@ MEAN_HEAD = -1
 MAX_HEAD = -2
 _VIEW_OPTIONS = (
     "view", "layer", "head", "method", "attribution", "top_k", "threshold", "specials", "binarize_threshold",
-    "node_size",
+    "node_size", "window",
 )  # fmt: skip
 
 
@@ -97,6 +97,10 @@ class AttentionWidget(anywidget.AnyWidget):
     node_size = t.Unicode("", help="Teaching overlay: dots sized by 'in' or 'out' degree of the slice, or ''.").tag(
         sync=True
     )
+    window = t.List(
+        t.Int(), default_value=[0, 0], minlen=2, maxlen=2,
+        help="Token window [first row, rows shown] for long inputs; rows 0 shows all tokens.",
+    ).tag(sync=True)
     view = t.Unicode("layer", help="'layer': one layer as a bipartite graph; 'model': every layer as a column.").tag(
         sync=True
     )
@@ -303,6 +307,13 @@ class AttentionWidget(anywidget.AnyWidget):
     def _check_node_size(self, proposal):
         if proposal["value"] not in ("", "in", "out"):
             raise t.TraitError(f"node_size must be '', 'in' or 'out'; got {proposal['value']!r}.")
+        return proposal["value"]
+
+    @t.validate("window")
+    def _check_window(self, proposal):
+        first, rows = proposal["value"]
+        if not (0 <= first < len(self.tokens) and rows >= 0):
+            raise t.TraitError(f"window must be [first row 0..{len(self.tokens) - 1}, rows >= 0]; got {proposal['value']}.")
         return proposal["value"]
 
     @t.validate("view")

@@ -121,19 +121,24 @@ var MAX_PLOT_HEIGHT = 560;
 var MIN_PLOT_HEIGHT = 120;
 var ROW_HEIGHT = 20;
 var MIN_LABEL_ROW = 10;
-function computeLayout(width, n) {
-  const plotHeight = Math.max(MIN_PLOT_HEIGHT, Math.min(MAX_PLOT_HEIGHT, n * ROW_HEIGHT));
-  const rowHeight = plotHeight / Math.max(n, 1);
+function computeLayout(width, n, window = { start: 0, size: 0 }) {
+  const size = window.size > 0 ? Math.min(window.size, n) : n;
+  const first = Math.max(0, Math.min(window.start, n - size));
+  const plotHeight = Math.max(MIN_PLOT_HEIGHT, Math.min(MAX_PLOT_HEIGHT, size * ROW_HEIGHT));
+  const rowHeight = plotHeight / Math.max(size, 1);
   const labelWidth = Math.min(LABEL_WIDTH, Math.max(40, width * 0.22));
   return {
     width,
     height: HEADER_HEIGHT + plotHeight + 4,
     n,
-    top: HEADER_HEIGHT,
+    // Rows before the window sit above the plot (and are clipped): indices stay the token's own.
+    top: HEADER_HEIGHT - first * rowHeight,
     rowHeight,
     leftX: labelWidth,
     rightX: width - labelWidth,
-    showLabels: rowHeight >= MIN_LABEL_ROW
+    showLabels: rowHeight >= MIN_LABEL_ROW,
+    first,
+    last: first + size - 1
   };
 }
 function rowCenter(layout, index) {
@@ -141,7 +146,7 @@ function rowCenter(layout, index) {
 }
 function nodeAt(layout, x, y) {
   const index = Math.floor((y - layout.top) / layout.rowHeight);
-  if (index < 0 || index >= layout.n) return null;
+  if (index < layout.first || index > layout.last || y < HEADER_HEIGHT) return null;
   const middle = (layout.leftX + layout.rightX) / 2;
   return { side: x < middle ? "source" : "target", index };
 }
@@ -165,6 +170,7 @@ function renderLabels(container, layout, tokens, special, side) {
   const doc = container.ownerDocument;
   const width = layout.leftX - 6;
   tokens.forEach((token, i) => {
+    if (i < layout.first || i > layout.last) return;
     const label = element(doc, "div", "attnw-token", displayToken(token));
     if (special[i]) label.classList.add("attnw-special");
     label.dataset.index = String(i);
@@ -289,7 +295,8 @@ function readState(model) {
     selected: model.get("selected") ?? {},
     view: model.get("view") === "model" ? "model" : "layer",
     binarizeThreshold: model.get("binarize_threshold") ?? 0.05,
-    nodeSize: model.get("node_size") ?? ""
+    nodeSize: model.get("node_size") ?? "",
+    window: { start: (model.get("window") ?? [0, 0])[0] ?? 0, size: (model.get("window") ?? [0, 0])[1] ?? 0 }
   };
 }
 function isAvailable(state) {
@@ -353,6 +360,7 @@ function renderStrip(container, layout, scores) {
   for (const v of scores) max = Math.max(max, Math.abs(v));
   const room = layout.leftX - 8;
   scores.forEach((value, i) => {
+    if (i < layout.first || i > layout.last) return;
     const bar = element(doc, "div", value < 0 ? "attnw-bar attnw-bar-negative" : "attnw-bar");
     const height = Math.max(1, layout.rowHeight * 0.7);
     bar.style.top = `${rowCenter(layout, i) - height / 2}px`;
@@ -455,6 +463,20 @@ function createControls(doc, model) {
   );
   nodeSize.setAttribute("aria-label", "Dots sized by degree");
   nodeSize.replaceChildren(option(doc, "", "off"), option(doc, "in", "in-degree"), option(doc, "out", "out-degree"));
+  const rows = (
+    /** @type {HTMLSelectElement} */
+    element(doc, "select", "attnw-window-size")
+  );
+  rows.setAttribute("aria-label", "Token rows shown");
+  rows.replaceChildren(...["0", "32", "64", "128"].map((v) => option(doc, v, v === "0" ? "all" : v)));
+  const from = (
+    /** @type {HTMLInputElement} */
+    element(doc, "input", "attnw-window-start")
+  );
+  from.type = "number";
+  from.min = "0";
+  from.step = "1";
+  from.setAttribute("aria-label", "First token row shown");
   const target = (
     /** @type {HTMLSelectElement} */
     element(doc, "select", "attnw-target")
@@ -469,11 +491,12 @@ function createControls(doc, model) {
     option(doc, "", "off"),
     ...Object.entries(ATTRIBUTION_LABELS).map(([value, text]) => option(doc, value, text))
   );
-  for (const control of [view, method, layer, head, topK, threshold, specials, binarize, nodeSize, target, attribution]) {
+  for (const control of [view, method, layer, head, topK, threshold, specials, binarize, nodeSize, rows, from, target, attribution]) {
     control.dataset.lmSuppressShortcuts = "true";
   }
   const targetControl = labelled(doc, "Explain", target);
   const binarizeControl = labelled(doc, "Edge if weight >", binarize);
+  const windowControl = labelled(doc, "Token rows", rows, element(doc, "span", "attnw-control-name", "from"), from);
   root.append(
     labelled(doc, "View", view),
     labelled(doc, "Method", method),
@@ -484,6 +507,7 @@ function createControls(doc, model) {
     labelled(doc, "Min weight", threshold),
     labelled(doc, "Special tokens", specials),
     labelled(doc, "Dots", nodeSize),
+    windowControl,
     labelled(doc, "Token scores", attribution),
     targetControl
   );
@@ -502,6 +526,7 @@ function createControls(doc, model) {
   const onSpecials = () => commit("specials", specials.value);
   const onBinarize = () => commit("binarize_threshold", Math.min(0.99, Math.max(0, Number(binarize.value) || 0)));
   const onNodeSize = () => commit("node_size", nodeSize.value);
+  const onWindow = () => commit("window", [Math.max(0, Math.round(Number(from.value) || 0)), Number(rows.value)]);
   method.addEventListener("change", onMethod);
   view.addEventListener("change", onView);
   layer.addEventListener("input", onLayer);
@@ -513,6 +538,8 @@ function createControls(doc, model) {
   specials.addEventListener("change", onSpecials);
   binarize.addEventListener("change", onBinarize);
   nodeSize.addEventListener("change", onNodeSize);
+  rows.addEventListener("change", onWindow);
+  from.addEventListener("change", onWindow);
   let optionsKey = "";
   let targetsKey = "";
   return {
@@ -552,6 +579,11 @@ function createControls(doc, model) {
       binarizeControl.hidden = state.method.id !== "paths";
       if (doc.activeElement !== binarize) binarize.value = String(state.binarizeThreshold);
       nodeSize.value = state.nodeSize;
+      windowControl.hidden = state.tokens.length <= 32;
+      rows.value = String(state.window.size);
+      from.max = String(Math.max(0, state.tokens.length - 1));
+      if (doc.activeElement !== from) from.value = String(state.window.start);
+      from.disabled = state.window.size === 0;
       attribution.disabled = state.targets.length === 0;
       attribution.title = state.targets.length ? "Gradient or blank-out scores of each token for the chosen target" : "This model has no output head: choose a target from Python, e.g. w.set_target(attn_widget.targets.similarity(...))";
     },
@@ -567,6 +599,8 @@ function createControls(doc, model) {
       specials.removeEventListener("change", onSpecials);
       binarize.removeEventListener("change", onBinarize);
       nodeSize.removeEventListener("change", onNodeSize);
+      rows.removeEventListener("change", onWindow);
+      from.removeEventListener("change", onWindow);
     }
   };
 }
@@ -589,6 +623,10 @@ var BUCKETS = 24;
 function drawEdges(ctx, layout, edges, options, clear = true) {
   if (clear) ctx.clearRect(0, 0, layout.width, layout.height);
   if (edges.count === 0 || edges.max <= 0) return;
+  ctx.save();
+  ctx.beginPath();
+  ctx.rect(0, HEADER_HEIGHT, layout.width, layout.height - HEADER_HEIGHT);
+  ctx.clip();
   const { highlight } = options;
   const buckets = Array.from({ length: BUCKETS }, () => []);
   const strong = Array.from({ length: BUCKETS }, () => []);
@@ -599,6 +637,7 @@ function drawEdges(ctx, layout, edges, options, clear = true) {
   const dim = highlight ? 0.25 : 1;
   strokeBuckets(ctx, layout, edges, buckets, options, dim);
   if (highlight) strokeBuckets(ctx, layout, edges, strong, options, 1, 1.5);
+  ctx.restore();
 }
 function bucketStyle(b, sign, options, alphaScale = 1, widthScale = 1) {
   const t = (b + 0.5) / BUCKETS;
@@ -642,6 +681,7 @@ function drawDegrees(ctx, layout, degrees, ink) {
   ctx.fillStyle = ink;
   ctx.globalAlpha = 0.55;
   degrees.values.forEach((value, i) => {
+    if (i < layout.first || i > layout.last) return;
     const radius = degrees.max > 0 ? largest * Math.sqrt(Math.abs(value) / degrees.max) : 0;
     ctx.beginPath();
     ctx.arc(x, rowCenter(layout, i), radius, 0, 2 * Math.PI);
@@ -912,7 +952,7 @@ function modelLayout(base, nLayers) {
 }
 function modelNodeAt(layout, x, y) {
   const index = Math.floor((y - layout.top) / layout.rowHeight);
-  if (index < 0 || index >= layout.n) return null;
+  if (index < layout.first || index > layout.last || y < HEADER_HEIGHT) return null;
   const step = layout.columns.length > 1 ? layout.columns[1] - layout.columns[0] : 1;
   const layer = Math.round((x - layout.columns[0]) / step);
   return { layer: Math.max(0, Math.min(layout.columns.length - 1, layer)), index };
@@ -957,7 +997,7 @@ function tracePaths(perLayer, node, fan = 2) {
 function drawNodes(ctx, layout, shade, ink, table) {
   const radius = Math.max(1, Math.min(4, layout.rowHeight * 0.25));
   layout.columns.forEach((x, c) => {
-    for (let i = 0; i < layout.n; i++) {
+    for (let i = layout.first; i <= layout.last; i++) {
       const value = shade ? shade[c][i] : 0;
       ctx.globalAlpha = shade ? 0.25 + 0.75 * value : 0.6;
       ctx.fillStyle = shade ? table[Math.round(value * (table.length - 1))] : ink;
@@ -1053,7 +1093,8 @@ var REDRAW_ON = [
   "specials",
   "selected",
   "binarize_threshold",
-  "node_size"
+  "node_size",
+  "window"
 ];
 var NO_EDGES = {
   source: new Uint16Array(0),
@@ -1137,7 +1178,7 @@ function render({ model, el }) {
     plot.style.height = `${layout.height}px`;
   };
   const relabel = (layout, state) => {
-    const key = JSON.stringify([layout.width, layout.n, state.tokens]);
+    const key = JSON.stringify([layout.width, layout.n, layout.first, layout.last, state.tokens]);
     if (key !== labelsKey) {
       labelsKey = key;
       renderLabels(labelsLeft, layout, state.tokens, state.special, "source");
@@ -1147,7 +1188,7 @@ function render({ model, el }) {
   const frame = () => {
     const state = readState(model);
     const available = isAvailable(state);
-    const layout = computeLayout(el.clientWidth || DEFAULT_WIDTH, state.tokens.length);
+    const layout = computeLayout(el.clientWidth || DEFAULT_WIDTH, state.tokens.length, state.window);
     const slice = sliceIndex(state);
     if (!available) {
       return { state, available, env: null, slice, edges: NO_EDGES, layout, meanCoverage: 1, minCoverage: 1, rows: null };
@@ -1173,7 +1214,7 @@ function render({ model, el }) {
   };
   const modelFrame = () => {
     const state = readState(model);
-    const layout = modelLayout(computeLayout(el.clientWidth || DEFAULT_WIDTH, state.tokens.length), state.nLayers);
+    const layout = modelLayout(computeLayout(el.clientWidth || DEFAULT_WIDTH, state.tokens.length, state.window), state.nLayers);
     const graphMethod = state.method.cumulative ? state.methods.find((m) => m.id === "raw") ?? state.method : state.method;
     const graphState = { ...state, method: graphMethod, head: state.method.cumulative ? MEAN_HEAD : state.head };
     const env = envelope(`data_${graphMethod.id}`);

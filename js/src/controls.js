@@ -62,6 +62,14 @@ export function createControls(doc, model) {
   const nodeSize = /** @type {HTMLSelectElement} */ (element(doc, "select", "attnw-node-size"));
   nodeSize.setAttribute("aria-label", "Dots sized by degree");
   nodeSize.replaceChildren(option(doc, "", "off"), option(doc, "in", "in-degree"), option(doc, "out", "out-degree"));
+  const rows = /** @type {HTMLSelectElement} */ (element(doc, "select", "attnw-window-size"));
+  rows.setAttribute("aria-label", "Token rows shown");
+  rows.replaceChildren(...["0", "32", "64", "128"].map((v) => option(doc, v, v === "0" ? "all" : v)));
+  const from = /** @type {HTMLInputElement} */ (element(doc, "input", "attnw-window-start"));
+  from.type = "number";
+  from.min = "0";
+  from.step = "1";
+  from.setAttribute("aria-label", "First token row shown");
   const target = /** @type {HTMLSelectElement} */ (element(doc, "select", "attnw-target"));
   target.setAttribute("aria-label", "Target to explain");
   const attribution = /** @type {HTMLSelectElement} */ (element(doc, "select", "attnw-attribution"));
@@ -73,12 +81,13 @@ export function createControls(doc, model) {
 
   // JupyterLab binds arrow keys to notebook commands in command mode. Lumino skips
   // shortcuts whose focused target carries this attribute, so keys reach our controls.
-  for (const control of [view, method, layer, head, topK, threshold, specials, binarize, nodeSize, target, attribution]) {
+  for (const control of [view, method, layer, head, topK, threshold, specials, binarize, nodeSize, rows, from, target, attribution]) {
     control.dataset.lmSuppressShortcuts = "true";
   }
 
   const targetControl = labelled(doc, "Explain", target);
   const binarizeControl = labelled(doc, "Edge if weight >", binarize);
+  const windowControl = labelled(doc, "Token rows", rows, element(doc, "span", "attnw-control-name", "from"), from);
   root.append(
     labelled(doc, "View", view),
     labelled(doc, "Method", method),
@@ -89,6 +98,7 @@ export function createControls(doc, model) {
     labelled(doc, "Min weight", threshold),
     labelled(doc, "Special tokens", specials),
     labelled(doc, "Dots", nodeSize),
+    windowControl,
     labelled(doc, "Token scores", attribution),
     targetControl,
   );
@@ -109,6 +119,7 @@ export function createControls(doc, model) {
   const onSpecials = () => commit("specials", specials.value);
   const onBinarize = () => commit("binarize_threshold", Math.min(0.99, Math.max(0, Number(binarize.value) || 0)));
   const onNodeSize = () => commit("node_size", nodeSize.value);
+  const onWindow = () => commit("window", [Math.max(0, Math.round(Number(from.value) || 0)), Number(rows.value)]);
   method.addEventListener("change", onMethod);
   view.addEventListener("change", onView);
   layer.addEventListener("input", onLayer);
@@ -120,6 +131,8 @@ export function createControls(doc, model) {
   specials.addEventListener("change", onSpecials);
   binarize.addEventListener("change", onBinarize);
   nodeSize.addEventListener("change", onNodeSize);
+  rows.addEventListener("change", onWindow);
+  from.addEventListener("change", onWindow);
 
   let optionsKey = "";
   let targetsKey = "";
@@ -160,6 +173,11 @@ export function createControls(doc, model) {
       binarizeControl.hidden = state.method.id !== "paths";
       if (doc.activeElement !== binarize) binarize.value = String(state.binarizeThreshold);
       nodeSize.value = state.nodeSize;
+      windowControl.hidden = state.tokens.length <= 32;
+      rows.value = String(state.window.size);
+      from.max = String(Math.max(0, state.tokens.length - 1));
+      if (doc.activeElement !== from) from.value = String(state.window.start);
+      from.disabled = state.window.size === 0;
       attribution.disabled = state.targets.length === 0;
       attribution.title = state.targets.length
         ? "Gradient or blank-out scores of each token for the chosen target"
@@ -177,6 +195,8 @@ export function createControls(doc, model) {
       specials.removeEventListener("change", onSpecials);
       binarize.removeEventListener("change", onBinarize);
       nodeSize.removeEventListener("change", onNodeSize);
+      rows.removeEventListener("change", onWindow);
+      from.removeEventListener("change", onWindow);
     },
   };
 }

@@ -1,7 +1,7 @@
 // Canvas drawing of the edges, batched by colour bucket (one stroke per bucket).
 
 import { colorAt } from "./colormap.js";
-import { rowCenter } from "./layout.js";
+import { HEADER_HEIGHT, rowCenter } from "./layout.js";
 
 const BUCKETS = 24;
 
@@ -24,6 +24,11 @@ const BUCKETS = 24;
 export function drawEdges(ctx, layout, edges, options, clear = true) {
   if (clear) ctx.clearRect(0, 0, layout.width, layout.height);
   if (edges.count === 0 || edges.max <= 0) return;
+  // Draw inside the plot band only: with a token window, rows outside it lie above or below.
+  ctx.save();
+  ctx.beginPath();
+  ctx.rect(0, HEADER_HEIGHT, layout.width, layout.height - HEADER_HEIGHT);
+  ctx.clip();
   const { highlight } = options;
   /** @type {number[][]} */
   const buckets = Array.from({ length: BUCKETS }, () => []);
@@ -36,6 +41,7 @@ export function drawEdges(ctx, layout, edges, options, clear = true) {
   const dim = highlight ? 0.25 : 1;
   strokeBuckets(ctx, layout, edges, buckets, options, dim);
   if (highlight) strokeBuckets(ctx, layout, edges, strong, options, 1, 1.5);
+  ctx.restore();
 }
 
 /**
@@ -113,6 +119,7 @@ export function drawDegrees(ctx, layout, degrees, ink) {
   ctx.fillStyle = ink;
   ctx.globalAlpha = 0.55;
   degrees.values.forEach((value, i) => {
+    if (i < layout.first || i > layout.last) return;
     const radius = degrees.max > 0 ? largest * Math.sqrt(Math.abs(value) / degrees.max) : 0;
     ctx.beginPath();
     ctx.arc(x, rowCenter(layout, i), radius, 0, 2 * Math.PI);

@@ -44,6 +44,7 @@ const REDRAW_ON = [
   "selected",
   "binarize_threshold",
   "node_size",
+  "window",
 ];
 
 /** @type {import("./edges.js").EdgeList} */
@@ -139,7 +140,7 @@ export function render({ model, el }) {
 
   /** Token labels of both outer columns, rebuilt only when they change. */
   const relabel = (layout, state) => {
-    const key = JSON.stringify([layout.width, layout.n, state.tokens]);
+    const key = JSON.stringify([layout.width, layout.n, layout.first, layout.last, state.tokens]);
     if (key !== labelsKey) {
       labelsKey = key;
       renderLabels(labelsLeft, layout, state.tokens, state.special, "source");
@@ -151,7 +152,7 @@ export function render({ model, el }) {
   const frame = () => {
     const state = readState(model);
     const available = isAvailable(state);
-    const layout = computeLayout(el.clientWidth || DEFAULT_WIDTH, state.tokens.length);
+    const layout = computeLayout(el.clientWidth || DEFAULT_WIDTH, state.tokens.length, state.window);
     const slice = sliceIndex(state);
     if (!available) {
       return { state, available, env: null, slice, edges: NO_EDGES, layout, meanCoverage: 1, minCoverage: 1, rows: null };
@@ -179,7 +180,7 @@ export function render({ model, el }) {
   /** Per-layer edges of the whole-model view (cumulative methods: the head-averaged attention). */
   const modelFrame = () => {
     const state = readState(model);
-    const layout = modelLayout(computeLayout(el.clientWidth || DEFAULT_WIDTH, state.tokens.length), state.nLayers);
+    const layout = modelLayout(computeLayout(el.clientWidth || DEFAULT_WIDTH, state.tokens.length, state.window), state.nLayers);
     const graphMethod = state.method.cumulative ? state.methods.find((m) => m.id === "raw") ?? state.method : state.method;
     const graphState = { ...state, method: graphMethod, head: state.method.cumulative ? MEAN_HEAD : state.head };
     const env = envelope(`data_${graphMethod.id}`);

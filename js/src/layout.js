@@ -19,26 +19,34 @@ export const MIN_LABEL_ROW = 10;
  * @property {number} leftX      x where edges start (right edge of the left labels)
  * @property {number} rightX     x where edges end (left edge of the right labels)
  * @property {boolean} showLabels
+ * @property {number} first      first token row shown (a token window zooms into rows first..last)
+ * @property {number} last       last token row shown, inclusive
  */
 
 /**
  * @param {number} width  available width in CSS pixels
  * @param {number} n      number of tokens
+ * @param {{ start: number, size: number }} [window]  show rows start..start+size-1 (size 0: all)
  * @returns {Layout}
  */
-export function computeLayout(width, n) {
-  const plotHeight = Math.max(MIN_PLOT_HEIGHT, Math.min(MAX_PLOT_HEIGHT, n * ROW_HEIGHT));
-  const rowHeight = plotHeight / Math.max(n, 1);
+export function computeLayout(width, n, window = { start: 0, size: 0 }) {
+  const size = window.size > 0 ? Math.min(window.size, n) : n;
+  const first = Math.max(0, Math.min(window.start, n - size));
+  const plotHeight = Math.max(MIN_PLOT_HEIGHT, Math.min(MAX_PLOT_HEIGHT, size * ROW_HEIGHT));
+  const rowHeight = plotHeight / Math.max(size, 1);
   const labelWidth = Math.min(LABEL_WIDTH, Math.max(40, width * 0.22));
   return {
     width,
     height: HEADER_HEIGHT + plotHeight + 4,
     n,
-    top: HEADER_HEIGHT,
+    // Rows before the window sit above the plot (and are clipped): indices stay the token's own.
+    top: HEADER_HEIGHT - first * rowHeight,
     rowHeight,
     leftX: labelWidth,
     rightX: width - labelWidth,
     showLabels: rowHeight >= MIN_LABEL_ROW,
+    first,
+    last: first + size - 1,
   };
 }
 
@@ -60,7 +68,7 @@ export function rowCenter(layout, index) {
  */
 export function nodeAt(layout, x, y) {
   const index = Math.floor((y - layout.top) / layout.rowHeight);
-  if (index < 0 || index >= layout.n) return null;
+  if (index < layout.first || index > layout.last || y < HEADER_HEIGHT) return null;
   const middle = (layout.leftX + layout.rightX) / 2;
   return { side: x < middle ? "source" : "target", index };
 }

@@ -4,7 +4,7 @@
 // node by how much of the focused input token reaches it (or, for a focused node, shade the
 // inputs by what reaches that node).
 
-import { rowCenter } from "./layout.js";
+import { HEADER_HEIGHT, rowCenter } from "./layout.js";
 
 /**
  * @typedef {import("./layout.js").Layout & { columns: number[] }} ModelLayout
@@ -29,7 +29,7 @@ export function modelLayout(base, nLayers) {
  */
 export function modelNodeAt(layout, x, y) {
   const index = Math.floor((y - layout.top) / layout.rowHeight);
-  if (index < 0 || index >= layout.n) return null;
+  if (index < layout.first || index > layout.last || y < HEADER_HEIGHT) return null;
   const step = layout.columns.length > 1 ? layout.columns[1] - layout.columns[0] : 1;
   const layer = Math.round((x - layout.columns[0]) / step);
   return { layer: Math.max(0, Math.min(layout.columns.length - 1, layer)), index };
@@ -100,7 +100,7 @@ export function tracePaths(perLayer, node, fan = 2) {
 export function drawNodes(ctx, layout, shade, ink, table) {
   const radius = Math.max(1, Math.min(4, layout.rowHeight * 0.25));
   layout.columns.forEach((x, c) => {
-    for (let i = 0; i < layout.n; i++) {
+    for (let i = layout.first; i <= layout.last; i++) {
       const value = shade ? shade[c][i] : 0;
       ctx.globalAlpha = shade ? 0.25 + 0.75 * value : 0.6;
       ctx.fillStyle = shade ? table[Math.round(value * (table.length - 1))] : ink;

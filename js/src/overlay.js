@@ -43,6 +43,7 @@ export function renderLabels(container, layout, tokens, special, side) {
   const doc = container.ownerDocument;
   const width = layout.leftX - 6;
   tokens.forEach((token, i) => {
+    if (i < layout.first || i > layout.last) return; // outside the token window
     const label = element(doc, "div", "attnw-token", displayToken(token));
     if (special[i]) label.classList.add("attnw-special");
     label.dataset.index = String(i);

@@ -42,6 +42,7 @@ export const MAX_HEAD = -2;
  * @property {"layer" | "model"} view  one layer as a bipartite graph, or every layer as a column
  * @property {number} binarizeThreshold  path counts: an edge exists where Ā exceeds this
  * @property {"" | "in" | "out"} nodeSize  dots sized by the slice's in- or out-degree
+ * @property {{ start: number, size: number }} window  token rows shown (size 0: all)
  */
 
 /**
@@ -87,6 +88,7 @@ export function readState(model) {
     view: model.get("view") === "model" ? "model" : "layer",
     binarizeThreshold: model.get("binarize_threshold") ?? 0.05,
     nodeSize: model.get("node_size") ?? "",
+    window: { start: (model.get("window") ?? [0, 0])[0] ?? 0, size: (model.get("window") ?? [0, 0])[1] ?? 0 },
   };
 }
 

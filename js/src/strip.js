@@ -58,6 +58,7 @@ export function renderStrip(container, layout, scores) {
   for (const v of scores) max = Math.max(max, Math.abs(v));
   const room = layout.leftX - 8;
   scores.forEach((value, i) => {
+    if (i < layout.first || i > layout.last) return; // outside the token window
     const bar = element(doc, "div", value < 0 ? "attnw-bar attnw-bar-negative" : "attnw-bar");
     const height = Math.max(1, layout.rowHeight * 0.7);
     bar.style.top = `${rowCenter(layout, i) - height / 2}px`;

@@ -88,6 +88,10 @@ export class RecordingContext {
   }
   fillText() {}
   fillRect() {}
+  save() {}
+  restore() {}
+  rect() {}
+  clip() {}
   /** Every segment drawn: [x0, y0, cx1, cy1, cx2, cy2, x1, y1]. */
   segments() {
     return this.strokes.flatMap((s) => s.segments);

@@ -306,3 +306,19 @@ test("teaching overlays: dots sized by degree, path counts with their binarisati
   binarize.dispatchEvent(new dom.window.Event("change"));
   assert.equal(model.get("binarize_threshold"), 0.2);
 });
+
+test("a token window zooms into a range of rows, keeping each token's own index", async () => {
+  const { el, dom, canvas, flush } = mount({ window: [2, 3] });
+  const labels = [...el.querySelectorAll(".attnw-labels-right .attnw-token")].map((n) => /** @type {HTMLElement} */ (n).dataset.index);
+  assert.deepEqual(labels, ["2", "3", "4"]);
+  const rowHeight = Number(canvas.dataset.rowHeight);
+  const top = Number(canvas.dataset.top);
+  assert.ok(top < 0, "rows before the window lie above the plot");
+  const plot = /** @type {HTMLElement} */ (el.querySelector(".attnw-plot"));
+  plot.dispatchEvent(new dom.window.MouseEvent("pointermove", { clientX: 600, clientY: top + 3.5 * rowHeight }));
+  await flush();
+  assert.match(el.querySelector(".attnw-tooltip")?.textContent ?? "", /“ cat” #3/);
+  plot.dispatchEvent(new dom.window.MouseEvent("pointermove", { clientX: 600, clientY: 5 }));
+  await flush();
+  assert.equal(/** @type {HTMLElement} */ (el.querySelector(".attnw-tooltip")).hidden, true, "the header is not a row");
+});

@@ -277,3 +277,30 @@ def test_whole_model_view(browser, page_server, minilm_widget, artifacts):
     page.locator(".attnw-root").screenshot(path=str(artifacts / "widget-model-view.png"))
     assert errors == []
     page.close()
+
+
+def test_token_window_on_a_long_input(browser, page_server, minilm, artifacts):
+    model, tokenizer = minilm
+    text = " ".join(["The committee said that the new bridge over the river would open next spring."] * 8)
+    widget = AttentionWidget(model, text, tokenizer, method="rollout", layer=6)
+    n = len(widget.tokens)
+    assert n > 120
+    page, errors = open_widget(browser, page_server, widget)
+    assert page.locator(".attnw-labels-left .attnw-token").count() == 0  # rows too short for labels
+    page.select_option(".attnw-window-size", "32")
+    page.fill(".attnw-window-start", "60")
+    page.dispatch_event(".attnw-window-start", "change")
+    page.wait_for_function("JSON.stringify(window.model.get('window')) === '[60,32]'")
+    page.wait_for_function("document.querySelectorAll('.attnw-labels-left .attnw-token').length === 32")
+    indices = page.eval_on_selector_all(".attnw-labels-left .attnw-token", "labels => labels.map(l => +l.dataset.index)")
+    assert indices == list(range(60, 92))
+    box = page.locator("canvas.attnw-canvas").bounding_box()
+    top = float(page.get_attribute(".attnw-canvas", "data-top"))
+    row = float(page.get_attribute(".attnw-canvas", "data-row-height"))
+    right = float(page.get_attribute(".attnw-canvas", "data-right-x"))
+    page.mouse.move(box["x"] + right + 20, box["y"] + top + 70.5 * row)
+    page.locator(".attnw-tooltip").wait_for(state="visible")
+    assert f"#70 ·" in page.inner_text(".attnw-tooltip-title")
+    page.locator(".attnw-root").screenshot(path=str(artifacts / "widget-token-window.png"))
+    assert errors == []
+    page.close()
