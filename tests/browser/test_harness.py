@@ -304,3 +304,53 @@ def test_token_window_on_a_long_input(browser, page_server, minilm, artifacts):
     page.locator(".attnw-root").screenshot(path=str(artifacts / "widget-token-window.png"))
     assert errors == []
     page.close()
+
+
+def test_edge_controls_pin_and_unpin(browser, page_server, minilm_widget):
+    """The remaining controls in real Chromium: edges per token, min weight, special tokens,
+    degree dots, and pinning / unpinning a token with the mouse."""
+    page, errors = open_widget(browser, page_server, minilm_widget)
+    n = len(minilm_widget.tokens)
+
+    def edges() -> int:
+        return int(page.get_attribute(".attnw-canvas", "data-edges"))
+
+    def change(selector: str, value: str) -> None:
+        before = page.get_attribute(".attnw-root", "data-paint-end")
+        if selector.endswith(("top-k", "threshold")):
+            page.fill(selector, value)
+            page.dispatch_event(selector, "change")
+        else:
+            page.select_option(selector, value)
+        page.wait_for_function("b => document.querySelector('.attnw-root').dataset.paintEnd !== b", arg=before)
+
+    assert edges() == n * n
+    change(".attnw-top-k", "2")
+    assert edges() == 2 * n
+    assert "% of the attention" in page.inner_text(".attnw-legend")
+    change(".attnw-top-k", "0")
+    change(".attnw-threshold", "0.1")
+    weights = minilm_widget.analysis.raw()[0]
+    assert edges() == int((weights >= 0.1).sum())
+    change(".attnw-threshold", "0")
+    change(".attnw-specials", "hide")
+    specials = sum(minilm_widget.special)
+    assert edges() == (n - specials) ** 2
+    change(".attnw-specials", "show")
+    change(".attnw-node-size", "out")
+    assert "out-degree of the left column" in page.inner_text(".attnw-caption")
+
+    box = page.locator("canvas.attnw-canvas").bounding_box()
+    top = float(page.get_attribute(".attnw-canvas", "data-top"))
+    row = float(page.get_attribute(".attnw-canvas", "data-row-height"))
+    right = float(page.get_attribute(".attnw-canvas", "data-right-x"))
+    point = (box["x"] + right + 20, box["y"] + top + 3.5 * row)
+    page.mouse.click(*point)
+    page.wait_for_function("window.model.get('selected').index === 3")
+    page.mouse.move(box["x"] + 5, box["y"] - 30)  # leave: the pinned token keeps its tooltip
+    page.wait_for_timeout(100)
+    assert page.inner_text(".attnw-tooltip-title").startswith("Pinned ·")
+    page.mouse.click(*point)
+    page.wait_for_function("Object.keys(window.model.get('selected')).length === 0")
+    assert errors == []
+    page.close()
