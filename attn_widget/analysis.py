@@ -338,7 +338,7 @@ class Analysis:
         if missing:
             solver = FlowSolver(methods.residual_augment(self._mixing(which), residual))
             n = self.capture.n_tokens
-            for index, layer in enumerate(missing):
+            for layer in missing:
                 base = offset + wanted.index(layer)
 
                 def rows(count: int, base: int = base) -> None:

@@ -11,7 +11,7 @@ from dataclasses import dataclass
 import torch
 
 from .errors import UnsupportedModelError
-from .inputs import Encoded, check_model, check_text, encode, resolve_tokenizer
+from .inputs import check_model, check_text, encode, resolve_tokenizer
 from .methods.masks import admissible_keys
 from .model_state import borrowed_for_capture
 from .models import Adapter, HeadGeometry, adapter_for, sliding_windows, supported_families

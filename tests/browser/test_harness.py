@@ -300,7 +300,7 @@ def test_token_window_on_a_long_input(browser, page_server, minilm, artifacts):
     right = float(page.get_attribute(".attnw-canvas", "data-right-x"))
     page.mouse.move(box["x"] + right + 20, box["y"] + top + 70.5 * row)
     page.locator(".attnw-tooltip").wait_for(state="visible")
-    assert f"#70 ·" in page.inner_text(".attnw-tooltip-title")
+    assert "#70 ·" in page.inner_text(".attnw-tooltip-title")
     page.locator(".attnw-root").screenshot(path=str(artifacts / "widget-token-window.png"))
     assert errors == []
     page.close()
