@@ -1,79 +1,3 @@
-// src/codec.js
-var MAGIC = "AWP1";
-var FULL_SCALE = { u16: 65535, i16: 32767 };
-function asBytes(data) {
-  if (data instanceof ArrayBuffer) return new Uint8Array(data);
-  if (ArrayBuffer.isView(data)) return new Uint8Array(data.buffer, data.byteOffset, data.byteLength);
-  throw new TypeError("expected a DataView, ArrayBuffer or typed array");
-}
-var ARRAY_TYPES = { f32: Float32Array, u16: Uint16Array, i16: Int16Array };
-function decodeEnvelope(data) {
-  let bytes = asBytes(data);
-  if (bytes.byteOffset % 4 !== 0) bytes = bytes.slice();
-  if (bytes.byteLength < 8) throw new Error("attn_widget payload is truncated");
-  const magic = String.fromCharCode(bytes[0], bytes[1], bytes[2], bytes[3]);
-  if (magic !== MAGIC) throw new Error(`not an attn_widget payload (magic ${JSON.stringify(magic)})`);
-  const headerLength = new DataView(bytes.buffer, bytes.byteOffset, 8).getUint32(4, true);
-  const header = JSON.parse(new TextDecoder().decode(bytes.subarray(8, 8 + headerLength)));
-  if (header.version !== 1) throw new Error(`unsupported payload version ${header.version}`);
-  const dataStart = bytes.byteOffset + 8 + headerLength;
-  const sections = {};
-  for (const [name, spec] of Object.entries(header.sections)) {
-    const Type = ARRAY_TYPES[
-      /** @type {keyof typeof ARRAY_TYPES} */
-      spec.dtype
-    ];
-    if (!Type) throw new Error(`unknown dtype ${spec.dtype}`);
-    sections[name] = new Type(bytes.buffer, dataStart + spec.offset, spec.length);
-  }
-  const shape = header.shape;
-  const rows = shape[shape.length - 2];
-  const cols = shape[shape.length - 1];
-  const slices = shape.slice(0, -2).reduce((a, b) => a * b, 1);
-  return {
-    layout: header.layout,
-    shape,
-    slices,
-    rows,
-    cols,
-    k: header.k,
-    signed: header.sections.values.dtype === "i16",
-    scale: sections.scale,
-    values: sections.values,
-    indices: sections.indices ?? null,
-    coverage: sections.coverage ?? null
-  };
-}
-function rowEntries(env, slice, row) {
-  const r = slice * env.rows + row;
-  const scale = env.scale[r] / FULL_SCALE[env.signed ? "i16" : "u16"];
-  const start = r * env.k;
-  const codes = env.values.subarray(start, start + env.k);
-  const values = new Float64Array(env.k);
-  for (let i = 0; i < env.k; i++) values[i] = codes[i] * scale;
-  const cols = env.indices ? env.indices.subarray(start, start + env.k) : identity(env.k);
-  return { cols, values };
-}
-var identities = /* @__PURE__ */ new Map();
-function identity(n) {
-  let out = identities.get(n);
-  if (!out) {
-    out = new Uint16Array(n);
-    for (let i = 0; i < n; i++) out[i] = i;
-    identities.set(n, out);
-  }
-  return out;
-}
-function rowCoverage(env, slice, row) {
-  if (!env.coverage) return 1;
-  return env.coverage[slice * env.rows + row] / 65535;
-}
-function sliceMax(env, slice) {
-  let max = 0;
-  for (let r = slice * env.rows; r < (slice + 1) * env.rows; r++) max = Math.max(max, env.scale[r]);
-  return max;
-}
-
 // src/colormap.js
 var LIGHT = ["#c6dbef", "#6baed6", "#2171b5", "#08306b", "#2d004b"];
 var DARK = ["#1f4e5a", "#2a9d8f", "#8ac926", "#e9c46a", "#fff3b0"];
@@ -149,6 +73,68 @@ function nodeAt(layout, x, y) {
   if (index < layout.first || index > layout.last || y < HEADER_HEIGHT) return null;
   const middle = (layout.leftX + layout.rightX) / 2;
   return { side: x < middle ? "source" : "target", index };
+}
+
+// src/draw.js
+var BUCKETS = 24;
+var DIMMED = 0.25;
+var STRONG_WIDTH = 1.5;
+function drawEdges(ctx, layout, edges, options) {
+  if (edges.count === 0 || edges.max <= 0) return;
+  ctx.save();
+  ctx.beginPath();
+  ctx.rect(0, HEADER_HEIGHT, layout.width, layout.height - HEADER_HEIGHT);
+  ctx.clip();
+  const { highlight } = options;
+  const buckets = Array.from({ length: BUCKETS }, () => []);
+  const strong = Array.from({ length: BUCKETS }, () => []);
+  for (let e = 0; e < edges.count; e++) {
+    (highlight && highlight.has(e) ? strong : buckets)[bucketOf(edges.weight[e], edges.max)].push(e);
+  }
+  ctx.lineCap = "round";
+  strokeBuckets(ctx, layout, edges, buckets, options, highlight ? DIMMED : 1);
+  if (highlight) strokeBuckets(ctx, layout, edges, strong, options, 1, STRONG_WIDTH);
+  ctx.restore();
+}
+function bucketStyle(b, sign, options, alphaScale = 1, widthScale = 1) {
+  const t = (b + 0.5) / BUCKETS;
+  return {
+    color: colorAt(options.table, sign * t, options.signed),
+    alpha: Math.min(1, (0.15 + 0.85 * t) * alphaScale),
+    width: (0.6 + 3 * t) * widthScale
+  };
+}
+function edgeStyle(weight, max, options, highlighted) {
+  const dimmed = options.highlight !== null && !highlighted;
+  return bucketStyle(bucketOf(weight, max), Math.sign(weight) || 1, options, dimmed ? DIMMED : 1, highlighted ? STRONG_WIDTH : 1);
+}
+function bucketOf(weight, max) {
+  return Math.min(BUCKETS - 1, Math.floor(Math.abs(weight) / max * BUCKETS));
+}
+function strokeBuckets(ctx, layout, edges, buckets, options, alphaScale, widthScale = 1) {
+  const midX = (layout.leftX + layout.rightX) / 2;
+  buckets.forEach((members, b) => {
+    if (members.length === 0) return;
+    for (const sign of options.signed ? [-1, 1] : [1]) {
+      ctx.beginPath();
+      let any = false;
+      for (const e of members) {
+        if (options.signed && Math.sign(edges.weight[e]) !== sign) continue;
+        const y0 = rowCenter(layout, edges.source[e]);
+        const y1 = rowCenter(layout, edges.target[e]);
+        ctx.moveTo(layout.leftX, y0);
+        ctx.bezierCurveTo(midX, y0, midX, y1, layout.rightX, y1);
+        any = true;
+      }
+      if (!any) continue;
+      const style = bucketStyle(b, sign, options, alphaScale, widthScale);
+      ctx.strokeStyle = style.color;
+      ctx.globalAlpha = style.alpha;
+      ctx.lineWidth = style.width;
+      ctx.stroke();
+    }
+  });
+  ctx.globalAlpha = 1;
 }
 
 // src/overlay.js
@@ -265,6 +251,391 @@ function renderLegend(legend, { table, signed, max, meanCoverage, minCoverage, e
   legend.dataset.share = String(share);
 }
 
+// src/codec.js
+var MAGIC = "AWP1";
+var FULL_SCALE = { u16: 65535, i16: 32767 };
+function asBytes(data) {
+  if (data instanceof ArrayBuffer) return new Uint8Array(data);
+  if (ArrayBuffer.isView(data)) return new Uint8Array(data.buffer, data.byteOffset, data.byteLength);
+  throw new TypeError("expected a DataView, ArrayBuffer or typed array");
+}
+var ARRAY_TYPES = { f32: Float32Array, u16: Uint16Array, i16: Int16Array };
+function decodeEnvelope(data) {
+  let bytes = asBytes(data);
+  if (bytes.byteOffset % 4 !== 0) bytes = bytes.slice();
+  if (bytes.byteLength < 8) throw new Error("attn_widget payload is truncated");
+  const magic = String.fromCharCode(bytes[0], bytes[1], bytes[2], bytes[3]);
+  if (magic !== MAGIC) throw new Error(`not an attn_widget payload (magic ${JSON.stringify(magic)})`);
+  const headerLength = new DataView(bytes.buffer, bytes.byteOffset, 8).getUint32(4, true);
+  const header = JSON.parse(new TextDecoder().decode(bytes.subarray(8, 8 + headerLength)));
+  if (header.version !== 1) throw new Error(`unsupported payload version ${header.version}`);
+  const dataStart = bytes.byteOffset + 8 + headerLength;
+  const sections = {};
+  for (const [name, spec] of Object.entries(header.sections)) {
+    const Type = ARRAY_TYPES[
+      /** @type {keyof typeof ARRAY_TYPES} */
+      spec.dtype
+    ];
+    if (!Type) throw new Error(`unknown dtype ${spec.dtype}`);
+    sections[name] = new Type(bytes.buffer, dataStart + spec.offset, spec.length);
+  }
+  const shape = header.shape;
+  const rows = shape[shape.length - 2];
+  const cols = shape[shape.length - 1];
+  const slices = shape.slice(0, -2).reduce((a, b) => a * b, 1);
+  return {
+    layout: header.layout,
+    shape,
+    slices,
+    rows,
+    cols,
+    k: header.k,
+    signed: header.sections.values.dtype === "i16",
+    scale: sections.scale,
+    values: sections.values,
+    indices: sections.indices ?? null,
+    coverage: sections.coverage ?? null
+  };
+}
+function rowEntries(env, slice, row) {
+  const r = slice * env.rows + row;
+  const scale = env.scale[r] / FULL_SCALE[env.signed ? "i16" : "u16"];
+  const start = r * env.k;
+  const codes = env.values.subarray(start, start + env.k);
+  const values = new Float64Array(env.k);
+  for (let i = 0; i < env.k; i++) values[i] = codes[i] * scale;
+  const cols = env.indices ? env.indices.subarray(start, start + env.k) : identity(env.k);
+  return { cols, values };
+}
+var identities = /* @__PURE__ */ new Map();
+function identity(n) {
+  let out = identities.get(n);
+  if (!out) {
+    out = new Uint16Array(n);
+    for (let i = 0; i < n; i++) out[i] = i;
+    identities.set(n, out);
+  }
+  return out;
+}
+function rowCoverage(env, slice, row) {
+  if (!env.coverage) return 1;
+  return env.coverage[slice * env.rows + row] / 65535;
+}
+function sliceMax(env, slice) {
+  let max = 0;
+  for (let r = slice * env.rows; r < (slice + 1) * env.rows; r++) max = Math.max(max, env.scale[r]);
+  return max;
+}
+
+// src/edges.js
+function sliceEdges(env, slice) {
+  const capacity = env.rows * env.k;
+  const source = new Uint16Array(capacity);
+  const target = new Uint16Array(capacity);
+  const weight = new Float64Array(capacity);
+  let count = 0;
+  for (let row = 0; row < env.rows; row++) {
+    const { cols, values } = rowEntries(env, slice, row);
+    for (let i = 0; i < values.length; i++) {
+      if (values[i] === 0) continue;
+      source[count] = cols[i];
+      target[count] = row;
+      weight[count] = values[i];
+      count++;
+    }
+  }
+  return {
+    source: source.subarray(0, count),
+    target: target.subarray(0, count),
+    weight: weight.subarray(0, count),
+    count,
+    max: sliceMax(env, slice)
+  };
+}
+function edgesOfNode(edges, node) {
+  const ends = node.side === "source" ? edges.source : edges.target;
+  const out = [];
+  for (let e = 0; e < edges.count; e++) if (ends[e] === node.index) out.push(e);
+  return out.sort((a, b) => Math.abs(edges.weight[b]) - Math.abs(edges.weight[a]));
+}
+function filterEdges(edges, { topK, threshold, specials, special }) {
+  const byTarget = /* @__PURE__ */ new Map();
+  const totals = /* @__PURE__ */ new Map();
+  let stored = 0;
+  for (let e = 0; e < edges.count; e++) {
+    stored += Math.abs(edges.weight[e]);
+    totals.set(edges.target[e], (totals.get(edges.target[e]) ?? 0) + edges.weight[e]);
+    const hidden = specials !== "show" && (special[edges.source[e]] || special[edges.target[e]]);
+    if (hidden || Math.abs(edges.weight[e]) < threshold) continue;
+    const row = byTarget.get(edges.target[e]);
+    if (row) row.push(e);
+    else byTarget.set(edges.target[e], [e]);
+  }
+  const kept = [];
+  const scale = [];
+  for (const row of byTarget.values()) {
+    row.sort((a, b) => Math.abs(edges.weight[b]) - Math.abs(edges.weight[a]));
+    const chosen = topK > 0 ? row.slice(0, topK) : row;
+    let factor = 1;
+    if (specials === "renormalise") {
+      let remaining = 0;
+      for (const e of row) remaining += edges.weight[e];
+      factor = remaining !== 0 ? (totals.get(edges.target[row[0]]) ?? 0) / remaining : 1;
+    }
+    for (const e of chosen) {
+      kept.push(e);
+      scale.push(factor);
+    }
+  }
+  const out = {
+    source: new Uint16Array(kept.length),
+    target: new Uint16Array(kept.length),
+    weight: new Float64Array(kept.length),
+    count: kept.length,
+    max: 0,
+    drawnShare: 0
+  };
+  let drawn = 0;
+  kept.forEach((e, k) => {
+    out.source[k] = edges.source[e];
+    out.target[k] = edges.target[e];
+    out.weight[k] = edges.weight[e] * scale[k];
+    out.max = Math.max(out.max, Math.abs(out.weight[k]));
+    drawn += Math.abs(edges.weight[e]);
+  });
+  out.drawnShare = stored > 0 ? drawn / stored : 1;
+  return out;
+}
+function degreesOf(edges, n, kind) {
+  const values = new Float64Array(n);
+  const ends = kind === "in" ? edges.target : edges.source;
+  for (let e = 0; e < edges.count; e++) values[ends[e]] += edges.weight[e];
+  let max = 0;
+  for (const v of values) max = Math.max(max, Math.abs(v));
+  return { values, max, kind };
+}
+
+// src/model_view.js
+function modelLayout(base, nLayers) {
+  const columns = Array.from({ length: nLayers + 1 }, (_, c) => base.leftX + (base.rightX - base.leftX) * c / nLayers);
+  return { ...base, columns };
+}
+function modelNodeAt(layout, x, y) {
+  const index = Math.floor((y - layout.top) / layout.rowHeight);
+  if (index < layout.first || index > layout.last || y < HEADER_HEIGHT) return null;
+  const step = layout.columns.length > 1 ? layout.columns[1] - layout.columns[0] : 1;
+  const layer = Math.round((x - layout.columns[0]) / step);
+  return { layer: Math.max(0, Math.min(layout.columns.length - 1, layer)), index };
+}
+function transition(layout, layer) {
+  return { ...layout, leftX: layout.columns[layer - 1], rightX: layout.columns[layer] };
+}
+function tracePaths(perLayer, node, fan = 2) {
+  const traced = perLayer.map(() => /* @__PURE__ */ new Set());
+  const strongest = (edges, nodes, end) => {
+    const ends = end === "target" ? edges.target : edges.source;
+    const grouped = /* @__PURE__ */ new Map();
+    for (let e = 0; e < edges.count; e++) {
+      if (!nodes.has(ends[e])) continue;
+      const list = grouped.get(ends[e]) ?? [];
+      list.push(e);
+      grouped.set(ends[e], list);
+    }
+    const chosen = [];
+    for (const list of grouped.values()) {
+      list.sort((a, b) => Math.abs(edges.weight[b]) - Math.abs(edges.weight[a]));
+      chosen.push(...list.slice(0, fan));
+    }
+    return chosen;
+  };
+  let frontier = /* @__PURE__ */ new Set([node.index]);
+  for (let layer = node.layer; layer >= 1 && frontier.size; layer--) {
+    const edges = perLayer[layer - 1];
+    const chosen = strongest(edges, frontier, "target");
+    for (const e of chosen) traced[layer - 1].add(e);
+    frontier = new Set(chosen.map((e) => edges.source[e]));
+  }
+  frontier = /* @__PURE__ */ new Set([node.index]);
+  for (let layer = node.layer + 1; layer <= perLayer.length && frontier.size; layer++) {
+    const edges = perLayer[layer - 1];
+    const chosen = strongest(edges, frontier, "source");
+    for (const e of chosen) traced[layer - 1].add(e);
+    frontier = new Set(chosen.map((e) => edges.target[e]));
+  }
+  return traced;
+}
+
+// src/scene.js
+function edgeTable(signed, dark) {
+  return colormap(signed ? "diverging" : dark ? "dark" : "light");
+}
+function layerScene(frame, dark) {
+  const { layout, edges, pinned, focus, degrees } = frame;
+  const signed = frame.env?.signed ?? false;
+  const ink = dark ? "#e6e6e6" : "#333333";
+  const highlight = focus ? /* @__PURE__ */ new Set([...pinned ? edgesOfNode(edges, pinned) : [], ...edgesOfNode(edges, focus)]) : null;
+  const dots = [];
+  if (degrees) {
+    const x = degrees.kind === "in" ? layout.rightX : layout.leftX;
+    const largest = Math.max(2, Math.min(10, layout.rowHeight * 0.45));
+    for (let i = layout.first; i <= layout.last; i++) {
+      const radius = degrees.max > 0 ? largest * Math.sqrt(Math.abs(degrees.values[i]) / degrees.max) : 0;
+      dots.push({ x, y: rowCenter(layout, i), radius, color: ink, alpha: 0.55 });
+    }
+  }
+  return { layout, bundles: [{ layout, edges, highlight }], dots, marks: [], table: edgeTable(signed, dark), signed, ink };
+}
+function modelScene(frame, dark) {
+  const { layout, perLayer, focus, shade } = frame;
+  const ink = dark ? "#e6e6e6" : "#333333";
+  const traced = focus ? tracePaths(perLayer, focus) : null;
+  const bundles = perLayer.map((edges, l) => ({ layout: transition(layout, l + 1), edges, highlight: traced ? traced[l] : null }));
+  const nodeTable = colormap(dark ? "dark" : "light");
+  const radius = Math.max(1, Math.min(4, layout.rowHeight * 0.25));
+  const dots = [];
+  layout.columns.forEach((x, c) => {
+    for (let i = layout.first; i <= layout.last; i++) {
+      const y = rowCenter(layout, i);
+      if (!shade) {
+        dots.push({ x, y, radius, color: ink, alpha: 0.6 });
+        continue;
+      }
+      const value = shade[c][i];
+      dots.push({ x, y, radius: radius * (1 + value), color: nodeTable[Math.round(value * (nodeTable.length - 1))], alpha: 0.25 + 0.75 * value });
+    }
+  });
+  const marks = layout.columns.slice(1, -1).map((x, c) => ({ text: String(c + 1), x, y: HEADER_HEIGHT / 2 }));
+  return { layout, bundles, dots, marks, table: edgeTable(frame.env.signed, dark), signed: frame.env.signed, ink };
+}
+function drawScene(ctx, scene) {
+  for (const { layout, edges, highlight } of scene.bundles) {
+    drawEdges(ctx, layout, edges, { table: scene.table, signed: scene.signed, highlight });
+  }
+  for (const dot of scene.dots) {
+    if (dot.radius <= 0) continue;
+    ctx.globalAlpha = dot.alpha;
+    ctx.fillStyle = dot.color;
+    ctx.beginPath();
+    ctx.arc(dot.x, dot.y, dot.radius, 0, 2 * Math.PI);
+    ctx.fill();
+  }
+  ctx.globalAlpha = 1;
+  ctx.fillStyle = scene.ink;
+  ctx.font = "11px sans-serif";
+  ctx.textAlign = "center";
+  ctx.textBaseline = "middle";
+  for (const mark of scene.marks) ctx.fillText(mark.text, mark.x, mark.y);
+  ctx.textAlign = "left";
+}
+
+// src/exporter.js
+var SVG = "http://www.w3.org/2000/svg";
+var CAPTION_HEIGHT = 24;
+function labelsOf({ scene, tokens }) {
+  const { layout } = scene;
+  if (!layout.showLabels) return [];
+  const labels = [];
+  for (let i = layout.first; i <= layout.last; i++) {
+    const text = displayToken(tokens[i]);
+    labels.push({ text, x: layout.leftX - 6, y: rowCenter(layout, i), anchor: (
+      /** @type {const} */
+      "end"
+    ) });
+    labels.push({ text, x: layout.rightX + 6, y: rowCenter(layout, i), anchor: (
+      /** @type {const} */
+      "start"
+    ) });
+  }
+  return labels;
+}
+function svgOf(doc, picture) {
+  const { scene } = picture;
+  const { layout } = scene;
+  const height = layout.height + CAPTION_HEIGHT;
+  const add = (tag, attributes, parent) => {
+    const node = doc.createElementNS(SVG, tag);
+    for (const [name, value] of Object.entries(attributes)) node.setAttribute(name, String(value));
+    parent.append(node);
+    return node;
+  };
+  const svg = doc.createElementNS(SVG, "svg");
+  for (const [name, value] of Object.entries({ width: layout.width, height, viewBox: `0 0 ${layout.width} ${height}` })) {
+    svg.setAttribute(name, String(value));
+  }
+  svg.setAttribute("font-family", "sans-serif");
+  svg.setAttribute("font-size", "12");
+  add("rect", { width: "100%", height: "100%", fill: picture.background }, svg);
+  const clip = add("clipPath", { id: "attnw-band" }, add("defs", {}, svg));
+  add("rect", { x: 0, y: HEADER_HEIGHT, width: layout.width, height: layout.height - HEADER_HEIGHT }, clip);
+  const group = add("g", { fill: "none", "stroke-linecap": "round", "clip-path": "url(#attnw-band)" }, svg);
+  const options = { table: scene.table, signed: scene.signed };
+  for (const bundle of scene.bundles) {
+    const { edges, highlight } = bundle;
+    const { leftX, rightX } = bundle.layout;
+    const midX = (leftX + rightX) / 2;
+    if (edges.max <= 0) continue;
+    for (const strong of [false, true]) {
+      for (let e = 0; e < edges.count; e++) {
+        if ((highlight?.has(e) ?? false) !== strong) continue;
+        const style = edgeStyle(edges.weight[e], edges.max, { ...options, highlight }, strong);
+        const y0 = rowCenter(bundle.layout, edges.source[e]);
+        const y1 = rowCenter(bundle.layout, edges.target[e]);
+        const d = `M${leftX} ${y0}C${midX} ${y0} ${midX} ${y1} ${rightX} ${y1}`;
+        const stroke = { d, stroke: style.color, "stroke-opacity": style.alpha.toFixed(3), "stroke-width": style.width.toFixed(2) };
+        add("path", stroke, group);
+      }
+    }
+  }
+  for (const dot of scene.dots) {
+    if (dot.radius > 0) add("circle", { cx: dot.x, cy: dot.y, r: dot.radius.toFixed(2), fill: dot.color, "fill-opacity": dot.alpha }, svg);
+  }
+  const text = (content, x, y, anchor, weight = "normal") => {
+    const node = add("text", { x, y, "text-anchor": anchor, "dominant-baseline": "middle", fill: picture.foreground, "font-weight": weight }, svg);
+    node.textContent = content;
+  };
+  for (const mark of scene.marks) text(mark.text, mark.x, mark.y, "middle");
+  text(picture.titles[0], 0, 10, "start", "bold");
+  text(picture.titles[1], layout.rightX + 6, 10, "start", "bold");
+  for (const label of labelsOf(picture)) text(label.text, label.x, label.y, label.anchor);
+  text(picture.caption, 0, layout.height + 12, "start");
+  return new (doc.defaultView ?? globalThis).XMLSerializer().serializeToString(svg);
+}
+function paintPng(canvas, picture, scale = 2) {
+  const { layout } = picture.scene;
+  const height = layout.height + CAPTION_HEIGHT;
+  canvas.width = Math.round(layout.width * scale);
+  canvas.height = Math.round(height * scale);
+  const ctx = canvas.getContext("2d");
+  if (!ctx) return;
+  ctx.setTransform(scale, 0, 0, scale, 0, 0);
+  ctx.fillStyle = picture.background;
+  ctx.fillRect(0, 0, layout.width, height);
+  drawScene(ctx, picture.scene);
+  ctx.fillStyle = picture.foreground;
+  ctx.textBaseline = "middle";
+  ctx.font = "bold 12px sans-serif";
+  ctx.fillText(picture.titles[0], 0, 10);
+  ctx.fillText(picture.titles[1], layout.rightX + 6, 10);
+  ctx.font = "12px sans-serif";
+  for (const label of labelsOf(picture)) {
+    ctx.textAlign = label.anchor === "end" ? "right" : "left";
+    ctx.fillText(label.text, label.x, label.y);
+  }
+  ctx.textAlign = "left";
+  ctx.fillText(picture.caption, 0, layout.height + 12);
+}
+function download(container, blob, name) {
+  const url = URL.createObjectURL(blob);
+  const link = container.ownerDocument.createElement("a");
+  link.href = url;
+  link.download = name;
+  link.hidden = true;
+  container.append(link);
+  link.click();
+  link.remove();
+  setTimeout(() => URL.revokeObjectURL(url), 1e3);
+}
+
 // src/state.js
 var MEAN_HEAD = -1;
 var MAX_HEAD = -2;
@@ -316,20 +687,156 @@ function headLabel(state) {
   return `head ${state.head}`;
 }
 function columnTitles(state) {
+  if (state.view === "model") return ["Input (layer 0)", `Layer ${state.nLayers}`];
   const right = `Layer ${state.layer}`;
   if (state.method.cumulative) return ["Input (layer 0)", right];
   return [state.layer === 1 ? "Input (layer 0)" : `Layer ${state.layer - 1}`, right];
 }
 function pinnedNode(state) {
-  const { side, index } = state.selected;
-  if (side !== "source" && side !== "target" || typeof index !== "number" || index >= state.tokens.length) return null;
-  return { side, index };
+  const { side, layer, index } = state.selected;
+  if (typeof index !== "number" || index < 0 || index >= state.tokens.length) return null;
+  if (side === "source" || side === "target") return { side, index };
+  if (typeof layer === "number") return { side: layer === 0 ? "source" : "target", index };
+  return null;
 }
 function pinnedModelNode(state) {
-  const { layer, index } = state.selected;
-  if (typeof layer !== "number" || typeof index !== "number") return null;
-  if (layer < 0 || layer > state.nLayers || index >= state.tokens.length) return null;
+  const { side, index } = state.selected;
+  let { layer } = state.selected;
+  if (typeof index !== "number" || index < 0 || index >= state.tokens.length) return null;
+  if (side === "target") layer = state.layer;
+  if (side === "source") layer = state.method.cumulative ? 0 : state.layer - 1;
+  if (typeof layer !== "number" || layer < 0 || layer > state.nLayers) return null;
   return { layer, index };
+}
+
+// src/frames.js
+function envelopeCache(model) {
+  const cache = /* @__PURE__ */ new Map();
+  return (trait) => {
+    const raw = model.get(trait);
+    const hit = cache.get(trait);
+    if (hit && hit.raw === raw) return hit.env;
+    const env = decodeEnvelope(raw);
+    cache.set(trait, { raw, env });
+    return env;
+  };
+}
+var NO_EDGES = {
+  source: new Uint16Array(0),
+  target: new Uint16Array(0),
+  weight: new Float64Array(0),
+  count: 0,
+  max: 0
+};
+function layerFrame(state, width, envelopeOf, hovered) {
+  const layout = computeLayout(width, state.tokens.length, state.window);
+  const slice = sliceIndex(state);
+  const pinned = pinnedNode(state);
+  const focus = (hovered && "side" in hovered ? hovered : null) ?? pinned;
+  const base = { kind: (
+    /** @type {const} */
+    "layer"
+  ), state, slice, layout, pinned, focus };
+  if (!isAvailable(state)) {
+    return { ...base, available: false, env: null, edges: NO_EDGES, meanCoverage: 1, minCoverage: 1, rows: null, degrees: null };
+  }
+  const env = envelopeOf(`data_${state.method.id}`);
+  const stored = sliceEdges(env, slice);
+  const edges = filterEdges(stored, edgeFilter(state));
+  let sum = 0;
+  let min = 1;
+  for (let r = 0; r < env.rows; r++) {
+    const c = rowCoverage(env, slice, r);
+    sum += c;
+    min = Math.min(min, c);
+  }
+  let rows = null;
+  if (state.method.row_label) {
+    const rowEnv = envelopeOf(`data_${state.method.id}_rows`);
+    rows = Float64Array.from({ length: rowEnv.rows }, (_, r) => rowEntries(rowEnv, slice, r).values[0]);
+  }
+  const degrees = state.nodeSize ? degreesOf(stored, layout.n, state.nodeSize) : null;
+  return { ...base, available: true, env, edges, meanCoverage: sum / env.rows, minCoverage: min, rows, degrees };
+}
+function modelFrame(state, width, envelopeOf, hovered) {
+  const layout = modelLayout(computeLayout(width, state.tokens.length, state.window), state.nLayers);
+  const { cumulative } = state.method;
+  const graphMethod = cumulative ? state.methods.find((m) => m.id === "raw") ?? state.method : state.method;
+  const graphState = { ...state, method: graphMethod, head: cumulative ? MEAN_HEAD : state.head };
+  const env = envelopeOf(`data_${graphMethod.id}`);
+  const filter = edgeFilter(state);
+  const perLayer = Array.from(
+    { length: state.nLayers },
+    (_, l) => filterEdges(sliceEdges(env, sliceIndex({ ...graphState, layer: l + 1 })), filter)
+  );
+  const pinned = pinnedModelNode(state);
+  const focus = (hovered && "layer" in hovered ? hovered : null) ?? pinned;
+  const shade = cumulative && focus ? reachShading(state, envelopeOf(`data_${state.method.id}`), focus) : null;
+  return { kind: "model", state, layout, env, perLayer, shade, pinned, focus };
+}
+function edgeFilter(state) {
+  return { topK: state.topK, threshold: state.threshold, specials: state.specials, special: state.special };
+}
+function reachShading(state, cumulative, focus) {
+  const n = state.tokens.length;
+  const shade = Array.from({ length: state.nLayers + 1 }, () => new Array(n).fill(0));
+  const ready = state.ready[state.method.id];
+  const has = (layer) => ready === void 0 || ready.includes(layer);
+  const scaled = (column) => {
+    const max = Math.max(0, ...column.map(Math.abs));
+    return max > 0 ? column.map((v) => Math.abs(v) / max) : column;
+  };
+  if (focus.layer === 0) {
+    shade[0][focus.index] = 1;
+    for (let layer = 1; layer <= state.nLayers; layer++) {
+      if (!has(layer)) continue;
+      for (let i = 0; i < n; i++) {
+        const { cols, values } = rowEntries(cumulative, layer - 1, i);
+        for (let k = 0; k < values.length; k++) if (cols[k] === focus.index) shade[layer][i] = values[k];
+      }
+      shade[layer] = scaled(shade[layer]);
+    }
+  } else if (has(focus.layer)) {
+    shade[focus.layer][focus.index] = 1;
+    const { cols, values } = rowEntries(cumulative, focus.layer - 1, focus.index);
+    for (let k = 0; k < values.length; k++) shade[0][cols[k]] = values[k];
+    shade[0] = scaled(shade[0]);
+  }
+  return shade;
+}
+
+// src/keyboard.js
+function keyAction(state, focused, key) {
+  const n = state.tokens.length;
+  const inModel = state.view === "model";
+  const mine = focused && inModel === "layer" in focused ? focused : null;
+  const at = (
+    /** @type {any} */
+    mine ?? (inModel ? pinnedModelNode(state) : pinnedNode(state)) ?? (inModel ? { layer: state.nLayers, index: 0 } : { side: "target", index: 0 })
+  );
+  const step = mine ? 1 : 0;
+  const across = (direction) => inModel ? { layer: Math.max(0, Math.min(state.nLayers, at.layer + direction * step)), index: at.index } : { side: direction < 0 ? "source" : "target", index: at.index };
+  switch (key) {
+    case "ArrowDown":
+      return { type: "move", node: { ...at, index: Math.min(n - 1, at.index + step) } };
+    case "ArrowUp":
+      return { type: "move", node: { ...at, index: Math.max(0, at.index - step) } };
+    case "ArrowLeft":
+      return { type: "move", node: across(-1) };
+    case "ArrowRight":
+      return { type: "move", node: across(1) };
+    case "Enter":
+    case " ":
+      return { type: "toggle", node: at };
+    case "Escape":
+      return { type: "unpin" };
+    default:
+      return null;
+  }
+}
+function toggledSelection(state, node) {
+  const pinned = state.view === "model" ? pinnedModelNode(state) : pinnedNode(state);
+  return JSON.stringify(pinned) === JSON.stringify(node) ? {} : node;
 }
 
 // src/strip.js
@@ -618,263 +1125,6 @@ function option(doc, value, text) {
   return node;
 }
 
-// src/draw.js
-var BUCKETS = 24;
-function drawEdges(ctx, layout, edges, options, clear = true) {
-  if (clear) ctx.clearRect(0, 0, layout.width, layout.height);
-  if (edges.count === 0 || edges.max <= 0) return;
-  ctx.save();
-  ctx.beginPath();
-  ctx.rect(0, HEADER_HEIGHT, layout.width, layout.height - HEADER_HEIGHT);
-  ctx.clip();
-  const { highlight } = options;
-  const buckets = Array.from({ length: BUCKETS }, () => []);
-  const strong = Array.from({ length: BUCKETS }, () => []);
-  for (let e = 0; e < edges.count; e++) {
-    (highlight && highlight.has(e) ? strong : buckets)[bucketOf(edges.weight[e], edges.max)].push(e);
-  }
-  ctx.lineCap = "round";
-  const dim = highlight ? 0.25 : 1;
-  strokeBuckets(ctx, layout, edges, buckets, options, dim);
-  if (highlight) strokeBuckets(ctx, layout, edges, strong, options, 1, 1.5);
-  ctx.restore();
-}
-function bucketStyle(b, sign, options, alphaScale = 1, widthScale = 1) {
-  const t = (b + 0.5) / BUCKETS;
-  return {
-    color: colorAt(options.table, sign * t, options.signed),
-    alpha: Math.min(1, (0.15 + 0.85 * t) * alphaScale),
-    width: (0.6 + 3 * t) * widthScale
-  };
-}
-function bucketOf(weight, max) {
-  return Math.min(BUCKETS - 1, Math.floor(Math.abs(weight) / max * BUCKETS));
-}
-function strokeBuckets(ctx, layout, edges, buckets, options, alphaScale, widthScale = 1) {
-  const midX = (layout.leftX + layout.rightX) / 2;
-  buckets.forEach((members, b) => {
-    if (members.length === 0) return;
-    for (const sign of options.signed ? [-1, 1] : [1]) {
-      ctx.beginPath();
-      let any = false;
-      for (const e of members) {
-        if (options.signed && Math.sign(edges.weight[e]) !== sign) continue;
-        const y0 = rowCenter(layout, edges.source[e]);
-        const y1 = rowCenter(layout, edges.target[e]);
-        ctx.moveTo(layout.leftX, y0);
-        ctx.bezierCurveTo(midX, y0, midX, y1, layout.rightX, y1);
-        any = true;
-      }
-      if (!any) continue;
-      const style = bucketStyle(b, sign, options, alphaScale, widthScale);
-      ctx.strokeStyle = style.color;
-      ctx.globalAlpha = style.alpha;
-      ctx.lineWidth = style.width;
-      ctx.stroke();
-    }
-  });
-  ctx.globalAlpha = 1;
-}
-function drawDegrees(ctx, layout, degrees, ink) {
-  const x = degrees.kind === "in" ? layout.rightX : layout.leftX;
-  const largest = Math.max(2, Math.min(10, layout.rowHeight * 0.45));
-  ctx.fillStyle = ink;
-  ctx.globalAlpha = 0.55;
-  degrees.values.forEach((value, i) => {
-    if (i < layout.first || i > layout.last) return;
-    const radius = degrees.max > 0 ? largest * Math.sqrt(Math.abs(value) / degrees.max) : 0;
-    ctx.beginPath();
-    ctx.arc(x, rowCenter(layout, i), radius, 0, 2 * Math.PI);
-    ctx.fill();
-  });
-  ctx.globalAlpha = 1;
-}
-
-// src/edges.js
-function sliceEdges(env, slice) {
-  const capacity = env.rows * env.k;
-  const source = new Uint16Array(capacity);
-  const target = new Uint16Array(capacity);
-  const weight = new Float64Array(capacity);
-  let count = 0;
-  for (let row = 0; row < env.rows; row++) {
-    const { cols, values } = rowEntries(env, slice, row);
-    for (let i = 0; i < values.length; i++) {
-      if (values[i] === 0) continue;
-      source[count] = cols[i];
-      target[count] = row;
-      weight[count] = values[i];
-      count++;
-    }
-  }
-  return {
-    source: source.subarray(0, count),
-    target: target.subarray(0, count),
-    weight: weight.subarray(0, count),
-    count,
-    max: sliceMax(env, slice)
-  };
-}
-function edgesOfNode(edges, node) {
-  const ends = node.side === "source" ? edges.source : edges.target;
-  const out = [];
-  for (let e = 0; e < edges.count; e++) if (ends[e] === node.index) out.push(e);
-  return out.sort((a, b) => Math.abs(edges.weight[b]) - Math.abs(edges.weight[a]));
-}
-function filterEdges(edges, { topK, threshold, specials, special }) {
-  const byTarget = /* @__PURE__ */ new Map();
-  const totals = /* @__PURE__ */ new Map();
-  let stored = 0;
-  for (let e = 0; e < edges.count; e++) {
-    stored += Math.abs(edges.weight[e]);
-    totals.set(edges.target[e], (totals.get(edges.target[e]) ?? 0) + edges.weight[e]);
-    const hidden = specials !== "show" && (special[edges.source[e]] || special[edges.target[e]]);
-    if (hidden || Math.abs(edges.weight[e]) < threshold) continue;
-    const row = byTarget.get(edges.target[e]);
-    if (row) row.push(e);
-    else byTarget.set(edges.target[e], [e]);
-  }
-  const kept = [];
-  const scale = [];
-  for (const row of byTarget.values()) {
-    row.sort((a, b) => Math.abs(edges.weight[b]) - Math.abs(edges.weight[a]));
-    const chosen = topK > 0 ? row.slice(0, topK) : row;
-    let factor = 1;
-    if (specials === "renormalise") {
-      let remaining = 0;
-      for (const e of row) remaining += edges.weight[e];
-      factor = remaining !== 0 ? (totals.get(edges.target[row[0]]) ?? 0) / remaining : 1;
-    }
-    for (const e of chosen) {
-      kept.push(e);
-      scale.push(factor);
-    }
-  }
-  const out = {
-    source: new Uint16Array(kept.length),
-    target: new Uint16Array(kept.length),
-    weight: new Float64Array(kept.length),
-    count: kept.length,
-    max: 0,
-    drawnShare: 0
-  };
-  let drawn = 0;
-  kept.forEach((e, k) => {
-    out.source[k] = edges.source[e];
-    out.target[k] = edges.target[e];
-    out.weight[k] = edges.weight[e] * scale[k];
-    out.max = Math.max(out.max, Math.abs(out.weight[k]));
-    drawn += Math.abs(edges.weight[e]);
-  });
-  out.drawnShare = stored > 0 ? drawn / stored : 1;
-  return out;
-}
-function degreesOf(edges, n, kind) {
-  const values = new Float64Array(n);
-  const ends = kind === "in" ? edges.target : edges.source;
-  for (let e = 0; e < edges.count; e++) values[ends[e]] += edges.weight[e];
-  let max = 0;
-  for (const v of values) max = Math.max(max, Math.abs(v));
-  return { values, max, kind };
-}
-
-// src/exporter.js
-var SVG = "http://www.w3.org/2000/svg";
-function svgOf(doc, picture) {
-  const { layout, edges, tokens, titles, caption, options } = picture;
-  const height = layout.height + 24;
-  const svg = doc.createElementNS(SVG, "svg");
-  svg.setAttribute("width", String(layout.width));
-  svg.setAttribute("height", String(height));
-  svg.setAttribute("viewBox", `0 0 ${layout.width} ${height}`);
-  svg.setAttribute("font-family", "sans-serif");
-  svg.setAttribute("font-size", "12");
-  const background = doc.createElementNS(SVG, "rect");
-  background.setAttribute("width", "100%");
-  background.setAttribute("height", "100%");
-  background.setAttribute("fill", picture.background);
-  svg.append(background);
-  const midX = (layout.leftX + layout.rightX) / 2;
-  const group = doc.createElementNS(SVG, "g");
-  group.setAttribute("fill", "none");
-  group.setAttribute("stroke-linecap", "round");
-  for (let e = 0; e < edges.count; e++) {
-    if (edges.max <= 0) break;
-    const style = bucketStyle(bucketOf(edges.weight[e], edges.max), Math.sign(edges.weight[e]) || 1, options);
-    const y0 = rowCenter(layout, edges.source[e]);
-    const y1 = rowCenter(layout, edges.target[e]);
-    const path = doc.createElementNS(SVG, "path");
-    path.setAttribute("d", `M${layout.leftX} ${y0}C${midX} ${y0} ${midX} ${y1} ${layout.rightX} ${y1}`);
-    path.setAttribute("stroke", style.color);
-    path.setAttribute("stroke-opacity", style.alpha.toFixed(3));
-    path.setAttribute("stroke-width", style.width.toFixed(2));
-    group.append(path);
-  }
-  svg.append(group);
-  const text = (content, x, y, anchor, weight = "normal") => {
-    const node = doc.createElementNS(SVG, "text");
-    node.setAttribute("x", String(x));
-    node.setAttribute("y", String(y));
-    node.setAttribute("text-anchor", anchor);
-    node.setAttribute("dominant-baseline", "middle");
-    node.setAttribute("fill", picture.foreground);
-    node.setAttribute("font-weight", weight);
-    node.textContent = content;
-    svg.append(node);
-  };
-  text(titles[0], 0, 10, "start", "bold");
-  text(titles[1], layout.rightX + 6, 10, "start", "bold");
-  if (layout.showLabels) {
-    tokens.forEach((token, i) => {
-      const label = displayToken(token);
-      text(label, layout.leftX - 6, rowCenter(layout, i), "end");
-      text(label, layout.rightX + 6, rowCenter(layout, i), "start");
-    });
-  }
-  text(caption, 0, layout.height + 12, "start");
-  return new (doc.defaultView ?? globalThis).XMLSerializer().serializeToString(svg);
-}
-function paintPng(canvas, picture, scale = 2) {
-  const { layout } = picture;
-  const height = layout.height + 24;
-  canvas.width = Math.round(layout.width * scale);
-  canvas.height = Math.round(height * scale);
-  const ctx = canvas.getContext("2d");
-  if (!ctx) return;
-  ctx.setTransform(scale, 0, 0, scale, 0, 0);
-  ctx.fillStyle = picture.background;
-  ctx.fillRect(0, 0, layout.width, height);
-  drawEdges(ctx, layout, picture.edges, picture.options, false);
-  ctx.fillStyle = picture.foreground;
-  ctx.textBaseline = "middle";
-  ctx.font = "bold 12px sans-serif";
-  ctx.fillText(picture.titles[0], 0, 10);
-  ctx.fillText(picture.titles[1], layout.rightX + 6, 10);
-  ctx.font = "12px sans-serif";
-  if (layout.showLabels) {
-    picture.tokens.forEach((token, i) => {
-      const label = displayToken(token);
-      ctx.textAlign = "right";
-      ctx.fillText(label, layout.leftX - 6, rowCenter(layout, i));
-      ctx.textAlign = "left";
-      ctx.fillText(label, layout.rightX + 6, rowCenter(layout, i));
-    });
-  }
-  ctx.textAlign = "left";
-  ctx.fillText(picture.caption, 0, layout.height + 12);
-}
-function download(doc, blob, name) {
-  const url = URL.createObjectURL(blob);
-  const link = doc.createElement("a");
-  link.href = url;
-  link.download = name;
-  link.style.display = "none";
-  doc.body.append(link);
-  link.click();
-  link.remove();
-  setTimeout(() => URL.revokeObjectURL(url), 1e3);
-}
-
 // src/pending.js
 function createPending(doc, model) {
   const root = element(doc, "div", "attnw-pending");
@@ -945,78 +1195,185 @@ function createPending(doc, model) {
   };
 }
 
-// src/model_view.js
-function modelLayout(base, nLayers) {
-  const columns = Array.from({ length: nLayers + 1 }, (_, c) => base.leftX + (base.rightX - base.leftX) * c / nLayers);
-  return { ...base, columns };
-}
-function modelNodeAt(layout, x, y) {
-  const index = Math.floor((y - layout.top) / layout.rowHeight);
-  if (index < layout.first || index > layout.last || y < HEADER_HEIGHT) return null;
-  const step = layout.columns.length > 1 ? layout.columns[1] - layout.columns[0] : 1;
-  const layer = Math.round((x - layout.columns[0]) / step);
-  return { layer: Math.max(0, Math.min(layout.columns.length - 1, layer)), index };
-}
-function transition(layout, layer) {
-  return { ...layout, leftX: layout.columns[layer - 1], rightX: layout.columns[layer] };
-}
-function tracePaths(perLayer, node, fan = 2) {
-  const traced = perLayer.map(() => /* @__PURE__ */ new Set());
-  const strongest = (edges, nodes, end) => {
-    const ends = end === "target" ? edges.target : edges.source;
-    const grouped = /* @__PURE__ */ new Map();
-    for (let e = 0; e < edges.count; e++) {
-      if (!nodes.has(ends[e])) continue;
-      const list = grouped.get(ends[e]) ?? [];
-      list.push(e);
-      grouped.set(ends[e], list);
+// src/view.js
+function createView(doc, model) {
+  const win = (
+    /** @type {Window} */
+    doc.defaultView
+  );
+  const root = element(doc, "div", "attnw-root");
+  const controls = createControls(doc, model);
+  const caption = element(doc, "div", "attnw-caption");
+  const plot = element(doc, "div", "attnw-plot");
+  plot.tabIndex = 0;
+  plot.dataset.lmSuppressShortcuts = "true";
+  plot.setAttribute("aria-label", "Attention graph. Arrow keys move between tokens and columns, Enter pins a token, Escape unpins.");
+  const canvas = (
+    /** @type {HTMLCanvasElement} */
+    element(doc, "canvas", "attnw-canvas")
+  );
+  canvas.setAttribute("role", "img");
+  const titleLeft = element(doc, "div", "attnw-title attnw-title-left");
+  const titleRight = element(doc, "div", "attnw-title attnw-title-right");
+  const strip = element(doc, "div", "attnw-strip");
+  const stripStatus = element(doc, "div", "attnw-strip-status");
+  const labelsLeft = element(doc, "div", "attnw-labels attnw-labels-left");
+  const labelsRight = element(doc, "div", "attnw-labels attnw-labels-right");
+  const tooltip = element(doc, "div", "attnw-tooltip");
+  tooltip.setAttribute("role", "status");
+  tooltip.hidden = true;
+  const legend = element(doc, "div", "attnw-legend");
+  const savePng = (
+    /** @type {HTMLButtonElement} */
+    element(doc, "button", "attnw-save attnw-save-png", "PNG")
+  );
+  const saveSvg = (
+    /** @type {HTMLButtonElement} */
+    element(doc, "button", "attnw-save attnw-save-svg", "SVG")
+  );
+  savePng.title = "Download the current view as a PNG picture";
+  saveSvg.title = "Download the current view as an SVG drawing (labels as text)";
+  controls.root.append(savePng, saveSvg);
+  const pending = createPending(doc, model);
+  plot.append(canvas, strip, titleLeft, titleRight, labelsLeft, labelsRight, tooltip, pending.root);
+  root.append(controls.root, caption, plot, legend, stripStatus);
+  let labelsKey = "";
+  const isDark = () => prefersDarkTable(win.getComputedStyle(root).color);
+  const frameCanvas = (layout, state) => {
+    const dpr = win.devicePixelRatio || 1;
+    canvas.style.width = `${layout.width}px`;
+    canvas.style.height = `${layout.height}px`;
+    canvas.width = Math.round(layout.width * dpr);
+    canvas.height = Math.round(layout.height * dpr);
+    Object.assign(canvas.dataset, {
+      leftX: String(layout.leftX),
+      rightX: String(layout.rightX),
+      top: String(layout.top),
+      rowHeight: String(layout.rowHeight)
+    });
+    plot.style.height = `${layout.height}px`;
+    const key = JSON.stringify([layout.width, layout.n, layout.first, layout.last, state.tokens]);
+    if (key !== labelsKey) {
+      labelsKey = key;
+      renderLabels(labelsLeft, layout, state.tokens, state.special, "source");
+      renderLabels(labelsRight, layout, state.tokens, state.special, "target");
     }
-    const chosen = [];
-    for (const list of grouped.values()) {
-      list.sort((a, b) => Math.abs(edges.weight[b]) - Math.abs(edges.weight[a]));
-      chosen.push(...list.slice(0, fan));
+    titleRight.style.left = `${layout.rightX + 6}px`;
+    const ctx = canvas.getContext("2d");
+    if (ctx) {
+      ctx.setTransform(dpr, 0, 0, dpr, 0, 0);
+      ctx.clearRect(0, 0, layout.width, layout.height);
     }
-    return chosen;
+    return ctx;
   };
-  let frontier = /* @__PURE__ */ new Set([node.index]);
-  for (let layer = node.layer; layer >= 1 && frontier.size; layer--) {
-    const edges = perLayer[layer - 1];
-    const chosen = strongest(edges, frontier, "target");
-    for (const e of chosen) traced[layer - 1].add(e);
-    frontier = new Set(chosen.map((e) => edges.source[e]));
-  }
-  frontier = /* @__PURE__ */ new Set([node.index]);
-  for (let layer = node.layer + 1; layer <= perLayer.length && frontier.size; layer++) {
-    const edges = perLayer[layer - 1];
-    const chosen = strongest(edges, frontier, "source");
-    for (const e of chosen) traced[layer - 1].add(e);
-    frontier = new Set(chosen.map((e) => edges.target[e]));
-  }
-  return traced;
-}
-function drawNodes(ctx, layout, shade, ink, table) {
-  const radius = Math.max(1, Math.min(4, layout.rowHeight * 0.25));
-  layout.columns.forEach((x, c) => {
-    for (let i = layout.first; i <= layout.last; i++) {
-      const value = shade ? shade[c][i] : 0;
-      ctx.globalAlpha = shade ? 0.25 + 0.75 * value : 0.6;
-      ctx.fillStyle = shade ? table[Math.round(value * (table.length - 1))] : ink;
-      ctx.beginPath();
-      ctx.arc(x, rowCenter(layout, i), shade ? radius * (1 + value) : radius, 0, 2 * Math.PI);
-      ctx.fill();
+  const placeTooltip = (layout, index, x) => {
+    const y = layout.top + (index + 1) * layout.rowHeight + 4;
+    tooltip.style.top = `${Math.min(y, Math.max(0, layout.height - 40))}px`;
+    const left = x < layout.width / 2;
+    tooltip.style.left = left ? `${x + 8}px` : "";
+    tooltip.style.right = left ? "" : `${layout.width - x + 8}px`;
+  };
+  const paintLayer = (frame) => {
+    const { state, available, env, slice, edges, layout, pinned, focus } = frame;
+    controls.update(state);
+    pending.update(state, available, state.job);
+    const scene = layerScene(frame, isDark());
+    const ctx = frameCanvas(layout, state);
+    if (ctx) drawScene(ctx, scene);
+    Object.assign(canvas.dataset, { edges: String(edges.count), view: "layer" });
+    canvas.setAttribute(
+      "aria-label",
+      `${state.method.label}, layer ${state.layer} of ${state.nLayers}, ${headLabel(state)}: ${edges.count} edges between ${state.tokens.length} tokens`
+    );
+    const titles = columnTitles(state);
+    const chosen = state.targets.find((t) => t.id === state.target);
+    const scores = currentScores(state.attributionData, state.target, state.attribution);
+    renderStrip(strip, layout, scores);
+    renderStripStatus(stripStatus, state.attributionData, state.attribution, chosen?.label ?? "", scores);
+    renderTitles(titleLeft, titleRight, titles);
+    markHovered(root, focus, pinned);
+    markTarget(labelsRight, state.attribution && chosen ? chosen.position : null);
+    const dots = frame.degrees ? ` \xB7 dots: ${state.nodeSize === "in" ? "in-degree of the right column (row sums)" : "out-degree of the left column (column sums, attention received)"}, largest ${formatValue(frame.degrees.max)}` : "";
+    const note = (state.method.note ? ` \xB7 ${state.method.note}` : "") + dots;
+    caption.textContent = `${state.method.label} \xB7 layer ${state.layer} of ${state.nLayers} \xB7 ${headLabel(state)} \xB7 ${state.causal ? "decoder (causal)" : "encoder"}${note}`;
+    caption.title = state.method.description;
+    legend.hidden = !available;
+    renderLegend(legend, {
+      table: scene.table,
+      signed: scene.signed,
+      max: edges.max,
+      meanCoverage: frame.meanCoverage,
+      minCoverage: frame.minCoverage,
+      edgeCount: edges.count,
+      drawnShare: edges.drawnShare ?? 1,
+      rowLabel: state.method.row_label,
+      rowMean: frame.rows ? frame.rows.reduce((a, b) => a + b, 0) / frame.rows.length : null
+    });
+    tooltip.hidden = !(focus && env);
+    if (focus && env) {
+      renderTooltip(tooltip, {
+        node: focus,
+        tokens: state.tokens,
+        edges,
+        touching: edgesOfNode(edges, focus),
+        columnTitle: focus.side === "source" ? titles[0] : titles[1],
+        coverage: rowCoverage(env, slice, focus.index),
+        rowNote: frame.rows && focus.side === "target" ? [state.method.row_label ?? "", frame.rows[focus.index]] : null,
+        scoreNote: scores ? ["token score", scores[focus.index]] : null,
+        pinned: pinned !== null && focus.side === pinned.side && focus.index === pinned.index
+      });
+      placeTooltip(layout, focus.index, focus.side === "source" ? layout.leftX : layout.rightX);
     }
-  });
-  ctx.globalAlpha = 1;
-}
-function drawColumnNumbers(ctx, layout, ink) {
-  ctx.fillStyle = ink;
-  ctx.font = "11px sans-serif";
-  ctx.textAlign = "center";
-  ctx.textBaseline = "middle";
-  layout.columns.forEach((x, c) => {
-    if (c > 0 && c < layout.columns.length - 1) ctx.fillText(String(c), x, layout.top / 2);
-  });
-  ctx.textAlign = "left";
+    return scene;
+  };
+  const paintModel = (frame) => {
+    const { state, layout, perLayer, pinned, focus } = frame;
+    controls.update(state);
+    pending.root.hidden = true;
+    const scene = modelScene(frame, isDark());
+    const ctx = frameCanvas(layout, state);
+    if (ctx) drawScene(ctx, scene);
+    const edgeCount = perLayer.reduce((sum, edges) => sum + edges.count, 0);
+    Object.assign(canvas.dataset, { edges: String(edgeCount), view: "model", columns: JSON.stringify(layout.columns) });
+    canvas.setAttribute("aria-label", `${state.method.label}, all ${state.nLayers} layers as columns: ${edgeCount} edges between ${state.tokens.length} tokens per layer`);
+    renderTitles(titleLeft, titleRight, columnTitles(state));
+    markHovered(root, null);
+    markTarget(labelsRight, null);
+    const graph = state.method.cumulative ? "edges: head-averaged attention; dots: how much of the focused input reaches each token" : headLabel(state);
+    caption.textContent = `${state.method.label} \xB7 whole model, ${state.nLayers} layers \xB7 ${graph} \xB7 colours scaled per layer`;
+    legend.hidden = false;
+    renderLegend(legend, { table: scene.table, signed: scene.signed, max: Math.max(...perLayer.map((e) => e.max)), meanCoverage: 1, minCoverage: 1, edgeCount });
+    renderStrip(strip, layout, null);
+    stripStatus.hidden = true;
+    tooltip.hidden = !focus;
+    if (focus) {
+      const edges = perLayer[Math.max(0, focus.layer - 1)];
+      const node = { side: focus.layer === 0 ? "source" : "target", index: focus.index };
+      renderTooltip(tooltip, {
+        node,
+        tokens: state.tokens,
+        edges,
+        touching: edgesOfNode(edges, node),
+        columnTitle: focus.layer === 0 ? "input token" : `after layer ${focus.layer}`,
+        coverage: 1,
+        pinned: pinned !== null && pinned.layer === focus.layer && pinned.index === focus.index
+      });
+      placeTooltip(layout, focus.index, layout.columns[focus.layer]);
+    }
+    return scene;
+  };
+  const pictureOf = (scene, state) => {
+    const dark = isDark();
+    return {
+      scene,
+      tokens: state.tokens,
+      titles: columnTitles(state),
+      caption: caption.textContent ?? "",
+      foreground: dark ? "#e6e6e6" : "#111111",
+      background: dark ? "#111111" : "#ffffff"
+    };
+  };
+  return { root, plot, canvas, savePng, saveSvg, paintLayer, paintModel, pictureOf, destroy: () => (controls.destroy(), pending.destroy()) };
 }
 
 // src/standalone.js
@@ -1096,372 +1453,71 @@ var REDRAW_ON = [
   "node_size",
   "window"
 ];
-var NO_EDGES = {
-  source: new Uint16Array(0),
-  target: new Uint16Array(0),
-  weight: new Float64Array(0),
-  count: 0,
-  max: 0
-};
 function render({ model, el }) {
   const doc = el.ownerDocument;
   const win = (
     /** @type {Window} */
     doc.defaultView
   );
-  const root = element(doc, "div", "attnw-root");
-  const controls = createControls(doc, model);
-  const caption = element(doc, "div", "attnw-caption");
-  const plot = element(doc, "div", "attnw-plot");
-  const canvas = (
-    /** @type {HTMLCanvasElement} */
-    element(doc, "canvas", "attnw-canvas")
-  );
-  canvas.setAttribute("role", "img");
-  const titleLeft = element(doc, "div", "attnw-title attnw-title-left");
-  const titleRight = element(doc, "div", "attnw-title attnw-title-right");
-  const strip = element(doc, "div", "attnw-strip");
-  const stripStatus = element(doc, "div", "attnw-strip-status");
-  const labelsLeft = element(doc, "div", "attnw-labels attnw-labels-left");
-  const labelsRight = element(doc, "div", "attnw-labels attnw-labels-right");
-  const tooltip = element(doc, "div", "attnw-tooltip");
-  tooltip.setAttribute("role", "status");
-  tooltip.hidden = true;
-  const legend = element(doc, "div", "attnw-legend");
-  const savePng = (
-    /** @type {HTMLButtonElement} */
-    element(doc, "button", "attnw-save attnw-save-png", "PNG")
-  );
-  const saveSvg = (
-    /** @type {HTMLButtonElement} */
-    element(doc, "button", "attnw-save attnw-save-svg", "SVG")
-  );
-  savePng.title = "Download the current view as a PNG picture";
-  saveSvg.title = "Download the current view as an SVG drawing (labels as text)";
-  controls.root.append(savePng, saveSvg);
-  const pending = createPending(doc, model);
-  plot.append(canvas, strip, titleLeft, titleRight, labelsLeft, labelsRight, tooltip, pending.root);
-  root.append(controls.root, caption, plot, legend, stripStatus);
-  el.append(root);
-  const envelopes = /* @__PURE__ */ new Map();
+  const view = createView(doc, model);
+  el.append(view.root);
+  const envelopeOf = envelopeCache(model);
   let hovered = null;
-  let current = null;
+  let frame = null;
+  let scene = null;
   let scheduled = 0;
-  let labelsKey = "";
-  const envelope = (trait) => {
-    let env = envelopes.get(trait);
-    if (!env) {
-      env = decodeEnvelope(model.get(trait));
-      envelopes.set(trait, env);
-    }
-    return env;
-  };
-  const rowValues = (state, slice) => {
-    if (!state.method.row_label) return null;
-    const env = envelope(`data_${state.method.id}_rows`);
-    const out = new Float64Array(env.rows);
-    for (let r = 0; r < env.rows; r++) out[r] = rowEntries(env, slice, r).values[0];
-    return out;
-  };
-  const sizeCanvas = (layout) => {
-    const dpr = win.devicePixelRatio || 1;
-    canvas.style.width = `${layout.width}px`;
-    canvas.style.height = `${layout.height}px`;
-    canvas.width = Math.round(layout.width * dpr);
-    canvas.height = Math.round(layout.height * dpr);
-    Object.assign(canvas.dataset, {
-      leftX: String(layout.leftX),
-      rightX: String(layout.rightX),
-      top: String(layout.top),
-      rowHeight: String(layout.rowHeight)
-    });
-    plot.style.height = `${layout.height}px`;
-  };
-  const relabel = (layout, state) => {
-    const key = JSON.stringify([layout.width, layout.n, layout.first, layout.last, state.tokens]);
-    if (key !== labelsKey) {
-      labelsKey = key;
-      renderLabels(labelsLeft, layout, state.tokens, state.special, "source");
-      renderLabels(labelsRight, layout, state.tokens, state.special, "target");
-    }
-  };
-  const frame = () => {
-    const state = readState(model);
-    const available = isAvailable(state);
-    const layout = computeLayout(el.clientWidth || DEFAULT_WIDTH, state.tokens.length, state.window);
-    const slice = sliceIndex(state);
-    if (!available) {
-      return { state, available, env: null, slice, edges: NO_EDGES, layout, meanCoverage: 1, minCoverage: 1, rows: null };
-    }
-    const env = envelope(`data_${state.method.id}`);
-    const stored = sliceEdges(env, slice);
-    const edges = filterEdges(stored, {
-      topK: state.topK,
-      threshold: state.threshold,
-      specials: state.specials,
-      special: state.special
-    });
-    let sum = 0;
-    let min = 1;
-    for (let r = 0; r < env.rows; r++) {
-      const c = rowCoverage(env, slice, r);
-      sum += c;
-      min = Math.min(min, c);
-    }
-    const rows = rowValues(state, slice);
-    const degrees = state.nodeSize ? degreesOf(stored, layout.n, state.nodeSize) : null;
-    return { state, available, env, slice, edges, layout, meanCoverage: sum / env.rows, minCoverage: min, rows, degrees };
-  };
-  const modelFrame = () => {
-    const state = readState(model);
-    const layout = modelLayout(computeLayout(el.clientWidth || DEFAULT_WIDTH, state.tokens.length, state.window), state.nLayers);
-    const graphMethod = state.method.cumulative ? state.methods.find((m) => m.id === "raw") ?? state.method : state.method;
-    const graphState = { ...state, method: graphMethod, head: state.method.cumulative ? MEAN_HEAD : state.head };
-    const env = envelope(`data_${graphMethod.id}`);
-    const filter = { topK: state.topK, threshold: state.threshold, specials: state.specials, special: state.special };
-    const perLayer = Array.from(
-      { length: state.nLayers },
-      (_, l) => filterEdges(sliceEdges(env, sliceIndex({ ...graphState, layer: l + 1 })), filter)
-    );
-    const cumulative = state.method.cumulative ? envelope(`data_${state.method.id}`) : null;
-    const ready = state.ready[state.method.id];
-    return { state, layout, env, perLayer, cumulative, ready };
-  };
   const paint = () => {
     const started = win.performance.now();
     scheduled = 0;
-    if (readState(model).view === "model") {
-      paintModel();
-      root.dataset.paintEnd = String(win.performance.now());
-      root.dataset.paintMs = (win.performance.now() - started).toFixed(3);
-      return;
-    }
-    current = frame();
-    const { state, available, env, slice, edges, layout } = current;
-    controls.update(state);
-    pending.update(state, available, state.job);
-    const signed = env?.signed ?? false;
-    const dark = prefersDarkTable(win.getComputedStyle(root).color);
-    const table = colormap(signed ? "diverging" : dark ? "dark" : "light");
-    const titles = columnTitles(state);
-    const dpr = win.devicePixelRatio || 1;
-    sizeCanvas(layout);
-    Object.assign(canvas.dataset, {
-      leftX: String(layout.leftX),
-      rightX: String(layout.rightX),
-      top: String(layout.top),
-      rowHeight: String(layout.rowHeight),
-      edges: String(edges.count),
-      view: "layer"
-    });
-    canvas.setAttribute(
-      "aria-label",
-      `${state.method.label}, layer ${state.layer} of ${state.nLayers}, ${headLabel(state)}: ${edges.count} edges between ${state.tokens.length} tokens`
-    );
-    const pinned = pinnedNode(state);
-    const focus = hovered ?? pinned;
-    const highlight = focus ? /* @__PURE__ */ new Set([...pinned ? edgesOfNode(edges, pinned) : [], ...hovered ? edgesOfNode(edges, hovered) : []]) : null;
-    const ctx = canvas.getContext("2d");
-    if (ctx) {
-      ctx.setTransform(dpr, 0, 0, dpr, 0, 0);
-      drawEdges(ctx, layout, edges, { table, signed, highlight });
-      if (current.degrees) drawDegrees(ctx, layout, current.degrees, dark ? "#e6e6e6" : "#333333");
-    }
-    const chosen = state.targets.find((t) => t.id === state.target);
-    const scores = currentScores(state.attributionData, state.target, state.attribution);
-    renderStrip(strip, layout, scores);
-    renderStripStatus(stripStatus, state.attributionData, state.attribution, chosen?.label ?? "", scores);
-    relabel(layout, state);
-    titleRight.style.left = `${layout.rightX + 6}px`;
-    renderTitles(titleLeft, titleRight, titles);
-    markHovered(root, focus, pinned);
-    markTarget(labelsRight, state.attribution && chosen ? chosen.position : null);
-    const dots = current.degrees ? ` \xB7 dots: ${state.nodeSize === "in" ? "in-degree of the right column (row sums)" : "out-degree of the left column (column sums, attention received)"}, largest ${formatValue(current.degrees.max)}` : "";
-    const note = (state.method.note ? ` \xB7 ${state.method.note}` : "") + dots;
-    caption.textContent = `${state.method.label} \xB7 layer ${state.layer} of ${state.nLayers} \xB7 ${headLabel(state)} \xB7 ${state.causal ? "decoder (causal)" : "encoder"}${note}`;
-    caption.title = state.method.description;
-    legend.hidden = !available;
-    renderLegend(legend, {
-      table,
-      signed,
-      max: edges.max,
-      meanCoverage: current.meanCoverage,
-      minCoverage: current.minCoverage,
-      edgeCount: edges.count,
-      drawnShare: edges.drawnShare ?? 1,
-      rowLabel: state.method.row_label,
-      rowMean: current.rows ? current.rows.reduce((a, b) => a + b, 0) / current.rows.length : null
-    });
-    if (focus && env) {
-      renderTooltip(tooltip, {
-        node: focus,
-        tokens: state.tokens,
-        edges,
-        touching: edgesOfNode(edges, focus),
-        columnTitle: focus.side === "source" ? titles[0] : titles[1],
-        coverage: rowCoverage(env, slice, focus.index),
-        rowNote: current.rows && focus.side === "target" ? [state.method.row_label, current.rows[focus.index]] : null,
-        scoreNote: scores ? ["token score", scores[focus.index]] : null,
-        pinned: pinned !== null && focus.side === pinned.side && focus.index === pinned.index
-      });
-      placeTooltip(focus);
+    const state = readState(model);
+    const width = el.clientWidth || DEFAULT_WIDTH;
+    if (state.view === "model") {
+      const next = modelFrame(state, width, envelopeOf, hovered);
+      scene = view.paintModel(next);
+      frame = next;
     } else {
-      tooltip.hidden = true;
+      const next = layerFrame(state, width, envelopeOf, hovered);
+      scene = view.paintLayer(next);
+      frame = next;
     }
-    root.dataset.paintEnd = String(win.performance.now());
-    root.dataset.paintMs = (win.performance.now() - started).toFixed(3);
-  };
-  const paintModel = () => {
-    const m = modelFrame();
-    current = { state: m.state, available: true, env: m.env, slice: 0, edges: m.perLayer[0], layout: m.layout, meanCoverage: 1, minCoverage: 1, rows: null, model: m };
-    const { state, layout, perLayer } = m;
-    controls.update(state);
-    pending.root.hidden = true;
-    const dark = prefersDarkTable(win.getComputedStyle(root).color);
-    const signed = m.env.signed;
-    const table = colormap(signed ? "diverging" : dark ? "dark" : "light");
-    const ink = dark ? "#e6e6e6" : "#333333";
-    sizeCanvas(layout);
-    const pinned = pinnedModelNode(state);
-    const focus = (hovered && "layer" in hovered ? hovered : null) ?? pinned;
-    const traced = focus ? tracePaths(perLayer, focus) : null;
-    let edgeCount = 0;
-    const ctx = canvas.getContext("2d");
-    if (ctx) {
-      const dpr = win.devicePixelRatio || 1;
-      ctx.setTransform(dpr, 0, 0, dpr, 0, 0);
-      ctx.clearRect(0, 0, layout.width, layout.height);
-      perLayer.forEach((edges, l) => {
-        edgeCount += edges.count;
-        drawEdges(ctx, transition(layout, l + 1), edges, { table, signed, highlight: traced ? traced[l] : null }, false);
-      });
-      drawNodes(ctx, layout, shading(m, focus), ink, colormap(dark ? "dark" : "light"));
-      drawColumnNumbers(ctx, layout, ink);
-    }
-    Object.assign(canvas.dataset, { edges: String(edgeCount), view: "model", columns: JSON.stringify(layout.columns) });
-    canvas.setAttribute("aria-label", `${state.method.label}, all ${state.nLayers} layers as columns: ${edgeCount} edges between ${state.tokens.length} tokens per layer`);
-    relabel(layout, state);
-    renderTitles(titleLeft, titleRight, ["Input (layer 0)", `Layer ${state.nLayers}`]);
-    titleRight.style.left = `${layout.rightX + 6}px`;
-    markHovered(root, null);
-    markTarget(labelsRight, null);
-    const graph = state.method.cumulative ? "edges: head-averaged attention; dots: how much of the focused input reaches each token" : headLabel(state);
-    caption.textContent = `${state.method.label} \xB7 whole model, ${state.nLayers} layers \xB7 ${graph} \xB7 colours scaled per layer`;
-    legend.hidden = false;
-    renderLegend(legend, { table, signed, max: Math.max(...perLayer.map((e) => e.max)), meanCoverage: 1, minCoverage: 1, edgeCount });
-    renderStrip(strip, layout, null);
-    stripStatus.hidden = true;
-    if (focus) {
-      const edges = perLayer[Math.max(0, focus.layer - 1)];
-      const node = focus.layer === 0 ? { side: (
-        /** @type {const} */
-        "source"
-      ), index: focus.index } : { side: (
-        /** @type {const} */
-        "target"
-      ), index: focus.index };
-      renderTooltip(tooltip, {
-        node,
-        tokens: state.tokens,
-        edges,
-        touching: edgesOfNode(edges, node),
-        columnTitle: focus.layer === 0 ? "input token" : `after layer ${focus.layer}`,
-        coverage: 1,
-        pinned: pinned !== null && pinned.layer === focus.layer && pinned.index === focus.index
-      });
-      const x = layout.columns[focus.layer];
-      tooltip.style.top = `${Math.min(layout.top + (focus.index + 1) * layout.rowHeight + 4, Math.max(0, layout.height - 40))}px`;
-      tooltip.style.left = x < layout.width / 2 ? `${x + 8}px` : "";
-      tooltip.style.right = x >= layout.width / 2 ? `${layout.width - x + 8}px` : "";
-    } else {
-      tooltip.hidden = true;
-    }
-  };
-  const shading = (m, focus) => {
-    if (!m.cumulative || !focus) return null;
-    const { state } = m;
-    const n = state.tokens.length;
-    const shade = Array.from({ length: state.nLayers + 1 }, () => new Array(n).fill(0));
-    const has = (layer) => m.ready === void 0 || m.ready.includes(layer);
-    if (focus.layer === 0) {
-      shade[0][focus.index] = 1;
-      for (let layer = 1; layer <= state.nLayers; layer++) {
-        if (!has(layer)) continue;
-        let max = 0;
-        for (let i = 0; i < n; i++) {
-          const { cols, values } = rowEntries(m.cumulative, layer - 1, i);
-          for (let k = 0; k < values.length; k++) if (cols[k] === focus.index) shade[layer][i] = values[k];
-          max = Math.max(max, shade[layer][i]);
-        }
-        if (max > 0) shade[layer] = shade[layer].map((v) => v / max);
-      }
-    } else if (has(focus.layer)) {
-      shade[focus.layer][focus.index] = 1;
-      const { cols, values } = rowEntries(m.cumulative, focus.layer - 1, focus.index);
-      let max = 0;
-      for (let k = 0; k < values.length; k++) max = Math.max(max, Math.abs(values[k]));
-      for (let k = 0; k < values.length; k++) shade[0][cols[k]] = max > 0 ? Math.abs(values[k]) / max : 0;
-    }
-    return shade;
+    const ended = win.performance.now();
+    view.root.dataset.paintEnd = String(ended);
+    view.root.dataset.paintMs = (ended - started).toFixed(3);
   };
   const schedule = () => {
     if (!scheduled) scheduled = win.requestAnimationFrame ? win.requestAnimationFrame(paint) : win.setTimeout(paint, 0);
   };
-  const placeTooltip = (node) => {
-    if (!current) return;
-    const { layout } = current;
-    const y = layout.top + (node.index + 1) * layout.rowHeight + 4;
-    tooltip.style.top = `${Math.min(y, Math.max(0, layout.height - 40))}px`;
-    tooltip.style.left = node.side === "source" ? `${layout.leftX + 8}px` : "";
-    tooltip.style.right = node.side === "target" ? `${layout.width - layout.rightX + 8}px` : "";
+  const nodeUnder = (event) => {
+    if (!frame) return null;
+    const box = view.plot.getBoundingClientRect();
+    const x = event.clientX - box.left;
+    const y = event.clientY - box.top;
+    return frame.kind === "model" ? modelNodeAt(frame.layout, x, y) : nodeAt(frame.layout, x, y);
   };
-  const commitSelected = (value) => {
+  const select = (value) => {
     model.set("selected", value);
     model.save_changes();
   };
-  const togglePin = (node) => {
-    const state = readState(model);
-    const pinned = state.view === "model" ? pinnedModelNode(state) : pinnedNode(state);
-    commitSelected(JSON.stringify(pinned) === JSON.stringify(node) ? {} : node);
-  };
   const onClick = (event) => {
-    if (!current) return;
-    const box = plot.getBoundingClientRect();
-    const x = event.clientX - box.left;
-    const y = event.clientY - box.top;
-    const node = current.model ? modelNodeAt(current.model.layout, x, y) : nodeAt(current.layout, x, y);
-    if (node) togglePin(node);
+    const node = nodeUnder(event);
+    if (node) select(toggledSelection(readState(model), node));
   };
   const onKey = (event) => {
-    const state = readState(model);
-    const n = state.tokens.length;
-    const inModel = state.view === "model";
-    const mine = hovered && inModel === "layer" in hovered ? hovered : null;
-    const at = mine ?? (inModel ? pinnedModelNode(state) : pinnedNode(state)) ?? (inModel ? { layer: state.nLayers, index: 0 } : { side: "target", index: 0 });
-    const step = mine ? 1 : 0;
-    const across = (direction) => inModel ? { layer: Math.max(0, Math.min(state.nLayers, at.layer + direction * step)), index: at.index } : { side: direction < 0 ? "source" : "target", index: at.index };
-    let next = null;
-    if (event.key === "ArrowDown") next = { ...at, index: Math.min(n - 1, at.index + step) };
-    else if (event.key === "ArrowUp") next = { ...at, index: Math.max(0, at.index - step) };
-    else if (event.key === "ArrowLeft") next = across(-1);
-    else if (event.key === "ArrowRight") next = across(1);
-    else if (event.key === "Enter" || event.key === " ") togglePin(at);
-    else if (event.key === "Escape") {
-      hovered = null;
-      commitSelected({});
-    } else return;
+    const action = keyAction(readState(model), hovered, event.key);
+    if (!action) return;
     event.preventDefault();
-    if (next) {
-      hovered = next;
+    if (action.type === "move") {
+      hovered = action.node;
       schedule();
+    } else if (action.type === "toggle") {
+      select(toggledSelection(readState(model), action.node));
+    } else {
+      hovered = null;
+      select({});
     }
   };
   const onPointerMove = (event) => {
-    if (!current) return;
-    const box = plot.getBoundingClientRect();
-    const x = event.clientX - box.left;
-    const y = event.clientY - box.top;
-    const node = current.model ? modelNodeAt(current.model.layout, x, y) : nodeAt(current.layout, x, y);
+    const node = nodeUnder(event);
     if (JSON.stringify(node) === JSON.stringify(hovered)) return;
     hovered = node;
     schedule();
@@ -1472,67 +1528,47 @@ function render({ model, el }) {
       schedule();
     }
   };
-  const picture = () => {
-    if (!current) current = frame();
-    const { state, env, edges, layout } = current;
-    const style = win.getComputedStyle(root);
-    const dark = prefersDarkTable(style.color);
-    return {
-      layout,
-      edges,
-      tokens: state.tokens,
-      titles: columnTitles(state),
-      caption: caption.textContent ?? "",
-      options: { table: colormap(env?.signed ? "diverging" : dark ? "dark" : "light"), signed: env?.signed ?? false, highlight: null },
-      foreground: dark ? "#e6e6e6" : "#111111",
-      background: dark ? "#111111" : "#ffffff"
-    };
-  };
   const fileName = () => {
     const state = readState(model);
-    return `attention-${state.method.id}-layer${state.layer}`;
+    return state.view === "model" ? `attention-${state.method.id}-model` : `attention-${state.method.id}-layer${state.layer}`;
+  };
+  const picture = () => {
+    if (!scene) paint();
+    return view.pictureOf(
+      /** @type {import("./scene.js").Scene} */
+      scene,
+      readState(model)
+    );
   };
   const onSavePng = () => {
-    const canvas2 = (
+    const canvas = (
       /** @type {HTMLCanvasElement} */
       doc.createElement("canvas")
     );
-    paintPng(canvas2, picture());
-    canvas2.toBlob((blob) => blob && download(doc, blob, `${fileName()}.png`), "image/png");
+    paintPng(canvas, picture());
+    canvas.toBlob((blob) => blob && download(view.root, blob, `${fileName()}.png`), "image/png");
   };
   const onSaveSvg = () => {
-    download(doc, new Blob([svgOf(doc, picture())], { type: "image/svg+xml" }), `${fileName()}.svg`);
+    download(view.root, new Blob([svgOf(doc, picture())], { type: "image/svg+xml" }), `${fileName()}.svg`);
   };
-  savePng.addEventListener("click", onSavePng);
-  saveSvg.addEventListener("click", onSaveSvg);
-  plot.addEventListener("pointermove", onPointerMove);
-  plot.addEventListener("pointerleave", onPointerLeave);
-  plot.addEventListener("click", onClick);
-  plot.addEventListener("keydown", onKey);
-  plot.tabIndex = 0;
-  plot.dataset.lmSuppressShortcuts = "true";
-  plot.setAttribute(
-    "aria-label",
-    "Attention graph. Arrow keys move between tokens and columns, Enter pins a token, Escape unpins."
-  );
-  const subscriptions = [
-    ...REDRAW_ON.map((name) => (
-      /** @type {[string, () => void]} */
-      [`change:${name}`, schedule]
-    ))
+  const listeners = [
+    [view.savePng, "click", onSavePng],
+    [view.saveSvg, "click", onSaveSvg],
+    [view.plot, "pointermove", onPointerMove],
+    [view.plot, "pointerleave", onPointerLeave],
+    [view.plot, "click", onClick],
+    [view.plot, "keydown", onKey]
   ];
-  for (const method of readState(model).methods) {
-    const onData = () => {
-      envelopes.delete(method.id);
+  for (const [target, type, callback] of listeners) target.addEventListener(type, callback);
+  const subscriptions = REDRAW_ON.map((name) => [`change:${name}`, schedule]);
+  for (const method of readState(model).methods) subscriptions.push([`change:data_${method.id}`, schedule]);
+  subscriptions.push([
+    "change:view",
+    () => {
+      hovered = null;
       schedule();
-    };
-    subscriptions.push([`change:data_${method.id}`, onData]);
-  }
-  const onView = () => {
-    hovered = null;
-    schedule();
-  };
-  subscriptions.push(["change:view", onView]);
+    }
+  ]);
   for (const [event, callback] of subscriptions) model.on(event, callback);
   const resize = win.ResizeObserver ? new win.ResizeObserver(schedule) : null;
   resize?.observe(el);
@@ -1542,17 +1578,11 @@ function render({ model, el }) {
   return () => {
     if (scheduled) (win.cancelAnimationFrame ?? win.clearTimeout)(scheduled);
     for (const [event, callback] of subscriptions) model.off(event, callback);
-    plot.removeEventListener("pointermove", onPointerMove);
-    plot.removeEventListener("pointerleave", onPointerLeave);
-    plot.removeEventListener("click", onClick);
-    plot.removeEventListener("keydown", onKey);
-    savePng.removeEventListener("click", onSavePng);
-    saveSvg.removeEventListener("click", onSaveSvg);
+    for (const [target, type, callback] of listeners) target.removeEventListener(type, callback);
     resize?.disconnect();
     theme.disconnect();
-    controls.destroy();
-    pending.destroy();
-    root.remove();
+    view.destroy();
+    view.root.remove();
   };
 }
 var index_default = { render };

@@ -4,6 +4,9 @@ import { colorAt } from "./colormap.js";
 import { HEADER_HEIGHT, rowCenter } from "./layout.js";
 
 const BUCKETS = 24;
+/** With a highlight, other edges are drawn at this opacity and highlighted ones this much wider. */
+const DIMMED = 0.25;
+const STRONG_WIDTH = 1.5;
 
 /**
  * @typedef {object} DrawOptions
@@ -19,10 +22,8 @@ const BUCKETS = 24;
  * @param {import("./layout.js").Layout} layout
  * @param {import("./edges.js").EdgeList} edges
  * @param {DrawOptions} options
- * @param {boolean} [clear]  clear the canvas first (not when painting over a background)
  */
-export function drawEdges(ctx, layout, edges, options, clear = true) {
-  if (clear) ctx.clearRect(0, 0, layout.width, layout.height);
+export function drawEdges(ctx, layout, edges, options) {
   if (edges.count === 0 || edges.max <= 0) return;
   // Draw inside the plot band only: with a token window, rows outside it lie above or below.
   ctx.save();
@@ -38,21 +39,20 @@ export function drawEdges(ctx, layout, edges, options, clear = true) {
     (highlight && highlight.has(e) ? strong : buckets)[bucketOf(edges.weight[e], edges.max)].push(e);
   }
   ctx.lineCap = "round";
-  const dim = highlight ? 0.25 : 1;
-  strokeBuckets(ctx, layout, edges, buckets, options, dim);
-  if (highlight) strokeBuckets(ctx, layout, edges, strong, options, 1, 1.5);
+  strokeBuckets(ctx, layout, edges, buckets, options, highlight ? DIMMED : 1);
+  if (highlight) strokeBuckets(ctx, layout, edges, strong, options, 1, STRONG_WIDTH);
   ctx.restore();
 }
 
 /**
- * Stroke style of an edge in bucket b (of BUCKETS), shared by the canvas and the SVG export.
+ * Stroke style of an edge in bucket b (of BUCKETS).
  * @param {number} b
  * @param {number} sign  +1 or -1 (signed data)
  * @param {DrawOptions} options
  * @param {number} alphaScale
  * @param {number} widthScale
  */
-export function bucketStyle(b, sign, options, alphaScale = 1, widthScale = 1) {
+function bucketStyle(b, sign, options, alphaScale = 1, widthScale = 1) {
   const t = (b + 0.5) / BUCKETS;
   return {
     color: colorAt(options.table, sign * t, options.signed),
@@ -62,11 +62,23 @@ export function bucketStyle(b, sign, options, alphaScale = 1, widthScale = 1) {
 }
 
 /**
+ * Stroke style of one edge, as the canvas draws it (for the SVG export).
+ * @param {number} weight
+ * @param {number} max  colour-scale maximum
+ * @param {DrawOptions} options
+ * @param {boolean} highlighted
+ */
+export function edgeStyle(weight, max, options, highlighted) {
+  const dimmed = options.highlight !== null && !highlighted;
+  return bucketStyle(bucketOf(weight, max), Math.sign(weight) || 1, options, dimmed ? DIMMED : 1, highlighted ? STRONG_WIDTH : 1);
+}
+
+/**
  * The colour bucket of an edge weight relative to the slice maximum.
  * @param {number} weight
  * @param {number} max
  */
-export function bucketOf(weight, max) {
+function bucketOf(weight, max) {
   return Math.min(BUCKETS - 1, Math.floor((Math.abs(weight) / max) * BUCKETS));
 }
 
@@ -102,28 +114,6 @@ function strokeBuckets(ctx, layout, edges, buckets, options, alphaScale, widthSc
       ctx.lineWidth = style.width;
       ctx.stroke();
     }
-  });
-  ctx.globalAlpha = 1;
-}
-
-/**
- * Teaching overlay: a dot per token on one column, its area proportional to the degree.
- * @param {CanvasRenderingContext2D} ctx
- * @param {import("./layout.js").Layout} layout
- * @param {{ values: Float64Array, max: number, kind: "in" | "out" }} degrees
- * @param {string} ink
- */
-export function drawDegrees(ctx, layout, degrees, ink) {
-  const x = degrees.kind === "in" ? layout.rightX : layout.leftX;
-  const largest = Math.max(2, Math.min(10, layout.rowHeight * 0.45));
-  ctx.fillStyle = ink;
-  ctx.globalAlpha = 0.55;
-  degrees.values.forEach((value, i) => {
-    if (i < layout.first || i > layout.last) return;
-    const radius = degrees.max > 0 ? largest * Math.sqrt(Math.abs(value) / degrees.max) : 0;
-    ctx.beginPath();
-    ctx.arc(x, rowCenter(layout, i), radius, 0, 2 * Math.PI);
-    ctx.fill();
   });
   ctx.globalAlpha = 1;
 }

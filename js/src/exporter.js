@@ -1,23 +1,42 @@
 // Pictures of the current view: an SVG document (vector, labels as text) and a PNG
-// (twice the screen resolution). Both are built from the same frame the canvas shows.
+// (twice the screen resolution). Both draw the scene the canvas shows, plus the labels the
+// page shows as DOM text.
 
-import { bucketOf, bucketStyle, drawEdges } from "./draw.js";
-import { rowCenter } from "./layout.js";
+import { edgeStyle } from "./draw.js";
+import { HEADER_HEIGHT, rowCenter } from "./layout.js";
 import { displayToken } from "./overlay.js";
+import { drawScene } from "./scene.js";
 
 const SVG = "http://www.w3.org/2000/svg";
+/** Room below the plot for the caption. */
+const CAPTION_HEIGHT = 24;
 
 /**
  * @typedef {object} Picture
- * @property {import("./layout.js").Layout} layout
- * @property {import("./edges.js").EdgeList} edges
+ * @property {import("./scene.js").Scene} scene
  * @property {string[]} tokens
  * @property {[string, string]} titles
  * @property {string} caption
- * @property {import("./draw.js").DrawOptions} options
  * @property {string} foreground
  * @property {string} background
  */
+
+/**
+ * Token labels beside the outer columns, for the rows the view shows.
+ * @param {Picture} picture
+ * @returns {{ text: string, x: number, y: number, anchor: "start" | "end" }[]}
+ */
+function labelsOf({ scene, tokens }) {
+  const { layout } = scene;
+  if (!layout.showLabels) return [];
+  const labels = [];
+  for (let i = layout.first; i <= layout.last; i++) {
+    const text = displayToken(tokens[i]);
+    labels.push({ text, x: layout.leftX - 6, y: rowCenter(layout, i), anchor: /** @type {const} */ ("end") });
+    labels.push({ text, x: layout.rightX + 6, y: rowCenter(layout, i), anchor: /** @type {const} */ ("start") });
+  }
+  return labels;
+}
 
 /**
  * @param {Document} doc
@@ -25,58 +44,59 @@ const SVG = "http://www.w3.org/2000/svg";
  * @returns {string} a standalone SVG document
  */
 export function svgOf(doc, picture) {
-  const { layout, edges, tokens, titles, caption, options } = picture;
-  const height = layout.height + 24;
+  const { scene } = picture;
+  const { layout } = scene;
+  const height = layout.height + CAPTION_HEIGHT;
+  /** @param {string} tag @param {Record<string, string | number>} attributes @param {Element} parent */
+  const add = (tag, attributes, parent) => {
+    const node = doc.createElementNS(SVG, tag);
+    for (const [name, value] of Object.entries(attributes)) node.setAttribute(name, String(value));
+    parent.append(node);
+    return node;
+  };
   const svg = doc.createElementNS(SVG, "svg");
-  svg.setAttribute("width", String(layout.width));
-  svg.setAttribute("height", String(height));
-  svg.setAttribute("viewBox", `0 0 ${layout.width} ${height}`);
+  for (const [name, value] of Object.entries({ width: layout.width, height, viewBox: `0 0 ${layout.width} ${height}` })) {
+    svg.setAttribute(name, String(value));
+  }
   svg.setAttribute("font-family", "sans-serif");
   svg.setAttribute("font-size", "12");
-  const background = doc.createElementNS(SVG, "rect");
-  background.setAttribute("width", "100%");
-  background.setAttribute("height", "100%");
-  background.setAttribute("fill", picture.background);
-  svg.append(background);
-  const midX = (layout.leftX + layout.rightX) / 2;
-  const group = doc.createElementNS(SVG, "g");
-  group.setAttribute("fill", "none");
-  group.setAttribute("stroke-linecap", "round");
-  for (let e = 0; e < edges.count; e++) {
-    if (edges.max <= 0) break;
-    const style = bucketStyle(bucketOf(edges.weight[e], edges.max), Math.sign(edges.weight[e]) || 1, options);
-    const y0 = rowCenter(layout, edges.source[e]);
-    const y1 = rowCenter(layout, edges.target[e]);
-    const path = doc.createElementNS(SVG, "path");
-    path.setAttribute("d", `M${layout.leftX} ${y0}C${midX} ${y0} ${midX} ${y1} ${layout.rightX} ${y1}`);
-    path.setAttribute("stroke", style.color);
-    path.setAttribute("stroke-opacity", style.alpha.toFixed(3));
-    path.setAttribute("stroke-width", style.width.toFixed(2));
-    group.append(path);
+  add("rect", { width: "100%", height: "100%", fill: picture.background }, svg);
+  // Edges stay inside the plot band, as on screen (a token window leaves rows outside it).
+  const clip = add("clipPath", { id: "attnw-band" }, add("defs", {}, svg));
+  add("rect", { x: 0, y: HEADER_HEIGHT, width: layout.width, height: layout.height - HEADER_HEIGHT }, clip);
+  const group = add("g", { fill: "none", "stroke-linecap": "round", "clip-path": "url(#attnw-band)" }, svg);
+  const options = { table: scene.table, signed: scene.signed };
+  for (const bundle of scene.bundles) {
+    const { edges, highlight } = bundle;
+    const { leftX, rightX } = bundle.layout;
+    const midX = (leftX + rightX) / 2;
+    if (edges.max <= 0) continue;
+    // Dimmed edges first, highlighted ones on top, as the canvas draws them.
+    for (const strong of [false, true]) {
+      for (let e = 0; e < edges.count; e++) {
+        if ((highlight?.has(e) ?? false) !== strong) continue;
+        const style = edgeStyle(edges.weight[e], edges.max, { ...options, highlight }, strong);
+        const y0 = rowCenter(bundle.layout, edges.source[e]);
+        const y1 = rowCenter(bundle.layout, edges.target[e]);
+        const d = `M${leftX} ${y0}C${midX} ${y0} ${midX} ${y1} ${rightX} ${y1}`;
+        const stroke = { d, stroke: style.color, "stroke-opacity": style.alpha.toFixed(3), "stroke-width": style.width.toFixed(2) };
+        add("path", stroke, group);
+      }
+    }
   }
-  svg.append(group);
+  for (const dot of scene.dots) {
+    if (dot.radius > 0) add("circle", { cx: dot.x, cy: dot.y, r: dot.radius.toFixed(2), fill: dot.color, "fill-opacity": dot.alpha }, svg);
+  }
   /** @param {string} content @param {number} x @param {number} y @param {string} anchor @param {string} [weight] */
   const text = (content, x, y, anchor, weight = "normal") => {
-    const node = doc.createElementNS(SVG, "text");
-    node.setAttribute("x", String(x));
-    node.setAttribute("y", String(y));
-    node.setAttribute("text-anchor", anchor);
-    node.setAttribute("dominant-baseline", "middle");
-    node.setAttribute("fill", picture.foreground);
-    node.setAttribute("font-weight", weight);
+    const node = add("text", { x, y, "text-anchor": anchor, "dominant-baseline": "middle", fill: picture.foreground, "font-weight": weight }, svg);
     node.textContent = content; // serialised with escaping: token text stays text
-    svg.append(node);
   };
-  text(titles[0], 0, 10, "start", "bold");
-  text(titles[1], layout.rightX + 6, 10, "start", "bold");
-  if (layout.showLabels) {
-    tokens.forEach((token, i) => {
-      const label = displayToken(token);
-      text(label, layout.leftX - 6, rowCenter(layout, i), "end");
-      text(label, layout.rightX + 6, rowCenter(layout, i), "start");
-    });
-  }
-  text(caption, 0, layout.height + 12, "start");
+  for (const mark of scene.marks) text(mark.text, mark.x, mark.y, "middle");
+  text(picture.titles[0], 0, 10, "start", "bold");
+  text(picture.titles[1], layout.rightX + 6, 10, "start", "bold");
+  for (const label of labelsOf(picture)) text(label.text, label.x, label.y, label.anchor);
+  text(picture.caption, 0, layout.height + 12, "start");
   return new (doc.defaultView ?? globalThis).XMLSerializer().serializeToString(svg);
 }
 
@@ -87,8 +107,8 @@ export function svgOf(doc, picture) {
  * @param {number} scale
  */
 export function paintPng(canvas, picture, scale = 2) {
-  const { layout } = picture;
-  const height = layout.height + 24;
+  const { layout } = picture.scene;
+  const height = layout.height + CAPTION_HEIGHT;
   canvas.width = Math.round(layout.width * scale);
   canvas.height = Math.round(height * scale);
   const ctx = canvas.getContext("2d");
@@ -96,39 +116,36 @@ export function paintPng(canvas, picture, scale = 2) {
   ctx.setTransform(scale, 0, 0, scale, 0, 0);
   ctx.fillStyle = picture.background;
   ctx.fillRect(0, 0, layout.width, height);
-  drawEdges(ctx, layout, picture.edges, picture.options, false);
+  drawScene(ctx, picture.scene);
   ctx.fillStyle = picture.foreground;
   ctx.textBaseline = "middle";
   ctx.font = "bold 12px sans-serif";
   ctx.fillText(picture.titles[0], 0, 10);
   ctx.fillText(picture.titles[1], layout.rightX + 6, 10);
   ctx.font = "12px sans-serif";
-  if (layout.showLabels) {
-    picture.tokens.forEach((token, i) => {
-      const label = displayToken(token);
-      ctx.textAlign = "right";
-      ctx.fillText(label, layout.leftX - 6, rowCenter(layout, i));
-      ctx.textAlign = "left";
-      ctx.fillText(label, layout.rightX + 6, rowCenter(layout, i));
-    });
+  for (const label of labelsOf(picture)) {
+    ctx.textAlign = label.anchor === "end" ? "right" : "left";
+    ctx.fillText(label.text, label.x, label.y);
   }
   ctx.textAlign = "left";
   ctx.fillText(picture.caption, 0, layout.height + 12);
 }
 
 /**
- * Offer a file for download (works in notebooks and exported pages).
- * @param {Document} doc
+ * Offer a file for download through a temporary link inside the widget (not the page's body:
+ * the widget writes nothing outside its element). Notebook hosts, VS Code's webviews
+ * included, turn a click on a blob link into a download.
+ * @param {HTMLElement} container
  * @param {Blob} blob
  * @param {string} name
  */
-export function download(doc, blob, name) {
+export function download(container, blob, name) {
   const url = URL.createObjectURL(blob);
-  const link = doc.createElement("a");
+  const link = container.ownerDocument.createElement("a");
   link.href = url;
   link.download = name;
-  link.style.display = "none";
-  doc.body.append(link);
+  link.hidden = true;
+  container.append(link);
   link.click();
   link.remove();
   setTimeout(() => URL.revokeObjectURL(url), 1000);

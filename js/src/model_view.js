@@ -1,10 +1,7 @@
-// The whole-model view: every layer a column of tokens, edges between consecutive columns
-// (the figure of Abnar & Zuidema). Per-layer methods draw their own edges; cumulative ones
-// (rollout, flow) draw the head-averaged attention they are built from, and shade each
-// node by how much of the focused input token reaches it (or, for a focused node, shade the
-// inputs by what reaches that node).
+// Geometry and path tracing of the whole-model view: every layer a column of tokens, edges
+// between consecutive columns (the figure of Abnar & Zuidema).
 
-import { HEADER_HEIGHT, rowCenter } from "./layout.js";
+import { HEADER_HEIGHT } from "./layout.js";
 
 /**
  * @typedef {import("./layout.js").Layout & { columns: number[] }} ModelLayout
@@ -87,44 +84,4 @@ export function tracePaths(perLayer, node, fan = 2) {
     frontier = new Set(chosen.map((e) => edges.target[e]));
   }
   return traced;
-}
-
-/**
- * Draw the node dots, shaded by `shade[c][i]` in [0, 1] when given.
- * @param {CanvasRenderingContext2D} ctx
- * @param {ModelLayout} layout
- * @param {number[][] | null} shade
- * @param {string} ink   colour of unshaded nodes
- * @param {string[]} table  colour table for shading
- */
-export function drawNodes(ctx, layout, shade, ink, table) {
-  const radius = Math.max(1, Math.min(4, layout.rowHeight * 0.25));
-  layout.columns.forEach((x, c) => {
-    for (let i = layout.first; i <= layout.last; i++) {
-      const value = shade ? shade[c][i] : 0;
-      ctx.globalAlpha = shade ? 0.25 + 0.75 * value : 0.6;
-      ctx.fillStyle = shade ? table[Math.round(value * (table.length - 1))] : ink;
-      ctx.beginPath();
-      ctx.arc(x, rowCenter(layout, i), shade ? radius * (1 + value) : radius, 0, 2 * Math.PI);
-      ctx.fill();
-    }
-  });
-  ctx.globalAlpha = 1;
-}
-
-/**
- * Column numbers above the columns.
- * @param {CanvasRenderingContext2D} ctx
- * @param {ModelLayout} layout
- * @param {string} ink
- */
-export function drawColumnNumbers(ctx, layout, ink) {
-  ctx.fillStyle = ink;
-  ctx.font = "11px sans-serif";
-  ctx.textAlign = "center";
-  ctx.textBaseline = "middle";
-  layout.columns.forEach((x, c) => {
-    if (c > 0 && c < layout.columns.length - 1) ctx.fillText(String(c), x, layout.top / 2);
-  });
-  ctx.textAlign = "left";
 }

@@ -124,35 +124,43 @@ export function headLabel(state) {
 }
 
 /**
- * Titles of the two columns: sources on the left, receivers on the right.
+ * Titles of the two outer columns: sources on the left, receivers on the right.
  * @param {ViewState} state
  * @returns {[string, string]}
  */
 export function columnTitles(state) {
+  if (state.view === "model") return ["Input (layer 0)", `Layer ${state.nLayers}`];
   const right = `Layer ${state.layer}`;
   if (state.method.cumulative) return ["Input (layer 0)", right];
   return [state.layer === 1 ? "Input (layer 0)" : `Layer ${state.layer - 1}`, right];
 }
 
 /**
- * The pinned token, or null.
+ * The pinned token of the single-layer view, or null. A pin made in the whole-model view
+ * carries over: the same token, on the input side if it was pinned at layer 0.
  * @param {ViewState} state
  * @returns {{ side: "source" | "target", index: number } | null}
  */
 export function pinnedNode(state) {
-  const { side, index } = state.selected;
-  if ((side !== "source" && side !== "target") || typeof index !== "number" || index >= state.tokens.length) return null;
-  return { side, index };
+  const { side, layer, index } = state.selected;
+  if (typeof index !== "number" || index < 0 || index >= state.tokens.length) return null;
+  if (side === "source" || side === "target") return { side, index };
+  if (typeof layer === "number") return { side: layer === 0 ? "source" : "target", index };
+  return null;
 }
 
 /**
- * The pinned node of the whole-model view, or null.
+ * The pinned node of the whole-model view, or null. A pin made in the single-layer view
+ * carries over to the column it was pinned in.
  * @param {ViewState} state
  * @returns {{ layer: number, index: number } | null}
  */
 export function pinnedModelNode(state) {
-  const { layer, index } = state.selected;
-  if (typeof layer !== "number" || typeof index !== "number") return null;
-  if (layer < 0 || layer > state.nLayers || index >= state.tokens.length) return null;
+  const { side, index } = state.selected;
+  let { layer } = state.selected;
+  if (typeof index !== "number" || index < 0 || index >= state.tokens.length) return null;
+  if (side === "target") layer = state.layer;
+  if (side === "source") layer = state.method.cumulative ? 0 : state.layer - 1;
+  if (typeof layer !== "number" || layer < 0 || layer > state.nLayers) return null;
   return { layer, index };
 }

@@ -1,31 +1,69 @@
 import assert from "node:assert/strict";
 import { test } from "node:test";
-import { colormap } from "../src/colormap.js";
-import { decodeEnvelope } from "../src/codec.js";
-import { sliceEdges } from "../src/edges.js";
 import { svgOf } from "../src/exporter.js";
-import { computeLayout } from "../src/layout.js";
-import { makeDom, widgetTraits } from "./fake-model.js";
+import { envelopeCache, layerFrame, modelFrame } from "../src/frames.js";
+import { layerScene, modelScene } from "../src/scene.js";
+import { readState } from "../src/state.js";
+import { FakeModel, makeDom, widgetTraits } from "./fake-model.js";
 
-test("the SVG export draws every edge and keeps token text as escaped text", () => {
+/** The SVG of a view of the synthetic widget (3 layers, 6 tokens), parsed. */
+function exported(overrides = {}) {
   const dom = makeDom();
-  const traits = widgetTraits();
-  const edges = sliceEdges(decodeEnvelope(traits.data_rollout), 2);
+  const model = new FakeModel({ ...widgetTraits(), ...overrides });
+  const state = readState(model);
+  const envelopeOf = envelopeCache(model);
+  const frame = state.view === "model" ? modelFrame(state, 640, envelopeOf, null) : layerFrame(state, 640, envelopeOf, null);
+  const scene = frame.kind === "model" ? modelScene(frame, false) : layerScene(frame, false);
   const svg = svgOf(dom.window.document, {
-    layout: computeLayout(640, traits.tokens.length),
-    edges,
-    tokens: traits.tokens,
-    titles: ["Input (layer 0)", "Layer 3"],
-    caption: "Attention rollout · layer 3 of 3",
-    options: { table: colormap("light"), signed: false, highlight: null },
+    scene,
+    tokens: state.tokens,
+    titles: ["left title", "right title"],
+    caption: "a caption",
     foreground: "#111111",
     background: "#ffffff",
   });
   const parsed = new dom.window.DOMParser().parseFromString(svg, "image/svg+xml");
-  assert.equal(parsed.querySelectorAll("path").length, edges.count);
   const texts = [...parsed.querySelectorAll("text")].map((t) => t.textContent);
+  return { svg, parsed, texts, frame };
+}
+
+test("the SVG export draws every edge and keeps token text as escaped text", () => {
+  const { svg, parsed, texts, frame } = exported({ method: "rollout", layer: 3 });
+  assert.equal(frame.kind, "layer");
+  assert.ok(frame.kind === "layer" && frame.edges.count > 0);
+  assert.equal(parsed.querySelectorAll("path").length, frame.kind === "layer" ? frame.edges.count : -1);
   assert.ok(texts.includes("<img src=x onerror=alert(1)>"));
   assert.ok(texts.includes("<script>alert(2)</script>"));
   assert.ok(!svg.includes("<script>") && svg.includes("&lt;script&gt;"));
   assert.equal(parsed.querySelectorAll("script, img").length, 0);
+});
+
+test("a pinned token's edges are exported strong and the others dimmed, as on screen", () => {
+  const { parsed } = exported({ method: "raw", layer: 2, selected: { side: "target", index: 5 } });
+  const paths = [...parsed.querySelectorAll("path")];
+  const strong = paths.slice(-6); // causal: row 5 draws on 6 tokens; highlighted edges come last
+  const weak = paths.slice(0, -6);
+  const ends = new Set(strong.map((p) => (p.getAttribute("d") ?? "").split(" ").at(-1)));
+  assert.equal(ends.size, 1, "the strong edges all end at the pinned token");
+  assert.ok(!weak.some((p) => ends.has((p.getAttribute("d") ?? "").split(" ").at(-1))));
+  assert.ok(Math.min(...strong.map((p) => Number(p.getAttribute("stroke-width")))) >= 0.6 * 1.5 - 1e-9, "drawn wider");
+  assert.ok(Math.max(...weak.map((p) => Number(p.getAttribute("stroke-opacity")))) <= 0.25 + 1e-9, "dimmed");
+});
+
+test("the whole-model view exports every layer's edges, the node dots and the column numbers", () => {
+  const { parsed, texts, frame } = exported({ view: "model", method: "raw" });
+  assert.equal(frame.kind, "model");
+  const expected = frame.kind === "model" ? frame.perLayer.reduce((sum, e) => sum + e.count, 0) : -1;
+  assert.equal(parsed.querySelectorAll("path").length, expected);
+  assert.equal(parsed.querySelectorAll("circle").length, 4 * 6, "a dot per token in each of the 4 columns");
+  assert.ok(texts.includes("1") && texts.includes("2"), "numbers of the inner columns");
+  // Each layer's edges span one column step, not the whole width.
+  const starts = new Set([...parsed.querySelectorAll("path")].map((p) => (p.getAttribute("d") ?? "").split(" ")[0]));
+  assert.equal(starts.size, 3);
+});
+
+test("a token window exports the rows it shows and clips the edges to the plot", () => {
+  const { parsed, texts } = exported({ method: "raw", layer: 1, window: [2, 3] });
+  assert.ok(texts.includes(" cat") && !texts.includes("<s>"), "row 0 is outside the window");
+  assert.equal(parsed.querySelector("g")?.getAttribute("clip-path"), "url(#attnw-band)");
 });

@@ -97,8 +97,11 @@ test("hovering a receiving token highlights its edges and lists their values", a
   assert.equal(tooltip.hidden, true);
 });
 
-test("cleanup removes the view and every model listener", () => {
-  const { el, model, cleanup } = mount();
+test("the view lives inside its element only; cleanup removes it and every model listener", () => {
+  const { dom, el, model, cleanup } = mount();
+  const { document } = dom.window;
+  assert.deepEqual([...document.body.children], [el], "nothing added to the page outside the widget");
+  assert.equal(document.head.children.length, 0, "no global styles");
   assert.ok(model.listenerCount() > 0);
   cleanup();
   assert.equal(model.listenerCount(), 0);
@@ -321,4 +324,38 @@ test("a token window zooms into a range of rows, keeping each token's own index"
   plot.dispatchEvent(new dom.window.MouseEvent("pointermove", { clientX: 600, clientY: 5 }));
   await flush();
   assert.equal(/** @type {HTMLElement} */ (el.querySelector(".attnw-tooltip")).hidden, true, "the header is not a row");
+});
+
+test("new data for a method replaces what was drawn (a layer computed later is not stale)", async () => {
+  const { dom, el, model, flush } = mount({ method: "flow", layer: 3 });
+  const plot = /** @type {HTMLElement} */ (el.querySelector(".attnw-plot"));
+  const tooltip = /** @type {HTMLElement} */ (el.querySelector(".attnw-tooltip"));
+  // Focus the last receiving token, whose row differs between flow and rollout.
+  for (let i = 0; i < 6; i++) plot.dispatchEvent(new dom.window.KeyboardEvent("keydown", { key: "ArrowDown" }));
+  await flush();
+  const flowValues = tooltip.textContent;
+  model.set("method", "rollout");
+  await flush();
+  const rolloutValues = tooltip.textContent;
+  assert.notEqual(flowValues, rolloutValues, "precondition: the two methods give different values");
+  model.set("method", "flow");
+  await flush();
+  assert.equal(tooltip.textContent, flowValues);
+  // The kernel sends the whole trait again when it computes a layer; here, other numbers.
+  model.set("data_flow", model.get("data_rollout"));
+  await flush();
+  assert.equal(tooltip.textContent, rolloutValues);
+});
+
+test("a pin carries over between the two views", async () => {
+  const { el, model, flush } = mount({ method: "raw", layer: 2, selected: { side: "target", index: 3 } });
+  const tooltip = /** @type {HTMLElement} */ (el.querySelector(".attnw-tooltip"));
+  assert.match(tooltip.textContent ?? "", /^Pinned · “ cat” #3 · Layer 2 draws on/);
+  model.set("view", "model");
+  await flush();
+  assert.match(tooltip.textContent ?? "", /^Pinned · “ cat” #3 · after layer 2 draws on/);
+  model.set("selected", { layer: 0, index: 1 });
+  model.set("view", "layer");
+  await flush();
+  assert.match(tooltip.textContent ?? "", /^Pinned · “<img src=x onerror=alert\(1\)>” #1 · Layer 1 feeds/);
 });

@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+import struct
+import xml.etree.ElementTree as ET
+
 import numpy as np
 import pytest
 import torch
@@ -229,9 +232,6 @@ def test_token_scores_beside_the_graph(browser, page_server, artifacts):
 
 
 def test_png_and_svg_downloads(browser, page_server, minilm_widget, tmp_path):
-    import struct
-    import xml.etree.ElementTree as ET
-
     page, errors = open_widget(browser, page_server, minilm_widget)
     edges = int(page.get_attribute(".attnw-canvas", "data-edges"))
     with page.expect_download() as info:
@@ -257,7 +257,7 @@ def test_png_and_svg_downloads(browser, page_server, minilm_widget, tmp_path):
     page.close()
 
 
-def test_whole_model_view(browser, page_server, minilm_widget, artifacts):
+def test_whole_model_view(browser, page_server, minilm_widget, artifacts, tmp_path):
     page, errors = open_widget(browser, page_server, minilm_widget)
     page.select_option(".attnw-view", "model")
     page.wait_for_function("document.querySelector('.attnw-canvas').dataset.view === 'model'")
@@ -275,6 +275,17 @@ def test_whole_model_view(browser, page_server, minilm_widget, artifacts):
     page.select_option(".attnw-method", "rollout")
     page.wait_for_function("document.querySelector('.attnw-caption').textContent.startsWith('Attention rollout')")
     page.locator(".attnw-root").screenshot(path=str(artifacts / "widget-model-view.png"))
+    # The download is this view: every layer's edges (the traced ones included), a dot per node.
+    with page.expect_download() as info:
+        page.click(".attnw-save-svg")
+    assert info.value.suggested_filename == "attention-rollout-model.svg"
+    info.value.save_as(tmp_path / "model.svg")
+    root = ET.parse(tmp_path / "model.svg").getroot()
+    ns = "{http://www.w3.org/2000/svg}"
+    assert len(root.findall(f".//{ns}path")) == int(page.get_attribute(".attnw-canvas", "data-edges"))
+    assert len(root.findall(f".//{ns}circle")) == 7 * n
+    starts = {path.get("d").split(" ")[0] for path in root.iter(f"{ns}path")}
+    assert len(starts) == 6, "edges start at each of the six columns before the last"
     assert errors == []
     page.close()
 

@@ -1,5 +1,6 @@
 """End to end in real JupyterLab 4 and Notebook 7 with a live kernel: the widget renders
-from a notebook, and a slider move in the browser reaches the kernel."""
+from a notebook, a slider move in the browser reaches the kernel, and the widget follows the
+host's switch to its dark theme."""
 
 from __future__ import annotations
 
@@ -147,4 +148,14 @@ def run_in_jupyter(page, url, app, artifacts):
     )
     assert printed.strip() == "LAYER 3"
     page.locator(".attnw-root").screenshot(path=str(artifacts / f"widget-{app}.png"))
+
+    # The host's own theme switch: the widget repaints with the dark edge colours.
+    light_mid = page.get_attribute(".attnw-legend", "data-mid")
+    page.evaluate("window.jupyterapp.commands.execute('apputils:change-theme', { theme: 'JupyterLab Dark' })")
+    page.wait_for_function("document.body.dataset.jpThemeLight === 'false'", timeout=30000)
+    page.wait_for_function(f"document.querySelector('.attnw-legend').dataset.mid !== {json.dumps(light_mid)}")
+    text_colour = page.eval_on_selector(".attnw-root", "el => getComputedStyle(el).color")
+    channels = [int(c) for c in text_colour[text_colour.index("(") + 1 : -1].split(",")[:3]]
+    assert sum(channels) / 3 > 128, f"the widget's text follows the dark theme, got {text_colour}"
+    page.locator(".attnw-root").screenshot(path=str(artifacts / f"widget-{app}-dark.png"))
     assert [e for e in errors if "attnw" in e or "widget" in e.lower()] == []

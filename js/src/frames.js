@@ -1,0 +1,173 @@
+// What one picture shows, computed from the widget state: the edges of the selected slice
+// (single-layer view) or of every layer (whole-model view), with what the overlays need.
+// No DOM and no drawing here.
+
+import { decodeEnvelope, rowCoverage, rowEntries } from "./codec.js";
+import { degreesOf, filterEdges, sliceEdges } from "./edges.js";
+import { computeLayout } from "./layout.js";
+import { modelLayout } from "./model_view.js";
+import { isAvailable, MEAN_HEAD, pinnedModelNode, pinnedNode, sliceIndex } from "./state.js";
+
+/** @typedef {(trait: string) => import("./codec.js").Envelope} EnvelopeOf */
+/** @typedef {{ side: "source" | "target", index: number }} LayerNode */
+/** @typedef {{ layer: number, index: number }} ModelNode */
+
+/**
+ * Decoded envelopes of a model's data traits, decoded again only when a trait's value
+ * changes (the kernel sends the whole trait again when it computes a layer).
+ * @param {import("./state.js").WidgetModel} model
+ * @returns {EnvelopeOf}
+ */
+export function envelopeCache(model) {
+  /** @type {Map<string, { raw: any, env: import("./codec.js").Envelope }>} */
+  const cache = new Map();
+  return (trait) => {
+    const raw = model.get(trait);
+    const hit = cache.get(trait);
+    if (hit && hit.raw === raw) return hit.env;
+    const env = decodeEnvelope(raw);
+    cache.set(trait, { raw, env });
+    return env;
+  };
+}
+
+/** @type {import("./edges.js").EdgeList} */
+const NO_EDGES = {
+  source: new Uint16Array(0),
+  target: new Uint16Array(0),
+  weight: new Float64Array(0),
+  count: 0,
+  max: 0,
+};
+
+/**
+ * @typedef {object} LayerFrame
+ * @property {"layer"} kind
+ * @property {import("./state.js").ViewState} state
+ * @property {boolean} available   the selected layer is in the method's data
+ * @property {import("./codec.js").Envelope | null} env
+ * @property {number} slice
+ * @property {import("./edges.js").EdgeList} edges   after top-k, threshold and special tokens
+ * @property {import("./layout.js").Layout} layout
+ * @property {number} meanCoverage  share of each row's mass the payload stores, mean and least
+ * @property {number} minCoverage
+ * @property {Float64Array | null} rows   the method's per-row quantity (n,), if it has one
+ * @property {ReturnType<typeof degreesOf> | null} degrees
+ * @property {LayerNode | null} pinned
+ * @property {LayerNode | null} focus     hovered, else pinned
+ */
+
+/**
+ * @param {import("./state.js").ViewState} state
+ * @param {number} width  CSS pixels
+ * @param {EnvelopeOf} envelopeOf
+ * @param {LayerNode | ModelNode | null} hovered
+ * @returns {LayerFrame}
+ */
+export function layerFrame(state, width, envelopeOf, hovered) {
+  const layout = computeLayout(width, state.tokens.length, state.window);
+  const slice = sliceIndex(state);
+  const pinned = pinnedNode(state);
+  const focus = (hovered && "side" in hovered ? hovered : null) ?? pinned;
+  const base = { kind: /** @type {const} */ ("layer"), state, slice, layout, pinned, focus };
+  if (!isAvailable(state)) {
+    return { ...base, available: false, env: null, edges: NO_EDGES, meanCoverage: 1, minCoverage: 1, rows: null, degrees: null };
+  }
+  const env = envelopeOf(`data_${state.method.id}`);
+  const stored = sliceEdges(env, slice);
+  const edges = filterEdges(stored, edgeFilter(state));
+  let sum = 0;
+  let min = 1;
+  for (let r = 0; r < env.rows; r++) {
+    const c = rowCoverage(env, slice, r);
+    sum += c;
+    min = Math.min(min, c);
+  }
+  let rows = null;
+  if (state.method.row_label) {
+    const rowEnv = envelopeOf(`data_${state.method.id}_rows`);
+    rows = Float64Array.from({ length: rowEnv.rows }, (_, r) => rowEntries(rowEnv, slice, r).values[0]);
+  }
+  const degrees = state.nodeSize ? degreesOf(stored, layout.n, state.nodeSize) : null;
+  return { ...base, available: true, env, edges, meanCoverage: sum / env.rows, minCoverage: min, rows, degrees };
+}
+
+/**
+ * @typedef {object} ModelFrame
+ * @property {"model"} kind
+ * @property {import("./state.js").ViewState} state
+ * @property {import("./model_view.js").ModelLayout} layout
+ * @property {import("./codec.js").Envelope} env   the envelope the edges come from
+ * @property {import("./edges.js").EdgeList[]} perLayer   index l - 1: layer l's edges
+ * @property {number[][] | null} shade   per column and token, in [0, 1]: what reaches the focus
+ * @property {ModelNode | null} pinned
+ * @property {ModelNode | null} focus
+ */
+
+/**
+ * The whole-model view. Cumulative methods (rollout, flow) draw the head-averaged attention
+ * they are built from and shade the nodes by what reaches the focused one.
+ * @param {import("./state.js").ViewState} state
+ * @param {number} width
+ * @param {EnvelopeOf} envelopeOf
+ * @param {LayerNode | ModelNode | null} hovered
+ * @returns {ModelFrame}
+ */
+export function modelFrame(state, width, envelopeOf, hovered) {
+  const layout = modelLayout(computeLayout(width, state.tokens.length, state.window), state.nLayers);
+  const { cumulative } = state.method;
+  const graphMethod = cumulative ? (state.methods.find((m) => m.id === "raw") ?? state.method) : state.method;
+  const graphState = { ...state, method: graphMethod, head: cumulative ? MEAN_HEAD : state.head };
+  const env = envelopeOf(`data_${graphMethod.id}`);
+  const filter = edgeFilter(state);
+  const perLayer = Array.from({ length: state.nLayers }, (_, l) =>
+    filterEdges(sliceEdges(env, sliceIndex({ ...graphState, layer: l + 1 })), filter),
+  );
+  const pinned = pinnedModelNode(state);
+  const focus = (hovered && "layer" in hovered ? hovered : null) ?? pinned;
+  const shade = cumulative && focus ? reachShading(state, envelopeOf(`data_${state.method.id}`), focus) : null;
+  return { kind: "model", state, layout, env, perLayer, shade, pinned, focus };
+}
+
+/** @param {import("./state.js").ViewState} state @returns {import("./edges.js").EdgeFilter} */
+function edgeFilter(state) {
+  return { topK: state.topK, threshold: state.threshold, specials: state.specials, special: state.special };
+}
+
+/**
+ * Node shading of a cumulative method (row i of layer l = what token i after layer l draws
+ * from each input): an input token shades every node by its share in that node; a node after
+ * layer l shades the inputs by their share in it. Each column is scaled to its largest value.
+ * @param {import("./state.js").ViewState} state
+ * @param {import("./codec.js").Envelope} cumulative  (L, n, n)
+ * @param {ModelNode} focus
+ * @returns {number[][]}  (L + 1, n)
+ */
+export function reachShading(state, cumulative, focus) {
+  const n = state.tokens.length;
+  const shade = Array.from({ length: state.nLayers + 1 }, () => new Array(n).fill(0));
+  const ready = state.ready[state.method.id];
+  const has = (/** @type {number} */ layer) => ready === undefined || ready.includes(layer);
+  /** @param {number[]} column */
+  const scaled = (column) => {
+    const max = Math.max(0, ...column.map(Math.abs));
+    return max > 0 ? column.map((v) => Math.abs(v) / max) : column;
+  };
+  if (focus.layer === 0) {
+    shade[0][focus.index] = 1;
+    for (let layer = 1; layer <= state.nLayers; layer++) {
+      if (!has(layer)) continue;
+      for (let i = 0; i < n; i++) {
+        const { cols, values } = rowEntries(cumulative, layer - 1, i);
+        for (let k = 0; k < values.length; k++) if (cols[k] === focus.index) shade[layer][i] = values[k];
+      }
+      shade[layer] = scaled(shade[layer]);
+    }
+  } else if (has(focus.layer)) {
+    shade[focus.layer][focus.index] = 1;
+    const { cols, values } = rowEntries(cumulative, focus.layer - 1, focus.index);
+    for (let k = 0; k < values.length; k++) shade[0][cols[k]] = values[k];
+    shade[0] = scaled(shade[0]);
+  }
+  return shade;
+}

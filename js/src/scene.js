@@ -1,0 +1,114 @@
+// A scene is what the canvas shows, as data: edge bundles between pairs of columns, dots and
+// column numbers. The screen, the PNG and the SVG export all draw the same scene, so a
+// downloaded picture is the view the user sees (pinned paths included).
+
+import { colormap } from "./colormap.js";
+import { drawEdges } from "./draw.js";
+import { edgesOfNode } from "./edges.js";
+import { HEADER_HEIGHT, rowCenter } from "./layout.js";
+import { tracePaths, transition } from "./model_view.js";
+
+/**
+ * @typedef {object} Bundle  the edges between two columns
+ * @property {import("./layout.js").Layout} layout  leftX and rightX are the two columns
+ * @property {import("./edges.js").EdgeList} edges
+ * @property {Set<number> | null} highlight  edges drawn strong, the others dimmed
+ */
+
+/** @typedef {{ x: number, y: number, radius: number, color: string, alpha: number }} Dot */
+
+/**
+ * @typedef {object} Scene
+ * @property {import("./layout.js").Layout} layout  the whole picture; labels sit beside leftX and rightX
+ * @property {Bundle[]} bundles
+ * @property {Dot[]} dots
+ * @property {{ text: string, x: number, y: number }[]} marks  column numbers
+ * @property {string[]} table   colour table of the edges
+ * @property {boolean} signed
+ * @property {string} ink       colour of text and plain dots
+ */
+
+/** @param {boolean} signed @param {boolean} dark */
+function edgeTable(signed, dark) {
+  return colormap(signed ? "diverging" : dark ? "dark" : "light");
+}
+
+/**
+ * @param {import("./frames.js").LayerFrame} frame
+ * @param {boolean} dark  the host's theme is dark
+ * @returns {Scene}
+ */
+export function layerScene(frame, dark) {
+  const { layout, edges, pinned, focus, degrees } = frame;
+  const signed = frame.env?.signed ?? false;
+  const ink = dark ? "#e6e6e6" : "#333333";
+  const highlight = focus ? new Set([...(pinned ? edgesOfNode(edges, pinned) : []), ...edgesOfNode(edges, focus)]) : null;
+  /** @type {Dot[]} */
+  const dots = [];
+  if (degrees) {
+    // Teaching overlay: dot area proportional to the degree.
+    const x = degrees.kind === "in" ? layout.rightX : layout.leftX;
+    const largest = Math.max(2, Math.min(10, layout.rowHeight * 0.45));
+    for (let i = layout.first; i <= layout.last; i++) {
+      const radius = degrees.max > 0 ? largest * Math.sqrt(Math.abs(degrees.values[i]) / degrees.max) : 0;
+      dots.push({ x, y: rowCenter(layout, i), radius, color: ink, alpha: 0.55 });
+    }
+  }
+  return { layout, bundles: [{ layout, edges, highlight }], dots, marks: [], table: edgeTable(signed, dark), signed, ink };
+}
+
+/**
+ * @param {import("./frames.js").ModelFrame} frame
+ * @param {boolean} dark
+ * @returns {Scene}
+ */
+export function modelScene(frame, dark) {
+  const { layout, perLayer, focus, shade } = frame;
+  const ink = dark ? "#e6e6e6" : "#333333";
+  const traced = focus ? tracePaths(perLayer, focus) : null;
+  const bundles = perLayer.map((edges, l) => ({ layout: transition(layout, l + 1), edges, highlight: traced ? traced[l] : null }));
+  const nodeTable = colormap(dark ? "dark" : "light");
+  const radius = Math.max(1, Math.min(4, layout.rowHeight * 0.25));
+  /** @type {Dot[]} */
+  const dots = [];
+  layout.columns.forEach((x, c) => {
+    for (let i = layout.first; i <= layout.last; i++) {
+      const y = rowCenter(layout, i);
+      if (!shade) {
+        dots.push({ x, y, radius, color: ink, alpha: 0.6 });
+        continue;
+      }
+      const value = shade[c][i];
+      dots.push({ x, y, radius: radius * (1 + value), color: nodeTable[Math.round(value * (nodeTable.length - 1))], alpha: 0.25 + 0.75 * value });
+    }
+  });
+  const marks = layout.columns.slice(1, -1).map((x, c) => ({ text: String(c + 1), x, y: HEADER_HEIGHT / 2 }));
+  return { layout, bundles, dots, marks, table: edgeTable(frame.env.signed, dark), signed: frame.env.signed, ink };
+}
+
+/**
+ * Draw the scene's edges, dots and column numbers (not the token labels: the DOM holds them
+ * on screen, the exporter writes them into pictures).
+ * @param {CanvasRenderingContext2D} ctx  scaled to CSS pixels
+ * @param {Scene} scene
+ */
+export function drawScene(ctx, scene) {
+  for (const { layout, edges, highlight } of scene.bundles) {
+    drawEdges(ctx, layout, edges, { table: scene.table, signed: scene.signed, highlight });
+  }
+  for (const dot of scene.dots) {
+    if (dot.radius <= 0) continue;
+    ctx.globalAlpha = dot.alpha;
+    ctx.fillStyle = dot.color;
+    ctx.beginPath();
+    ctx.arc(dot.x, dot.y, dot.radius, 0, 2 * Math.PI);
+    ctx.fill();
+  }
+  ctx.globalAlpha = 1;
+  ctx.fillStyle = scene.ink;
+  ctx.font = "11px sans-serif";
+  ctx.textAlign = "center";
+  ctx.textBaseline = "middle";
+  for (const mark of scene.marks) ctx.fillText(mark.text, mark.x, mark.y);
+  ctx.textAlign = "left";
+}

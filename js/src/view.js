@@ -1,0 +1,219 @@
+// The DOM of one widget view (controls, canvas, labels, titles, caption, legend, tooltip,
+// token-score strip) and the painters that fill it from a frame. Token text is untrusted:
+// every string reaches the page through textContent.
+
+import { rowCoverage } from "./codec.js";
+import { prefersDarkTable } from "./colormap.js";
+import { createControls } from "./controls.js";
+import { edgesOfNode } from "./edges.js";
+import {
+  element,
+  formatValue,
+  markHovered,
+  markTarget,
+  renderLabels,
+  renderLegend,
+  renderTitles,
+  renderTooltip,
+} from "./overlay.js";
+import { createPending } from "./pending.js";
+import { drawScene, layerScene, modelScene } from "./scene.js";
+import { columnTitles, headLabel } from "./state.js";
+import { currentScores, renderStrip, renderStripStatus } from "./strip.js";
+
+/**
+ * @param {Document} doc
+ * @param {import("./state.js").WidgetModel} model
+ */
+export function createView(doc, model) {
+  const win = /** @type {Window} */ (doc.defaultView);
+  const root = element(doc, "div", "attnw-root");
+  const controls = createControls(doc, model);
+  const caption = element(doc, "div", "attnw-caption");
+  const plot = element(doc, "div", "attnw-plot");
+  plot.tabIndex = 0;
+  plot.dataset.lmSuppressShortcuts = "true"; // JupyterLab binds arrow keys in command mode
+  plot.setAttribute("aria-label", "Attention graph. Arrow keys move between tokens and columns, Enter pins a token, Escape unpins.");
+  const canvas = /** @type {HTMLCanvasElement} */ (element(doc, "canvas", "attnw-canvas"));
+  canvas.setAttribute("role", "img");
+  const titleLeft = element(doc, "div", "attnw-title attnw-title-left");
+  const titleRight = element(doc, "div", "attnw-title attnw-title-right");
+  const strip = element(doc, "div", "attnw-strip");
+  const stripStatus = element(doc, "div", "attnw-strip-status");
+  const labelsLeft = element(doc, "div", "attnw-labels attnw-labels-left");
+  const labelsRight = element(doc, "div", "attnw-labels attnw-labels-right");
+  const tooltip = element(doc, "div", "attnw-tooltip");
+  tooltip.setAttribute("role", "status");
+  tooltip.hidden = true;
+  const legend = element(doc, "div", "attnw-legend");
+  const savePng = /** @type {HTMLButtonElement} */ (element(doc, "button", "attnw-save attnw-save-png", "PNG"));
+  const saveSvg = /** @type {HTMLButtonElement} */ (element(doc, "button", "attnw-save attnw-save-svg", "SVG"));
+  savePng.title = "Download the current view as a PNG picture";
+  saveSvg.title = "Download the current view as an SVG drawing (labels as text)";
+  controls.root.append(savePng, saveSvg);
+  const pending = createPending(doc, model);
+  plot.append(canvas, strip, titleLeft, titleRight, labelsLeft, labelsRight, tooltip, pending.root);
+  root.append(controls.root, caption, plot, legend, stripStatus);
+  let labelsKey = "";
+
+  /** The host's theme is dark: its text colour is light. */
+  const isDark = () => prefersDarkTable(win.getComputedStyle(root).color);
+
+  /** @param {import("./layout.js").Layout} layout @param {import("./state.js").ViewState} state */
+  const frameCanvas = (layout, state) => {
+    const dpr = win.devicePixelRatio || 1;
+    canvas.style.width = `${layout.width}px`;
+    canvas.style.height = `${layout.height}px`;
+    canvas.width = Math.round(layout.width * dpr);
+    canvas.height = Math.round(layout.height * dpr);
+    Object.assign(canvas.dataset, {
+      leftX: String(layout.leftX),
+      rightX: String(layout.rightX),
+      top: String(layout.top),
+      rowHeight: String(layout.rowHeight),
+    });
+    plot.style.height = `${layout.height}px`;
+    // Token labels of both outer columns, rebuilt only when they change.
+    const key = JSON.stringify([layout.width, layout.n, layout.first, layout.last, state.tokens]);
+    if (key !== labelsKey) {
+      labelsKey = key;
+      renderLabels(labelsLeft, layout, state.tokens, state.special, "source");
+      renderLabels(labelsRight, layout, state.tokens, state.special, "target");
+    }
+    titleRight.style.left = `${layout.rightX + 6}px`;
+    const ctx = canvas.getContext("2d");
+    if (ctx) {
+      ctx.setTransform(dpr, 0, 0, dpr, 0, 0);
+      ctx.clearRect(0, 0, layout.width, layout.height);
+    }
+    return ctx;
+  };
+
+  /**
+   * Place the tooltip below a token's row, beside the column at x.
+   * @param {import("./layout.js").Layout} layout @param {number} index @param {number} x
+   */
+  const placeTooltip = (layout, index, x) => {
+    const y = layout.top + (index + 1) * layout.rowHeight + 4;
+    tooltip.style.top = `${Math.min(y, Math.max(0, layout.height - 40))}px`;
+    const left = x < layout.width / 2;
+    tooltip.style.left = left ? `${x + 8}px` : "";
+    tooltip.style.right = left ? "" : `${layout.width - x + 8}px`;
+  };
+
+  /** @param {import("./frames.js").LayerFrame} frame @returns {import("./scene.js").Scene} */
+  const paintLayer = (frame) => {
+    const { state, available, env, slice, edges, layout, pinned, focus } = frame;
+    controls.update(state);
+    pending.update(state, available, state.job);
+    const scene = layerScene(frame, isDark());
+    const ctx = frameCanvas(layout, state);
+    if (ctx) drawScene(ctx, scene);
+    Object.assign(canvas.dataset, { edges: String(edges.count), view: "layer" });
+    canvas.setAttribute(
+      "aria-label",
+      `${state.method.label}, layer ${state.layer} of ${state.nLayers}, ${headLabel(state)}: ${edges.count} edges between ${state.tokens.length} tokens`,
+    );
+    const titles = columnTitles(state);
+    const chosen = state.targets.find((t) => t.id === state.target);
+    const scores = currentScores(state.attributionData, state.target, state.attribution);
+    renderStrip(strip, layout, scores);
+    renderStripStatus(stripStatus, state.attributionData, state.attribution, chosen?.label ?? "", scores);
+    renderTitles(titleLeft, titleRight, titles);
+    markHovered(root, focus, pinned);
+    markTarget(labelsRight, state.attribution && chosen ? chosen.position : null);
+    const dots = frame.degrees
+      ? ` · dots: ${state.nodeSize === "in" ? "in-degree of the right column (row sums)" : "out-degree of the left column (column sums, attention received)"}, largest ${formatValue(frame.degrees.max)}`
+      : "";
+    const note = (state.method.note ? ` · ${state.method.note}` : "") + dots;
+    caption.textContent = `${state.method.label} · layer ${state.layer} of ${state.nLayers} · ${headLabel(state)} · ${state.causal ? "decoder (causal)" : "encoder"}${note}`;
+    caption.title = state.method.description;
+    legend.hidden = !available;
+    renderLegend(legend, {
+      table: scene.table,
+      signed: scene.signed,
+      max: edges.max,
+      meanCoverage: frame.meanCoverage,
+      minCoverage: frame.minCoverage,
+      edgeCount: edges.count,
+      drawnShare: edges.drawnShare ?? 1,
+      rowLabel: state.method.row_label,
+      rowMean: frame.rows ? frame.rows.reduce((a, b) => a + b, 0) / frame.rows.length : null,
+    });
+    tooltip.hidden = !(focus && env);
+    if (focus && env) {
+      renderTooltip(tooltip, {
+        node: focus,
+        tokens: state.tokens,
+        edges,
+        touching: edgesOfNode(edges, focus),
+        columnTitle: focus.side === "source" ? titles[0] : titles[1],
+        coverage: rowCoverage(env, slice, focus.index),
+        rowNote: frame.rows && focus.side === "target" ? [state.method.row_label ?? "", frame.rows[focus.index]] : null,
+        scoreNote: scores ? ["token score", scores[focus.index]] : null,
+        pinned: pinned !== null && focus.side === pinned.side && focus.index === pinned.index,
+      });
+      placeTooltip(layout, focus.index, focus.side === "source" ? layout.leftX : layout.rightX);
+    }
+    return scene;
+  };
+
+  /** @param {import("./frames.js").ModelFrame} frame @returns {import("./scene.js").Scene} */
+  const paintModel = (frame) => {
+    const { state, layout, perLayer, pinned, focus } = frame;
+    controls.update(state);
+    pending.root.hidden = true;
+    const scene = modelScene(frame, isDark());
+    const ctx = frameCanvas(layout, state);
+    if (ctx) drawScene(ctx, scene);
+    const edgeCount = perLayer.reduce((sum, edges) => sum + edges.count, 0);
+    Object.assign(canvas.dataset, { edges: String(edgeCount), view: "model", columns: JSON.stringify(layout.columns) });
+    canvas.setAttribute("aria-label", `${state.method.label}, all ${state.nLayers} layers as columns: ${edgeCount} edges between ${state.tokens.length} tokens per layer`);
+    renderTitles(titleLeft, titleRight, columnTitles(state));
+    markHovered(root, null);
+    markTarget(labelsRight, null);
+    const graph = state.method.cumulative ? "edges: head-averaged attention; dots: how much of the focused input reaches each token" : headLabel(state);
+    caption.textContent = `${state.method.label} · whole model, ${state.nLayers} layers · ${graph} · colours scaled per layer`;
+    legend.hidden = false;
+    renderLegend(legend, { table: scene.table, signed: scene.signed, max: Math.max(...perLayer.map((e) => e.max)), meanCoverage: 1, minCoverage: 1, edgeCount });
+    renderStrip(strip, layout, null);
+    stripStatus.hidden = true;
+    tooltip.hidden = !focus;
+    if (focus) {
+      const edges = perLayer[Math.max(0, focus.layer - 1)];
+      /** @type {import("./frames.js").LayerNode} */
+      const node = { side: focus.layer === 0 ? "source" : "target", index: focus.index };
+      renderTooltip(tooltip, {
+        node,
+        tokens: state.tokens,
+        edges,
+        touching: edgesOfNode(edges, node),
+        columnTitle: focus.layer === 0 ? "input token" : `after layer ${focus.layer}`,
+        coverage: 1,
+        pinned: pinned !== null && pinned.layer === focus.layer && pinned.index === focus.index,
+      });
+      placeTooltip(layout, focus.index, layout.columns[focus.layer]);
+    }
+    return scene;
+  };
+
+  /**
+   * The last painted scene as a picture for the download buttons.
+   * @param {import("./scene.js").Scene} scene
+   * @param {import("./state.js").ViewState} state
+   * @returns {import("./exporter.js").Picture}
+   */
+  const pictureOf = (scene, state) => {
+    const dark = isDark();
+    return {
+      scene,
+      tokens: state.tokens,
+      titles: columnTitles(state),
+      caption: caption.textContent ?? "",
+      foreground: dark ? "#e6e6e6" : "#111111",
+      background: dark ? "#111111" : "#ffffff",
+    };
+  };
+
+  return { root, plot, canvas, savePng, saveSvg, paintLayer, paintModel, pictureOf, destroy: () => (controls.destroy(), pending.destroy()) };
+}
