@@ -17,6 +17,11 @@ from .jobs import BackgroundJob
 _STATIC = pathlib.Path(__file__).parent / "static"
 MEAN_HEAD = -1
 MAX_HEAD = -2
+# Beyond this many tokens the view starts with the strongest few edges into each token: rows
+# get too thin to tell dozens of edges apart, and drawing them all costs hundreds of
+# milliseconds per picture in a browser without GPU rasterisation (benchmarks/RESULTS.md).
+ALL_EDGES_UP_TO = 48
+LONG_INPUT_TOP_K = 5
 _VIEW_OPTIONS = (
     "view", "layer", "head", "method", "attribution", "top_k", "threshold", "specials", "binarize_threshold",
     "node_size", "window",
@@ -83,7 +88,10 @@ class AttentionWidget(anywidget.AnyWidget):
         sync=True
     )
     method = t.Unicode("raw", help="Selected method id, one of ``methods``.").tag(sync=True)
-    top_k = t.Int(0, help="Edges drawn into each token at most, strongest first (0 = all).").tag(sync=True)
+    top_k = t.Int(
+        0, help="Edges drawn into each token at most, strongest first (0 = all; default: all up to "
+        f"{ALL_EDGES_UP_TO} tokens, else {LONG_INPUT_TOP_K})."
+    ).tag(sync=True)
     threshold = t.Float(0.0, help="Edges with |weight| below this are not drawn.").tag(sync=True)
     specials = t.Unicode(
         "show", help="Edges touching special tokens: 'show', 'hide', or 'renormalise' (hide, rescale rows)."
@@ -128,6 +136,7 @@ class AttentionWidget(anywidget.AnyWidget):
             causal=record.causal,
             model_name=record.model_name,
             methods=[m.meta(analysis) for m in available],
+            top_k=0 if len(record.tokens) <= ALL_EDGES_UP_TO else LONG_INPUT_TOP_K,
         )
         with warnings.catch_warnings():
             # What a warning would say ("effective attention equals raw attention") is in the method's note.

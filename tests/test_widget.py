@@ -43,6 +43,14 @@ def test_data_travels_as_binary_envelopes(widget):
     np.testing.assert_allclose(rollout["matrices"], analysis.rollout(receptive_field="none").numpy(), atol=2e-5)
 
 
+def test_long_inputs_start_with_the_strongest_edges_per_token(widget, tokenizer):
+    assert widget.top_k == 0  # 8 tokens: every edge
+    long_text = " ".join(["the cat sat on the mat"] * 10)
+    model = tiny_model("llama")
+    assert AttentionWidget(model, long_text, tokenizer).top_k == 5
+    assert AttentionWidget(model, long_text, tokenizer, top_k=0).top_k == 0
+
+
 @pytest.mark.parametrize(
     "name,value,message",
     [

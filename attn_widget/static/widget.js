@@ -79,6 +79,7 @@ function nodeAt(layout, x, y) {
 var BUCKETS = 24;
 var DIMMED = 0.25;
 var STRONG_WIDTH = 1.5;
+var HAIRLINE = 1;
 function drawEdges(ctx, layout, edges, options) {
   if (edges.count === 0 || edges.max <= 0) return;
   ctx.save();
@@ -98,21 +99,35 @@ function drawEdges(ctx, layout, edges, options) {
 }
 function bucketStyle(b, sign, options, alphaScale = 1, widthScale = 1) {
   const t = (b + 0.5) / BUCKETS;
+  const wide = b >= (options.wideFrom ?? BUCKETS);
   return {
     color: colorAt(options.table, sign * t, options.signed),
     alpha: Math.min(1, (0.15 + 0.85 * t) * alphaScale),
-    width: (0.6 + 3 * t) * widthScale
+    width: wide ? (1 + 5.2 * (t - 0.5)) * widthScale : widthScale === 1 ? HAIRLINE : widthScale
   };
 }
 function edgeStyle(weight, max, options, highlighted) {
   const dimmed = options.highlight !== null && !highlighted;
   return bucketStyle(bucketOf(weight, max), Math.sign(weight) || 1, options, dimmed ? DIMMED : 1, highlighted ? STRONG_WIDTH : 1);
 }
+function wideFrom(edges, limit) {
+  const counts = new Array(BUCKETS).fill(0);
+  if (edges.max > 0) for (let e = 0; e < edges.count; e++) counts[bucketOf(edges.weight[e], edges.max)]++;
+  let from = BUCKETS;
+  let total = 0;
+  for (let b = BUCKETS - 1; b >= BUCKETS / 2; b--) {
+    total += counts[b];
+    if (total > limit) break;
+    from = b;
+  }
+  return from;
+}
 function bucketOf(weight, max) {
   return Math.min(BUCKETS - 1, Math.floor(Math.abs(weight) / max * BUCKETS));
 }
 function strokeBuckets(ctx, layout, edges, buckets, options, alphaScale, widthScale = 1) {
   const midX = (layout.leftX + layout.rightX) / 2;
+  const scale = ctx.getTransform?.().a || 1;
   buckets.forEach((members, b) => {
     if (members.length === 0) return;
     for (const sign of options.signed ? [-1, 1] : [1]) {
@@ -130,7 +145,7 @@ function strokeBuckets(ctx, layout, edges, buckets, options, alphaScale, widthSc
       const style = bucketStyle(b, sign, options, alphaScale, widthScale);
       ctx.strokeStyle = style.color;
       ctx.globalAlpha = style.alpha;
-      ctx.lineWidth = style.width;
+      ctx.lineWidth = style.width === HAIRLINE ? HAIRLINE / scale : style.width;
       ctx.stroke();
     }
   });
@@ -466,6 +481,7 @@ function tracePaths(perLayer, node, fan = 2) {
 }
 
 // src/scene.js
+var WIDE_EDGES = 32;
 function edgeTable(signed, dark) {
   return colormap(signed ? "diverging" : dark ? "dark" : "light");
 }
@@ -483,13 +499,19 @@ function layerScene(frame, dark) {
       dots.push({ x, y: rowCenter(layout, i), radius, color: ink, alpha: 0.55 });
     }
   }
-  return { layout, bundles: [{ layout, edges, highlight }], dots, marks: [], table: edgeTable(signed, dark), signed, ink };
+  return { layout, bundles: [{ layout, edges, highlight, wideFrom: wideFrom(edges, WIDE_EDGES) }], dots, marks: [], table: edgeTable(signed, dark), signed, ink };
 }
 function modelScene(frame, dark) {
   const { layout, perLayer, focus, shade } = frame;
   const ink = dark ? "#e6e6e6" : "#333333";
   const traced = focus ? tracePaths(perLayer, focus) : null;
-  const bundles = perLayer.map((edges, l) => ({ layout: transition(layout, l + 1), edges, highlight: traced ? traced[l] : null }));
+  const wide = Math.floor(WIDE_EDGES / Math.max(1, perLayer.length));
+  const bundles = perLayer.map((edges, l) => ({
+    layout: transition(layout, l + 1),
+    edges,
+    highlight: traced ? traced[l] : null,
+    wideFrom: wideFrom(edges, wide)
+  }));
   const nodeTable = colormap(dark ? "dark" : "light");
   const radius = Math.max(1, Math.min(4, layout.rowHeight * 0.25));
   const dots = [];
@@ -508,8 +530,8 @@ function modelScene(frame, dark) {
   return { layout, bundles, dots, marks, table: edgeTable(frame.env.signed, dark), signed: frame.env.signed, ink };
 }
 function drawScene(ctx, scene) {
-  for (const { layout, edges, highlight } of scene.bundles) {
-    drawEdges(ctx, layout, edges, { table: scene.table, signed: scene.signed, highlight });
+  for (const { layout, edges, highlight, wideFrom: wideFrom2 } of scene.bundles) {
+    drawEdges(ctx, layout, edges, { table: scene.table, signed: scene.signed, highlight, wideFrom: wideFrom2 });
   }
   for (const dot of scene.dots) {
     if (dot.radius <= 0) continue;
@@ -570,14 +592,14 @@ function svgOf(doc, picture) {
   const group = add("g", { fill: "none", "stroke-linecap": "round", "clip-path": "url(#attnw-band)" }, svg);
   const options = { table: scene.table, signed: scene.signed };
   for (const bundle of scene.bundles) {
-    const { edges, highlight } = bundle;
+    const { edges, highlight, wideFrom: wideFrom2 } = bundle;
     const { leftX, rightX } = bundle.layout;
     const midX = (leftX + rightX) / 2;
     if (edges.max <= 0) continue;
     for (const strong of [false, true]) {
       for (let e = 0; e < edges.count; e++) {
         if ((highlight?.has(e) ?? false) !== strong) continue;
-        const style = edgeStyle(edges.weight[e], edges.max, { ...options, highlight }, strong);
+        const style = edgeStyle(edges.weight[e], edges.max, { ...options, highlight, wideFrom: wideFrom2 }, strong);
         const y0 = rowCenter(bundle.layout, edges.source[e]);
         const y1 = rowCenter(bundle.layout, edges.target[e]);
         const d = `M${leftX} ${y0}C${midX} ${y0} ${midX} ${y1} ${rightX} ${y1}`;
@@ -1243,8 +1265,10 @@ function createView(doc, model) {
     const dpr = win.devicePixelRatio || 1;
     canvas.style.width = `${layout.width}px`;
     canvas.style.height = `${layout.height}px`;
-    canvas.width = Math.round(layout.width * dpr);
-    canvas.height = Math.round(layout.height * dpr);
+    const width = Math.round(layout.width * dpr);
+    const height = Math.round(layout.height * dpr);
+    if (canvas.width !== width) canvas.width = width;
+    if (canvas.height !== height) canvas.height = height;
     Object.assign(canvas.dataset, {
       leftX: String(layout.leftX),
       rightX: String(layout.rightX),

@@ -7,12 +7,15 @@ const BUCKETS = 24;
 /** With a highlight, other edges are drawn at this opacity and highlighted ones this much wider. */
 const DIMMED = 0.25;
 const STRONG_WIDTH = 1.5;
+/** Width of the weaker edges: one device pixel on the canvas, one unit in SVG. */
+export const HAIRLINE = 1;
 
 /**
  * @typedef {object} DrawOptions
  * @property {string[]} table        colour table
  * @property {boolean} signed
  * @property {Set<number> | null} highlight  edges to emphasise (others are dimmed)
+ * @property {number} [wideFrom]  buckets from this one up are drawn wide (see wideFrom)
  */
 
 /**
@@ -45,19 +48,24 @@ export function drawEdges(ctx, layout, edges, options) {
 }
 
 /**
- * Stroke style of an edge in bucket b (of BUCKETS).
+ * Stroke style of an edge in bucket b (of BUCKETS). Edges below the bundle's `wideFrom`
+ * bucket are one device pixel wide: software rasterisers (Chromium without a GPU) draw those
+ * about ten times faster than wider anti-aliased strokes. Colour and opacity carry the weight;
+ * width adds to it for the strongest edges.
  * @param {number} b
  * @param {number} sign  +1 or -1 (signed data)
  * @param {DrawOptions} options
  * @param {number} alphaScale
  * @param {number} widthScale
+ * @returns {{ color: string, alpha: number, width: number }}  width in CSS pixels, HAIRLINE: one device pixel
  */
 function bucketStyle(b, sign, options, alphaScale = 1, widthScale = 1) {
   const t = (b + 0.5) / BUCKETS;
+  const wide = b >= (options.wideFrom ?? BUCKETS);
   return {
     color: colorAt(options.table, sign * t, options.signed),
     alpha: Math.min(1, (0.15 + 0.85 * t) * alphaScale),
-    width: (0.6 + 3 * t) * widthScale,
+    width: wide ? (1 + 5.2 * (t - 0.5)) * widthScale : widthScale === 1 ? HAIRLINE : widthScale,
   };
 }
 
@@ -71,6 +79,25 @@ function bucketStyle(b, sign, options, alphaScale = 1, widthScale = 1) {
 export function edgeStyle(weight, max, options, highlighted) {
   const dimmed = options.highlight !== null && !highlighted;
   return bucketStyle(bucketOf(weight, max), Math.sign(weight) || 1, options, dimmed ? DIMMED : 1, highlighted ? STRONG_WIDTH : 1);
+}
+
+/**
+ * The lowest bucket drawn wider than a hairline: within the stronger half of the colour
+ * scale, and holding at most `limit` edges (BUCKETS: none).
+ * @param {import("./edges.js").EdgeList} edges
+ * @param {number} limit
+ */
+export function wideFrom(edges, limit) {
+  const counts = new Array(BUCKETS).fill(0);
+  if (edges.max > 0) for (let e = 0; e < edges.count; e++) counts[bucketOf(edges.weight[e], edges.max)]++;
+  let from = BUCKETS;
+  let total = 0;
+  for (let b = BUCKETS - 1; b >= BUCKETS / 2; b--) {
+    total += counts[b];
+    if (total > limit) break;
+    from = b;
+  }
+  return from;
 }
 
 /**
@@ -93,6 +120,7 @@ function bucketOf(weight, max) {
  */
 function strokeBuckets(ctx, layout, edges, buckets, options, alphaScale, widthScale = 1) {
   const midX = (layout.leftX + layout.rightX) / 2;
+  const scale = ctx.getTransform?.().a || 1; // CSS to device pixels
   buckets.forEach((members, b) => {
     if (members.length === 0) return;
     // Signed data: colour by sign and size; the bucket holds |w|, so split by sign.
@@ -111,7 +139,7 @@ function strokeBuckets(ctx, layout, edges, buckets, options, alphaScale, widthSc
       const style = bucketStyle(b, sign, options, alphaScale, widthScale);
       ctx.strokeStyle = style.color;
       ctx.globalAlpha = style.alpha;
-      ctx.lineWidth = style.width;
+      ctx.lineWidth = style.width === HAIRLINE ? HAIRLINE / scale : style.width;
       ctx.stroke();
     }
   });

@@ -67,7 +67,7 @@ export function svgOf(doc, picture) {
   const group = add("g", { fill: "none", "stroke-linecap": "round", "clip-path": "url(#attnw-band)" }, svg);
   const options = { table: scene.table, signed: scene.signed };
   for (const bundle of scene.bundles) {
-    const { edges, highlight } = bundle;
+    const { edges, highlight, wideFrom } = bundle;
     const { leftX, rightX } = bundle.layout;
     const midX = (leftX + rightX) / 2;
     if (edges.max <= 0) continue;
@@ -75,7 +75,7 @@ export function svgOf(doc, picture) {
     for (const strong of [false, true]) {
       for (let e = 0; e < edges.count; e++) {
         if ((highlight?.has(e) ?? false) !== strong) continue;
-        const style = edgeStyle(edges.weight[e], edges.max, { ...options, highlight }, strong);
+        const style = edgeStyle(edges.weight[e], edges.max, { ...options, highlight, wideFrom }, strong);
         const y0 = rowCenter(bundle.layout, edges.source[e]);
         const y1 = rowCenter(bundle.layout, edges.target[e]);
         const d = `M${leftX} ${y0}C${midX} ${y0} ${midX} ${y1} ${rightX} ${y1}`;

@@ -3,7 +3,7 @@
 // downloaded picture is the view the user sees (pinned paths included).
 
 import { colormap } from "./colormap.js";
-import { drawEdges } from "./draw.js";
+import { drawEdges, wideFrom } from "./draw.js";
 import { edgesOfNode } from "./edges.js";
 import { HEADER_HEIGHT, rowCenter } from "./layout.js";
 import { tracePaths, transition } from "./model_view.js";
@@ -13,6 +13,7 @@ import { tracePaths, transition } from "./model_view.js";
  * @property {import("./layout.js").Layout} layout  leftX and rightX are the two columns
  * @property {import("./edges.js").EdgeList} edges
  * @property {Set<number> | null} highlight  edges drawn strong, the others dimmed
+ * @property {number} wideFrom  colour buckets from this one up are drawn wider than a hairline
  */
 
 /** @typedef {{ x: number, y: number, radius: number, color: string, alpha: number }} Dot */
@@ -27,6 +28,10 @@ import { tracePaths, transition } from "./model_view.js";
  * @property {boolean} signed
  * @property {string} ink       colour of text and plain dots
  */
+
+/** How many edges of a picture may be drawn wide: each costs about ten hairlines to rasterise in
+ * software (benchmarks/RESULTS.md), and the strongest few are what width should single out. */
+const WIDE_EDGES = 32;
 
 /** @param {boolean} signed @param {boolean} dark */
 function edgeTable(signed, dark) {
@@ -54,7 +59,7 @@ export function layerScene(frame, dark) {
       dots.push({ x, y: rowCenter(layout, i), radius, color: ink, alpha: 0.55 });
     }
   }
-  return { layout, bundles: [{ layout, edges, highlight }], dots, marks: [], table: edgeTable(signed, dark), signed, ink };
+  return { layout, bundles: [{ layout, edges, highlight, wideFrom: wideFrom(edges, WIDE_EDGES) }], dots, marks: [], table: edgeTable(signed, dark), signed, ink };
 }
 
 /**
@@ -66,7 +71,13 @@ export function modelScene(frame, dark) {
   const { layout, perLayer, focus, shade } = frame;
   const ink = dark ? "#e6e6e6" : "#333333";
   const traced = focus ? tracePaths(perLayer, focus) : null;
-  const bundles = perLayer.map((edges, l) => ({ layout: transition(layout, l + 1), edges, highlight: traced ? traced[l] : null }));
+  const wide = Math.floor(WIDE_EDGES / Math.max(1, perLayer.length));
+  const bundles = perLayer.map((edges, l) => ({
+    layout: transition(layout, l + 1),
+    edges,
+    highlight: traced ? traced[l] : null,
+    wideFrom: wideFrom(edges, wide),
+  }));
   const nodeTable = colormap(dark ? "dark" : "light");
   const radius = Math.max(1, Math.min(4, layout.rowHeight * 0.25));
   /** @type {Dot[]} */
@@ -93,8 +104,8 @@ export function modelScene(frame, dark) {
  * @param {Scene} scene
  */
 export function drawScene(ctx, scene) {
-  for (const { layout, edges, highlight } of scene.bundles) {
-    drawEdges(ctx, layout, edges, { table: scene.table, signed: scene.signed, highlight });
+  for (const { layout, edges, highlight, wideFrom } of scene.bundles) {
+    drawEdges(ctx, layout, edges, { table: scene.table, signed: scene.signed, highlight, wideFrom });
   }
   for (const dot of scene.dots) {
     if (dot.radius <= 0) continue;

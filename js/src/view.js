@@ -64,8 +64,11 @@ export function createView(doc, model) {
     const dpr = win.devicePixelRatio || 1;
     canvas.style.width = `${layout.width}px`;
     canvas.style.height = `${layout.height}px`;
-    canvas.width = Math.round(layout.width * dpr);
-    canvas.height = Math.round(layout.height * dpr);
+    // Setting a canvas's size reallocates its bitmap, even to the same size: only on a change.
+    const width = Math.round(layout.width * dpr);
+    const height = Math.round(layout.height * dpr);
+    if (canvas.width !== width) canvas.width = width;
+    if (canvas.height !== height) canvas.height = height;
     Object.assign(canvas.dataset, {
       leftX: String(layout.leftX),
       rightX: String(layout.rightX),

@@ -1,0 +1,32 @@
+import assert from "node:assert/strict";
+import { test } from "node:test";
+import { colormap } from "../src/colormap.js";
+import { edgeStyle, HAIRLINE, wideFrom } from "../src/draw.js";
+
+/** @param {number[]} weights */
+const edgesOf = (weights) => ({
+  source: new Uint16Array(weights.length),
+  target: new Uint16Array(weights.length),
+  weight: Float64Array.from(weights),
+  count: weights.length,
+  max: Math.max(...weights.map(Math.abs)),
+});
+
+test("only the strongest edges are drawn wide: the stronger half, at most the limit", () => {
+  const weights = [1, 0.95, 0.9, 0.7, 0.6, 0.4, 0.1, 0.01];
+  const edges = edgesOf(weights);
+  const options = { table: colormap("light"), signed: false, highlight: null };
+  const widths = (/** @type {number} */ limit) =>
+    weights.map((w) => edgeStyle(w, edges.max, { ...options, wideFrom: wideFrom(edges, limit) }, false).width);
+  const wide = (/** @type {number} */ limit) => widths(limit).filter((w) => w > HAIRLINE).length;
+  assert.equal(wide(100), 5, "everything at or above half the maximum");
+  assert.equal(wide(3), 3);
+  assert.equal(wide(0), 0);
+  const all = widths(100);
+  for (let i = 1; i < all.length; i++) assert.ok(all[i] <= all[i - 1], "width never grows as the weight falls");
+  // A highlighted weak edge is wider than a hairline, a dimmed one is fainter.
+  const style = edgeStyle(0.01, 1, { ...options, highlight: new Set([0]), wideFrom: 24 }, true);
+  assert.ok(style.width > HAIRLINE);
+  const dimmed = edgeStyle(1, 1, { ...options, highlight: new Set([0]), wideFrom: 24 }, false);
+  assert.ok(dimmed.alpha <= 0.25);
+});
