@@ -793,8 +793,22 @@ function modelFrame(state, width, envelopeOf, hovered) {
   );
   const pinned = pinnedModelNode(state);
   const focus = (hovered && "layer" in hovered ? hovered : null) ?? pinned;
-  const shade = cumulative && focus ? reachShading(state, envelopeOf(`data_${state.method.id}`), focus) : null;
-  return { kind: "model", state, layout, env, perLayer, shade, pinned, focus };
+  const reachEnv = cumulative ? envelopeOf(`data_${state.method.id}`) : null;
+  const shade = reachEnv && focus ? reachShading(state, reachEnv, focus) : null;
+  const ready = state.ready[state.method.id];
+  const reach = reachEnv && focus && focus.layer > 0 && (ready === void 0 || ready.includes(focus.layer)) ? rowAsEdges(reachEnv, focus.layer - 1, focus.index) : null;
+  return { kind: "model", state, layout, env, perLayer, shade, reach, pinned, focus };
+}
+function rowAsEdges(env, slice, row) {
+  const { cols, values } = rowEntries(env, slice, row);
+  const keep = [...values.keys()].filter((k) => values[k] !== 0);
+  return {
+    source: Uint16Array.from(keep, (k) => cols[k]),
+    target: new Uint16Array(keep.length).fill(row),
+    weight: Float64Array.from(keep, (k) => values[k]),
+    count: keep.length,
+    max: Math.max(0, ...keep.map((k) => Math.abs(values[k])))
+  };
 }
 function edgeFilter(state) {
   return { topK: state.topK, threshold: state.threshold, specials: state.specials, special: state.special };
@@ -1371,14 +1385,15 @@ function createView(doc, model) {
     stripStatus.hidden = true;
     tooltip.hidden = !focus;
     if (focus) {
-      const edges = perLayer[Math.max(0, focus.layer - 1)];
+      const edges = frame.reach ?? perLayer[Math.max(0, focus.layer - 1)];
       const node = { side: focus.layer === 0 ? "source" : "target", index: focus.index };
+      const title = focus.layer === 0 ? "input token" : `after layer ${focus.layer}`;
       renderTooltip(tooltip, {
         node,
         tokens: state.tokens,
         edges,
         touching: edgesOfNode(edges, node),
-        columnTitle: focus.layer === 0 ? "input token" : `after layer ${focus.layer}`,
+        columnTitle: frame.reach ? `${title}, ${state.method.label.toLowerCase()} from the input,` : title,
         coverage: 1,
         pinned: pinned !== null && pinned.layer === focus.layer && pinned.index === focus.index
       });

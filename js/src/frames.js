@@ -100,6 +100,8 @@ export function layerFrame(state, width, envelopeOf, hovered) {
  * @property {import("./codec.js").Envelope} env   the envelope the edges come from
  * @property {import("./edges.js").EdgeList[]} perLayer   index l - 1: layer l's edges
  * @property {number[][] | null} shade   per column and token, in [0, 1]: what reaches the focus
+ * @property {import("./edges.js").EdgeList | null} reach  cumulative methods: the focused node's
+ *   row, from each input token to it (what the tooltip lists)
  * @property {ModelNode | null} pinned
  * @property {ModelNode | null} focus
  */
@@ -125,8 +127,31 @@ export function modelFrame(state, width, envelopeOf, hovered) {
   );
   const pinned = pinnedModelNode(state);
   const focus = (hovered && "layer" in hovered ? hovered : null) ?? pinned;
-  const shade = cumulative && focus ? reachShading(state, envelopeOf(`data_${state.method.id}`), focus) : null;
-  return { kind: "model", state, layout, env, perLayer, shade, pinned, focus };
+  const reachEnv = cumulative ? envelopeOf(`data_${state.method.id}`) : null;
+  const shade = reachEnv && focus ? reachShading(state, reachEnv, focus) : null;
+  const ready = state.ready[state.method.id];
+  const reach =
+    reachEnv && focus && focus.layer > 0 && (ready === undefined || ready.includes(focus.layer))
+      ? rowAsEdges(reachEnv, focus.layer - 1, focus.index)
+      : null;
+  return { kind: "model", state, layout, env, perLayer, shade, reach, pinned, focus };
+}
+
+/**
+ * One stored row as edges from its columns to the row's token.
+ * @param {import("./codec.js").Envelope} env @param {number} slice @param {number} row
+ * @returns {import("./edges.js").EdgeList}
+ */
+function rowAsEdges(env, slice, row) {
+  const { cols, values } = rowEntries(env, slice, row);
+  const keep = [...values.keys()].filter((k) => values[k] !== 0);
+  return {
+    source: Uint16Array.from(keep, (k) => cols[k]),
+    target: new Uint16Array(keep.length).fill(row),
+    weight: Float64Array.from(keep, (k) => values[k]),
+    count: keep.length,
+    max: Math.max(0, ...keep.map((k) => Math.abs(values[k]))),
+  };
 }
 
 /** @param {import("./state.js").ViewState} state @returns {import("./edges.js").EdgeFilter} */

@@ -183,15 +183,17 @@ export function createView(doc, model) {
     stripStatus.hidden = true;
     tooltip.hidden = !focus;
     if (focus) {
-      const edges = perLayer[Math.max(0, focus.layer - 1)];
+      // Cumulative methods list what reaches the node from each input; others its layer's edges.
+      const edges = frame.reach ?? perLayer[Math.max(0, focus.layer - 1)];
       /** @type {import("./frames.js").LayerNode} */
       const node = { side: focus.layer === 0 ? "source" : "target", index: focus.index };
+      const title = focus.layer === 0 ? "input token" : `after layer ${focus.layer}`;
       renderTooltip(tooltip, {
         node,
         tokens: state.tokens,
         edges,
         touching: edgesOfNode(edges, node),
-        columnTitle: focus.layer === 0 ? "input token" : `after layer ${focus.layer}`,
+        columnTitle: frame.reach ? `${title}, ${state.method.label.toLowerCase()} from the input,` : title,
         coverage: 1,
         pinned: pinned !== null && pinned.layer === focus.layer && pinned.index === focus.index,
       });

@@ -283,7 +283,8 @@ test("the whole-model view draws every layer as a column, traces paths and shade
   key("ArrowRight");
   key("ArrowRight");
   await flush();
-  assert.match(el.querySelector(".attnw-tooltip")?.textContent ?? "", /after layer 1/);
+  // Rollout lists what reaches the node from the inputs, not the layer's attention.
+  assert.match(el.querySelector(".attnw-tooltip")?.textContent ?? "", /after layer 1, attention rollout from the input, draws on/);
   model.set("view", "layer");
   await flush();
   assert.equal(canvas.dataset.view, "layer");
