@@ -69,10 +69,14 @@ function rowCenter(layout, index) {
   return layout.top + (index + 0.5) * layout.rowHeight;
 }
 function nodeAt(layout, x, y) {
-  const index = Math.floor((y - layout.top) / layout.rowHeight);
-  if (index < layout.first || index > layout.last || y < HEADER_HEIGHT) return null;
+  const index = rowAt(layout, y);
+  if (index === null) return null;
   const middle = (layout.leftX + layout.rightX) / 2;
   return { side: x < middle ? "source" : "target", index };
+}
+function rowAt(layout, y) {
+  const index = Math.floor((y - layout.top) / layout.rowHeight);
+  return index < layout.first || index > layout.last || y < HEADER_HEIGHT ? null : index;
 }
 
 // src/draw.js
@@ -343,13 +347,14 @@ function sliceMax(env, slice) {
 }
 
 // src/edges.js
-function sliceEdges(env, slice) {
-  const capacity = env.rows * env.k;
+function sliceEdges(env, slice, only) {
+  const [first, end] = only === void 0 ? [0, env.rows] : [only, only + 1];
+  const capacity = (end - first) * env.k;
   const source = new Uint16Array(capacity);
   const target = new Uint16Array(capacity);
   const weight = new Float64Array(capacity);
   let count = 0;
-  for (let row = 0; row < env.rows; row++) {
+  for (let row = first; row < end; row++) {
     const { cols, values } = rowEntries(env, slice, row);
     for (let i = 0; i < values.length; i++) {
       if (values[i] === 0) continue;
@@ -436,8 +441,8 @@ function modelLayout(base, nLayers) {
   return { ...base, columns };
 }
 function modelNodeAt(layout, x, y) {
-  const index = Math.floor((y - layout.top) / layout.rowHeight);
-  if (index < layout.first || index > layout.last || y < HEADER_HEIGHT) return null;
+  const index = rowAt(layout, y);
+  if (index === null) return null;
   const step = layout.columns.length > 1 ? layout.columns[1] - layout.columns[0] : 1;
   const layer = Math.round((x - layout.columns[0]) / step);
   return { layer: Math.max(0, Math.min(layout.columns.length - 1, layer)), index };
@@ -693,8 +698,11 @@ function readState(model) {
   };
 }
 function isAvailable(state) {
+  return hasLayer(state, state.layer);
+}
+function hasLayer(state, layer) {
   const layers = state.ready[state.method.id];
-  return layers === void 0 || layers.includes(state.layer);
+  return layers === void 0 || layers.includes(layer);
 }
 function sliceIndex(state) {
   const layerIndex = state.layer - 1;
@@ -795,20 +803,9 @@ function modelFrame(state, width, envelopeOf, hovered) {
   const focus = (hovered && "layer" in hovered ? hovered : null) ?? pinned;
   const reachEnv = cumulative ? envelopeOf(`data_${state.method.id}`) : null;
   const shade = reachEnv && focus ? reachShading(state, reachEnv, focus) : null;
-  const ready = state.ready[state.method.id];
-  const reach = reachEnv && focus && focus.layer > 0 && (ready === void 0 || ready.includes(focus.layer)) ? rowAsEdges(reachEnv, focus.layer - 1, focus.index) : null;
+  const reachable = reachEnv && focus && focus.layer > 0 && hasLayer(state, focus.layer);
+  const reach = reachable ? sliceEdges(reachEnv, focus.layer - 1, focus.index) : null;
   return { kind: "model", state, layout, env, perLayer, shade, reach, pinned, focus };
-}
-function rowAsEdges(env, slice, row) {
-  const { cols, values } = rowEntries(env, slice, row);
-  const keep = [...values.keys()].filter((k) => values[k] !== 0);
-  return {
-    source: Uint16Array.from(keep, (k) => cols[k]),
-    target: new Uint16Array(keep.length).fill(row),
-    weight: Float64Array.from(keep, (k) => values[k]),
-    count: keep.length,
-    max: Math.max(0, ...keep.map((k) => Math.abs(values[k])))
-  };
 }
 function edgeFilter(state) {
   return { topK: state.topK, threshold: state.threshold, specials: state.specials, special: state.special };
@@ -816,8 +813,6 @@ function edgeFilter(state) {
 function reachShading(state, cumulative, focus) {
   const n = state.tokens.length;
   const shade = Array.from({ length: state.nLayers + 1 }, () => new Array(n).fill(0));
-  const ready = state.ready[state.method.id];
-  const has = (layer) => ready === void 0 || ready.includes(layer);
   const scaled = (column) => {
     const max = Math.max(0, ...column.map(Math.abs));
     return max > 0 ? column.map((v) => Math.abs(v) / max) : column;
@@ -825,14 +820,14 @@ function reachShading(state, cumulative, focus) {
   if (focus.layer === 0) {
     shade[0][focus.index] = 1;
     for (let layer = 1; layer <= state.nLayers; layer++) {
-      if (!has(layer)) continue;
+      if (!hasLayer(state, layer)) continue;
       for (let i = 0; i < n; i++) {
         const { cols, values } = rowEntries(cumulative, layer - 1, i);
         for (let k = 0; k < values.length; k++) if (cols[k] === focus.index) shade[layer][i] = values[k];
       }
       shade[layer] = scaled(shade[layer]);
     }
-  } else if (has(focus.layer)) {
+  } else if (hasLayer(state, focus.layer)) {
     shade[focus.layer][focus.index] = 1;
     const { cols, values } = rowEntries(cumulative, focus.layer - 1, focus.index);
     for (let k = 0; k < values.length; k++) shade[0][cols[k]] = values[k];
@@ -939,104 +934,81 @@ function createControls(doc, model) {
   const root = element(doc, "div", "attnw-controls");
   const view = (
     /** @type {HTMLSelectElement} */
-    element(doc, "select", "attnw-view")
+    control(doc, "select", "attnw-view", "View", {}, [["layer", "one layer"], ["model", "whole model"]])
   );
-  view.setAttribute("aria-label", "View");
-  view.replaceChildren(option(doc, "layer", "one layer"), option(doc, "model", "whole model"));
   const method = (
     /** @type {HTMLSelectElement} */
-    element(doc, "select", "attnw-method")
+    control(doc, "select", "attnw-method", "Method")
   );
-  method.setAttribute("aria-label", "Method");
   const layer = (
     /** @type {HTMLInputElement} */
-    element(doc, "input", "attnw-layer")
+    control(doc, "input", "attnw-layer", "Layer", { type: "range", min: "1", step: "1" })
   );
-  layer.type = "range";
-  layer.min = "1";
-  layer.step = "1";
-  layer.setAttribute("aria-label", "Layer");
   const layerValue = element(doc, "output", "attnw-layer-value");
   const head = (
     /** @type {HTMLSelectElement} */
-    element(doc, "select", "attnw-head")
+    control(doc, "select", "attnw-head", "Head")
   );
-  head.setAttribute("aria-label", "Head");
   const topK = (
     /** @type {HTMLInputElement} */
-    element(doc, "input", "attnw-top-k")
+    control(doc, "input", "attnw-top-k", "Edges per token, 0 for all", {
+      type: "number",
+      min: "0",
+      step: "1",
+      title: "Draw at most this many edges into each token (0: all)"
+    })
   );
-  topK.type = "number";
-  topK.min = "0";
-  topK.step = "1";
-  topK.setAttribute("aria-label", "Edges per token, 0 for all");
-  topK.title = "Draw at most this many edges into each token (0: all)";
   const threshold = (
     /** @type {HTMLInputElement} */
-    element(doc, "input", "attnw-threshold")
+    control(doc, "input", "attnw-threshold", "Smallest weight drawn", {
+      type: "number",
+      min: "0",
+      step: "0.01",
+      title: "Hide edges whose weight is below this"
+    })
   );
-  threshold.type = "number";
-  threshold.min = "0";
-  threshold.step = "0.01";
-  threshold.setAttribute("aria-label", "Smallest weight drawn");
-  threshold.title = "Hide edges whose weight is below this";
   const specials = (
     /** @type {HTMLSelectElement} */
-    element(doc, "select", "attnw-specials")
-  );
-  specials.setAttribute("aria-label", "Special tokens");
-  specials.replaceChildren(
-    option(doc, "show", "show"),
-    option(doc, "hide", "hide"),
-    option(doc, "renormalise", "hide, renormalise rows")
+    control(doc, "select", "attnw-specials", "Special tokens", {}, [
+      ["show", "show"],
+      ["hide", "hide"],
+      ["renormalise", "hide, renormalise rows"]
+    ])
   );
   const binarize = (
     /** @type {HTMLInputElement} */
-    element(doc, "input", "attnw-binarize")
+    control(doc, "input", "attnw-binarize", "Binarisation threshold", {
+      type: "number",
+      min: "0",
+      max: "0.99",
+      step: "0.01",
+      title: "An edge exists where the head-mean attention exceeds this"
+    })
   );
-  binarize.type = "number";
-  binarize.min = "0";
-  binarize.max = "0.99";
-  binarize.step = "0.01";
-  binarize.setAttribute("aria-label", "Binarisation threshold");
-  binarize.title = "An edge exists where the head-mean attention exceeds this";
   const nodeSize = (
     /** @type {HTMLSelectElement} */
-    element(doc, "select", "attnw-node-size")
+    control(doc, "select", "attnw-node-size", "Dots sized by degree", {}, [
+      ["", "off"],
+      ["in", "in-degree"],
+      ["out", "out-degree"]
+    ])
   );
-  nodeSize.setAttribute("aria-label", "Dots sized by degree");
-  nodeSize.replaceChildren(option(doc, "", "off"), option(doc, "in", "in-degree"), option(doc, "out", "out-degree"));
   const rows = (
     /** @type {HTMLSelectElement} */
-    element(doc, "select", "attnw-window-size")
+    control(doc, "select", "attnw-window-size", "Token rows shown", {}, ["0", "32", "64", "128"].map((v) => [v, v === "0" ? "all" : v]))
   );
-  rows.setAttribute("aria-label", "Token rows shown");
-  rows.replaceChildren(...["0", "32", "64", "128"].map((v) => option(doc, v, v === "0" ? "all" : v)));
   const from = (
     /** @type {HTMLInputElement} */
-    element(doc, "input", "attnw-window-start")
+    control(doc, "input", "attnw-window-start", "First token row shown", { type: "number", min: "0", step: "1" })
   );
-  from.type = "number";
-  from.min = "0";
-  from.step = "1";
-  from.setAttribute("aria-label", "First token row shown");
   const target = (
     /** @type {HTMLSelectElement} */
-    element(doc, "select", "attnw-target")
+    control(doc, "select", "attnw-target", "Target to explain")
   );
-  target.setAttribute("aria-label", "Target to explain");
   const attribution = (
     /** @type {HTMLSelectElement} */
-    element(doc, "select", "attnw-attribution")
+    control(doc, "select", "attnw-attribution", "Token scores", {}, [["", "off"], ...Object.entries(ATTRIBUTION_LABELS)])
   );
-  attribution.setAttribute("aria-label", "Token scores");
-  attribution.replaceChildren(
-    option(doc, "", "off"),
-    ...Object.entries(ATTRIBUTION_LABELS).map(([value, text]) => option(doc, value, text))
-  );
-  for (const control of [view, method, layer, head, topK, threshold, specials, binarize, nodeSize, rows, from, target, attribution]) {
-    control.dataset.lmSuppressShortcuts = "true";
-  }
   const targetControl = labelled(doc, "Explain", target);
   const binarizeControl = labelled(doc, "Edge if weight >", binarize);
   const windowControl = labelled(doc, "Token rows", rows, element(doc, "span", "attnw-control-name", "from"), from);
@@ -1058,31 +1030,23 @@ function createControls(doc, model) {
     model.set(name, value);
     model.save_changes();
   };
-  const onMethod = () => commit("method", method.value);
-  const onView = () => commit("view", view.value);
-  const onLayer = () => commit("layer", Number(layer.value));
-  const onHead = () => commit("head", Number(head.value));
-  const onTarget = () => commit("target", target.value);
-  const onAttribution = () => commit("attribution", attribution.value);
-  const onTopK = () => commit("top_k", Math.max(0, Math.round(Number(topK.value) || 0)));
-  const onThreshold = () => commit("threshold", Math.max(0, Number(threshold.value) || 0));
-  const onSpecials = () => commit("specials", specials.value);
-  const onBinarize = () => commit("binarize_threshold", Math.min(0.99, Math.max(0, Number(binarize.value) || 0)));
-  const onNodeSize = () => commit("node_size", nodeSize.value);
   const onWindow = () => commit("window", [Math.max(0, Math.round(Number(from.value) || 0)), Number(rows.value)]);
-  method.addEventListener("change", onMethod);
-  view.addEventListener("change", onView);
-  layer.addEventListener("input", onLayer);
-  head.addEventListener("change", onHead);
-  target.addEventListener("change", onTarget);
-  attribution.addEventListener("change", onAttribution);
-  topK.addEventListener("change", onTopK);
-  threshold.addEventListener("change", onThreshold);
-  specials.addEventListener("change", onSpecials);
-  binarize.addEventListener("change", onBinarize);
-  nodeSize.addEventListener("change", onNodeSize);
-  rows.addEventListener("change", onWindow);
-  from.addEventListener("change", onWindow);
+  const listeners = [
+    [method, "change", () => commit("method", method.value)],
+    [view, "change", () => commit("view", view.value)],
+    [layer, "input", () => commit("layer", Number(layer.value))],
+    [head, "change", () => commit("head", Number(head.value))],
+    [target, "change", () => commit("target", target.value)],
+    [attribution, "change", () => commit("attribution", attribution.value)],
+    [topK, "change", () => commit("top_k", Math.max(0, Math.round(Number(topK.value) || 0)))],
+    [threshold, "change", () => commit("threshold", Math.max(0, Number(threshold.value) || 0))],
+    [specials, "change", () => commit("specials", specials.value)],
+    [binarize, "change", () => commit("binarize_threshold", Math.min(0.99, Math.max(0, Number(binarize.value) || 0)))],
+    [nodeSize, "change", () => commit("node_size", nodeSize.value)],
+    [rows, "change", onWindow],
+    [from, "change", onWindow]
+  ];
+  for (const [node, type, callback] of listeners) node.addEventListener(type, callback);
   let optionsKey = "";
   let targetsKey = "";
   return {
@@ -1131,21 +1095,17 @@ function createControls(doc, model) {
       attribution.title = state.targets.length ? "Gradient or blank-out scores of each token for the chosen target" : "This model has no output head: choose a target from Python, e.g. w.set_target(attn_widget.targets.similarity(...))";
     },
     destroy() {
-      method.removeEventListener("change", onMethod);
-      view.removeEventListener("change", onView);
-      layer.removeEventListener("input", onLayer);
-      head.removeEventListener("change", onHead);
-      target.removeEventListener("change", onTarget);
-      attribution.removeEventListener("change", onAttribution);
-      topK.removeEventListener("change", onTopK);
-      threshold.removeEventListener("change", onThreshold);
-      specials.removeEventListener("change", onSpecials);
-      binarize.removeEventListener("change", onBinarize);
-      nodeSize.removeEventListener("change", onNodeSize);
-      rows.removeEventListener("change", onWindow);
-      from.removeEventListener("change", onWindow);
+      for (const [node, type, callback] of listeners) node.removeEventListener(type, callback);
     }
   };
+}
+function control(doc, tag, className, label, properties = {}, options = []) {
+  const node = element(doc, tag, className);
+  Object.assign(node, properties);
+  node.setAttribute("aria-label", label);
+  node.dataset.lmSuppressShortcuts = "true";
+  if (options.length) node.replaceChildren(...options.map(([value, text]) => option(doc, value, text)));
+  return node;
 }
 function labelled(doc, text, ...children) {
   const label = element(doc, "label", "attnw-control");
@@ -1511,13 +1471,11 @@ function render({ model, el }) {
     const state = readState(model);
     const width = el.clientWidth || DEFAULT_WIDTH;
     if (state.view === "model") {
-      const next = modelFrame(state, width, envelopeOf, hovered);
-      scene = view.paintModel(next);
-      frame = next;
+      frame = modelFrame(state, width, envelopeOf, hovered);
+      scene = view.paintModel(frame);
     } else {
-      const next = layerFrame(state, width, envelopeOf, hovered);
-      scene = view.paintLayer(next);
-      frame = next;
+      frame = layerFrame(state, width, envelopeOf, hovered);
+      scene = view.paintLayer(frame);
     }
     const ended = win.performance.now();
     view.root.dataset.paintEnd = String(ended);

@@ -1,5 +1,6 @@
-// The control bar: method, layer and head. Controls write to the model; the model's
-// change events update the controls, so Python-side changes show up too.
+// The control bar: view, method, layer, head, edge filters, overlays, token window and token
+// scores. Controls write to the model; the model's change events update the controls, so
+// Python-side changes show up too.
 
 import { element } from "./overlay.js";
 import { MAX_HEAD, MEAN_HEAD } from "./state.js";
@@ -20,70 +21,62 @@ import { ATTRIBUTION_LABELS } from "./strip.js";
 export function createControls(doc, model) {
   const root = element(doc, "div", "attnw-controls");
 
-  const view = /** @type {HTMLSelectElement} */ (element(doc, "select", "attnw-view"));
-  view.setAttribute("aria-label", "View");
-  view.replaceChildren(option(doc, "layer", "one layer"), option(doc, "model", "whole model"));
-  const method = /** @type {HTMLSelectElement} */ (element(doc, "select", "attnw-method"));
-  method.setAttribute("aria-label", "Method");
-  const layer = /** @type {HTMLInputElement} */ (element(doc, "input", "attnw-layer"));
-  layer.type = "range";
-  layer.min = "1";
-  layer.step = "1";
-  layer.setAttribute("aria-label", "Layer");
+  const view = /** @type {HTMLSelectElement} */ (
+    control(doc, "select", "attnw-view", "View", {}, [["layer", "one layer"], ["model", "whole model"]])
+  );
+  const method = /** @type {HTMLSelectElement} */ (control(doc, "select", "attnw-method", "Method"));
+  const layer = /** @type {HTMLInputElement} */ (control(doc, "input", "attnw-layer", "Layer", { type: "range", min: "1", step: "1" }));
   const layerValue = element(doc, "output", "attnw-layer-value");
-  const head = /** @type {HTMLSelectElement} */ (element(doc, "select", "attnw-head"));
-  head.setAttribute("aria-label", "Head");
-  const topK = /** @type {HTMLInputElement} */ (element(doc, "input", "attnw-top-k"));
-  topK.type = "number";
-  topK.min = "0";
-  topK.step = "1";
-  topK.setAttribute("aria-label", "Edges per token, 0 for all");
-  topK.title = "Draw at most this many edges into each token (0: all)";
-  const threshold = /** @type {HTMLInputElement} */ (element(doc, "input", "attnw-threshold"));
-  threshold.type = "number";
-  threshold.min = "0";
-  threshold.step = "0.01";
-  threshold.setAttribute("aria-label", "Smallest weight drawn");
-  threshold.title = "Hide edges whose weight is below this";
-  const specials = /** @type {HTMLSelectElement} */ (element(doc, "select", "attnw-specials"));
-  specials.setAttribute("aria-label", "Special tokens");
-  specials.replaceChildren(
-    option(doc, "show", "show"),
-    option(doc, "hide", "hide"),
-    option(doc, "renormalise", "hide, renormalise rows"),
+  const head = /** @type {HTMLSelectElement} */ (control(doc, "select", "attnw-head", "Head"));
+  const topK = /** @type {HTMLInputElement} */ (
+    control(doc, "input", "attnw-top-k", "Edges per token, 0 for all", {
+      type: "number",
+      min: "0",
+      step: "1",
+      title: "Draw at most this many edges into each token (0: all)",
+    })
   );
-  const binarize = /** @type {HTMLInputElement} */ (element(doc, "input", "attnw-binarize"));
-  binarize.type = "number";
-  binarize.min = "0";
-  binarize.max = "0.99";
-  binarize.step = "0.01";
-  binarize.setAttribute("aria-label", "Binarisation threshold");
-  binarize.title = "An edge exists where the head-mean attention exceeds this";
-  const nodeSize = /** @type {HTMLSelectElement} */ (element(doc, "select", "attnw-node-size"));
-  nodeSize.setAttribute("aria-label", "Dots sized by degree");
-  nodeSize.replaceChildren(option(doc, "", "off"), option(doc, "in", "in-degree"), option(doc, "out", "out-degree"));
-  const rows = /** @type {HTMLSelectElement} */ (element(doc, "select", "attnw-window-size"));
-  rows.setAttribute("aria-label", "Token rows shown");
-  rows.replaceChildren(...["0", "32", "64", "128"].map((v) => option(doc, v, v === "0" ? "all" : v)));
-  const from = /** @type {HTMLInputElement} */ (element(doc, "input", "attnw-window-start"));
-  from.type = "number";
-  from.min = "0";
-  from.step = "1";
-  from.setAttribute("aria-label", "First token row shown");
-  const target = /** @type {HTMLSelectElement} */ (element(doc, "select", "attnw-target"));
-  target.setAttribute("aria-label", "Target to explain");
-  const attribution = /** @type {HTMLSelectElement} */ (element(doc, "select", "attnw-attribution"));
-  attribution.setAttribute("aria-label", "Token scores");
-  attribution.replaceChildren(
-    option(doc, "", "off"),
-    ...Object.entries(ATTRIBUTION_LABELS).map(([value, text]) => option(doc, value, text)),
+  const threshold = /** @type {HTMLInputElement} */ (
+    control(doc, "input", "attnw-threshold", "Smallest weight drawn", {
+      type: "number",
+      min: "0",
+      step: "0.01",
+      title: "Hide edges whose weight is below this",
+    })
   );
-
-  // JupyterLab binds arrow keys to notebook commands in command mode. Lumino skips
-  // shortcuts whose focused target carries this attribute, so keys reach our controls.
-  for (const control of [view, method, layer, head, topK, threshold, specials, binarize, nodeSize, rows, from, target, attribution]) {
-    control.dataset.lmSuppressShortcuts = "true";
-  }
+  const specials = /** @type {HTMLSelectElement} */ (
+    control(doc, "select", "attnw-specials", "Special tokens", {}, [
+      ["show", "show"],
+      ["hide", "hide"],
+      ["renormalise", "hide, renormalise rows"],
+    ])
+  );
+  const binarize = /** @type {HTMLInputElement} */ (
+    control(doc, "input", "attnw-binarize", "Binarisation threshold", {
+      type: "number",
+      min: "0",
+      max: "0.99",
+      step: "0.01",
+      title: "An edge exists where the head-mean attention exceeds this",
+    })
+  );
+  const nodeSize = /** @type {HTMLSelectElement} */ (
+    control(doc, "select", "attnw-node-size", "Dots sized by degree", {}, [
+      ["", "off"],
+      ["in", "in-degree"],
+      ["out", "out-degree"],
+    ])
+  );
+  const rows = /** @type {HTMLSelectElement} */ (
+    control(doc, "select", "attnw-window-size", "Token rows shown", {}, ["0", "32", "64", "128"].map((v) => [v, v === "0" ? "all" : v]))
+  );
+  const from = /** @type {HTMLInputElement} */ (
+    control(doc, "input", "attnw-window-start", "First token row shown", { type: "number", min: "0", step: "1" })
+  );
+  const target = /** @type {HTMLSelectElement} */ (control(doc, "select", "attnw-target", "Target to explain"));
+  const attribution = /** @type {HTMLSelectElement} */ (
+    control(doc, "select", "attnw-attribution", "Token scores", {}, [["", "off"], ...Object.entries(ATTRIBUTION_LABELS)])
+  );
 
   const targetControl = labelled(doc, "Explain", target);
   const binarizeControl = labelled(doc, "Edge if weight >", binarize);
@@ -108,31 +101,24 @@ export function createControls(doc, model) {
     model.set(name, value);
     model.save_changes();
   };
-  const onMethod = () => commit("method", method.value);
-  const onView = () => commit("view", view.value);
-  const onLayer = () => commit("layer", Number(layer.value));
-  const onHead = () => commit("head", Number(head.value));
-  const onTarget = () => commit("target", target.value);
-  const onAttribution = () => commit("attribution", attribution.value);
-  const onTopK = () => commit("top_k", Math.max(0, Math.round(Number(topK.value) || 0)));
-  const onThreshold = () => commit("threshold", Math.max(0, Number(threshold.value) || 0));
-  const onSpecials = () => commit("specials", specials.value);
-  const onBinarize = () => commit("binarize_threshold", Math.min(0.99, Math.max(0, Number(binarize.value) || 0)));
-  const onNodeSize = () => commit("node_size", nodeSize.value);
   const onWindow = () => commit("window", [Math.max(0, Math.round(Number(from.value) || 0)), Number(rows.value)]);
-  method.addEventListener("change", onMethod);
-  view.addEventListener("change", onView);
-  layer.addEventListener("input", onLayer);
-  head.addEventListener("change", onHead);
-  target.addEventListener("change", onTarget);
-  attribution.addEventListener("change", onAttribution);
-  topK.addEventListener("change", onTopK);
-  threshold.addEventListener("change", onThreshold);
-  specials.addEventListener("change", onSpecials);
-  binarize.addEventListener("change", onBinarize);
-  nodeSize.addEventListener("change", onNodeSize);
-  rows.addEventListener("change", onWindow);
-  from.addEventListener("change", onWindow);
+  /** @type {Array<[HTMLElement, string, () => void]>} */
+  const listeners = [
+    [method, "change", () => commit("method", method.value)],
+    [view, "change", () => commit("view", view.value)],
+    [layer, "input", () => commit("layer", Number(layer.value))],
+    [head, "change", () => commit("head", Number(head.value))],
+    [target, "change", () => commit("target", target.value)],
+    [attribution, "change", () => commit("attribution", attribution.value)],
+    [topK, "change", () => commit("top_k", Math.max(0, Math.round(Number(topK.value) || 0)))],
+    [threshold, "change", () => commit("threshold", Math.max(0, Number(threshold.value) || 0))],
+    [specials, "change", () => commit("specials", specials.value)],
+    [binarize, "change", () => commit("binarize_threshold", Math.min(0.99, Math.max(0, Number(binarize.value) || 0)))],
+    [nodeSize, "change", () => commit("node_size", nodeSize.value)],
+    [rows, "change", onWindow],
+    [from, "change", onWindow],
+  ];
+  for (const [node, type, callback] of listeners) node.addEventListener(type, callback);
 
   let optionsKey = "";
   let targetsKey = "";
@@ -184,21 +170,29 @@ export function createControls(doc, model) {
         : "This model has no output head: choose a target from Python, e.g. w.set_target(attn_widget.targets.similarity(...))";
     },
     destroy() {
-      method.removeEventListener("change", onMethod);
-      view.removeEventListener("change", onView);
-      layer.removeEventListener("input", onLayer);
-      head.removeEventListener("change", onHead);
-      target.removeEventListener("change", onTarget);
-      attribution.removeEventListener("change", onAttribution);
-      topK.removeEventListener("change", onTopK);
-      threshold.removeEventListener("change", onThreshold);
-      specials.removeEventListener("change", onSpecials);
-      binarize.removeEventListener("change", onBinarize);
-      nodeSize.removeEventListener("change", onNodeSize);
-      rows.removeEventListener("change", onWindow);
-      from.removeEventListener("change", onWindow);
+      for (const [node, type, callback] of listeners) node.removeEventListener(type, callback);
     },
   };
+}
+
+/**
+ * A form control with an accessible name. JupyterLab binds arrow keys to notebook commands in
+ * command mode; Lumino skips shortcuts whose focused target carries data-lm-suppress-shortcuts,
+ * so the keys reach our controls.
+ * @param {Document} doc
+ * @param {"select" | "input"} tag
+ * @param {string} className
+ * @param {string} label  aria-label
+ * @param {Record<string, string>} [properties]  set on the element (type, min, step, title, …)
+ * @param {Array<[string, string]>} [options]  a select's options: value, text
+ */
+function control(doc, tag, className, label, properties = {}, options = []) {
+  const node = element(doc, tag, className);
+  Object.assign(node, properties);
+  node.setAttribute("aria-label", label);
+  node.dataset.lmSuppressShortcuts = "true";
+  if (options.length) node.replaceChildren(...options.map(([value, text]) => option(doc, value, text)));
+  return node;
 }
 
 /**

@@ -13,18 +13,20 @@ import { rowEntries, sliceMax } from "./codec.js";
  */
 
 /**
- * All non-zero stored entries of one slice.
+ * All non-zero stored entries of one slice, or of one row of it.
  * @param {import("./codec.js").Envelope} env
  * @param {number} slice
+ * @param {number} [only]  a row: its entries only
  * @returns {EdgeList}
  */
-export function sliceEdges(env, slice) {
-  const capacity = env.rows * env.k;
+export function sliceEdges(env, slice, only) {
+  const [first, end] = only === undefined ? [0, env.rows] : [only, only + 1];
+  const capacity = (end - first) * env.k;
   const source = new Uint16Array(capacity);
   const target = new Uint16Array(capacity);
   const weight = new Float64Array(capacity);
   let count = 0;
-  for (let row = 0; row < env.rows; row++) {
+  for (let row = first; row < end; row++) {
     const { cols, values } = rowEntries(env, slice, row);
     for (let i = 0; i < values.length; i++) {
       if (values[i] === 0) continue;

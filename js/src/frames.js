@@ -6,7 +6,7 @@ import { decodeEnvelope, rowCoverage, rowEntries } from "./codec.js";
 import { degreesOf, filterEdges, sliceEdges } from "./edges.js";
 import { computeLayout } from "./layout.js";
 import { modelLayout } from "./model_view.js";
-import { isAvailable, MEAN_HEAD, pinnedModelNode, pinnedNode, sliceIndex } from "./state.js";
+import { hasLayer, isAvailable, MEAN_HEAD, pinnedModelNode, pinnedNode, sliceIndex } from "./state.js";
 
 /** @typedef {(trait: string) => import("./codec.js").Envelope} EnvelopeOf */
 /** @typedef {{ side: "source" | "target", index: number }} LayerNode */
@@ -129,29 +129,9 @@ export function modelFrame(state, width, envelopeOf, hovered) {
   const focus = (hovered && "layer" in hovered ? hovered : null) ?? pinned;
   const reachEnv = cumulative ? envelopeOf(`data_${state.method.id}`) : null;
   const shade = reachEnv && focus ? reachShading(state, reachEnv, focus) : null;
-  const ready = state.ready[state.method.id];
-  const reach =
-    reachEnv && focus && focus.layer > 0 && (ready === undefined || ready.includes(focus.layer))
-      ? rowAsEdges(reachEnv, focus.layer - 1, focus.index)
-      : null;
+  const reachable = reachEnv && focus && focus.layer > 0 && hasLayer(state, focus.layer);
+  const reach = reachable ? sliceEdges(reachEnv, focus.layer - 1, focus.index) : null;
   return { kind: "model", state, layout, env, perLayer, shade, reach, pinned, focus };
-}
-
-/**
- * One stored row as edges from its columns to the row's token.
- * @param {import("./codec.js").Envelope} env @param {number} slice @param {number} row
- * @returns {import("./edges.js").EdgeList}
- */
-function rowAsEdges(env, slice, row) {
-  const { cols, values } = rowEntries(env, slice, row);
-  const keep = [...values.keys()].filter((k) => values[k] !== 0);
-  return {
-    source: Uint16Array.from(keep, (k) => cols[k]),
-    target: new Uint16Array(keep.length).fill(row),
-    weight: Float64Array.from(keep, (k) => values[k]),
-    count: keep.length,
-    max: Math.max(0, ...keep.map((k) => Math.abs(values[k]))),
-  };
 }
 
 /** @param {import("./state.js").ViewState} state @returns {import("./edges.js").EdgeFilter} */
@@ -171,8 +151,6 @@ function edgeFilter(state) {
 export function reachShading(state, cumulative, focus) {
   const n = state.tokens.length;
   const shade = Array.from({ length: state.nLayers + 1 }, () => new Array(n).fill(0));
-  const ready = state.ready[state.method.id];
-  const has = (/** @type {number} */ layer) => ready === undefined || ready.includes(layer);
   /** @param {number[]} column */
   const scaled = (column) => {
     const max = Math.max(0, ...column.map(Math.abs));
@@ -181,14 +159,14 @@ export function reachShading(state, cumulative, focus) {
   if (focus.layer === 0) {
     shade[0][focus.index] = 1;
     for (let layer = 1; layer <= state.nLayers; layer++) {
-      if (!has(layer)) continue;
+      if (!hasLayer(state, layer)) continue;
       for (let i = 0; i < n; i++) {
         const { cols, values } = rowEntries(cumulative, layer - 1, i);
         for (let k = 0; k < values.length; k++) if (cols[k] === focus.index) shade[layer][i] = values[k];
       }
       shade[layer] = scaled(shade[layer]);
     }
-  } else if (has(focus.layer)) {
+  } else if (hasLayer(state, focus.layer)) {
     shade[focus.layer][focus.index] = 1;
     const { cols, values } = rowEntries(cumulative, focus.layer - 1, focus.index);
     for (let k = 0; k < values.length; k++) shade[0][cols[k]] = values[k];

@@ -57,13 +57,11 @@ export function render({ model, el }) {
     const state = readState(model);
     const width = el.clientWidth || DEFAULT_WIDTH;
     if (state.view === "model") {
-      const next = modelFrame(state, width, envelopeOf, hovered);
-      scene = view.paintModel(next);
-      frame = next;
+      frame = modelFrame(state, width, envelopeOf, hovered);
+      scene = view.paintModel(frame);
     } else {
-      const next = layerFrame(state, width, envelopeOf, hovered);
-      scene = view.paintLayer(next);
-      frame = next;
+      frame = layerFrame(state, width, envelopeOf, hovered);
+      scene = view.paintLayer(frame);
     }
     // For benchmarks and tests: when the last picture was finished and how long it took.
     const ended = win.performance.now();

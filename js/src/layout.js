@@ -67,8 +67,18 @@ export function rowCenter(layout, index) {
  * @returns {{ side: "source" | "target", index: number } | null}
  */
 export function nodeAt(layout, x, y) {
-  const index = Math.floor((y - layout.top) / layout.rowHeight);
-  if (index < layout.first || index > layout.last || y < HEADER_HEIGHT) return null;
+  const index = rowAt(layout, y);
+  if (index === null) return null;
   const middle = (layout.leftX + layout.rightX) / 2;
   return { side: x < middle ? "source" : "target", index };
+}
+
+/**
+ * The token row under a height, or null (header, or outside the token window).
+ * @param {Layout} layout
+ * @param {number} y
+ */
+export function rowAt(layout, y) {
+  const index = Math.floor((y - layout.top) / layout.rowHeight);
+  return index < layout.first || index > layout.last || y < HEADER_HEIGHT ? null : index;
 }

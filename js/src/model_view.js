@@ -1,7 +1,7 @@
 // Geometry and path tracing of the whole-model view: every layer a column of tokens, edges
 // between consecutive columns (the figure of Abnar & Zuidema).
 
-import { HEADER_HEIGHT } from "./layout.js";
+import { rowAt } from "./layout.js";
 
 /**
  * @typedef {import("./layout.js").Layout & { columns: number[] }} ModelLayout
@@ -25,8 +25,8 @@ export function modelLayout(base, nLayers) {
  * @returns {{ layer: number, index: number } | null}
  */
 export function modelNodeAt(layout, x, y) {
-  const index = Math.floor((y - layout.top) / layout.rowHeight);
-  if (index < layout.first || index > layout.last || y < HEADER_HEIGHT) return null;
+  const index = rowAt(layout, y);
+  if (index === null) return null;
   const step = layout.columns.length > 1 ? layout.columns[1] - layout.columns[0] : 1;
   const layer = Math.round((x - layout.columns[0]) / step);
   return { layer: Math.max(0, Math.min(layout.columns.length - 1, layer)), index };

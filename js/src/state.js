@@ -97,8 +97,17 @@ export function readState(model) {
  * @param {ViewState} state
  */
 export function isAvailable(state) {
+  return hasLayer(state, state.layer);
+}
+
+/**
+ * Is a layer of the selected method in its data (methods without `ready` have every layer)?
+ * @param {ViewState} state
+ * @param {number} layer  1..nLayers
+ */
+export function hasLayer(state, layer) {
   const layers = state.ready[state.method.id];
-  return layers === undefined || layers.includes(state.layer);
+  return layers === undefined || layers.includes(layer);
 }
 
 /**
