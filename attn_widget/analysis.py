@@ -5,20 +5,19 @@ Each method is computed on first use and cached; the capture is never modified.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Hashable, Iterable
-
 import warnings
+from collections.abc import Callable, Hashable, Iterable
 
 import torch
 
 from . import methods
 from .capture import Capture, capture
-from .gradients import Gradients, GradientRunner, IntegratedGradients
-from .inputs import resolve_tokenizer
-from .targets import Target
+from .gradients import GradientRunner, Gradients, IntegratedGradients
+from .inputs import check_model, resolve_tokenizer
 from .methods.flow import FlowSolver, layer_numbers
 from .methods.heads import HeadChoice
 from .progress import ProgressArg, progress_reporter
+from .targets import Target
 
 RECEPTIVE_FIELD = ("auto", "none", "rf-b", "rf-d")
 
@@ -34,7 +33,6 @@ class Analysis:
         self.model, self.tokenizer = model, tokenizer  # needed only by gradient methods
         self._cache: dict[Hashable, torch.Tensor] = {}
         self._gradient_runner: GradientRunner | None = None
-        self.binarize_threshold = 0.05  # the widget's path-count view binarises Ā > this
         # Unnormalised max flows per layer, kept as each layer completes, so that an
         # interrupted computation keeps the finished layers and nothing half-done.
         self._flow_layers: dict[tuple[str, float], dict[int, torch.Tensor]] = {}
@@ -121,10 +119,14 @@ class Analysis:
                 out.append(torch.from_numpy(solver.row(layer, position)))
             return torch.stack(out)
 
-        plain = methods.row_normalize(rows("attention"))
+        def cached_rows(which: str) -> torch.Tensor:
+            return self._cached(("flow-row", which, float(residual), position), lambda: rows(which))
+
+        plain = methods.row_normalize(cached_rows("attention"))
         if variant == "none":
             return plain
-        return _normalise(variant, plain.unsqueeze(1), methods.row_normalize(rows("baseline")).unsqueeze(1))[:, 0]
+        baseline = methods.row_normalize(cached_rows("baseline"))
+        return _normalise(variant, plain.unsqueeze(1), baseline.unsqueeze(1))[:, 0]
 
     def effective(self, sum_preserving: bool = False) -> torch.Tensor:
         """``(L, H, n, n)`` signed effective attention (methods.md section 5).
@@ -159,6 +161,11 @@ class Analysis:
                 ]
             )
         return self._cache[key]
+
+    @property
+    def effective_is_raw(self) -> bool:
+        """No row sees more keys than the head dimension: effective attention equals raw attention."""
+        return self.capture.n_tokens <= self.capture.geometry.head_dim
 
     def effective_removed(self) -> torch.Tensor:
         """``(L, H, n)``: per row, ``Σ_j |A - A_eff|``, the attention effective attention moved away."""
@@ -221,12 +228,12 @@ class Analysis:
     def gradients(self, target=None) -> Gradients:
         """One forward and backward pass: y, ∂y/∂(word embeddings) ``(n, d)``, ∂y/∂A ``(L, H, n, n)``."""
         resolved = self.target(target)
-        return self._cached(("gradients", resolved.description), lambda: self._runner().gradients(resolved))
+        return self._cached(("gradients", resolved.key), lambda: self._runner().gradients(resolved))
 
     def integrated_gradients(self, target=None, steps: int = 50, progress: ProgressArg = True) -> IntegratedGradients:
         """Gauss–Legendre IG on the word embeddings; steps doubled until completeness error < 5%."""
         resolved = self.target(target)
-        key = ("integrated_gradients", resolved.description, steps)
+        key = ("integrated_gradients", resolved.key, steps)
         if key not in self._cache:
             with progress_reporter(progress, "integrated gradients") as report:
                 self._cache[key] = self._runner().integrated_gradients(resolved, steps=steps, progress=report)
@@ -247,19 +254,20 @@ class Analysis:
         resolved = self.target(target)
         t = resolved.position
         if method == "saliency":
-            return methods.saliency(self.gradients(target).embed_grad, **options)
+            return methods.saliency(self.gradients(resolved).embed_grad, **options)
         if method == "grad_x_input":
-            g = self.gradients(target)
+            g = self.gradients(resolved)
             return methods.grad_times_input(g.embed_grad, g.embeds, **options)
         if method == "integrated_gradients":
-            return self.integrated_gradients(target, progress=options.get("progress", True), steps=options.get("steps", 50)).attributions.sum(-1)
+            ig = self.integrated_gradients(resolved, progress=options.get("progress", True), steps=options.get("steps", 50))
+            return ig.attributions.sum(-1)
         if method == "attention_gradient":
-            return _row(self.attention_gradient(target, **options)[-1], t)
+            return row_at(self.attention_gradient(resolved, **options)[-1], t)
         if method == "gradient_rollout":
             # Chefer's R starts at the identity; its part is removed (our default, section 6.4).
-            relevance = self.gradient_rollout(target)[-1] - torch.eye(self.capture.n_tokens, dtype=torch.float64)
-            return _row(relevance, t)
-        return self._cached(("blank_out", resolved.description), lambda: self._runner().blank_out(resolved))
+            relevance = self.gradient_rollout(resolved)[-1] - torch.eye(self.capture.n_tokens, dtype=torch.float64)
+            return row_at(relevance, t)
+        return self._cached(("blank_out", resolved.key), lambda: self._runner().blank_out(resolved))
 
     def attention_gradient(self, target=None, mode: str = "signed") -> torch.Tensor:
         """``(L, n, n)`` attention × gradient per layer, head-averaged (methods.md 6.3)."""
@@ -361,7 +369,7 @@ class Analysis:
         )
 
 
-def _row(matrix: torch.Tensor, position: int | None) -> torch.Tensor:
+def row_at(matrix: torch.Tensor, position: int | None) -> torch.Tensor:
     """Row ``position`` of ``(..., n, n)``, or the mean of all rows when the target pools positions."""
     return matrix.mean(-2) if position is None else matrix[..., position, :]
 
@@ -378,5 +386,6 @@ def analyze(model, text: str, tokenizer=None) -> Analysis:
     model: a PyTorch Hugging Face transformers model (left exactly as it was found).
     tokenizer: optional; loaded from the model's local path when omitted.
     """
-    tokenizer = resolve_tokenizer(model, tokenizer) if model is not None else tokenizer
+    check_model(model)
+    tokenizer = resolve_tokenizer(model, tokenizer)  # once: capture() and gradients use the same one
     return Analysis(capture(model, text, tokenizer), model=model, tokenizer=tokenizer)

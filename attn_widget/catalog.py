@@ -10,12 +10,21 @@ from dataclasses import dataclass
 
 import torch
 
+from . import methods
 from .analysis import Analysis
 
 # Flow needs one max-flow problem per (layer, token, input token). Up to this many
 # tokens it is computed with the widget (about a second for 12 layers on two cores,
 # benchmarks/RESULTS.md); beyond, each layer is computed when the view asks for it.
 FLOW_UPFRONT_MAX_TOKENS = 40
+DEFAULT_BINARIZE_THRESHOLD = 0.05
+
+
+@dataclass(frozen=True)
+class ViewSettings:
+    """The widget's settings that change what a method computes (not just how it is drawn)."""
+
+    binarize_threshold: float = DEFAULT_BINARIZE_THRESHOLD  # path counts: an edge exists where Ā > this
 
 
 @dataclass(frozen=True)
@@ -25,7 +34,8 @@ class ViewMethod:
     per_head: bool  # data is (L, H + 2, n, n): each head, then mean, then max
     cumulative: bool  # sources are the input tokens (layer 0), not the previous layer
     description: str
-    stack: Callable[[Analysis], torch.Tensor]  # (L, n, n), or (L, H + 2, n, n) when per_head
+    # (analysis, settings) -> (L, n, n), or (L, H + 2, n, n) when per_head
+    stack: Callable[[Analysis, ViewSettings], torch.Tensor]
     applies: Callable[[Analysis], bool] = lambda analysis: True
     # For methods computed layer by layer on request: (analysis, layers, progress) -> (len, n, n).
     layers: Callable[..., torch.Tensor] | None = None
@@ -41,6 +51,17 @@ class ViewMethod:
         """Whether to compute this method layer by layer when asked rather than up front."""
         return self.layers is not None and analysis.capture.n_tokens > FLOW_UPFRONT_MAX_TOKENS
 
+    def values(self, analysis: Analysis, settings: ViewSettings) -> tuple[torch.Tensor, list[int]]:
+        """The data to show and the layer numbers it holds; a deferred method's missing layers are zero."""
+        if not self.deferred(analysis):
+            return self.stack(analysis, settings), list(range(1, analysis.n_layers + 1))
+        done = self.done(analysis)
+        n = analysis.capture.n_tokens
+        data = torch.zeros(analysis.n_layers, n, n, dtype=torch.float64)
+        if done:
+            data[[layer - 1 for layer in done]] = self.layers(analysis, done, False)
+        return data, done
+
     def meta(self, analysis: Analysis) -> dict:
         """What the front end needs to label and index the data (JSON-safe)."""
         return {
@@ -50,8 +71,7 @@ class ViewMethod:
             "per_head": self.per_head,
             "cumulative": self.cumulative,
             "description": self.description,
-            "on_request": self.layers is not None,
-            "row_label": self.row_label if self.row_values is not None else "",
+            "row_label": self.row_label,
         }
 
 
@@ -61,14 +81,22 @@ def _per_head_stack(heads: torch.Tensor) -> torch.Tensor:
     return torch.cat([heads, heads.mean(1, keepdim=True), heads.amax(1, keepdim=True)], dim=1)
 
 
-def _raw_stack(analysis: Analysis) -> torch.Tensor:
+def _raw_stack(analysis: Analysis, _settings: ViewSettings) -> torch.Tensor:
     heads = analysis.attentions
     return torch.cat([heads, analysis.raw().unsqueeze(1).to(heads.dtype), analysis.raw("max").unsqueeze(1)], dim=1)
 
 
 def _effective_removed(analysis: Analysis) -> torch.Tensor:
     """``(L, H + 2, n)``: Σ_j |A - A_eff| per row, for every head slot of the effective stack."""
-    return (_raw_stack(analysis).to(torch.float64) - _per_head_stack(analysis.effective())).abs().sum(-1)
+    effective = analysis.effective().to(torch.float64)
+    return torch.cat(
+        [
+            analysis.effective_removed(),
+            methods.removed_mass(analysis.raw(), effective.mean(1)).unsqueeze(1),
+            methods.removed_mass(analysis.raw("max"), effective.amax(1)).unsqueeze(1),
+        ],
+        dim=1,
+    )
 
 
 def _has_values(analysis: Analysis) -> bool:
@@ -77,7 +105,7 @@ def _has_values(analysis: Analysis) -> bool:
 
 def _effective_note(analysis: Analysis) -> str:
     n, head_dim = analysis.capture.n_tokens, analysis.capture.geometry.head_dim
-    if n <= head_dim:
+    if analysis.effective_is_raw:
         return f"{n} tokens do not exceed the head dimension ({head_dim}): effective attention equals raw attention."
     if analysis.causal:
         return f"Rows of the first {head_dim} tokens see at most {head_dim} keys and are unchanged."
@@ -104,7 +132,7 @@ def _flow_method(id: str, label: str, description: str, compute, done, applies=l
         per_head=False,
         cumulative=True,
         description=description,
-        stack=lambda analysis: compute(analysis, None, False),
+        stack=lambda analysis, _settings: compute(analysis, None, False),
         applies=applies,
         layers=compute,
         done=done,
@@ -130,7 +158,7 @@ VIEW_METHODS: tuple[ViewMethod, ...] = (
             "changes nothing in the head's output. Signed: blue is negative. Equal to raw attention for rows that "
             "see no more keys than the head dimension."
         ),
-        stack=lambda analysis: _per_head_stack(analysis.effective()),
+        stack=lambda analysis, _settings: _per_head_stack(analysis.effective()),
         applies=_has_values,
         row_values=_effective_removed,
         row_label="attention removed (Σ|A − A_eff|)",
@@ -145,7 +173,7 @@ VIEW_METHODS: tuple[ViewMethod, ...] = (
             "Abnar & Zuidema (2020): 0.5·A + 0.5·I multiplied through the layers. How much of each input "
             "token reaches each position after this layer (heads averaged)."
         ),
-        stack=lambda analysis: analysis.rollout(receptive_field="none"),
+        stack=lambda analysis, _settings: analysis.rollout(receptive_field="none"),
     ),
     ViewMethod(
         id="rollout_rf",
@@ -153,7 +181,7 @@ VIEW_METHODS: tuple[ViewMethod, ...] = (
         per_head=False,
         cumulative=True,
         description="Attention rollout." + _RF_NOTE,
-        stack=lambda analysis: analysis.rollout(receptive_field="rf-b"),
+        stack=lambda analysis, _settings: analysis.rollout(receptive_field="rf-b"),
         applies=_is_decoder,
     ),
     ViewMethod(
@@ -165,7 +193,7 @@ VIEW_METHODS: tuple[ViewMethod, ...] = (
             "Rollout on effective attention: head-averaged, negative entries clipped, rows re-normalised (E1), "
             "then 0.5·Ā + 0.5·I multiplied through the layers. Clipping gives up exact output preservation."
         ),
-        stack=lambda analysis: analysis.effective_rollout(receptive_field="none"),
+        stack=lambda analysis, _settings: analysis.effective_rollout(receptive_field="none"),
         applies=_has_values,
     ),
     ViewMethod(
@@ -178,7 +206,7 @@ VIEW_METHODS: tuple[ViewMethod, ...] = (
             "each input token to each token after this layer. Only binary matrices count paths; products of "
             "weighted attention matrices have no such meaning."
         ),
-        stack=lambda analysis: analysis.path_counts(threshold=analysis.binarize_threshold),
+        stack=lambda analysis, settings: analysis.path_counts(threshold=settings.binarize_threshold),
     ),
     _flow_method(
         "flow",

@@ -15,7 +15,7 @@ import math
 
 import torch
 
-from .analysis import Analysis
+from .analysis import Analysis, row_at
 
 REFERENCES = ("saliency", "grad_x_input", "integrated_gradients", "blank_out", "attention_gradient", "gradient_rollout")
 
@@ -30,11 +30,11 @@ def attention_rows(analysis: Analysis, t: int | None) -> dict[str, torch.Tensor]
 
     def flow(receptive_field: str) -> torch.Tensor:
         if t is None:
-            return analysis.flow(receptive_field=receptive_field, progress=False).mean(1)
+            return row_at(analysis.flow(receptive_field=receptive_field, progress=False), None)
         return analysis.flow_rows(t, receptive_field=receptive_field)
 
     def row(matrices: torch.Tensor) -> torch.Tensor:
-        return matrices.mean(1) if t is None else matrices[:, t]
+        return row_at(matrices, t)
 
     found = {
         "raw": row(analysis.raw()),
@@ -44,8 +44,7 @@ def attention_rows(analysis: Analysis, t: int | None) -> dict[str, torch.Tensor]
     if analysis.causal:
         found["rollout (RF-B)"] = row(analysis.rollout(receptive_field="rf-b"))
         found["flow (RF-B)"] = flow("rf-b")
-    record = analysis.capture
-    if record.values is not None and record.n_tokens > record.geometry.head_dim:
+    if analysis.capture.values is not None and not analysis.effective_is_raw:
         found["effective rollout"] = row(analysis.effective_rollout(receptive_field="none"))
     return found
 
@@ -64,7 +63,7 @@ def correlations(analysis: Analysis, target=None, references=REFERENCES, include
     if not include_special:
         keep = keep[~analysis.capture.special[keep]]
     reference_scores = {
-        name: analysis.attribution(name, target, **({"progress": False} if name == "integrated_gradients" else {}))
+        name: analysis.attribution(name, resolved, **({"progress": False} if name == "integrated_gradients" else {}))
         for name in references
     }
     rows = []

@@ -93,19 +93,10 @@ def to_numpy(widget) -> dict[str, np.ndarray]:
     """
     from .catalog import view_method
 
-    out = {}
-    for meta in widget.methods:
-        method = view_method(meta["id"])
-        if method.deferred(widget.analysis):
-            done = method.done(widget.analysis)
-            n = len(widget.tokens)
-            values = np.zeros((widget.n_layers, n, n))
-            if done:
-                values[[layer - 1 for layer in done]] = method.layers(widget.analysis, done, False).numpy()
-            out[method.id] = values
-        else:
-            out[method.id] = method.stack(widget.analysis).numpy()
-    return out
+    return {
+        meta["id"]: view_method(meta["id"]).values(widget.analysis, widget.view_settings)[0].numpy()
+        for meta in widget.methods
+    }
 
 
 def to_frame(widget, method: str | None = None, layer: int | None = None, head: int | None = None):
@@ -118,8 +109,11 @@ def to_frame(widget, method: str | None = None, layer: int | None = None, head: 
     method = method or widget.method
     layer = layer or widget.layer
     head = widget.head if head is None else head
-    values = to_numpy(widget)[method]
-    matrix = values[layer - 1]
+    from .catalog import view_method
+
+    if method not in [meta["id"] for meta in widget.methods]:
+        raise KeyError(method)
+    matrix = view_method(method).values(widget.analysis, widget.view_settings)[0][layer - 1].numpy()
     if matrix.ndim == 3:  # per head: heads, then mean, then max
         matrix = matrix[head if head >= 0 else (widget.n_heads if head == -1 else widget.n_heads + 1)]
     labels = [f"{i}: {token}" for i, token in enumerate(widget.tokens)]

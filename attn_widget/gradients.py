@@ -45,29 +45,37 @@ class GradientRunner:
     def __init__(self, model, tokenizer, record: Capture):
         self.model, self.tokenizer, self.record = model, tokenizer, record
         self.device = next(model.parameters()).device
-        self.dtype = next(model.parameters()).dtype
+        self.as_float = record.attentions.dtype  # float64 for float64 models, else float32
         self._inputs = {key: value.to(self.device) for key, value in record.model_inputs.items()}
         self._context: Context | None = None
 
     def resolve(self, target) -> Target:
         """Turn a target spec (or None, a token string, a callable) into a ``Target`` for this text."""
+        if isinstance(target, Target):
+            return target
         spec: TargetSpec = as_spec(target)
+        return spec.resolve(self._plain_context())
+
+    def _plain_context(self) -> Context:
+        """The model, the text and one plain forward pass on it (no gradients), made once."""
         if self._context is None:
             with borrowed_for_capture(self.model), torch.no_grad():
                 outputs = self.model(**self._inputs)
             self._context = Context(self.model, self.tokenizer, self.record.token_ids, self.record.causal, outputs)
-        return spec.resolve(self._context)
+        return self._context
 
     def _embed(self) -> torch.Tensor:
         """``(1, n, d)`` word embeddings of the text (position embeddings stay inside the model)."""
         with torch.no_grad():
             return self.model.get_input_embeddings()(self._inputs["input_ids"]).detach()
 
+    def _extra(self, batch: int) -> dict:
+        """The model inputs other than the token ids (attention mask, …) for ``batch`` copies of the text."""
+        return {key: value.expand(batch, -1) for key, value in self._inputs.items() if key != "input_ids"}
+
     def _forward(self, embeds: torch.Tensor, **kwargs):
         """The model on a batch of embedded copies of the text ``(b, n, d)``."""
-        batch = embeds.shape[0]
-        extra = {key: value.expand(batch, -1) for key, value in self._inputs.items() if key != "input_ids"}
-        return self.model(inputs_embeds=embeds, **extra, **kwargs)
+        return self.model(inputs_embeds=embeds, **self._extra(embeds.shape[0]), **kwargs)
 
     def gradients(self, target: Target) -> Gradients:
         """y, ∂y/∂embeds and ∂y/∂A for every layer, from one backward pass."""
@@ -78,7 +86,7 @@ class GradientRunner:
             y = target.score(outputs).sum()
             grads = torch.autograd.grad(y, [embeds, *attentions], allow_unused=True)
         attention_grad = [torch.zeros_like(a) if g is None else g for a, g in zip(attentions, grads[1:])]
-        as_float = torch.float64 if self.dtype == torch.float64 else torch.float32
+        as_float = self.as_float
         return Gradients(
             value=float(y.detach()),
             embeds=embeds.detach()[0].to("cpu", as_float),
@@ -122,8 +130,7 @@ class GradientRunner:
                 if error < tolerance or steps * 2 > max_steps:
                     break
                 steps *= 2
-        as_float = torch.float64 if self.dtype == torch.float64 else torch.float32
-        return IntegratedGradients(attributions[0].to("cpu", as_float), error, steps)
+        return IntegratedGradients(attributions[0].to("cpu", self.as_float), error, steps)
 
     def _integrate(self, target, embeds, base, steps, progress) -> torch.Tensor:
         alphas, weights = methods.gauss_legendre(steps)
@@ -154,15 +161,13 @@ class GradientRunner:
             raise ValueError("Blank-out needs a mask, unknown or pad token to put in place of each token.")
         ids = self._inputs["input_ids"]
         n = ids.shape[1]
-        extra = {key: value for key, value in self._inputs.items() if key != "input_ids"}
         out = torch.empty(n, dtype=torch.float64)
+        y = float(target.score(self._plain_context().outputs).sum())
         with borrowed_for_capture(self.model), torch.no_grad():
-            y = float(target.score(self.model(**self._inputs)).sum())
             for start in range(0, n, _BATCH):
                 rows = torch.arange(start, min(n, start + _BATCH), device=self.device)
                 blanked = ids.repeat(len(rows), 1)
                 blanked[torch.arange(len(rows)), rows] = replacement
-                batch_extra = {key: value.expand(len(rows), -1) for key, value in extra.items()}
-                values = target.score(self.model(input_ids=blanked, **batch_extra))
+                values = target.score(self.model(input_ids=blanked, **self._extra(len(rows))))
                 out[start : start + len(rows)] = (y - values.double().cpu()).abs()
         return out

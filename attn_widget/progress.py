@@ -28,9 +28,6 @@ class _Reporter(contextlib.AbstractContextManager):
                 self._bar = tqdm(total=total, desc=self._description, unit="layer", leave=False, delay=1.0)
             self._bar.update(done - self._bar.n)
 
-    def __enter__(self) -> _Reporter:
-        return self
-
     def __exit__(self, *exc) -> None:
         if self._bar is not None:
             self._bar.close()

@@ -35,6 +35,12 @@ class Target:
     score: Callable[[object], torch.Tensor]
     position: int | None
     description: str
+    identity: object = None  # tells apart targets with the same description (the user's function)
+
+    @property
+    def key(self) -> tuple:
+        """What results for this target are cached under."""
+        return (self.description, self.identity)
 
 
 @dataclass(frozen=True)
@@ -229,7 +235,7 @@ class function(TargetSpec):  # noqa: N801
             value = fn(outputs)
             return value.reshape(-1)
 
-        return Target(score, self.position, self.description or getattr(fn, "__name__", "custom function"))
+        return Target(score, self.position, self.description or getattr(fn, "__name__", "custom function"), fn)
 
 
 def as_spec(target) -> TargetSpec:

@@ -6,12 +6,17 @@ import pathlib
 import warnings
 
 import anywidget
-import torch
 import traitlets as t
 
 from . import export, payload
 from .analysis import Analysis, analyze
-from .catalog import ViewMethod, view_method, view_methods
+from .catalog import (
+    DEFAULT_BINARIZE_THRESHOLD,
+    ViewMethod,
+    ViewSettings,
+    view_method,
+    view_methods,
+)
 from .jobs import BackgroundJob
 
 _STATIC = pathlib.Path(__file__).parent / "static"
@@ -100,7 +105,7 @@ class AttentionWidget(anywidget.AnyWidget):
         help="The pinned token: {side: 'source' | 'target', index} (one layer) or {layer, index} (whole model), or {}."
     ).tag(sync=True)
     binarize_threshold = t.Float(
-        0.05, help="Path counts: an edge exists where the head-mean attention exceeds this."
+        DEFAULT_BINARIZE_THRESHOLD, help="Path counts: an edge exists where the head-mean attention exceeds this."
     ).tag(sync=True)
     node_size = t.Unicode("", help="Teaching overlay: dots sized by 'in' or 'out' degree of the slice, or ''.").tag(
         sync=True
@@ -138,11 +143,6 @@ class AttentionWidget(anywidget.AnyWidget):
             methods=[m.meta(analysis) for m in available],
             top_k=0 if len(record.tokens) <= ALL_EDGES_UP_TO else LONG_INPUT_TOP_K,
         )
-        with warnings.catch_warnings():
-            # What a warning would say ("effective attention equals raw attention") is in the method's note.
-            warnings.simplefilter("ignore", UserWarning)
-            for method in available:
-                self._publish(method)
         self._target_specs: dict[str, object] = {}
         self._attribution_job = BackgroundJob()
         self._offer_default_target()
@@ -150,6 +150,12 @@ class AttentionWidget(anywidget.AnyWidget):
             if name not in _VIEW_OPTIONS:
                 raise TypeError(f"Unknown option {name!r}; the initial view accepts {', '.join(_VIEW_OPTIONS)}.")
             setattr(self, name, value)
+        # After the initial view, so that its settings are computed with once; one message to the front end.
+        with warnings.catch_warnings(), self.hold_sync():
+            # What a warning would say ("effective attention equals raw attention") is in the method's note.
+            warnings.simplefilter("ignore", UserWarning)
+            for method in available:
+                self._publish(method)
         self.on_msg(self._handle_message)
 
     # Token scores ----------------------------------------------------------------
@@ -236,8 +242,9 @@ class AttentionWidget(anywidget.AnyWidget):
             self.job = {"method": method, "layers": wanted, "done": done, "total": total}
 
         def on_finish(error: str | None) -> None:
+            # Computing one method's layers can complete another's (flow_rf needs flow's).
             for other in view_methods(self.analysis):
-                if other.layers is not None:
+                if other.layers is not None and other.done(self.analysis) != self.ready.get(other.id):
                     self._publish(other)
             self.job = {"method": method, "layers": wanted, "error": error} if error else {}
 
@@ -259,15 +266,7 @@ class AttentionWidget(anywidget.AnyWidget):
 
     def _publish(self, method: ViewMethod) -> None:
         """Encode one method's data (what is computed of it) into its trait."""
-        if not method.deferred(self.analysis):
-            data = method.stack(self.analysis)
-            done = list(range(1, self.n_layers + 1))
-        else:
-            done = method.done(self.analysis)
-            n = self.analysis.capture.n_tokens
-            data = torch.zeros(self.n_layers, n, n, dtype=torch.float64)
-            if done:
-                data[[layer - 1 for layer in done]] = method.layers(self.analysis, done, False)
+        data, done = method.values(self.analysis, self.view_settings)
         setattr(self, f"data_{method.id}", payload.encode(data) if done else b"")
         if method.row_values is not None:
             setattr(self, f"data_{method.id}_rows", payload.encode(method.row_values(self.analysis).unsqueeze(-1)))
@@ -301,10 +300,15 @@ class AttentionWidget(anywidget.AnyWidget):
             raise t.TraitError(f"attribution must be '' (off) or one of {list(Analysis.ATTRIBUTIONS)}; got {proposal['value']!r}.")
         return proposal["value"]
 
+    @property
+    def view_settings(self) -> ViewSettings:
+        """The settings that change what the methods compute."""
+        return ViewSettings(binarize_threshold=self.binarize_threshold)
+
     @t.observe("binarize_threshold")
-    def _rebinarize(self, change) -> None:
-        self.analysis.binarize_threshold = change["new"]
-        self._publish(view_method("paths"))
+    def _rebinarize(self, _change) -> None:
+        if "paths" in self.ready:  # not during __init__, which publishes every method afterwards
+            self._publish(view_method("paths"))
 
     @t.validate("binarize_threshold")
     def _check_binarize(self, proposal):

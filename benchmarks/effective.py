@@ -13,7 +13,6 @@ from __future__ import annotations
 import os
 import platform
 import sys
-import time
 
 import torch
 
@@ -22,26 +21,7 @@ sys.path.insert(0, os.path.join(os.path.dirname(__file__), ".."))
 from attn_widget import analyze  # noqa: E402
 from attn_widget.demo import minilm, pydoc_gpt2  # noqa: E402
 
-WORDS = (
-    "the committee said on tuesday that the new bridge over the river would open next spring after years of "
-    "delays caused by funding disputes flooding and a shortage of steel while local shops hope that visitors "
-    "will return once the road is finished"
-).split()
-
-
-def text_of(tokenizer, n: int, specials: int) -> str:
-    ids = tokenizer(" ".join(WORDS * 40), add_special_tokens=False)["input_ids"][: n - specials]
-    return tokenizer.decode(ids)
-
-
-def best_of(repeat: int, function) -> float:
-    times = []
-    for _ in range(repeat):
-        start = time.perf_counter()
-        function()
-        times.append(time.perf_counter() - start)
-    return min(times)
-
+from _common import best_of, text_of  # noqa: E402
 
 def main() -> None:
     torch.set_num_threads(os.cpu_count() or 1)
@@ -67,8 +47,8 @@ def main() -> None:
                 analysis.effective()
 
             forward()
-            t_forward = best_of(5, forward)
-            t_effective = best_of(5, effective)
+            t_forward, _ = best_of(5, forward)
+            t_effective, _ = best_of(5, effective)
             print(f"| {name} | {n} | {t_forward:.3f} | {t_effective:.3f} | {t_effective / t_forward:.2f} |")
 
 

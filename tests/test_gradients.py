@@ -161,6 +161,10 @@ def test_targets(tokenizer):
         analyze(tf.AutoModel.from_config(tiny_classifier().config), TEXT, tokenizer).target()
     custom = classifier.target(lambda outputs: outputs.logits[:, 0] - outputs.logits[:, 1])
     assert custom.position == 0
+    # Two functions with the same name (both "<lambda>") are two targets, not one cached result.
+    first = classifier.gradients(lambda outputs: outputs.logits[:, 0]).value
+    second = classifier.gradients(lambda outputs: outputs.logits[:, 1]).value
+    assert first != second
     assert VOCAB > 10
 
 

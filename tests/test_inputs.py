@@ -41,6 +41,8 @@ def test_not_a_transformers_model(tokenizer):
         analyze(torch.nn.Linear(3, 3), "the cat", tokenizer)
     with pytest.raises(TypeError, match="not the string 'bert-base-uncased'.*from_pretrained"):
         analyze("bert-base-uncased", "the cat", tokenizer)
+    with pytest.raises(TypeError, match="not the string 'bert-base-uncased'"):
+        analyze("bert-base-uncased", "the cat")  # the model is checked before a tokenizer is looked for
 
 
 def test_missing_tokenizer_says_to_pass_one(bert):

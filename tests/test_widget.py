@@ -233,3 +233,8 @@ def test_path_counts_follow_the_binarisation_threshold(tokenizer):
         w.binarize_threshold = 1.0
     with pytest.raises(traitlets.TraitError, match="node_size must be"):
         w.node_size = "size"
+    # The threshold is the widget's own: another widget on the same analysis keeps its own.
+    assert not torch.equal(w.analysis.path_counts(threshold=0.05), w.analysis.path_counts(threshold=0.2))
+    other = AttentionWidget(analysis=w.analysis, binarize_threshold=0.05)
+    np.testing.assert_array_equal(other.to_numpy()["paths"], w.analysis.path_counts(threshold=0.05).numpy())
+    np.testing.assert_array_equal(w.to_numpy()["paths"], w.analysis.path_counts(threshold=0.2).numpy())

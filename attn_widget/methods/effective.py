@@ -18,6 +18,8 @@ from __future__ import annotations
 
 import torch
 
+from .chain import cumulative_products
+from .masks import admissible_keys
 from .normalize import row_normalize
 
 FLOAT32_EPS = float(torch.finfo(torch.float32).eps)
@@ -151,9 +153,7 @@ class _RowProjector:
 def _masked_grams(v: torch.Tensor, mask: torch.Tensor) -> torch.Tensor:
     """``(n, k, k)``: G_i = Σ_j mask[i, j] v_j v_jᵀ; cumulative sums for causal masks."""
     outer = v.unsqueeze(2) * v.unsqueeze(1)  # (n, k, k)
-    n = mask.shape[0]
-    causal = torch.ones(n, n, dtype=torch.bool).tril()
-    if torch.equal(mask, causal):
+    if torch.equal(mask, admissible_keys(mask.shape[0], causal=True)):
         return outer.cumsum(0)
     return torch.einsum("ij,jkl->ikl", mask.to(torch.float64), outer)
 
@@ -185,7 +185,5 @@ def signed_rollout(att: torch.Tensor, residual: float = 0.5) -> torch.Tensor:
 
     att: ``(L, n, n)``. Returns ``(L, n, n)``; rows of every result sum to 1, entries may be negative.
     """
-    from .chain import cumulative_products
-
     eye = torch.eye(att.shape[-1], dtype=torch.float64)
     return cumulative_products((1 - residual) * att.to(torch.float64) + residual * eye)

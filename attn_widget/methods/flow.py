@@ -20,7 +20,6 @@ from concurrent.futures import ThreadPoolExecutor
 import numpy as np
 import torch
 
-from ._checks import check_layer_stack
 from .normalize import row_normalize
 from .rollout import residual_augment
 
@@ -48,8 +47,7 @@ def flow(
     is the flow from token i after layer ``layers[k]`` to each input token. Exact up to
     float64 rounding (about 1e-15). Interrupting (KeyboardInterrupt) leaves nothing behind.
     """
-    check_layer_stack(att)
-    capacities = residual_augment(att, residual)
+    capacities = residual_augment(att, residual)  # checks the layer stack
     wanted = layer_numbers(layers, att.shape[0])
     return FlowSolver(capacities).compute(wanted, normalize=normalize, progress=progress)
 

@@ -11,7 +11,6 @@ export const MAX_HEAD = -2;
  * @property {boolean} per_head     data is (L, H + 2, n, n): heads, then mean, then max
  * @property {boolean} cumulative   sources are the input tokens (layer 0)
  * @property {string} description
- * @property {boolean} [on_request]  computed layer by layer when asked for
  * @property {string} [row_label]     label of a per-row quantity in data_<id>_rows
  * @property {string} [note]          a remark about this input
  */

@@ -1,0 +1,27 @@
+"""What the benchmark scripts share: the text they run on and best-of timing."""
+
+from __future__ import annotations
+
+import time
+
+WORDS = (
+    "the committee said on tuesday that the new bridge over the river would open next spring after years of "
+    "delays caused by funding disputes flooding and a shortage of steel while local shops hope that visitors "
+    "will return once the road is finished"
+).split()
+
+
+def text_of(tokenizer, n: int, specials: int) -> str:
+    """A news-like text of exactly n tokens, of which ``specials`` are the tokenizer's own ([CLS], [SEP])."""
+    ids = tokenizer(" ".join(WORDS * 40), add_special_tokens=False)["input_ids"][: n - specials]
+    return tokenizer.decode(ids)
+
+
+def best_of(repeat: int, function):
+    """``(least seconds over repeat runs, the last result)``."""
+    times, result = [], None
+    for _ in range(repeat):
+        start = time.perf_counter()
+        result = function()
+        times.append(time.perf_counter() - start)
+    return min(times), result
