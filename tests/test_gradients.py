@@ -5,26 +5,12 @@ from __future__ import annotations
 import pytest
 import torch
 import transformers as tf
-from tiny_models import _COMMON, VOCAB
+from tiny_models import _COMMON, tiny_classifier, tiny_lm
 
 from attn_widget import analyze, methods, targets
 from attn_widget.model_state import borrowed_for_capture
 
 TEXT = "the cat sat on the mat and the dog ran to the big red house"
-
-
-def tiny_lm(seed: int = 0) -> tf.GPT2LMHeadModel:
-    torch.manual_seed(seed)
-    config = tf.GPT2Config(n_embd=32, n_head=4, n_layer=3, n_positions=64, **_COMMON)
-    return tf.GPT2LMHeadModel(config).double().eval()
-
-
-def tiny_classifier(seed: int = 0) -> tf.BertForSequenceClassification:
-    torch.manual_seed(seed)
-    config = tf.BertConfig(
-        hidden_size=32, num_attention_heads=4, num_hidden_layers=3, intermediate_size=64, num_labels=3, **_COMMON
-    )
-    return tf.BertForSequenceClassification(config).double().eval()
 
 
 def score_at(model, analysis, embeds: torch.Tensor) -> float:
@@ -55,7 +41,6 @@ def test_attention_gradient_matches_finite_differences(tokenizer, monkeypatch):
     model = tiny_lm()
     analysis = analyze(model, TEXT, tokenizer)
     g = analysis.gradients()
-    original = modeling_gpt2.eager_attention_forward
     nudge = {"layer": 1, "index": (2, 9, 4), "by": 0.0}
 
     def patched(module, query, key, value, attention_mask, scaling=None, dropout=0.0, **kwargs):
@@ -78,7 +63,6 @@ def test_attention_gradient_matches_finite_differences(tokenizer, monkeypatch):
         values.append(score_at(model, analysis, embeds))
     numeric = (values[0] - values[1]) / (2 * h)
     assert numeric == pytest.approx(float(g.attention_grad[(1, *nudge["index"])]), rel=1e-6, abs=1e-9)
-    monkeypatch.setattr(modeling_gpt2, "eager_attention_forward", original)
 
 
 def test_causal_models_give_exact_zeros_after_the_target(tokenizer):
@@ -105,7 +89,7 @@ def test_integrated_gradients_completeness(build, tokenizer):
 def test_integrated_gradients_on_a_linear_model_are_exact():
     """y = w·vec(e): IG = w ⊙ (e − e') exactly, and equals gradient × input with a zero baseline."""
     e, w = torch.randn(5, 3, dtype=torch.float64), torch.randn(5, 3, dtype=torch.float64)
-    alphas, weights = methods.gauss_legendre(50)
+    _, weights = methods.gauss_legendre(50)
     assert float(weights.sum()) == pytest.approx(1.0, abs=1e-14)
     integrated = e * sum(weight * w for weight in weights)  # ∂y/∂e = w at every point
     assert torch.allclose(integrated, w * e, atol=1e-13)
@@ -165,7 +149,6 @@ def test_targets(tokenizer):
     first = classifier.gradients(lambda outputs: outputs.logits[:, 0]).value
     second = classifier.gradients(lambda outputs: outputs.logits[:, 1]).value
     assert first != second
-    assert VOCAB > 10
 
 
 def test_masked_lm_target_needs_a_mask(tokenizer):

@@ -6,6 +6,7 @@ import pytest
 import torch
 
 from attn_widget import methods
+from attn_widget.methods import admissible_keys
 from attn_widget.methods.effective import effective_attention, effective_mixing, removed_mass, signed_rollout
 
 G = torch.Generator().manual_seed(0)
@@ -22,8 +23,8 @@ def softmax_rows(n: int, heads: int = 1, causal: bool = False) -> torch.Tensor:
     return logits.softmax(-1)
 
 
-FULL = lambda n: torch.ones(n, n, dtype=torch.bool)  # noqa: E731
-CAUSAL = lambda n: torch.ones(n, n, dtype=torch.bool).tril()  # noqa: E731
+FULL = lambda n: admissible_keys(n, causal=False)  # noqa: E731
+CAUSAL = lambda n: admissible_keys(n, causal=True)  # noqa: E731
 EPS64 = float(torch.finfo(torch.float64).eps)
 
 
@@ -127,8 +128,7 @@ def test_decoder_prefix_form():
 
 def test_sliding_window_rows_stay_in_their_window():
     n, w = 12, 5
-    i, j = torch.meshgrid(torch.arange(n), torch.arange(n), indexing="ij")
-    mask = (j <= i) & (j > i - w)
+    mask = admissible_keys(n, causal=True, window=w)
     att = softmax_rows(n).masked_fill(~mask, 0)
     att = att / att.sum(-1, keepdim=True)
     v = rand(1, n, 3)

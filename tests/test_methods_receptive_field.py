@@ -11,7 +11,7 @@ from attn_widget import methods
 
 
 def causal_masks(layers: int, n: int) -> torch.Tensor:
-    return torch.ones(layers, n, n, dtype=torch.bool).tril().clone()
+    return methods.admissible_keys(n, causal=True).expand(layers, n, n).clone()
 
 
 def test_content_free_attention_maps_to_uniform_rows():
@@ -66,8 +66,7 @@ def test_normalised_decoder_results_are_lower_triangular_and_stochastic(method):
 
 def test_sliding_window_baseline_uses_the_window():
     n, window, layers = 10, 3, 4
-    i, j = torch.meshgrid(torch.arange(n), torch.arange(n), indexing="ij")
-    masks = ((j <= i) & (j > i - window)).expand(layers, n, n)
+    masks = methods.admissible_keys(n, causal=True, window=window).expand(layers, n, n)
     uniform = methods.null_attention(masks)
     baseline = methods.rollout(uniform)
     assert torch.all(baseline[0][~masks[0]] == 0)

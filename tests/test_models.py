@@ -6,7 +6,7 @@ from __future__ import annotations
 import pytest
 import torch
 import transformers as tf
-from tiny_models import FAMILIES, _COMMON, tiny_model
+from tiny_models import _COMMON, FAMILIES, tiny_lm, tiny_model
 
 from attn_widget import UnsupportedModelError, analyze
 
@@ -126,8 +126,6 @@ def test_unsupported_family_still_gets_attention_methods(tokenizer):
 
 
 def test_models_with_heads_use_the_base_model(tokenizer):
-    config = tf.GPT2Config(n_embd=32, n_head=4, n_layer=2, n_positions=64, **_COMMON)
-    torch.manual_seed(0)
-    lm = tf.GPT2LMHeadModel(config).double().eval()
+    lm = tiny_lm(n_layer=2)
     record = analyze(lm, TEXT, tokenizer).capture
     assert record.family == "GPT-2" and record.values.shape[:2] == (2, 4)

@@ -171,7 +171,7 @@ def test_an_interrupted_flow_keeps_finished_layers_only(tokenizer):
 
 
 def test_token_scores_follow_the_target_and_method(tokenizer):
-    from test_gradients import tiny_lm
+    from tiny_models import tiny_lm
 
     from attn_widget import targets
 

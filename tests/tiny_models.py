@@ -63,15 +63,36 @@ def _configs(max_positions: int = 64) -> dict[str, tf.PretrainedConfig]:
 FAMILIES = tuple(_configs())
 
 
-def tiny_model(family: str, dtype: torch.dtype = torch.float64, seed: int = 0, **overrides):
-    """A tiny random model of one family, in eval mode, with the default (sdpa) attention."""
+def _config(family: str, overrides: dict) -> tf.PretrainedConfig:
     config = _configs()[family]
     for key, value in overrides.items():
         setattr(config, key, value)
+    return config
+
+
+def tiny_model(family: str, dtype: torch.dtype = torch.float64, seed: int = 0, **overrides):
+    """A tiny random model of one family, in eval mode, with the default (sdpa) attention."""
+    config = _config(family, overrides)
     torch.manual_seed(seed)
     model = tf.AutoModel.from_config(config)
     _randomise_biases(model)
     return model.to(dtype).eval()
+
+
+def tiny_lm(seed: int = 0, **overrides) -> tf.GPT2LMHeadModel:
+    """A tiny random GPT-2 with its language-model head, float64, in eval mode."""
+    config = _config("gpt2", overrides)
+    torch.manual_seed(seed)
+    return tf.GPT2LMHeadModel(config).double().eval()
+
+
+def tiny_classifier(seed: int = 0) -> tf.BertForSequenceClassification:
+    """A tiny random BERT with a 3-class head, float64, in eval mode."""
+    torch.manual_seed(seed)
+    config = tf.BertConfig(
+        hidden_size=32, num_attention_heads=4, num_hidden_layers=3, intermediate_size=64, num_labels=3, **_COMMON
+    )
+    return tf.BertForSequenceClassification(config).double().eval()
 
 
 def _randomise_biases(model: torch.nn.Module) -> None:

@@ -1,7 +1,7 @@
 import assert from "node:assert/strict";
 import { test } from "node:test";
 import { decodeEnvelope } from "../src/codec.js";
-import { edgesOfNode, sliceEdges } from "../src/edges.js";
+import { edgesOfNode, filterEdges, sliceEdges } from "../src/edges.js";
 import { fixtureBytes } from "./fake-model.js";
 
 test("slice edges skip zeros and point from source column to receiving row", () => {
@@ -26,8 +26,7 @@ test("edges of a node are sorted strongest first and touch the node", () => {
   for (const e of outgoing) assert.equal(edges.source[e], 0);
 });
 
-test("filtering keeps the strongest edges per token above the threshold and can drop special tokens", async () => {
-  const { filterEdges } = await import("../src/edges.js");
+test("filtering keeps the strongest edges per token above the threshold and can drop special tokens", () => {
   const edges = sliceEdges(decodeEnvelope(fixtureBytes("dense")), 0); // 5 tokens, dense rows
   const special = [true, false, false, false, false];
   const all = filterEdges(edges, { topK: 0, threshold: 0, specials: "show", special });

@@ -83,9 +83,7 @@ export class RecordingContext {
   arc(x, y, r) {
     this.path.push([x, y, r]);
   }
-  fill() {
-    this.fills = (this.fills ?? 0) + 1;
-  }
+  fill() {}
   fillText() {}
   fillRect() {}
   save() {}

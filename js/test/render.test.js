@@ -13,7 +13,10 @@ function mount(overrides = {}) {
   const ctx = /** @type {any} */ (canvas.getContext("2d"));
   /** Run the pending animation frame. */
   const flush = () => new Promise((resolve) => dom.window.requestAnimationFrame(() => setTimeout(resolve, 0)));
-  return { dom, el, model, cleanup, canvas, ctx, flush };
+  const plot = /** @type {HTMLElement} */ (el.querySelector(".attnw-plot"));
+  /** Press a key on the plot. @param {string} k */
+  const key = (k) => plot.dispatchEvent(new dom.window.KeyboardEvent("keydown", { key: k, bubbles: true }));
+  return { dom, el, model, cleanup, canvas, ctx, flush, plot, key };
 }
 
 test("draws one curve per stored non-zero edge, from source row to target row", () => {
@@ -76,8 +79,7 @@ test("controls write to the model and follow model changes", async () => {
 });
 
 test("hovering a receiving token highlights its edges and lists their values", async () => {
-  const { el, dom, canvas, ctx, flush } = mount();
-  const plot = /** @type {HTMLElement} */ (el.querySelector(".attnw-plot"));
+  const { el, dom, canvas, ctx, flush, plot } = mount();
   const rowHeight = Number(canvas.dataset.rowHeight);
   const top = Number(canvas.dataset.top);
   const event = new dom.window.MouseEvent("pointermove", { clientX: 600, clientY: top + 3.5 * rowHeight });
@@ -140,12 +142,11 @@ test("a layer computed on request shows a compute button, then progress, then th
 });
 
 test("effective attention is drawn with the diverging map and reports the mass it removed", async () => {
-  const { el, dom, canvas, flush } = mount({ method: "effective", layer: 2 });
+  const { el, dom, canvas, flush, plot } = mount({ method: "effective", layer: 2 });
   const legend = /** @type {HTMLElement} */ (el.querySelector(".attnw-legend"));
   assert.match(legend.textContent ?? "", /^-/, "signed data: the scale starts below zero");
   assert.match(legend.textContent ?? "", /attention removed \(Σ\|A − A_eff\|\): \d/);
   assert.match(el.querySelector(".attnw-caption")?.textContent ?? "", /Rows of the first 2 tokens see at most 2 keys/);
-  const plot = /** @type {HTMLElement} */ (el.querySelector(".attnw-plot"));
   const rowHeight = Number(canvas.dataset.rowHeight);
   plot.dispatchEvent(new dom.window.MouseEvent("pointermove", { clientX: 600, clientY: Number(canvas.dataset.top) + 5.5 * rowHeight }));
   await flush();
@@ -154,7 +155,7 @@ test("effective attention is drawn with the diverging map and reports the mass i
 
 test("token scores appear as bars beside the graph, signed, with the target row marked", async () => {
   const scores = fixtureBytes("scores");
-  const { el, model, dom, canvas, flush } = mount({
+  const { el, model, dom, canvas, flush, plot } = mount({
     targets: [{ id: "t0", label: "logit of 'x' as the token after position 3", position: 3 }],
     target: "t0",
     attribution: "grad_x_input",
@@ -175,7 +176,6 @@ test("token scores appear as bars beside the graph, signed, with the target row 
   assert.match(status.textContent ?? "", /^Bars: gradient × input of logit of 'x'/);
   assert.ok(el.querySelector('.attnw-labels-right [data-index="3"]')?.classList.contains("attnw-target-row"));
 
-  const plot = /** @type {HTMLElement} */ (el.querySelector(".attnw-plot"));
   const rowHeight = Number(canvas.dataset.rowHeight);
   plot.dispatchEvent(new dom.window.MouseEvent("pointermove", { clientX: 5, clientY: Number(canvas.dataset.top) + 4.5 * rowHeight }));
   await flush();
@@ -198,8 +198,7 @@ test("without a target the token-score control explains what to do", () => {
 });
 
 test("clicking pins a token (and again unpins it); the keyboard moves, pins and unpins", async () => {
-  const { el, model, dom, canvas, flush } = mount();
-  const plot = /** @type {HTMLElement} */ (el.querySelector(".attnw-plot"));
+  const { el, model, dom, canvas, flush, plot, key } = mount();
   const rowHeight = Number(canvas.dataset.rowHeight);
   const y = Number(canvas.dataset.top) + 2.5 * rowHeight;
   plot.dispatchEvent(new dom.window.MouseEvent("click", { clientX: 600, clientY: y }));
@@ -213,7 +212,6 @@ test("clicking pins a token (and again unpins it); the keyboard moves, pins and 
   plot.dispatchEvent(new dom.window.MouseEvent("click", { clientX: 600, clientY: y }));
   assert.deepEqual(model.get("selected"), {});
 
-  const key = (k) => plot.dispatchEvent(new dom.window.KeyboardEvent("keydown", { key: k, bubbles: true }));
   key("ArrowDown");
   key("ArrowDown");
   key("ArrowLeft");
@@ -251,7 +249,7 @@ test("edge controls write top_k, threshold and specials", async () => {
 });
 
 test("the whole-model view draws every layer as a column, traces paths and shades what reaches a node", async () => {
-  const { el, model, dom, canvas, ctx, flush } = mount({ view: "model" });
+  const { el, model, dom, canvas, ctx, flush, plot, key } = mount({ view: "model" });
   const columns = JSON.parse(canvas.dataset.columns ?? "[]");
   assert.equal(columns.length, 4, "input and 3 layers");
   const perLayer = (6 * 7) / 2; // causal: j <= i
@@ -261,7 +259,6 @@ test("the whole-model view draws every layer as a column, traces paths and shade
   assert.equal(/** @type {HTMLInputElement} */ (el.querySelector(".attnw-layer")).disabled, true);
 
   // Hover the node of token 4 after layer 2: its strongest paths are traced in both directions.
-  const plot = /** @type {HTMLElement} */ (el.querySelector(".attnw-plot"));
   const top = Number(canvas.dataset.top);
   const rowHeight = Number(canvas.dataset.rowHeight);
   plot.dispatchEvent(new dom.window.MouseEvent("pointermove", { clientX: columns[2], clientY: top + 4.5 * rowHeight }));
@@ -279,7 +276,6 @@ test("the whole-model view draws every layer as a column, traces paths and shade
   plot.dispatchEvent(new dom.window.MouseEvent("pointerleave"));
   await flush();
   assert.match(el.querySelector(".attnw-caption")?.textContent ?? "", /dots: how much of the focused input reaches each token/);
-  const key = (k) => plot.dispatchEvent(new dom.window.KeyboardEvent("keydown", { key: k, bubbles: true }));
   key("ArrowRight");
   key("ArrowRight");
   await flush();
@@ -312,13 +308,12 @@ test("teaching overlays: dots sized by degree, path counts with their binarisati
 });
 
 test("a token window zooms into a range of rows, keeping each token's own index", async () => {
-  const { el, dom, canvas, flush } = mount({ window: [2, 3] });
+  const { el, dom, canvas, flush, plot } = mount({ window: [2, 3] });
   const labels = [...el.querySelectorAll(".attnw-labels-right .attnw-token")].map((n) => /** @type {HTMLElement} */ (n).dataset.index);
   assert.deepEqual(labels, ["2", "3", "4"]);
   const rowHeight = Number(canvas.dataset.rowHeight);
   const top = Number(canvas.dataset.top);
   assert.ok(top < 0, "rows before the window lie above the plot");
-  const plot = /** @type {HTMLElement} */ (el.querySelector(".attnw-plot"));
   plot.dispatchEvent(new dom.window.MouseEvent("pointermove", { clientX: 600, clientY: top + 3.5 * rowHeight }));
   await flush();
   assert.match(el.querySelector(".attnw-tooltip")?.textContent ?? "", /“ cat” #3/);
@@ -328,11 +323,10 @@ test("a token window zooms into a range of rows, keeping each token's own index"
 });
 
 test("new data for a method replaces what was drawn (a layer computed later is not stale)", async () => {
-  const { dom, el, model, flush } = mount({ method: "flow", layer: 3 });
-  const plot = /** @type {HTMLElement} */ (el.querySelector(".attnw-plot"));
+  const { el, model, flush, key } = mount({ method: "flow", layer: 3 });
   const tooltip = /** @type {HTMLElement} */ (el.querySelector(".attnw-tooltip"));
   // Focus the last receiving token, whose row differs between flow and rollout.
-  for (let i = 0; i < 6; i++) plot.dispatchEvent(new dom.window.KeyboardEvent("keydown", { key: "ArrowDown" }));
+  for (let i = 0; i < 6; i++) key("ArrowDown");
   await flush();
   const flowValues = tooltip.textContent;
   model.set("method", "rollout");

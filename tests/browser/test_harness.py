@@ -42,6 +42,13 @@ def geometry(page) -> dict:
     )
 
 
+def row_point(page, x: float, index: int) -> tuple[float, float]:
+    """Page coordinates of the centre of token row ``index`` at canvas x."""
+    box = page.locator("canvas.attnw-canvas").bounding_box()
+    g = geometry(page)
+    return box["x"] + x, box["y"] + g["top"] + (index + 0.5) * g["row"]
+
+
 def max_alpha(page, x: float, y: float, radius: int = 1) -> int:
     """Largest alpha in a small square of canvas pixels around CSS point (x, y)."""
     return page.eval_on_selector(
@@ -265,11 +272,8 @@ def test_whole_model_view(browser, page_server, minilm_widget, artifacts, tmp_pa
     assert len(columns) == 7  # input and 6 layers
     n = len(minilm_widget.tokens)
     assert int(page.get_attribute(".attnw-canvas", "data-edges")) == 6 * n * n
-    box = page.locator("canvas.attnw-canvas").bounding_box()
-    top = float(page.get_attribute(".attnw-canvas", "data-top"))
-    row = float(page.get_attribute(".attnw-canvas", "data-row-height"))
     it = minilm_widget.tokens.index("it")
-    page.mouse.click(box["x"] + columns[6], box["y"] + top + (it + 0.5) * row)
+    page.mouse.click(*row_point(page, columns[6], it))
     page.wait_for_function("window.model.get('selected').layer === 6")
     assert page.evaluate("window.model.get('selected')") == {"layer": 6, "index": it}
     page.select_option(".attnw-method", "rollout")
@@ -305,11 +309,7 @@ def test_token_window_on_a_long_input(browser, page_server, minilm, artifacts):
     page.wait_for_function("document.querySelectorAll('.attnw-labels-left .attnw-token').length === 32")
     indices = page.eval_on_selector_all(".attnw-labels-left .attnw-token", "labels => labels.map(l => +l.dataset.index)")
     assert indices == list(range(60, 92))
-    box = page.locator("canvas.attnw-canvas").bounding_box()
-    top = float(page.get_attribute(".attnw-canvas", "data-top"))
-    row = float(page.get_attribute(".attnw-canvas", "data-row-height"))
-    right = float(page.get_attribute(".attnw-canvas", "data-right-x"))
-    page.mouse.move(box["x"] + right + 20, box["y"] + top + 70.5 * row)
+    page.mouse.move(*row_point(page, geometry(page)["right"] + 20, 70))
     page.locator(".attnw-tooltip").wait_for(state="visible")
     assert "#70 ·" in page.inner_text(".attnw-tooltip-title")
     page.locator(".attnw-root").screenshot(path=str(artifacts / "widget-token-window.png"))
@@ -351,13 +351,10 @@ def test_edge_controls_pin_and_unpin(browser, page_server, minilm_widget):
     change(".attnw-node-size", "out")
     assert "out-degree of the left column" in page.inner_text(".attnw-caption")
 
-    box = page.locator("canvas.attnw-canvas").bounding_box()
-    top = float(page.get_attribute(".attnw-canvas", "data-top"))
-    row = float(page.get_attribute(".attnw-canvas", "data-row-height"))
-    right = float(page.get_attribute(".attnw-canvas", "data-right-x"))
-    point = (box["x"] + right + 20, box["y"] + top + 3.5 * row)
+    point = row_point(page, geometry(page)["right"] + 20, 3)
     page.mouse.click(*point)
     page.wait_for_function("window.model.get('selected').index === 3")
+    box = page.locator("canvas.attnw-canvas").bounding_box()
     page.mouse.move(box["x"] + 5, box["y"] - 30)  # leave: the pinned token keeps its tooltip
     page.wait_for_timeout(100)
     assert page.inner_text(".attnw-tooltip-title").startswith("Pinned ·")

@@ -137,14 +137,15 @@ def run_in_jupyter(page, url, app, artifacts):
 
     # Ask the live kernel, through the notebook's own session, what it now holds.
     printed = page.evaluate(
-        """async () => {
+        """async (code) => {
             const kernel = window.jupyterapp.shell.currentWidget.sessionContext.session.kernel;
-            const future = kernel.requestExecute({ code: 'print("LAYER", w.layer)' });
+            const future = kernel.requestExecute({ code });
             let text = "";
             future.onIOPub = (msg) => { if (msg.header.msg_type === "stream") text += msg.content.text; };
             await future.done;
             return text;
-        }"""
+        }""",
+        PROBE,
     )
     assert printed.strip() == "LAYER 3"
     page.locator(".attnw-root").screenshot(path=str(artifacts / f"widget-{app}.png"))
