@@ -68,12 +68,15 @@ window.attnWidget = renderStandalone(document.getElementById("attnw-root"), stat
 """
 
 
+def inline_script(source: str) -> str:
+    """Source text that can sit inside <script type="text/plain">: only "</script" would end it early."""
+    return re.sub(r"</(script)", r"<\\/\1", source, flags=re.IGNORECASE)
+
+
 def to_html(widget, path: str | pathlib.Path | None = None, title: str | None = None) -> str:
     """Write (and return) one self-contained interactive HTML file of the widget's current view."""
     state = {**widget_state(widget), "offline": True}
-    esm = (_STATIC / "widget.js").read_text()
-    # Inside <script type="text/plain"> only "</script" would end the element early.
-    esm = re.sub(r"</(script)", r"<\\/\1", esm, flags=re.IGNORECASE)
+    esm = inline_script((_STATIC / "widget.js").read_text())
     page = _PAGE.format(
         title=html.escape(title or f"attn_widget: {widget.model_name}"),
         css=(_STATIC / "widget.css").read_text(),

@@ -1,6 +1,6 @@
 """Time from a control change to the picture's pixels, in real Chromium, and payload sizes.
 
-    .venv/bin/python benchmarks/frame_time.py
+    .venv/bin/python benchmarks/frame_time.py [--against REVISION] [--rounds N]
 
 Two 12-layer, 12-head encoders (no 12-layer model is available offline):
 - "MiniLM x2": all-MiniLM-L6-v2 with its six trained layers used twice (layers 7-12 repeat
@@ -9,62 +9,97 @@ Two 12-layer, 12-head encoders (no 12-layer model is available offline):
   worst case for drawing (every edge about as strong as the strongest).
 The text is English prose from CPython's pydoc topics, cut to 128 and 512 tokens. The widget is
 exported with ``to_html`` and opened in Debian Chromium (headless, no GPU: the canvas is
-rasterised in software). Each control is changed 20 times. Figures per change:
-- paint: the time our code spends redrawing (frames, scene, canvas calls, labels);
-- to pixels: from the control's event until the canvas holds the new picture. Chromium defers
-  canvas drawing to a display list; reading one pixel back forces its rasterisation, which
-  would otherwise happen before the next frame is shown. This is the figure the goals are about.
+rasterised in software). Each scenario starts on a freshly loaded page. Figures per change:
+- to pixels: from the control's event until both canvases (edges; highlights and dots) hold the
+  new picture. Chromium defers canvas drawing to a display list; reading one pixel back forces
+  its rasterisation, which would otherwise happen before the next frame is shown. This is the
+  figure the goals are about (it leaves out compositing the page, about a millisecond).
+- paint: the part of that spent in our code and the canvas calls it makes;
+- how the edges got on the canvas: drawn stroke by stroke, or copied from a picture kept or
+  drawn ahead while the page was idle (the layer and head one step away are drawn ahead).
+"Steps" change a control to the next value 300 ms apart, as arrow keys do; "jumps" go 20 ms
+apart to values not shown before (the counts say how many of those had been drawn ahead).
 Flow is left out (it is computed on request at these sizes).
 """
 
 from __future__ import annotations
 
+import argparse
 import os
+import pathlib
 import platform
 import statistics
+import subprocess
 import sys
 import tempfile
 
 import torch
 import transformers as tf
 
-sys.path.insert(0, os.path.join(os.path.dirname(__file__), ".."))
+ROOT = pathlib.Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
 
 from attn_widget import AttentionWidget  # noqa: E402
+from attn_widget.export import inline_script  # noqa: E402
 from attn_widget.widget import ALL_EDGES_UP_TO, LONG_INPUT_TOP_K  # noqa: E402
 
 CHROMIUM = "/usr/bin/chromium"
 ARGS = ["--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage", "--disable-background-networking"]
 CHANGES = 20
 
-MEASURE = """async ([selector, values]) => {
+# One change per item of `changes`: [selector, value] sets a control, ["hover", row] moves the
+# pointer over a token of the right column.
+MEASURE = """async ([changes, pause]) => {
     const root = document.querySelector(".attnw-root");
     const canvas = root.querySelector(".attnw-canvas");
-    const control = root.querySelector(selector);
+    const plot = root.querySelector(".attnw-plot");
     const out = [];
-    for (const value of values) {
+    for (const [what, value] of changes) {
         const before = Number(root.dataset.paintEnd);
         const start = performance.now();
-        control.value = String(value);
-        control.dispatchEvent(new Event(control.type === "range" ? "input" : "change"));
+        if (what === "hover") {
+            const box = canvas.getBoundingClientRect(), d = canvas.dataset;
+            const y = box.top + Number(d.top) + (value + 0.5) * Number(d.rowHeight);
+            plot.dispatchEvent(new PointerEvent("pointermove", { clientX: box.left + Number(d.rightX) + 20, clientY: y, bubbles: true }));
+        } else {
+            const control = root.querySelector(what);
+            control.value = String(value);
+            control.dispatchEvent(new Event(control.type === "range" ? "input" : "change"));
+        }
         while (!(Number(root.dataset.paintEnd) > before && Number(root.dataset.paintEnd) > start)) {
             await new Promise((resolve) => requestAnimationFrame(resolve));
         }
-        canvas.getContext("2d").getImageData(0, 0, 1, 1);  // rasterise the recorded drawing
-        out.push([performance.now() - start, Number(root.dataset.paintMs)]);
-        await new Promise((resolve) => setTimeout(resolve, 20));
+        for (const c of root.querySelectorAll("canvas")) c.getContext("2d").getImageData(0, 0, 1, 1);  // rasterise
+        out.push([performance.now() - start, Number(root.dataset.paintMs), canvas.dataset.edgesFrom]);
+        await new Promise((resolve) => setTimeout(resolve, pause));
     }
     return out;
 }"""
 
-CONTROLS = [
-    # label, selector, values (consecutive values differ, so each one is a change)
-    ("layer", ".attnw-layer", [(i % 12) + 1 for i in range(1, CHANGES + 1)]),
-    ("head", ".attnw-head", [(i % 14) - 2 for i in range(1, CHANGES + 1)]),
-    ("method", ".attnw-method", ["rollout", "raw", "effective", "effective_rollout"] * (CHANGES // 4)),
-    ("edges per token", ".attnw-top-k", [1, 3, 10, 5] * (CHANGES // 4)),
-    ("layer, all stored edges", ".attnw-layer", [(i % 12) + 1 for i in range(1, CHANGES + 1)]),
-    ("view (to whole model and back)", ".attnw-view", ["model", "layer"] * (CHANGES // 2)),
+STEP, JUMP = 300, 20  # ms between changes
+LAYERS = 12
+HEADS = [-1, -2, *range(12)]  # the head list's order: mean, max, head 0..11
+# Jumps visit every 5th value (mod the count), each once. A value next to one shown before may
+# have been drawn ahead while the page was idle: the drawn and copied counts show how many were.
+LAYER_JUMPS = [6, 11, 4, 9, 2, 7, 12, 5, 10, 3, 8]
+HEAD_JUMPS = [HEADS[(5 * i) % 14] for i in range(1, 14)]
+
+
+def control(selector: str, values: list) -> list:
+    return [[selector, v] for v in values]
+
+
+SCENARIOS = [
+    # label, changes, pause, edges per token (None: the widget's default)
+    ("layer, steps", control(".attnw-layer", list(range(2, LAYERS + 1))), STEP, None),
+    ("layer, jumps", control(".attnw-layer", LAYER_JUMPS), JUMP, None),
+    ("head, steps", control(".attnw-head", HEADS[1:]), STEP, None),
+    ("head, jumps", control(".attnw-head", HEAD_JUMPS), JUMP, None),
+    ("method", control(".attnw-method", ["rollout", "raw", "effective", "effective_rollout"] * (CHANGES // 4)), JUMP, None),
+    ("edges per token", control(".attnw-top-k", [1, 3, 10, 5] * (CHANGES // 4)), JUMP, None),
+    ("hover a token", [["hover", (3 + 7 * i) % 128] for i in range(CHANGES)], JUMP, None),
+    ("view (to whole model and back)", control(".attnw-view", ["model", "layer"] * (CHANGES // 2)), JUMP, None),
+    ("layer jumps, all stored edges", control(".attnw-layer", LAYER_JUMPS), JUMP, 0),
 ]
 
 
@@ -106,14 +141,47 @@ def prose(tokenizer, n: int) -> str:
     return tokenizer.decode(ids)
 
 
+def summary(results: list) -> dict:
+    """Medians of all changes, and of those drawn stroke by stroke or copied."""
+    pixels = [r[0] for r in results]
+    paint = statistics.median(r[1] for r in results)
+    out = {"n": len(results), "all": statistics.median(pixels), "paint": paint, "max": max(pixels)}
+    for how in ("strokes", "copy"):
+        some = [r[0] for r in results if r[2] == how]
+        out[how] = (len(some), statistics.median(some) if some else None)
+    return out
+
+
+def bundle_at(revision: str) -> str:
+    """The front-end bundle committed at a git revision."""
+    show = ["git", "show", f"{revision}:attn_widget/static/widget.js"]
+    return subprocess.run(show, cwd=ROOT, capture_output=True, text=True, check=True).stdout
+
+
+def export(widget, path: str, bundle: str | None) -> None:
+    """The widget's offline page; with `bundle`, running that front end instead of this one."""
+    page = widget.to_html()
+    if bundle is not None:
+        current = inline_script((ROOT / "attn_widget" / "static" / "widget.js").read_text())
+        assert page.count(current) == 1
+        page = page.replace(current, inline_script(bundle))
+    pathlib.Path(path).write_text(page, encoding="utf-8")
+
+
 def main() -> None:
     from playwright.sync_api import sync_playwright
+
+    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    parser.add_argument("--against", metavar="REVISION", help="also run the front end committed at this git revision, side by side")
+    parser.add_argument("--rounds", type=int, default=1, help="run every scenario this many times (changes pooled)")
+    args = parser.parse_args()
+    builds = {"this build": None} | ({args.against: bundle_at(args.against)} if args.against else {})
 
     trained, tokenizer = minilm_twice()
     models = {"MiniLM x2": trained, "random": random_bert()}
     print(f"# frame time in Chromium\n\n{platform.platform()}, {os.cpu_count()} CPUs\n")
     sizes = []
-    timings = []
+    rows = []
     with sync_playwright() as playwright, tempfile.TemporaryDirectory() as folder:
         browser = playwright.chromium.launch(executable_path=CHROMIUM, args=ARGS)
         for name, model in models.items():
@@ -126,28 +194,32 @@ def main() -> None:
                         if data:
                             sizes.append((n, meta["id"], len(data)))
                 path = os.path.join(folder, f"view{n}.html")
-                widget.to_html(path)
-                page = browser.new_page(viewport={"width": 1000, "height": 900})
-                page.goto(f"file://{path}")
-                page.wait_for_function("document.querySelector('.attnw-root')?.dataset.paintEnd")
-                start_k = widget.top_k
-                for label, selector, values in CONTROLS:
-                    if label == "layer, all stored edges":
-                        page.eval_on_selector(".attnw-top-k", "c => { c.value = '0'; c.dispatchEvent(new Event('change')); }")
-                    results = page.evaluate(MEASURE, [selector, values])
-                    if label == "layer, all stored edges":
-                        page.eval_on_selector(".attnw-top-k", "(c, k) => { c.value = String(k); c.dispatchEvent(new Event('change')); }", start_k)
-                    pixels = [r[0] for r in results]
-                    paint = statistics.median(r[1] for r in results)
-                    timings.append((name, n, label, statistics.median(pixels), paint, max(pixels)))
-                    print(timings[-1], flush=True)
-                page.close()
+                for label, changes, pause, top_k in SCENARIOS:
+                    widget.top_k = LONG_INPUT_TOP_K if top_k is None else top_k
+                    results = {build: [] for build in builds}
+                    # Builds take turns in both orders, so that neither is always the first one run.
+                    turns = [build for r in range(args.rounds) for build in list(builds)[:: 1 if r % 2 == 0 else -1]]
+                    for build in turns:
+                        export(widget, path, builds[build])
+                        page = browser.new_page(viewport={"width": 1000, "height": 900})
+                        page.goto(f"file://{path}")
+                        page.wait_for_function("document.querySelector('.attnw-root')?.dataset.paintEnd")
+                        page.wait_for_timeout(300)  # the first picture settles (kept while idle)
+                        results[build] += page.evaluate(MEASURE, [changes, pause])
+                        page.close()
+                    for build, measured in results.items():
+                        rows.append((name, n, label, build, summary(measured)))
+                        print(rows[-1], flush=True)
         browser.close()
     print(f"\nEdges per token at the start: {LONG_INPUT_TOP_K} (inputs over {ALL_EDGES_UP_TO} tokens).\n")
-    print("| model | tokens | control changed | to pixels median ms | paint median ms | to pixels max ms |")
-    print("|---|---|---|---|---|---|")
-    for name, n, label, pixels, paint, worst in timings:
-        print(f"| {name} | {n} | {label} | {pixels:.1f} | {paint:.1f} | {worst:.1f} |")
+    print("| model | tokens | change | build | n | to pixels median ms | drawn: n, median ms | copied: n, median ms | paint median ms | to pixels max ms |")
+    print("|---|---|---|---|---|---|---|---|---|---|")
+    cell = lambda c: f"{c[0]}, {c[1]:.1f}" if c[0] else "0"  # noqa: E731
+    for name, n, label, build, s in rows:
+        print(
+            f"| {name} | {n} | {label} | {build} | {s['n']} | {s['all']:.1f} | {cell(s['strokes'])} | {cell(s['copy'])} "
+            f"| {s['paint']:.1f} | {s['max']:.1f} |"
+        )
     print("\n| tokens | method | payload bytes |")
     print("|---|---|---|")
     for n, method, size in sizes:

@@ -248,7 +248,7 @@ function formatValue(value) {
   if (abs >= 1e-3) return value.toFixed(4);
   return value.toExponential(2);
 }
-function renderLegend(legend, { table, signed, max, meanCoverage, minCoverage, edgeCount, drawnShare = 1, rowLabel = "", rowMean = null }) {
+function renderLegend(legend, { table, signed, max, meanCoverage, minCoverage, edgeCount: edgeCount2, drawnShare = 1, rowLabel = "", rowMean = null }) {
   const doc = legend.ownerDocument;
   legend.replaceChildren();
   const stops = table.filter((_, i) => i % 32 === 0 || i === table.length - 1);
@@ -260,7 +260,7 @@ function renderLegend(legend, { table, signed, max, meanCoverage, minCoverage, e
     element(doc, "span", "attnw-legend-label", formatValue(max))
   );
   const share = meanCoverage * drawnShare;
-  const coverageText = minCoverage >= 0.9995 && drawnShare >= 0.9995 ? `${edgeCount} edges, all of the attention drawn` : `${edgeCount} edges carrying ${(share * 100).toFixed(1)}% of the attention` + (minCoverage < 0.9995 ? ` (the data keeps ${(meanCoverage * 100).toFixed(1)}% per row on average, least ${(minCoverage * 100).toFixed(1)}%)` : "");
+  const coverageText = minCoverage >= 0.9995 && drawnShare >= 0.9995 ? `${edgeCount2} edges, all of the attention drawn` : `${edgeCount2} edges carrying ${(share * 100).toFixed(1)}% of the attention` + (minCoverage < 0.9995 ? ` (the data keeps ${(meanCoverage * 100).toFixed(1)}% per row on average, least ${(minCoverage * 100).toFixed(1)}%)` : "");
   legend.append(element(doc, "span", "attnw-legend-coverage", coverageText));
   if (rowLabel && rowMean !== null) {
     legend.append(element(doc, "span", "attnw-legend-coverage", `${rowLabel}: ${formatValue(rowMean)} per row on average`));
@@ -379,50 +379,60 @@ function edgesOfNode(edges, node) {
   return out.sort((a, b) => Math.abs(edges.weight[b]) - Math.abs(edges.weight[a]));
 }
 function filterEdges(edges, { topK, threshold, specials, special }) {
-  const byTarget = /* @__PURE__ */ new Map();
-  const totals = /* @__PURE__ */ new Map();
+  const { count, source, target, weight } = edges;
+  let rows = 0;
+  for (let e = 0; e < count; e++) rows = Math.max(rows, target[e] + 1);
+  const rowStart = new Uint32Array(rows + 1);
+  for (let e = 0; e < count; e++) rowStart[target[e] + 1]++;
+  for (let r = 0; r < rows; r++) rowStart[r + 1] += rowStart[r];
+  const order = new Uint32Array(count);
+  const fill = rowStart.slice(0, rows);
+  for (let e = 0; e < count; e++) order[fill[target[e]]++] = e;
+  const kept = new Uint32Array(count);
+  const factor = new Float64Array(count);
+  let keptCount = 0;
   let stored = 0;
-  for (let e = 0; e < edges.count; e++) {
-    stored += Math.abs(edges.weight[e]);
-    totals.set(edges.target[e], (totals.get(edges.target[e]) ?? 0) + edges.weight[e]);
-    const hidden = specials !== "show" && (special[edges.source[e]] || special[edges.target[e]]);
-    if (hidden || Math.abs(edges.weight[e]) < threshold) continue;
-    const row = byTarget.get(edges.target[e]);
-    if (row) row.push(e);
-    else byTarget.set(edges.target[e], [e]);
-  }
-  const kept = [];
-  const scale = [];
-  for (const row of byTarget.values()) {
-    row.sort((a, b) => Math.abs(edges.weight[b]) - Math.abs(edges.weight[a]));
-    const chosen = topK > 0 ? row.slice(0, topK) : row;
-    let factor = 1;
-    if (specials === "renormalise") {
-      let remaining = 0;
-      for (const e of row) remaining += edges.weight[e];
-      factor = remaining !== 0 ? (totals.get(edges.target[row[0]]) ?? 0) / remaining : 1;
+  for (let r = 0; r < rows; r++) {
+    const rowFirst = keptCount;
+    let total = 0;
+    let remaining = 0;
+    for (let i = rowStart[r]; i < rowStart[r + 1]; i++) {
+      const e = order[i];
+      const w = weight[e];
+      stored += Math.abs(w);
+      total += w;
+      if (Math.abs(w) < threshold || specials !== "show" && (special[source[e]] || special[target[e]])) continue;
+      remaining += w;
+      if (topK > 0) {
+        const full = keptCount - rowFirst === topK;
+        if (full && Math.abs(w) <= Math.abs(weight[kept[keptCount - 1]])) continue;
+        if (full) keptCount--;
+        let slot = keptCount;
+        for (; slot > rowFirst && Math.abs(weight[kept[slot - 1]]) < Math.abs(w); slot--) kept[slot] = kept[slot - 1];
+        kept[slot] = e;
+      } else kept[keptCount] = e;
+      keptCount++;
     }
-    for (const e of chosen) {
-      kept.push(e);
-      scale.push(factor);
-    }
+    const scale = specials === "renormalise" && remaining !== 0 ? total / remaining : 1;
+    factor.fill(scale, rowFirst, keptCount);
   }
   const out = {
-    source: new Uint16Array(kept.length),
-    target: new Uint16Array(kept.length),
-    weight: new Float64Array(kept.length),
-    count: kept.length,
+    source: new Uint16Array(keptCount),
+    target: new Uint16Array(keptCount),
+    weight: new Float64Array(keptCount),
+    count: keptCount,
     max: 0,
     drawnShare: 0
   };
   let drawn = 0;
-  kept.forEach((e, k) => {
-    out.source[k] = edges.source[e];
-    out.target[k] = edges.target[e];
-    out.weight[k] = edges.weight[e] * scale[k];
+  for (let k = 0; k < keptCount; k++) {
+    const e = kept[k];
+    out.source[k] = source[e];
+    out.target[k] = target[e];
+    out.weight[k] = weight[e] * factor[k];
     out.max = Math.max(out.max, Math.abs(out.weight[k]));
-    drawn += Math.abs(edges.weight[e]);
-  });
+    drawn += Math.abs(weight[e]);
+  }
   out.drawnShare = stored > 0 ? drawn / stored : 1;
   return out;
 }
@@ -487,6 +497,8 @@ function tracePaths(perLayer, node, fan = 2) {
 
 // src/scene.js
 var WIDE_EDGES = 32;
+var WIDE_EDGES_DENSE = 8;
+var DENSE = 300;
 function edgeTable(signed, dark) {
   return colormap(signed ? "diverging" : dark ? "dark" : "light");
 }
@@ -504,7 +516,7 @@ function layerScene(frame, dark) {
       dots.push({ x, y: rowCenter(layout, i), radius, color: ink, alpha: 0.55 });
     }
   }
-  return { layout, bundles: [{ layout, edges, highlight, wideFrom: wideFrom(edges, WIDE_EDGES) }], dots, marks: [], table: edgeTable(signed, dark), signed, ink };
+  return { layout, bundles: [{ layout, edges, highlight, wideFrom: wideFrom(edges, edges.count > DENSE ? WIDE_EDGES_DENSE : WIDE_EDGES) }], dots, marks: [], table: edgeTable(signed, dark), signed, ink };
 }
 function modelScene(frame, dark) {
   const { layout, perLayer, focus, shade } = frame;
@@ -534,10 +546,30 @@ function modelScene(frame, dark) {
   const marks = layout.columns.slice(1, -1).map((x, c) => ({ text: String(c + 1), x, y: HEADER_HEIGHT / 2 }));
   return { layout, bundles, dots, marks, table: edgeTable(frame.env.signed, dark), signed: frame.env.signed, ink };
 }
+function drawBase(ctx, scene) {
+  for (const { layout, edges, wideFrom: wideFrom2 } of scene.bundles) {
+    drawEdges(ctx, layout, edges, { table: scene.table, signed: scene.signed, highlight: null, wideFrom: wideFrom2 });
+  }
+}
+function drawOverlay(ctx, scene) {
+  for (const { layout, edges, highlight, wideFrom: wideFrom2 } of scene.bundles) {
+    if (!highlight?.size) continue;
+    const strong = subset(edges, highlight);
+    const every = new Set(Array.from({ length: strong.count }, (_, e) => e));
+    drawEdges(ctx, layout, strong, { table: scene.table, signed: scene.signed, highlight: every, wideFrom: wideFrom2 });
+  }
+  drawMarks(ctx, scene);
+}
+function isHighlighted(scene) {
+  return scene.bundles.some((b) => b.highlight !== null);
+}
 function drawScene(ctx, scene) {
   for (const { layout, edges, highlight, wideFrom: wideFrom2 } of scene.bundles) {
     drawEdges(ctx, layout, edges, { table: scene.table, signed: scene.signed, highlight, wideFrom: wideFrom2 });
   }
+  drawMarks(ctx, scene);
+}
+function drawMarks(ctx, scene) {
   for (const dot of scene.dots) {
     if (dot.radius <= 0) continue;
     ctx.globalAlpha = dot.alpha;
@@ -553,6 +585,16 @@ function drawScene(ctx, scene) {
   ctx.textBaseline = "middle";
   for (const mark of scene.marks) ctx.fillText(mark.text, mark.x, mark.y);
   ctx.textAlign = "left";
+}
+function subset(edges, chosen) {
+  const picked = [...chosen];
+  return {
+    source: Uint16Array.from(picked, (e) => edges.source[e]),
+    target: Uint16Array.from(picked, (e) => edges.target[e]),
+    weight: Float64Array.from(picked, (e) => edges.weight[e]),
+    count: picked.length,
+    max: edges.max
+  };
 }
 
 // src/exporter.js
@@ -709,6 +751,21 @@ function sliceIndex(state) {
   if (!state.method.per_head) return layerIndex;
   const slot = state.head >= 0 ? state.head : state.head === MEAN_HEAD ? state.nHeads : state.nHeads + 1;
   return layerIndex * (state.nHeads + 2) + slot;
+}
+function headChoices(state) {
+  return [MEAN_HEAD, MAX_HEAD, ...Array.from({ length: state.nHeads }, (_, h) => h)];
+}
+function neighbourStates(state) {
+  const out = [];
+  for (const layer of [state.layer + 1, state.layer - 1]) {
+    if (layer >= 1 && layer <= state.nLayers && hasLayer(state, layer)) out.push({ ...state, layer });
+  }
+  if (state.method.per_head && isAvailable(state)) {
+    const heads = headChoices(state);
+    const at = heads.indexOf(state.head);
+    for (const i of [at + 1, at - 1]) if (i >= 0 && i < heads.length) out.push({ ...state, head: heads[i] });
+  }
+  return out;
 }
 function headLabel(state) {
   if (!state.method.per_head) return `mean of ${state.nHeads} heads`;
@@ -1049,18 +1106,18 @@ function createControls(doc, model) {
   for (const [node, type, callback] of listeners) node.addEventListener(type, callback);
   let optionsKey = "";
   let targetsKey = "";
+  let last = null;
   return {
     root,
     update(state) {
+      if (last && UPDATED_BY.every((name) => same(last?.[name], state[name]))) return;
+      last = state;
       const key = JSON.stringify([state.methods.map((m) => m.id), state.nHeads]);
       if (key !== optionsKey) {
         optionsKey = key;
         method.replaceChildren(...state.methods.map((m) => option(doc, m.id, m.label)));
-        head.replaceChildren(
-          option(doc, String(MEAN_HEAD), "mean"),
-          option(doc, String(MAX_HEAD), "max"),
-          ...Array.from({ length: state.nHeads }, (_, h) => option(doc, String(h), `head ${h}`))
-        );
+        const names = { [MEAN_HEAD]: "mean", [MAX_HEAD]: "max" };
+        head.replaceChildren(...headChoices(state).map((h) => option(doc, String(h), names[h] ?? `head ${h}`)));
       }
       view.value = state.view;
       layer.disabled = state.view === "model";
@@ -1098,6 +1155,28 @@ function createControls(doc, model) {
       for (const [node, type, callback] of listeners) node.removeEventListener(type, callback);
     }
   };
+}
+var UPDATED_BY = [
+  "methods",
+  "nHeads",
+  "view",
+  "method",
+  "nLayers",
+  "layer",
+  "head",
+  "targets",
+  "target",
+  "attribution",
+  "topK",
+  "threshold",
+  "specials",
+  "binarizeThreshold",
+  "nodeSize",
+  "tokens",
+  "window"
+];
+function same(a, b) {
+  return a === b || typeof a === "object" && JSON.stringify(a) === JSON.stringify(b);
 }
 function control(doc, tag, className, label, properties = {}, options = []) {
   const node = element(doc, tag, className);
@@ -1191,6 +1270,188 @@ function createPending(doc, model) {
   };
 }
 
+// src/raster.js
+var BUDGET = 48 * 1024 * 1024;
+var AHEAD_MAX_EDGES = 1500;
+var IDLE_ASK = 40;
+function createEdgeLayer(canvas, budget = BUDGET) {
+  const doc = canvas.ownerDocument;
+  const win = (
+    /** @type {Window} */
+    doc.defaultView
+  );
+  const kept = /* @__PURE__ */ new Map();
+  let bytes = 0;
+  let shown = null;
+  const forget = (key) => {
+    const entry = kept.get(key);
+    if (!entry) return;
+    kept.delete(key);
+    bytes -= entry.copy.width * entry.copy.height * 4;
+    entry.copy.width = 0;
+  };
+  const remember = (entry) => {
+    kept.set(entry.key, entry);
+    bytes += entry.copy.width * entry.copy.height * 4;
+    for (const key of kept.keys()) {
+      if (bytes <= budget || key === entry.key) break;
+      forget(key);
+    }
+  };
+  const keptPicture = (key, bundles) => {
+    const hit = kept.get(key);
+    return hit && sameEdges(hit.bundles, bundles) ? hit : null;
+  };
+  const offscreen = (draw) => {
+    const copy = (
+      /** @type {HTMLCanvasElement} */
+      doc.createElement("canvas")
+    );
+    copy.width = canvas.width;
+    copy.height = canvas.height;
+    const ctx = copy.getContext("2d");
+    if (ctx) draw(ctx);
+    return copy;
+  };
+  let toKeep = null;
+  let ahead = [];
+  let aheadFor = null;
+  let scale = 1;
+  let idle = 0;
+  let aheadCost = 10;
+  let skipped = 0;
+  const work = (deadline) => {
+    idle = 0;
+    if (toKeep) {
+      const picture = toKeep;
+      toKeep = null;
+      if (shown === picture && !kept.has(picture.key)) remember({ ...picture, copy: offscreen((ctx) => ctx.drawImage(canvas, 0, 0)) });
+    } else if (ahead.length && (deadline?.timeRemaining() ?? Infinity) < Math.min(aheadCost, IDLE_ASK)) {
+      if (++skipped > 50) ahead = [];
+    } else {
+      skipped = 0;
+      const started = win.performance.now();
+      const scene = ahead.shift()?.() ?? null;
+      const key = scene ? keyOf(scene, canvas.width, canvas.height, scale) : "";
+      if (scene && edgeCount(scene.bundles) <= AHEAD_MAX_EDGES && !keptPicture(key, scene.bundles)) {
+        const copy = offscreen((ctx) => {
+          ctx.setTransform(scale, 0, 0, scale, 0, 0);
+          drawBase(ctx, scene);
+          ctx.getImageData(0, 0, 1, 1);
+        });
+        remember({ key, bundles: scene.bundles, copy });
+        aheadCost = win.performance.now() - started;
+      }
+    }
+    if (toKeep || ahead.length) schedule();
+  };
+  const schedule = () => {
+    if (!idle) idle = win.requestIdleCallback ? win.requestIdleCallback(work) : win.setTimeout(work, 100);
+  };
+  const cancel = () => {
+    if (!idle) return;
+    if (win.cancelIdleCallback) win.cancelIdleCallback(idle);
+    else win.clearTimeout(idle);
+    idle = 0;
+  };
+  return {
+    /**
+     * Show the scene's edges; nothing is drawn when the canvas already holds them.
+     * @param {import("./scene.js").Scene} scene
+     * @param {number} pixelScale  device pixels per CSS pixel
+     * @returns {"unchanged" | "copy" | "strokes"}  how the canvas got its picture
+     */
+    show(scene, pixelScale) {
+      scale = pixelScale;
+      const { width, height } = canvas;
+      const key = keyOf(scene, width, height, scale);
+      if (shown && shown.key === key && sameEdges(shown.bundles, scene.bundles)) return "unchanged";
+      const ctx = canvas.getContext("2d");
+      if (!ctx) return "unchanged";
+      ahead = [];
+      ctx.setTransform(1, 0, 0, 1, 0, 0);
+      ctx.clearRect(0, 0, width, height);
+      const hit = keptPicture(key, scene.bundles);
+      shown = { key, bundles: scene.bundles };
+      if (hit) {
+        ctx.drawImage(hit.copy, 0, 0);
+        kept.delete(key);
+        kept.set(key, hit);
+        return "copy";
+      }
+      ctx.setTransform(scale, 0, 0, scale, 0, 0);
+      drawBase(ctx, scene);
+      toKeep = shown;
+      schedule();
+      return "strokes";
+    },
+    /**
+     * Draw these scenes ahead while the page is idle, at the size of the last one shown
+     * (replacing any not drawn yet).
+     * @param {Array<() => import("./scene.js").Scene | null>} scenes  made only when their turn comes
+     */
+    drawAhead(scenes) {
+      if (aheadFor === shown) return;
+      aheadFor = shown;
+      if (shown && edgeCount(shown.bundles) > AHEAD_MAX_EDGES) return;
+      const room = Math.floor(budget / (canvas.width * canvas.height * 4)) - 1;
+      ahead = scenes.slice(0, Math.max(0, room));
+      if (ahead.length) schedule();
+    },
+    /** The canvas was cleared (resized): draw again on the next show. */
+    invalidate() {
+      shown = null;
+    },
+    destroy() {
+      cancel();
+      ahead = [];
+      toKeep = null;
+      for (const key of [...kept.keys()]) forget(key);
+      shown = null;
+    }
+  };
+}
+function keyOf(scene, width, height, scale) {
+  const bundles = scene.bundles.map(({ layout: l, edges, wideFrom: wideFrom2 }) => [
+    l.width,
+    l.height,
+    l.top,
+    l.rowHeight,
+    l.leftX,
+    l.rightX,
+    l.first,
+    l.last,
+    wideFrom2,
+    edges.count,
+    edges.max,
+    hashOf(edges)
+  ]);
+  return JSON.stringify([width, height, scale, scene.signed, scene.table, bundles]);
+}
+function hashOf(edges) {
+  let hash = 2166136261;
+  for (let e = 0; e < edges.count; e++) {
+    hash = Math.imul(hash ^ edges.source[e], 16777619);
+    hash = Math.imul(hash ^ edges.target[e], 16777619);
+    hash = Math.imul(hash ^ Math.round(edges.weight[e] * 1e9), 16777619);
+  }
+  return hash >>> 0;
+}
+function edgeCount(bundles) {
+  return bundles.reduce((sum, b) => sum + b.edges.count, 0);
+}
+function sameEdges(a, b) {
+  return a.length === b.length && a.every((bundle, i) => equalEdges(bundle.edges, b[i].edges));
+}
+function equalEdges(a, b) {
+  if (a === b) return true;
+  if (a.count !== b.count || a.max !== b.max) return false;
+  for (let e = 0; e < a.count; e++) {
+    if (a.source[e] !== b.source[e] || a.target[e] !== b.target[e] || a.weight[e] !== b.weight[e]) return false;
+  }
+  return true;
+}
+
 // src/view.js
 function createView(doc, model) {
   const win = (
@@ -1209,6 +1470,12 @@ function createView(doc, model) {
     element(doc, "canvas", "attnw-canvas")
   );
   canvas.setAttribute("role", "img");
+  const overlay = (
+    /** @type {HTMLCanvasElement} */
+    element(doc, "canvas", "attnw-overlay")
+  );
+  overlay.setAttribute("aria-hidden", "true");
+  const edgeLayer = createEdgeLayer(canvas);
   const titleLeft = element(doc, "div", "attnw-title attnw-title-left");
   const titleRight = element(doc, "div", "attnw-title attnw-title-right");
   const strip = element(doc, "div", "attnw-strip");
@@ -1231,18 +1498,24 @@ function createView(doc, model) {
   saveSvg.title = "Download the current view as an SVG drawing (labels as text)";
   controls.root.append(savePng, saveSvg);
   const pending = createPending(doc, model);
-  plot.append(canvas, strip, titleLeft, titleRight, labelsLeft, labelsRight, tooltip, pending.root);
+  plot.append(canvas, overlay, strip, titleLeft, titleRight, labelsLeft, labelsRight, tooltip, pending.root);
   root.append(controls.root, caption, plot, legend, stripStatus);
   let labelsKey = "";
   const isDark = () => prefersDarkTable(win.getComputedStyle(root).color);
-  const frameCanvas = (layout, state) => {
+  let dark = false;
+  const drawPicture = (layout, state, scene) => {
     const dpr = win.devicePixelRatio || 1;
-    canvas.style.width = `${layout.width}px`;
-    canvas.style.height = `${layout.height}px`;
     const width = Math.round(layout.width * dpr);
     const height = Math.round(layout.height * dpr);
-    if (canvas.width !== width) canvas.width = width;
-    if (canvas.height !== height) canvas.height = height;
+    for (const c of [canvas, overlay]) {
+      c.style.width = `${layout.width}px`;
+      c.style.height = `${layout.height}px`;
+      if (c.width !== width || c.height !== height) {
+        c.width = width;
+        c.height = height;
+        if (c === canvas) edgeLayer.invalidate();
+      }
+    }
     Object.assign(canvas.dataset, {
       leftX: String(layout.leftX),
       rightX: String(layout.rightX),
@@ -1257,12 +1530,13 @@ function createView(doc, model) {
       renderLabels(labelsRight, layout, state.tokens, state.special, "target");
     }
     titleRight.style.left = `${layout.rightX + 6}px`;
-    const ctx = canvas.getContext("2d");
-    if (ctx) {
-      ctx.setTransform(dpr, 0, 0, dpr, 0, 0);
-      ctx.clearRect(0, 0, layout.width, layout.height);
-    }
-    return ctx;
+    canvas.dataset.edgesFrom = edgeLayer.show(scene, dpr);
+    canvas.style.opacity = isHighlighted(scene) ? String(DIMMED) : "";
+    const ctx = overlay.getContext("2d");
+    if (!ctx) return;
+    ctx.setTransform(dpr, 0, 0, dpr, 0, 0);
+    ctx.clearRect(0, 0, layout.width, layout.height);
+    drawOverlay(ctx, scene);
   };
   const placeTooltip = (layout, index, x) => {
     const y = layout.top + (index + 1) * layout.rowHeight + 4;
@@ -1273,11 +1547,11 @@ function createView(doc, model) {
   };
   const paintLayer = (frame) => {
     const { state, available, env, slice, edges, layout, pinned, focus } = frame;
+    dark = isDark();
     controls.update(state);
     pending.update(state, available, state.job);
-    const scene = layerScene(frame, isDark());
-    const ctx = frameCanvas(layout, state);
-    if (ctx) drawScene(ctx, scene);
+    const scene = layerScene(frame, dark);
+    drawPicture(layout, state, scene);
     Object.assign(canvas.dataset, { edges: String(edges.count), view: "layer" });
     canvas.setAttribute(
       "aria-label",
@@ -1326,21 +1600,21 @@ function createView(doc, model) {
   };
   const paintModel = (frame) => {
     const { state, layout, perLayer, pinned, focus } = frame;
+    dark = isDark();
     controls.update(state);
     pending.root.hidden = true;
-    const scene = modelScene(frame, isDark());
-    const ctx = frameCanvas(layout, state);
-    if (ctx) drawScene(ctx, scene);
-    const edgeCount = perLayer.reduce((sum, edges) => sum + edges.count, 0);
-    Object.assign(canvas.dataset, { edges: String(edgeCount), view: "model", columns: JSON.stringify(layout.columns) });
-    canvas.setAttribute("aria-label", `${state.method.label}, all ${state.nLayers} layers as columns: ${edgeCount} edges between ${state.tokens.length} tokens per layer`);
+    const scene = modelScene(frame, dark);
+    drawPicture(layout, state, scene);
+    const edgeCount2 = perLayer.reduce((sum, edges) => sum + edges.count, 0);
+    Object.assign(canvas.dataset, { edges: String(edgeCount2), view: "model", columns: JSON.stringify(layout.columns) });
+    canvas.setAttribute("aria-label", `${state.method.label}, all ${state.nLayers} layers as columns: ${edgeCount2} edges between ${state.tokens.length} tokens per layer`);
     renderTitles(titleLeft, titleRight, columnTitles(state));
     markHovered(root, null);
     markTarget(labelsRight, null);
     const graph = state.method.cumulative ? "edges: head-averaged attention; dots: how much of the focused input reaches each token" : headLabel(state);
     caption.textContent = `${state.method.label} \xB7 whole model, ${state.nLayers} layers \xB7 ${graph} \xB7 colours scaled per layer`;
     legend.hidden = false;
-    renderLegend(legend, { table: scene.table, signed: scene.signed, max: Math.max(...perLayer.map((e) => e.max)), meanCoverage: 1, minCoverage: 1, edgeCount });
+    renderLegend(legend, { table: scene.table, signed: scene.signed, max: Math.max(...perLayer.map((e) => e.max)), meanCoverage: 1, minCoverage: 1, edgeCount: edgeCount2 });
     renderStrip(strip, layout, null);
     stripStatus.hidden = true;
     tooltip.hidden = !focus;
@@ -1361,8 +1635,13 @@ function createView(doc, model) {
     }
     return scene;
   };
+  const drawAhead = (frames) => {
+    edgeLayer.drawAhead(frames.map((next) => () => {
+      const frame = next();
+      return frame.available ? layerScene(frame, dark) : null;
+    }));
+  };
   const pictureOf = (scene, state) => {
-    const dark = isDark();
     return {
       scene,
       tokens: state.tokens,
@@ -1372,7 +1651,7 @@ function createView(doc, model) {
       background: dark ? "#111111" : "#ffffff"
     };
   };
-  return { root, plot, canvas, savePng, saveSvg, paintLayer, paintModel, pictureOf, destroy: () => (controls.destroy(), pending.destroy()) };
+  return { root, plot, canvas, savePng, saveSvg, paintLayer, paintModel, drawAhead, pictureOf, destroy: () => (controls.destroy(), pending.destroy(), edgeLayer.destroy()) };
 }
 
 // src/standalone.js
@@ -1476,6 +1755,7 @@ function render({ model, el }) {
     } else {
       frame = layerFrame(state, width, envelopeOf, hovered);
       scene = view.paintLayer(frame);
+      view.drawAhead(neighbourStates(state).map((next) => () => layerFrame(next, width, envelopeOf, null)));
     }
     const ended = win.performance.now();
     view.root.dataset.paintEnd = String(ended);

@@ -3,7 +3,7 @@
 // Python-side changes show up too.
 
 import { element } from "./overlay.js";
-import { MAX_HEAD, MEAN_HEAD } from "./state.js";
+import { headChoices, MAX_HEAD, MEAN_HEAD } from "./state.js";
 import { ATTRIBUTION_LABELS } from "./strip.js";
 
 /**
@@ -122,18 +122,20 @@ export function createControls(doc, model) {
 
   let optionsKey = "";
   let targetsKey = "";
+  /** @type {import("./state.js").ViewState | null} */
+  let last = null;
   return {
     root,
     update(state) {
+      // Repaints for a hover change nothing here: skip the DOM writes (and the style work they cause).
+      if (last && UPDATED_BY.every((name) => same(last?.[name], state[name]))) return;
+      last = state;
       const key = JSON.stringify([state.methods.map((m) => m.id), state.nHeads]);
       if (key !== optionsKey) {
         optionsKey = key;
         method.replaceChildren(...state.methods.map((m) => option(doc, m.id, m.label)));
-        head.replaceChildren(
-          option(doc, String(MEAN_HEAD), "mean"),
-          option(doc, String(MAX_HEAD), "max"),
-          ...Array.from({ length: state.nHeads }, (_, h) => option(doc, String(h), `head ${h}`)),
-        );
+        const names = { [MEAN_HEAD]: "mean", [MAX_HEAD]: "max" };
+        head.replaceChildren(...headChoices(state).map((h) => option(doc, String(h), names[h] ?? `head ${h}`)));
       }
       view.value = state.view;
       layer.disabled = state.view === "model";
@@ -173,6 +175,17 @@ export function createControls(doc, model) {
       for (const [node, type, callback] of listeners) node.removeEventListener(type, callback);
     },
   };
+}
+
+/** @type {Array<keyof import("./state.js").ViewState>} what update() reads */
+const UPDATED_BY = [
+  "methods", "nHeads", "view", "method", "nLayers", "layer", "head", "targets", "target", "attribution", "topK",
+  "threshold", "specials", "binarizeThreshold", "nodeSize", "tokens", "window",
+]; // prettier-ignore
+
+/** Equal trait values: the same object (unchanged traits are), or small objects read afresh. @param {any} a @param {any} b */
+function same(a, b) {
+  return a === b || (typeof a === "object" && JSON.stringify(a) === JSON.stringify(b));
 }
 
 /**

@@ -5,7 +5,7 @@ import { HEADER_HEIGHT, rowCenter } from "./layout.js";
 
 const BUCKETS = 24;
 /** With a highlight, other edges are drawn at this opacity and highlighted ones this much wider. */
-const DIMMED = 0.25;
+export const DIMMED = 0.25;
 const STRONG_WIDTH = 1.5;
 /** Width of the weaker edges: one device pixel on the canvas, one unit in SVG. */
 export const HAIRLINE = 1;

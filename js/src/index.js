@@ -6,7 +6,7 @@ import { envelopeCache, layerFrame, modelFrame } from "./frames.js";
 import { keyAction, toggledSelection } from "./keyboard.js";
 import { nodeAt } from "./layout.js";
 import { modelNodeAt } from "./model_view.js";
-import { readState } from "./state.js";
+import { neighbourStates, readState } from "./state.js";
 import { createView } from "./view.js";
 
 const DEFAULT_WIDTH = 640;
@@ -62,6 +62,7 @@ export function render({ model, el }) {
     } else {
       frame = layerFrame(state, width, envelopeOf, hovered);
       scene = view.paintLayer(frame);
+      view.drawAhead(neighbourStates(state).map((next) => () => layerFrame(next, width, envelopeOf, null)));
     }
     // For benchmarks and tests: when the last picture was finished and how long it took.
     const ended = win.performance.now();

@@ -29,9 +29,12 @@ import { tracePaths, transition } from "./model_view.js";
  * @property {string} ink       colour of text and plain dots
  */
 
-/** How many edges of a picture may be drawn wide: each costs about ten hairlines to rasterise in
- * software (benchmarks/RESULTS.md), and the strongest few are what width should single out. */
+/** How many edges of a picture may be drawn wide: width singles out the strongest few. Each wide
+ * edge costs about ten hairlines to rasterise in software, so a single-layer picture of more than
+ * DENSE edges (a long input) gets only WIDE_EDGES_DENSE: about 4 ms less at 128 tokens. */
 const WIDE_EDGES = 32;
+const WIDE_EDGES_DENSE = 8;
+const DENSE = 300;
 
 /** @param {boolean} signed @param {boolean} dark */
 function edgeTable(signed, dark) {
@@ -59,7 +62,7 @@ export function layerScene(frame, dark) {
       dots.push({ x, y: rowCenter(layout, i), radius, color: ink, alpha: 0.55 });
     }
   }
-  return { layout, bundles: [{ layout, edges, highlight, wideFrom: wideFrom(edges, WIDE_EDGES) }], dots, marks: [], table: edgeTable(signed, dark), signed, ink };
+  return { layout, bundles: [{ layout, edges, highlight, wideFrom: wideFrom(edges, edges.count > DENSE ? WIDE_EDGES_DENSE : WIDE_EDGES) }], dots, marks: [], table: edgeTable(signed, dark), signed, ink };
 }
 
 /**
@@ -98,8 +101,41 @@ export function modelScene(frame, dark) {
 }
 
 /**
- * Draw the scene's edges, dots and column numbers (not the token labels: the DOM holds them
- * on screen, the exporter writes them into pictures).
+ * The scene's edges without highlight: what the edge canvas holds.
+ * @param {CanvasRenderingContext2D} ctx  scaled to CSS pixels
+ * @param {Scene} scene
+ */
+export function drawBase(ctx, scene) {
+  for (const { layout, edges, wideFrom } of scene.bundles) {
+    drawEdges(ctx, layout, edges, { table: scene.table, signed: scene.signed, highlight: null, wideFrom });
+  }
+}
+
+/**
+ * What the overlay canvas holds above the (dimmed) base: the highlighted edges drawn strong,
+ * dots and column numbers. Token labels are not drawn: the DOM holds them on screen and the
+ * exporter writes them into pictures.
+ * @param {CanvasRenderingContext2D} ctx  scaled to CSS pixels
+ * @param {Scene} scene
+ */
+export function drawOverlay(ctx, scene) {
+  for (const { layout, edges, highlight, wideFrom } of scene.bundles) {
+    if (!highlight?.size) continue;
+    const strong = subset(edges, highlight);
+    const every = new Set(Array.from({ length: strong.count }, (_, e) => e)); // all highlighted: none dimmed
+    drawEdges(ctx, layout, strong, { table: scene.table, signed: scene.signed, highlight: every, wideFrom });
+  }
+  drawMarks(ctx, scene);
+}
+
+/** Whether the scene highlights something (the base is then dimmed). @param {Scene} scene */
+export function isHighlighted(scene) {
+  return scene.bundles.some((b) => b.highlight !== null);
+}
+
+/**
+ * The whole scene on one canvas (downloads): every edge, dimmed under a highlight, the
+ * highlighted ones strong, then dots and column numbers.
  * @param {CanvasRenderingContext2D} ctx  scaled to CSS pixels
  * @param {Scene} scene
  */
@@ -107,6 +143,11 @@ export function drawScene(ctx, scene) {
   for (const { layout, edges, highlight, wideFrom } of scene.bundles) {
     drawEdges(ctx, layout, edges, { table: scene.table, signed: scene.signed, highlight, wideFrom });
   }
+  drawMarks(ctx, scene);
+}
+
+/** Dots and column numbers. @param {CanvasRenderingContext2D} ctx @param {Scene} scene */
+function drawMarks(ctx, scene) {
   for (const dot of scene.dots) {
     if (dot.radius <= 0) continue;
     ctx.globalAlpha = dot.alpha;
@@ -122,4 +163,20 @@ export function drawScene(ctx, scene) {
   ctx.textBaseline = "middle";
   for (const mark of scene.marks) ctx.fillText(mark.text, mark.x, mark.y);
   ctx.textAlign = "left";
+}
+
+/**
+ * Some edges of a list (same colour-scale maximum).
+ * @param {import("./edges.js").EdgeList} edges @param {Set<number>} chosen
+ * @returns {import("./edges.js").EdgeList}
+ */
+function subset(edges, chosen) {
+  const picked = [...chosen];
+  return {
+    source: Uint16Array.from(picked, (e) => edges.source[e]),
+    target: Uint16Array.from(picked, (e) => edges.target[e]),
+    weight: Float64Array.from(picked, (e) => edges.weight[e]),
+    count: picked.length,
+    max: edges.max,
+  };
 }

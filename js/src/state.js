@@ -121,6 +121,33 @@ export function sliceIndex(state) {
 }
 
 /**
+ * The head choices in the order the head control lists them.
+ * @param {ViewState} state
+ */
+export function headChoices(state) {
+  return [MEAN_HEAD, MAX_HEAD, ...Array.from({ length: state.nHeads }, (_, h) => h)];
+}
+
+/**
+ * The views one step away in the single-layer view (the layer slider and the head list, by
+ * arrow key or wheel): the pictures worth drawing ahead while the page is idle.
+ * @param {ViewState} state
+ * @returns {ViewState[]}
+ */
+export function neighbourStates(state) {
+  const out = [];
+  for (const layer of [state.layer + 1, state.layer - 1]) {
+    if (layer >= 1 && layer <= state.nLayers && hasLayer(state, layer)) out.push({ ...state, layer });
+  }
+  if (state.method.per_head && isAvailable(state)) {
+    const heads = headChoices(state);
+    const at = heads.indexOf(state.head);
+    for (const i of [at + 1, at - 1]) if (i >= 0 && i < heads.length) out.push({ ...state, head: heads[i] });
+  }
+  return out;
+}
+
+/**
  * Human-readable name of the head selection.
  * @param {ViewState} state
  */

@@ -48,3 +48,58 @@ test("filtering keeps the strongest edges per token above the threshold and can 
   const rowSum = (list, row) => [...edgesOfNode(list, { side: "target", index: row })].reduce((a, e) => a + list.weight[e], 0);
   for (let row = 1; row < 5; row++) assert.ok(Math.abs(rowSum(renormalised, row) - rowSum(edges, row)) < 1e-9);
 });
+
+/** The definition, written plainly: per receiving token, sort what passes, keep the first k. */
+function filterByDefinition(edges, { topK, threshold, specials, special }) {
+  const rows = new Map();
+  let stored = 0;
+  for (let e = 0; e < edges.count; e++) {
+    const row = rows.get(edges.target[e]) ?? { all: [], passing: [] };
+    rows.set(edges.target[e], row);
+    row.all.push(e);
+    stored += Math.abs(edges.weight[e]);
+    const hidden = specials !== "show" && (special[edges.source[e]] || special[edges.target[e]]);
+    if (!hidden && Math.abs(edges.weight[e]) >= threshold) row.passing.push(e);
+  }
+  const out = [];
+  let drawn = 0;
+  for (const { all, passing } of rows.values()) {
+    const sum = (list) => list.reduce((a, e) => a + edges.weight[e], 0);
+    const factor = specials === "renormalise" && sum(passing) !== 0 ? sum(all) / sum(passing) : 1;
+    const chosen = [...passing].sort((a, b) => Math.abs(edges.weight[b]) - Math.abs(edges.weight[a]));
+    for (const e of topK > 0 ? chosen.slice(0, topK) : chosen) {
+      out.push([edges.source[e], edges.target[e], edges.weight[e] * factor]);
+      drawn += Math.abs(edges.weight[e]);
+    }
+  }
+  return { edges: out, drawnShare: stored > 0 ? drawn / stored : 1 };
+}
+
+test("filtering matches the plain definition on random signed edge lists in any order", () => {
+  let seed = 7;
+  const random = () => (seed = (seed * 16807) % 2147483647) / 2147483647;
+  for (let trial = 0; trial < 200; trial++) {
+    const n = 1 + Math.floor(random() * 12);
+    const count = Math.floor(random() * 60);
+    const edges = { source: new Uint16Array(count), target: new Uint16Array(count), weight: new Float64Array(count), count, max: 1 };
+    for (let e = 0; e < count; e++) {
+      edges.source[e] = Math.floor(random() * n);
+      edges.target[e] = Math.floor(random() * n);
+      // Coarse values make ties, which both must break the same way (earlier edge first).
+      edges.weight[e] = Math.round((random() * 2 - 1) * 8) / 8;
+    }
+    const filter = {
+      topK: Math.floor(random() * 5),
+      threshold: random() < 0.5 ? 0 : random() * 0.5,
+      specials: /** @type {const} */ (["show", "hide", "renormalise"])[trial % 3],
+      special: Array.from({ length: n }, () => random() < 0.2),
+    };
+    const fast = filterEdges(edges, filter);
+    const expected = filterByDefinition(edges, filter);
+    const actual = Array.from({ length: fast.count }, (_, k) => [fast.source[k], fast.target[k], fast.weight[k]]);
+    const byRow = (list) => [...list].sort((a, b) => a[1] - b[1] || a[0] - b[0] || a[2] - b[2]); // order may differ
+    assert.deepEqual(byRow(actual), byRow(expected.edges), `trial ${trial}`);
+    assert.ok(Math.abs(fast.drawnShare - expected.drawnShare) < 1e-12);
+    assert.equal(fast.max, Math.max(0, ...expected.edges.map((x) => Math.abs(x[2]))));
+  }
+});

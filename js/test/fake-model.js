@@ -61,6 +61,15 @@ export class RecordingContext {
     this.clears = 0;
   }
   setTransform() {}
+  /** Compositing another recorded canvas: its strokes, faded by this context's globalAlpha. */
+  drawImage(/** @type {HTMLCanvasElement} */ image) {
+    this.images = (this.images ?? 0) + 1;
+    const source = /** @type {RecordingContext} */ (/** @type {unknown} */ (image.getContext("2d")));
+    for (const s of source.strokes) this.strokes.push({ ...s, alpha: s.alpha * this.globalAlpha });
+  }
+  getImageData() {
+    return { data: new Uint8ClampedArray(4) };
+  }
   clearRect() {
     this.clears++;
     this.strokes = [];
@@ -104,6 +113,9 @@ export function makeDom() {
     if (!contexts.has(this)) contexts.set(this, new RecordingContext());
     return contexts.get(this);
   };
+  // jsdom has no idle callbacks: run them as soon as the event loop is free.
+  dom.window.requestIdleCallback = (/** @type {() => void} */ callback) => dom.window.setTimeout(callback, 0);
+  dom.window.cancelIdleCallback = (/** @type {number} */ id) => dom.window.clearTimeout(id);
   return dom;
 }
 

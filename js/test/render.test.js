@@ -11,12 +11,14 @@ function mount(overrides = {}) {
   const cleanup = render({ model, el });
   const canvas = /** @type {HTMLCanvasElement} */ (el.querySelector("canvas.attnw-canvas"));
   const ctx = /** @type {any} */ (canvas.getContext("2d"));
+  /** Highlights, dots and column numbers are drawn on a second canvas above the edges. */
+  const overlay = /** @type {any} */ (/** @type {HTMLCanvasElement} */ (el.querySelector("canvas.attnw-overlay")).getContext("2d"));
   /** Run the pending animation frame. */
   const flush = () => new Promise((resolve) => dom.window.requestAnimationFrame(() => setTimeout(resolve, 0)));
   const plot = /** @type {HTMLElement} */ (el.querySelector(".attnw-plot"));
   /** Press a key on the plot. @param {string} k */
   const key = (k) => plot.dispatchEvent(new dom.window.KeyboardEvent("keydown", { key: k, bubbles: true }));
-  return { dom, el, model, cleanup, canvas, ctx, flush, plot, key };
+  return { dom, el, model, cleanup, canvas, ctx, overlay, flush, plot, key };
 }
 
 test("draws one curve per stored non-zero edge, from source row to target row", () => {
@@ -79,7 +81,8 @@ test("controls write to the model and follow model changes", async () => {
 });
 
 test("hovering a receiving token highlights its edges and lists their values", async () => {
-  const { el, dom, canvas, ctx, flush, plot } = mount();
+  const { el, dom, canvas, ctx, overlay, flush, plot } = mount();
+  const edgesDrawn = ctx.clears;
   const rowHeight = Number(canvas.dataset.rowHeight);
   const top = Number(canvas.dataset.top);
   const event = new dom.window.MouseEvent("pointermove", { clientX: 600, clientY: top + 3.5 * rowHeight });
@@ -89,14 +92,18 @@ test("hovering a receiving token highlights its edges and lists their values", a
   assert.equal(tooltip.hidden, false);
   assert.equal(tooltip.querySelectorAll("tr").length, 4, "token 3 of a decoder draws on tokens 0..3");
   assert.match(tooltip.textContent, /“ cat” #3/);
-  const highlighted = ctx.strokes.filter((/** @type {any} */ s) => s.alpha > 0.25 && s.segments.length);
+  const highlighted = overlay.strokes.filter((/** @type {any} */ s) => s.segments.length);
   assert.ok(highlighted.length > 0);
   assert.ok(highlighted.every((/** @type {any} */ s) => s.segments.every((seg) => seg[7] === top + 3.5 * rowHeight)));
+  assert.equal(canvas.style.opacity, "0.25", "the other edges are dimmed");
+  assert.equal(ctx.clears, edgesDrawn, "hovering does not redraw the edges");
   assert.ok(el.querySelector(".attnw-labels-right .attnw-hovered"));
 
   plot.dispatchEvent(new dom.window.MouseEvent("pointerleave"));
   await flush();
   assert.equal(tooltip.hidden, true);
+  assert.equal(canvas.style.opacity, "");
+  assert.equal(overlay.segments().length, 0);
 });
 
 test("the view lives inside its element only; cleanup removes it and every model listener", () => {
@@ -249,7 +256,7 @@ test("edge controls write top_k, threshold and specials", async () => {
 });
 
 test("the whole-model view draws every layer as a column, traces paths and shades what reaches a node", async () => {
-  const { el, model, dom, canvas, ctx, flush, plot, key } = mount({ view: "model" });
+  const { el, model, dom, canvas, ctx, overlay, flush, plot, key } = mount({ view: "model" });
   const columns = JSON.parse(canvas.dataset.columns ?? "[]");
   assert.equal(columns.length, 4, "input and 3 layers");
   const perLayer = (6 * 7) / 2; // causal: j <= i
@@ -263,7 +270,7 @@ test("the whole-model view draws every layer as a column, traces paths and shade
   const rowHeight = Number(canvas.dataset.rowHeight);
   plot.dispatchEvent(new dom.window.MouseEvent("pointermove", { clientX: columns[2], clientY: top + 4.5 * rowHeight }));
   await flush();
-  const strong = ctx.strokes.filter((/** @type {any} */ s) => s.alpha > 0.25 && s.segments.length).flatMap((/** @type {any} */ s) => s.segments);
+  const strong = overlay.segments();
   assert.ok(strong.some((seg) => seg[0] === columns[1] && seg[6] === columns[2] && seg[7] === top + 4.5 * rowHeight));
   assert.ok(strong.some((seg) => seg[0] === columns[2] && seg[6] === columns[3]), "paths continue up to the last layer");
   assert.match(el.querySelector(".attnw-tooltip")?.textContent ?? "", /after layer 2 draws on/);
@@ -353,4 +360,23 @@ test("a pin carries over between the two views", async () => {
   model.set("view", "layer");
   await flush();
   assert.match(tooltip.textContent ?? "", /^Pinned · “<img src=x onerror=alert\(1\)>” #1 · Layer 1 feeds/);
+});
+
+test("the next layer and head are drawn while idle, so stepping to them is a copy", async () => {
+  const { el, model, canvas, flush } = mount({ layer: 2 });
+  assert.equal(canvas.dataset.edgesFrom, "strokes");
+  await new Promise((resolve) => setTimeout(resolve, 20)); // idle: neighbours drawn ahead
+  for (const [name, value] of /** @type {const} */ ([["layer", 3], ["layer", 1], ["head", -2]])) {
+    model.set("layer", 2); // back to the start: a copy too, kept when the page was idle
+    model.set("head", -1);
+    await flush();
+    model.set(name, value);
+    await flush();
+    assert.equal(canvas.dataset.edgesFrom, "copy", `${name} ${value}`);
+  }
+  // The list reads mean, max, head 0, head 1: head 1 was never one step from a view shown.
+  model.set("head", 1);
+  await flush();
+  assert.equal(canvas.dataset.edgesFrom, "strokes");
+  assert.ok(el.querySelector(".attnw-caption")?.textContent?.includes("head 1"));
 });

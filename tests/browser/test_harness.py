@@ -50,9 +50,14 @@ def row_point(page, x: float, index: int) -> tuple[float, float]:
 
 
 def max_alpha(page, x: float, y: float, radius: int = 1) -> int:
-    """Largest alpha in a small square of canvas pixels around CSS point (x, y)."""
+    """Largest alpha in a small square of edge-canvas pixels around CSS point (x, y)."""
+    return max_alpha_of(page, "canvas.attnw-canvas", x, y, radius)
+
+
+def max_alpha_of(page, canvas: str, x: float, y: float, radius: int = 1) -> int:
+    """Largest alpha in a small square of pixels of one canvas around CSS point (x, y)."""
     return page.eval_on_selector(
-        "canvas.attnw-canvas",
+        canvas,
         """(c, [x, y, r]) => {
             const dpr = c.width / c.clientWidth;
             const px = Math.round(x * dpr), py = Math.round(y * dpr);
@@ -130,8 +135,13 @@ def test_hover_highlights_and_shows_exact_values(browser, page_server, minilm_wi
     shown = float(page.locator(".attnw-tooltip-value").first.inner_text())
     assert shown == pytest.approx(float(row[strongest]), abs=1e-4)
     assert page.locator(".attnw-labels-right .attnw-hovered").inner_text() == "it"
+    # The token's edges go on the overlay canvas; the edge canvas is dimmed, not redrawn.
+    assert page.get_attribute(".attnw-canvas", "data-edges-from") == "unchanged"
+    assert page.eval_on_selector(".attnw-canvas", "c => getComputedStyle(c).opacity") == "0.25"
+    assert max_alpha_of(page, "canvas.attnw-overlay", g["right"] - 2, g["top"] + (i + 0.5) * g["row"]) > 0
     page.mouse.move(box["x"] + 5, box["y"] - 40)
     tooltip.wait_for(state="hidden")
+    assert page.eval_on_selector(".attnw-canvas", "c => getComputedStyle(c).opacity") == "1"
     assert errors == []
     page.close()
 
@@ -361,4 +371,24 @@ def test_edge_controls_pin_and_unpin(browser, page_server, minilm_widget):
     page.mouse.click(*point)
     page.wait_for_function("Object.keys(window.model.get('selected')).length === 0")
     assert errors == []
+    page.close()
+
+
+def test_a_picture_drawn_ahead_is_the_picture_drawn_on_demand(browser, page_server, minilm_widget):
+    """Stepping to the next layer shows a copy drawn while the page was idle (requestIdleCallback
+    in real Chromium); its pixels must equal those of the same layer drawn when asked for."""
+    page, errors = open_widget(browser, page_server, minilm_widget)
+    page.wait_for_timeout(500)  # idle: layer 2 and the max head are drawn ahead
+    page.locator(".attnw-layer").focus()
+    page.keyboard.press("ArrowRight")
+    page.wait_for_function("window.model.get('layer') === 2")
+    page.wait_for_function("document.querySelector('.attnw-canvas').dataset.edgesFrom === 'copy'")
+    ahead = canvas_png(page)
+    page.close()
+
+    widget = AttentionWidget(analysis=minilm_widget.analysis, layer=2)  # opens on layer 2: drawn on demand
+    page, more_errors = open_widget(browser, page_server, widget)
+    assert page.get_attribute(".attnw-canvas", "data-edges-from") in ("strokes", "unchanged")  # not a copy
+    assert canvas_png(page) == ahead
+    assert errors == more_errors == []
     page.close()
