@@ -17,8 +17,9 @@ rasterised in software). Each scenario starts on a freshly loaded page. Figures 
 - paint: the part of that spent in our code and the canvas calls it makes;
 - how the edges got on the canvas: drawn stroke by stroke, or copied from a picture kept or
   drawn ahead while the page was idle (the layer and head one step away are drawn ahead).
-"Steps" change a control to the next value 300 ms apart, as arrow keys do; "jumps" go 20 ms
-apart to values not shown before (the counts say how many of those had been drawn ahead).
+"Steps" wait 300 ms between changes, as a person does (layers and heads: the next value, as
+arrow keys give); "jumps" wait 20 ms (layers and heads: values not shown before; the counts say
+how many of those had been drawn ahead).
 Flow is left out (it is computed on request at these sizes).
 """
 
@@ -83,6 +84,7 @@ HEADS = [-1, -2, *range(12)]  # the head list's order: mean, max, head 0..11
 # have been drawn ahead while the page was idle: the drawn and copied counts show how many were.
 LAYER_JUMPS = [6, 11, 4, 9, 2, 7, 12, 5, 10, 3, 8]
 HEAD_JUMPS = [HEADS[(5 * i) % 14] for i in range(1, 14)]
+METHODS = ["rollout", "raw", "effective", "effective_rollout"]
 
 
 def control(selector: str, values: list) -> list:
@@ -95,7 +97,8 @@ SCENARIOS = [
     ("layer, jumps", control(".attnw-layer", LAYER_JUMPS), JUMP, None),
     ("head, steps", control(".attnw-head", HEADS[1:]), STEP, None),
     ("head, jumps", control(".attnw-head", HEAD_JUMPS), JUMP, None),
-    ("method", control(".attnw-method", ["rollout", "raw", "effective", "effective_rollout"] * (CHANGES // 4)), JUMP, None),
+    ("method, steps", control(".attnw-method", METHODS * (CHANGES // 4)), STEP, None),
+    ("method, jumps", control(".attnw-method", METHODS * (CHANGES // 4)), JUMP, None),
     ("edges per token", control(".attnw-top-k", [1, 3, 10, 5] * (CHANGES // 4)), JUMP, None),
     ("hover a token", [["hover", (3 + 7 * i) % 128] for i in range(CHANGES)], JUMP, None),
     ("view (to whole model and back)", control(".attnw-view", ["model", "layer"] * (CHANGES // 2)), JUMP, None),

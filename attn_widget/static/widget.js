@@ -765,6 +765,10 @@ function neighbourStates(state) {
     const at = heads.indexOf(state.head);
     for (const i of [at + 1, at - 1]) if (i >= 0 && i < heads.length) out.push({ ...state, head: heads[i] });
   }
+  for (const method of state.methods) {
+    const other = { ...state, method };
+    if (method.id !== state.method.id && isAvailable(other)) out.push(other);
+  }
   return out;
 }
 function headLabel(state) {

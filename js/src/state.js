@@ -129,8 +129,9 @@ export function headChoices(state) {
 }
 
 /**
- * The views one step away in the single-layer view (the layer slider and the head list, by
- * arrow key or wheel): the pictures worth drawing ahead while the page is idle.
+ * The pictures worth drawing ahead while the page is idle, likeliest first: the views one step
+ * away on the layer slider and the head list (arrow keys), then the other methods at this
+ * layer and head (comparing methods).
  * @param {ViewState} state
  * @returns {ViewState[]}
  */
@@ -143,6 +144,10 @@ export function neighbourStates(state) {
     const heads = headChoices(state);
     const at = heads.indexOf(state.head);
     for (const i of [at + 1, at - 1]) if (i >= 0 && i < heads.length) out.push({ ...state, head: heads[i] });
+  }
+  for (const method of state.methods) {
+    const other = { ...state, method };
+    if (method.id !== state.method.id && isAvailable(other)) out.push(other);
   }
   return out;
 }

@@ -362,7 +362,7 @@ test("a pin carries over between the two views", async () => {
   assert.match(tooltip.textContent ?? "", /^Pinned · “<img src=x onerror=alert\(1\)>” #1 · Layer 1 feeds/);
 });
 
-test("the next layer and head are drawn while idle, so stepping to them is a copy", async () => {
+test("the next layer and head, and the other methods, are drawn while idle: going there is a copy", async () => {
   const { el, model, canvas, flush } = mount({ layer: 2 });
   assert.equal(canvas.dataset.edgesFrom, "strokes");
   await new Promise((resolve) => setTimeout(resolve, 20)); // idle: neighbours drawn ahead
@@ -374,6 +374,11 @@ test("the next layer and head are drawn while idle, so stepping to them is a cop
     await flush();
     assert.equal(canvas.dataset.edgesFrom, "copy", `${name} ${value}`);
   }
+  await new Promise((resolve) => setTimeout(resolve, 30)); // idle: the other methods come after the steps
+  model.set("method", "rollout");
+  await flush();
+  assert.equal(canvas.dataset.edgesFrom, "copy", "another method at this layer");
+  model.set("method", "raw");
   // The list reads mean, max, head 0, head 1: head 1 was never one step from a view shown.
   model.set("head", 1);
   await flush();
