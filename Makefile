@@ -38,8 +38,9 @@ bundle: js/node_modules/.installed
 bundle-check: js/node_modules/.installed
 	cd js && node build.mjs --check
 
+# Types first (JSDoc, checked by tsc in strict mode), then the unit tests.
 test-js: js/node_modules/.installed
-	cd js && node --test test/
+	cd js && npx tsc -p jsconfig.json && node --test test/
 
 test-py: $(VENV)/.installed chromium
 	$(PYTHON) -m pytest

@@ -296,7 +296,12 @@ function decodeEnvelope(data) {
       spec.dtype
     ];
     if (!Type) throw new Error(`unknown dtype ${spec.dtype}`);
-    sections[name] = new Type(bytes.buffer, dataStart + spec.offset, spec.length);
+    sections[name] = new Type(
+      /** @type {ArrayBuffer} */
+      bytes.buffer,
+      dataStart + spec.offset,
+      spec.length
+    );
   }
   const shape = header.shape;
   const rows = shape[shape.length - 2];
@@ -1851,9 +1856,14 @@ function render({ model, el }) {
     }
   ]);
   for (const [event, callback] of subscriptions) model.on(event, callback);
-  const resize = win.ResizeObserver ? new win.ResizeObserver(schedule) : null;
+  const { ResizeObserver, MutationObserver } = (
+    /** @type {typeof globalThis} */
+    /** @type {unknown} */
+    win
+  );
+  const resize = ResizeObserver ? new ResizeObserver(schedule) : null;
   resize?.observe(el);
-  const theme = new win.MutationObserver(schedule);
+  const theme = new MutationObserver(schedule);
   for (const node of [doc.documentElement, doc.body]) if (node) theme.observe(node, { attributes: true });
   paint();
   return () => {

@@ -53,8 +53,9 @@ export function decodeEnvelope(data) {
   for (const [name, spec] of Object.entries(header.sections)) {
     const Type = ARRAY_TYPES[/** @type {keyof typeof ARRAY_TYPES} */ (spec.dtype)];
     if (!Type) throw new Error(`unknown dtype ${spec.dtype}`);
-    sections[name] = new Type(bytes.buffer, dataStart + spec.offset, spec.length);
+    sections[name] = new Type(/** @type {ArrayBuffer} */ (bytes.buffer), dataStart + spec.offset, spec.length);
   }
+  /** @type {number[]} */
   const shape = header.shape;
   const rows = shape[shape.length - 2];
   const cols = shape[shape.length - 1];

@@ -134,6 +134,7 @@ export function createControls(doc, model) {
       if (key !== optionsKey) {
         optionsKey = key;
         method.replaceChildren(...state.methods.map((m) => option(doc, m.id, m.label)));
+        /** @type {Record<number, string>} */
         const names = { [MEAN_HEAD]: "mean", [MAX_HEAD]: "max" };
         head.replaceChildren(...headChoices(state).map((h) => option(doc, String(h), names[h] ?? `head ${h}`)));
       }

@@ -47,7 +47,8 @@ const NO_EDGES = {
  * @property {boolean} available   the selected layer is in the method's data
  * @property {import("./codec.js").Envelope | null} env
  * @property {number} slice
- * @property {import("./edges.js").EdgeList} edges   after top-k, threshold and special tokens
+ * @property {import("./edges.js").EdgeList & { drawnShare?: number }} edges   after top-k, threshold
+ *   and special tokens; drawnShare: the share of the stored attention they carry
  * @property {import("./layout.js").Layout} layout
  * @property {number} meanCoverage  share of each row's mass the payload stores, mean and least
  * @property {number} minCoverage

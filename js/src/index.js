@@ -160,11 +160,13 @@ export function render({ model, el }) {
   ]);
   for (const [event, callback] of subscriptions) model.on(event, callback);
 
-  const resize = win.ResizeObserver ? new win.ResizeObserver(schedule) : null;
+  // The observers of the widget's own window (an iframe's, in some hosts), not this module's globals.
+  const { ResizeObserver, MutationObserver } = /** @type {typeof globalThis} */ (/** @type {unknown} */ (win));
+  const resize = ResizeObserver ? new ResizeObserver(schedule) : null;
   resize?.observe(el);
   // Hosts switch themes by changing attributes on <body> or <html> (JupyterLab sets
   // data-jp-theme-light, VS Code a class): repaint so the colour table follows.
-  const theme = new win.MutationObserver(schedule);
+  const theme = new MutationObserver(schedule);
   for (const node of [doc.documentElement, doc.body]) if (node) theme.observe(node, { attributes: true });
 
   paint();

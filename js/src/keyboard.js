@@ -25,7 +25,7 @@ export function keyAction(state, focused, key) {
     mine ?? (inModel ? pinnedModelNode(state) : pinnedNode(state)) ?? (inModel ? { layer: state.nLayers, index: 0 } : { side: "target", index: 0 })
   );
   const step = mine ? 1 : 0;
-  /** @param {number} direction */
+  /** @param {number} direction @returns {Node} */
   const across = (direction) =>
     inModel
       ? { layer: Math.max(0, Math.min(state.nLayers, at.layer + direction * step)), index: at.index }
