@@ -41,6 +41,7 @@ function prefersDarkTable(textColor) {
 // src/layout.js
 var LABEL_WIDTH = 120;
 var HEADER_HEIGHT = 22;
+var LABEL_GAP = 6;
 var MAX_PLOT_HEIGHT = 560;
 var MIN_PLOT_HEIGHT = 120;
 var ROW_HEIGHT = 20;
@@ -173,7 +174,7 @@ function renderLabels(container, layout, tokens, special, side) {
   container.hidden = !layout.showLabels;
   if (!layout.showLabels) return;
   const doc = container.ownerDocument;
-  const width = layout.leftX - 6;
+  const width = layout.leftX - LABEL_GAP;
   tokens.forEach((token, i) => {
     if (i < layout.first || i > layout.last) return;
     const label = element(doc, "div", "attnw-token", displayToken(token));
@@ -183,7 +184,7 @@ function renderLabels(container, layout, tokens, special, side) {
     label.style.height = `${layout.rowHeight}px`;
     label.style.lineHeight = `${layout.rowHeight}px`;
     label.style.width = `${width}px`;
-    label.style.left = side === "source" ? "0px" : `${layout.rightX + 6}px`;
+    label.style.left = side === "source" ? "0px" : `${layout.rightX + LABEL_GAP}px`;
     label.title = `${token} (#${i})`;
     container.append(label);
   });
@@ -515,7 +516,7 @@ function layerScene(frame, dark) {
   const dots = [];
   if (degrees) {
     const x = degrees.kind === "in" ? layout.rightX : layout.leftX;
-    const largest = Math.max(2, Math.min(10, layout.rowHeight * 0.45));
+    const largest = Math.max(2, Math.min(LABEL_GAP, layout.rowHeight * 0.45));
     for (let i = layout.first; i <= layout.last; i++) {
       const radius = degrees.max > 0 ? largest * Math.sqrt(Math.abs(degrees.values[i]) / degrees.max) : 0;
       dots.push({ x, y: rowCenter(layout, i), radius, color: ink, alpha: 0.55 });
@@ -535,7 +536,7 @@ function modelScene(frame, dark) {
     wideFrom: wideFrom(edges, wide)
   }));
   const nodeTable = colormap(dark ? "dark" : "light");
-  const radius = Math.max(1, Math.min(4, layout.rowHeight * 0.25));
+  const radius = Math.max(1, Math.min(LABEL_GAP / 2, layout.rowHeight * 0.25));
   const dots = [];
   layout.columns.forEach((x, c) => {
     for (let i = layout.first; i <= layout.last; i++) {
@@ -611,11 +612,11 @@ function labelsOf({ scene, tokens }) {
   const labels = [];
   for (let i = layout.first; i <= layout.last; i++) {
     const text = displayToken(tokens[i]);
-    labels.push({ text, x: layout.leftX - 6, y: rowCenter(layout, i), anchor: (
+    labels.push({ text, x: layout.leftX - LABEL_GAP, y: rowCenter(layout, i), anchor: (
       /** @type {const} */
       "end"
     ) });
-    labels.push({ text, x: layout.rightX + 6, y: rowCenter(layout, i), anchor: (
+    labels.push({ text, x: layout.rightX + LABEL_GAP, y: rowCenter(layout, i), anchor: (
       /** @type {const} */
       "start"
     ) });
@@ -669,7 +670,7 @@ function svgOf(doc, picture) {
   };
   for (const mark of scene.marks) text(mark.text, mark.x, mark.y, "middle");
   text(picture.titles[0], 0, 10, "start", "bold");
-  text(picture.titles[1], layout.rightX + 6, 10, "start", "bold");
+  text(picture.titles[1], layout.rightX + LABEL_GAP, 10, "start", "bold");
   for (const label of labelsOf(picture)) text(label.text, label.x, label.y, label.anchor);
   text(picture.caption, 0, layout.height + 12, "start");
   return new (doc.defaultView ?? globalThis).XMLSerializer().serializeToString(svg);
@@ -689,7 +690,7 @@ function paintPng(canvas, picture, scale = 2) {
   ctx.textBaseline = "middle";
   ctx.font = "bold 12px sans-serif";
   ctx.fillText(picture.titles[0], 0, 10);
-  ctx.fillText(picture.titles[1], layout.rightX + 6, 10);
+  ctx.fillText(picture.titles[1], layout.rightX + LABEL_GAP, 10);
   ctx.font = "12px sans-serif";
   for (const label of labelsOf(picture)) {
     ctx.textAlign = label.anchor === "end" ? "right" : "left";
@@ -1538,7 +1539,7 @@ function createView(doc, model) {
       renderLabels(labelsLeft, layout, state.tokens, state.special, "source");
       renderLabels(labelsRight, layout, state.tokens, state.special, "target");
     }
-    titleRight.style.left = `${layout.rightX + 6}px`;
+    titleRight.style.left = `${layout.rightX + LABEL_GAP}px`;
     canvas.dataset.edgesFrom = edgeLayer.show(scene, dpr);
     canvas.style.opacity = isHighlighted(scene) ? String(DIMMED) : "";
     const ctx = overlay.getContext("2d");

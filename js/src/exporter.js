@@ -3,7 +3,7 @@
 // page shows as DOM text.
 
 import { edgeStyle } from "./draw.js";
-import { HEADER_HEIGHT, rowCenter } from "./layout.js";
+import { HEADER_HEIGHT, LABEL_GAP, rowCenter } from "./layout.js";
 import { displayToken } from "./overlay.js";
 import { drawScene } from "./scene.js";
 
@@ -32,8 +32,8 @@ function labelsOf({ scene, tokens }) {
   const labels = [];
   for (let i = layout.first; i <= layout.last; i++) {
     const text = displayToken(tokens[i]);
-    labels.push({ text, x: layout.leftX - 6, y: rowCenter(layout, i), anchor: /** @type {const} */ ("end") });
-    labels.push({ text, x: layout.rightX + 6, y: rowCenter(layout, i), anchor: /** @type {const} */ ("start") });
+    labels.push({ text, x: layout.leftX - LABEL_GAP, y: rowCenter(layout, i), anchor: /** @type {const} */ ("end") });
+    labels.push({ text, x: layout.rightX + LABEL_GAP, y: rowCenter(layout, i), anchor: /** @type {const} */ ("start") });
   }
   return labels;
 }
@@ -94,7 +94,7 @@ export function svgOf(doc, picture) {
   };
   for (const mark of scene.marks) text(mark.text, mark.x, mark.y, "middle");
   text(picture.titles[0], 0, 10, "start", "bold");
-  text(picture.titles[1], layout.rightX + 6, 10, "start", "bold");
+  text(picture.titles[1], layout.rightX + LABEL_GAP, 10, "start", "bold");
   for (const label of labelsOf(picture)) text(label.text, label.x, label.y, label.anchor);
   text(picture.caption, 0, layout.height + 12, "start");
   return new (doc.defaultView ?? globalThis).XMLSerializer().serializeToString(svg);
@@ -121,7 +121,7 @@ export function paintPng(canvas, picture, scale = 2) {
   ctx.textBaseline = "middle";
   ctx.font = "bold 12px sans-serif";
   ctx.fillText(picture.titles[0], 0, 10);
-  ctx.fillText(picture.titles[1], layout.rightX + 6, 10);
+  ctx.fillText(picture.titles[1], layout.rightX + LABEL_GAP, 10);
   ctx.font = "12px sans-serif";
   for (const label of labelsOf(picture)) {
     ctx.textAlign = label.anchor === "end" ? "right" : "left";

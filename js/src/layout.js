@@ -3,6 +3,8 @@
 
 export const LABEL_WIDTH = 120;
 export const HEADER_HEIGHT = 22;
+/** Space between an outer column of edges and its token labels; dots stay inside it. */
+export const LABEL_GAP = 6;
 const MAX_PLOT_HEIGHT = 560;
 const MIN_PLOT_HEIGHT = 120;
 const ROW_HEIGHT = 20;

@@ -2,7 +2,7 @@
 // the hover tooltip, the legend. Token text is untrusted: textContent only.
 
 import { colorAt } from "./colormap.js";
-import { HEADER_HEIGHT, rowCenter } from "./layout.js";
+import { HEADER_HEIGHT, LABEL_GAP, rowCenter } from "./layout.js";
 
 const TOOLTIP_ROWS = 10;
 
@@ -41,7 +41,7 @@ export function renderLabels(container, layout, tokens, special, side) {
   container.hidden = !layout.showLabels;
   if (!layout.showLabels) return;
   const doc = container.ownerDocument;
-  const width = layout.leftX - 6;
+  const width = layout.leftX - LABEL_GAP;
   tokens.forEach((token, i) => {
     if (i < layout.first || i > layout.last) return; // outside the token window
     const label = element(doc, "div", "attnw-token", displayToken(token));
@@ -51,7 +51,7 @@ export function renderLabels(container, layout, tokens, special, side) {
     label.style.height = `${layout.rowHeight}px`;
     label.style.lineHeight = `${layout.rowHeight}px`;
     label.style.width = `${width}px`;
-    label.style.left = side === "source" ? "0px" : `${layout.rightX + 6}px`;
+    label.style.left = side === "source" ? "0px" : `${layout.rightX + LABEL_GAP}px`;
     label.title = `${token} (#${i})`;
     container.append(label);
   });

@@ -5,7 +5,7 @@
 import { colormap } from "./colormap.js";
 import { drawEdges, wideFrom } from "./draw.js";
 import { edgesOfNode } from "./edges.js";
-import { HEADER_HEIGHT, rowCenter } from "./layout.js";
+import { HEADER_HEIGHT, LABEL_GAP, rowCenter } from "./layout.js";
 import { tracePaths, transition } from "./model_view.js";
 
 /**
@@ -56,7 +56,7 @@ export function layerScene(frame, dark) {
   if (degrees) {
     // Teaching overlay: dot area proportional to the degree.
     const x = degrees.kind === "in" ? layout.rightX : layout.leftX;
-    const largest = Math.max(2, Math.min(10, layout.rowHeight * 0.45));
+    const largest = Math.max(2, Math.min(LABEL_GAP, layout.rowHeight * 0.45)); // clear of the labels
     for (let i = layout.first; i <= layout.last; i++) {
       const radius = degrees.max > 0 ? largest * Math.sqrt(Math.abs(degrees.values[i]) / degrees.max) : 0;
       dots.push({ x, y: rowCenter(layout, i), radius, color: ink, alpha: 0.55 });
@@ -82,7 +82,7 @@ export function modelScene(frame, dark) {
     wideFrom: wideFrom(edges, wide),
   }));
   const nodeTable = colormap(dark ? "dark" : "light");
-  const radius = Math.max(1, Math.min(4, layout.rowHeight * 0.25));
+  const radius = Math.max(1, Math.min(LABEL_GAP / 2, layout.rowHeight * 0.25)); // shaded dots double it
   /** @type {Dot[]} */
   const dots = [];
   layout.columns.forEach((x, c) => {

@@ -7,6 +7,7 @@ import { prefersDarkTable } from "./colormap.js";
 import { createControls } from "./controls.js";
 import { DIMMED } from "./draw.js";
 import { edgesOfNode } from "./edges.js";
+import { LABEL_GAP } from "./layout.js";
 import {
   element,
   formatValue,
@@ -100,7 +101,7 @@ export function createView(doc, model) {
       renderLabels(labelsLeft, layout, state.tokens, state.special, "source");
       renderLabels(labelsRight, layout, state.tokens, state.special, "target");
     }
-    titleRight.style.left = `${layout.rightX + 6}px`;
+    titleRight.style.left = `${layout.rightX + LABEL_GAP}px`;
     // For benchmarks and tests: whether the edges were drawn, copied from a kept picture, or kept.
     canvas.dataset.edgesFrom = edgeLayer.show(scene, dpr);
     canvas.style.opacity = isHighlighted(scene) ? String(DIMMED) : "";

@@ -2,6 +2,7 @@ import assert from "node:assert/strict";
 import { test } from "node:test";
 import { svgOf } from "../src/exporter.js";
 import { envelopeCache, layerFrame, modelFrame } from "../src/frames.js";
+import { LABEL_GAP } from "../src/layout.js";
 import { layerScene, modelScene } from "../src/scene.js";
 import { readState } from "../src/state.js";
 import { FakeModel, makeDom, widgetTraits } from "./fake-model.js";
@@ -66,4 +67,17 @@ test("a token window exports the rows it shows and clips the edges to the plot",
   const { parsed, texts } = exported({ method: "raw", layer: 1, window: [2, 3] });
   assert.ok(texts.includes(" cat") && !texts.includes("<s>"), "row 0 is outside the window");
   assert.equal(parsed.querySelector("g")?.getAttribute("clip-path"), "url(#attnw-band)");
+});
+
+test("dots stay clear of the token labels, however tall the rows", () => {
+  for (const overrides of [{ node_size: "in" }, { node_size: "out" }, { view: "model", method: "rollout", selected: { layer: 0, index: 1 } }]) {
+    const { parsed, frame } = exported(overrides);
+    const { leftX, rightX } = frame.layout;
+    const circles = [...parsed.querySelectorAll("circle")];
+    assert.ok(circles.length > 0);
+    for (const c of circles) {
+      const [x, r] = [Number(c.getAttribute("cx")), Number(c.getAttribute("r"))];
+      assert.ok(x - r >= leftX - LABEL_GAP - 1e-9 && x + r <= rightX + LABEL_GAP + 1e-9, `${JSON.stringify(overrides)}: dot at ${x} r ${r}`);
+    }
+  }
 });
