@@ -316,23 +316,22 @@ class AttentionWidget(anywidget.AnyWidget):
             raise t.TraitError(f"binarize_threshold must be in [0, 1); got {proposal['value']}.")
         return proposal["value"]
 
-    @t.validate("node_size")
-    def _check_node_size(self, proposal):
-        if proposal["value"] not in ("", "in", "out"):
-            raise t.TraitError(f"node_size must be '', 'in' or 'out'; got {proposal['value']!r}.")
-        return proposal["value"]
+    _CHOICES = {"view": ("layer", "model"), "specials": ("show", "hide", "renormalise"), "node_size": ("", "in", "out")}
+
+    @t.validate(*_CHOICES)
+    def _check_choice(self, proposal):
+        name, value = proposal["trait"].name, proposal["value"]
+        choices = self._CHOICES[name]
+        if value not in choices:
+            listed = ", ".join(map(repr, choices[:-1])) + f" or {choices[-1]!r}"
+            raise t.TraitError(f"{name} must be {listed}; got {value!r}.")
+        return value
 
     @t.validate("window")
     def _check_window(self, proposal):
         first, rows = proposal["value"]
         if not (0 <= first < len(self.tokens) and rows >= 0):
             raise t.TraitError(f"window must be [first row 0..{len(self.tokens) - 1}, rows >= 0]; got {proposal['value']}.")
-        return proposal["value"]
-
-    @t.validate("view")
-    def _check_view(self, proposal):
-        if proposal["value"] not in ("layer", "model"):
-            raise t.TraitError(f"view must be 'layer' or 'model'; got {proposal['value']!r}.")
         return proposal["value"]
 
     @t.validate("top_k")
@@ -345,12 +344,6 @@ class AttentionWidget(anywidget.AnyWidget):
     def _check_threshold(self, proposal):
         if not proposal["value"] >= 0:
             raise t.TraitError(f"threshold must be a weight >= 0; got {proposal['value']}.")
-        return proposal["value"]
-
-    @t.validate("specials")
-    def _check_specials(self, proposal):
-        if proposal["value"] not in ("show", "hide", "renormalise"):
-            raise t.TraitError(f"specials must be 'show', 'hide' or 'renormalise'; got {proposal['value']!r}.")
         return proposal["value"]
 
     @t.validate("method")

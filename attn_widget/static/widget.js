@@ -98,7 +98,7 @@ function drawEdges(ctx, layout, edges, options) {
     (highlight && highlight.has(e) ? strong : buckets)[bucketOf(edges.weight[e], edges.max)].push(e);
   }
   ctx.lineCap = "round";
-  strokeBuckets(ctx, layout, edges, buckets, options, highlight ? DIMMED : 1);
+  if (options.unhighlighted ?? true) strokeBuckets(ctx, layout, edges, buckets, options, highlight ? DIMMED : 1);
   if (highlight) strokeBuckets(ctx, layout, edges, strong, options, 1, STRONG_WIDTH);
   ctx.restore();
 }
@@ -505,13 +505,14 @@ function tracePaths(perLayer, node, fan = 2) {
 var WIDE_EDGES = 32;
 var WIDE_EDGES_DENSE = 8;
 var DENSE = 300;
+var inkOf = (dark) => dark ? "#e6e6e6" : "#333333";
 function edgeTable(signed, dark) {
   return colormap(signed ? "diverging" : dark ? "dark" : "light");
 }
 function layerScene(frame, dark) {
   const { layout, edges, pinned, focus, degrees } = frame;
   const signed = frame.env?.signed ?? false;
-  const ink = dark ? "#e6e6e6" : "#333333";
+  const ink = inkOf(dark);
   const highlight = focus ? /* @__PURE__ */ new Set([...pinned ? edgesOfNode(edges, pinned) : [], ...edgesOfNode(edges, focus)]) : null;
   const dots = [];
   if (degrees) {
@@ -526,7 +527,7 @@ function layerScene(frame, dark) {
 }
 function modelScene(frame, dark) {
   const { layout, perLayer, focus, shade } = frame;
-  const ink = dark ? "#e6e6e6" : "#333333";
+  const ink = inkOf(dark);
   const traced = focus ? tracePaths(perLayer, focus) : null;
   const wide = Math.floor(WIDE_EDGES / Math.max(1, perLayer.length));
   const bundles = perLayer.map((edges, l) => ({
@@ -553,27 +554,23 @@ function modelScene(frame, dark) {
   return { layout, bundles, dots, marks, table: edgeTable(frame.env.signed, dark), signed: frame.env.signed, ink };
 }
 function drawBase(ctx, scene) {
-  for (const { layout, edges, wideFrom: wideFrom2 } of scene.bundles) {
-    drawEdges(ctx, layout, edges, { table: scene.table, signed: scene.signed, highlight: null, wideFrom: wideFrom2 });
-  }
+  drawBundles(ctx, scene, { highlighted: false, unhighlighted: true });
 }
 function drawOverlay(ctx, scene) {
-  for (const { layout, edges, highlight, wideFrom: wideFrom2 } of scene.bundles) {
-    if (!highlight?.size) continue;
-    const strong = subset(edges, highlight);
-    const every = new Set(Array.from({ length: strong.count }, (_, e) => e));
-    drawEdges(ctx, layout, strong, { table: scene.table, signed: scene.signed, highlight: every, wideFrom: wideFrom2 });
-  }
+  drawBundles(ctx, scene, { highlighted: true, unhighlighted: false });
   drawMarks(ctx, scene);
 }
 function isHighlighted(scene) {
   return scene.bundles.some((b) => b.highlight !== null);
 }
 function drawScene(ctx, scene) {
-  for (const { layout, edges, highlight, wideFrom: wideFrom2 } of scene.bundles) {
-    drawEdges(ctx, layout, edges, { table: scene.table, signed: scene.signed, highlight, wideFrom: wideFrom2 });
-  }
+  drawBundles(ctx, scene, { highlighted: true, unhighlighted: true });
   drawMarks(ctx, scene);
+}
+function drawBundles(ctx, scene, { highlighted, unhighlighted }) {
+  for (const { layout, edges, highlight, wideFrom: wideFrom2 } of scene.bundles) {
+    drawEdges(ctx, layout, edges, { table: scene.table, signed: scene.signed, highlight: highlighted ? highlight : null, wideFrom: wideFrom2, unhighlighted });
+  }
 }
 function drawMarks(ctx, scene) {
   for (const dot of scene.dots) {
@@ -591,16 +588,6 @@ function drawMarks(ctx, scene) {
   ctx.textBaseline = "middle";
   for (const mark of scene.marks) ctx.fillText(mark.text, mark.x, mark.y);
   ctx.textAlign = "left";
-}
-function subset(edges, chosen) {
-  const picked = [...chosen];
-  return {
-    source: Uint16Array.from(picked, (e) => edges.source[e]),
-    target: Uint16Array.from(picked, (e) => edges.target[e]),
-    weight: Float64Array.from(picked, (e) => edges.weight[e]),
-    count: picked.length,
-    max: edges.max
-  };
 }
 
 // src/exporter.js

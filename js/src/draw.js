@@ -16,6 +16,7 @@ export const HAIRLINE = 1;
  * @property {boolean} signed
  * @property {Set<number> | null} highlight  edges to emphasise (others are dimmed)
  * @property {number} [wideFrom]  buckets from this one up are drawn wide (see wideFrom)
+ * @property {boolean} [unhighlighted]  draw the edges outside the highlight (default true)
  */
 
 /**
@@ -42,7 +43,7 @@ export function drawEdges(ctx, layout, edges, options) {
     (highlight && highlight.has(e) ? strong : buckets)[bucketOf(edges.weight[e], edges.max)].push(e);
   }
   ctx.lineCap = "round";
-  strokeBuckets(ctx, layout, edges, buckets, options, highlight ? DIMMED : 1);
+  if (options.unhighlighted ?? true) strokeBuckets(ctx, layout, edges, buckets, options, highlight ? DIMMED : 1);
   if (highlight) strokeBuckets(ctx, layout, edges, strong, options, 1, STRONG_WIDTH);
   ctx.restore();
 }

@@ -36,6 +36,9 @@ const WIDE_EDGES = 32;
 const WIDE_EDGES_DENSE = 8;
 const DENSE = 300;
 
+/** Colour of text and plain dots. @param {boolean} dark */
+const inkOf = (dark) => (dark ? "#e6e6e6" : "#333333");
+
 /** @param {boolean} signed @param {boolean} dark */
 function edgeTable(signed, dark) {
   return colormap(signed ? "diverging" : dark ? "dark" : "light");
@@ -49,7 +52,7 @@ function edgeTable(signed, dark) {
 export function layerScene(frame, dark) {
   const { layout, edges, pinned, focus, degrees } = frame;
   const signed = frame.env?.signed ?? false;
-  const ink = dark ? "#e6e6e6" : "#333333";
+  const ink = inkOf(dark);
   const highlight = focus ? new Set([...(pinned ? edgesOfNode(edges, pinned) : []), ...edgesOfNode(edges, focus)]) : null;
   /** @type {Dot[]} */
   const dots = [];
@@ -72,7 +75,7 @@ export function layerScene(frame, dark) {
  */
 export function modelScene(frame, dark) {
   const { layout, perLayer, focus, shade } = frame;
-  const ink = dark ? "#e6e6e6" : "#333333";
+  const ink = inkOf(dark);
   const traced = focus ? tracePaths(perLayer, focus) : null;
   const wide = Math.floor(WIDE_EDGES / Math.max(1, perLayer.length));
   const bundles = perLayer.map((edges, l) => ({
@@ -106,9 +109,7 @@ export function modelScene(frame, dark) {
  * @param {Scene} scene
  */
 export function drawBase(ctx, scene) {
-  for (const { layout, edges, wideFrom } of scene.bundles) {
-    drawEdges(ctx, layout, edges, { table: scene.table, signed: scene.signed, highlight: null, wideFrom });
-  }
+  drawBundles(ctx, scene, { highlighted: false, unhighlighted: true });
 }
 
 /**
@@ -119,12 +120,7 @@ export function drawBase(ctx, scene) {
  * @param {Scene} scene
  */
 export function drawOverlay(ctx, scene) {
-  for (const { layout, edges, highlight, wideFrom } of scene.bundles) {
-    if (!highlight?.size) continue;
-    const strong = subset(edges, highlight);
-    const every = new Set(Array.from({ length: strong.count }, (_, e) => e)); // all highlighted: none dimmed
-    drawEdges(ctx, layout, strong, { table: scene.table, signed: scene.signed, highlight: every, wideFrom });
-  }
+  drawBundles(ctx, scene, { highlighted: true, unhighlighted: false });
   drawMarks(ctx, scene);
 }
 
@@ -140,10 +136,18 @@ export function isHighlighted(scene) {
  * @param {Scene} scene
  */
 export function drawScene(ctx, scene) {
-  for (const { layout, edges, highlight, wideFrom } of scene.bundles) {
-    drawEdges(ctx, layout, edges, { table: scene.table, signed: scene.signed, highlight, wideFrom });
-  }
+  drawBundles(ctx, scene, { highlighted: true, unhighlighted: true });
   drawMarks(ctx, scene);
+}
+
+/**
+ * @param {CanvasRenderingContext2D} ctx @param {Scene} scene
+ * @param {{ highlighted: boolean, unhighlighted: boolean }} which  the edges to draw
+ */
+function drawBundles(ctx, scene, { highlighted, unhighlighted }) {
+  for (const { layout, edges, highlight, wideFrom } of scene.bundles) {
+    drawEdges(ctx, layout, edges, { table: scene.table, signed: scene.signed, highlight: highlighted ? highlight : null, wideFrom, unhighlighted });
+  }
 }
 
 /** Dots and column numbers. @param {CanvasRenderingContext2D} ctx @param {Scene} scene */
@@ -163,20 +167,4 @@ function drawMarks(ctx, scene) {
   ctx.textBaseline = "middle";
   for (const mark of scene.marks) ctx.fillText(mark.text, mark.x, mark.y);
   ctx.textAlign = "left";
-}
-
-/**
- * Some edges of a list (same colour-scale maximum).
- * @param {import("./edges.js").EdgeList} edges @param {Set<number>} chosen
- * @returns {import("./edges.js").EdgeList}
- */
-function subset(edges, chosen) {
-  const picked = [...chosen];
-  return {
-    source: Uint16Array.from(picked, (e) => edges.source[e]),
-    target: Uint16Array.from(picked, (e) => edges.target[e]),
-    weight: Float64Array.from(picked, (e) => edges.weight[e]),
-    count: picked.length,
-    max: edges.max,
-  };
 }
