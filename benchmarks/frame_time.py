@@ -144,6 +144,17 @@ def prose(tokenizer, n: int) -> str:
     return tokenizer.decode(ids)
 
 
+def cpu_model() -> str:
+    """The processor (figures differ by about two times between the machines this runs on)."""
+    fields = {}
+    for line in pathlib.Path("/proc/cpuinfo").read_text().splitlines():
+        key, _, value = line.partition(":")
+        fields.setdefault(key.strip(), value.strip())
+    if "model name" not in fields:
+        return platform.processor() or "unknown processor"
+    return f"{fields['model name']}, family {fields.get('cpu family', '?')} model {fields.get('model', '?')}"
+
+
 def summary(results: list) -> dict:
     """Medians of all changes, and of those drawn stroke by stroke or copied."""
     pixels = [r[0] for r in results]
@@ -182,11 +193,12 @@ def main() -> None:
 
     trained, tokenizer = minilm_twice()
     models = {"MiniLM x2": trained, "random": random_bert()}
-    print(f"# frame time in Chromium\n\n{platform.platform()}, {os.cpu_count()} CPUs\n")
+
     sizes = []
     rows = []
     with sync_playwright() as playwright, tempfile.TemporaryDirectory() as folder:
         browser = playwright.chromium.launch(executable_path=CHROMIUM, args=ARGS)
+        print(f"# frame time in Chromium\n\n{platform.platform()}, {os.cpu_count()} CPUs ({cpu_model()}), Chromium {browser.version}\n")
         for name, model in models.items():
             for n in (128, 512):
                 widget = AttentionWidget(model, prose(tokenizer, n), tokenizer)

@@ -85,7 +85,8 @@ var BUCKETS = 24;
 var DIMMED = 0.25;
 var STRONG_WIDTH = 1.5;
 var HAIRLINE = 1;
-function drawEdges(ctx, layout, edges, options) {
+var STROKE_EDGES = 256;
+function* edgeStrokes(ctx, layout, edges, options) {
   if (edges.count === 0 || edges.max <= 0) return;
   ctx.save();
   ctx.beginPath();
@@ -98,8 +99,8 @@ function drawEdges(ctx, layout, edges, options) {
     (highlight && highlight.has(e) ? strong : buckets)[bucketOf(edges.weight[e], edges.max)].push(e);
   }
   ctx.lineCap = "round";
-  if (options.unhighlighted ?? true) strokeBuckets(ctx, layout, edges, buckets, options, highlight ? DIMMED : 1);
-  if (highlight) strokeBuckets(ctx, layout, edges, strong, options, 1, STRONG_WIDTH);
+  if (options.unhighlighted ?? true) yield* strokeBuckets(ctx, layout, edges, buckets, options, highlight ? DIMMED : 1);
+  if (highlight) yield* strokeBuckets(ctx, layout, edges, strong, options, 1, STRONG_WIDTH);
   ctx.restore();
 }
 function bucketStyle(b, sign, options, alphaScale = 1, widthScale = 1) {
@@ -130,30 +131,31 @@ function wideFrom(edges, limit) {
 function bucketOf(weight, max) {
   return Math.min(BUCKETS - 1, Math.floor(Math.abs(weight) / max * BUCKETS));
 }
-function strokeBuckets(ctx, layout, edges, buckets, options, alphaScale, widthScale = 1) {
+function* strokeBuckets(ctx, layout, edges, buckets, options, alphaScale, widthScale = 1) {
   const midX = (layout.leftX + layout.rightX) / 2;
   const scale = ctx.getTransform?.().a || 1;
-  buckets.forEach((members, b) => {
-    if (members.length === 0) return;
+  for (let b = 0; b < BUCKETS; b++) {
     for (const sign of options.signed ? [-1, 1] : [1]) {
-      ctx.beginPath();
-      let any = false;
-      for (const e of members) {
-        if (options.signed && Math.sign(edges.weight[e]) !== sign) continue;
-        const y0 = rowCenter(layout, edges.source[e]);
-        const y1 = rowCenter(layout, edges.target[e]);
-        ctx.moveTo(layout.leftX, y0);
-        ctx.bezierCurveTo(midX, y0, midX, y1, layout.rightX, y1);
-        any = true;
-      }
-      if (!any) continue;
+      const members = options.signed ? buckets[b].filter((e) => Math.sign(edges.weight[e]) === sign) : buckets[b];
       const style = bucketStyle(b, sign, options, alphaScale, widthScale);
-      ctx.strokeStyle = style.color;
-      ctx.globalAlpha = style.alpha;
-      ctx.lineWidth = style.width === HAIRLINE ? HAIRLINE / scale : style.width;
-      ctx.stroke();
+      const most = style.width === HAIRLINE ? STROKE_EDGES : members.length;
+      for (let from = 0; from < members.length; from += most) {
+        const count = Math.min(most, members.length - from);
+        ctx.beginPath();
+        for (let i = from; i < from + count; i++) {
+          const y0 = rowCenter(layout, edges.source[members[i]]);
+          const y1 = rowCenter(layout, edges.target[members[i]]);
+          ctx.moveTo(layout.leftX, y0);
+          ctx.bezierCurveTo(midX, y0, midX, y1, layout.rightX, y1);
+        }
+        yield count;
+        ctx.strokeStyle = style.color;
+        ctx.globalAlpha = style.alpha;
+        ctx.lineWidth = style.width === HAIRLINE ? HAIRLINE / scale : style.width;
+        ctx.stroke();
+      }
     }
-  });
+  }
   ctx.globalAlpha = 1;
 }
 
@@ -249,7 +251,7 @@ function formatValue(value) {
   if (abs >= 1e-3) return value.toFixed(4);
   return value.toExponential(2);
 }
-function renderLegend(legend, { table, signed, max, meanCoverage, minCoverage, edgeCount: edgeCount2, drawnShare = 1, rowLabel = "", rowMean = null }) {
+function renderLegend(legend, { table, signed, max, meanCoverage, minCoverage, edgeCount, drawnShare = 1, rowLabel = "", rowMean = null }) {
   const doc = legend.ownerDocument;
   legend.replaceChildren();
   const stops = table.filter((_, i) => i % 32 === 0 || i === table.length - 1);
@@ -261,7 +263,7 @@ function renderLegend(legend, { table, signed, max, meanCoverage, minCoverage, e
     element(doc, "span", "attnw-legend-label", formatValue(max))
   );
   const share = meanCoverage * drawnShare;
-  const coverageText = minCoverage >= 0.9995 && drawnShare >= 0.9995 ? `${edgeCount2} edges, all of the attention drawn` : `${edgeCount2} edges carrying ${(share * 100).toFixed(1)}% of the attention` + (minCoverage < 0.9995 ? ` (the data keeps ${(meanCoverage * 100).toFixed(1)}% per row on average, least ${(minCoverage * 100).toFixed(1)}%)` : "");
+  const coverageText = minCoverage >= 0.9995 && drawnShare >= 0.9995 ? `${edgeCount} edges, all of the attention drawn` : `${edgeCount} edges carrying ${(share * 100).toFixed(1)}% of the attention` + (minCoverage < 0.9995 ? ` (the data keeps ${(meanCoverage * 100).toFixed(1)}% per row on average, least ${(minCoverage * 100).toFixed(1)}%)` : "");
   legend.append(element(doc, "span", "attnw-legend-coverage", coverageText));
   if (rowLabel && rowMean !== null) {
     legend.append(element(doc, "span", "attnw-legend-coverage", `${rowLabel}: ${formatValue(rowMean)} per row on average`));
@@ -554,23 +556,29 @@ function modelScene(frame, dark) {
   return { layout, bundles, dots, marks, table: edgeTable(frame.env.signed, dark), signed: frame.env.signed, ink };
 }
 function drawBase(ctx, scene) {
-  drawBundles(ctx, scene, { highlighted: false, unhighlighted: true });
+  drain(baseStrokes(ctx, scene));
+}
+function baseStrokes(ctx, scene) {
+  return bundleStrokes(ctx, scene, { highlighted: false, unhighlighted: true });
 }
 function drawOverlay(ctx, scene) {
-  drawBundles(ctx, scene, { highlighted: true, unhighlighted: false });
+  drain(bundleStrokes(ctx, scene, { highlighted: true, unhighlighted: false }));
   drawMarks(ctx, scene);
 }
 function isHighlighted(scene) {
   return scene.bundles.some((b) => b.highlight !== null);
 }
 function drawScene(ctx, scene) {
-  drawBundles(ctx, scene, { highlighted: true, unhighlighted: true });
+  drain(bundleStrokes(ctx, scene, { highlighted: true, unhighlighted: true }));
   drawMarks(ctx, scene);
 }
-function drawBundles(ctx, scene, { highlighted, unhighlighted }) {
+function* bundleStrokes(ctx, scene, { highlighted, unhighlighted }) {
   for (const { layout, edges, highlight, wideFrom: wideFrom2 } of scene.bundles) {
-    drawEdges(ctx, layout, edges, { table: scene.table, signed: scene.signed, highlight: highlighted ? highlight : null, wideFrom: wideFrom2, unhighlighted });
+    yield* edgeStrokes(ctx, layout, edges, { table: scene.table, signed: scene.signed, highlight: highlighted ? highlight : null, wideFrom: wideFrom2, unhighlighted });
   }
+}
+function drain(strokes) {
+  while (!strokes.next().done) ;
 }
 function drawMarks(ctx, scene) {
   for (const dot of scene.dots) {
@@ -749,6 +757,11 @@ function headChoices(state) {
   return [MEAN_HEAD, MAX_HEAD, ...Array.from({ length: state.nHeads }, (_, h) => h)];
 }
 function neighbourStates(state) {
+  const others = state.methods.filter((m) => m.id !== state.method.id).map((method) => ({ ...state, method }));
+  if (state.view === "model") return [{ ...state, view: (
+    /** @type {const} */
+    "layer"
+  ) }, ...others.filter(hasWholeModel)];
   const out = [];
   for (const layer of [state.layer + 1, state.layer - 1]) {
     if (layer >= 1 && layer <= state.nLayers && hasLayer(state, layer)) out.push({ ...state, layer });
@@ -758,11 +771,15 @@ function neighbourStates(state) {
     const at = heads.indexOf(state.head);
     for (const i of [at + 1, at - 1]) if (i >= 0 && i < heads.length) out.push({ ...state, head: heads[i] });
   }
-  for (const method of state.methods) {
-    const other = { ...state, method };
-    if (method.id !== state.method.id && isAvailable(other)) out.push(other);
-  }
-  return out;
+  if (hasWholeModel(state)) out.push({ ...state, view: (
+    /** @type {const} */
+    "model"
+  ) });
+  return [...out, ...others.filter(isAvailable)];
+}
+function hasWholeModel(state) {
+  const layers = state.ready[state.method.id];
+  return state.method.cumulative || layers === void 0 || layers.length === state.nLayers;
 }
 function headLabel(state) {
   if (!state.method.per_head) return `mean of ${state.nHeads} heads`;
@@ -1269,8 +1286,13 @@ function createPending(doc, model) {
 
 // src/raster.js
 var BUDGET = 48 * 1024 * 1024;
-var AHEAD_MAX_EDGES = 1500;
+var SLICE = 8;
 var IDLE_ASK = 40;
+var FIRST_RATE = 0.015;
+var MAX_SKIPS = 50;
+function pixelSize(layout, scale) {
+  return { width: Math.round(layout.width * scale), height: Math.round(layout.height * scale) };
+}
 function createEdgeLayer(canvas, budget = BUDGET) {
   const doc = canvas.ownerDocument;
   const win = (
@@ -1288,7 +1310,7 @@ function createEdgeLayer(canvas, budget = BUDGET) {
     entry.copy.width = 0;
   };
   const remember = (entry) => {
-    kept.set(entry.key, entry);
+    kept.set(entry.key, { key: entry.key, bundles: entry.bundles, copy: entry.copy });
     bytes += entry.copy.width * entry.copy.height * 4;
     for (const key of kept.keys()) {
       if (bytes <= budget || key === entry.key) break;
@@ -1299,48 +1321,86 @@ function createEdgeLayer(canvas, budget = BUDGET) {
     const hit = kept.get(key);
     return hit && sameEdges(hit.bundles, bundles) ? hit : null;
   };
-  const offscreen = (draw) => {
+  const newCanvas = (width, height) => {
     const copy = (
       /** @type {HTMLCanvasElement} */
       doc.createElement("canvas")
     );
-    copy.width = canvas.width;
-    copy.height = canvas.height;
-    const ctx = copy.getContext("2d");
-    if (ctx) draw(ctx);
+    copy.width = width;
+    copy.height = height;
     return copy;
   };
   let toKeep = null;
   let ahead = [];
+  let job = null;
   let aheadFor = null;
   let scale = 1;
   let idle = 0;
-  let aheadCost = 10;
-  let skipped = 0;
+  let spentMs = FIRST_RATE;
+  let spentEdges = 1;
+  let skips = 0;
+  const startJob = () => {
+    while (ahead.length) {
+      const scene = (
+        /** @type {() => import("./scene.js").Scene | null} */
+        ahead.shift()()
+      );
+      if (!scene) continue;
+      const { width, height } = pixelSize(scene.layout, scale);
+      const key = keyOf(scene, width, height, scale);
+      if (keptPicture(key, scene.bundles) || shown?.key === key && sameEdges(shown.bundles, scene.bundles)) continue;
+      const copy = newCanvas(width, height);
+      const ctx = copy.getContext("2d");
+      if (!ctx) continue;
+      ctx.setTransform(scale, 0, 0, scale, 0, 0);
+      const strokes = baseStrokes(ctx, scene);
+      const next = strokes.next();
+      if (!next.done) return { key, bundles: scene.bundles, copy, ctx, strokes, next };
+      copy.width = 0;
+    }
+    return null;
+  };
+  const dropJob = () => {
+    if (job) job.copy.width = 0;
+    job = null;
+  };
   const work = (deadline) => {
     idle = 0;
-    if (toKeep) {
-      const picture = toKeep;
-      toKeep = null;
-      if (shown === picture && !kept.has(picture.key)) remember({ ...picture, copy: offscreen((ctx) => ctx.drawImage(canvas, 0, 0)) });
-    } else if (ahead.length && (deadline?.timeRemaining() ?? Infinity) < Math.min(aheadCost, IDLE_ASK)) {
-      if (++skipped > 50) ahead = [];
-    } else {
-      skipped = 0;
-      const started = win.performance.now();
-      const scene = ahead.shift()?.() ?? null;
-      const key = scene ? keyOf(scene, canvas.width, canvas.height, scale) : "";
-      if (scene && edgeCount(scene.bundles) <= AHEAD_MAX_EDGES && !keptPicture(key, scene.bundles)) {
-        const copy = offscreen((ctx) => {
-          ctx.setTransform(scale, 0, 0, scale, 0, 0);
-          drawBase(ctx, scene);
-          ctx.getImageData(0, 0, 1, 1);
-        });
-        remember({ key, bundles: scene.bundles, copy });
-        aheadCost = win.performance.now() - started;
+    const started = win.performance.now();
+    const left = () => Math.min(deadline?.timeRemaining() ?? SLICE, SLICE - (win.performance.now() - started));
+    const roomy = !deadline || deadline.timeRemaining() >= IDLE_ASK;
+    const keeping = toKeep;
+    toKeep = null;
+    if (keeping && shown === keeping && !kept.has(keeping.key)) {
+      const copy = newCanvas(canvas.width, canvas.height);
+      copy.getContext("2d")?.drawImage(canvas, 0, 0);
+      remember({ ...keeping, copy });
+    }
+    let strokes = 0;
+    if (!job && !keeping && (deadline?.timeRemaining() ?? SLICE) >= SLICE) job = startJob();
+    while (job && left() > 0) {
+      const edges = (
+        /** @type {number} */
+        job.next.value
+      );
+      if (edges * spentMs / spentEdges > left() && (strokes > 0 || !roomy)) break;
+      const before = win.performance.now();
+      job.next = job.strokes.next();
+      job.ctx.getImageData(0, 0, 1, 1);
+      spentMs = 0.9 * spentMs + (win.performance.now() - before);
+      spentEdges = 0.9 * spentEdges + edges;
+      strokes++;
+      if (job.next.done) {
+        remember(job);
+        job = null;
       }
     }
-    if (toKeep || ahead.length) schedule();
+    if (job && strokes === 0 && ++skips > MAX_SKIPS) {
+      dropJob();
+      ahead = [];
+    }
+    if (strokes > 0) skips = 0;
+    if (toKeep || job || ahead.length) schedule();
   };
   const schedule = () => {
     if (!idle) idle = win.requestIdleCallback ? win.requestIdleCallback(work) : win.setTimeout(work, 100);
@@ -1366,6 +1426,7 @@ function createEdgeLayer(canvas, budget = BUDGET) {
       const ctx = canvas.getContext("2d");
       if (!ctx) return "unchanged";
       ahead = [];
+      dropJob();
       ctx.setTransform(1, 0, 0, 1, 0, 0);
       ctx.clearRect(0, 0, width, height);
       const hit = keptPicture(key, scene.bundles);
@@ -1383,14 +1444,13 @@ function createEdgeLayer(canvas, budget = BUDGET) {
       return "strokes";
     },
     /**
-     * Draw these scenes ahead while the page is idle, at the size of the last one shown
+     * Draw these scenes ahead while the page is idle, at the scale of the last one shown
      * (replacing any not drawn yet).
      * @param {Array<() => import("./scene.js").Scene | null>} scenes  made only when their turn comes
      */
     drawAhead(scenes) {
       if (aheadFor === shown) return;
       aheadFor = shown;
-      if (shown && edgeCount(shown.bundles) > AHEAD_MAX_EDGES) return;
       const room = Math.floor(budget / (canvas.width * canvas.height * 4)) - 1;
       ahead = scenes.slice(0, Math.max(0, room));
       if (ahead.length) schedule();
@@ -1402,6 +1462,7 @@ function createEdgeLayer(canvas, budget = BUDGET) {
     destroy() {
       cancel();
       ahead = [];
+      dropJob();
       toKeep = null;
       for (const key of [...kept.keys()]) forget(key);
       shown = null;
@@ -1433,9 +1494,6 @@ function hashOf(edges) {
     hash = Math.imul(hash ^ Math.round(edges.weight[e] * 1e9), 16777619);
   }
   return hash >>> 0;
-}
-function edgeCount(bundles) {
-  return bundles.reduce((sum, b) => sum + b.edges.count, 0);
 }
 function sameEdges(a, b) {
   return a.length === b.length && a.every((bundle, i) => equalEdges(bundle.edges, b[i].edges));
@@ -1502,8 +1560,7 @@ function createView(doc, model) {
   let dark = false;
   const drawPicture = (layout, state, scene) => {
     const dpr = win.devicePixelRatio || 1;
-    const width = Math.round(layout.width * dpr);
-    const height = Math.round(layout.height * dpr);
+    const { width, height } = pixelSize(layout, dpr);
     for (const c of [canvas, overlay]) {
       c.style.width = `${layout.width}px`;
       c.style.height = `${layout.height}px`;
@@ -1602,16 +1659,16 @@ function createView(doc, model) {
     pending.root.hidden = true;
     const scene = modelScene(frame, dark);
     drawPicture(layout, state, scene);
-    const edgeCount2 = perLayer.reduce((sum, edges) => sum + edges.count, 0);
-    Object.assign(canvas.dataset, { edges: String(edgeCount2), view: "model", columns: JSON.stringify(layout.columns) });
-    canvas.setAttribute("aria-label", `${state.method.label}, all ${state.nLayers} layers as columns: ${edgeCount2} edges between ${state.tokens.length} tokens per layer`);
+    const edgeCount = perLayer.reduce((sum, edges) => sum + edges.count, 0);
+    Object.assign(canvas.dataset, { edges: String(edgeCount), view: "model", columns: JSON.stringify(layout.columns) });
+    canvas.setAttribute("aria-label", `${state.method.label}, all ${state.nLayers} layers as columns: ${edgeCount} edges between ${state.tokens.length} tokens per layer`);
     renderTitles(titleLeft, titleRight, columnTitles(state));
     markHovered(root, null);
     markTarget(labelsRight, null);
     const graph = state.method.cumulative ? "edges: head-averaged attention; dots: how much of the focused input reaches each token" : headLabel(state);
     caption.textContent = `${state.method.label} \xB7 whole model, ${state.nLayers} layers \xB7 ${graph} \xB7 colours scaled per layer`;
     legend.hidden = false;
-    renderLegend(legend, { table: scene.table, signed: scene.signed, max: Math.max(...perLayer.map((e) => e.max)), meanCoverage: 1, minCoverage: 1, edgeCount: edgeCount2 });
+    renderLegend(legend, { table: scene.table, signed: scene.signed, max: Math.max(...perLayer.map((e) => e.max)), meanCoverage: 1, minCoverage: 1, edgeCount });
     renderStrip(strip, layout, null);
     stripStatus.hidden = true;
     tooltip.hidden = !focus;
@@ -1635,6 +1692,7 @@ function createView(doc, model) {
   const drawAhead = (frames) => {
     edgeLayer.drawAhead(frames.map((next) => () => {
       const frame = next();
+      if (frame.kind === "model") return modelScene(frame, dark);
       return frame.available ? layerScene(frame, dark) : null;
     }));
   };
@@ -1752,8 +1810,8 @@ function render({ model, el }) {
     } else {
       frame = layerFrame(state, width, envelopeOf, hovered);
       scene = view.paintLayer(frame);
-      view.drawAhead(neighbourStates(state).map((next) => () => layerFrame(next, width, envelopeOf, null)));
     }
+    view.drawAhead(neighbourStates(state).map((next) => () => next.view === "model" ? modelFrame(next, width, envelopeOf, null) : layerFrame(next, width, envelopeOf, null)));
     const ended = win.performance.now();
     view.root.dataset.paintEnd = String(ended);
     view.root.dataset.paintMs = (ended - started).toFixed(3);

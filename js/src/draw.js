@@ -1,4 +1,4 @@
-// Canvas drawing of the edges, batched by colour bucket (one stroke per bucket).
+// Canvas drawing of the edges, batched by colour bucket (one stroke per bucket, or per 256 hairlines of it).
 
 import { colorAt } from "./colormap.js";
 import { HEADER_HEIGHT, rowCenter } from "./layout.js";
@@ -9,6 +9,11 @@ export const DIMMED = 0.25;
 const STRONG_WIDTH = 1.5;
 /** Width of the weaker edges: one device pixel on the canvas, one unit in SVG. */
 export const HAIRLINE = 1;
+/** Hairline edges per stroke at most: a stroke is the smallest piece of idle work (raster.js),
+ * and 256 hairlines take 1.5 to 3.5 ms to rasterise in software. Chromium blends hairlines
+ * curve by curve, so splitting their path leaves every pixel the same; a wider stroke is filled
+ * as one shape (overlaps blended once), so it is never split. */
+const STROKE_EDGES = 256;
 
 /**
  * @typedef {object} DrawOptions
@@ -20,14 +25,18 @@ export const HAIRLINE = 1;
  */
 
 /**
- * Draw every edge as a cubic curve from its source row (left) to its target row (right).
+ * Draw every edge as a cubic curve from its source row (left) to its target row (right), one
+ * stroke per colour bucket. A generator, so that idle work can spread a large picture over
+ * several idle periods: before each stroke it builds the stroke's path and yields how many
+ * edges the stroke holds; the next step strokes it. Drawn to the end, it is one picture.
  * The curve's midpoint is the midpoint of the straight segment, which tests rely on.
  * @param {CanvasRenderingContext2D} ctx  already scaled to CSS pixels
  * @param {import("./layout.js").Layout} layout
  * @param {import("./edges.js").EdgeList} edges
  * @param {DrawOptions} options
+ * @returns {Generator<number, void, void>}
  */
-export function drawEdges(ctx, layout, edges, options) {
+export function* edgeStrokes(ctx, layout, edges, options) {
   if (edges.count === 0 || edges.max <= 0) return;
   // Draw inside the plot band only: with a token window, rows outside it lie above or below.
   ctx.save();
@@ -43,8 +52,8 @@ export function drawEdges(ctx, layout, edges, options) {
     (highlight && highlight.has(e) ? strong : buckets)[bucketOf(edges.weight[e], edges.max)].push(e);
   }
   ctx.lineCap = "round";
-  if (options.unhighlighted ?? true) strokeBuckets(ctx, layout, edges, buckets, options, highlight ? DIMMED : 1);
-  if (highlight) strokeBuckets(ctx, layout, edges, strong, options, 1, STRONG_WIDTH);
+  if (options.unhighlighted ?? true) yield* strokeBuckets(ctx, layout, edges, buckets, options, highlight ? DIMMED : 1);
+  if (highlight) yield* strokeBuckets(ctx, layout, edges, strong, options, 1, STRONG_WIDTH);
   ctx.restore();
 }
 
@@ -118,31 +127,33 @@ function bucketOf(weight, max) {
  * @param {DrawOptions} options
  * @param {number} alphaScale
  * @param {number} widthScale
+ * @returns {Generator<number, void, void>}  before each stroke, its edge count
  */
-function strokeBuckets(ctx, layout, edges, buckets, options, alphaScale, widthScale = 1) {
+function* strokeBuckets(ctx, layout, edges, buckets, options, alphaScale, widthScale = 1) {
   const midX = (layout.leftX + layout.rightX) / 2;
   const scale = ctx.getTransform?.().a || 1; // CSS to device pixels
-  buckets.forEach((members, b) => {
-    if (members.length === 0) return;
+  for (let b = 0; b < BUCKETS; b++) {
     // Signed data: colour by sign and size; the bucket holds |w|, so split by sign.
     for (const sign of options.signed ? [-1, 1] : [1]) {
-      ctx.beginPath();
-      let any = false;
-      for (const e of members) {
-        if (options.signed && Math.sign(edges.weight[e]) !== sign) continue;
-        const y0 = rowCenter(layout, edges.source[e]);
-        const y1 = rowCenter(layout, edges.target[e]);
-        ctx.moveTo(layout.leftX, y0);
-        ctx.bezierCurveTo(midX, y0, midX, y1, layout.rightX, y1);
-        any = true;
-      }
-      if (!any) continue;
+      const members = options.signed ? buckets[b].filter((e) => Math.sign(edges.weight[e]) === sign) : buckets[b];
       const style = bucketStyle(b, sign, options, alphaScale, widthScale);
-      ctx.strokeStyle = style.color;
-      ctx.globalAlpha = style.alpha;
-      ctx.lineWidth = style.width === HAIRLINE ? HAIRLINE / scale : style.width;
-      ctx.stroke();
+      const most = style.width === HAIRLINE ? STROKE_EDGES : members.length;
+      for (let from = 0; from < members.length; from += most) {
+        const count = Math.min(most, members.length - from);
+        ctx.beginPath();
+        for (let i = from; i < from + count; i++) {
+          const y0 = rowCenter(layout, edges.source[members[i]]);
+          const y1 = rowCenter(layout, edges.target[members[i]]);
+          ctx.moveTo(layout.leftX, y0);
+          ctx.bezierCurveTo(midX, y0, midX, y1, layout.rightX, y1);
+        }
+        yield count;
+        ctx.strokeStyle = style.color;
+        ctx.globalAlpha = style.alpha;
+        ctx.lineWidth = style.width === HAIRLINE ? HAIRLINE / scale : style.width;
+        ctx.stroke();
+      }
     }
-  });
+  }
   ctx.globalAlpha = 1;
 }

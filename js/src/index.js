@@ -62,8 +62,9 @@ export function render({ model, el }) {
     } else {
       frame = layerFrame(state, width, envelopeOf, hovered);
       scene = view.paintLayer(frame);
-      view.drawAhead(neighbourStates(state).map((next) => () => layerFrame(next, width, envelopeOf, null)));
     }
+    view.drawAhead(neighbourStates(state).map((next) => () =>
+      next.view === "model" ? modelFrame(next, width, envelopeOf, null) : layerFrame(next, width, envelopeOf, null)));
     // For benchmarks and tests: when the last picture was finished and how long it took.
     const ended = win.performance.now();
     view.root.dataset.paintEnd = String(ended);

@@ -1,28 +1,49 @@
 // The canvas that holds a scene's edges without highlight. Without a GPU, Chromium rasterises
-// canvas strokes in software at about 13 µs per hairline curve (benchmarks/RESULTS.md), most
-// of a frame at 128 tokens, so this canvas is redrawn only when its edges change: a hover or
-// pin draws on the overlay canvas above it and dims this one with CSS opacity. While the page
-// is idle, the picture shown is copied aside and the next ones the user is likely to ask for
-// (one layer or head away) are drawn ahead, so stepping through layers or heads, or going
-// back to a view, is one copy instead of a redraw.
+// canvas strokes in software, 5 to 13 µs per hairline curve by the machine
+// (benchmarks/RESULTS.md), most of a frame at 128 tokens, so this canvas is redrawn only when
+// its edges change: a hover or pin draws on the overlay canvas above it and dims this one with
+// CSS opacity. While the page is idle, the picture shown is copied aside and the next ones the
+// user is likely to ask for are drawn ahead, so stepping through layers or heads, switching
+// method or view, or going back to a view, is one copy instead of a redraw. A picture is drawn
+// ahead a few strokes per idle period, at most SLICE ms of them, so idle work never keeps the
+// user's next input waiting for long, however large the picture.
 
-import { drawBase } from "./scene.js";
+import { baseStrokes, drawBase } from "./scene.js";
 
 /** Bytes of kept pictures per widget: 21 views of 1000 × 586 device pixels, 5 at twice that
  * resolution (a picture is 4 bytes per device pixel). */
 const BUDGET = 48 * 1024 * 1024;
-/** Pictures with more edges are not drawn ahead: an idle task that long (over about 20 ms
- * in software) would delay the user's next input by as much. */
-const AHEAD_MAX_EDGES = 1500;
-/** Idle periods last at most 50 ms: wait for no more than this, or one slow picture would stop
- * the drawing ahead for good. */
+/** Milliseconds of work per idle callback at most. Chromium runs one idle callback per idle
+ * period (50 ms when nothing happens), and input that arrives during the callback waits for it:
+ * filling the whole period kept a control change waiting up to 50 ms more (benchmarks). */
+const SLICE = 8;
+/** A stroke longer than a slice still starts first thing in an idle period at least this long,
+ * or one slow stroke would stop the drawing ahead. */
 const IDLE_ASK = 40;
+/** Milliseconds per edge before any were measured: a slow machine's hairline curve. */
+const FIRST_RATE = 0.015;
+/** Idle periods in a row too short for the next stroke before the drawing ahead gives up. */
+const MAX_SKIPS = 50;
 
 /**
  * @typedef {object} Shown
  * @property {string} key   size, geometry, colours and a hash of the edges
  * @property {import("./scene.js").Bundle[]} bundles  compared exactly: a hash match is not enough
  */
+
+/**
+ * A picture being drawn ahead, stroke by stroke, on a canvas of its own.
+ * @typedef {Shown & { copy: HTMLCanvasElement, ctx: CanvasRenderingContext2D,
+ *   strokes: Generator<number, void, void>, next: IteratorResult<number, void> }} Job
+ */
+
+/**
+ * Size in device pixels of the canvas for a layout.
+ * @param {import("./layout.js").Layout} layout @param {number} scale  device pixels per CSS pixel
+ */
+export function pixelSize(layout, scale) {
+  return { width: Math.round(layout.width * scale), height: Math.round(layout.height * scale) };
+}
 
 /**
  * @param {HTMLCanvasElement} canvas  the edge canvas
@@ -48,7 +69,7 @@ export function createEdgeLayer(canvas, budget = BUDGET) {
 
   /** @param {Shown & { copy: HTMLCanvasElement }} entry */
   const remember = (entry) => {
-    kept.set(entry.key, entry);
+    kept.set(entry.key, { key: entry.key, bundles: entry.bundles, copy: entry.copy });
     bytes += entry.copy.width * entry.copy.height * 4;
     for (const key of kept.keys()) {
       if (bytes <= budget || key === entry.key) break;
@@ -62,53 +83,93 @@ export function createEdgeLayer(canvas, budget = BUDGET) {
     return hit && sameEdges(hit.bundles, bundles) ? hit : null;
   };
 
-  /** A canvas of the edge canvas's size. @param {(ctx: CanvasRenderingContext2D) => void} draw */
-  const offscreen = (draw) => {
+  /** @param {number} width @param {number} height */
+  const newCanvas = (width, height) => {
     const copy = /** @type {HTMLCanvasElement} */ (doc.createElement("canvas"));
-    copy.width = canvas.width;
-    copy.height = canvas.height;
-    const ctx = copy.getContext("2d");
-    if (ctx) draw(ctx);
+    copy.width = width;
+    copy.height = height;
     return copy;
   };
 
-  // Idle work: first keep the picture shown, then draw ahead, one picture per idle period.
+  // Idle work: first keep the picture shown, then draw ahead.
   /** @type {Shown | null} */
   let toKeep = null;
   /** @type {Array<() => import("./scene.js").Scene | null>} */
   let ahead = [];
+  /** @type {Job | null} */
+  let job = null;
   /** @type {Shown | null} the picture shown when `ahead` was queued */
   let aheadFor = null;
   let scale = 1; // device pixels per CSS pixel of the last picture shown
   let idle = 0;
-  let aheadCost = 10; // ms the last picture drawn ahead took: start one only if the idle period allows
-  let skipped = 0;
+  // Milliseconds per edge, measured while drawing ahead (decaying sums: the timer is coarse).
+  let spentMs = FIRST_RATE;
+  let spentEdges = 1;
+  let skips = 0;
+
+  /** The next picture queued ahead that is not kept already, ready for its first stroke. */
+  const startJob = () => {
+    while (ahead.length) {
+      const scene = /** @type {() => import("./scene.js").Scene | null} */ (ahead.shift())();
+      if (!scene) continue;
+      const { width, height } = pixelSize(scene.layout, scale);
+      const key = keyOf(scene, width, height, scale);
+      if (keptPicture(key, scene.bundles) || (shown?.key === key && sameEdges(shown.bundles, scene.bundles))) continue;
+      const copy = newCanvas(width, height);
+      const ctx = copy.getContext("2d");
+      if (!ctx) continue;
+      ctx.setTransform(scale, 0, 0, scale, 0, 0);
+      const strokes = baseStrokes(ctx, scene);
+      const next = strokes.next();
+      if (!next.done) return { key, bundles: scene.bundles, copy, ctx, strokes, next };
+      copy.width = 0; // no edges: nothing worth keeping
+    }
+    return null;
+  };
+
+  const dropJob = () => {
+    if (job) job.copy.width = 0;
+    job = null;
+  };
+
   /** @param {IdleDeadline} [deadline]  absent where idle callbacks are emulated with timers */
   const work = (deadline) => {
     idle = 0;
-    if (toKeep) {
-      const picture = toKeep;
-      toKeep = null;
-      if (shown === picture && !kept.has(picture.key)) remember({ ...picture, copy: offscreen((ctx) => ctx.drawImage(canvas, 0, 0)) });
-    } else if (ahead.length && (deadline?.timeRemaining() ?? Infinity) < Math.min(aheadCost, IDLE_ASK)) {
-      // Not enough time before the next frame: a long task now would delay the user's input.
-      if (++skipped > 50) ahead = [];
-    } else {
-      skipped = 0;
-      const started = win.performance.now();
-      const scene = ahead.shift()?.() ?? null;
-      const key = scene ? keyOf(scene, canvas.width, canvas.height, scale) : "";
-      if (scene && edgeCount(scene.bundles) <= AHEAD_MAX_EDGES && !keptPicture(key, scene.bundles)) {
-        const copy = offscreen((ctx) => {
-          ctx.setTransform(scale, 0, 0, scale, 0, 0);
-          drawBase(ctx, scene);
-          ctx.getImageData(0, 0, 1, 1); // rasterise now, while idle, not when it is shown
-        });
-        remember({ key, bundles: scene.bundles, copy });
-        aheadCost = win.performance.now() - started;
+    const started = win.performance.now();
+    const left = () => Math.min(deadline?.timeRemaining() ?? SLICE, SLICE - (win.performance.now() - started));
+    const roomy = !deadline || deadline.timeRemaining() >= IDLE_ASK;
+    const keeping = toKeep;
+    toKeep = null;
+    if (keeping && shown === keeping && !kept.has(keeping.key)) {
+      const copy = newCanvas(canvas.width, canvas.height);
+      copy.getContext("2d")?.drawImage(canvas, 0, 0);
+      remember({ ...keeping, copy });
+    }
+    let strokes = 0;
+    // A new picture starts a callback of its own, with a whole slice ahead: making its scene
+    // takes up to 12 ms (a whole-model frame, or a method's first frame).
+    if (!job && !keeping && (deadline?.timeRemaining() ?? SLICE) >= SLICE) job = startJob();
+    while (job && left() > 0) {
+      const edges = /** @type {number} */ (job.next.value);
+      // A stroke that may not fit waits for the next period, unless this one is as long as they get.
+      if ((edges * spentMs) / spentEdges > left() && (strokes > 0 || !roomy)) break;
+      const before = win.performance.now();
+      job.next = job.strokes.next(); // this stroke, then the next one's path
+      job.ctx.getImageData(0, 0, 1, 1); // rasterise now, while idle, not when it is shown
+      spentMs = 0.9 * spentMs + (win.performance.now() - before);
+      spentEdges = 0.9 * spentEdges + edges;
+      strokes++;
+      if (job.next.done) {
+        remember(job);
+        job = null;
       }
     }
-    if (toKeep || ahead.length) schedule();
+    if (job && strokes === 0 && ++skips > MAX_SKIPS) {
+      dropJob(); // the page is never idle for long enough
+      ahead = [];
+    }
+    if (strokes > 0) skips = 0;
+    if (toKeep || job || ahead.length) schedule();
   };
   const schedule = () => {
     if (!idle) idle = win.requestIdleCallback ? win.requestIdleCallback(work) : win.setTimeout(work, 100);
@@ -135,6 +196,7 @@ export function createEdgeLayer(canvas, budget = BUDGET) {
       const ctx = canvas.getContext("2d");
       if (!ctx) return "unchanged";
       ahead = [];
+      dropJob();
       ctx.setTransform(1, 0, 0, 1, 0, 0);
       ctx.clearRect(0, 0, width, height);
       const hit = keptPicture(key, scene.bundles);
@@ -152,14 +214,13 @@ export function createEdgeLayer(canvas, budget = BUDGET) {
       return "strokes";
     },
     /**
-     * Draw these scenes ahead while the page is idle, at the size of the last one shown
+     * Draw these scenes ahead while the page is idle, at the scale of the last one shown
      * (replacing any not drawn yet).
      * @param {Array<() => import("./scene.js").Scene | null>} scenes  made only when their turn comes
      */
     drawAhead(scenes) {
       if (aheadFor === shown) return; // already queued for this picture (a repaint for a hover)
       aheadFor = shown;
-      if (shown && edgeCount(shown.bundles) > AHEAD_MAX_EDGES) return; // the next ones would be as large
       // No more than fit beside the picture shown: one drawn ahead must not push out another.
       const room = Math.floor(budget / (canvas.width * canvas.height * 4)) - 1;
       ahead = scenes.slice(0, Math.max(0, room));
@@ -172,6 +233,7 @@ export function createEdgeLayer(canvas, budget = BUDGET) {
     destroy() {
       cancel();
       ahead = [];
+      dropJob();
       toKeep = null;
       for (const key of [...kept.keys()]) forget(key);
       shown = null;
@@ -200,11 +262,6 @@ function hashOf(edges) {
     hash = Math.imul(hash ^ Math.round(edges.weight[e] * 1e9), 0x01000193);
   }
   return hash >>> 0;
-}
-
-/** @param {import("./scene.js").Bundle[]} bundles */
-function edgeCount(bundles) {
-  return bundles.reduce((sum, b) => sum + b.edges.count, 0);
 }
 
 /** @param {import("./scene.js").Bundle[]} a @param {import("./scene.js").Bundle[]} b */

@@ -3,7 +3,7 @@
 // downloaded picture is the view the user sees (pinned paths included).
 
 import { colormap } from "./colormap.js";
-import { drawEdges, wideFrom } from "./draw.js";
+import { edgeStrokes, wideFrom } from "./draw.js";
 import { edgesOfNode } from "./edges.js";
 import { HEADER_HEIGHT, LABEL_GAP, rowCenter } from "./layout.js";
 import { tracePaths, transition } from "./model_view.js";
@@ -109,7 +109,16 @@ export function modelScene(frame, dark) {
  * @param {Scene} scene
  */
 export function drawBase(ctx, scene) {
-  drawBundles(ctx, scene, { highlighted: false, unhighlighted: true });
+  drain(baseStrokes(ctx, scene));
+}
+
+/**
+ * drawBase one stroke at a time (see edgeStrokes): yields each stroke's edge count before it.
+ * @param {CanvasRenderingContext2D} ctx  scaled to CSS pixels
+ * @param {Scene} scene
+ */
+export function baseStrokes(ctx, scene) {
+  return bundleStrokes(ctx, scene, { highlighted: false, unhighlighted: true });
 }
 
 /**
@@ -120,7 +129,7 @@ export function drawBase(ctx, scene) {
  * @param {Scene} scene
  */
 export function drawOverlay(ctx, scene) {
-  drawBundles(ctx, scene, { highlighted: true, unhighlighted: false });
+  drain(bundleStrokes(ctx, scene, { highlighted: true, unhighlighted: false }));
   drawMarks(ctx, scene);
 }
 
@@ -136,18 +145,24 @@ export function isHighlighted(scene) {
  * @param {Scene} scene
  */
 export function drawScene(ctx, scene) {
-  drawBundles(ctx, scene, { highlighted: true, unhighlighted: true });
+  drain(bundleStrokes(ctx, scene, { highlighted: true, unhighlighted: true }));
   drawMarks(ctx, scene);
 }
 
 /**
  * @param {CanvasRenderingContext2D} ctx @param {Scene} scene
  * @param {{ highlighted: boolean, unhighlighted: boolean }} which  the edges to draw
+ * @returns {Generator<number, void, void>}
  */
-function drawBundles(ctx, scene, { highlighted, unhighlighted }) {
+function* bundleStrokes(ctx, scene, { highlighted, unhighlighted }) {
   for (const { layout, edges, highlight, wideFrom } of scene.bundles) {
-    drawEdges(ctx, layout, edges, { table: scene.table, signed: scene.signed, highlight: highlighted ? highlight : null, wideFrom, unhighlighted });
+    yield* edgeStrokes(ctx, layout, edges, { table: scene.table, signed: scene.signed, highlight: highlighted ? highlight : null, wideFrom, unhighlighted });
   }
+}
+
+/** Run a drawing generator to its end. @param {Iterator<number>} strokes */
+function drain(strokes) {
+  while (!strokes.next().done);
 }
 
 /** Dots and column numbers. @param {CanvasRenderingContext2D} ctx @param {Scene} scene */

@@ -129,13 +129,17 @@ export function headChoices(state) {
 }
 
 /**
- * The pictures worth drawing ahead while the page is idle, likeliest first: the views one step
- * away on the layer slider and the head list (arrow keys), then the other methods at this
- * layer and head (comparing methods).
+ * The pictures worth drawing ahead while the page is idle, likeliest first. In the single-layer
+ * view: one step away on the layer slider and the head list (arrow keys), the whole-model view,
+ * then the other methods at this layer and head (comparing methods). In the whole-model view:
+ * the single-layer view, then the other methods.
  * @param {ViewState} state
  * @returns {ViewState[]}
  */
 export function neighbourStates(state) {
+  const others = state.methods.filter((m) => m.id !== state.method.id).map((method) => ({ ...state, method }));
+  if (state.view === "model") return [{ ...state, view: /** @type {const} */ ("layer") }, ...others.filter(hasWholeModel)];
+  /** @type {ViewState[]} */
   const out = [];
   for (const layer of [state.layer + 1, state.layer - 1]) {
     if (layer >= 1 && layer <= state.nLayers && hasLayer(state, layer)) out.push({ ...state, layer });
@@ -145,11 +149,18 @@ export function neighbourStates(state) {
     const at = heads.indexOf(state.head);
     for (const i of [at + 1, at - 1]) if (i >= 0 && i < heads.length) out.push({ ...state, head: heads[i] });
   }
-  for (const method of state.methods) {
-    const other = { ...state, method };
-    if (method.id !== state.method.id && isAvailable(other)) out.push(other);
-  }
-  return out;
+  if (hasWholeModel(state)) out.push({ ...state, view: /** @type {const} */ ("model") });
+  return [...out, ...others.filter(isAvailable)];
+}
+
+/**
+ * Does the whole-model view have every layer's edges? Cumulative methods draw the attention
+ * graph (every layer from the start); the others their own layers, which may come later.
+ * @param {ViewState} state
+ */
+function hasWholeModel(state) {
+  const layers = state.ready[state.method.id];
+  return state.method.cumulative || layers === undefined || layers.length === state.nLayers;
 }
 
 /**

@@ -19,7 +19,7 @@ import {
   renderTooltip,
 } from "./overlay.js";
 import { createPending } from "./pending.js";
-import { createEdgeLayer } from "./raster.js";
+import { createEdgeLayer, pixelSize } from "./raster.js";
 import { drawOverlay, isHighlighted, layerScene, modelScene } from "./scene.js";
 import { columnTitles, headLabel } from "./state.js";
 import { currentScores, renderStrip, renderStripStatus } from "./strip.js";
@@ -75,8 +75,7 @@ export function createView(doc, model) {
    */
   const drawPicture = (layout, state, scene) => {
     const dpr = win.devicePixelRatio || 1;
-    const width = Math.round(layout.width * dpr);
-    const height = Math.round(layout.height * dpr);
+    const { width, height } = pixelSize(layout, dpr);
     for (const c of [canvas, overlay]) {
       c.style.width = `${layout.width}px`;
       c.style.height = `${layout.height}px`;
@@ -224,11 +223,13 @@ export function createView(doc, model) {
 
   /**
    * Draw these frames' edges ahead while the page is idle (see raster.js).
-   * @param {Array<() => import("./frames.js").LayerFrame>} frames  computed when their turn comes
+   * @param {Array<() => import("./frames.js").LayerFrame | import("./frames.js").ModelFrame>} frames
+   *   computed when their turn comes
    */
   const drawAhead = (frames) => {
     edgeLayer.drawAhead(frames.map((next) => () => {
       const frame = next();
+      if (frame.kind === "model") return modelScene(frame, dark);
       return frame.available ? layerScene(frame, dark) : null;
     }));
   };

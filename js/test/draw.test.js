@@ -1,7 +1,9 @@
 import assert from "node:assert/strict";
 import { test } from "node:test";
 import { colormap } from "../src/colormap.js";
-import { edgeStyle, HAIRLINE, wideFrom } from "../src/draw.js";
+import { edgeStrokes, edgeStyle, HAIRLINE, wideFrom } from "../src/draw.js";
+import { computeLayout } from "../src/layout.js";
+import { RecordingContext } from "./fake-model.js";
 
 /** @param {number[]} weights */
 const edgesOf = (weights) => ({
@@ -29,4 +31,19 @@ test("only the strongest edges are drawn wide: the stronger half, at most the li
   assert.ok(style.width > HAIRLINE);
   const dimmed = edgeStyle(1, 1, { ...options, highlight: new Set([0]), wideFrom: 24 }, false);
   assert.ok(dimmed.alpha <= 0.25);
+});
+
+test("a colour bucket's hairlines are stroked at most 256 at a time; wide edges in one stroke; every edge once", () => {
+  const ctx = new RecordingContext();
+  const layout = computeLayout(400, 4);
+  // 600 edges in the top bucket: drawn wide with wideFrom 23, as hairlines with wideFrom 24.
+  const edges = edgesOf(Array(600).fill(1));
+  edges.source = Uint16Array.from({ length: 600 }, (_, e) => e % 4);
+  const options = { table: colormap("light"), signed: false, highlight: null };
+  const yielded = [...edgeStrokes(/** @type {any} */ (ctx), layout, edges, { ...options, wideFrom: 24 })];
+  assert.deepEqual(yielded, [256, 256, 88]);
+  assert.deepEqual(ctx.strokes.map((s) => s.segments.length), [256, 256, 88]);
+  assert.equal(new Set(ctx.segments().map((s) => JSON.stringify(s))).size, 4, "the four distinct curves");
+  ctx.strokes = [];
+  assert.deepEqual([...edgeStrokes(/** @type {any} */ (ctx), layout, edges, { ...options, wideFrom: 23 })], [600]);
 });

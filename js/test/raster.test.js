@@ -3,7 +3,7 @@ import { test } from "node:test";
 import { colormap } from "../src/colormap.js";
 import { computeLayout } from "../src/layout.js";
 import { createEdgeLayer } from "../src/raster.js";
-import { makeDom } from "./fake-model.js";
+import { makeDom, RecordingContext } from "./fake-model.js";
 
 const layout = computeLayout(400, 4);
 
@@ -37,7 +37,7 @@ function setUp(budget) {
     return did;
   };
   const layer = createEdgeLayer(canvas, budget);
-  return { layer, canvas, ctx, idle, show };
+  return { layer, canvas, ctx, idle, show, win: dom.window };
 }
 
 test("the same edges are not drawn again; a picture seen before comes back as a copy", async () => {
@@ -82,13 +82,85 @@ test("kept pictures beyond the budget are freed, least recently used first", asy
   assert.equal(show([0.4]), "strokes");
 });
 
-test("pictures queued ahead are drawn while idle and shown as copies; large ones are left to draw", async () => {
+test("pictures queued ahead are drawn while idle and shown as copies", async () => {
   const { layer, idle, show } = setUp();
   show([0.5]);
-  layer.drawAhead([() => sceneOf([0.4]), () => null, () => sceneOf(Array.from({ length: 1501 }, (_, e) => 1 / (e + 1)))]);
+  layer.drawAhead([() => sceneOf([0.4]), () => null, () => sceneOf([0.3, 0.2])]);
   for (let i = 0; i < 4; i++) await idle();
   assert.equal(show([0.4]), "copy");
-  assert.equal(show(Array.from({ length: 1501 }, (_, e) => 1 / (e + 1))), "strokes", "over the limit for idle work");
+  assert.equal(show([0.3, 0.2]), "copy");
+});
+
+/**
+ * Idle periods run by hand, on a clock that advances 0.1 ms per edge stroked (as if rasterising
+ * took that long): each period lasts `length` ms from its start.
+ * @param {Window & typeof globalThis} win
+ */
+function handRunIdle(win) {
+  let clock = 0;
+  win.performance.now = () => clock;
+  const stroke = RecordingContext.prototype.stroke;
+  RecordingContext.prototype.stroke = function () {
+    clock += 0.1 * this.path.length;
+    stroke.call(this);
+  };
+  /** @type {Function[]} */
+  const queued = [];
+  win.requestIdleCallback = /** @type {any} */ ((/** @type {Function} */ callback) => queued.push(callback));
+  return {
+    queued,
+    /** @param {number} length */
+    period(length) {
+      const start = clock;
+      queued.shift()?.({ timeRemaining: () => Math.max(0, length - (clock - start)), didTimeout: false });
+    },
+    restore: () => void (RecordingContext.prototype.stroke = stroke),
+  };
+}
+
+test("a picture is drawn ahead a few strokes per idle period, at most about 8 ms of them", () => {
+  const { layer, ctx, show, win } = setUp();
+  const idle = handRunIdle(win);
+  try {
+    // Three colour buckets of 30 edges: three strokes of 3 ms each on this clock.
+    const large = [...Array(30).fill(1), ...Array(30).fill(0.5), ...Array(30).fill(0.1)];
+    const huge = Array(200).fill(1); // one stroke of 20 ms
+    show([0.9]);
+    layer.drawAhead([() => sceneOf(large), () => sceneOf(huge)]);
+    idle.period(45); // keeps the picture shown, then two strokes: 2 ms are left of the slice
+    assert.equal(idle.queued.length, 1, "more to draw");
+    idle.period(45); // the third stroke; the next stroke is longer than what is left
+    idle.period(30); // too short for a stroke longer than a slice: nothing drawn
+    idle.period(45); // as long as periods get: drawn, although it overruns the slice
+    assert.equal(idle.queued.length, 0, "nothing left to do");
+    assert.equal(show(large), "copy");
+    const drawnAhead = JSON.stringify(ctx.strokes);
+    const fresh = setUp();
+    assert.equal(fresh.show(large), "strokes");
+    assert.equal(drawnAhead, JSON.stringify(fresh.ctx.strokes), "the strokes of a picture drawn on demand");
+    assert.equal(show(huge), "copy");
+  } finally {
+    idle.restore();
+  }
+});
+
+test("an idle period too short for the next stroke draws nothing", () => {
+  const { layer, show, win } = setUp();
+  const idle = handRunIdle(win);
+  try {
+    show([0.9]);
+    idle.period(45); // keeps the picture shown
+    layer.drawAhead([() => sceneOf(Array(200).fill(1))]);
+    idle.period(45); // one stroke of 200 edges: the rate is learnt
+    show([0.8]);
+    layer.drawAhead([() => sceneOf(Array(60).fill(1))]);
+    for (let i = 0; i < 5; i++) idle.period(4); // about 6 ms needed, 4 given
+    assert.equal(idle.queued.length, 1, "still queued");
+    idle.period(10);
+    assert.equal(show(Array(60).fill(1)), "copy");
+  } finally {
+    idle.restore();
+  }
 });
 
 test("a new picture drops what was queued ahead for the old one", async () => {

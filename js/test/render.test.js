@@ -385,3 +385,21 @@ test("the next layer and head, and the other methods, are drawn while idle: goin
   assert.equal(canvas.dataset.edgesFrom, "strokes");
   assert.ok(el.querySelector(".attnw-caption")?.textContent?.includes("head 1"));
 });
+
+test("the whole-model view is drawn while idle, and the single-layer view from it: switching is a copy", async () => {
+  const { model, canvas, flush } = mount({ layer: 2 });
+  await new Promise((resolve) => setTimeout(resolve, 30)); // idle: the steps, then the whole model
+  model.set("view", "model");
+  await flush();
+  assert.equal(canvas.dataset.view, "model");
+  assert.equal(canvas.dataset.edgesFrom, "copy");
+  model.set("head", 1); // head 1 was never one step away from a picture shown
+  await flush();
+  assert.equal(canvas.dataset.edgesFrom, "strokes");
+  await new Promise((resolve) => setTimeout(resolve, 30));
+  model.set("view", "layer");
+  await flush();
+  assert.equal(canvas.dataset.view, "layer");
+  assert.equal(canvas.dataset.edgesFrom, "copy");
+  assert.ok(canvas.closest(".attnw-root")?.querySelector(".attnw-caption")?.textContent?.includes("head 1"));
+});

@@ -375,20 +375,28 @@ def test_edge_controls_pin_and_unpin(browser, page_server, minilm_widget):
 
 
 def test_a_picture_drawn_ahead_is_the_picture_drawn_on_demand(browser, page_server, minilm_widget):
-    """Stepping to the next layer shows a copy drawn while the page was idle (requestIdleCallback
-    in real Chromium); its pixels must equal those of the same layer drawn when asked for."""
+    """Stepping to the next layer, and switching to the whole-model view, show copies drawn while
+    the page was idle (requestIdleCallback in real Chromium, a few strokes per idle period); their
+    pixels must equal those of the same views drawn when asked for."""
     page, errors = open_widget(browser, page_server, minilm_widget)
-    page.wait_for_timeout(500)  # idle: layer 2 and the max head are drawn ahead
+    page.wait_for_timeout(500)  # idle: layer 2, the max head and the whole model are drawn ahead
     page.locator(".attnw-layer").focus()
     page.keyboard.press("ArrowRight")
     page.wait_for_function("window.model.get('layer') === 2")
     page.wait_for_function("document.querySelector('.attnw-canvas').dataset.edgesFrom === 'copy'")
-    ahead = canvas_png(page)
+    ahead = {"layer": canvas_png(page)}
+    page.wait_for_timeout(500)  # idle: the whole model is drawn ahead again (it was dropped on the step)
+    page.select_option(".attnw-view", "model")
+    page.wait_for_function("document.querySelector('.attnw-canvas').dataset.view === 'model'")
+    assert page.get_attribute(".attnw-canvas", "data-edges-from") == "copy"
+    ahead["model"] = canvas_png(page)
     page.close()
 
-    widget = AttentionWidget(analysis=minilm_widget.analysis, layer=2)  # opens on layer 2: drawn on demand
-    page, more_errors = open_widget(browser, page_server, widget)
-    assert page.get_attribute(".attnw-canvas", "data-edges-from") in ("strokes", "unchanged")  # not a copy
-    assert canvas_png(page) == ahead
-    assert errors == more_errors == []
-    page.close()
+    for view, state in (("layer", {"layer": 2}), ("model", {"layer": 2, "view": "model"})):
+        widget = AttentionWidget(analysis=minilm_widget.analysis, **state)  # opens there: drawn on demand
+        page, more_errors = open_widget(browser, page_server, widget)
+        assert page.get_attribute(".attnw-canvas", "data-edges-from") in ("strokes", "unchanged")  # not a copy
+        assert canvas_png(page) == ahead[view], view
+        errors += more_errors
+        page.close()
+    assert errors == []
