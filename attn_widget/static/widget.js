@@ -779,7 +779,7 @@ function neighbourStates(state) {
 }
 function hasWholeModel(state) {
   const layers = state.ready[state.method.id];
-  return state.method.cumulative || layers === void 0 || layers.length === state.nLayers;
+  return layers === void 0 || layers.length === state.nLayers;
 }
 function headLabel(state) {
   if (!state.method.per_head) return `mean of ${state.nHeads} heads`;

@@ -154,13 +154,13 @@ export function neighbourStates(state) {
 }
 
 /**
- * Does the whole-model view have every layer's edges? Cumulative methods draw the attention
- * graph (every layer from the start); the others their own layers, which may come later.
+ * Does the method have every layer's data (methods computed on request may not)? The
+ * whole-model view of a cumulative method also reads the method's own data, for the shading.
  * @param {ViewState} state
  */
 function hasWholeModel(state) {
   const layers = state.ready[state.method.id];
-  return state.method.cumulative || layers === undefined || layers.length === state.nLayers;
+  return layers === undefined || layers.length === state.nLayers;
 }
 
 /**
