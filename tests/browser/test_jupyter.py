@@ -136,17 +136,22 @@ def run_in_jupyter(page, url, app, artifacts):
     page.wait_for_function("document.querySelector('.attnw-layer-value').textContent.startsWith('3 /')")
 
     # Ask the live kernel, through the notebook's own session, what it now holds.
-    printed = page.evaluate(
-        """async (code) => {
-            const kernel = window.jupyterapp.shell.currentWidget.sessionContext.session.kernel;
-            const future = kernel.requestExecute({ code });
-            let text = "";
-            future.onIOPub = (msg) => { if (msg.header.msg_type === "stream") text += msg.content.text; };
-            await future.done;
-            return text;
-        }""",
-        PROBE,
-    )
+    # Syncing is asynchronous: the kernel may get the second step a moment after the page shows it.
+    for _ in range(20):
+        printed = page.evaluate(
+            """async (code) => {
+                const kernel = window.jupyterapp.shell.currentWidget.sessionContext.session.kernel;
+                const future = kernel.requestExecute({ code });
+                let text = "";
+                future.onIOPub = (msg) => { if (msg.header.msg_type === "stream") text += msg.content.text; };
+                await future.done;
+                return text;
+            }""",
+            PROBE,
+        )
+        if printed.strip() == "LAYER 3":
+            break
+        page.wait_for_timeout(250)
     assert printed.strip() == "LAYER 3"
     page.locator(".attnw-root").screenshot(path=str(artifacts / f"widget-{app}.png"))
 
