@@ -1317,6 +1317,7 @@ function createEdgeLayer(canvas, budget = BUDGET) {
       forget(key);
     }
   };
+  const isShown = (key, bundles) => shown !== null && shown.key === key && sameEdges(shown.bundles, bundles);
   const keptPicture = (key, bundles) => {
     const hit = kept.get(key);
     return hit && sameEdges(hit.bundles, bundles) ? hit : null;
@@ -1348,7 +1349,7 @@ function createEdgeLayer(canvas, budget = BUDGET) {
       if (!scene) continue;
       const { width, height } = pixelSize(scene.layout, scale);
       const key = keyOf(scene, width, height, scale);
-      if (keptPicture(key, scene.bundles) || shown?.key === key && sameEdges(shown.bundles, scene.bundles)) continue;
+      if (keptPicture(key, scene.bundles) || isShown(key, scene.bundles)) continue;
       const copy = newCanvas(width, height);
       const ctx = copy.getContext("2d");
       if (!ctx) continue;
@@ -1422,7 +1423,7 @@ function createEdgeLayer(canvas, budget = BUDGET) {
       scale = pixelScale;
       const { width, height } = canvas;
       const key = keyOf(scene, width, height, scale);
-      if (shown && shown.key === key && sameEdges(shown.bundles, scene.bundles)) return "unchanged";
+      if (isShown(key, scene.bundles)) return "unchanged";
       const ctx = canvas.getContext("2d");
       if (!ctx) return "unchanged";
       ahead = [];

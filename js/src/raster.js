@@ -69,13 +69,16 @@ export function createEdgeLayer(canvas, budget = BUDGET) {
 
   /** @param {Shown & { copy: HTMLCanvasElement }} entry */
   const remember = (entry) => {
-    kept.set(entry.key, { key: entry.key, bundles: entry.bundles, copy: entry.copy });
+    kept.set(entry.key, { key: entry.key, bundles: entry.bundles, copy: entry.copy }); // not a job's generator
     bytes += entry.copy.width * entry.copy.height * 4;
     for (const key of kept.keys()) {
       if (bytes <= budget || key === entry.key) break;
       forget(key);
     }
   };
+
+  /** Is this the picture on the canvas? @param {string} key @param {import("./scene.js").Bundle[]} bundles */
+  const isShown = (key, bundles) => shown !== null && shown.key === key && sameEdges(shown.bundles, bundles);
 
   /** @param {string} key @param {import("./scene.js").Bundle[]} bundles */
   const keptPicture = (key, bundles) => {
@@ -114,7 +117,7 @@ export function createEdgeLayer(canvas, budget = BUDGET) {
       if (!scene) continue;
       const { width, height } = pixelSize(scene.layout, scale);
       const key = keyOf(scene, width, height, scale);
-      if (keptPicture(key, scene.bundles) || (shown?.key === key && sameEdges(shown.bundles, scene.bundles))) continue;
+      if (keptPicture(key, scene.bundles) || isShown(key, scene.bundles)) continue;
       const copy = newCanvas(width, height);
       const ctx = copy.getContext("2d");
       if (!ctx) continue;
@@ -192,7 +195,7 @@ export function createEdgeLayer(canvas, budget = BUDGET) {
       scale = pixelScale;
       const { width, height } = canvas;
       const key = keyOf(scene, width, height, scale);
-      if (shown && shown.key === key && sameEdges(shown.bundles, scene.bundles)) return "unchanged";
+      if (isShown(key, scene.bundles)) return "unchanged";
       const ctx = canvas.getContext("2d");
       if (!ctx) return "unchanged";
       ahead = [];
