@@ -1,6 +1,7 @@
 """Time from a control change to the picture's pixels, in real Chromium, and payload sizes.
 
     .venv/bin/python benchmarks/frame_time.py [--against REVISION] [--rounds N]
+        [--only SCENARIO ...] [--tokens N ...] [--models NAME ...]
 
 Two 12-layer, 12-head encoders (no 12-layer model is available offline):
 - "MiniLM x2": all-MiniLM-L6-v2 with its six trained layers used twice (layers 7-12 repeat
@@ -188,11 +189,19 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--against", metavar="REVISION", help="also run the front end committed at this git revision, side by side")
     parser.add_argument("--rounds", type=int, default=1, help="run every scenario this many times (changes pooled)")
+    parser.add_argument("--only", nargs="+", metavar="SCENARIO", help="run only the scenarios whose label starts with one of these")
+    parser.add_argument("--tokens", nargs="+", type=int, choices=(128, 512), default=[128, 512])
+    parser.add_argument("--models", nargs="+", choices=("minilm", "random"), default=["minilm", "random"])
     args = parser.parse_args()
+    scenarios = [s for s in SCENARIOS if not args.only or s[0].startswith(tuple(args.only))]
+    if not scenarios:
+        parser.error(f"no scenario starts with {args.only}; the scenarios: {[s[0] for s in SCENARIOS]}")
     builds = {"this build": None} | ({args.against: bundle_at(args.against)} if args.against else {})
 
     trained, tokenizer = minilm_twice()
-    models = {"MiniLM x2": trained, "random": random_bert()}
+    models = {"MiniLM x2": trained} if "minilm" in args.models else {}
+    if "random" in args.models:
+        models["random"] = random_bert()
 
     sizes = []
     rows = []
@@ -200,7 +209,7 @@ def main() -> None:
         browser = playwright.chromium.launch(executable_path=CHROMIUM, args=ARGS)
         print(f"# frame time in Chromium\n\n{platform.platform()}, {os.cpu_count()} CPUs ({cpu_model()}), Chromium {browser.version}\n")
         for name, model in models.items():
-            for n in (128, 512):
+            for n in args.tokens:
                 widget = AttentionWidget(model, prose(tokenizer, n), tokenizer)
                 assert len(widget.tokens) == n, len(widget.tokens)
                 if name == "MiniLM x2":
@@ -209,7 +218,7 @@ def main() -> None:
                         if data:
                             sizes.append((n, meta["id"], len(data)))
                 path = os.path.join(folder, f"view{n}.html")
-                for label, changes, pause, top_k in SCENARIOS:
+                for label, changes, pause, top_k in scenarios:
                     widget.top_k = LONG_INPUT_TOP_K if top_k is None else top_k
                     results = {build: [] for build in builds}
                     # Builds take turns in both orders, so that neither is always the first one run.

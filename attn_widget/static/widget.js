@@ -1296,7 +1296,7 @@ function pixelSize(layout, scale) {
 function createEdgeLayer(canvas, budget = BUDGET) {
   const doc = canvas.ownerDocument;
   const win = (
-    /** @type {Window} */
+    /** @type {Window & typeof globalThis} */
     doc.defaultView
   );
   const kept = /* @__PURE__ */ new Map();
@@ -1365,11 +1365,32 @@ function createEdgeLayer(canvas, budget = BUDGET) {
     if (job) job.copy.width = 0;
     job = null;
   };
-  const work = (deadline) => {
+  let periodEnd = 0;
+  let continuing = false;
+  const channel = win.MessageChannel ? new win.MessageChannel() : null;
+  const scheduling = (
+    /** @type {{ scheduling?: { isInputPending?: () => boolean } }} */
+    win.navigator.scheduling
+  );
+  const onIdle = (deadline) => {
     idle = 0;
+    const room = deadline?.timeRemaining() ?? SLICE;
+    periodEnd = win.performance.now() + room;
+    const drew = slice(room, room >= IDLE_ASK);
+    if ((job || ahead.length) && !drew && ++skips > MAX_SKIPS) {
+      dropJob();
+      ahead = [];
+    }
+  };
+  const onMessage = () => {
+    continuing = false;
+    const room = periodEnd - win.performance.now();
+    if (room >= 1 && !scheduling?.isInputPending?.()) slice(room, false);
+    else nextPeriod();
+  };
+  const slice = (room, roomy) => {
     const started = win.performance.now();
-    const left = () => Math.min(deadline?.timeRemaining() ?? SLICE, SLICE - (win.performance.now() - started));
-    const roomy = !deadline || deadline.timeRemaining() >= IDLE_ASK;
+    const left = () => Math.min(room, SLICE) - (win.performance.now() - started);
     const keeping = toKeep;
     toKeep = null;
     if (keeping && shown === keeping && !kept.has(keeping.key)) {
@@ -1378,7 +1399,7 @@ function createEdgeLayer(canvas, budget = BUDGET) {
       remember({ ...keeping, copy });
     }
     let strokes = 0;
-    if (!job && !keeping && (deadline?.timeRemaining() ?? SLICE) >= SLICE) job = startJob();
+    if (!job && !keeping && room >= SLICE) job = startJob();
     while (job && left() > 0) {
       const edges = (
         /** @type {number} */
@@ -1396,17 +1417,25 @@ function createEdgeLayer(canvas, budget = BUDGET) {
         job = null;
       }
     }
-    if (job && strokes === 0 && ++skips > MAX_SKIPS) {
-      dropJob();
-      ahead = [];
-    }
     if (strokes > 0) skips = 0;
-    if (toKeep || job || ahead.length) schedule();
+    if (!(toKeep || job || ahead.length)) return strokes > 0;
+    if (channel && (strokes > 0 || keeping) && periodEnd - win.performance.now() >= 1) {
+      continuing = true;
+      channel.port2.postMessage(null);
+    } else nextPeriod();
+    return strokes > 0;
+  };
+  const nextPeriod = () => {
+    periodEnd = 0;
+    schedule();
   };
   const schedule = () => {
-    if (!idle) idle = win.requestIdleCallback ? win.requestIdleCallback(work) : win.setTimeout(work, 100);
+    if (!idle && !continuing) idle = win.requestIdleCallback ? win.requestIdleCallback(onIdle) : win.setTimeout(onIdle, 100);
   };
+  if (channel) channel.port1.onmessage = onMessage;
   const cancel = () => {
+    periodEnd = 0;
+    if (channel) channel.port1.onmessage = null;
     if (!idle) return;
     if (win.cancelIdleCallback) win.cancelIdleCallback(idle);
     else win.clearTimeout(idle);
@@ -1420,6 +1449,7 @@ function createEdgeLayer(canvas, budget = BUDGET) {
      * @returns {"unchanged" | "copy" | "strokes"}  how the canvas got its picture
      */
     show(scene, pixelScale) {
+      periodEnd = 0;
       scale = pixelScale;
       const { width, height } = canvas;
       const key = keyOf(scene, width, height, scale);
@@ -1455,6 +1485,10 @@ function createEdgeLayer(canvas, budget = BUDGET) {
       const room = Math.floor(budget / (canvas.width * canvas.height * 4)) - 1;
       ahead = scenes.slice(0, Math.max(0, room));
       if (ahead.length) schedule();
+    },
+    /** A paint is coming (the page is busy): idle work waits for the next idle period. */
+    paintComing() {
+      periodEnd = 0;
     },
     /** The canvas was cleared (resized): draw again on the next show. */
     invalidate() {
@@ -1707,7 +1741,7 @@ function createView(doc, model) {
       background: dark ? "#111111" : "#ffffff"
     };
   };
-  return { root, plot, canvas, savePng, saveSvg, paintLayer, paintModel, drawAhead, pictureOf, destroy: () => (controls.destroy(), pending.destroy(), edgeLayer.destroy()) };
+  return { root, plot, canvas, savePng, saveSvg, paintLayer, paintModel, drawAhead, paintComing: edgeLayer.paintComing, pictureOf, destroy: () => (controls.destroy(), pending.destroy(), edgeLayer.destroy()) };
 }
 
 // src/standalone.js
@@ -1818,6 +1852,7 @@ function render({ model, el }) {
     view.root.dataset.paintMs = (ended - started).toFixed(3);
   };
   const schedule = () => {
+    view.paintComing();
     if (!scheduled) scheduled = win.requestAnimationFrame ? win.requestAnimationFrame(paint) : win.setTimeout(paint, 0);
   };
   const nodeUnder = (event) => {

@@ -71,6 +71,7 @@ export function render({ model, el }) {
     view.root.dataset.paintMs = (ended - started).toFixed(3);
   };
   const schedule = () => {
+    view.paintComing();
     if (!scheduled) scheduled = win.requestAnimationFrame ? win.requestAnimationFrame(paint) : win.setTimeout(paint, 0);
   };
 

@@ -4,18 +4,17 @@
 // its edges change: a hover or pin draws on the overlay canvas above it and dims this one with
 // CSS opacity. While the page is idle, the picture shown is copied aside and the next ones the
 // user is likely to ask for are drawn ahead, so stepping through layers or heads, switching
-// method or view, or going back to a view, is one copy instead of a redraw. A picture is drawn
-// ahead a few strokes per idle period, at most SLICE ms of them, so idle work never keeps the
-// user's next input waiting for long, however large the picture.
+// method or view, or going back to a view, is one copy instead of a redraw. Pictures are drawn
+// ahead in slices of a few strokes, at most SLICE ms each, so idle work never keeps the user's
+// next input waiting for long, however large the picture.
 
 import { baseStrokes, drawBase } from "./scene.js";
 
 /** Bytes of kept pictures per widget: 21 views of 1000 × 586 device pixels, 5 at twice that
  * resolution (a picture is 4 bytes per device pixel). */
 const BUDGET = 48 * 1024 * 1024;
-/** Milliseconds of work per idle callback at most. Chromium runs one idle callback per idle
- * period (50 ms when nothing happens), and input that arrives during the callback waits for it:
- * filling the whole period kept a control change waiting up to 50 ms more (benchmarks). */
+/** Milliseconds of idle work in one task at most: input that arrives during a task waits for
+ * it (one task filling a whole 50 ms idle period kept a control change waiting up to 50 ms more). */
 const SLICE = 8;
 /** A stroke longer than a slice still starts first thing in an idle period at least this long,
  * or one slow stroke would stop the drawing ahead. */
@@ -51,7 +50,7 @@ export function pixelSize(layout, scale) {
  */
 export function createEdgeLayer(canvas, budget = BUDGET) {
   const doc = canvas.ownerDocument;
-  const win = /** @type {Window} */ (doc.defaultView);
+  const win = /** @type {Window & typeof globalThis} */ (doc.defaultView);
   /** @type {Map<string, Shown & { copy: HTMLCanvasElement }>} least recently used first */
   const kept = new Map();
   let bytes = 0;
@@ -135,12 +134,42 @@ export function createEdgeLayer(canvas, budget = BUDGET) {
     job = null;
   };
 
+  /** End of the idle period being used, in `performance.now()` milliseconds (0: none). */
+  let periodEnd = 0;
+  let continuing = false; // a message to go on within the idle period is posted
+  const channel = win.MessageChannel ? new win.MessageChannel() : null;
+  const scheduling = /** @type {{ scheduling?: { isInputPending?: () => boolean } }} */ (win.navigator).scheduling;
+
   /** @param {IdleDeadline} [deadline]  absent where idle callbacks are emulated with timers */
-  const work = (deadline) => {
+  const onIdle = (deadline) => {
     idle = 0;
+    const room = deadline?.timeRemaining() ?? SLICE;
+    periodEnd = win.performance.now() + room;
+    const drew = slice(room, room >= IDLE_ASK);
+    if ((job || ahead.length) && !drew && ++skips > MAX_SKIPS) {
+      dropJob(); // the page is never idle for long enough
+      ahead = [];
+    }
+  };
+  // Chromium calls back once per idle period (50 ms when nothing happens). Between slices the
+  // work goes on in a task of its own, so input that arrives waits for one slice at most, while
+  // the rest of the period is still used.
+  const onMessage = () => {
+    continuing = false;
+    const room = periodEnd - win.performance.now();
+    if (room >= 1 && !scheduling?.isInputPending?.()) slice(room, false);
+    else nextPeriod();
+  };
+
+  /**
+   * At most SLICE ms of idle work: keep the picture shown, or a few strokes of one drawn ahead.
+   * @param {number} room  milliseconds left of the idle period
+   * @param {boolean} roomy  a stroke longer than a slice may start
+   * @returns {boolean} whether a stroke was drawn
+   */
+  const slice = (room, roomy) => {
     const started = win.performance.now();
-    const left = () => Math.min(deadline?.timeRemaining() ?? SLICE, SLICE - (win.performance.now() - started));
-    const roomy = !deadline || deadline.timeRemaining() >= IDLE_ASK;
+    const left = () => Math.min(room, SLICE) - (win.performance.now() - started);
     const keeping = toKeep;
     toKeep = null;
     if (keeping && shown === keeping && !kept.has(keeping.key)) {
@@ -149,12 +178,12 @@ export function createEdgeLayer(canvas, budget = BUDGET) {
       remember({ ...keeping, copy });
     }
     let strokes = 0;
-    // A new picture starts a callback of its own, with a whole slice ahead: making its scene
+    // A new picture starts a slice of its own, with the whole slice ahead: making its scene
     // takes up to 12 ms (a whole-model frame, or a method's first frame).
-    if (!job && !keeping && (deadline?.timeRemaining() ?? SLICE) >= SLICE) job = startJob();
+    if (!job && !keeping && room >= SLICE) job = startJob();
     while (job && left() > 0) {
       const edges = /** @type {number} */ (job.next.value);
-      // A stroke that may not fit waits for the next period, unless this one is as long as they get.
+      // A stroke that may not fit waits for the next slice, unless this one is as long as they get.
       if ((edges * spentMs) / spentEdges > left() && (strokes > 0 || !roomy)) break;
       const before = win.performance.now();
       job.next = job.strokes.next(); // this stroke, then the next one's path
@@ -167,17 +196,26 @@ export function createEdgeLayer(canvas, budget = BUDGET) {
         job = null;
       }
     }
-    if (job && strokes === 0 && ++skips > MAX_SKIPS) {
-      dropJob(); // the page is never idle for long enough
-      ahead = [];
-    }
     if (strokes > 0) skips = 0;
-    if (toKeep || job || ahead.length) schedule();
+    if (!(toKeep || job || ahead.length)) return strokes > 0;
+    // Go on while the period lasts, unless this slice could do nothing: the next would not either.
+    if (channel && (strokes > 0 || keeping) && periodEnd - win.performance.now() >= 1) {
+      continuing = true;
+      channel.port2.postMessage(null);
+    } else nextPeriod();
+    return strokes > 0;
+  };
+  const nextPeriod = () => {
+    periodEnd = 0;
+    schedule();
   };
   const schedule = () => {
-    if (!idle) idle = win.requestIdleCallback ? win.requestIdleCallback(work) : win.setTimeout(work, 100);
+    if (!idle && !continuing) idle = win.requestIdleCallback ? win.requestIdleCallback(onIdle) : win.setTimeout(onIdle, 100);
   };
+  if (channel) channel.port1.onmessage = onMessage;
   const cancel = () => {
+    periodEnd = 0;
+    if (channel) channel.port1.onmessage = null;
     if (!idle) return;
     if (win.cancelIdleCallback) win.cancelIdleCallback(idle);
     else win.clearTimeout(idle);
@@ -192,6 +230,7 @@ export function createEdgeLayer(canvas, budget = BUDGET) {
      * @returns {"unchanged" | "copy" | "strokes"}  how the canvas got its picture
      */
     show(scene, pixelScale) {
+      periodEnd = 0; // the page is busy: idle work waits for the next idle period
       scale = pixelScale;
       const { width, height } = canvas;
       const key = keyOf(scene, width, height, scale);
@@ -228,6 +267,10 @@ export function createEdgeLayer(canvas, budget = BUDGET) {
       const room = Math.floor(budget / (canvas.width * canvas.height * 4)) - 1;
       ahead = scenes.slice(0, Math.max(0, room));
       if (ahead.length) schedule();
+    },
+    /** A paint is coming (the page is busy): idle work waits for the next idle period. */
+    paintComing() {
+      periodEnd = 0;
     },
     /** The canvas was cleared (resized): draw again on the next show. */
     invalidate() {

@@ -20,9 +20,10 @@ function sceneOf(weights) {
   return { layout, bundles: [{ layout, edges, highlight: null, wideFrom: 24 }], dots: [], marks: [], table: colormap("light"), signed: false, ink: "#333" };
 }
 
-/** @param {number} [budget] */
-function setUp(budget) {
+/** @param {number} [budget] @param {(win: Window & typeof globalThis) => void} [prepare]  before the layer is made */
+function setUp(budget, prepare) {
   const dom = makeDom();
+  prepare?.(/** @type {any} */ (dom.window));
   const canvas = dom.window.document.createElement("canvas");
   canvas.width = 400;
   canvas.height = layout.height;
@@ -93,7 +94,8 @@ test("pictures queued ahead are drawn while idle and shown as copies", async () 
 
 /**
  * Idle periods run by hand, on a clock that advances 0.1 ms per edge stroked (as if rasterising
- * took that long): each period lasts `length` ms from its start.
+ * took that long): each period lasts `length` ms from its start. Messages posted during a period
+ * run as tasks after its idle callback, as in a browser whose event loop has nothing else to do.
  * @param {Window & typeof globalThis} win
  */
 function handRunIdle(win) {
@@ -107,31 +109,59 @@ function handRunIdle(win) {
   /** @type {Function[]} */
   const queued = [];
   win.requestIdleCallback = /** @type {any} */ ((/** @type {Function} */ callback) => queued.push(callback));
+  /** @type {Array<{ onmessage: Function | null }>} */
+  const messages = [];
+  win.MessageChannel = /** @type {any} */ (
+    class {
+      port1 = { onmessage: null };
+      port2 = { postMessage: () => messages.push(this.port1) };
+    }
+  );
   return {
     queued,
-    /** @param {number} length */
-    period(length) {
+    /**
+     * One idle period, then the tasks it posted; `between` runs after the first task (input).
+     * @param {number} length @param {() => void} [between]
+     * @returns {number[]} how long each task took, the idle callback first
+     */
+    period(length, between) {
       const start = clock;
-      queued.shift()?.({ timeRemaining: () => Math.max(0, length - (clock - start)), didTimeout: false });
+      const tasks = [];
+      for (let task = queued.shift(); task; task = messages.shift()?.onmessage ?? undefined) {
+        const before = clock;
+        task({ timeRemaining: () => Math.max(0, length - (clock - start)), didTimeout: false });
+        tasks.push(Math.round((clock - before) * 10) / 10);
+        if (tasks.length === 1) between?.();
+      }
+      return tasks;
     },
     restore: () => void (RecordingContext.prototype.stroke = stroke),
   };
 }
 
-test("a picture is drawn ahead a few strokes per idle period, at most about 8 ms of them", () => {
-  const { layer, ctx, show, win } = setUp();
-  const idle = handRunIdle(win);
+/** A layer on a hand-run idle clock. */
+function setUpHandRun() {
+  /** @type {ReturnType<typeof handRunIdle> | undefined} */
+  let idle;
+  const set = setUp(undefined, (win) => void (idle = handRunIdle(win)));
+  return { ...set, idle: /** @type {ReturnType<typeof handRunIdle>} */ (idle) };
+}
+
+// Three colour buckets of 30 edges: three strokes of 3 ms each on the hand-run clock.
+const large = [...Array(30).fill(1), ...Array(30).fill(0.5), ...Array(30).fill(0.1)];
+const huge = Array(200).fill(1); // one stroke of 20 ms
+
+test("a picture is drawn ahead in slices of at most 8 ms, one task after another while the idle period lasts", () => {
+  const { layer, ctx, show, idle } = setUpHandRun();
   try {
-    // Three colour buckets of 30 edges: three strokes of 3 ms each on this clock.
-    const large = [...Array(30).fill(1), ...Array(30).fill(0.5), ...Array(30).fill(0.1)];
-    const huge = Array(200).fill(1); // one stroke of 20 ms
     show([0.9]);
     layer.drawAhead([() => sceneOf(large), () => sceneOf(huge)]);
-    idle.period(45); // keeps the picture shown, then two strokes: 2 ms are left of the slice
-    assert.equal(idle.queued.length, 1, "more to draw");
-    idle.period(45); // the third stroke; the next stroke is longer than what is left
-    idle.period(30); // too short for a stroke longer than a slice: nothing drawn
-    idle.period(45); // as long as periods get: drawn, although it overruns the slice
+    // Keep the picture shown; two strokes (the third would overrun the slice); the third; then
+    // the huge stroke is longer than a slice: it waits for a period that starts with room for it.
+    assert.deepEqual(idle.period(45), [0, 6, 3, 0]);
+    assert.equal(idle.queued.length, 1, "more to draw in the next period");
+    assert.deepEqual(idle.period(30), [0], "too short for a stroke longer than a slice");
+    assert.deepEqual(idle.period(45), [20], "as long as periods get: drawn, although it overruns the slice");
     assert.equal(idle.queued.length, 0, "nothing left to do");
     assert.equal(show(large), "copy");
     const drawnAhead = JSON.stringify(ctx.strokes);
@@ -144,13 +174,26 @@ test("a picture is drawn ahead a few strokes per idle period, at most about 8 ms
   }
 });
 
+test("a paint on its way stops the drawing ahead until the next idle period", () => {
+  const { layer, show, idle } = setUpHandRun();
+  try {
+    show([0.9]);
+    layer.drawAhead([() => sceneOf(large)]);
+    assert.deepEqual(idle.period(45, () => layer.paintComing()), [0, 0], "kept the picture shown, then stopped");
+    assert.equal(idle.queued.length, 1, "waits for the next period");
+    assert.deepEqual(idle.period(45), [6, 3]);
+    assert.equal(show(large), "copy");
+  } finally {
+    idle.restore();
+  }
+});
+
 test("an idle period too short for the next stroke draws nothing", () => {
-  const { layer, show, win } = setUp();
-  const idle = handRunIdle(win);
+  const { layer, show, idle } = setUpHandRun();
   try {
     show([0.9]);
     idle.period(45); // keeps the picture shown
-    layer.drawAhead([() => sceneOf(Array(200).fill(1))]);
+    layer.drawAhead([() => sceneOf(huge)]);
     idle.period(45); // one stroke of 200 edges: the rate is learnt
     show([0.8]);
     layer.drawAhead([() => sceneOf(Array(60).fill(1))]);
