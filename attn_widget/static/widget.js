@@ -822,6 +822,24 @@ function envelopeCache(model) {
     return env;
   };
 }
+var filteredOf = /* @__PURE__ */ new WeakMap();
+var FILTERED_KEPT = 256;
+function filteredSlice(env, slice, filter) {
+  let kept = filteredOf.get(env);
+  if (!kept) filteredOf.set(env, kept = /* @__PURE__ */ new Map());
+  const { topK, threshold, specials, special } = filter;
+  const key = `${slice} ${topK} ${threshold} ${specials} ${specials === "show" ? "" : special.map(Number).join("")}`;
+  let edges = kept.get(key);
+  if (!edges) {
+    edges = filterEdges(sliceEdges(env, slice), filter);
+    if (kept.size >= FILTERED_KEPT) kept.delete(
+      /** @type {string} */
+      kept.keys().next().value
+    );
+    kept.set(key, edges);
+  }
+  return edges;
+}
 var NO_EDGES = {
   source: new Uint16Array(0),
   target: new Uint16Array(0),
@@ -842,8 +860,7 @@ function layerFrame(state, width, envelopeOf, hovered) {
     return { ...base, available: false, env: null, edges: NO_EDGES, meanCoverage: 1, minCoverage: 1, rows: null, degrees: null };
   }
   const env = envelopeOf(`data_${state.method.id}`);
-  const stored = sliceEdges(env, slice);
-  const edges = filterEdges(stored, edgeFilter(state));
+  const edges = filteredSlice(env, slice, edgeFilter(state));
   let sum = 0;
   let min = 1;
   for (let r = 0; r < env.rows; r++) {
@@ -856,7 +873,7 @@ function layerFrame(state, width, envelopeOf, hovered) {
     const rowEnv = envelopeOf(`data_${state.method.id}_rows`);
     rows = Float64Array.from({ length: rowEnv.rows }, (_, r) => rowEntries(rowEnv, slice, r).values[0]);
   }
-  const degrees = state.nodeSize ? degreesOf(stored, layout.n, state.nodeSize) : null;
+  const degrees = state.nodeSize ? degreesOf(sliceEdges(env, slice), layout.n, state.nodeSize) : null;
   return { ...base, available: true, env, edges, meanCoverage: sum / env.rows, minCoverage: min, rows, degrees };
 }
 function modelFrame(state, width, envelopeOf, hovered) {
@@ -866,10 +883,7 @@ function modelFrame(state, width, envelopeOf, hovered) {
   const graphState = { ...state, method: graphMethod, head: cumulative ? MEAN_HEAD : state.head };
   const env = envelopeOf(`data_${graphMethod.id}`);
   const filter = edgeFilter(state);
-  const perLayer = Array.from(
-    { length: state.nLayers },
-    (_, l) => filterEdges(sliceEdges(env, sliceIndex({ ...graphState, layer: l + 1 })), filter)
-  );
+  const perLayer = Array.from({ length: state.nLayers }, (_, l) => filteredSlice(env, sliceIndex({ ...graphState, layer: l + 1 }), filter));
   const pinned = pinnedModelNode(state);
   const focus = (hovered && "layer" in hovered ? hovered : null) ?? pinned;
   const reachEnv = cumulative ? envelopeOf(`data_${state.method.id}`) : null;

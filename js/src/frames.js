@@ -31,6 +31,33 @@ export function envelopeCache(model) {
   };
 }
 
+/** Filtered edges per decoded envelope, made again when a trait changes (its envelope with it). */
+const filteredOf = new WeakMap();
+/** Slices and filters kept per envelope: a method's 12 × 14 slices, with room to spare. */
+const FILTERED_KEPT = 256;
+
+/**
+ * A slice's edges after the filter, made once: the whole-model view filters every layer on each
+ * repaint (a hover, a pin), and drawing ahead builds the neighbouring pictures again.
+ * @param {import("./codec.js").Envelope} env @param {number} slice
+ * @param {import("./edges.js").EdgeFilter} filter
+ * @returns {import("./edges.js").EdgeList & { drawnShare: number }}  shared: never changed
+ */
+function filteredSlice(env, slice, filter) {
+  /** @type {Map<string, import("./edges.js").EdgeList & { drawnShare: number }>} */
+  let kept = filteredOf.get(env);
+  if (!kept) filteredOf.set(env, (kept = new Map()));
+  const { topK, threshold, specials, special } = filter;
+  const key = `${slice} ${topK} ${threshold} ${specials} ${specials === "show" ? "" : special.map(Number).join("")}`;
+  let edges = kept.get(key);
+  if (!edges) {
+    edges = filterEdges(sliceEdges(env, slice), filter);
+    if (kept.size >= FILTERED_KEPT) kept.delete(/** @type {string} */ (kept.keys().next().value));
+    kept.set(key, edges);
+  }
+  return edges;
+}
+
 /** @type {import("./edges.js").EdgeList} */
 const NO_EDGES = {
   source: new Uint16Array(0),
@@ -75,8 +102,7 @@ export function layerFrame(state, width, envelopeOf, hovered) {
     return { ...base, available: false, env: null, edges: NO_EDGES, meanCoverage: 1, minCoverage: 1, rows: null, degrees: null };
   }
   const env = envelopeOf(`data_${state.method.id}`);
-  const stored = sliceEdges(env, slice);
-  const edges = filterEdges(stored, edgeFilter(state));
+  const edges = filteredSlice(env, slice, edgeFilter(state));
   let sum = 0;
   let min = 1;
   for (let r = 0; r < env.rows; r++) {
@@ -89,7 +115,7 @@ export function layerFrame(state, width, envelopeOf, hovered) {
     const rowEnv = envelopeOf(`data_${state.method.id}_rows`);
     rows = Float64Array.from({ length: rowEnv.rows }, (_, r) => rowEntries(rowEnv, slice, r).values[0]);
   }
-  const degrees = state.nodeSize ? degreesOf(stored, layout.n, state.nodeSize) : null;
+  const degrees = state.nodeSize ? degreesOf(sliceEdges(env, slice), layout.n, state.nodeSize) : null;
   return { ...base, available: true, env, edges, meanCoverage: sum / env.rows, minCoverage: min, rows, degrees };
 }
 
@@ -123,9 +149,7 @@ export function modelFrame(state, width, envelopeOf, hovered) {
   const graphState = { ...state, method: graphMethod, head: cumulative ? MEAN_HEAD : state.head };
   const env = envelopeOf(`data_${graphMethod.id}`);
   const filter = edgeFilter(state);
-  const perLayer = Array.from({ length: state.nLayers }, (_, l) =>
-    filterEdges(sliceEdges(env, sliceIndex({ ...graphState, layer: l + 1 })), filter),
-  );
+  const perLayer = Array.from({ length: state.nLayers }, (_, l) => filteredSlice(env, sliceIndex({ ...graphState, layer: l + 1 }), filter));
   const pinned = pinnedModelNode(state);
   const focus = (hovered && "layer" in hovered ? hovered : null) ?? pinned;
   const reachEnv = cumulative ? envelopeOf(`data_${state.method.id}`) : null;
