@@ -215,7 +215,7 @@ export function createEdgeLayer(canvas, budget = BUDGET) {
   if (channel) channel.port1.onmessage = onMessage;
   const cancel = () => {
     periodEnd = 0;
-    if (channel) channel.port1.onmessage = null;
+    channel?.port1.close();
     if (!idle) return;
     if (win.cancelIdleCallback) win.cancelIdleCallback(idle);
     else win.clearTimeout(idle);
