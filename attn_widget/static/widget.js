@@ -1386,8 +1386,10 @@ function createEdgeLayer(canvas, budget = BUDGET) {
     /** @type {{ scheduling?: { isInputPending?: () => boolean } }} */
     win.navigator.scheduling
   );
+  let onScreen = true;
   const onIdle = (deadline) => {
     idle = 0;
+    if (!onScreen) return;
     const room = deadline?.timeRemaining() ?? SLICE;
     periodEnd = win.performance.now() + room;
     const drew = slice(room, room >= IDLE_ASK);
@@ -1398,6 +1400,7 @@ function createEdgeLayer(canvas, budget = BUDGET) {
   };
   const onMessage = () => {
     continuing = false;
+    if (!onScreen) return;
     const room = periodEnd - win.performance.now();
     if (room >= 1 && !scheduling?.isInputPending?.()) slice(room, false);
     else nextPeriod();
@@ -1503,6 +1506,11 @@ function createEdgeLayer(canvas, budget = BUDGET) {
     /** A paint is coming (the page is busy): idle work waits for the next idle period. */
     paintComing() {
       periodEnd = 0;
+    },
+    /** The widget came into view or left it. @param {boolean} value */
+    setOnScreen(value) {
+      onScreen = value;
+      if (value && (toKeep || job || ahead.length)) schedule();
     },
     /** The canvas was cleared (resized): draw again on the next show. */
     invalidate() {
@@ -1755,7 +1763,7 @@ function createView(doc, model) {
       background: dark ? "#111111" : "#ffffff"
     };
   };
-  return { root, plot, canvas, savePng, saveSvg, paintLayer, paintModel, drawAhead, paintComing: edgeLayer.paintComing, pictureOf, destroy: () => (controls.destroy(), pending.destroy(), edgeLayer.destroy()) };
+  return { root, plot, canvas, savePng, saveSvg, paintLayer, paintModel, drawAhead, paintComing: edgeLayer.paintComing, setOnScreen: edgeLayer.setOnScreen, pictureOf, destroy: () => (controls.destroy(), pending.destroy(), edgeLayer.destroy()) };
 }
 
 // src/standalone.js
@@ -1952,13 +1960,15 @@ function render({ model, el }) {
     }
   ]);
   for (const [event, callback] of subscriptions) model.on(event, callback);
-  const { ResizeObserver, MutationObserver } = (
+  const { ResizeObserver, MutationObserver, IntersectionObserver } = (
     /** @type {typeof globalThis} */
     /** @type {unknown} */
     win
   );
   const resize = ResizeObserver ? new ResizeObserver(schedule) : null;
   resize?.observe(el);
+  const inView = IntersectionObserver ? new IntersectionObserver((entries) => view.setOnScreen(entries[entries.length - 1].isIntersecting)) : null;
+  inView?.observe(view.root);
   const theme = new MutationObserver(schedule);
   for (const node of [doc.documentElement, doc.body]) if (node) theme.observe(node, { attributes: true });
   paint();
@@ -1967,6 +1977,7 @@ function render({ model, el }) {
     for (const [event, callback] of subscriptions) model.off(event, callback);
     for (const [target, type, callback] of listeners) target.removeEventListener(type, callback);
     resize?.disconnect();
+    inView?.disconnect();
     theme.disconnect();
     view.destroy();
     view.root.remove();

@@ -163,9 +163,12 @@ export function render({ model, el }) {
   for (const [event, callback] of subscriptions) model.on(event, callback);
 
   // The observers of the widget's own window (an iframe's, in some hosts), not this module's globals.
-  const { ResizeObserver, MutationObserver } = /** @type {typeof globalThis} */ (/** @type {unknown} */ (win));
+  const { ResizeObserver, MutationObserver, IntersectionObserver } = /** @type {typeof globalThis} */ (/** @type {unknown} */ (win));
   const resize = ResizeObserver ? new ResizeObserver(schedule) : null;
   resize?.observe(el);
+  // Only a widget in view draws pictures ahead (see raster.js).
+  const inView = IntersectionObserver ? new IntersectionObserver((entries) => view.setOnScreen(entries[entries.length - 1].isIntersecting)) : null;
+  inView?.observe(view.root);
   // Hosts switch themes by changing attributes on <body> or <html> (JupyterLab sets
   // data-jp-theme-light, VS Code a class): repaint so the colour table follows.
   const theme = new MutationObserver(schedule);
@@ -178,6 +181,7 @@ export function render({ model, el }) {
     for (const [event, callback] of subscriptions) model.off(event, callback);
     for (const [target, type, callback] of listeners) target.removeEventListener(type, callback);
     resize?.disconnect();
+    inView?.disconnect();
     theme.disconnect();
     view.destroy();
     view.root.remove();

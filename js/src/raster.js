@@ -140,9 +140,12 @@ export function createEdgeLayer(canvas, budget = BUDGET) {
   const channel = win.MessageChannel ? new win.MessageChannel() : null;
   const scheduling = /** @type {{ scheduling?: { isInputPending?: () => boolean } }} */ (win.navigator).scheduling;
 
+  let onScreen = true; // a widget scrolled out of view draws nothing ahead: a notebook may hold many
+
   /** @param {IdleDeadline} [deadline]  absent where idle callbacks are emulated with timers */
   const onIdle = (deadline) => {
     idle = 0;
+    if (!onScreen) return;
     const room = deadline?.timeRemaining() ?? SLICE;
     periodEnd = win.performance.now() + room;
     const drew = slice(room, room >= IDLE_ASK);
@@ -156,6 +159,7 @@ export function createEdgeLayer(canvas, budget = BUDGET) {
   // the rest of the period is still used.
   const onMessage = () => {
     continuing = false;
+    if (!onScreen) return;
     const room = periodEnd - win.performance.now();
     if (room >= 1 && !scheduling?.isInputPending?.()) slice(room, false);
     else nextPeriod();
@@ -271,6 +275,11 @@ export function createEdgeLayer(canvas, budget = BUDGET) {
     /** A paint is coming (the page is busy): idle work waits for the next idle period. */
     paintComing() {
       periodEnd = 0;
+    },
+    /** The widget came into view or left it. @param {boolean} value */
+    setOnScreen(value) {
+      onScreen = value;
+      if (value && (toKeep || job || ahead.length)) schedule();
     },
     /** The canvas was cleared (resized): draw again on the next show. */
     invalidate() {

@@ -251,5 +251,5 @@ export function createView(doc, model) {
     };
   };
 
-  return { root, plot, canvas, savePng, saveSvg, paintLayer, paintModel, drawAhead, paintComing: edgeLayer.paintComing, pictureOf, destroy: () => (controls.destroy(), pending.destroy(), edgeLayer.destroy()) };
+  return { root, plot, canvas, savePng, saveSvg, paintLayer, paintModel, drawAhead, paintComing: edgeLayer.paintComing, setOnScreen: edgeLayer.setOnScreen, pictureOf, destroy: () => (controls.destroy(), pending.destroy(), edgeLayer.destroy()) };
 }

@@ -3,8 +3,10 @@ import { test } from "node:test";
 import { render } from "../src/index.js";
 import { FakeModel, fixtureBytes, makeDom, widgetTraits } from "./fake-model.js";
 
-function mount(overrides = {}) {
+/** @param {Record<string, any>} [overrides] traits @param {(win: any) => void} [prepare] before rendering */
+function mount(overrides = {}, prepare) {
   const dom = makeDom();
+  prepare?.(dom.window);
   const el = dom.window.document.createElement("div");
   dom.window.document.body.append(el);
   const model = new FakeModel({ ...widgetTraits(), ...overrides });
@@ -384,6 +386,38 @@ test("the next layer and head, and the other methods, are drawn while idle: goin
   await flush();
   assert.equal(canvas.dataset.edgesFrom, "strokes");
   assert.ok(el.querySelector(".attnw-caption")?.textContent?.includes("head 1"));
+});
+
+test("a widget out of view draws nothing ahead until it comes into view", async () => {
+  // jsdom has no IntersectionObserver: a stand-in reports what Chromium's would (the browser
+  // tests check with the real one).
+  /** @type {Function[]} */
+  const observers = [];
+  const { model, canvas, flush, cleanup } = mount({ layer: 2 }, (win) => {
+    win.IntersectionObserver = class {
+      /** @param {Function} report */
+      constructor(report) {
+        observers.push(report);
+      }
+      observe() {}
+      disconnect() {
+        observers.length = 0;
+      }
+    };
+  });
+  const report = (/** @type {boolean} */ isIntersecting) => observers.forEach((r) => r([{ isIntersecting }]));
+  report(false);
+  await new Promise((resolve) => setTimeout(resolve, 30));
+  model.set("layer", 3);
+  await flush();
+  assert.equal(canvas.dataset.edgesFrom, "strokes", "not drawn ahead while out of view");
+  report(true);
+  await new Promise((resolve) => setTimeout(resolve, 30));
+  model.set("layer", 2);
+  await flush();
+  assert.equal(canvas.dataset.edgesFrom, "copy", "drawn ahead once in view");
+  cleanup();
+  assert.equal(observers.length, 0, "the observer is disconnected");
 });
 
 test("the whole-model view is drawn while idle, and the single-layer view from it: switching is a copy", async () => {

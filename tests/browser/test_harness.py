@@ -401,3 +401,29 @@ def test_a_picture_drawn_ahead_is_the_picture_drawn_on_demand(browser, page_serv
         errors += more_errors
         page.close()
     assert errors == []
+
+
+def test_a_widget_out_of_view_draws_nothing_ahead(browser, page_server, minilm_widget):
+    """A notebook may hold many widgets: only one in view draws pictures ahead while idle
+    (Chromium's IntersectionObserver says which)."""
+    page_server.set_state(widget_state(minilm_widget))
+    page = browser.new_page(viewport={"width": 800, "height": 900})
+    # Out of view from the first paint: parsing is done ("interactive") before module scripts run.
+    page.add_init_script("""document.addEventListener('readystatechange', () => {
+        if (document.readyState === 'interactive') document.getElementById('widget').style.marginTop = '3000px';
+    })""")
+    page.goto(page_server.url)
+    page.wait_for_function("window.ready === true")
+    def edges_at_layer(layer: int) -> str:
+        """Set the layer as the kernel would; how the next picture got its edges."""
+        before = page.evaluate("document.querySelector('.attnw-root').dataset.paintEnd")
+        page.evaluate("layer => { window.model.set('layer', layer); window.model.save_changes(); }", layer)
+        page.wait_for_function("b => document.querySelector('.attnw-root').dataset.paintEnd !== b", arg=before)
+        return page.evaluate("document.querySelector('.attnw-canvas').dataset.edgesFrom")
+
+    page.wait_for_timeout(500)  # idle, but out of view: nothing is drawn ahead
+    assert edges_at_layer(2) == "strokes"
+    page.evaluate("document.getElementById('widget').scrollIntoView()")
+    page.wait_for_timeout(500)  # idle and in view: layers 1 and 3 are drawn ahead
+    assert edges_at_layer(3) == "copy"
+    page.close()
