@@ -1650,11 +1650,18 @@ function createView(doc, model) {
     drawOverlay(ctx, scene);
   };
   const placeTooltip = (layout, index, x) => {
-    const y = layout.top + (index + 1) * layout.rowHeight + 4;
-    tooltip.style.top = `${Math.min(y, Math.max(0, layout.height - 40))}px`;
     const left = x < layout.width / 2;
     tooltip.style.left = left ? `${x + 8}px` : "";
     tooltip.style.right = left ? "" : `${layout.width - x + 8}px`;
+    tooltip.style.maxHeight = `${layout.height}px`;
+    const gap = 4;
+    const rowTop = layout.top + index * layout.rowHeight;
+    const rowBottom = rowTop + layout.rowHeight;
+    const height = tooltip.offsetHeight;
+    const fitsBelow = rowBottom + gap + height <= layout.height;
+    const fitsAbove = rowTop - gap - height >= 0;
+    const top = fitsBelow || !fitsAbove ? Math.min(rowBottom + gap, layout.height - height) : rowTop - gap - height;
+    tooltip.style.top = `${Math.max(0, top)}px`;
   };
   const paintLayer = (frame) => {
     const { state, available, env, slice, edges, layout, pinned, focus } = frame;

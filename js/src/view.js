@@ -112,15 +112,24 @@ export function createView(doc, model) {
   };
 
   /**
-   * Place the tooltip below a token's row, beside the column at x.
+   * Place the tooltip beside the column at x, below a token's row, or above it where there is
+   * no room below, within the plot (which clips what sticks out). Reading its height forces a
+   * layout, but this is a paint's last change to the DOM, so the frame needs no second one.
    * @param {import("./layout.js").Layout} layout @param {number} index @param {number} x
    */
   const placeTooltip = (layout, index, x) => {
-    const y = layout.top + (index + 1) * layout.rowHeight + 4;
-    tooltip.style.top = `${Math.min(y, Math.max(0, layout.height - 40))}px`;
     const left = x < layout.width / 2;
     tooltip.style.left = left ? `${x + 8}px` : "";
     tooltip.style.right = left ? "" : `${layout.width - x + 8}px`;
+    tooltip.style.maxHeight = `${layout.height}px`;
+    const gap = 4;
+    const rowTop = layout.top + index * layout.rowHeight;
+    const rowBottom = rowTop + layout.rowHeight;
+    const height = tooltip.offsetHeight;
+    const fitsBelow = rowBottom + gap + height <= layout.height;
+    const fitsAbove = rowTop - gap - height >= 0;
+    const top = fitsBelow || !fitsAbove ? Math.min(rowBottom + gap, layout.height - height) : rowTop - gap - height;
+    tooltip.style.top = `${Math.max(0, top)}px`;
   };
 
   /** @param {import("./frames.js").LayerFrame} frame @returns {import("./scene.js").Scene} */

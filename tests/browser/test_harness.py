@@ -427,3 +427,28 @@ def test_a_widget_out_of_view_draws_nothing_ahead(browser, page_server, minilm_w
     page.wait_for_timeout(500)  # idle and in view: layers 1 and 3 are drawn ahead
     assert edges_at_layer(3) == "copy"
     page.close()
+
+
+def test_the_tooltip_stays_inside_the_plot_and_off_its_row(browser, page_server, minilm_widget):
+    """Hovering the first or last token of either view: the whole tooltip is visible (the plot
+    clips what sticks out) and does not cover the row it describes."""
+    page, errors = open_widget(browser, page_server, minilm_widget)
+    n = len(minilm_widget.tokens)
+    for view in ("layer", "model"):
+        if view == "model":
+            page.select_option(".attnw-view", "model")
+            page.wait_for_function("document.querySelector('.attnw-canvas').dataset.view === 'model'")
+        x = geometry(page)["right"] if view == "layer" else page.eval_on_selector(".attnw-canvas", "c => JSON.parse(c.dataset.columns).at(-1)")
+        for index in (0, n - 1):
+            page.mouse.move(*row_point(page, x, index))
+            page.wait_for_function("i => document.querySelector('.attnw-tooltip-title')?.textContent.includes(`#${i} `)", arg=index)
+            tip = page.locator(".attnw-tooltip").bounding_box()
+            plot = page.locator(".attnw-plot").bounding_box()
+            assert plot["y"] <= tip["y"] and tip["y"] + tip["height"] <= plot["y"] + plot["height"], (view, index)
+            assert page.evaluate("document.querySelector('.attnw-tooltip').scrollHeight") <= tip["height"] + 1, "nothing cut off"
+            g = geometry(page)
+            row_top = plot["y"] + g["top"] + index * g["row"]
+            assert tip["y"] >= row_top + g["row"] or tip["y"] + tip["height"] <= row_top, (view, index)
+        page.mouse.move(5, 5)
+    assert errors == []
+    page.close()
