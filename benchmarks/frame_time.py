@@ -12,9 +12,10 @@ The text is English prose from CPython's pydoc topics, cut to 128 and 512 tokens
 exported with ``to_html`` and opened in Debian Chromium (headless, no GPU: the canvas is
 rasterised in software). Each scenario starts on a freshly loaded page. Figures per change:
 - to pixels: from the control's event until both canvases (edges; highlights and dots) hold the
-  new picture. Chromium defers canvas drawing to a display list; reading one pixel back forces
-  its rasterisation, which would otherwise happen before the next frame is shown. This is the
-  figure the goals are about (it leaves out compositing the page, about a millisecond).
+  new picture and the page's layout is done. Chromium defers canvas drawing to a display list
+  and layout to the next frame; reading one pixel back, and the root's height, forces both,
+  which would otherwise happen before the next frame is shown. This is the figure the goals are
+  about (it leaves out painting and compositing the page, about a millisecond).
 - paint: the part of that spent in our code and the canvas calls it makes;
 - how the edges got on the canvas: drawn stroke by stroke, or copied from a picture kept or
   drawn ahead while the page was idle (the layer and head one step away are drawn ahead).
@@ -71,6 +72,7 @@ MEASURE = """async ([changes, pause]) => {
         while (!(Number(root.dataset.paintEnd) > before && Number(root.dataset.paintEnd) > start)) {
             await new Promise((resolve) => requestAnimationFrame(resolve));
         }
+        root.offsetHeight;  // style and layout
         for (const c of root.querySelectorAll("canvas")) c.getContext("2d").getImageData(0, 0, 1, 1);  // rasterise
         out.push([performance.now() - start, Number(root.dataset.paintMs), canvas.dataset.edgesFrom]);
         await new Promise((resolve) => setTimeout(resolve, pause));
