@@ -412,8 +412,11 @@ def test_a_widget_out_of_view_draws_nothing_ahead(browser, page_server, minilm_w
     page.add_init_script("""document.addEventListener('readystatechange', () => {
         if (document.readyState === 'interactive') document.getElementById('widget').style.marginTop = '3000px';
     })""")
+    errors: list[str] = []
+    page.on("pageerror", lambda exc: errors.append(str(exc)))
     page.goto(page_server.url)
     page.wait_for_function("window.ready === true")
+
     def edges_at_layer(layer: int) -> str:
         """Set the layer as the kernel would; how the next picture got its edges."""
         before = page.evaluate("document.querySelector('.attnw-root').dataset.paintEnd")
@@ -426,6 +429,7 @@ def test_a_widget_out_of_view_draws_nothing_ahead(browser, page_server, minilm_w
     page.evaluate("document.getElementById('widget').scrollIntoView()")
     page.wait_for_timeout(500)  # idle and in view: layers 1 and 3 are drawn ahead
     assert edges_at_layer(3) == "copy"
+    assert errors == []
     page.close()
 
 
@@ -447,7 +451,7 @@ def test_the_tooltip_stays_inside_the_plot_and_off_its_row(browser, page_server,
             assert plot["y"] <= tip["y"] and tip["y"] + tip["height"] <= plot["y"] + plot["height"], (view, index)
             assert page.evaluate("document.querySelector('.attnw-tooltip').scrollHeight") <= tip["height"] + 1, "nothing cut off"
             g = geometry(page)
-            row_top = plot["y"] + g["top"] + index * g["row"]
+            row_top = page.locator("canvas.attnw-canvas").bounding_box()["y"] + g["top"] + index * g["row"]
             assert tip["y"] >= row_top + g["row"] or tip["y"] + tip["height"] <= row_top, (view, index)
         page.mouse.move(5, 5)
     assert errors == []
