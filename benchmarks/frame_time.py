@@ -18,7 +18,8 @@ rasterised in software). Each scenario starts on a freshly loaded page. Figures 
   about (it leaves out painting and compositing the page, about a millisecond).
 - paint: the part of that spent in our code and the canvas calls it makes;
 - how the edges got on the canvas: drawn stroke by stroke, or copied from a picture kept or
-  drawn ahead while the page was idle (the layer and head one step away are drawn ahead).
+  drawn ahead while the page was idle (the layer and head one step away, the other view and
+  the other methods are drawn ahead).
 "Steps" wait 300 ms between changes, as a person does (layers and heads: the next value, as
 arrow keys give); "jumps" wait 20 ms (layers and heads: values not shown before; the counts say
 how many of those had been drawn ahead).
