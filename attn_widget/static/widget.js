@@ -1386,6 +1386,7 @@ function createEdgeLayer(canvas, budget = BUDGET) {
     /** @type {{ scheduling?: { isInputPending?: () => boolean } }} */
     win.navigator.scheduling
   );
+  const inputPending = () => scheduling?.isInputPending?.() ?? false;
   let onScreen = true;
   const onIdle = (deadline) => {
     idle = 0;
@@ -1402,7 +1403,7 @@ function createEdgeLayer(canvas, budget = BUDGET) {
     continuing = false;
     if (!onScreen) return;
     const room = periodEnd - win.performance.now();
-    if (room >= 1 && !scheduling?.isInputPending?.()) slice(room, false);
+    if (room >= 1 && !inputPending()) slice(room, false);
     else nextPeriod();
   };
   const slice = (room, roomy) => {
@@ -1418,6 +1419,7 @@ function createEdgeLayer(canvas, budget = BUDGET) {
     let strokes = 0;
     if (!job && !keeping && room >= SLICE) job = startJob();
     while (job && left() > 0) {
+      if (strokes > 0 && inputPending()) break;
       const edges = (
         /** @type {number} */
         job.next.value

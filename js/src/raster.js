@@ -139,6 +139,8 @@ export function createEdgeLayer(canvas, budget = BUDGET) {
   let continuing = false; // a message to go on within the idle period is posted
   const channel = win.MessageChannel ? new win.MessageChannel() : null;
   const scheduling = /** @type {{ scheduling?: { isInputPending?: () => boolean } }} */ (win.navigator).scheduling;
+  /** Is user input waiting (Chromium; elsewhere unknown, so no)? */
+  const inputPending = () => scheduling?.isInputPending?.() ?? false;
 
   let onScreen = true; // a widget scrolled out of view draws nothing ahead: a notebook may hold many
 
@@ -161,7 +163,7 @@ export function createEdgeLayer(canvas, budget = BUDGET) {
     continuing = false;
     if (!onScreen) return;
     const room = periodEnd - win.performance.now();
-    if (room >= 1 && !scheduling?.isInputPending?.()) slice(room, false);
+    if (room >= 1 && !inputPending()) slice(room, false);
     else nextPeriod();
   };
 
@@ -186,6 +188,7 @@ export function createEdgeLayer(canvas, budget = BUDGET) {
     // takes up to 12 ms (a whole-model frame, or a method's first frame).
     if (!job && !keeping && room >= SLICE) job = startJob();
     while (job && left() > 0) {
+      if (strokes > 0 && inputPending()) break; // a click or key press waits for one stroke at most
       const edges = /** @type {number} */ (job.next.value);
       // A stroke that may not fit waits for the next slice, unless this one is as long as they get.
       if ((edges * spentMs) / spentEdges > left() && (strokes > 0 || !roomy)) break;

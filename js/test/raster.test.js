@@ -139,11 +139,14 @@ function handRunIdle(win) {
   };
 }
 
-/** A layer on a hand-run idle clock. */
-function setUpHandRun() {
+/** A layer on a hand-run idle clock. @param {(win: Window & typeof globalThis) => void} [prepare] */
+function setUpHandRun(prepare) {
   /** @type {ReturnType<typeof handRunIdle> | undefined} */
   let idle;
-  const set = setUp(undefined, (win) => void (idle = handRunIdle(win)));
+  const set = setUp(undefined, (win) => {
+    prepare?.(win);
+    idle = handRunIdle(win);
+  });
   return { ...set, idle: /** @type {ReturnType<typeof handRunIdle>} */ (idle) };
 }
 
@@ -182,6 +185,24 @@ test("a paint on its way stops the drawing ahead until the next idle period", ()
     assert.deepEqual(idle.period(45, () => layer.paintComing()), [0, 0], "kept the picture shown, then stopped");
     assert.equal(idle.queued.length, 1, "waits for the next period");
     assert.deepEqual(idle.period(45), [6, 3]);
+    assert.equal(show(large), "copy");
+  } finally {
+    idle.restore();
+  }
+});
+
+test("input waiting stops a slice after the stroke being drawn, and the period with it", () => {
+  let inputAt = 1; // ms on the hand-run clock: during the first stroke drawn ahead
+  const { layer, show, idle } = setUpHandRun((win) => {
+    const isInputPending = () => win.performance.now() >= inputAt;
+    Object.defineProperty(win.navigator, "scheduling", { value: { isInputPending } });
+  });
+  try {
+    show([0.9]);
+    layer.drawAhead([() => sceneOf(large)]);
+    assert.deepEqual(idle.period(45), [0, 3, 0], "kept the picture, one stroke, then nothing more this period");
+    inputAt = Infinity; // handled
+    assert.deepEqual(idle.period(45), [6], "the rest in the next period");
     assert.equal(show(large), "copy");
   } finally {
     idle.restore();
