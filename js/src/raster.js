@@ -157,7 +157,7 @@ export function createEdgeLayer(canvas, budget = BUDGET) {
     }
   };
   // Chromium calls back once per idle period (50 ms when nothing happens). Between slices the
-  // work goes on in a task of its own, so input that arrives waits for one slice at most, while
+  // work goes on in a task of its own, so input and the page's other tasks run in between, while
   // the rest of the period is still used.
   const onMessage = () => {
     continuing = false;
@@ -188,7 +188,7 @@ export function createEdgeLayer(canvas, budget = BUDGET) {
     // takes up to 12 ms (a whole-model frame, or a method's first frame).
     if (!job && !keeping && room >= SLICE) job = startJob();
     while (job && left() > 0) {
-      if (strokes > 0 && inputPending()) break; // a click or key press waits for one stroke at most
+      if (strokes > 0 && inputPending()) break; // a click or key press waits for this stroke only
       const edges = /** @type {number} */ (job.next.value);
       // A stroke that may not fit waits for the next slice, unless this one is as long as they get.
       if ((edges * spentMs) / spentEdges > left() && (strokes > 0 || !roomy)) break;
