@@ -13,7 +13,7 @@ import torch
 from . import methods
 from .capture import Capture, capture
 from .gradients import GradientRunner, Gradients, IntegratedGradients
-from .inputs import check_model, resolve_tokenizer
+from .inputs import check_model, resolve_tokenizer, unwrap
 from .methods.flow import FlowSolver, layer_numbers
 from .methods.heads import HeadChoice
 from .progress import ProgressArg, progress_reporter
@@ -383,9 +383,11 @@ def _normalise(variant: str, values: torch.Tensor, baseline: torch.Tensor) -> to
 def analyze(model, text: str, tokenizer=None) -> Analysis:
     """Run ``model`` on ``text`` once and return a lazily computed ``Analysis``.
 
-    model: a PyTorch Hugging Face transformers model (left exactly as it was found).
+    model: a PyTorch Hugging Face transformers model (left exactly as it was found), or a
+    ``torch.compile`` of one (analysed through the module it wraps).
     tokenizer: optional; loaded from the model's local path when omitted.
     """
+    model = unwrap(model)
     check_model(model)
     tokenizer = resolve_tokenizer(model, tokenizer)  # once: capture() and gradients use the same one
     return Analysis(capture(model, text, tokenizer), model=model, tokenizer=tokenizer)

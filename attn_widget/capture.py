@@ -1,23 +1,23 @@
-"""Run the model once and record everything the methods need.
+"""Run the model once and record everything the methods need, verified.
 
 model + text → one forward pass with hooks → a ``Capture`` of CPU tensors for the
-valid (unpadded) tokens. The model is borrowed and handed back unchanged.
+valid (unpadded) tokens. The model is borrowed and handed back unchanged. Before the
+record is returned, ``verify.py`` checks that the attention weights are the ones the
+model used: the masks against the zeros it returned, the eager pass against the model's
+own implementation, and each layer's A·V against what its output projection received.
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 import torch
 
+from . import verify
 from .errors import UnsupportedModelError
-from .inputs import check_model, check_text, encode, resolve_tokenizer
-from .methods.masks import admissible_keys
-from .model_state import borrowed_for_capture
-from .models import Adapter, HeadGeometry, adapter_for, sliding_windows, supported_families
-
-# Attention mass outside the declared mask above this means the mask is wrong.
-_MASK_TOLERANCE = 1e-4
+from .inputs import Encoded, check_model, check_text, encode, resolve_tokenizer, unwrap
+from .model_state import borrowed_for_capture, uses_eager
+from .models import ATTENTION_ONLY, HeadGeometry, Site, candidates, find_sites, layer_patterns, output_slices
 
 
 @dataclass
@@ -37,12 +37,14 @@ class Capture:
     model_name: str
     model_type: str
     model_dtype: torch.dtype = torch.float32  # the dtype the model computed in (sets rank tolerances)
-    family: str | None = None  # adapter family, None when unsupported
+    value_layout: str | None = None  # how value vectors were read ("separate", "blocked", ...), None if not
+    values_unavailable: str = ""  # why value vectors are missing, for error messages
     geometry: HeadGeometry | None = None
     values: torch.Tensor | None = None  # (L, H_kv, n, d_h) value vectors incl. bias
     out_weights: torch.Tensor | None = None  # (L, H, d_h, d): W_O slice per head
     out_bias: torch.Tensor | None = None  # (L, d)
     model_inputs: dict | None = None  # the tokenizer's tensors, (1, n) each, on the CPU
+    layer_patterns: list = field(default_factory=list)  # per layer: full, sliding window or chunks
 
     @property
     def n_layers(self) -> int:
@@ -57,45 +59,80 @@ class Capture:
         return self.attentions.shape[-1]
 
     def require_values(self) -> tuple[torch.Tensor, torch.Tensor, torch.Tensor]:
-        """``(values, out_weights, out_bias)``, or an error naming the supported families."""
+        """``(values, out_weights, out_bias)``, or an error saying why they are missing."""
         if self.values is None:
             raise UnsupportedModelError(
-                f"This method needs value vectors and output-projection weights, which attn_widget can "
-                f"read only for known model families; {self.model_type!r} is not one of them. "
-                f"Supported: {supported_families()}. Attention-only methods (raw, rollout) still work."
+                f"This method needs value vectors and output-projection weights, and attn_widget could not read "
+                f"them for {self.model_type!r}: {self.values_unavailable} Attention-only methods (raw, rollout, "
+                "flow) still work."
             )
         return self.values, self.out_weights, self.out_bias
 
 
+@dataclass
+class _Calls:
+    """What the hooks saw, one entry per call, in call order (= layer order)."""
+
+    values: list[tuple[Site, torch.Tensor]] = field(default_factory=list)  # (site, projection output (n, w))
+    outputs: list[tuple[Site, torch.Tensor, torch.Tensor]] = field(default_factory=list)  # (site, input, output)
+
+    def hooks(self, sites: list[Site]):
+        handles = []
+        for site in sites:
+            handles.append(site.value.register_forward_hook(self._keep_value(site)))
+            handles.append(site.output.register_forward_hook(self._keep_output(site)))
+        return handles
+
+    def _keep_value(self, site: Site):
+        def hook(_module, _inputs, output):
+            self.values.append((site, _first(output)[0].detach()))
+
+        return hook
+
+    def _keep_output(self, site: Site):
+        def hook(_module, inputs, output):
+            self.outputs.append((site, inputs[0][0].detach(), _first(output)[0].detach()))
+
+        return hook
+
+
+def _first(output) -> torch.Tensor:
+    return output[0] if isinstance(output, (tuple, list)) else output
+
+
 def capture(model, text: str, tokenizer=None) -> Capture:
     """Tokenize ``text`` and run ``model`` once, recording attentions, values and hidden states."""
+    model = unwrap(model)
     check_model(model)
     text = check_text(text)
     tokenizer = resolve_tokenizer(model, tokenizer)
     encoded = encode(model, text, tokenizer)
-    adapter = adapter_for(model.config)
     model_dtype = next(model.parameters()).dtype
     dtype = torch.float64 if model_dtype == torch.float64 else torch.float32
+    name = getattr(model, "name_or_path", "") or type(model).__name__
+    sites = find_sites(model)
+    calls = _Calls()
 
-    projected: dict[int, torch.Tensor] = {}
-    handles = []
+    with borrowed_for_capture(model, eager=False):
+        # The model's own output with its own attention implementation, to check the eager pass against.
+        plain = None if uses_eager(model) else _run(model, encoded)[0]
     with borrowed_for_capture(model):
+        handles = calls.hooks(sites)
         try:
-            if adapter is not None:
-                for index, layer in enumerate(adapter.layer_modules(model)):
-                    handles.append(adapter.value_module(layer).register_forward_hook(_keep_output(projected, index)))
-            with torch.no_grad():
-                outputs = model(**encoded.model_inputs, output_attentions=True, output_hidden_states=True)
+            outputs = _run(model, encoded, output_attentions=True, output_hidden_states=True)
         finally:
             for handle in handles:
                 handle.remove()
+    if plain is not None:
+        verify.check_same_output(outputs[0], plain, model_dtype, type(model).__name__)
 
     attentions = _stack_attentions(outputs, model, dtype)
-    causal = adapter.is_causal(model.config) if adapter else _looks_causal(model.config, attentions)
-    windows = sliding_windows(model.config, attentions.shape[0])
-    n = attentions.shape[-1]
-    masks = torch.stack([admissible_keys(n, causal, w) for w in windows])
-    _check_mask(attentions, masks)
+    n_layers, n = attentions.shape[0], attentions.shape[-1]
+    causal = _causal(sites, model.config, attentions)
+    patterns = layer_patterns(model.config, n_layers)
+    masks = torch.stack([pattern.mask(n, causal) for pattern in patterns])
+    kind = "causal" if causal else "bidirectional"
+    verify.check_masks(attentions, masks, model_dtype, lambda layer: f"{kind}, {patterns[layer]}")
 
     hidden = getattr(outputs, "hidden_states", None)
     record = Capture(
@@ -106,70 +143,103 @@ def capture(model, text: str, tokenizer=None) -> Capture:
         masks=masks,
         causal=causal,
         hidden_states=torch.stack([h[0] for h in hidden]).to("cpu", dtype) if hidden else None,
-        model_name=getattr(model, "name_or_path", "") or type(model).__name__,
+        model_name=name,
         model_type=str(getattr(model.config, "model_type", "unknown")),
         model_dtype=model_dtype,
         model_inputs={key: value.cpu() for key, value in encoded.model_inputs.items()},
+        layer_patterns=patterns,
     )
-    if adapter is not None:
-        _add_value_data(record, adapter, model, projected, dtype)
+    _add_value_data(record, model, calls, dtype)
     return record
 
 
-def _keep_output(store: dict[int, torch.Tensor], index: int):
-    def hook(_module, _inputs, output):
-        store[index] = output.detach()
-
-    return hook
+def _run(model, encoded: Encoded, **options):
+    with torch.no_grad():
+        return model(**encoded.model_inputs, **options)
 
 
 def _stack_attentions(outputs, model, dtype: torch.dtype) -> torch.Tensor:
     """``outputs.attentions`` (L tensors ``(1, H, n, n)``) → ``(L, H, n, n)`` on the CPU."""
+    name = type(model).__name__
     attentions = getattr(outputs, "attentions", None)
     if not attentions or any(a is None for a in attentions):
-        raise ValueError(
-            f"{type(model).__name__} returned no attention weights even with eager attention. "
-            'Load it with attn_implementation="eager" and check that it supports output_attentions.'
+        raise UnsupportedModelError(
+            f"{name} returned no attention weights even with eager attention: it has no softmax attention "
+            "attn_widget can read (state-space and linear-attention models have none)."
+        )
+    hidden = getattr(outputs, "hidden_states", None)
+    if hidden and len(hidden) - 1 != len(attentions):
+        raise UnsupportedModelError(
+            f"{name} returned attention weights for {len(attentions)} of its {len(hidden) - 1} layers; the others "
+            "mix tokens without attention (state-space or convolution layers), so no attention graph describes it."
+        )
+    shapes = {tuple(a.shape[1:]) for a in attentions}
+    n = attentions[0].shape[-2]
+    if len(shapes) != 1 or attentions[0].shape[-1] != n:
+        raise UnsupportedModelError(
+            f"{name} returned attention weights of shapes {sorted(shapes)}, not one (heads, n, n) matrix per layer "
+            "over the same tokens."
         )
     return torch.stack([a[0] for a in attentions]).to("cpu", dtype)
 
 
-def _looks_causal(config, attentions: torch.Tensor) -> bool:
-    """For models without an adapter: a decoder flag, or no weight at all above the diagonal."""
+def _causal(sites: list[Site], config, attentions: torch.Tensor) -> bool:
+    """Declared by the attention modules (``is_causal``) or the config (``is_decoder``), else observed:
+    no weight anywhere above the diagonal. ``verify.check_masks`` then holds the model to it."""
+    declared = {site.declared_causal for site in sites} - {None}
+    if len(declared) == 1:
+        return declared.pop()
     if getattr(config, "is_decoder", False):
         return True
     n = attentions.shape[-1]
     return n > 1 and bool((attentions.triu(diagonal=1) == 0).all())
 
 
-def _check_mask(attentions: torch.Tensor, masks: torch.Tensor) -> None:
-    leaked = attentions.masked_fill(masks.unsqueeze(1), 0).abs().amax()
-    if leaked > _MASK_TOLERANCE:
-        raise RuntimeError(
-            f"The model put attention weight {leaked:.3g} on keys that its configuration says are masked. "
-            "Its attention mask is not the one attn_widget derived (causal or sliding window); please report "
-            "this model type."
+def _add_value_data(record: Capture, model, calls: _Calls, dtype: torch.dtype) -> None:
+    """Value vectors and output slices per layer, each layer verified against what the model computed."""
+    if record.model_type in ATTENTION_ONLY:
+        record.values_unavailable = ATTENTION_ONLY[record.model_type] + "."
+        return
+    n_layers, n_heads = record.n_layers, record.n_heads
+    if not calls.values or len(calls.values) != n_layers or len(calls.outputs) != n_layers:
+        record.values_unavailable = (
+            f"its value and output projections were not found ({len(calls.values)} value projection calls for "
+            f"{n_layers} layers). Please report the model type."
         )
-
-
-def _add_value_data(
-    record: Capture, adapter: Adapter, model, projected: dict[int, torch.Tensor], dtype: torch.dtype
-) -> None:
-    geometry = adapter.geometry(model.config)
-    layers = adapter.layer_modules(model)
-    if len(projected) != len(layers) or len(layers) != record.n_layers:
-        raise RuntimeError(
-            f"Expected value projections from {record.n_layers} layers, captured {len(projected)}; "
-            f"the {adapter.family} adapter does not match {type(model).__name__}."
-        )
-    values, weights, biases = [], [], []
-    for index, layer in enumerate(layers):
-        values.append(adapter.split_values(projected[index][0], geometry))
-        weight, bias = adapter.output_slices(adapter.output_module(layer), geometry)
-        weights.append(weight)
-        biases.append(bias)
-    record.family = adapter.family
-    record.geometry = geometry
+        return
+    values, weights, biases, layouts = [], [], [], set()
+    for layer, ((site, projected), (_, context, output)) in enumerate(zip(calls.values, calls.outputs)):
+        head_dim, rest = divmod(context.shape[-1], n_heads)
+        slices = None if rest else output_slices(site.output, n_heads, head_dim)
+        if slices is None:
+            record.values_unavailable = f"its output projection ({type(site.output).__name__}) does not split into {n_heads} heads."
+            return
+        found = list(candidates(projected, site.fused, n_heads, head_dim))
+        if not found:
+            record.values_unavailable = (
+                f"its value projection's width ({projected.shape[-1]}) does not split into heads of width {head_dim} "
+                "in any layout attn_widget knows."
+            )
+            return
+        if site.value_bias is not None:
+            found = [(name, v + site.value_bias.reshape(-1, 1, head_dim)) for name, v in found]
+        layout, picked = verify.pick_values(found, record.attentions[layer], context, record.model_dtype)
+        if layout is None:
+            raise UnsupportedModelError(
+                f"The attention weights {type(model).__name__} returned for layer {layer + 1} do not reproduce what "
+                f"its attention output received (relative error {picked:.2g}), so they are not the weights it used. "
+                "Please report this model type."
+            )
+        error = verify.output_error(context, *slices, output)
+        if error > verify.reproduction_tolerance(record.model_dtype):
+            record.values_unavailable = f"its output projection's weights do not reproduce its output ({error:.2g})."
+            return
+        values.append(picked)
+        weights.append(slices[0])
+        biases.append(slices[1])
+        layouts.add(layout)
+    record.value_layout = "/".join(sorted(layouts))
+    record.geometry = HeadGeometry(n_heads, values[0].shape[0], values[0].shape[-1], weights[0].shape[-1])
     record.values = torch.stack(values).to("cpu", dtype)
     record.out_weights = torch.stack(weights).to("cpu", dtype)
     record.out_bias = torch.stack(biases).to("cpu", dtype)

@@ -6,9 +6,19 @@ raised before anything touches the model.
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
 
 import torch
+from torch import nn
+
+from .errors import UnsupportedModelError
+from .models import refusal
+
+# Config fields that bound the input length (learned position tables are read off the model too).
+_LENGTH_FIELDS = ("max_position_embeddings", "n_positions", "max_seq_len", "n_ctx")
+_POSITION_TABLE = re.compile(r"pos|wpe", re.IGNORECASE)
+_SURROGATE = re.compile("[\ud800-\udfff]")
 
 
 @dataclass(frozen=True)
@@ -21,8 +31,17 @@ class Encoded:
     special: torch.Tensor  # (n,) bool: [CLS], [SEP], <s>, ...
 
 
+def unwrap(model):
+    """The transformers model inside a ``torch.compile`` wrapper (its hooks and eager path are the
+    model's own), or the model itself."""
+    from transformers import PreTrainedModel
+
+    inner = getattr(model, "_orig_mod", None)
+    return inner if isinstance(inner, PreTrainedModel) and isinstance(model, nn.Module) else model
+
+
 def check_model(model) -> None:
-    """Require a PyTorch Hugging Face ``transformers`` model that returns self-attention weights."""
+    """Require a loaded PyTorch Hugging Face ``transformers`` text model that attn_widget can read."""
     from transformers import PreTrainedModel
 
     if isinstance(model, str):
@@ -37,14 +56,25 @@ def check_model(model) -> None:
             "modules are not supported."
         )
     if getattr(model.config, "is_encoder_decoder", False):
-        raise NotImplementedError(
+        raise UnsupportedModelError(
             f"{type(model).__name__} is an encoder-decoder model; attn_widget supports encoder-only and "
-            "decoder-only models so far."
+            "decoder-only models so far (for T5, T5EncoderModel works)."
+        )
+    reason = refusal(model)
+    if reason:
+        raise UnsupportedModelError(reason)
+    parameter = next(model.parameters(), None)
+    if parameter is None:
+        raise UnsupportedModelError(f"{type(model).__name__} has no parameters; pass a model with weights.")
+    if parameter.device.type == "meta" or any(p.device.type == "meta" for p in model.parameters()):
+        raise UnsupportedModelError(
+            f"{type(model).__name__}'s weights are on the meta device: they were never loaded. Load the model with "
+            "from_pretrained (without init_empty_weights or a meta device map) before analysing it."
         )
 
 
 def check_text(text) -> str:
-    """Require one non-empty string."""
+    """Require one non-empty string of valid Unicode."""
     if isinstance(text, (list, tuple)):
         raise TypeError(
             f"text must be a single string; got a {type(text).__name__} of {len(text)} items. "
@@ -54,17 +84,33 @@ def check_text(text) -> str:
         raise TypeError(f"text must be a string; got {type(text).__name__}.")
     if not text.strip():
         raise ValueError("text is empty; pass a sentence to analyse.")
+    found = _SURROGATE.search(text)
+    if found:
+        raise ValueError(
+            f"text contains a lone surrogate (U+{ord(found.group()):04X} at character {found.start()}), which is "
+            "not valid Unicode and cannot be tokenized (it usually comes from decoding bytes with "
+            "errors='surrogateescape'). Remove it, or decode the source with errors='replace'."
+        )
     return text
 
 
 def resolve_tokenizer(model, tokenizer):
     """Use the given tokenizer, or load the one saved next to the model (never from the network)."""
-    if tokenizer is not None:
-        if not callable(tokenizer):
-            raise TypeError(f"tokenizer must be a transformers tokenizer; got {type(tokenizer).__name__}.")
-        return tokenizer
-    from transformers import AutoTokenizer
+    from transformers import AutoTokenizer, PreTrainedTokenizerBase
 
+    if tokenizer is not None:
+        if isinstance(tokenizer, nn.Module):
+            raise TypeError(
+                f"tokenizer must be a transformers tokenizer; got the model {type(tokenizer).__name__}. The order is "
+                "AttentionWidget(model, text, tokenizer)."
+            )
+        if not isinstance(tokenizer, PreTrainedTokenizerBase):
+            raise TypeError(
+                f"tokenizer must be a transformers tokenizer (AutoTokenizer.from_pretrained(...)); got "
+                f"{type(tokenizer).__module__}.{type(tokenizer).__name__}. A tokenizers.Tokenizer can be wrapped "
+                "with transformers.PreTrainedTokenizerFast(tokenizer_object=...)."
+            )
+        return tokenizer
     name = getattr(model, "name_or_path", "") or getattr(model.config, "_name_or_path", "")
     if not name:
         raise ValueError(
@@ -81,17 +127,31 @@ def resolve_tokenizer(model, tokenizer):
 
 
 def max_positions(model, tokenizer) -> int | None:
-    """The longest input the model accepts, from its config (and the tokenizer if it is stricter)."""
-    config = model.config
-    limits = [
-        getattr(config, name, None)
-        for name in ("max_position_embeddings", "n_positions")
-        if isinstance(getattr(config, name, None), int)
-    ]
+    """The longest input the model accepts: its learned position tables (minus the offset of
+    families that start counting after the pad index, RoBERTa's 2), length fields of its
+    config, and the tokenizer's limit if it is stricter."""
+    limits = []
+    for name, module in model.named_modules():
+        if isinstance(module, nn.Embedding) and _POSITION_TABLE.search(name.rsplit(".", 1)[-1]):
+            offset = getattr(module, "offset", None)  # OPT and BioGPT keep theirs here
+            if not isinstance(offset, int):
+                offset = 0 if module.padding_idx is None else module.padding_idx + 1
+            limits.append(module.num_embeddings - offset)
+    for field in _LENGTH_FIELDS:
+        value = getattr(model.config, field, None)
+        if isinstance(value, int) and not isinstance(value, bool) and value > 0:
+            limits.append(value)
     tok_limit = getattr(tokenizer, "model_max_length", None)
     if isinstance(tok_limit, int) and tok_limit < 1_000_000:
         limits.append(tok_limit)
     return min(limits) if limits else None
+
+
+def _embedding_rows(model) -> int | None:
+    try:
+        return model.get_input_embeddings().num_embeddings
+    except (NotImplementedError, AttributeError):
+        return None
 
 
 def encode(model, text: str, tokenizer) -> Encoded:
@@ -102,17 +162,23 @@ def encode(model, text: str, tokenizer) -> Encoded:
     n = int(ids.shape[0])
     if n == 0:
         raise ValueError("The tokenizer turned the text into zero tokens; pass a longer text.")
+    if special.all():
+        raise ValueError(
+            f"The tokenizer turned the text into special tokens only ({tokenizer.convert_ids_to_tokens(ids.tolist())}); "
+            "control and zero-width characters are dropped. Pass a text with words."
+        )
     limit = max_positions(model, tokenizer)
     if limit is not None and n > limit:
         raise ValueError(
             f"The text is {n} tokens long but the model accepts at most {limit}. "
             f"Shorten the text (for example to its first {limit} tokens)."
         )
-    vocab = model.get_input_embeddings().num_embeddings
-    if int(ids.max()) >= vocab:
+    rows = _embedding_rows(model)
+    size = len(tokenizer)
+    if rows is not None and (int(ids.max()) >= rows or size < rows // 2):
         raise ValueError(
-            f"The tokenizer produced token id {int(ids.max())} but the model's vocabulary has only {vocab} "
-            "entries: tokenizer and model do not match. Pass the tokenizer that belongs to this model."
+            f"The tokenizer knows {size} tokens (ids up to {int(ids.max())} in this text) but the model's vocabulary "
+            f"has {rows} entries: tokenizer and model do not match. Pass the tokenizer that belongs to this model."
         )
     device = next(model.parameters()).device
     model_inputs = {key: value.to(device) for key, value in batch.items() if isinstance(value, torch.Tensor)}

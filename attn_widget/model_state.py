@@ -14,6 +14,8 @@ from collections.abc import Iterator
 
 from torch import nn
 
+from .errors import UnsupportedModelError
+
 # transformers marks a model whose output-capturing hooks are installed with this attribute.
 _HOOKS_FLAG = "_output_capturing_hooks_installed"
 
@@ -56,16 +58,28 @@ class _HookSnapshot:
                 setattr(module, _HOOKS_FLAG, flag)
 
 
+def uses_eager(model: nn.Module) -> bool:
+    """Whether every config of the model (and its sub-models) selects eager attention."""
+    return all(config._attn_implementation == "eager" for config in _configs(model))
+
+
 @contextlib.contextmanager
-def borrowed_for_capture(model: nn.Module) -> Iterator[None]:
-    """Put ``model`` in eval mode with eager attention; restore everything on exit, even on error."""
+def borrowed_for_capture(model: nn.Module, eager: bool = True) -> Iterator[None]:
+    """Put ``model`` in eval mode (and eager attention unless ``eager=False``); restore
+    everything on exit, even on error. Refuses a model that ignores the switch to eager."""
     modes = [(module, module.training) for module in model.modules()]
     implementations = [(config, config._attn_implementation_internal) for config in _configs(model)]
     hooks = _HookSnapshot(model)
     try:
         model.eval()
-        if model.config._attn_implementation != "eager":
+        if eager and not uses_eager(model):
             model.set_attn_implementation("eager")
+            if not uses_eager(model):  # some families keep their implementation and only log a warning
+                raise UnsupportedModelError(
+                    f"{type(model).__name__} cannot switch to eager attention after loading, and only eager "
+                    'attention returns the weights it uses. Load it with attn_implementation="eager", e.g. '
+                    f'{type(model).__name__}.from_pretrained(path, attn_implementation="eager").'
+                )
         yield
     finally:
         hooks.restore()

@@ -59,7 +59,7 @@ def synthetic_widget(tokens: list[str] = HOSTILE_TOKENS, layers: int = 3, heads:
         hidden_states=None,
         model_name="synthetic",
         model_type="synthetic",
-        family="synthetic",
+        value_layout="synthetic",
         geometry=HeadGeometry(n_heads=heads, n_kv_heads=heads, head_dim=2, hidden_size=2 * heads),
         values=torch.randn(layers, heads, n, 2, generator=g, dtype=torch.float64),
         out_weights=torch.randn(layers, heads, 2, 2 * heads, generator=g, dtype=torch.float64),

@@ -26,7 +26,7 @@ def test_the_shipped_decoder_is_small_trained_and_causal(decoder):
     assert size < 10_000_000
     assert json.loads((PYDOC_GPT2 / "training.json").read_text())["held_out_loss"] < 5.0  # uniform: ln 4096 = 8.3
     analysis = analyze(model, TEXT, tokenizer)
-    assert analysis.causal and analysis.capture.family == "GPT-2"
+    assert analysis.causal and analysis.capture.value_layout == "blocked"
     assert analysis.attentions.shape[:2] == (4, 4)
     # A trained model's attention is peaked, not the near-uniform rows of a random init:
     # its largest weight per row is several times that of uniform attention over the prefix.

@@ -77,14 +77,6 @@ def test_effective_rollout_and_flow_are_stochastic(tokenizer):
         analysis.effective_flow("signed")
 
 
-def test_models_without_an_adapter_are_told_what_is_supported(tokenizer):
-    config = tf.GPTNeoXConfig(hidden_size=32, num_attention_heads=4, num_hidden_layers=2, intermediate_size=64, **_COMMON)
-    torch.manual_seed(0)
-    analysis = analyze(tf.AutoModel.from_config(config), TEXT, tokenizer)
-    with pytest.raises(UnsupportedModelError, match="Supported: BERT-like"):
-        analysis.effective()
-
-
 LONG = (
     "The committee said on Tuesday that the new bridge over the river would open next spring, after years of "
     "delays caused by funding disputes, flooding and a shortage of steel."

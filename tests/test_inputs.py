@@ -6,7 +6,7 @@ import pytest
 import torch
 from tiny_models import tiny_model, tiny_tokenizer
 
-from attn_widget import AttentionWidget, analyze
+from attn_widget import AttentionWidget, UnsupportedModelError, analyze
 
 
 @pytest.fixture(scope="module")
@@ -52,7 +52,7 @@ def test_missing_tokenizer_says_to_pass_one(bert):
 
 def test_tokenizer_that_does_not_match_the_model():
     model = tiny_model("bert", vocab_size=8)
-    with pytest.raises(ValueError, match="vocabulary has only 8 entries"):
+    with pytest.raises(ValueError, match="vocabulary has 8 entries"):
         analyze(model, "the quickly", tiny_tokenizer())
 
 
@@ -70,5 +70,54 @@ def test_encoder_decoder_models_are_refused_clearly(tokenizer):
     import transformers as tf
 
     config = tf.T5Config(d_model=32, d_ff=64, num_layers=2, num_heads=4, d_kv=8, vocab_size=30)
-    with pytest.raises(NotImplementedError, match="encoder-decoder"):
+    with pytest.raises(UnsupportedModelError, match="encoder-decoder"):
         analyze(tf.T5Model(config), "the cat", tokenizer)
+
+
+def test_model_on_the_meta_device(tokenizer):
+    with torch.device("meta"):
+        model = tiny_model("bert", dtype=torch.float32)
+    with pytest.raises(UnsupportedModelError, match="meta device: they were never loaded"):
+        analyze(model, "the cat", tokenizer)
+
+
+@pytest.mark.parametrize(
+    "wrong,message",
+    [
+        (lambda text, **kwargs: {"input_ids": torch.tensor([[1, 2]])}, "transformers tokenizer.*got builtins.function"),
+        ("model", "got the model BertModel. The order is AttentionWidget\\(model, text, tokenizer\\)"),
+        ("backend", "tokenizers.Tokenizer.*PreTrainedTokenizerFast\\(tokenizer_object=...\\)"),
+    ],
+)
+def test_tokenizer_that_is_not_a_tokenizer(bert, tokenizer, wrong, message):
+    if wrong == "model":
+        wrong = bert
+    elif wrong == "backend":
+        wrong = tokenizer.backend_tokenizer
+    with pytest.raises(TypeError, match=message):
+        analyze(bert, "the cat", wrong)
+
+
+def test_text_with_a_lone_surrogate(bert, tokenizer):
+    with pytest.raises(ValueError, match="lone surrogate \\(U\\+D800 at character 4\\)"):
+        analyze(bert, "the \ud800cat", tokenizer)
+
+
+@pytest.mark.model
+@pytest.mark.parametrize("text", ["\u200b\u200b", "\x00\x01\x02", "\ufeff \u200d"])
+def test_text_of_special_tokens_only(minilm, text):
+    """BERT's normaliser drops control and zero-width characters, leaving [CLS] [SEP]."""
+    model, tokenizer = minilm
+    with pytest.raises(ValueError, match="special tokens only \\(\\['\\[CLS\\]', '\\[SEP\\]'\\]\\)"):
+        analyze(model, text, tokenizer)
+
+
+@pytest.mark.model
+def test_minilm_with_the_shipped_decoders_tokenizer(minilm):
+    """Every id of the 4,096-token GPT-2 tokenizer fits MiniLM's 30,522 rows: only the sizes tell."""
+    from attn_widget.demo import pydoc_gpt2
+
+    model, _ = minilm
+    _, gpt2_tokenizer = pydoc_gpt2()
+    with pytest.raises(ValueError, match="knows 4096 tokens .* vocabulary has 30522 entries: tokenizer and model"):
+        analyze(model, "The cat sat on the mat.", gpt2_tokenizer)

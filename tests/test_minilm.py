@@ -18,7 +18,7 @@ def test_minilm_end_to_end(minilm):
     n = len(analysis.tokens)
     assert analysis.tokens[0] == "[CLS]" and analysis.tokens[-1] == "[SEP]"
     assert analysis.attentions.shape == (6, 12, n, n)
-    assert not analysis.causal and analysis.capture.family == "BERT-like"
+    assert not analysis.causal and analysis.capture.value_layout == "separate"
     assert torch.allclose(analysis.attentions.sum(-1), torch.ones(6, 12, n), atol=1e-5)
     rollout = analysis.rollout()
     assert torch.allclose(rollout.sum(-1), torch.ones(6, n, dtype=torch.float64), atol=1e-10)

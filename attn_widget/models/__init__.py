@@ -1,27 +1,24 @@
-"""Architecture adapters, chosen by ``config.model_type``. Methods never ask what model they run on."""
+"""Architecture knowledge, in one place: where value vectors and output projections live
+(found by structure, ``sites.py``), how fused projections pack them (``layouts.py``), the
+per-layer masks a config declares (``windows.py``), and the families refused outright
+(``families.py``). Methods never ask what model they run on."""
 
-from __future__ import annotations
+from .families import ATTENTION_ONLY, REFUSED, refusal
+from .geometry import HeadGeometry
+from .layouts import candidates
+from .projections import output_slices
+from .sites import Site, find_sites
+from .windows import LayerPattern, layer_patterns
 
-from .base import Adapter, HeadGeometry, sliding_windows
-from .bert import BERT_LIKE, DISTILBERT
-from .gpt2 import GPT2
-from .llama import LLAMA_LIKE
-
-ADAPTERS: tuple[Adapter, ...] = (BERT_LIKE, DISTILBERT, GPT2, LLAMA_LIKE)
-
-
-def adapter_for(config) -> Adapter | None:
-    """The adapter for a model's config, or ``None`` when its family is not supported."""
-    model_type = getattr(config, "model_type", None)
-    for adapter in ADAPTERS:
-        if model_type in adapter.model_types:
-            return adapter
-    return None
-
-
-def supported_families() -> str:
-    """Human-readable list for error messages."""
-    return "; ".join(f"{a.family} ({', '.join(a.model_types)})" for a in ADAPTERS)
-
-
-__all__ = ["ADAPTERS", "Adapter", "HeadGeometry", "adapter_for", "sliding_windows", "supported_families"]
+__all__ = [
+    "ATTENTION_ONLY",
+    "REFUSED",
+    "HeadGeometry",
+    "LayerPattern",
+    "Site",
+    "candidates",
+    "find_sites",
+    "layer_patterns",
+    "output_slices",
+    "refusal",
+]

@@ -1,0 +1,47 @@
+"""What attn_widget knows about particular families beyond their structure: the ones it
+refuses before running them, and the ones whose attention output is not A·V alone.
+
+Everything else is found by structure (``sites.py``) and verified at capture time.
+"""
+
+from __future__ import annotations
+
+_WINDOWED = (
+    "its attention is a local window plus global tokens and comes back per window, not as one matrix "
+    "over the tokens"
+)
+
+# model_type -> why the model cannot be analysed at all (checked before it runs).
+REFUSED: dict[str, str] = {
+    "longformer": _WINDOWED,
+    "led": _WINDOWED,
+    "funnel": "it pools the sequence between blocks, so its layers do not share one set of tokens",
+    "reformer": "its LSH attention returns bucketed weights, not one matrix over the tokens",
+}
+
+# model_type -> why value vectors cannot explain the attention output (attention-only methods still work).
+ATTENTION_ONLY: dict[str, str] = {
+    "convbert": "ConvBERT mixes convolution heads into the attention output",
+}
+
+
+def refusal(model) -> str | None:
+    """Why ``model`` cannot be analysed, said in one sentence with what to do, or None."""
+    config = model.config
+    name = type(model).__name__
+    model_type = getattr(config, "model_type", "")
+    if model_type in REFUSED:
+        return f"{name} cannot be analysed: {REFUSED[model_type]}."
+    if getattr(config, "attention_type", None) == "block_sparse":  # BigBird
+        return (
+            f"{name} uses block-sparse attention, which returns no per-token weights (and would switch itself "
+            'to full attention for short texts). Load it with attention_type="original_full", e.g. '
+            f'{name}.from_pretrained(path, attention_type="original_full").'
+        )
+    main_input = getattr(model, "main_input_name", "input_ids")
+    if main_input != "input_ids":
+        return (
+            f"{name} takes {main_input}, not token ids: attn_widget analyses text models for now "
+            "(images and audio are planned). Pass a text model."
+        )
+    return None

@@ -1,0 +1,113 @@
+"""Checks that what a capture recorded is what the model computed.
+
+transformers differs per family, and some implementations silently ignore a switch, so
+nothing the capture assumes is trusted:
+
+- the eager pass (the one that returns attention weights) gives the output the model gives
+  with its own attention implementation (``check_same_output``);
+- the attention weights are zero exactly where the masks say a key is hidden, and nowhere
+  else in every head (``check_masks``);
+- every layer's heads, A·V, reproduce what the output projection received, and the sliced
+  output weights reproduce what it returned (``pick_values``, ``output_error``).
+
+Errors are relative to the magnitude rounding works on (|A|·|V|, not |A·V|), so that
+cancellation cannot make an exact reproduction look wrong.
+"""
+
+from __future__ import annotations
+
+import torch
+
+from .errors import UnsupportedModelError
+
+# Relative error allowed when reproducing the model's own arithmetic, by the dtype it ran in.
+# A wrong layout or a wrong attention tensor gives errors of order 1.
+_REPRODUCTION = {torch.float64: 1e-10, torch.float32: 1e-4, torch.bfloat16: 5e-2, torch.float16: 1e-2}
+# The eager pass against the model's own implementation (different kernels, same maths; Llama-like
+# eager attention takes its softmax in float32 even for float64 models).
+_SAME_OUTPUT = {torch.float64: 1e-6, torch.float32: 1e-3, torch.bfloat16: 1e-1, torch.float16: 5e-2}
+
+
+def reproduction_tolerance(dtype: torch.dtype) -> float:
+    return _REPRODUCTION.get(dtype, 1e-4)
+
+
+def scaled_error(result: torch.Tensor, expected: torch.Tensor, scale: torch.Tensor) -> float:
+    """``‖result − expected‖ / ‖scale‖`` in float64, scale being the magnitudes summed (|A|·|V|)."""
+    diff = (result.to("cpu", torch.float64) - expected.to("cpu", torch.float64)).norm()
+    return float(diff / scale.to("cpu", torch.float64).norm().clamp(min=1e-300))
+
+
+def heads_error(att: torch.Tensor, values: torch.Tensor, context: torch.Tensor) -> float:
+    """How far the heads' outputs A_h·V_g(h) are from ``context``, what the output projection received.
+
+    att: ``(H, n, n)``; values: ``(H_kv, n, d_h)``; context: ``(n, H·d_h)``, heads side by side.
+    """
+    n_heads, n_kv = att.shape[0], values.shape[0]
+    v = values.to("cpu", torch.float64)[torch.arange(n_heads) // (n_heads // n_kv)]  # HF repeat_kv grouping
+    a = att.to("cpu", torch.float64)
+    heads = (a @ v).transpose(0, 1).reshape(context.shape)
+    return scaled_error(heads, context, (a.abs() @ v.abs()).transpose(0, 1).reshape(context.shape))
+
+
+def output_error(context: torch.Tensor, weights: torch.Tensor, bias: torch.Tensor, output: torch.Tensor) -> float:
+    """How far ``context @ W_O + b_O`` is from the output projection's output.
+
+    context: ``(n, H·d_h)``; weights: ``(H, d_h, d)``; bias: ``(d,)``; output: ``(n, d)``.
+    """
+    c = context.to("cpu", torch.float64)
+    w = weights.to("cpu", torch.float64).reshape(-1, weights.shape[-1])
+    b = bias.to("cpu", torch.float64)
+    return scaled_error(c @ w + b, output, c.abs() @ w.abs() + b.abs())
+
+
+def pick_values(candidates, att: torch.Tensor, context: torch.Tensor, dtype: torch.dtype):
+    """The first ``(layout, values)`` candidate whose A·V reproduces ``context``, else ``(None, best error)``."""
+    best = float("inf")
+    for layout, values in candidates:
+        error = heads_error(att, values, context)
+        if error <= reproduction_tolerance(dtype):
+            return layout, values
+        best = min(best, error)
+    return None, best
+
+
+def check_same_output(eager: torch.Tensor, plain: torch.Tensor, dtype: torch.dtype, model_name: str) -> None:
+    """The eager pass must give the model's own output; otherwise the weights explain another computation."""
+    eager, plain = eager.to("cpu", torch.float64), plain.to("cpu", torch.float64)
+    error = float((eager - plain).norm() / plain.norm().clamp(min=1e-300))
+    if not error <= _SAME_OUTPUT.get(dtype, 1e-3):
+        raise UnsupportedModelError(
+            f"{model_name} computes a different output when switched to eager attention (relative difference "
+            f"{error:.2g}), so the attention weights it returns are not the ones it uses. Load it with "
+            'attn_implementation="eager" from the start, or report the model type.'
+        )
+
+
+def check_masks(attentions: torch.Tensor, masks: torch.Tensor, dtype: torch.dtype, describe) -> None:
+    """Attention must be zero on hidden keys, and somewhere non-zero on every admissible key.
+
+    attentions: ``(L, H, n, n)``; masks: ``(L, n, n)`` bool. describe(layer) names the layer's
+    mask for the message. A key that every head of a layer ignores exactly is a mask attn_widget
+    does not know about (a float16 softmax can underflow, so that half is skipped there).
+    """
+    hidden = ~masks.unsqueeze(1)
+    leaked = attentions.masked_fill(~hidden, 0).abs().amax(dim=(1, 2, 3))
+    for layer, mass in enumerate(leaked.tolist()):
+        if mass > 1e-6:
+            raise UnsupportedModelError(
+                f"Layer {layer + 1} puts attention weight {mass:.3g} on keys its configuration hides "
+                f"({describe(layer)}): its mask is not the one attn_widget derived. Please report this model type."
+            )
+    if dtype == torch.float16:
+        return
+    unseen = masks & (attentions == 0).all(dim=1)
+    for layer in range(unseen.shape[0]):
+        if unseen[layer].any():
+            i, j = (int(x) for x in unseen[layer].nonzero()[0])
+            raise UnsupportedModelError(
+                f"Layer {layer + 1} gives exactly zero weight, in every head, to {int(unseen[layer].sum())} keys "
+                f"that its configuration ({describe(layer)}) lets it see, for example query {i} and key {j}: the "
+                "model masks keys in a way attn_widget does not know, so masks, normalisations and effective "
+                "attention would be wrong. Please report this model type."
+            )
