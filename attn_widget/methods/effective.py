@@ -23,7 +23,6 @@ from .masks import admissible_keys
 from .normalize import row_normalize
 
 FLOAT32_EPS = float(torch.finfo(torch.float32).eps)
-_EPS64 = float(torch.finfo(torch.float64).eps)
 
 
 def value_bases(out_weights: torch.Tensor, eps: float = FLOAT32_EPS) -> list[torch.Tensor | None]:
@@ -89,65 +88,72 @@ def effective_attention(
 
 
 class _RowProjector:
-    """Per-row projectors onto col(V[K_i]) for a value matrix ``V`` ``(n, k)`` and a mask ``(n, n)``."""
+    """Per-row projectors onto col(V[K_i]) for a value matrix ``V`` ``(n, k)`` and a mask ``(n, n)``.
+
+    Rank decisions follow methods.md 5.2 item 6 (singular values of V[K_i] against
+    tau_i = sigma_1 · max(|K_i|, d_h) · eps). The projection itself is computed in float64
+    in an orthonormal basis of col(V), never through V's own Gram matrix, whose condition
+    number is squared: value vectors with a large bias are nearly rank one, and a float32
+    Gram pseudo-inverse of them lost up to 16% of a Qwen2 layer's output.
+    """
+
+    _CHUNK = 64  # rows per batched SVD for the rows the fast path cannot certify
 
     def __init__(self, v: torch.Tensor, mask: torch.Tensor, eps: float, head_dim: int, full_mask: bool):
-        self.v = v
-        self.mask = mask
+        self.mask, self.full_mask = mask, full_mask
         n, k = v.shape
-        self.full_mask = full_mask
-        if self.full_mask:
-            # Encoder: one SVD, P = U_r U_rᵀ (Brunner's formula once padding is cropped).
-            u, s, _ = torch.linalg.svd(v, full_matrices=False)
-            rank = int((s > s[0] * max(n, head_dim) * eps).sum()) if s.numel() and s[0] > 0 else 0
+        u, s, _ = torch.linalg.svd(v, full_matrices=False)
+        rank = int((s > s[0] * max(n, head_dim) * eps).sum()) if s.numel() and s[0] > 0 else 0
+        self.basis = u[:, :rank]  # (n, r): orthonormal basis of col(V)
+        if full_mask:  # encoder: one projector, P = U_r U_rᵀ (Brunner's formula once padding is cropped)
             self.identity_rows = torch.full((n,), rank == n)
-            self.u = u[:, :rank]
             return
-        # Masked rows: Gram matrices G_i = Σ_{j in K_i} v_j v_jᵀ, pseudo-inverted with the
-        # eigenvalue threshold tau² (the singular-value threshold tau on V[K_i]), but never
-        # below the rounding noise of a float64 eigendecomposition, about k·eps64·λ_max.
-        gram = _masked_grams(v, mask)  # (n, k, k)
-        sizes = mask.sum(-1).to(torch.float64)
-        scale = torch.diagonal(gram, dim1=-2, dim2=-1).sum(-1)  # trace >= λ_max, a safe stand-in
-        tau_sq = torch.maximum(
-            scale * (torch.clamp(sizes, min=float(head_dim)) * eps) ** 2, scale * 16 * k * _EPS64
-        )
-        # Most rows are well conditioned: Cholesky inverts them, and 1/||G⁻¹||_F <= λ_min
-        # certifies that no eigenvalue falls below the threshold. The rest (rows that see
-        # fewer than k keys, or near-dependent values) take an eigendecomposition (5x slower).
-        factor, info = torch.linalg.cholesky_ex(gram)
-        factored = info == 0
-        eye = torch.eye(k, dtype=torch.float64)
-        inverse = torch.cholesky_inverse(torch.where(factored[:, None, None], factor, eye))
-        certified = factored & (1.0 / torch.linalg.matrix_norm(inverse) > tau_sq)
-        self.gram_pinv = torch.where(certified[:, None, None], inverse, torch.zeros_like(inverse))
-        rank = torch.where(certified, k, 0)
-        rest = (~certified).nonzero().flatten()
-        if rest.numel():
-            lam, q = torch.linalg.eigh(gram[rest])
-            keep = lam > tau_sq[rest, None]
-            inv_lam = torch.where(keep, 1.0 / torch.where(keep, lam, torch.ones_like(lam)), torch.zeros_like(lam))
-            self.gram_pinv[rest] = (q * inv_lam.unsqueeze(1)) @ q.transpose(1, 2)
-            rank[rest] = keep.sum(-1)
-        self.identity_rows = rank == mask.sum(-1)  # rank = |K_i|: the projector is the identity
+        # Masked rows, fast path. With V = B C (B this basis, C = S Wᵀ of full rank), V[K_i] = B[K_i] C,
+        # so col(V[K_i]) = col(B[K_i]) when B[K_i] has full rank, and sigma_min(V[K_i]) >= sigma_min(B[K_i])
+        # s_r while sigma_1(V[K_i]) <= s_1: a Cholesky factor of B[K_i]'s Gram (1/||G⁻¹||_F <= lambda_min)
+        # certifies that no singular value of V[K_i] falls below tau_i, without squaring V's condition.
+        sizes = mask.sum(-1)
+        grams = _masked_grams(self.basis, mask)  # (n, r, r)
+        factor, info = torch.linalg.cholesky_ex(grams)
+        eye = torch.eye(rank, dtype=torch.float64)
+        self.gram_inverse = torch.cholesky_inverse(torch.where((info == 0)[:, None, None], factor, eye))
+        bound = (s[0] / s[rank - 1] * sizes.clamp(min=head_dim) * eps) ** 2 if rank else torch.zeros(n)
+        # lambda_max <= 1, so lambda_min >= 1e-6 also keeps the float64 inverse accurate to about 1e-10;
+        # rows just past k keys (or in windows barely wider than k) often miss it and take the SVD.
+        bound = bound.clamp(min=1e-6)
+        lam_min = 1.0 / torch.linalg.matrix_norm(self.gram_inverse)
+        certified = (info == 0) & (lam_min > bound) & (rank == k) & (sizes > k)
+        self.identity_rows = torch.zeros(n, dtype=torch.bool)
+        # The rest (rows that see at most k keys, near-dependent values): an exact SVD of V[K_i] per row.
+        self.rest = (~certified).nonzero().flatten()
+        self.rest_bases = []
+        for chunk in self.rest.split(self._CHUNK):
+            rows = v.unsqueeze(0) * mask[chunk].unsqueeze(-1)  # (m, n, k): V with the hidden keys zeroed
+            ub, sb, _ = torch.linalg.svd(rows, full_matrices=False)
+            keep = sb > sb[:, :1] * sizes[chunk].clamp(min=head_dim).unsqueeze(-1) * eps
+            self.rest_bases.append(ub * keep.unsqueeze(1))  # (m, n, k), dropped directions zeroed
+            self.identity_rows[chunk] = keep.sum(-1) == sizes[chunk]
 
     def apply(self, a: torch.Tensor) -> torch.Tensor:
         """``(h, n, n)`` attention of heads sharing this projector → effective attention.
 
-        The projection runs in the attention's own precision (float32 for float32 models:
-        its rounding, about 1e-7, is far below the rank tolerance); rows whose projector
-        is the identity are returned exactly.
+        Encoders project in the attention's own precision (float32 for float32 models: the
+        basis is orthonormal, so rounding stays near 1e-7); masked rows always in float64.
+        Rows whose projector is the identity are returned exactly.
         """
-        work = a.dtype if a.dtype in (torch.float32, torch.float64) else torch.float32
         if self.full_mask:
-            u = self.u.to(work)
+            work = a.dtype if a.dtype in (torch.float32, torch.float64) else torch.float32
+            u = self.basis.to(work)
             result = (a.to(work) @ u) @ u.T
-        else:
-            v = self.v.to(work)
-            b = a.to(work) @ v  # (h, n, k): b_i = a_i V, each row's output in value space
-            coefficients = torch.einsum("hik,ikl->hil", b, self.gram_pinv.to(work))
-            result = (coefficients @ v.T) * self.mask
-        return torch.where(self.identity_rows.unsqueeze(1), a.to(work), result)
+            return torch.where(self.identity_rows.unsqueeze(1), a.to(work), result)
+        a64 = a.to(torch.float64)
+        coefficients = torch.einsum("hir,irs->his", a64 @ self.basis, self.gram_inverse)
+        result = (coefficients @ self.basis.T) * self.mask
+        for chunk, bases in zip(self.rest.split(self._CHUNK), self.rest_bases):
+            rows = a64[:, chunk]  # (h, m, n)
+            result[:, chunk] = torch.einsum("hmk,mnk->hmn", torch.einsum("hmn,mnk->hmk", rows, bases), bases)
+        out_dtype = torch.float64 if a.dtype == torch.float64 else torch.float32
+        return torch.where(self.identity_rows.unsqueeze(1), a64, result).to(out_dtype)
 
 
 def _masked_grams(v: torch.Tensor, mask: torch.Tensor) -> torch.Tensor:
