@@ -15,11 +15,17 @@ import re
 
 import numpy as np
 
+from . import checks
+from .text import display_token
+
 _STATIC = pathlib.Path(__file__).parent / "static"
 
 
 def widget_state(widget) -> dict:
-    """The widget's own synced traits, binary values (at any depth) as ``{"base64": ...}``."""
+    """The widget's own synced traits, binary values (at any depth) as ``{"base64": ...}``.
+
+    Refuses (ValueError) a state that has no faithful JSON form: NaN, infinities, lone surrogates.
+    """
     from .widget import AttentionWidget
 
     def encode(value):
@@ -32,12 +38,17 @@ def widget_state(widget) -> dict:
         return value
 
     own = AttentionWidget.class_own_traits(sync=True)
-    return {name: encode(value) for name, value in widget.get_state(key=list(own)).items()}
+    state = widget.get_state(key=list(own))
+    try:
+        checks.serialisable(state, "the widget's state")
+    except ValueError as error:
+        raise ValueError(f"Cannot export this widget: {error}") from None
+    return {name: encode(value) for name, value in state.items()}
 
 
 def _script_json(data) -> str:
     """JSON that can sit inside <script>: no '<', '>' or '&' survives as itself."""
-    text = json.dumps(data, separators=(",", ":"))
+    text = json.dumps(data, separators=(",", ":"), allow_nan=False)
     return text.replace("<", "\\u003c").replace(">", "\\u003e").replace("&", "\\u0026")
 
 
@@ -78,7 +89,7 @@ def to_html(widget, path: str | pathlib.Path | None = None, title: str | None = 
     state = {**widget_state(widget), "offline": True}
     esm = inline_script((_STATIC / "widget.js").read_text())
     page = _PAGE.format(
-        title=html.escape(title or f"attn_widget: {widget.model_name}"),
+        title=html.escape(display_token(title or f"attn_widget: {widget.model_name}")),
         css=(_STATIC / "widget.css").read_text(),
         state=_script_json(state),
         esm=esm,
@@ -105,19 +116,28 @@ def to_numpy(widget) -> dict[str, np.ndarray]:
 def to_frame(widget, method: str | None = None, layer: int | None = None, head: int | None = None):
     """One slice as a pandas DataFrame: rows = receiving tokens, columns = source tokens.
 
-    Defaults to what the view shows (``widget.method``, ``widget.layer``, ``widget.head``).
+    method: a method id of ``widget.methods``; layer: 1..L; head: 0..H-1, -1 (mean) or -2 (max),
+    for the per-head methods (raw, effective) only: the others are built on the head mean and
+    accept no head but -1. Each defaults to what the view shows (``widget.method``, ``.layer``,
+    ``.head``); an invalid one raises ValueError or TypeError.
     """
     import pandas as pd
 
-    method = method or widget.method
-    layer = layer or widget.layer
-    head = widget.head if head is None else head
     from .catalog import view_method
 
-    if method not in [meta["id"] for meta in widget.methods]:
-        raise KeyError(method)
-    matrix = view_method(method).values(widget.analysis, widget.view_settings)[0][layer - 1].numpy()
-    if matrix.ndim == 3:  # per head: heads, then mean, then max
-        matrix = matrix[head if head >= 0 else (widget.n_heads if head == -1 else widget.n_heads + 1)]
+    method = checks.method(widget.method if method is None else method, [meta["id"] for meta in widget.methods])
+    layer = checks.layer(widget.layer if layer is None else layer, widget.n_layers)
+    spec = view_method(method)
+    if head is not None:
+        head = checks.head(head, widget.n_heads)
+        if not spec.per_head and head != checks.MEAN_HEAD:
+            raise ValueError(
+                f"{method} is computed on the mean of the heads: leave head out (or pass {checks.MEAN_HEAD}); "
+                f"got head={head}. Per-head methods: {[m['id'] for m in widget.methods if m['per_head']]}."
+            )
+    matrix = spec.values(widget.analysis, widget.view_settings)[0][layer - 1].numpy()
+    if spec.per_head:  # heads, then mean, then max
+        head = widget.head if head is None else head
+        matrix = matrix[head if head >= 0 else (widget.n_heads if head == checks.MEAN_HEAD else widget.n_heads + 1)]
     labels = [f"{i}: {token}" for i, token in enumerate(widget.tokens)]
     return pd.DataFrame(matrix, index=labels, columns=labels)

@@ -182,5 +182,6 @@ def encode(model, text: str, tokenizer) -> Encoded:
         )
     device = next(model.parameters()).device
     model_inputs = {key: value.to(device) for key, value in batch.items() if isinstance(value, torch.Tensor)}
-    tokens = [tokenizer.decode([int(i)]) for i in ids]
+    from .text import display_token
+    tokens = [display_token(tokenizer.decode([int(i)])) for i in ids]
     return Encoded(model_inputs, ids.cpu(), tokens, special.cpu())

@@ -2,13 +2,15 @@
 
 from __future__ import annotations
 
+import contextlib
 import pathlib
+import threading
 import warnings
 
 import anywidget
 import traitlets as t
 
-from . import export, payload
+from . import checks, export, payload
 from .analysis import Analysis, analyze
 from .catalog import (
     DEFAULT_BINARIZE_THRESHOLD,
@@ -18,10 +20,11 @@ from .catalog import (
     view_methods,
 )
 from .jobs import BackgroundJob
+from .text import display_token
 
 _STATIC = pathlib.Path(__file__).parent / "static"
-MEAN_HEAD = -1
-MAX_HEAD = -2
+MEAN_HEAD = checks.MEAN_HEAD
+MAX_HEAD = checks.MAX_HEAD
 # Beyond this many tokens the view starts with the strongest few edges into each token: rows
 # get too thin to tell dozens of edges apart, and drawing them all costs hundreds of
 # milliseconds per picture in a browser without GPU rasterisation (benchmarks/RESULTS.md).
@@ -31,6 +34,16 @@ _VIEW_OPTIONS = (
     "view", "layer", "head", "method", "attribution", "top_k", "threshold", "specials", "binarize_threshold",
     "node_size", "window",
 )  # fmt: skip
+# What the front end may change: the view, the selected target and the pinned token.
+_FROM_FRONT_END = (*_VIEW_OPTIONS, "target", "selected")
+# Facts about the analysed text and what was computed from it: set by the widget itself (at
+# construction, when computing on request, in set_target), never by the user or the front end.
+_FACTS = (
+    "tokens", "special", "n_layers", "n_heads", "causal", "model_name", "methods", "targets", "ready",
+    "data_raw", "data_rollout", "data_rollout_rf", "data_paths", "data_flow", "data_flow_rf", "data_effective",
+    "data_effective_rows", "data_effective_rollout", "data_effective_flow",
+)  # fmt: skip
+_READ_ONLY = " Comes from the analysis: read-only."
 
 
 class AttentionWidget(anywidget.AnyWidget):
@@ -44,39 +57,44 @@ class AttentionWidget(anywidget.AnyWidget):
     _esm = _STATIC / "widget.js"
     _css = _STATIC / "widget.css"
 
-    # Facts about the analysed text, set once.
-    tokens = t.List(t.Unicode(), help="Display text of every token, in order.").tag(sync=True)
-    special = t.List(t.Bool(), help="Whether each token is a special token ([CLS], <s>, ...).").tag(sync=True)
-    n_layers = t.Int(help="Number of attention layers L.").tag(sync=True)
-    n_heads = t.Int(help="Query heads per layer H.").tag(sync=True)
-    causal = t.Bool(help="True for decoders: token i sees only tokens 0..i.").tag(sync=True)
-    model_name = t.Unicode(help="Model name or path, for the caption.").tag(sync=True)
-    methods = t.List(t.Dict(), help="Available methods: id, label, per_head, cumulative, description.").tag(
+    # Facts about the analysed text and what was computed from it (_FACTS): the widget sets them,
+    # assigning one raises a TraitError, and the front end cannot change them.
+    tokens = t.List(
+        t.Unicode(), help="Display text of every token, in order (see attn_widget.text.display_token)." + _READ_ONLY
+    ).tag(sync=True)
+    special = t.List(t.Bool(), help="Whether each token is a special token ([CLS], <s>, ...)." + _READ_ONLY).tag(sync=True)
+    n_layers = t.Int(help="Number of attention layers L." + _READ_ONLY).tag(sync=True)
+    n_heads = t.Int(help="Query heads per layer H." + _READ_ONLY).tag(sync=True)
+    causal = t.Bool(help="True for decoders: token i sees only tokens 0..i." + _READ_ONLY).tag(sync=True)
+    model_name = t.Unicode(help="Model name or path, for the caption." + _READ_ONLY).tag(sync=True)
+    methods = t.List(t.Dict(), help="Available methods: id, label, per_head, cumulative, description." + _READ_ONLY).tag(
         sync=True
     )
 
     # Data: one binary envelope per method (see payload.py), never JSON lists of floats.
-    data_raw = t.Bytes(help="Raw attention (L, H + 2, n, n): each head, mean, max.").tag(sync=True)
-    data_rollout = t.Bytes(help="Rollout to every layer (L, n, n).").tag(sync=True)
-    data_rollout_rf = t.Bytes(help="Receptive-field normalised rollout (L, n, n); decoders only.").tag(sync=True)
-    data_paths = t.Bytes(help="Path counts of the binarised head-mean graph (L, n, n).").tag(sync=True)
-    data_flow = t.Bytes(help="Attention flow (L, n, n); layers not yet computed are zero.").tag(sync=True)
-    data_flow_rf = t.Bytes(help="Receptive-field normalised flow (L, n, n); decoders only.").tag(sync=True)
-    data_effective = t.Bytes(help="Effective attention (L, H + 2, n, n), signed.").tag(sync=True)
-    data_effective_rows = t.Bytes(help="Attention removed by effective attention per row (L, H + 2, n, 1).").tag(
+    data_raw = t.Bytes(help="Raw attention (L, H + 2, n, n): each head, mean, max." + _READ_ONLY).tag(sync=True)
+    data_rollout = t.Bytes(help="Rollout to every layer (L, n, n)." + _READ_ONLY).tag(sync=True)
+    data_rollout_rf = t.Bytes(help="Receptive-field normalised rollout (L, n, n); decoders only." + _READ_ONLY).tag(sync=True)
+    data_paths = t.Bytes(help="Path counts of the binarised head-mean graph (L, n, n)." + _READ_ONLY).tag(sync=True)
+    data_flow = t.Bytes(help="Attention flow (L, n, n); layers not yet computed are zero." + _READ_ONLY).tag(sync=True)
+    data_flow_rf = t.Bytes(help="Receptive-field normalised flow (L, n, n); decoders only." + _READ_ONLY).tag(sync=True)
+    data_effective = t.Bytes(help="Effective attention (L, H + 2, n, n), signed." + _READ_ONLY).tag(sync=True)
+    data_effective_rows = t.Bytes(help="Attention removed by effective attention per row (L, H + 2, n, 1)." + _READ_ONLY).tag(
         sync=True
     )
-    data_effective_rollout = t.Bytes(help="Rollout on clipped effective attention (L, n, n).").tag(sync=True)
-    data_effective_flow = t.Bytes(help="Flow on clipped effective attention (L, n, n).").tag(sync=True)
-    ready = t.Dict(help="Per method id, the layer numbers present in its data.").tag(sync=True)
-    job = t.Dict(help="The running computation {method, layers, done, total}, or {} (with 'error' if it failed).").tag(
-        sync=True
-    )
+    data_effective_rollout = t.Bytes(help="Rollout on clipped effective attention (L, n, n)." + _READ_ONLY).tag(sync=True)
+    data_effective_flow = t.Bytes(help="Flow on clipped effective attention (L, n, n)." + _READ_ONLY).tag(sync=True)
+    ready = t.Dict(help="Per method id, the layer numbers present in its data." + _READ_ONLY).tag(sync=True)
+    job = t.Dict(
+        help="The running computation {method, layers, done, total}, or {} (with 'error' if it failed). "
+        "Set by compute(); numbers must be finite."
+    ).tag(sync=True)
 
     # Token scores from gradients or blank-out, beside the graph (methods.md section 6).
-    targets = t.List(t.Dict(), help="Targets to explain: [{id, label, position}] (position None = all rows).").tag(
-        sync=True
-    )
+    targets = t.List(
+        t.Dict(), help="Targets to explain: [{id, label, position}] (position None = all rows). Read-only: add one "
+        "with set_target(...)."
+    ).tag(sync=True)
     target = t.Unicode("", help="Selected target id, one of ``targets`` ('' when the model has no default).").tag(
         sync=True
     )
@@ -84,7 +102,8 @@ class AttentionWidget(anywidget.AnyWidget):
         sync=True
     )
     attribution_data = t.Dict(
-        help="{target, method, status: 'running' | 'done' | 'error', done, total, values (bytes, (1, 1, n)), message}"
+        help="{} or {target, method, status: 'running' (done, total) | 'done' (values: bytes, (1, 1, n); warning: "
+        "an optional plain string shown with the bars) | 'error' (message)}; numbers must be finite."
     ).tag(sync=True)
 
     # Small UI state: moving a control never re-sends data.
@@ -97,22 +116,23 @@ class AttentionWidget(anywidget.AnyWidget):
         0, help="Edges drawn into each token at most, strongest first (0 = all; default: all up to "
         f"{ALL_EDGES_UP_TO} tokens, else {LONG_INPUT_TOP_K})."
     ).tag(sync=True)
-    threshold = t.Float(0.0, help="Edges with |weight| below this are not drawn.").tag(sync=True)
+    threshold = t.Float(0.0, help="Edges with |weight| below this (finite, >= 0) are not drawn.").tag(sync=True)
     specials = t.Unicode(
         "show", help="Edges touching special tokens: 'show', 'hide', or 'renormalise' (hide, rescale rows)."
     ).tag(sync=True)
     selected = t.Dict(
-        help="The pinned token: {side: 'source' | 'target', index} (one layer) or {layer, index} (whole model), or {}."
+        help="The pinned token: {side: 'source' | 'target', index: 0..n-1} (one layer), {layer: 0..L, index: 0..n-1} "
+        "(whole model), or {} (nothing pinned)."
     ).tag(sync=True)
     binarize_threshold = t.Float(
-        DEFAULT_BINARIZE_THRESHOLD, help="Path counts: an edge exists where the head-mean attention exceeds this."
+        DEFAULT_BINARIZE_THRESHOLD, help="Path counts: an edge exists where the head-mean attention exceeds this, in [0, 1)."
     ).tag(sync=True)
     node_size = t.Unicode("", help="Teaching overlay: dots sized by 'in' or 'out' degree of the slice, or ''.").tag(
         sync=True
     )
     window = t.List(
         t.Int(), default_value=[0, 0], minlen=2, maxlen=2,
-        help="Token window [first row, rows shown] for long inputs; rows 0 shows all tokens.",
+        help="Token window [first row 0..n-1, rows shown >= 0] for long inputs; rows 0 shows all tokens.",
     ).tag(sync=True)
     view = t.Unicode("layer", help="'layer': one layer as a bipartite graph; 'model': every layer as a column.").tag(
         sync=True
@@ -131,18 +151,21 @@ class AttentionWidget(anywidget.AnyWidget):
             raise TypeError("Pass either model and text, or analysis=, not both.")
         self.analysis = analysis
         self._job = BackgroundJob()
+        self._fact_writer = threading.local()
         record = analysis.capture
         available = view_methods(analysis)
-        super().__init__(
-            tokens=record.tokens,
-            special=[bool(s) for s in record.special],
-            n_layers=record.n_layers,
-            n_heads=record.n_heads,
-            causal=record.causal,
-            model_name=record.model_name,
-            methods=[m.meta(analysis) for m in available],
-            top_k=0 if len(record.tokens) <= ALL_EDGES_UP_TO else LONG_INPUT_TOP_K,
-        )
+        with self._setting_facts():
+            super().__init__(
+                # Display strings again: an analysis may come from a capture made elsewhere.
+                tokens=[display_token(token) for token in record.tokens],
+                special=[bool(s) for s in record.special],
+                n_layers=record.n_layers,
+                n_heads=record.n_heads,
+                causal=record.causal,
+                model_name=display_token(record.model_name),
+                methods=[m.meta(analysis) for m in available],
+                top_k=0 if len(record.tokens) <= ALL_EDGES_UP_TO else LONG_INPUT_TOP_K,
+            )
         self._target_specs: dict[str, object] = {}
         self._attribution_job = BackgroundJob()
         self._offer_default_target()
@@ -164,10 +187,11 @@ class AttentionWidget(anywidget.AnyWidget):
         resolved = self.analysis.target(target)
         target_id = f"t{len(self._target_specs)}"
         self._target_specs[target_id] = target
-        self.targets = [
-            *self.targets,
-            {"id": target_id, "label": label or resolved.description, "position": resolved.position},
-        ]
+        with self._setting_facts():
+            self.targets = [
+                *self.targets,
+                {"id": target_id, "label": display_token(label or resolved.description), "position": resolved.position},
+            ]
         self.target = target_id
 
     def _offer_default_target(self) -> None:
@@ -258,47 +282,60 @@ class AttentionWidget(anywidget.AnyWidget):
         self._job.cancel()
 
     def _handle_message(self, _widget, content, _buffers) -> None:
+        """The front end's requests, {type: 'compute', method, layers: [1..L]} and {type: 'cancel'}, checked
+        as Python's calls are; one the kernel cannot follow is logged and changes nothing."""
         kind = content.get("type") if isinstance(content, dict) else None
-        if kind == "compute":
-            self.compute(content["method"], content.get("layers"))
-        elif kind == "cancel":
-            self.cancel()
+        try:
+            if kind == "compute":
+                self.compute(*checks.compute_request(content, self._method_ids, self.n_layers))
+            elif kind == "cancel":
+                self.cancel()
+            else:
+                raise ValueError(f"unknown message {content!r}; expected type 'compute' or 'cancel'.")
+        except (ValueError, RuntimeError) as error:
+            self.log.warning("attn_widget ignored a message from the front end: %s", error)
+
+    def set_state(self, sync_data) -> None:
+        """Apply a state update from the front end: settings of the view only, checked as Python's are.
+
+        A refused update changes nothing (traitlets undoes all of it) and the front end is sent
+        the kernel's values back, so both sides keep a state that draws a true picture.
+        """
+        try:
+            own = AttentionWidget.class_own_traits(sync=True)  # ipywidgets' own traits (layout, ...) pass as before
+            refused = sorted(name for name in sync_data if name in own and name not in _FROM_FRONT_END)
+            if refused:
+                raise t.TraitError(f"{', '.join(refused)} cannot be set from the front end.")
+            super().set_state(sync_data)
+        except t.TraitError as error:
+            self.log.warning("attn_widget refused a state update from the front end: %s", error)
+            self.send_state([name for name in sync_data if name in self.keys])
 
     def _publish(self, method: ViewMethod) -> None:
         """Encode one method's data (what is computed of it) into its trait."""
         data, done = method.values(self.analysis, self.view_settings)
-        setattr(self, f"data_{method.id}", payload.encode(data) if done else b"")
-        if method.row_values is not None:
-            setattr(self, f"data_{method.id}_rows", payload.encode(method.row_values(self.analysis).unsqueeze(-1)))
-        self.ready = {**self.ready, method.id: done}
+        with self._setting_facts():
+            setattr(self, f"data_{method.id}", payload.encode(data) if done else b"")
+            if method.row_values is not None:
+                setattr(self, f"data_{method.id}_rows", payload.encode(method.row_values(self.analysis).unsqueeze(-1)))
+            self.ready = {**self.ready, method.id: done}
+
+    @property
+    def _method_ids(self) -> list[str]:
+        return [m["id"] for m in self.methods]
 
     def _method(self, method_id: str) -> ViewMethod:
-        if method_id not in [m["id"] for m in self.methods]:
-            raise ValueError(f"method must be one of {[m['id'] for m in self.methods]}; got {method_id!r}.")
-        return view_method(method_id)
+        return view_method(checks.method(method_id, self._method_ids))
 
-    # Validation ----------------------------------------------------------------
-    @t.validate("layer")
-    def _check_layer(self, proposal):
-        layer = proposal["value"]
-        if not 1 <= layer <= self.n_layers:
-            raise t.TraitError(f"layer must be between 1 and {self.n_layers} (as displayed); got {layer}.")
-        return layer
-
-    @t.validate("head")
-    def _check_head(self, proposal):
-        head = proposal["value"]
-        if not MAX_HEAD <= head < self.n_heads:
-            raise t.TraitError(
-                f"head must be 0..{self.n_heads - 1}, {MEAN_HEAD} for the mean or {MAX_HEAD} for the max; got {head}."
-            )
-        return head
-
-    @t.validate("attribution")
-    def _check_attribution(self, proposal):
-        if proposal["value"] not in ("", *Analysis.ATTRIBUTIONS):
-            raise t.TraitError(f"attribution must be '' (off) or one of {list(Analysis.ATTRIBUTIONS)}; got {proposal['value']!r}.")
-        return proposal["value"]
+    @contextlib.contextmanager
+    def _setting_facts(self):
+        """The widget's own writes to its facts (in this thread: background jobs publish too)."""
+        before = getattr(self._fact_writer, "active", False)
+        self._fact_writer.active = True
+        try:
+            yield
+        finally:
+            self._fact_writer.active = before
 
     @property
     def view_settings(self) -> ViewSettings:
@@ -310,45 +347,43 @@ class AttentionWidget(anywidget.AnyWidget):
         if "paths" in self.ready:  # not during __init__, which publishes every method afterwards
             self._publish(view_method("paths"))
 
-    @t.validate("binarize_threshold")
-    def _check_binarize(self, proposal):
-        if not 0 <= proposal["value"] < 1:
-            raise t.TraitError(f"binarize_threshold must be in [0, 1); got {proposal['value']}.")
+    # Validation: every trait is checked, whether Python or the front end sets it --------------
+    @t.validate(*_FACTS)
+    def _check_fact(self, proposal):
+        if not getattr(self._fact_writer, "active", False):
+            name = proposal["trait"].name
+            how = "add targets with set_target(...)" if name == "targets" else "make a new AttentionWidget(model, text)"
+            raise t.TraitError(f"{name} comes from the analysis of the text and cannot be set; {how}.")
         return proposal["value"]
 
-    _CHOICES = {"view": ("layer", "model"), "specials": ("show", "hide", "renormalise"), "node_size": ("", "in", "out")}
+    _CHOICES = {
+        "view": ("layer", "model"),
+        "specials": ("show", "hide", "renormalise"),
+        "node_size": ("", "in", "out"),
+        "attribution": ("", *Analysis.ATTRIBUTIONS),
+    }
+    _CHECKS = {
+        "layer": lambda self, value: checks.layer(value, self.n_layers),
+        "head": lambda self, value: checks.head(value, self.n_heads),
+        "method": lambda self, value: checks.method(value, self._method_ids),
+        "top_k": lambda self, value: checks.top_k(value),
+        "threshold": lambda self, value: checks.threshold(value),
+        "binarize_threshold": lambda self, value: checks.binarize_threshold(value),
+        "window": lambda self, value: checks.window(value, len(self.tokens)),
+        "selected": lambda self, value: checks.selected(value, len(self.tokens), self.n_layers),
+        "target": lambda self, value: checks.target(value, [target["id"] for target in self.targets]),
+        "job": lambda self, value: checks.serialisable(value, "job"),
+        "attribution_data": lambda self, value: checks.attribution_data(value),
+        **{
+            name: lambda self, value, name=name, choices=choices: checks.choice(name, value, choices)
+            for name, choices in _CHOICES.items()
+        },
+    }
 
-    @t.validate(*_CHOICES)
-    def _check_choice(self, proposal):
-        name, value = proposal["trait"].name, proposal["value"]
-        choices = self._CHOICES[name]
-        if value not in choices:
-            listed = ", ".join(map(repr, choices[:-1])) + f" or {choices[-1]!r}"
-            raise t.TraitError(f"{name} must be {listed}; got {value!r}.")
-        return value
-
-    @t.validate("window")
-    def _check_window(self, proposal):
-        first, rows = proposal["value"]
-        if not (0 <= first < len(self.tokens) and rows >= 0):
-            raise t.TraitError(f"window must be [first row 0..{len(self.tokens) - 1}, rows >= 0]; got {proposal['value']}.")
-        return proposal["value"]
-
-    @t.validate("top_k")
-    def _check_top_k(self, proposal):
-        if proposal["value"] < 0:
-            raise t.TraitError(f"top_k must be 0 (all edges) or more; got {proposal['value']}.")
-        return proposal["value"]
-
-    @t.validate("threshold")
-    def _check_threshold(self, proposal):
-        if not proposal["value"] >= 0:
-            raise t.TraitError(f"threshold must be a weight >= 0; got {proposal['value']}.")
-        return proposal["value"]
-
-    @t.validate("method")
-    def _check_method(self, proposal):
-        ids = [m["id"] for m in self.methods]
-        if proposal["value"] not in ids:
-            raise t.TraitError(f"method must be one of {ids}; got {proposal['value']!r}.")
-        return proposal["value"]
+    @t.validate(*_CHECKS)
+    def _check(self, proposal):
+        name = proposal["trait"].name
+        try:
+            return self._CHECKS[name](self, proposal["value"])
+        except (TypeError, ValueError) as error:
+            raise t.TraitError(str(error)) from None

@@ -35,6 +35,17 @@ def cases() -> dict[str, tuple[torch.Tensor, int]]:
 
 
 HOSTILE_TOKENS = ["<s>", "<img src=x onerror=alert(1)>", "<script>alert(2)</script>", " cat", "\n", "&amp;"]
+# Token text that is invisible, breaks lines, reorders text or is not allowed in XML or UTF-8
+# (every C0 control, DEL, C1 controls, formatting characters, noncharacters, surrogates), and
+# text that must stay as it is (right-to-left letters, combining marks, emoji, spaces).
+UNSAFE_TOKENS = [
+    *(chr(code) for code in range(0x20)),
+    "\x7f", "\x80", "\x85", "\x9f", "soft\xadhyphen", "\u061c", "zero\u200bwidth", "\u200c\u200d\u200e\u200f",
+    "\u2028", "\u2029", "abc\u202edef", "\u202a\u202b\u202c\u202d", "\u2066x\u2069", "\u2060", "\ufeff", "\ufffe", "\uffff",
+    "\ud800", "a\udfffb", "\ud83d\ude00", "",
+    "\u05e9\u05dc\u05d5\u05dd", "\u0627\u0644\u0642\u0637", "e\u0301", "Z\u0351\u0352\u0353\u0354\u0355", "\U0001f44d\U0001f3fd",
+    " the", "\xa0", "\\x85", "\u2400",
+]  # fmt: skip
 
 
 def synthetic_widget(tokens: list[str] = HOSTILE_TOKENS, layers: int = 3, heads: int = 2, causal: bool = True):
@@ -84,6 +95,15 @@ def write() -> None:
         expected[name] = {"shape": list(matrices.shape), "values": matrices.flatten().tolist()}
     (FIXTURES / "expected.json").write_text(json.dumps(expected, indent=1) + "\n")
     (FIXTURES / "widget_state.json").write_text(json.dumps(widget_state(synthetic_widget()), indent=1) + "\n")
+    pairs = ",\n".join(f" {json.dumps(pair)}" for pair in display_tokens())
+    (FIXTURES / "display_tokens.json").write_text(f"[\n{pairs}\n]\n")  # one pair a line
+
+
+def display_tokens() -> list[list[str]]:
+    """[token, as shown] for every unsafe token: js/test/text.test.js checks displayToken against it."""
+    from attn_widget.text import display_token
+
+    return [[token, display_token(token)] for token in UNSAFE_TOKENS]
 
 
 if __name__ == "__main__":

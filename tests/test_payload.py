@@ -7,7 +7,7 @@ import json
 import numpy as np
 import pytest
 import torch
-from payload_fixtures import FIXTURES, cases, synthetic_widget, widget_state
+from payload_fixtures import FIXTURES, cases, display_tokens, synthetic_widget, widget_state
 
 from attn_widget import payload
 
@@ -81,3 +81,8 @@ def test_committed_js_fixtures_are_current(name):
 def test_committed_widget_state_fixture_is_current():
     committed = json.loads((FIXTURES / "widget_state.json").read_text())
     assert committed == json.loads(json.dumps(widget_state(synthetic_widget()))), "run python tests/payload_fixtures.py"
+
+
+def test_committed_display_fixture_is_current():
+    committed = json.loads((FIXTURES / "display_tokens.json").read_text())
+    assert committed == json.loads(json.dumps(display_tokens())), "run python tests/payload_fixtures.py"

@@ -2,6 +2,10 @@
 
 from __future__ import annotations
 
+import json
+import re
+import warnings
+
 import numpy as np
 import torch
 import pytest
@@ -238,3 +242,209 @@ def test_path_counts_follow_the_binarisation_threshold(tokenizer):
     other = AttentionWidget(analysis=w.analysis, binarize_threshold=0.05)
     np.testing.assert_array_equal(other.to_numpy()["paths"], w.analysis.path_counts(threshold=0.05).numpy())
     np.testing.assert_array_equal(w.to_numpy()["paths"], w.analysis.path_counts(threshold=0.2).numpy())
+
+
+# Issue 13: every value the widget accepts draws a true picture; every other one is refused clearly.
+
+
+@pytest.mark.parametrize(
+    "arguments,error,message",
+    [
+        ({"layer": 0}, ValueError, "layer must be between 1 and 3"),
+        ({"layer": -1}, ValueError, "layer must be between 1 and 3"),
+        ({"layer": 4}, ValueError, "layer must be between 1 and 3"),
+        ({"layer": True}, TypeError, "layer must be an integer"),
+        ({"layer": 1.0}, TypeError, "layer must be an integer"),
+        ({"head": -3}, ValueError, "head must be 0..3, -1 for the mean or -2 for the max; got -3"),
+        ({"head": 4}, ValueError, "head must be 0..3"),
+        ({"method": "gradients"}, ValueError, "method must be one of \\['raw'"),
+        ({"method": ""}, ValueError, "method must be one of"),
+        ({"method": "rollout", "head": 2}, ValueError, "rollout is computed on the mean of the heads: leave head out"),
+        ({"method": "flow", "head": -2}, ValueError, "flow is computed on the mean of the heads"),
+    ],
+)
+def test_to_frame_refuses_arguments_it_cannot_honour(widget, arguments, error, message):
+    with pytest.raises(error, match=message):
+        widget.to_frame(**arguments)
+
+
+def test_to_frame_defaults_to_the_view_and_takes_numpy_integers(tokenizer):
+    w = AttentionWidget(tiny_model("gpt2"), TEXT, tokenizer, method="raw", layer=3, head=1)
+    np.testing.assert_array_equal(w.to_frame().to_numpy(), w.analysis.attentions[2, 1].numpy())
+    np.testing.assert_array_equal(w.to_frame(layer=np.int64(2), head=-2).to_numpy(), w.analysis.raw("max")[1].numpy())
+    rollout = w.analysis.rollout(receptive_field="none")[0].numpy()
+    np.testing.assert_array_equal(w.to_frame("rollout", layer=1).to_numpy(), rollout)  # the view's head 1 is not used
+    np.testing.assert_array_equal(w.to_frame("rollout", layer=1, head=-1).to_numpy(), rollout)  # the mean: what it uses
+
+
+FACTS = [
+    ("tokens", ["only one"]),
+    ("special", [True]),
+    ("n_layers", 5),
+    ("n_heads", 1),
+    ("causal", False),
+    ("model_name", "another model"),
+    ("methods", []),
+    ("ready", {}),
+    ("data_raw", b""),
+    ("data_flow", b"AWP1"),
+]
+
+
+@pytest.mark.parametrize("name,value", FACTS)
+def test_facts_about_the_text_are_read_only(widget, name, value):
+    before = getattr(widget, name)
+    with pytest.raises(traitlets.TraitError, match=f"{name} comes from the analysis of the text and cannot be set; make a new"):
+        setattr(widget, name, value)
+    assert getattr(widget, name) == before
+
+
+def test_targets_are_added_with_set_target_only(tokenizer):
+    from tiny_models import tiny_lm
+
+    w = AttentionWidget(tiny_lm(), TEXT, tokenizer)
+    with pytest.raises(traitlets.TraitError, match="targets comes from the analysis .* add targets with set_target"):
+        w.targets = [{"id": "t7", "label": "made up", "position": 0}]
+    with pytest.raises(traitlets.TraitError, match="target must be '' or one of the target ids \\['t0'\\]"):
+        w.target = "t7"
+    assert [t["id"] for t in w.targets] == ["t0"] and w.target == "t0"
+
+
+@pytest.mark.parametrize(
+    "name,value,message",
+    [
+        ("threshold", float("inf"), "threshold must be a weight >= 0 \\(a finite number\\); got inf"),
+        ("threshold", float("nan"), "threshold must be a weight >= 0 \\(a finite number\\); got nan"),
+        ("binarize_threshold", float("nan"), "binarize_threshold must be in \\[0, 1\\)"),
+        ("selected", {"index": float("nan")}, "selected must be {} \\(nothing pinned\\), {'side': 'source' or 'target', 'index': 0..7}"),
+        ("selected", {"side": "target", "index": float("nan")}, "selected must be .*; got {'side': 'target', 'index': nan}"),
+        ("selected", {"side": "target", "index": 8}, "or {'layer': 0..3, 'index': 0..7}; got"),
+        ("selected", {"side": "target", "index": -1}, "selected must be"),
+        ("selected", {"side": "target", "index": True}, "selected must be"),
+        ("selected", {"side": "middle", "index": 1}, "selected must be"),
+        ("selected", {"layer": 4, "index": 1}, "selected must be"),
+        ("selected", {"layer": 1, "side": "target", "index": 1}, "selected must be"),
+        ("target", "t0", "target must be '' or one of the target ids \\[\\] \\(add one with set_target\\)"),
+        ("window", [8, 0], "window must be \\[first row 0..7, rows >= 0\\]"),
+        ("attribution_data", {"status": "finished"}, "attribution_data\\['status'\\] must be one of"),
+        ("attribution_data", {"status": "done", "method": "saliency"}, "needs its 'values' as a payload envelope"),
+        ("attribution_data", {"status": "done", "values": b"", "warning": 3}, "attribution_data\\['warning'\\] must be a plain string"),
+        ("attribution_data", {"status": "running", "done": float("nan"), "total": 1}, "attribution_data\\['done'\\] is nan"),
+        ("job", {"method": "flow", "layers": [1], "done": float("inf"), "total": 1}, "job\\['done'\\] is inf"),
+    ],
+)
+def test_state_that_would_break_the_picture_is_refused(widget, name, value, message):
+    before = getattr(widget, name)
+    with pytest.raises(traitlets.TraitError, match=message):
+        setattr(widget, name, value)
+    assert getattr(widget, name) == before
+
+
+def test_pins_and_scores_that_fit_are_accepted(widget):
+    for pin in ({"side": "source", "index": 0}, {"side": "target", "index": np.int64(7)}, {"layer": 0, "index": 7}, {}):
+        widget.selected = pin
+        assert widget.selected == pin and all(type(v) in (int, str) for v in widget.selected.values())
+    widget.selected = {}
+    done = {"target": "t0", "method": "integrated_gradients", "status": "done", "values": b"\x00", "warning": "Stopped early."}
+    widget.attribution_data = done  # the warning integrated gradients may send with its scores
+    widget.attribution_data = {}
+
+
+def test_front_end_updates_are_checked_and_a_refused_one_is_undone_and_sent_back(tokenizer, monkeypatch, caplog):
+    w = AttentionWidget(tiny_model("bert"), TEXT, tokenizer)
+    sent = []
+    monkeypatch.setattr(w, "_send", lambda msg, buffers=None: sent.append(msg))
+    w.set_state({"threshold": 0.1, "layer": 2})  # as a control sends it
+    assert (w.threshold, w.layer) == (0.1, 2)
+    assert not [m for m in sent if m["method"] == "update"], "an accepted value is not sent back"
+
+    # JSON has no NaN: a front end's NaN arrives as null.
+    for update in ({"layer": 3, "selected": {"side": "target", "index": None}}, {"threshold": None}, {"head": 4}):
+        sent.clear()
+        w.set_state(update)
+        assert (w.layer, w.threshold, w.selected, w.head) == (2, 0.1, {}, -1), update
+        updates = [m for m in sent if m["method"] == "update"]
+        assert updates and updates[-1]["state"] == {name: getattr(w, name) for name in update}, "the front end is corrected"
+    for facts in ({"tokens": ["only one"]}, {"methods": []}, {"data_raw": b""}, {"layer": 3, "n_layers": 9}):
+        w.set_state(facts)
+        assert (len(w.tokens), len(w.methods), w.n_layers, w.layer) == (8, 7, 3, 2) and w.data_raw
+    assert "cannot be set from the front end" in caplog.text and "selected" in caplog.text
+
+
+def test_front_end_messages_are_checked(tokenizer, caplog):
+    w = AttentionWidget(tiny_model("gpt2"), LONG_TEXT, tokenizer)
+    for content in (
+        {"type": "compute", "method": "gradients", "layers": [1]},
+        {"type": "compute", "method": "flow", "layers": [0]},
+        {"type": "compute", "method": "flow", "layers": [1.5]},
+        {"type": "compute", "method": "flow", "layers": ["1"]},
+        {"type": "compute", "method": "flow", "layers": "all"},
+        {"type": "compute", "method": "flow"},
+        {"type": "launch"},
+        ["compute"],
+    ):
+        w._handle_message(w, content, [])  # as the comm delivers it: nothing may raise
+        w.wait()
+        assert w.job == {} and w.ready["flow"] == [], content
+    for text in ("method must be one of", "layer must be between 1 and 3", "layer must be an integer", "a list of layer numbers", "unknown message"):
+        assert text in caplog.text
+    w._handle_message(w, {"type": "compute", "method": "flow", "layers": [2]}, [])
+    w.wait()
+    assert w.ready["flow"] == [2]
+
+
+def _json_state(widget) -> dict:
+    """The widget's state as the kernel sends it: binary values apart, the rest through Jupyter's JSON packer."""
+    from ipywidgets.widgets.widget import _remove_buffers
+    from jupyter_client.session import json_packer
+
+    state, _paths, _buffers = _remove_buffers(widget.get_state())
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")  # the packer's fallback (a warning) is a failure too
+        return json.loads(json_packer(state))
+
+
+def test_hostile_token_text_is_made_safe_to_show_and_to_send():
+    from payload_fixtures import FIXTURES, UNSAFE_TOKENS, synthetic_widget
+
+    shown = [pair[1] for pair in json.loads((FIXTURES / "display_tokens.json").read_text())]  # what Python writes
+    w = synthetic_widget(UNSAFE_TOKENS)  # an analysis made elsewhere: its tokens are raw
+    assert w.tokens == shown and "\n" not in "".join(w.tokens)
+    assert _json_state(w)["tokens"] == shown  # a lone surrogate made Jupyter's message packer fail
+    page = w.to_html()
+    page.encode("utf-8")
+    assert json.loads(page.split('id="attnw-state">')[1].split("</script>")[0])["tokens"] == shown
+    assert list(w.to_frame().index)[10] == "10: \u21b5"
+
+
+def test_token_text_from_the_tokenizer_is_made_safe(tokenizer, monkeypatch):
+    from tiny_models import tiny_tokenizer
+
+    hostile = ["\x00", "\ud800", "a\u202eb", "\n", "\x85", "cat"]
+    tok = tiny_tokenizer()
+    monkeypatch.setattr(tok, "decode", lambda ids, **_: hostile[int(ids[0]) % len(hostile)])
+    w = AttentionWidget(tiny_model("bert"), "the cat", tok)
+    ids = tokenizer("the cat")["input_ids"]
+    expected = {"\x00": "\\x00", "\ud800": "\ufffd", "a\u202eb": "a\\u202eb", "\n": "\u21b5", "\x85": "\\x85", "cat": "cat"}
+    assert w.analysis.tokens == w.tokens == [expected[hostile[i % len(hostile)]] for i in ids]
+    _json_state(w)
+
+
+@pytest.mark.parametrize(
+    "name,value,where", [("threshold", float("inf"), "['threshold'] is inf"), ("selected", {"index": float("nan")}, "['selected']['index'] is nan")]
+)
+def test_exports_refuse_state_with_no_faithful_form(name, value, where):
+    from payload_fixtures import synthetic_widget
+
+    w = synthetic_widget()
+    w._trait_values[name] = value  # as if something had slipped past the checks
+    with pytest.raises(ValueError, match=re.escape(f"Cannot export this widget: the widget's state{where}: NaN and infinite")):
+        w.to_html()
+
+
+def test_every_synced_trait_is_checked():
+    from attn_widget.widget import _FACTS, _FROM_FRONT_END
+
+    synced = set(AttentionWidget.class_own_traits(sync=True))
+    assert synced == set(_FACTS) | set(AttentionWidget._CHECKS), "a trait without a check (add it to _FACTS or _CHECKS)"
+    assert set(_FROM_FRONT_END) <= set(AttentionWidget._CHECKS) and not set(_FACTS) & set(AttentionWidget._CHECKS)

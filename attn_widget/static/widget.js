@@ -159,120 +159,6 @@ function* strokeBuckets(ctx, layout, edges, buckets, options, alphaScale, widthS
   ctx.globalAlpha = 1;
 }
 
-// src/overlay.js
-var TOOLTIP_ROWS = 10;
-function displayToken(text) {
-  if (text === "") return "\u2205";
-  return text.replace(/\n/g, "\u21B5").replace(/\t/g, "\u21E5").replace(/\r/g, "");
-}
-function element(doc, tag, className, text) {
-  const node = doc.createElement(tag);
-  node.className = className;
-  if (text !== void 0) node.textContent = text;
-  return node;
-}
-function renderLabels(container, layout, tokens, special, side) {
-  container.replaceChildren();
-  container.hidden = !layout.showLabels;
-  if (!layout.showLabels) return;
-  const doc = container.ownerDocument;
-  const width = layout.leftX - LABEL_GAP;
-  tokens.forEach((token, i) => {
-    if (i < layout.first || i > layout.last) return;
-    const label = element(doc, "div", "attnw-token", displayToken(token));
-    if (special[i]) label.classList.add("attnw-special");
-    label.dataset.index = String(i);
-    label.style.top = `${rowCenter(layout, i) - layout.rowHeight / 2}px`;
-    label.style.height = `${layout.rowHeight}px`;
-    label.style.lineHeight = `${layout.rowHeight}px`;
-    label.style.width = `${width}px`;
-    label.style.left = side === "source" ? "0px" : `${layout.rightX + LABEL_GAP}px`;
-    label.title = `${token} (#${i})`;
-    container.append(label);
-  });
-}
-function markHovered(root, node, pinned = null) {
-  for (const name of ["attnw-hovered", "attnw-pinned"]) {
-    for (const label of root.querySelectorAll(`.attnw-token.${name}`)) label.classList.remove(name);
-  }
-  const mark = (at, name) => {
-    if (!at) return;
-    const column = root.querySelector(at.side === "source" ? ".attnw-labels-left" : ".attnw-labels-right");
-    column?.querySelector(`[data-index="${at.index}"]`)?.classList.add(name);
-  };
-  mark(node, "attnw-hovered");
-  mark(pinned, "attnw-pinned");
-}
-function markTarget(column, position) {
-  for (const label of column.querySelectorAll(".attnw-target-row")) label.classList.remove("attnw-target-row");
-  if (position === null || position === void 0) return;
-  column.querySelector(`[data-index="${position}"]`)?.classList.add("attnw-target-row");
-}
-function renderTitles(left, right, titles) {
-  left.textContent = titles[0];
-  right.textContent = titles[1];
-  left.style.height = right.style.height = `${HEADER_HEIGHT}px`;
-}
-function renderTooltip(tooltip, { node, tokens, edges, touching, columnTitle, coverage, rowNote = null, scoreNote = null, pinned = false }) {
-  const doc = tooltip.ownerDocument;
-  tooltip.replaceChildren();
-  const verb = node.side === "target" ? "draws on" : "feeds";
-  const pin = pinned ? "Pinned \xB7 " : "";
-  tooltip.append(
-    element(doc, "div", "attnw-tooltip-title", `${pin}\u201C${displayToken(tokens[node.index])}\u201D #${node.index} \xB7 ${columnTitle} ${verb}:`)
-  );
-  const list = element(doc, "table", "attnw-tooltip-list");
-  for (const e of touching.slice(0, TOOLTIP_ROWS)) {
-    const other = node.side === "target" ? edges.source[e] : edges.target[e];
-    const row = element(doc, "tr", "");
-    row.append(
-      element(doc, "td", "attnw-tooltip-token", `\u201C${displayToken(tokens[other])}\u201D #${other}`),
-      element(doc, "td", "attnw-tooltip-value", formatValue(edges.weight[e]))
-    );
-    list.append(row);
-  }
-  tooltip.append(list);
-  if (touching.length > TOOLTIP_ROWS) {
-    tooltip.append(element(doc, "div", "attnw-tooltip-more", `\u2026 and ${touching.length - TOOLTIP_ROWS} more`));
-  }
-  if (touching.length === 0) tooltip.append(element(doc, "div", "attnw-tooltip-more", "no edges"));
-  if (rowNote) tooltip.append(element(doc, "div", "attnw-tooltip-more", `${rowNote[0]}: ${formatValue(rowNote[1])}`));
-  if (scoreNote) tooltip.append(element(doc, "div", "attnw-tooltip-more", `${scoreNote[0]}: ${formatValue(scoreNote[1])}`));
-  if (node.side === "target" && coverage < 0.9995) {
-    tooltip.append(
-      element(doc, "div", "attnw-tooltip-more", `stored edges carry ${(coverage * 100).toFixed(1)}% of this row`)
-    );
-  }
-  tooltip.hidden = false;
-}
-function formatValue(value) {
-  if (value === 0) return "0";
-  const abs = Math.abs(value);
-  if (abs >= 1e-3) return value.toFixed(4);
-  return value.toExponential(2);
-}
-function renderLegend(legend, { table, signed, max, meanCoverage, minCoverage, edgeCount, drawnShare = 1, rowLabel = "", rowMean = null }) {
-  const doc = legend.ownerDocument;
-  legend.replaceChildren();
-  const stops = table.filter((_, i) => i % 32 === 0 || i === table.length - 1);
-  const bar = element(doc, "span", "attnw-legend-bar");
-  bar.style.background = `linear-gradient(to right, ${stops.join(", ")})`;
-  legend.append(
-    element(doc, "span", "attnw-legend-label", signed ? formatValue(-max) : "0"),
-    bar,
-    element(doc, "span", "attnw-legend-label", formatValue(max))
-  );
-  const share = meanCoverage * drawnShare;
-  const coverageText = minCoverage >= 0.9995 && drawnShare >= 0.9995 ? `${edgeCount} edges, all of the attention drawn` : `${edgeCount} edges carrying ${(share * 100).toFixed(1)}% of the attention` + (minCoverage < 0.9995 ? ` (the data keeps ${(meanCoverage * 100).toFixed(1)}% per row on average, least ${(minCoverage * 100).toFixed(1)}%)` : "");
-  legend.append(element(doc, "span", "attnw-legend-coverage", coverageText));
-  if (rowLabel && rowMean !== null) {
-    legend.append(element(doc, "span", "attnw-legend-coverage", `${rowLabel}: ${formatValue(rowMean)} per row on average`));
-  }
-  legend.dataset.max = String(max);
-  legend.dataset.mid = colorAt(table, 0.5, false);
-  legend.dataset.share = String(share);
-}
-
 // src/codec.js
 var MAGIC = "AWP1";
 var FULL_SCALE = { u16: 65535, i16: 32767 };
@@ -598,6 +484,27 @@ function drawMarks(ctx, scene) {
   ctx.textAlign = "left";
 }
 
+// src/text.js
+var UNSAFE = /[\u0000-\u001f\u007f-\u009f\u00ad\u061c\u200b-\u200f\u2028-\u202e\u2060-\u206f\ufeff\ufffe\uffff\ud800-\udfff]/gu;
+var WHITESPACE = /* @__PURE__ */ new Map([["\n", "\u21B5"], ["	", "\u21E5"]]);
+function visible(char) {
+  const code = (
+    /** @type {number} */
+    char.codePointAt(0)
+  );
+  const shown = WHITESPACE.get(char);
+  if (shown) return shown;
+  if (code >= 55296 && code <= 57343 || code >= 65534) return "\uFFFD";
+  return code < 256 ? `\\x${code.toString(16).padStart(2, "0")}` : `\\u${code.toString(16).padStart(4, "0")}`;
+}
+function displayToken(text) {
+  return text === "" ? "\u2205" : text.replace(UNSAFE, visible);
+}
+var NOT_XML = /[^\t\n\r\u0020-\ud7ff\ue000-\ufffd\u{10000}-\u{10ffff}]/gu;
+function xmlText(text) {
+  return text.replace(NOT_XML, "\uFFFD");
+}
+
 // src/exporter.js
 var SVG = "http://www.w3.org/2000/svg";
 var CAPTION_HEIGHT = 24;
@@ -624,7 +531,7 @@ function svgOf(doc, picture) {
   const height = layout.height + CAPTION_HEIGHT;
   const add = (tag, attributes, parent) => {
     const node = doc.createElementNS(SVG, tag);
-    for (const [name, value] of Object.entries(attributes)) node.setAttribute(name, String(value));
+    for (const [name, value] of Object.entries(attributes)) node.setAttribute(name, xmlText(String(value)));
     parent.append(node);
     return node;
   };
@@ -661,7 +568,7 @@ function svgOf(doc, picture) {
   }
   const text = (content, x, y, anchor, weight = "normal") => {
     const node = add("text", { x, y, "text-anchor": anchor, "dominant-baseline": "middle", fill: picture.foreground, "font-weight": weight }, svg);
-    node.textContent = content;
+    node.textContent = xmlText(content);
   };
   for (const mark of scene.marks) text(mark.text, mark.x, mark.y, "middle");
   text(picture.titles[0], 0, 10, "start", "bold");
@@ -709,36 +616,84 @@ function download(container, blob, name) {
 // src/state.js
 var MEAN_HEAD = -1;
 var MAX_HEAD = -2;
+var NO_METHOD = { id: "", label: "", per_head: false, cumulative: false, description: "" };
 function readState(model) {
-  const methods = model.get("methods") ?? [];
+  const rawTokens = model.get("tokens");
+  const tokens = !Array.isArray(rawTokens) ? [] : rawTokens.every((t) => typeof t === "string") ? rawTokens : rawTokens.map(String);
+  const n = tokens.length;
+  const rawSpecial = model.get("special");
+  const special = Array.isArray(rawSpecial) && rawSpecial.length === n && rawSpecial.every((s) => typeof s === "boolean") ? rawSpecial : tokens.map((_, i) => Array.isArray(rawSpecial) && rawSpecial[i] === true);
+  const rawMethods = model.get("methods");
+  const methods = Array.isArray(rawMethods) ? rawMethods.filter((m) => isObject(m) && typeof m.id === "string" && typeof m.label === "string") : [];
+  const nLayers = model.get("n_layers");
+  const nHeads = model.get("n_heads");
+  const problem = [
+    n === 0 ? "the widget lists no tokens" : "",
+    isCount(nLayers) && nLayers > 0 ? "" : `n_layers is ${JSON.stringify(nLayers)}, not a number of layers`,
+    isCount(nHeads) && nHeads > 0 ? "" : `n_heads is ${JSON.stringify(nHeads)}, not a number of heads`,
+    methods.length === 0 ? "the widget offers no methods" : ""
+  ].filter(Boolean).join("; ");
+  const L = problem ? 1 : nLayers;
+  const H = problem ? 1 : nHeads;
   const id = model.get("method");
+  const head = model.get("head");
+  const windowValue = model.get("window");
+  const ready = model.get("ready");
+  const job = model.get("job");
+  const targets = model.get("targets");
   return {
-    tokens: model.get("tokens") ?? [],
-    special: model.get("special") ?? [],
-    nLayers: model.get("n_layers"),
-    nHeads: model.get("n_heads"),
-    causal: Boolean(model.get("causal")),
-    modelName: model.get("model_name") ?? "",
+    problem,
+    tokens,
+    special,
+    nLayers: L,
+    nHeads: H,
+    causal: model.get("causal") === true,
+    modelName: String(model.get("model_name") ?? ""),
     methods,
-    method: methods.find((m) => m.id === id) ?? methods[0],
-    layer: model.get("layer"),
-    head: model.get("head"),
-    ready: model.get("ready") ?? {},
-    job: model.get("job") ?? {},
-    targets: model.get("targets") ?? [],
-    target: model.get("target") ?? "",
-    attribution: model.get("attribution") ?? "",
-    attributionData: model.get("attribution_data") ?? {},
-    offline: Boolean(model.get("offline")),
-    topK: model.get("top_k") ?? 0,
-    threshold: model.get("threshold") ?? 0,
-    specials: model.get("specials") ?? "show",
-    selected: model.get("selected") ?? {},
-    view: model.get("view") === "model" ? "model" : "layer",
-    binarizeThreshold: model.get("binarize_threshold") ?? 0.05,
-    nodeSize: model.get("node_size") ?? "",
-    window: { start: (model.get("window") ?? [0, 0])[0] ?? 0, size: (model.get("window") ?? [0, 0])[1] ?? 0 }
+    method: methods.find((m) => m.id === id) ?? methods[0] ?? NO_METHOD,
+    layer: clamp(model.get("layer"), 1, L, 1),
+    head: Number.isInteger(head) && head >= MAX_HEAD && head < H ? head : MEAN_HEAD,
+    ready: isObject(ready) ? Object.fromEntries(Object.entries(ready).filter(([, layers]) => Array.isArray(layers))) : {},
+    job: isObject(job) && (job.total === void 0 || Number.isFinite(job.total)) && (job.done === void 0 || Number.isFinite(job.done)) ? job : {},
+    targets: Array.isArray(targets) ? targets.filter((t) => isObject(t) && typeof t.id === "string" && typeof t.label === "string") : [],
+    target: String(model.get("target") ?? ""),
+    attribution: String(model.get("attribution") ?? ""),
+    attributionData: isObject(model.get("attribution_data")) ? model.get("attribution_data") : {},
+    offline: model.get("offline") === true,
+    topK: clamp(model.get("top_k"), 0, Infinity, 0),
+    threshold: finiteIn(model.get("threshold"), 0, Infinity, 0),
+    specials: oneOf(model.get("specials"), ["show", "hide", "renormalise"]),
+    selected: selection(model.get("selected"), n, L),
+    view: oneOf(model.get("view"), ["layer", "model"]),
+    binarizeThreshold: finiteIn(model.get("binarize_threshold"), 0, 1, 0.05),
+    nodeSize: oneOf(model.get("node_size"), ["", "in", "out"]),
+    window: {
+      start: clamp(Array.isArray(windowValue) ? windowValue[0] : 0, 0, Math.max(0, n - 1), 0),
+      size: clamp(Array.isArray(windowValue) ? windowValue[1] : 0, 0, Infinity, 0)
+    }
   };
+}
+function isObject(value) {
+  return typeof value === "object" && value !== null && !Array.isArray(value);
+}
+function isCount(value) {
+  return Number.isInteger(value) && /** @type {number} */
+  value >= 0;
+}
+function clamp(value, low, high, fallback) {
+  return typeof value === "number" && Number.isFinite(value) ? Math.min(high, Math.max(low, Math.round(value))) : fallback;
+}
+function finiteIn(value, low, high, fallback) {
+  return typeof value === "number" && Number.isFinite(value) && value >= low && value <= high ? value : fallback;
+}
+function oneOf(value, choices) {
+  return choices.find((choice) => choice === value) ?? choices[0];
+}
+function selection(value, n, nLayers) {
+  if (!isObject(value) || !isCount(value.index) || value.index >= n) return {};
+  if (value.side === "source" || value.side === "target") return { side: value.side, index: value.index };
+  if (isCount(value.layer) && value.layer <= nLayers) return { layer: value.layer, index: value.index };
+  return {};
 }
 function isAvailable(state) {
   return hasLayer(state, state.layer);
@@ -822,6 +777,15 @@ function envelopeCache(model) {
     return env;
   };
 }
+function dataOf(state, envelopeOf, method, rows = false) {
+  const trait = `data_${method.id}${rows ? "_rows" : ""}`;
+  const env = envelopeOf(trait);
+  const n = state.tokens.length;
+  if (env.slices !== state.nLayers * (method.per_head ? state.nHeads + 2 : 1) || env.rows !== n || env.cols !== (rows ? 1 : n)) {
+    throw new Error(`${trait} has shape [${env.shape}], which does not fit ${n} tokens, ${state.nLayers} layers and ${state.nHeads} heads`);
+  }
+  return env;
+}
 var filteredOf = /* @__PURE__ */ new WeakMap();
 var FILTERED_KEPT = 256;
 function filteredSlice(env, slice, filter) {
@@ -859,7 +823,7 @@ function layerFrame(state, width, envelopeOf, hovered) {
   if (!isAvailable(state)) {
     return { ...base, available: false, env: null, edges: NO_EDGES, meanCoverage: 1, minCoverage: 1, rows: null, degrees: null };
   }
-  const env = envelopeOf(`data_${state.method.id}`);
+  const env = dataOf(state, envelopeOf, state.method);
   const edges = filteredSlice(env, slice, edgeFilter(state));
   let sum = 0;
   let min = 1;
@@ -870,7 +834,7 @@ function layerFrame(state, width, envelopeOf, hovered) {
   }
   let rows = null;
   if (state.method.row_label) {
-    const rowEnv = envelopeOf(`data_${state.method.id}_rows`);
+    const rowEnv = dataOf(state, envelopeOf, state.method, true);
     rows = Float64Array.from({ length: rowEnv.rows }, (_, r) => rowEntries(rowEnv, slice, r).values[0]);
   }
   const degrees = state.nodeSize ? degreesOf(sliceEdges(env, slice), layout.n, state.nodeSize) : null;
@@ -881,12 +845,12 @@ function modelFrame(state, width, envelopeOf, hovered) {
   const { cumulative } = state.method;
   const graphMethod = cumulative ? state.methods.find((m) => m.id === "raw") ?? state.method : state.method;
   const graphState = { ...state, method: graphMethod, head: cumulative ? MEAN_HEAD : state.head };
-  const env = envelopeOf(`data_${graphMethod.id}`);
+  const env = dataOf(state, envelopeOf, graphMethod);
   const filter = edgeFilter(state);
   const perLayer = Array.from({ length: state.nLayers }, (_, l) => filteredSlice(env, sliceIndex({ ...graphState, layer: l + 1 }), filter));
   const pinned = pinnedModelNode(state);
   const focus = (hovered && "layer" in hovered ? hovered : null) ?? pinned;
-  const reachEnv = cumulative ? envelopeOf(`data_${state.method.id}`) : null;
+  const reachEnv = cumulative && state.ready[state.method.id]?.length !== 0 ? dataOf(state, envelopeOf, state.method) : null;
   const shade = reachEnv && focus ? reachShading(state, reachEnv, focus) : null;
   const reachable = reachEnv && focus && focus.layer > 0 && hasLayer(state, focus.layer);
   const reach = reachable ? sliceEdges(reachEnv, focus.layer - 1, focus.index) : null;
@@ -955,6 +919,120 @@ function toggledSelection(state, node) {
   return JSON.stringify(pinned) === JSON.stringify(node) ? {} : node;
 }
 
+// src/overlay.js
+var TOOLTIP_ROWS = 10;
+var TOOLTIP_TOKEN = 48;
+function element(doc, tag, className, text) {
+  const node = doc.createElement(tag);
+  node.className = className;
+  if (text !== void 0) node.textContent = text;
+  return node;
+}
+function renderLabels(container, layout, tokens, special, side) {
+  container.replaceChildren();
+  container.hidden = !layout.showLabels;
+  if (!layout.showLabels) return;
+  const doc = container.ownerDocument;
+  const width = layout.leftX - LABEL_GAP;
+  tokens.forEach((token, i) => {
+    if (i < layout.first || i > layout.last) return;
+    const label = element(doc, "div", "attnw-token", displayToken(token));
+    if (special[i]) label.classList.add("attnw-special");
+    label.dataset.index = String(i);
+    label.style.top = `${rowCenter(layout, i) - layout.rowHeight / 2}px`;
+    label.style.height = `${layout.rowHeight}px`;
+    label.style.lineHeight = `${layout.rowHeight}px`;
+    label.style.width = `${width}px`;
+    label.style.left = side === "source" ? "0px" : `${layout.rightX + LABEL_GAP}px`;
+    label.title = `\u2068${displayToken(token)}\u2069 (#${i})`;
+    container.append(label);
+  });
+}
+function markHovered(root, node, pinned = null) {
+  for (const name of ["attnw-hovered", "attnw-pinned"]) {
+    for (const label of root.querySelectorAll(`.attnw-token.${name}`)) label.classList.remove(name);
+  }
+  const mark = (at, name) => {
+    if (!at) return;
+    const column = root.querySelector(at.side === "source" ? ".attnw-labels-left" : ".attnw-labels-right");
+    column?.querySelector(`[data-index="${at.index}"]`)?.classList.add(name);
+  };
+  mark(node, "attnw-hovered");
+  mark(pinned, "attnw-pinned");
+}
+function markTarget(column, position) {
+  for (const label of column.querySelectorAll(".attnw-target-row")) label.classList.remove("attnw-target-row");
+  if (position === null || position === void 0) return;
+  column.querySelector(`[data-index="${position}"]`)?.classList.add("attnw-target-row");
+}
+function renderTitles(left, right, titles) {
+  left.textContent = titles[0];
+  right.textContent = titles[1];
+  left.style.height = right.style.height = `${HEADER_HEIGHT}px`;
+}
+function renderTooltip(tooltip, { node, tokens, edges, touching, columnTitle, coverage, rowNote = null, scoreNote = null, pinned = false }) {
+  const doc = tooltip.ownerDocument;
+  tooltip.replaceChildren();
+  const verb = node.side === "target" ? "draws on" : "feeds";
+  const title = element(doc, "div", "attnw-tooltip-title", pinned ? "Pinned \xB7 " : "");
+  title.append(...quotedToken(doc, tokens[node.index], node.index), ` \xB7 ${columnTitle} ${verb}:`);
+  tooltip.append(title);
+  const list = element(doc, "table", "attnw-tooltip-list");
+  for (const e of touching.slice(0, TOOLTIP_ROWS)) {
+    const other = node.side === "target" ? edges.source[e] : edges.target[e];
+    const row = element(doc, "tr", "");
+    const token = element(doc, "td", "attnw-tooltip-token");
+    token.append(...quotedToken(doc, tokens[other], other));
+    row.append(token, element(doc, "td", "attnw-tooltip-value", formatValue(edges.weight[e])));
+    list.append(row);
+  }
+  tooltip.append(list);
+  if (touching.length > TOOLTIP_ROWS) {
+    tooltip.append(element(doc, "div", "attnw-tooltip-more", `\u2026 and ${touching.length - TOOLTIP_ROWS} more`));
+  }
+  if (touching.length === 0) tooltip.append(element(doc, "div", "attnw-tooltip-more", "no edges"));
+  if (rowNote) tooltip.append(element(doc, "div", "attnw-tooltip-more", `${rowNote[0]}: ${formatValue(rowNote[1])}`));
+  if (scoreNote) tooltip.append(element(doc, "div", "attnw-tooltip-more", `${scoreNote[0]}: ${formatValue(scoreNote[1])}`));
+  if (node.side === "target" && coverage < 0.9995) {
+    tooltip.append(
+      element(doc, "div", "attnw-tooltip-more", `stored edges carry ${(coverage * 100).toFixed(1)}% of this row`)
+    );
+  }
+  tooltip.hidden = false;
+}
+function quotedToken(doc, token, index) {
+  const chars = Array.from(displayToken(token));
+  const text = chars.length > TOOLTIP_TOKEN ? `${chars.slice(0, TOOLTIP_TOKEN - 1).join("")}\u2026` : chars.join("");
+  return ["\u201C", element(doc, "bdi", "attnw-tooltip-text", text), `\u201D #${index}`];
+}
+function formatValue(value) {
+  if (value === 0) return "0";
+  const abs = Math.abs(value);
+  if (abs >= 1e-3) return value.toFixed(4);
+  return value.toExponential(2);
+}
+function renderLegend(legend, { table, signed, max, meanCoverage, minCoverage, edgeCount, drawnShare = 1, rowLabel = "", rowMean = null }) {
+  const doc = legend.ownerDocument;
+  legend.replaceChildren();
+  const stops = table.filter((_, i) => i % 32 === 0 || i === table.length - 1);
+  const bar = element(doc, "span", "attnw-legend-bar");
+  bar.style.background = `linear-gradient(to right, ${stops.join(", ")})`;
+  legend.append(
+    element(doc, "span", "attnw-legend-label", signed ? formatValue(-max) : "0"),
+    bar,
+    element(doc, "span", "attnw-legend-label", formatValue(max))
+  );
+  const share = meanCoverage * drawnShare;
+  const coverageText = minCoverage >= 0.9995 && drawnShare >= 0.9995 ? `${edgeCount} edges, all of the attention drawn` : `${edgeCount} edges carrying ${(share * 100).toFixed(1)}% of the attention` + (minCoverage < 0.9995 ? ` (the data keeps ${(meanCoverage * 100).toFixed(1)}% per row on average, least ${(minCoverage * 100).toFixed(1)}%)` : "");
+  legend.append(element(doc, "span", "attnw-legend-coverage", coverageText));
+  if (rowLabel && rowMean !== null) {
+    legend.append(element(doc, "span", "attnw-legend-coverage", `${rowLabel}: ${formatValue(rowMean)} per row on average`));
+  }
+  legend.dataset.max = String(max);
+  legend.dataset.mid = colorAt(table, 0.5, false);
+  legend.dataset.share = String(share);
+}
+
 // src/strip.js
 var ATTRIBUTION_LABELS = {
   saliency: "saliency (\u2016\u2202y/\u2202e\u2016)",
@@ -964,11 +1042,14 @@ var ATTRIBUTION_LABELS = {
   gradient_rollout: "gradient-weighted rollout",
   blank_out: "blank-out |y \u2212 y\xACj|"
 };
-function currentScores(data, target, method) {
+function currentScores(data, target, method, n) {
   if (!method || data.status !== "done" || data.target !== target || data.method !== method || !data.values) {
     return null;
   }
   const env = decodeEnvelope(data.values);
+  if (env.slices !== 1 || env.rows !== 1 || env.cols !== n) {
+    throw new Error(`the token scores have shape [${env.shape}], not one score for each of the ${n} tokens`);
+  }
   const { cols, values } = rowEntries(env, 0, 0);
   const out = new Float64Array(env.cols);
   for (let i = 0; i < values.length; i++) out[cols[i]] = values[i];
@@ -994,7 +1075,10 @@ function renderStrip(container, layout, scores) {
     container.append(bar);
   });
 }
-function renderStripStatus(line, data, method, targetLabel, scores) {
+function renderStripStatus(line, warningLine, data, method, targetLabel, scores) {
+  const warning = scores && typeof data.warning === "string" ? data.warning : "";
+  warningLine.hidden = !warning;
+  warningLine.textContent = warning ? `\u26A0 ${warning}` : "";
   line.hidden = !method;
   if (!method) return;
   const name = ATTRIBUTION_LABELS[
@@ -1575,6 +1659,9 @@ function createView(doc, model) {
   const root = element(doc, "div", "attnw-root");
   const controls = createControls(doc, model);
   const caption = element(doc, "div", "attnw-caption");
+  const problem = element(doc, "div", "attnw-problem");
+  problem.setAttribute("role", "alert");
+  problem.hidden = true;
   const plot = element(doc, "div", "attnw-plot");
   plot.tabIndex = 0;
   plot.dataset.lmSuppressShortcuts = "true";
@@ -1594,6 +1681,7 @@ function createView(doc, model) {
   const titleRight = element(doc, "div", "attnw-title attnw-title-right");
   const strip = element(doc, "div", "attnw-strip");
   const stripStatus = element(doc, "div", "attnw-strip-status");
+  const stripWarning = element(doc, "div", "attnw-strip-warning");
   const labelsLeft = element(doc, "div", "attnw-labels attnw-labels-left");
   const labelsRight = element(doc, "div", "attnw-labels attnw-labels-right");
   const tooltip = element(doc, "div", "attnw-tooltip");
@@ -1613,7 +1701,7 @@ function createView(doc, model) {
   controls.root.append(savePng, saveSvg);
   const pending = createPending(doc, model);
   plot.append(canvas, overlay, strip, titleLeft, titleRight, labelsLeft, labelsRight, tooltip, pending.root);
-  root.append(controls.root, caption, plot, legend, stripStatus);
+  root.append(controls.root, caption, problem, plot, legend, stripStatus, stripWarning);
   let labelsKey = "";
   const isDark = () => prefersDarkTable(win.getComputedStyle(root).color);
   let dark = false;
@@ -1679,9 +1767,9 @@ function createView(doc, model) {
     );
     const titles = columnTitles(state);
     const chosen = state.targets.find((t) => t.id === state.target);
-    const scores = currentScores(state.attributionData, state.target, state.attribution);
+    const scores = currentScores(state.attributionData, state.target, state.attribution, state.tokens.length);
     renderStrip(strip, layout, scores);
-    renderStripStatus(stripStatus, state.attributionData, state.attribution, chosen?.label ?? "", scores);
+    renderStripStatus(stripStatus, stripWarning, state.attributionData, state.attribution, chosen?.label ?? "", scores);
     renderTitles(titleLeft, titleRight, titles);
     markHovered(root, focus, pinned);
     markTarget(labelsRight, state.attribution && chosen ? chosen.position : null);
@@ -1736,7 +1824,7 @@ function createView(doc, model) {
     legend.hidden = false;
     renderLegend(legend, { table: scene.table, signed: scene.signed, max: Math.max(...perLayer.map((e) => e.max)), meanCoverage: 1, minCoverage: 1, edgeCount });
     renderStrip(strip, layout, null);
-    stripStatus.hidden = true;
+    stripStatus.hidden = stripWarning.hidden = true;
     tooltip.hidden = !focus;
     if (focus) {
       const edges = frame.reach ?? perLayer[Math.max(0, focus.layer - 1)];
@@ -1757,10 +1845,22 @@ function createView(doc, model) {
   };
   const drawAhead = (frames) => {
     edgeLayer.drawAhead(frames.map((next) => () => {
-      const frame = next();
+      let frame;
+      try {
+        frame = next();
+      } catch {
+        return null;
+      }
       if (frame.kind === "model") return modelScene(frame, dark);
       return frame.available ? layerScene(frame, dark) : null;
     }));
+  };
+  const showProblem = (reason, state) => {
+    if (reason) controls.update(state);
+    problem.hidden = !reason;
+    problem.textContent = reason ? `Cannot draw this view: ${reason}. Make the widget again, e.g. AttentionWidget(model, text).` : "";
+    caption.hidden = plot.hidden = Boolean(reason);
+    if (reason) legend.hidden = stripStatus.hidden = stripWarning.hidden = tooltip.hidden = true;
   };
   const pictureOf = (scene, state) => {
     return {
@@ -1772,7 +1872,7 @@ function createView(doc, model) {
       background: dark ? "#111111" : "#ffffff"
     };
   };
-  return { root, plot, canvas, savePng, saveSvg, paintLayer, paintModel, drawAhead, paintComing: edgeLayer.paintComing, setOnScreen: edgeLayer.setOnScreen, pictureOf, destroy: () => (controls.destroy(), pending.destroy(), edgeLayer.destroy()) };
+  return { root, plot, canvas, savePng, saveSvg, paintLayer, paintModel, drawAhead, showProblem, paintComing: edgeLayer.paintComing, setOnScreen: edgeLayer.setOnScreen, pictureOf, destroy: () => (controls.destroy(), pending.destroy(), edgeLayer.destroy()) };
 }
 
 // src/standalone.js
@@ -1870,12 +1970,25 @@ function render({ model, el }) {
     scheduled = 0;
     const state = readState(model);
     const width = el.clientWidth || DEFAULT_WIDTH;
-    if (state.view === "model") {
-      frame = modelFrame(state, width, envelopeOf, hovered);
-      scene = view.paintModel(frame);
-    } else {
-      frame = layerFrame(state, width, envelopeOf, hovered);
-      scene = view.paintLayer(frame);
+    let problem = state.problem;
+    if (!problem) {
+      try {
+        if (state.view === "model") {
+          frame = modelFrame(state, width, envelopeOf, hovered);
+          scene = view.paintModel(frame);
+        } else {
+          frame = layerFrame(state, width, envelopeOf, hovered);
+          scene = view.paintLayer(frame);
+        }
+      } catch (error) {
+        console.error(error);
+        problem = error instanceof Error ? error.message : String(error);
+      }
+    }
+    view.showProblem(problem, state);
+    if (problem) {
+      frame = scene = hovered = null;
+      return;
     }
     view.drawAhead(neighbourStates(state).map((next) => () => next.view === "model" ? modelFrame(next, width, envelopeOf, null) : layerFrame(next, width, envelopeOf, null)));
     const ended = win.performance.now();
@@ -1902,6 +2015,7 @@ function render({ model, el }) {
     if (node) select(toggledSelection(readState(model), node));
   };
   const onKey = (event) => {
+    if (!frame) return;
     const action = keyAction(readState(model), hovered, event.key);
     if (!action) return;
     event.preventDefault();
@@ -1933,22 +2047,21 @@ function render({ model, el }) {
   };
   const picture = () => {
     if (!scene) paint();
-    return view.pictureOf(
-      /** @type {import("./scene.js").Scene} */
-      scene,
-      readState(model)
-    );
+    return scene && view.pictureOf(scene, readState(model));
   };
   const onSavePng = () => {
+    const drawn = picture();
+    if (!drawn) return;
     const canvas = (
       /** @type {HTMLCanvasElement} */
       doc.createElement("canvas")
     );
-    paintPng(canvas, picture());
+    paintPng(canvas, drawn);
     canvas.toBlob((blob) => blob && download(view.root, blob, `${fileName()}.png`), "image/png");
   };
   const onSaveSvg = () => {
-    download(view.root, new Blob([svgOf(doc, picture())], { type: "image/svg+xml" }), `${fileName()}.svg`);
+    const drawn = picture();
+    if (drawn) download(view.root, new Blob([svgOf(doc, drawn)], { type: "image/svg+xml" }), `${fileName()}.svg`);
   };
   const listeners = [
     [view.savePng, "click", onSavePng],

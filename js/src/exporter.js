@@ -4,8 +4,8 @@
 
 import { edgeStyle } from "./draw.js";
 import { HEADER_HEIGHT, LABEL_GAP, rowCenter } from "./layout.js";
-import { displayToken } from "./overlay.js";
 import { drawScene } from "./scene.js";
+import { displayToken, xmlText } from "./text.js";
 
 const SVG = "http://www.w3.org/2000/svg";
 /** Room below the plot for the caption. */
@@ -41,7 +41,7 @@ function labelsOf({ scene, tokens }) {
 /**
  * @param {Document} doc
  * @param {Picture} picture
- * @returns {string} a standalone SVG document
+ * @returns {string} a standalone SVG document, valid XML whatever text the picture holds
  */
 export function svgOf(doc, picture) {
   const { scene } = picture;
@@ -50,7 +50,7 @@ export function svgOf(doc, picture) {
   /** @param {string} tag @param {Record<string, string | number>} attributes @param {Element} parent */
   const add = (tag, attributes, parent) => {
     const node = doc.createElementNS(SVG, tag);
-    for (const [name, value] of Object.entries(attributes)) node.setAttribute(name, String(value));
+    for (const [name, value] of Object.entries(attributes)) node.setAttribute(name, xmlText(String(value)));
     parent.append(node);
     return node;
   };
@@ -90,7 +90,7 @@ export function svgOf(doc, picture) {
   /** @param {string} content @param {number} x @param {number} y @param {string} anchor @param {string} [weight] */
   const text = (content, x, y, anchor, weight = "normal") => {
     const node = add("text", { x, y, "text-anchor": anchor, "dominant-baseline": "middle", fill: picture.foreground, "font-weight": weight }, svg);
-    node.textContent = content; // serialised with escaping: token text stays text
+    node.textContent = xmlText(content); // serialised with escaping: token text stays text
   };
   for (const mark of scene.marks) text(mark.text, mark.x, mark.y, "middle");
   text(picture.titles[0], 0, 10, "start", "bold");

@@ -31,6 +31,24 @@ export function envelopeCache(model) {
   };
 }
 
+/**
+ * A method's data (or its per-row quantity), checked against the tokens, layers and heads the
+ * state lists: data that does not fit them would draw a wrong picture.
+ * @param {import("./state.js").ViewState} state
+ * @param {EnvelopeOf} envelopeOf
+ * @param {import("./state.js").MethodMeta} method
+ * @param {boolean} [rows]  the per-row quantity, data_<id>_rows
+ */
+function dataOf(state, envelopeOf, method, rows = false) {
+  const trait = `data_${method.id}${rows ? "_rows" : ""}`;
+  const env = envelopeOf(trait);
+  const n = state.tokens.length;
+  if (env.slices !== state.nLayers * (method.per_head ? state.nHeads + 2 : 1) || env.rows !== n || env.cols !== (rows ? 1 : n)) {
+    throw new Error(`${trait} has shape [${env.shape}], which does not fit ${n} tokens, ${state.nLayers} layers and ${state.nHeads} heads`);
+  }
+  return env;
+}
+
 /** Filtered edges per decoded envelope, made again when a trait changes (its envelope with it). */
 const filteredOf = new WeakMap();
 /** Slices and filters kept per envelope: a method's 12 × 14 slices, with room to spare. */
@@ -101,7 +119,7 @@ export function layerFrame(state, width, envelopeOf, hovered) {
   if (!isAvailable(state)) {
     return { ...base, available: false, env: null, edges: NO_EDGES, meanCoverage: 1, minCoverage: 1, rows: null, degrees: null };
   }
-  const env = envelopeOf(`data_${state.method.id}`);
+  const env = dataOf(state, envelopeOf, state.method);
   const edges = filteredSlice(env, slice, edgeFilter(state));
   let sum = 0;
   let min = 1;
@@ -112,7 +130,7 @@ export function layerFrame(state, width, envelopeOf, hovered) {
   }
   let rows = null;
   if (state.method.row_label) {
-    const rowEnv = envelopeOf(`data_${state.method.id}_rows`);
+    const rowEnv = dataOf(state, envelopeOf, state.method, true);
     rows = Float64Array.from({ length: rowEnv.rows }, (_, r) => rowEntries(rowEnv, slice, r).values[0]);
   }
   const degrees = state.nodeSize ? degreesOf(sliceEdges(env, slice), layout.n, state.nodeSize) : null;
@@ -147,12 +165,13 @@ export function modelFrame(state, width, envelopeOf, hovered) {
   const { cumulative } = state.method;
   const graphMethod = cumulative ? (state.methods.find((m) => m.id === "raw") ?? state.method) : state.method;
   const graphState = { ...state, method: graphMethod, head: cumulative ? MEAN_HEAD : state.head };
-  const env = envelopeOf(`data_${graphMethod.id}`);
+  const env = dataOf(state, envelopeOf, graphMethod);
   const filter = edgeFilter(state);
   const perLayer = Array.from({ length: state.nLayers }, (_, l) => filteredSlice(env, sliceIndex({ ...graphState, layer: l + 1 }), filter));
   const pinned = pinnedModelNode(state);
   const focus = (hovered && "layer" in hovered ? hovered : null) ?? pinned;
-  const reachEnv = cumulative ? envelopeOf(`data_${state.method.id}`) : null;
+  // A method computed on request may have no layer yet: its data is empty then.
+  const reachEnv = cumulative && state.ready[state.method.id]?.length !== 0 ? dataOf(state, envelopeOf, state.method) : null;
   const shade = reachEnv && focus ? reachShading(state, reachEnv, focus) : null;
   const reachable = reachEnv && focus && focus.layer > 0 && hasLayer(state, focus.layer);
   const reach = reachable ? sliceEdges(reachEnv, focus.layer - 1, focus.index) : null;

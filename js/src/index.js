@@ -56,12 +56,27 @@ export function render({ model, el }) {
     scheduled = 0;
     const state = readState(model);
     const width = el.clientWidth || DEFAULT_WIDTH;
-    if (state.view === "model") {
-      frame = modelFrame(state, width, envelopeOf, hovered);
-      scene = view.paintModel(frame);
-    } else {
-      frame = layerFrame(state, width, envelopeOf, hovered);
-      scene = view.paintLayer(frame);
+    // Traits that describe no picture: the widget says so rather than draw a wrong picture or
+    // stop with a script error.
+    let problem = state.problem;
+    if (!problem) {
+      try {
+        if (state.view === "model") {
+          frame = modelFrame(state, width, envelopeOf, hovered);
+          scene = view.paintModel(frame);
+        } else {
+          frame = layerFrame(state, width, envelopeOf, hovered);
+          scene = view.paintLayer(frame);
+        }
+      } catch (error) {
+        console.error(error);
+        problem = error instanceof Error ? error.message : String(error);
+      }
+    }
+    view.showProblem(problem, state);
+    if (problem) {
+      frame = scene = hovered = null;
+      return;
     }
     view.drawAhead(neighbourStates(state).map((next) => () =>
       next.view === "model" ? modelFrame(next, width, envelopeOf, null) : layerFrame(next, width, envelopeOf, null)));
@@ -95,6 +110,7 @@ export function render({ model, el }) {
   };
   /** @param {KeyboardEvent} event */
   const onKey = (event) => {
+    if (!frame) return; // nothing drawn
     const action = keyAction(readState(model), hovered, event.key);
     if (!action) return;
     event.preventDefault();
@@ -128,15 +144,18 @@ export function render({ model, el }) {
   };
   const picture = () => {
     if (!scene) paint();
-    return view.pictureOf(/** @type {import("./scene.js").Scene} */ (scene), readState(model));
+    return scene && view.pictureOf(scene, readState(model));
   };
   const onSavePng = () => {
+    const drawn = picture();
+    if (!drawn) return;
     const canvas = /** @type {HTMLCanvasElement} */ (doc.createElement("canvas"));
-    paintPng(canvas, picture());
+    paintPng(canvas, drawn);
     canvas.toBlob((blob) => blob && download(view.root, blob, `${fileName()}.png`), "image/png");
   };
   const onSaveSvg = () => {
-    download(view.root, new Blob([svgOf(doc, picture())], { type: "image/svg+xml" }), `${fileName()}.svg`);
+    const drawn = picture();
+    if (drawn) download(view.root, new Blob([svgOf(doc, drawn)], { type: "image/svg+xml" }), `${fileName()}.svg`);
   };
 
   /** @type {Array<[EventTarget, string, (event: any) => void]>} */

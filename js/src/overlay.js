@@ -3,17 +3,11 @@
 
 import { colorAt } from "./colormap.js";
 import { HEADER_HEIGHT, LABEL_GAP, rowCenter } from "./layout.js";
+import { displayToken } from "./text.js";
 
 const TOOLTIP_ROWS = 10;
-
-/**
- * Make control characters visible in a label.
- * @param {string} text
- */
-export function displayToken(text) {
-  if (text === "") return "∅";
-  return text.replace(/\n/g, "↵").replace(/\t/g, "⇥").replace(/\r/g, "");
-}
+/** Characters of a token the tooltip shows at most (a label's title shows all of it). */
+const TOOLTIP_TOKEN = 48;
 
 /**
  * @param {Document} doc
@@ -52,7 +46,7 @@ export function renderLabels(container, layout, tokens, special, side) {
     label.style.lineHeight = `${layout.rowHeight}px`;
     label.style.width = `${width}px`;
     label.style.left = side === "source" ? "0px" : `${layout.rightX + LABEL_GAP}px`;
-    label.title = `${token} (#${i})`;
+    label.title = `\u2068${displayToken(token)}\u2069 (#${i})`; // isolated: right-to-left text keeps to itself
     container.append(label);
   });
 }
@@ -120,18 +114,16 @@ export function renderTooltip(
   const doc = tooltip.ownerDocument;
   tooltip.replaceChildren();
   const verb = node.side === "target" ? "draws on" : "feeds";
-  const pin = pinned ? "Pinned · " : "";
-  tooltip.append(
-    element(doc, "div", "attnw-tooltip-title", `${pin}“${displayToken(tokens[node.index])}” #${node.index} · ${columnTitle} ${verb}:`),
-  );
+  const title = element(doc, "div", "attnw-tooltip-title", pinned ? "Pinned · " : "");
+  title.append(...quotedToken(doc, tokens[node.index], node.index), ` · ${columnTitle} ${verb}:`);
+  tooltip.append(title);
   const list = element(doc, "table", "attnw-tooltip-list");
   for (const e of touching.slice(0, TOOLTIP_ROWS)) {
     const other = node.side === "target" ? edges.source[e] : edges.target[e];
     const row = element(doc, "tr", "");
-    row.append(
-      element(doc, "td", "attnw-tooltip-token", `“${displayToken(tokens[other])}” #${other}`),
-      element(doc, "td", "attnw-tooltip-value", formatValue(edges.weight[e])),
-    );
+    const token = element(doc, "td", "attnw-tooltip-token");
+    token.append(...quotedToken(doc, tokens[other], other));
+    row.append(token, element(doc, "td", "attnw-tooltip-value", formatValue(edges.weight[e])));
     list.append(row);
   }
   tooltip.append(list);
@@ -147,6 +139,17 @@ export function renderTooltip(
     );
   }
   tooltip.hidden = false;
+}
+
+/**
+ * “token” #index, the token cut to TOOLTIP_TOKEN characters and in a <bdi>: right-to-left text
+ * cannot reorder what follows it.
+ * @param {Document} doc @param {string} token @param {number} index
+ */
+function quotedToken(doc, token, index) {
+  const chars = Array.from(displayToken(token));
+  const text = chars.length > TOOLTIP_TOKEN ? `${chars.slice(0, TOOLTIP_TOKEN - 1).join("")}…` : chars.join("");
+  return ["“", element(doc, "bdi", "attnw-tooltip-text", text), `” #${index}`];
 }
 
 /** @param {number} value */

@@ -1,5 +1,7 @@
 // Reads the widget model's traits into one plain object per redraw, and maps the
-// selected layer/head onto a slice of the method's envelope.
+// selected layer/head onto a slice of the method's envelope. Whatever the traits hold, the
+// state is usable: a setting out of range falls back to its default, and facts that cannot
+// describe a picture (no tokens, no methods) are reported in `problem` instead.
 
 export const MEAN_HEAD = -1;
 export const MAX_HEAD = -2;
@@ -17,6 +19,7 @@ export const MAX_HEAD = -2;
 
 /**
  * @typedef {object} ViewState
+ * @property {string} problem    why the traits describe no picture ("" when they do)
  * @property {string[]} tokens
  * @property {boolean[]} special
  * @property {number} nLayers
@@ -54,41 +57,119 @@ export const MAX_HEAD = -2;
  * @property {(content: object) => void} send
  */
 
+/** @type {MethodMeta} what the state holds when the traits offer no method */
+const NO_METHOD = { id: "", label: "", per_head: false, cumulative: false, description: "" };
+
 /**
  * @param {WidgetModel} model
  * @returns {ViewState}
  */
 export function readState(model) {
+  const rawTokens = model.get("tokens");
+  /** @type {string[]} */
+  const tokens = !Array.isArray(rawTokens) ? [] : rawTokens.every((t) => typeof t === "string") ? rawTokens : rawTokens.map(String);
+  const n = tokens.length;
+  const rawSpecial = model.get("special");
+  /** @type {boolean[]} */
+  const special = Array.isArray(rawSpecial) && rawSpecial.length === n && rawSpecial.every((s) => typeof s === "boolean")
+    ? rawSpecial
+    : tokens.map((_, i) => Array.isArray(rawSpecial) && rawSpecial[i] === true);
+  const rawMethods = model.get("methods");
   /** @type {MethodMeta[]} */
-  const methods = model.get("methods") ?? [];
+  const methods = Array.isArray(rawMethods) ? rawMethods.filter((m) => isObject(m) && typeof m.id === "string" && typeof m.label === "string") : [];
+  const nLayers = model.get("n_layers");
+  const nHeads = model.get("n_heads");
+  const problem = [
+    n === 0 ? "the widget lists no tokens" : "",
+    isCount(nLayers) && nLayers > 0 ? "" : `n_layers is ${JSON.stringify(nLayers)}, not a number of layers`,
+    isCount(nHeads) && nHeads > 0 ? "" : `n_heads is ${JSON.stringify(nHeads)}, not a number of heads`,
+    methods.length === 0 ? "the widget offers no methods" : "",
+  ].filter(Boolean).join("; ");
+  const L = problem ? 1 : nLayers;
+  const H = problem ? 1 : nHeads;
   const id = model.get("method");
+  const head = model.get("head");
+  const windowValue = model.get("window");
+  const ready = model.get("ready");
+  const job = model.get("job");
+  const targets = model.get("targets");
   return {
-    tokens: model.get("tokens") ?? [],
-    special: model.get("special") ?? [],
-    nLayers: model.get("n_layers"),
-    nHeads: model.get("n_heads"),
-    causal: Boolean(model.get("causal")),
-    modelName: model.get("model_name") ?? "",
+    problem,
+    tokens,
+    special,
+    nLayers: L,
+    nHeads: H,
+    causal: model.get("causal") === true,
+    modelName: String(model.get("model_name") ?? ""),
     methods,
-    method: methods.find((m) => m.id === id) ?? methods[0],
-    layer: model.get("layer"),
-    head: model.get("head"),
-    ready: model.get("ready") ?? {},
-    job: model.get("job") ?? {},
-    targets: model.get("targets") ?? [],
-    target: model.get("target") ?? "",
-    attribution: model.get("attribution") ?? "",
-    attributionData: model.get("attribution_data") ?? {},
-    offline: Boolean(model.get("offline")),
-    topK: model.get("top_k") ?? 0,
-    threshold: model.get("threshold") ?? 0,
-    specials: model.get("specials") ?? "show",
-    selected: model.get("selected") ?? {},
-    view: model.get("view") === "model" ? "model" : "layer",
-    binarizeThreshold: model.get("binarize_threshold") ?? 0.05,
-    nodeSize: model.get("node_size") ?? "",
-    window: { start: (model.get("window") ?? [0, 0])[0] ?? 0, size: (model.get("window") ?? [0, 0])[1] ?? 0 },
+    method: methods.find((m) => m.id === id) ?? methods[0] ?? NO_METHOD,
+    layer: clamp(model.get("layer"), 1, L, 1),
+    head: Number.isInteger(head) && head >= MAX_HEAD && head < H ? head : MEAN_HEAD,
+    ready: isObject(ready) ? Object.fromEntries(Object.entries(ready).filter(([, layers]) => Array.isArray(layers))) : {},
+    job: isObject(job) && (job.total === undefined || Number.isFinite(job.total)) && (job.done === undefined || Number.isFinite(job.done)) ? job : {},
+    targets: Array.isArray(targets) ? targets.filter((t) => isObject(t) && typeof t.id === "string" && typeof t.label === "string") : [],
+    target: String(model.get("target") ?? ""),
+    attribution: String(model.get("attribution") ?? ""),
+    attributionData: isObject(model.get("attribution_data")) ? model.get("attribution_data") : {},
+    offline: model.get("offline") === true,
+    topK: clamp(model.get("top_k"), 0, Infinity, 0),
+    threshold: finiteIn(model.get("threshold"), 0, Infinity, 0),
+    specials: oneOf(model.get("specials"), ["show", "hide", "renormalise"]),
+    selected: selection(model.get("selected"), n, L),
+    view: oneOf(model.get("view"), ["layer", "model"]),
+    binarizeThreshold: finiteIn(model.get("binarize_threshold"), 0, 1, 0.05),
+    nodeSize: oneOf(model.get("node_size"), ["", "in", "out"]),
+    window: {
+      start: clamp(Array.isArray(windowValue) ? windowValue[0] : 0, 0, Math.max(0, n - 1), 0),
+      size: clamp(Array.isArray(windowValue) ? windowValue[1] : 0, 0, Infinity, 0),
+    },
   };
+}
+
+/** @param {unknown} value @returns {value is Record<string, any>} a plain object, not an array or null */
+function isObject(value) {
+  return typeof value === "object" && value !== null && !Array.isArray(value);
+}
+
+/** @param {unknown} value @returns {value is number} a whole number >= 0 */
+function isCount(value) {
+  return Number.isInteger(value) && /** @type {number} */ (value) >= 0;
+}
+
+/**
+ * A whole number in [low, high]: a number outside is clamped, anything else is the fallback.
+ * @param {unknown} value @param {number} low @param {number} high @param {number} fallback
+ */
+function clamp(value, low, high, fallback) {
+  return typeof value === "number" && Number.isFinite(value) ? Math.min(high, Math.max(low, Math.round(value))) : fallback;
+}
+
+/**
+ * A finite number in [low, high], or the fallback.
+ * @param {unknown} value @param {number} low @param {number} high @param {number} fallback
+ */
+function finiteIn(value, low, high, fallback) {
+  return typeof value === "number" && Number.isFinite(value) && value >= low && value <= high ? value : fallback;
+}
+
+/**
+ * The value if it is one of the choices, else the first choice (the default).
+ * @template {string} T @param {unknown} value @param {T[]} choices @returns {T}
+ */
+function oneOf(value, choices) {
+  return choices.find((choice) => choice === value) ?? choices[0];
+}
+
+/**
+ * The pinned token if `value` names one: {side, index} or {layer, index}; otherwise {} (none).
+ * @param {unknown} value @param {number} n @param {number} nLayers
+ * @returns {ViewState["selected"]}
+ */
+function selection(value, n, nLayers) {
+  if (!isObject(value) || !isCount(value.index) || value.index >= n) return {};
+  if (value.side === "source" || value.side === "target") return { side: value.side, index: value.index };
+  if (isCount(value.layer) && value.layer <= nLayers) return { layer: value.layer, index: value.index };
+  return {};
 }
 
 /**

@@ -23,6 +23,7 @@ export const ATTRIBUTION_LABELS = {
  * @property {number} [total]
  * @property {DataView | ArrayBuffer | null} [values]
  * @property {string} [message]
+ * @property {string | null} [warning]  with "done": why the scores may be less exact than asked
  */
 
 /**
@@ -30,13 +31,17 @@ export const ATTRIBUTION_LABELS = {
  * @param {AttributionData} data
  * @param {string} target
  * @param {string} method
+ * @param {number} n  tokens: the scores must have one per token
  * @returns {Float64Array | null}
  */
-export function currentScores(data, target, method) {
+export function currentScores(data, target, method, n) {
   if (!method || data.status !== "done" || data.target !== target || data.method !== method || !data.values) {
     return null;
   }
   const env = decodeEnvelope(data.values);
+  if (env.slices !== 1 || env.rows !== 1 || env.cols !== n) {
+    throw new Error(`the token scores have shape [${env.shape}], not one score for each of the ${n} tokens`);
+  }
   const { cols, values } = rowEntries(env, 0, 0);
   const out = new Float64Array(env.cols);
   for (let i = 0; i < values.length; i++) out[cols[i]] = values[i];
@@ -71,14 +76,19 @@ export function renderStrip(container, layout, scores) {
 }
 
 /**
- * One line saying what the bars show, or what is being computed.
+ * One line saying what the bars show, or what is being computed, and below it the warning that
+ * came with the scores, if any.
  * @param {HTMLElement} line
+ * @param {HTMLElement} warningLine
  * @param {AttributionData} data
  * @param {string} method
  * @param {string} targetLabel
  * @param {Float64Array | null} scores
  */
-export function renderStripStatus(line, data, method, targetLabel, scores) {
+export function renderStripStatus(line, warningLine, data, method, targetLabel, scores) {
+  const warning = scores && typeof data.warning === "string" ? data.warning : "";
+  warningLine.hidden = !warning;
+  warningLine.textContent = warning ? `⚠ ${warning}` : "";
   line.hidden = !method;
   if (!method) return;
   const name = ATTRIBUTION_LABELS[/** @type {keyof typeof ATTRIBUTION_LABELS} */ (method)] ?? method;

@@ -33,6 +33,9 @@ export function createView(doc, model) {
   const root = element(doc, "div", "attnw-root");
   const controls = createControls(doc, model);
   const caption = element(doc, "div", "attnw-caption");
+  const problem = element(doc, "div", "attnw-problem");
+  problem.setAttribute("role", "alert");
+  problem.hidden = true;
   const plot = element(doc, "div", "attnw-plot");
   plot.tabIndex = 0;
   plot.dataset.lmSuppressShortcuts = "true"; // JupyterLab binds arrow keys in command mode
@@ -48,6 +51,7 @@ export function createView(doc, model) {
   const titleRight = element(doc, "div", "attnw-title attnw-title-right");
   const strip = element(doc, "div", "attnw-strip");
   const stripStatus = element(doc, "div", "attnw-strip-status");
+  const stripWarning = element(doc, "div", "attnw-strip-warning");
   const labelsLeft = element(doc, "div", "attnw-labels attnw-labels-left");
   const labelsRight = element(doc, "div", "attnw-labels attnw-labels-right");
   const tooltip = element(doc, "div", "attnw-tooltip");
@@ -61,7 +65,7 @@ export function createView(doc, model) {
   controls.root.append(savePng, saveSvg);
   const pending = createPending(doc, model);
   plot.append(canvas, overlay, strip, titleLeft, titleRight, labelsLeft, labelsRight, tooltip, pending.root);
-  root.append(controls.root, caption, plot, legend, stripStatus);
+  root.append(controls.root, caption, problem, plot, legend, stripStatus, stripWarning);
   let labelsKey = "";
 
   /** The host's theme is dark: its text colour is light. */
@@ -147,9 +151,9 @@ export function createView(doc, model) {
     );
     const titles = columnTitles(state);
     const chosen = state.targets.find((t) => t.id === state.target);
-    const scores = currentScores(state.attributionData, state.target, state.attribution);
+    const scores = currentScores(state.attributionData, state.target, state.attribution, state.tokens.length);
     renderStrip(strip, layout, scores);
-    renderStripStatus(stripStatus, state.attributionData, state.attribution, chosen?.label ?? "", scores);
+    renderStripStatus(stripStatus, stripWarning, state.attributionData, state.attribution, chosen?.label ?? "", scores);
     renderTitles(titleLeft, titleRight, titles);
     markHovered(root, focus, pinned);
     markTarget(labelsRight, state.attribution && chosen ? chosen.position : null);
@@ -208,7 +212,7 @@ export function createView(doc, model) {
     legend.hidden = false;
     renderLegend(legend, { table: scene.table, signed: scene.signed, max: Math.max(...perLayer.map((e) => e.max)), meanCoverage: 1, minCoverage: 1, edgeCount });
     renderStrip(strip, layout, null);
-    stripStatus.hidden = true;
+    stripStatus.hidden = stripWarning.hidden = true;
     tooltip.hidden = !focus;
     if (focus) {
       // Cumulative methods list what reaches the node from each input; others its layer's edges.
@@ -237,10 +241,29 @@ export function createView(doc, model) {
    */
   const drawAhead = (frames) => {
     edgeLayer.drawAhead(frames.map((next) => () => {
-      const frame = next();
+      let frame;
+      try {
+        frame = next();
+      } catch {
+        return null; // data that does not fit the state: nothing to draw ahead (the view says why when shown)
+      }
       if (frame.kind === "model") return modelScene(frame, dark);
       return frame.available ? layerScene(frame, dark) : null;
     }));
+  };
+
+  /**
+   * Say why nothing is drawn, in place of the plot (the controls stay, to choose another view);
+   * "" shows the plot again.
+   * @param {string} reason
+   * @param {import("./state.js").ViewState} state
+   */
+  const showProblem = (reason, state) => {
+    if (reason) controls.update(state);
+    problem.hidden = !reason;
+    problem.textContent = reason ? `Cannot draw this view: ${reason}. Make the widget again, e.g. AttentionWidget(model, text).` : "";
+    caption.hidden = plot.hidden = Boolean(reason);
+    if (reason) legend.hidden = stripStatus.hidden = stripWarning.hidden = tooltip.hidden = true;
   };
 
   /**
@@ -260,5 +283,5 @@ export function createView(doc, model) {
     };
   };
 
-  return { root, plot, canvas, savePng, saveSvg, paintLayer, paintModel, drawAhead, paintComing: edgeLayer.paintComing, setOnScreen: edgeLayer.setOnScreen, pictureOf, destroy: () => (controls.destroy(), pending.destroy(), edgeLayer.destroy()) };
+  return { root, plot, canvas, savePng, saveSvg, paintLayer, paintModel, drawAhead, showProblem, paintComing: edgeLayer.paintComing, setOnScreen: edgeLayer.setOnScreen, pictureOf, destroy: () => (controls.destroy(), pending.destroy(), edgeLayer.destroy()) };
 }

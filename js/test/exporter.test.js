@@ -7,8 +7,12 @@ import { layerScene, modelScene } from "../src/scene.js";
 import { readState } from "../src/state.js";
 import { FakeModel, makeDom, widgetTraits } from "./fake-model.js";
 
-/** The SVG of a view of the synthetic widget (3 layers, 6 tokens), parsed. */
-function exported(overrides = {}) {
+/**
+ * The SVG of a view of the synthetic widget (3 layers, 6 tokens), parsed.
+ * @param {Record<string, any>} [overrides] traits
+ * @param {Partial<import("../src/exporter.js").Picture>} [texts] titles and caption
+ */
+function exported(overrides = {}, words = {}) {
   const dom = makeDom();
   const model = new FakeModel({ ...widgetTraits(), ...overrides });
   const state = readState(model);
@@ -22,6 +26,7 @@ function exported(overrides = {}) {
     caption: "a caption",
     foreground: "#111111",
     background: "#ffffff",
+    ...words,
   });
   const parsed = new dom.window.DOMParser().parseFromString(svg, "image/svg+xml");
   const texts = [...parsed.querySelectorAll("text")].map((t) => t.textContent);
@@ -80,4 +85,17 @@ test("dots stay clear of the token labels, however tall the rows", () => {
       assert.ok(x - r >= leftX - LABEL_GAP - 1e-9 && x + r <= rightX + LABEL_GAP + 1e-9, `${JSON.stringify(overrides)}: dot at ${x} r ${r}`);
     }
   }
+});
+
+test("the SVG is valid XML whatever text it is given: every control character, lone surrogates, non-characters", () => {
+  const controls = Array.from({ length: 0x20 }, (_, c) => String.fromCharCode(c)).join("") + "\u007f\u0085\u009f";
+  const hostile = `${controls}\ud800\udfff\ufffe\uffff\u202e`;
+  const tokens = [hostile, "\u0000", "\n", "\u001b[31m", "a\ud83d", "\u0085"]; // as a page could receive them
+  const { svg, parsed, texts } = exported({ tokens, method: "raw", layer: 2 }, { titles: [hostile, hostile], caption: `caption ${hostile}` });
+  assert.equal(parsed.getElementsByTagName("parsererror").length, 0, "parses as XML");
+  assert.equal(parsed.documentElement.localName, "svg");
+  assert.ok(!/[\u0000-\u0008\u000b\u000c\u000e-\u001f\ufffe\uffff]/.test(svg), "no character XML forbids, not even escaped");
+  assert.ok(["\\x00", "↵", "\\x1b[31m", "\\x85"].every((shown) => texts.includes(shown)), "token labels show the controls");
+  assert.ok(texts.includes("a\ufffd"), "a lone surrogate becomes U+FFFD");
+  assert.ok(texts.some((t) => t?.startsWith("caption \ufffd")), "a caption keeps its text, the forbidden characters replaced");
 });

@@ -199,6 +199,33 @@ test("token scores appear as bars beside the graph, signed, with the target row 
   assert.equal(status.hidden, true);
 });
 
+test("a warning that comes with the token scores is shown beside them, as text", async () => {
+  const scores = fixtureBytes("scores");
+  const values = new DataView(scores.buffer, scores.byteOffset, scores.byteLength);
+  const done = { target: "t0", method: "integrated_gradients", status: "done", values };
+  const warning = "Stopped at 400 steps: completeness error 7.2% (goal 5%). <b>not bold</b>";
+  const { el, model, flush } = mount({
+    targets: [{ id: "t0", label: "logit of 'x'", position: 3 }],
+    target: "t0",
+    attribution: "integrated_gradients",
+    attribution_data: { ...done, warning },
+  });
+  const line = /** @type {HTMLElement} */ (el.querySelector(".attnw-strip-warning"));
+  assert.equal(line.hidden, false);
+  assert.equal(line.textContent, `⚠ ${warning}`);
+  assert.equal(line.querySelector("b"), null, "text, not markup");
+  assert.ok(!el.querySelector(".attnw-plot")?.contains(line), "beside the plot, not over it");
+  assert.equal(line.previousElementSibling, el.querySelector(".attnw-strip-status"), "under the line that describes the bars");
+  assert.equal(el.querySelectorAll(".attnw-bar").length, 6, "the bars are drawn as without a warning");
+
+  model.set("attribution_data", done);
+  await flush();
+  assert.equal(line.hidden, true, "no warning, no line");
+  model.set("attribution_data", { ...done, status: "running", done: 1, total: 2, warning });
+  await flush();
+  assert.equal(line.hidden, true, "a warning belongs to finished scores only");
+});
+
 test("without a target the token-score control explains what to do", () => {
   const { el } = mount();
   const select = /** @type {HTMLSelectElement} */ (el.querySelector(".attnw-attribution"));

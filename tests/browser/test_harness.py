@@ -24,7 +24,12 @@ def minilm_widget(minilm):
 
 
 def open_widget(browser, server, widget):
-    server.set_state(widget_state(widget))
+    return open_state(browser, server, widget_state(widget))
+
+
+def open_state(browser, server, state: dict):
+    """Open the harness on a widget state (as widget_state writes it)."""
+    server.set_state(state)
     page = browser.new_page(viewport={"width": 800, "height": 900})
     errors: list[str] = []
     page.on("pageerror", lambda exc: errors.append(str(exc)))
@@ -146,17 +151,75 @@ def test_hover_highlights_and_shows_exact_values(browser, page_server, minilm_wi
     page.close()
 
 
-def test_token_text_is_never_parsed_as_html(browser, page_server):
-    page, errors = open_widget(browser, page_server, synthetic_widget())
-    labels = page.locator(".attnw-labels-left .attnw-token").all_inner_texts()
-    assert labels[1] == HOSTILE_TOKENS[1] and labels[2] == HOSTILE_TOKENS[2]
+# Token text a tokenizer can produce that breaks pictures and pages when shown as it is.
+UNRULY_TOKENS = [
+    "\x00\x01\x1b[31m", "\x7f\x85\x9f", "\t\r\n", "\ud800", "abc\u202edef #9", "zero\u200bwidth", "x" * 300,
+    "\U0001f44d\U0001f3fd\U0001f600\U0001f468\u200d\U0001f469\u200d\U0001f467", "Z\u0351\u0352\u0353\u0354\u0355\u0356\u0357",
+    "\u05e9\u05dc\u05d5\u05dd \u05e2\u05d5\u05dc\u05dd",
+]  # fmt: skip
+
+
+@pytest.mark.parametrize("source", ["kernel", "page"])
+def test_token_text_is_never_parsed_as_html(browser, page_server, artifacts, tmp_path, source):
+    """Hostile token text stays text, on one line of its own row, and the SVG download stays valid XML.
+
+    kernel: the widget's own state (display strings); page: the raw tokens reach the page anyway.
+    """
+    from attn_widget.text import display_token
+
+    tokens = HOSTILE_TOKENS + UNRULY_TOKENS
+    widget = synthetic_widget(tokens)
+    state = widget_state(widget)
+    if source == "page":
+        state["tokens"] = tokens
+    page, errors = open_state(browser, page_server, state)
+    labels = page.locator(".attnw-labels-left .attnw-token").all_text_contents()
+    assert labels == [display_token(token) for token in tokens]
+    assert labels[1] == HOSTILE_TOKENS[1] and labels[2] == HOSTILE_TOKENS[2] and labels[6] == "\\x00\\x01\\x1b[31m"
     assert page.locator(".attnw-root img, .attnw-root script").count() == 0
     g = geometry(page)
     box = page.locator("canvas.attnw-canvas").bounding_box()
-    page.mouse.move(box["x"] + g["right"] + 20, box["y"] + g["top"] + 5.5 * g["row"])
+    # Every label keeps to one line of its own row, beside the plot, whatever its text.
+    for side in ("left", "right"):
+        boxes = page.eval_on_selector_all(
+            f".attnw-labels-{side} .attnw-token",
+            "labels => labels.map(l => { const r = l.getBoundingClientRect(); return [r.left, r.right, r.top, r.height, l.scrollHeight]; })",
+        )
+        for i, (left, right, top, height, content_height) in enumerate(boxes):
+            assert abs(top - (box["y"] + g["top"] + i * g["row"])) < 0.5 and abs(height - g["row"]) < 0.5, (side, i)
+            assert content_height <= height + 0.5, f"label {i} wraps onto a second line"
+            if side == "left":
+                assert right <= box["x"] + g["left"] + 0.5, f"label {i} runs into the plot"
+            else:
+                assert left >= box["x"] + g["right"] - 0.5 and right <= box["x"] + box["width"] + 0.5, f"label {i}"
+    right_column = box["x"] + g["right"] + 20
+    page.mouse.move(right_column, box["y"] + g["top"] + 5.5 * g["row"])
     page.locator(".attnw-tooltip").wait_for(state="visible")
     assert "<img src=x onerror=alert(1)>" in page.inner_text(".attnw-tooltip")
     assert page.locator(".attnw-root img").count() == 0
+    # Right-to-left text keeps to itself: what follows a Hebrew token in the tooltip stays on its right.
+    hebrew = len(tokens) - 1
+    page.mouse.move(right_column, box["y"] + g["top"] + (hebrew + 0.5) * g["row"])
+    page.wait_for_function(f"document.querySelector('.attnw-tooltip-title').textContent.includes('#{hebrew} ·')")
+    token_right, next_left = page.eval_on_selector(
+        ".attnw-tooltip-title .attnw-tooltip-text",
+        """bdi => { const after = document.createRange(); after.selectNodeContents(bdi.nextSibling);
+                    return [bdi.getBoundingClientRect().right, after.getBoundingClientRect().left]; }""",
+    )
+    assert next_left >= token_right - 0.5
+    # A very long token is cut in the tooltip, which stays inside the plot.
+    page.mouse.move(right_column, box["y"] + g["top"] + (tokens.index("x" * 300) + 0.5) * g["row"])
+    page.wait_for_function("document.querySelector('.attnw-tooltip-title').textContent.includes('#12 ·')")
+    assert "x" * 47 + "…” #12" in page.inner_text(".attnw-tooltip-title")
+    tooltip = page.locator(".attnw-tooltip").bounding_box()
+    assert tooltip["x"] >= box["x"] - 0.5 and tooltip["x"] + tooltip["width"] <= box["x"] + box["width"] + 0.5
+    page.locator(".attnw-root").screenshot(path=str(artifacts / f"widget-hostile-tokens-{source}.png"))
+    with page.expect_download() as info:
+        page.click(".attnw-save-svg")
+    info.value.save_as(tmp_path / "hostile.svg")
+    root = ET.parse(tmp_path / "hostile.svg").getroot()  # an XML 1.0 parser: control characters would fail it
+    texts = [t.text for t in root.iter("{http://www.w3.org/2000/svg}text")]
+    assert texts.count(display_token("\x00\x01\x1b[31m")) == 2 and texts.count("\ufffd") == 2  # both columns
     assert errors == []  # no alert() dialog, no script error
     page.close()
 
@@ -233,7 +296,11 @@ def test_token_scores_beside_the_graph(browser, page_server, artifacts):
     widget.method, widget.layer, widget.attribution = "flow_rf", 4, "integrated_gradients"
     widget.wait()
     assert widget.attribution_data["status"] == "done"
-    page, errors = open_widget(browser, page_server, widget)
+    state = widget_state(widget)
+    # Integrated gradients may stop short of its completeness goal and say so with the scores.
+    warning = "Stopped after 800 steps: the scores miss completeness by 7.3% (goal: 5%)."
+    state["attribution_data"] = {**state["attribution_data"], "warning": warning}
+    page, errors = open_state(browser, page_server, state)
     bars = page.locator(".attnw-bar")
     assert bars.count() == len(widget.tokens)
     widths = [float(w) for w in page.eval_on_selector_all(".attnw-bar", "bars => bars.map(b => b.getBoundingClientRect().width)")]
@@ -241,6 +308,10 @@ def test_token_scores_beside_the_graph(browser, page_server, artifacts):
     strongest = int(np.abs(scores).argmax())
     assert widths[strongest] == max(widths) and max(widths) > 20
     assert page.inner_text(".attnw-strip-status").startswith("Bars: integrated gradients of logit of")
+    shown = page.locator(".attnw-strip-warning")
+    assert shown.is_visible() and shown.inner_text() == f"⚠ {warning}"
+    plot = page.locator(".attnw-plot").bounding_box()
+    assert shown.bounding_box()["y"] >= plot["y"] + plot["height"], "below the plot, not over it"
     target_row = page.locator(".attnw-labels-right .attnw-target-row")
     assert target_row.get_attribute("data-index") == str(len(widget.tokens) - 1)
     page.locator(".attnw-root").screenshot(path=str(artifacts / "widget-token-scores.png"))

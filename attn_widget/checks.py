@@ -1,0 +1,148 @@
+"""What the widget's state may hold: one check per setting, shared by the trait validators,
+``to_frame`` and the handler of the front end's messages.
+
+Each check returns the value (as the type the widget stores) or raises ``ValueError`` or
+``TypeError`` with a message that says what is wrong and what is allowed.
+"""
+
+from __future__ import annotations
+
+import math
+import operator
+from collections.abc import Sequence
+
+MEAN_HEAD = -1
+MAX_HEAD = -2
+SIDES = ("source", "target")
+ATTRIBUTION_STATUSES = ("running", "done", "error")
+
+
+def integer(value, name: str) -> int:
+    """An integer (numpy's included); not a bool, a float or a string."""
+    if isinstance(value, bool):
+        raise TypeError(f"{name} must be an integer; got {value!r}.")
+    try:
+        return operator.index(value)
+    except TypeError:
+        raise TypeError(f"{name} must be an integer; got {value!r}.") from None
+
+
+def layer(value, n_layers: int) -> int:
+    value = integer(value, "layer")
+    if not 1 <= value <= n_layers:
+        raise ValueError(f"layer must be between 1 and {n_layers} (as displayed); got {value}.")
+    return value
+
+
+def head(value, n_heads: int) -> int:
+    value = integer(value, "head")
+    if not MAX_HEAD <= value < n_heads:
+        raise ValueError(f"head must be 0..{n_heads - 1}, {MEAN_HEAD} for the mean or {MAX_HEAD} for the max; got {value}.")
+    return value
+
+
+def choice(name: str, value, choices: Sequence):
+    if value not in choices:
+        listed = ", ".join(map(repr, choices[:-1])) + f" or {choices[-1]!r}"
+        raise ValueError(f"{name} must be {listed}; got {value!r}.")
+    return value
+
+
+def method(value, ids: Sequence[str]) -> str:
+    if value not in ids:
+        raise ValueError(f"method must be one of {list(ids)}; got {value!r}.")
+    return value
+
+
+def threshold(value: float) -> float:
+    if not (math.isfinite(value) and value >= 0):
+        raise ValueError(f"threshold must be a weight >= 0 (a finite number); got {value}.")
+    return value
+
+
+def binarize_threshold(value: float) -> float:
+    if not 0 <= value < 1:
+        raise ValueError(f"binarize_threshold must be in [0, 1); got {value}.")
+    return value
+
+
+def top_k(value: int) -> int:
+    if value < 0:
+        raise ValueError(f"top_k must be 0 (all edges) or more; got {value}.")
+    return value
+
+
+def window(value: Sequence[int], n_tokens: int) -> list[int]:
+    first, rows = value
+    if not (0 <= first < n_tokens and rows >= 0):
+        raise ValueError(f"window must be [first row 0..{n_tokens - 1}, rows >= 0]; got {list(value)}.")
+    return list(value)
+
+
+def selected(value: dict, n_tokens: int, n_layers: int) -> dict:
+    """``{}``, ``{"side": "source" | "target", "index": i}`` or ``{"layer": 0..L, "index": i}``, i in 0..n-1."""
+    if value == {}:
+        return value
+    key, places = ("side", SIDES) if "side" in value else ("layer", range(n_layers + 1))
+    try:
+        index = integer(value["index"], "index")
+        place = value[key] if key == "side" else integer(value[key], key)
+        if set(value) == {key, "index"} and 0 <= index < n_tokens and place in places:
+            return {key: place, "index": index}
+    except (KeyError, TypeError):
+        pass
+    raise ValueError(
+        f"selected must be {{}} (nothing pinned), {{'side': 'source' or 'target', 'index': 0..{n_tokens - 1}}} "
+        f"or {{'layer': 0..{n_layers}, 'index': 0..{n_tokens - 1}}}; got {value!r}."
+    )
+
+
+def target(value: str, ids: Sequence[str]) -> str:
+    if value != "" and value not in ids:
+        raise ValueError(f"target must be '' or one of the target ids {list(ids)} (add one with set_target); got {value!r}.")
+    return value
+
+
+def attribution_data(value: dict) -> dict:
+    """``{}`` or ``{target, method, status, ...}``: status 'running' (done, total), 'done' (values:
+    an envelope; warning: an optional plain string) or 'error' (message)."""
+    if value == {}:
+        return value
+    status = value.get("status")
+    if status not in ATTRIBUTION_STATUSES:
+        raise ValueError(f"attribution_data['status'] must be one of {list(ATTRIBUTION_STATUSES)}; got {status!r}.")
+    if status == "done" and not isinstance(value.get("values"), (bytes, memoryview)):
+        raise ValueError("attribution_data with status 'done' needs its 'values' as a payload envelope (bytes).")
+    for key in ("message", "warning"):
+        if value.get(key) is not None and not isinstance(value[key], str):
+            raise ValueError(f"attribution_data[{key!r}] must be a plain string; got {type(value[key]).__name__}.")
+    return serialisable(value, "attribution_data")
+
+
+def serialisable(value, name: str):
+    """Refuse what has no JSON form (NaN, infinities) or cannot be sent as UTF-8 (lone surrogates)."""
+    if isinstance(value, float) and not math.isfinite(value):
+        raise ValueError(f"{name} is {value}: NaN and infinite numbers cannot be shown or saved; use a finite number.")
+    if isinstance(value, str):
+        try:
+            value.encode("utf-8")
+        except UnicodeEncodeError:
+            raise ValueError(f"{name} holds a lone surrogate: {value!r}; pass text through attn_widget.text.display_token.") from None
+    if isinstance(value, dict):
+        for key, item in value.items():
+            serialisable(item, f"{name}[{key!r}]")
+    elif isinstance(value, (list, tuple)):
+        for i, item in enumerate(value):
+            serialisable(item, f"{name}[{i}]")
+    return value
+
+
+def compute_request(content: dict, ids: Sequence[str], n_layers: int) -> tuple[str, list[int]]:
+    """A front end's ``{"type": "compute", "method": id, "layers": [1..L, ...]}`` as (method, layers)."""
+    layers = content.get("layers")
+    if not isinstance(layers, list) or not layers:
+        raise ValueError(f"compute needs 'layers', a list of layer numbers 1..{n_layers}; got {layers!r}.")
+    try:
+        return method(content.get("method"), ids), [layer(number, n_layers) for number in layers]
+    except TypeError as error:
+        raise ValueError(str(error)) from None
