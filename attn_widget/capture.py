@@ -184,15 +184,14 @@ def _stack_attentions(outputs, model, dtype: torch.dtype) -> torch.Tensor:
 
 
 def _causal(sites: list[Site], config, attentions: torch.Tensor) -> bool:
-    """Declared by the attention modules (``is_causal``) or the config (``is_decoder``), else observed:
-    no weight anywhere above the diagonal. ``verify.check_masks`` then holds the model to it."""
-    declared = {site.declared_causal for site in sites} - {None}
-    if len(declared) == 1:
-        return declared.pop()
-    if getattr(config, "is_decoder", False):
-        return True
+    """Observed (no weight anywhere above the diagonal), or declared by the attention modules
+    (``is_causal``) or the config (``is_decoder``). A model that declares a causal mask but does
+    not apply one is caught by ``verify.check_masks``; one that applies a mask it does not
+    declare (CLIP's text encoder) is taken at its word of what it did."""
     n = attentions.shape[-1]
-    return n > 1 and bool((attentions.triu(diagonal=1) == 0).all())
+    observed = n > 1 and bool((attentions.triu(diagonal=1) == 0).all())
+    declared = any(site.declared_causal for site in sites) or bool(getattr(config, "is_decoder", False))
+    return observed or declared
 
 
 def _add_value_data(record: Capture, model, calls: _Calls, dtype: torch.dtype) -> None:

@@ -14,6 +14,7 @@ from torch import nn
 
 from .errors import UnsupportedModelError
 from .models import refusal
+from .text import display_token
 
 # Config fields that bound the input length (learned position tables are read off the model too).
 _LENGTH_FIELDS = ("max_position_embeddings", "n_positions", "max_seq_len", "n_ctx")
@@ -182,6 +183,5 @@ def encode(model, text: str, tokenizer) -> Encoded:
         )
     device = next(model.parameters()).device
     model_inputs = {key: value.to(device) for key, value in batch.items() if isinstance(value, torch.Tensor)}
-    from .text import display_token
     tokens = [display_token(tokenizer.decode([int(i)])) for i in ids]
     return Encoded(model_inputs, ids.cpu(), tokens, special.cpu())

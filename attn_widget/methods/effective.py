@@ -108,23 +108,23 @@ class _RowProjector:
         if full_mask:  # encoder: one projector, P = U_r U_rᵀ (Brunner's formula once padding is cropped)
             self.identity_rows = torch.full((n,), rank == n)
             return
-        # Masked rows, fast path. With V = B C (B this basis, C = S Wᵀ of full rank), V[K_i] = B[K_i] C,
-        # so col(V[K_i]) = col(B[K_i]) when B[K_i] has full rank, and sigma_min(V[K_i]) >= sigma_min(B[K_i])
-        # s_r while sigma_1(V[K_i]) <= s_1: a Cholesky factor of B[K_i]'s Gram (1/||G⁻¹||_F <= lambda_min)
-        # certifies that no singular value of V[K_i] falls below tau_i, without squaring V's condition.
+        # Masked rows, fast path. V = B C + (directions below the global tolerance, dropped for every row
+        # as in the encoder), with B this basis and C = S_r W_rᵀ of full rank r; so col(B[K_i] C) =
+        # col(B[K_i]) when that has rank r. A row is certified by the eigenvalues of M_i = S G_i S, which
+        # are B[K_i] C's squared singular values (all above tau_i, and above what float64 resolves), and
+        # by a Cholesky factor of B[K_i]'s own Gram G_i, the one applied (lambda_min >= 1e-6 keeps its
+        # inverse accurate to about 1e-10, as lambda_max <= 1). Neither squares V's condition number.
         sizes = mask.sum(-1)
         grams = _masked_grams(self.basis, mask)  # (n, r, r)
-        factor, info = torch.linalg.cholesky_ex(grams)
-        eye = torch.eye(rank, dtype=torch.float64)
-        self.gram_inverse = torch.cholesky_inverse(torch.where((info == 0)[:, None, None], factor, eye))
-        bound = (s[0] / s[rank - 1] * sizes.clamp(min=head_dim) * eps) ** 2 if rank else torch.zeros(n)
-        # lambda_max <= 1, so lambda_min >= 1e-6 also keeps the float64 inverse accurate to about 1e-10;
-        # rows just past k keys (or in windows barely wider than k) often miss it and take the SVD.
-        bound = bound.clamp(min=1e-6)
-        lam_min = 1.0 / torch.linalg.matrix_norm(self.gram_inverse)
-        certified = (info == 0) & (lam_min > bound) & (rank == k) & (sizes > k)
+        self.gram_inverse, gram_min = _cholesky_inverse(grams)
+        singular_sq = torch.linalg.eigvalsh(grams * (s[:rank, None] * s[None, :rank]))  # (n, r) ascending
+        largest = singular_sq[:, -1] if rank else torch.zeros(n, dtype=torch.float64)
+        tau_sq = largest * (sizes.clamp(min=head_dim) * eps) ** 2
+        resolvable = largest * 16 * k * float(torch.finfo(torch.float64).eps)
+        smallest = singular_sq[:, 0] if rank else torch.zeros(n, dtype=torch.float64)
+        certified = (sizes > rank) & (gram_min >= 1e-6) & (smallest > torch.maximum(tau_sq, resolvable))
         self.identity_rows = torch.zeros(n, dtype=torch.bool)
-        # The rest (rows that see at most k keys, near-dependent values): an exact SVD of V[K_i] per row.
+        # The rest (rows that see at most r keys, near-dependent values): an exact SVD of V[K_i] per row.
         self.rest = (~certified).nonzero().flatten()
         self.rest_bases = []
         for chunk in self.rest.split(self._CHUNK):
@@ -154,6 +154,16 @@ class _RowProjector:
             result[:, chunk] = torch.einsum("hmk,mnk->hmn", torch.einsum("hmn,mnk->hmk", rows, bases), bases)
         out_dtype = torch.float64 if a.dtype == torch.float64 else torch.float32
         return torch.where(self.identity_rows.unsqueeze(1), a64, result).to(out_dtype)
+
+
+def _cholesky_inverse(grams: torch.Tensor) -> tuple[torch.Tensor, torch.Tensor]:
+    """Inverses of positive-definite ``(n, r, r)`` matrices and a lower bound on each one's smallest
+    eigenvalue (1/||G⁻¹||_F); rows that are not numerically positive definite get a bound of 0."""
+    factor, info = torch.linalg.cholesky_ex(grams)
+    ok = info == 0
+    eye = torch.eye(grams.shape[-1], dtype=grams.dtype)
+    inverse = torch.cholesky_inverse(torch.where(ok[:, None, None], factor, eye))
+    return inverse, torch.where(ok, 1.0 / torch.linalg.matrix_norm(inverse), torch.zeros_like(info, dtype=grams.dtype))
 
 
 def _masked_grams(v: torch.Tensor, mask: torch.Tensor) -> torch.Tensor:
