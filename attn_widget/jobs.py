@@ -47,7 +47,8 @@ class BackgroundJob:
         """
         self.stop()
         # This job's own events: a late cancel cannot hit the next job.
-        cancel, finished = self._cancel, self._finished = threading.Event(), threading.Event()
+        cancel, finished = threading.Event(), threading.Event()
+        self._cancel, self._finished = cancel, finished
 
         def check_cancel() -> None:
             if cancel.is_set():
