@@ -2,8 +2,11 @@
 attention gradients, batched integrated gradients, and blank-out as the perturbation reference.
 
 The model is borrowed exactly as for a capture (eval mode, eager attention, restored
-afterwards). Gradients are taken with ``torch.autograd.grad``, so no ``.grad`` is left on
-any parameter and ``requires_grad`` flags are never touched.
+afterwards, one owner at a time: ``model_state``). Integrated gradients and blank-out borrow
+it per batch, not for the whole run: each batch sees the same model state, and a widget built
+meanwhile on the same model waits for one batch, not for the whole computation. Gradients are
+taken with ``torch.autograd.grad``, so no ``.grad`` is left on any parameter and
+``requires_grad`` flags are never touched.
 """
 
 from __future__ import annotations
@@ -54,12 +57,14 @@ class GradientRunner:
         if isinstance(target, Target):
             return target
         spec: TargetSpec = as_spec(target)
-        return spec.resolve(self._plain_context())
+        # Resolving may run the model (similarity encodes the other text): borrowed like any forward pass.
+        with borrowed_for_capture(self.model, "resolving a target"):
+            return spec.resolve(self._plain_context())
 
     def _plain_context(self) -> Context:
         """The model, the text and one plain forward pass on it (no gradients), made once."""
         if self._context is None:
-            with borrowed_for_capture(self.model), torch.no_grad():
+            with borrowed_for_capture(self.model, "a forward pass"), torch.no_grad():
                 outputs = self.model(**self._inputs)
             self._context = Context(self.model, self.tokenizer, self.record.token_ids, self.record.causal, outputs)
         return self._context
@@ -80,7 +85,7 @@ class GradientRunner:
     def gradients(self, target: Target) -> Gradients:
         """y, ∂y/∂embeds and ∂y/∂A for every layer, from one backward pass."""
         embeds = self._embed().requires_grad_(True)
-        with borrowed_for_capture(self.model), torch.enable_grad():
+        with borrowed_for_capture(self.model, "gradients"), torch.enable_grad():
             outputs = self._forward(embeds, output_attentions=True)
             attentions = list(outputs.attentions)
             y = target.score(outputs).sum()
@@ -119,17 +124,16 @@ class GradientRunner:
     ) -> IntegratedGradients:
         """Gauss–Legendre integrated gradients; steps doubled until the completeness error < tolerance."""
         embeds, base = self._embed(), self.baseline()
-        with borrowed_for_capture(self.model):
-            with torch.no_grad():
-                y_end = float(target.score(self._forward(embeds)).sum())
-                y_start = float(target.score(self._forward(base)).sum())
-            while True:
-                attributions = self._integrate(target, embeds, base, steps, progress)
-                gap = y_end - y_start
-                error = abs(float(attributions.sum()) - gap) / max(abs(gap), 1e-6)
-                if error < tolerance or steps * 2 > max_steps:
-                    break
-                steps *= 2
+        with borrowed_for_capture(self.model, "integrated gradients"), torch.no_grad():
+            y_end = float(target.score(self._forward(embeds)).sum())
+            y_start = float(target.score(self._forward(base)).sum())
+        while True:
+            attributions = self._integrate(target, embeds, base, steps, progress)
+            gap = y_end - y_start
+            error = abs(float(attributions.sum()) - gap) / max(abs(gap), 1e-6)
+            if error < tolerance or steps * 2 > max_steps:
+                break
+            steps *= 2
         return IntegratedGradients(attributions[0].to("cpu", self.as_float), error, steps)
 
     def _integrate(self, target, embeds, base, steps, progress) -> torch.Tensor:
@@ -139,7 +143,7 @@ class GradientRunner:
             a = alphas[start : start + _BATCH].to(self.device, embeds.dtype)[:, None, None]
             w = weights[start : start + _BATCH].to(self.device, embeds.dtype)[:, None, None]
             points = (base + a * (embeds - base)).requires_grad_(True)
-            with torch.enable_grad():
+            with borrowed_for_capture(self.model, "integrated gradients"), torch.enable_grad():
                 y = target.score(self._forward(points)).sum()
                 (grad,) = torch.autograd.grad(y, [points])
             total += (w * grad).sum(0, keepdim=True)
@@ -163,11 +167,11 @@ class GradientRunner:
         n = ids.shape[1]
         out = torch.empty(n, dtype=torch.float64)
         y = float(target.score(self._plain_context().outputs).sum())
-        with borrowed_for_capture(self.model), torch.no_grad():
-            for start in range(0, n, _BATCH):
-                rows = torch.arange(start, min(n, start + _BATCH), device=self.device)
-                blanked = ids.repeat(len(rows), 1)
-                blanked[torch.arange(len(rows)), rows] = replacement
+        for start in range(0, n, _BATCH):
+            rows = torch.arange(start, min(n, start + _BATCH), device=self.device)
+            blanked = ids.repeat(len(rows), 1)
+            blanked[torch.arange(len(rows)), rows] = replacement
+            with borrowed_for_capture(self.model, "blank-out"), torch.no_grad():
                 values = target.score(self.model(input_ids=blanked, **self._extra(len(rows))))
-                out[start : start + len(rows)] = (y - values.double().cpu()).abs()
+            out[start : start + len(rows)] = (y - values.double().cpu()).abs()
         return out

@@ -1,14 +1,18 @@
 """Run one long computation at a time in a background thread, with progress and cancel.
 
-The kernel stays responsive while flow for a large input is computed, so the view can
-show progress and the user can cancel. Cancelling takes effect at the next progress
-report (after the current source row); finished layers stay cached.
+The kernel stays responsive while flow for a large input or token scores are computed, so
+the view can show progress and the user can cancel. Cancelling takes effect at the next
+progress report (after the current source row or batch) or while the work waits for the
+model (``model_state``); finished layers stay cached.
 """
 
 from __future__ import annotations
 
+import contextlib
 import threading
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
+
+from .model_state import waits_reported_to
 
 
 class Cancelled(Exception):
@@ -16,49 +20,86 @@ class Cancelled(Exception):
 
 
 class BackgroundJob:
-    """At most one job at a time; ``start`` refuses a second while one runs."""
+    """At most one job at a time. ``start`` replaces the running job: it is cancelled and
+    waited for first, so an old job's callbacks never arrive after the new one's."""
 
     def __init__(self):
-        self._thread: threading.Thread | None = None
         self._cancel = threading.Event()
+        # Set when the job has finished, callbacks included. Waited for instead of joining the
+        # thread: a join interrupted by Ctrl-C marks a running thread as stopped (CPython 3.11).
+        self._finished = threading.Event()
+        self._finished.set()
 
     @property
     def running(self) -> bool:
-        return self._thread is not None and self._thread.is_alive()
+        return not self._finished.is_set()
 
     def start(
         self,
         work: Callable[[Callable[[float, float], None]], None],
         on_progress: Callable[[float, float], None],
         on_finish: Callable[[str | None], None],
-    ) -> bool:
-        """Run ``work(progress)`` in a thread; ``on_finish(error)`` gets None, "cancelled" or a message."""
-        if self.running:
-            return False
-        self._cancel.clear()
+        on_wait: Callable[[str], None] | None = None,
+    ) -> None:
+        """Run ``work(progress)`` in a thread; ``on_finish(error)`` gets None, "cancelled" or a message.
+
+        on_wait: told what holds the model while the work waits for it.
+        """
+        self.stop()
+        # This job's own events: a late cancel cannot hit the next job.
+        cancel, finished = threading.Event(), threading.Event()
+        self._cancel, self._finished = cancel, finished
+
+        def check_cancel() -> None:
+            if cancel.is_set():
+                raise Cancelled
 
         def progress(done: float, total: float) -> None:
-            if self._cancel.is_set():
-                raise Cancelled
+            check_cancel()
             on_progress(done, total)
+
+        def waiting(holder: str, _seconds: float) -> None:
+            check_cancel()
+            if on_wait is not None:
+                on_wait(holder)
 
         def run() -> None:
             try:
-                work(progress)
+                with waits_reported_to(waiting):
+                    work(progress)
             except Cancelled:
                 on_finish("cancelled")
             except Exception as exc:  # reported in the view, not lost in a thread
                 on_finish(f"{type(exc).__name__}: {exc}")
             else:
                 on_finish(None)
+            finally:
+                finished.set()
 
-        self._thread = threading.Thread(target=run, name="attn_widget-job", daemon=True)
-        self._thread.start()
-        return True
+        threading.Thread(target=run, name="attn_widget-job", daemon=True).start()
 
     def cancel(self) -> None:
+        """Ask the running job to stop at its next progress report; returns at once."""
         self._cancel.set()
 
     def wait(self, timeout: float | None = None) -> None:
-        if self._thread is not None:
-            self._thread.join(timeout)
+        self._finished.wait(timeout)
+
+    def stop(self) -> None:
+        """Cancel the running job and wait until it has stopped."""
+        self.cancel()
+        self.wait()
+
+
+@contextlib.contextmanager
+def cancelled_on_interrupt(*jobs: BackgroundJob) -> Iterator[None]:
+    """Ctrl-C in this block cancels the jobs and waits until they have stopped (so their
+    state says cancelled) before it goes on as KeyboardInterrupt."""
+    try:
+        yield
+    except KeyboardInterrupt:
+        for job in jobs:
+            job.cancel()
+        for job in jobs:
+            job.wait()
+        raise

@@ -37,3 +37,23 @@ def progress_reporter(progress: ProgressArg, description: str) -> _Reporter:
     if callable(progress):
         return _Reporter(progress, description, bar=False)
     return _Reporter(None, description, bar=bool(progress))
+
+
+class WaitingBar(contextlib.AbstractContextManager):
+    """A bar saying what work waits for, shown from the first report: call as ``bar(holder, seconds)``."""
+
+    def __init__(self):
+        self._bar = None
+
+    def __call__(self, holder: str, seconds: float) -> None:
+        description = f"waiting for the model, in use by {holder}"
+        if self._bar is None:
+            from tqdm.auto import tqdm
+
+            self._bar = tqdm(desc=description, total=None, bar_format="{desc}: {elapsed}", leave=False)
+        self._bar.set_description_str(description, refresh=False)
+        self._bar.refresh()
+
+    def __exit__(self, *exc) -> None:
+        if self._bar is not None:
+            self._bar.close()

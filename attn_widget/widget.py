@@ -19,7 +19,8 @@ from .catalog import (
     view_method,
     view_methods,
 )
-from .jobs import BackgroundJob
+from .jobs import BackgroundJob, cancelled_on_interrupt
+from .methods.flow import layer_numbers
 from .text import display_token
 
 _STATIC = pathlib.Path(__file__).parent / "static"
@@ -204,6 +205,9 @@ class AttentionWidget(anywidget.AnyWidget):
 
     @t.observe("target", "attribution")
     def _attribute(self, _change=None) -> None:
+        """Compute the selected token scores in the background. A new choice replaces the running
+        computation (cancelled and waited for); turning token scores off ('') cancels it."""
+        self._attribution_job.stop()
         method, target_id = self.attribution, self.target
         if not method or target_id not in self._target_specs:
             return
@@ -222,10 +226,11 @@ class AttentionWidget(anywidget.AnyWidget):
             if error:
                 self.attribution_data = {**base, "status": "error", "message": error}
 
-        self._attribution_job.cancel()
-        self._attribution_job.wait()
+        def on_wait(holder: str) -> None:  # progress so far stays; the next report clears the message
+            self.attribution_data = {**self.attribution_data, "message": f"Waiting for the model, in use by {holder}."}
+
         self.attribution_data = {**base, "status": "running", "done": 0, "total": 1}
-        self._attribution_job.start(work, on_progress, on_finish)
+        self._attribution_job.start(work, on_progress, on_finish, on_wait)
 
     # Export ------------------------------------------------------------------------
     def to_html(self, path=None, title: str | None = None) -> str:
@@ -241,23 +246,31 @@ class AttentionWidget(anywidget.AnyWidget):
         return export.to_frame(self, method, layer, head)
 
     def wait(self, timeout: float | None = None) -> None:
-        """Block until background computations (flow layers, token scores) have finished."""
-        self._job.wait(timeout)
-        self._attribution_job.wait(timeout)
+        """Block until background computations (flow layers, token scores) have finished.
+
+        Ctrl-C cancels them and waits until they have stopped (finished layers stay cached).
+        """
+        with cancelled_on_interrupt(self._job, self._attribution_job):
+            self._job.wait(timeout)
+            self._attribution_job.wait(timeout)
 
     # Computing on request ------------------------------------------------------
     def compute(self, method: str, layers: list[int] | None = None, wait: bool = False) -> None:
         """Compute a deferred method (flow for long inputs) for some layers (default: all).
 
-        Runs in the background with progress shown in the view; ``wait=True`` blocks
-        until it is done. Does nothing if the layers are already there.
+        Runs in the background with progress shown in the view (``job``); ``wait=True``
+        blocks until it is done, and Ctrl-C then cancels it. Does nothing if the layers
+        are already there. A bad method or layer number raises here, before anything starts.
+
+        One computation at a time: a request made while another runs replaces it (the
+        running one stops after its current row, its finished layers stay cached, and
+        ``job`` says it was cancelled), unless the running one already covers the request,
+        which then just waits for it with ``wait=True``.
         """
         spec = self._method(method)
-        wanted = list(range(1, self.n_layers + 1)) if layers is None else [int(layer) for layer in layers]
+        wanted = layer_numbers(layers, self.n_layers)
         if spec.layers is None or set(wanted) <= set(self.ready.get(method, [])):
             return
-        if self._job.running:
-            raise RuntimeError("Another computation is running; wait for it or call cancel() first.")
 
         def work(progress):
             spec.layers(self.analysis, wanted, progress)
@@ -272,14 +285,24 @@ class AttentionWidget(anywidget.AnyWidget):
                     self._publish(other)
             self.job = {"method": method, "layers": wanted, "error": error} if error else {}
 
-        self.job = {"method": method, "layers": wanted, "done": 0, "total": 1}
-        self._job.start(work, on_progress, on_finish)
-        if wait:
-            self._job.wait()
+        running = self.job if self._job.running else {}
+        covered = running.get("method") == method and set(wanted) <= set(running.get("layers", []))
+        # From the start: the job may report (and Ctrl-C come) before wait() is reached.
+        with cancelled_on_interrupt(self._job):
+            if not covered:
+                self._job.stop()  # the replaced job's last report comes before this one's first
+                self.job = {"method": method, "layers": wanted, "done": 0, "total": 1}
+                self._job.start(work, on_progress, on_finish)
+            if wait:
+                self._job.wait()
 
     def cancel(self) -> None:
-        """Stop the running computation after its current row; finished layers are kept."""
-        self._job.cancel()
+        """Stop the background computations (flow layers, token scores) after their current
+        row or batch, and wait until they have stopped; finished layers stay cached, and
+        ``job`` and ``attribution_data`` say cancelled."""
+        for job in (self._job, self._attribution_job):
+            job.cancel()
+        self.wait()
 
     def _handle_message(self, _widget, content, _buffers) -> None:
         """The front end's requests, {type: 'compute', method, layers: [1..L]} and {type: 'cancel'}, checked
@@ -288,8 +311,8 @@ class AttentionWidget(anywidget.AnyWidget):
         try:
             if kind == "compute":
                 self.compute(*checks.compute_request(content, self._method_ids, self.n_layers))
-            elif kind == "cancel":
-                self.cancel()
+            elif kind == "cancel":  # the Cancel button of the flow panel: token scores go on
+                self._job.cancel()
             else:
                 raise ValueError(f"unknown message {content!r}; expected type 'compute' or 'cancel'.")
         except (ValueError, RuntimeError) as error:

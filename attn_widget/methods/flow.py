@@ -13,6 +13,7 @@ compiled push-relabel kernel of ``_maxflow`` once per (i, j) pair, rows in paral
 
 from __future__ import annotations
 
+import operator
 import os
 from collections.abc import Callable, Iterable
 from concurrent.futures import ThreadPoolExecutor
@@ -53,13 +54,23 @@ def flow(
 
 
 def layer_numbers(layers: Iterable[int] | None, n_layers: int) -> list[int]:
-    """Validate 1-based layer numbers."""
+    """Validate 1-based layer numbers: whole numbers 1..n_layers (numpy and torch integers too);
+    floats and bools are refused rather than rounded."""
     if layers is None:
         return list(range(1, n_layers + 1))
-    wanted = [int(layer) for layer in layers]
-    bad = [layer for layer in wanted if not 1 <= layer <= n_layers]
+    if isinstance(layers, (str, bytes)) or not isinstance(layers, Iterable):
+        raise TypeError(f"layers must be a list of layer numbers 1..{n_layers}; got {layers!r}.")
+    wanted, bad = [], []
+    for layer in layers:
+        try:
+            number = None if isinstance(layer, (bool, np.bool_)) else operator.index(layer)
+        except TypeError:
+            number = None
+        if number is None or not 1 <= number <= n_layers:
+            bad.append(layer)
+        wanted.append(number)
     if bad:
-        raise ValueError(f"layers must be numbers between 1 and {n_layers}; got {bad}.")
+        raise ValueError(f"layers must be whole layer numbers 1..{n_layers}; got {', '.join(map(repr, bad))}.")
     return wanted
 
 
