@@ -1091,10 +1091,10 @@ function renderStripStatus(line, warningLine, data, method, targetLabel, scores)
     let max = 0;
     for (const v of scores) max = Math.max(max, Math.abs(v));
     line.textContent = `Bars: ${name} of ${targetLabel}; longest ${formatValue(max)}`;
-  } else if (data.status === "running" && data.total) {
-    line.textContent = `Computing ${name}\u2026 ${Math.round((data.done ?? 0) / data.total * 100)}%`;
   } else {
-    line.textContent = `Computing ${name}\u2026`;
+    const share = data.status === "running" && data.total ? ` ${Math.round((data.done ?? 0) / data.total * 100)}%` : "";
+    const waiting = data.status === "running" && data.message ? ` ${data.message}` : "";
+    line.textContent = `Computing ${name}\u2026${share}${waiting}`;
   }
 }
 

@@ -98,9 +98,10 @@ export function renderStripStatus(line, warningLine, data, method, targetLabel, 
     let max = 0;
     for (const v of scores) max = Math.max(max, Math.abs(v));
     line.textContent = `Bars: ${name} of ${targetLabel}; longest ${formatValue(max)}`;
-  } else if (data.status === "running" && data.total) {
-    line.textContent = `Computing ${name}… ${Math.round(((data.done ?? 0) / data.total) * 100)}%`;
   } else {
-    line.textContent = `Computing ${name}…`;
+    const share = data.status === "running" && data.total ? ` ${Math.round(((data.done ?? 0) / data.total) * 100)}%` : "";
+    // While running, the kernel may say why nothing moves: another computation holds the model.
+    const waiting = data.status === "running" && data.message ? ` ${data.message}` : "";
+    line.textContent = `Computing ${name}…${share}${waiting}`;
   }
 }

@@ -173,6 +173,10 @@ test("token scores appear as bars beside the graph, signed, with the target row 
   const status = /** @type {HTMLElement} */ (el.querySelector(".attnw-strip-status"));
   assert.equal(status.textContent, "Computing gradient × input… 40%");
   assert.equal(el.querySelectorAll(".attnw-bar").length, 0);
+  const waiting = "Waiting for the model, in use by integrated gradients (thread 'attn_widget-job').";
+  model.set("attribution_data", { target: "t0", method: "grad_x_input", status: "running", done: 20, total: 50, message: waiting });
+  await flush();
+  assert.equal(status.textContent, `Computing gradient × input… 40% ${waiting}`);
 
   model.set("attribution_data", { target: "t0", method: "grad_x_input", status: "done", values: new DataView(scores.buffer, scores.byteOffset, scores.byteLength) });
   await flush();
