@@ -108,7 +108,7 @@ class GradientRunner:
 
         kind: "mask", "unk" or "pad" (that token's embedding), "zero", or "auto" (default): the first
         of [MASK], [UNK] and pad whose embedding is not near zero (norm ≥ 10% of the text's median
-        token norm), else zero; the same token blank-out puts in. Not pad or zero first: models zero
+        token norm), else zero (blank-out's order of tokens). Not pad or zero first: models zero
         the pad row at init (and keep it zero when trained with ``padding_idx``), and on a path from
         zero the RMSNorm of models without additive position embeddings (Llama, Gemma, T5) switches
         from 0 to full scale within β ~ sqrt(eps)/|e|, or within β < 1e-8 where norms are nested
