@@ -230,24 +230,40 @@ class Analysis:
         resolved = self.target(target)
         return self._cached(("gradients", resolved.key), lambda: self._runner().gradients(resolved))
 
-    def integrated_gradients(self, target=None, steps: int = 50, progress: ProgressArg = True) -> IntegratedGradients:
-        """Gauss–Legendre IG on the word embeddings; steps doubled until completeness error < 5%."""
+    def integrated_gradients(
+        self,
+        target=None,
+        steps: int = 50,
+        progress: ProgressArg = True,
+        baseline: str = "auto",
+        max_steps: int = 800,
+    ) -> IntegratedGradients:
+        """Gauss–Legendre IG on the word embeddings; steps doubled until completeness error < 5%.
+
+        baseline: "auto" (the [MASK], else [UNK], else pad embedding; see ``GradientRunner.baseline``),
+        "mask", "unk", "pad" or "zero"; special tokens keep their embeddings. Half-precision models
+        are integrated on a float32 copy. When ``max_steps`` is reached first, a RuntimeWarning
+        says so and the result has ``converged=False`` (``completeness_error`` and ``steps`` say how far).
+        """
         resolved = self.target(target)
-        key = ("integrated_gradients", resolved.key, steps)
+        key = ("integrated_gradients", resolved.key, steps, baseline, max_steps)
         if key not in self._cache:
             with progress_reporter(progress, "integrated gradients") as report:
-                self._cache[key] = self._runner().integrated_gradients(resolved, steps=steps, progress=report)
+                self._cache[key] = self._runner().integrated_gradients(
+                    resolved, steps=steps, max_steps=max_steps, baseline=baseline, progress=report
+                )
         return self._cache[key]
 
     def attribution(self, method: str, target=None, **options) -> torch.Tensor:
         """Per-token scores ``(n,)`` for the target (methods.md 6.2-6.4, 7.4).
 
         method: "saliency" (L2 of the gradient; ``norm=``), "grad_x_input" (signed sum;
-        ``reduce=``), "integrated_gradients" (signed sum; ``steps=``), "attention_gradient"
-        (row t of the last layer's A ⊙ ∇A), "gradient_rollout" (Chefer: row t of R minus
-        the identity), "blank_out" (|y − y¬j| with token j masked). For causal models,
-        tokens after the target position get exactly 0. For targets that pool every position
-        (``targets.similarity``), the attention-gradient methods average all rows.
+        ``reduce=``), "integrated_gradients" (signed sum; ``steps=``, ``baseline=``, ``max_steps=``,
+        ``progress=`` as for ``integrated_gradients``), "attention_gradient" (row t of the last
+        layer's A ⊙ ∇A), "gradient_rollout" (Chefer: row t of R minus the identity), "blank_out"
+        (|y − y¬j| with token j masked). For causal models, tokens after the target position get
+        exactly 0. For targets that pool every position (``targets.similarity``), the
+        attention-gradient methods average all rows.
         """
         if method not in self.ATTRIBUTIONS:
             raise ValueError(f"method must be one of {self.ATTRIBUTIONS}; got {method!r}.")
@@ -259,8 +275,7 @@ class Analysis:
             g = self.gradients(resolved)
             return methods.grad_times_input(g.embed_grad, g.embeds, **options)
         if method == "integrated_gradients":
-            ig = self.integrated_gradients(resolved, progress=options.get("progress", True), steps=options.get("steps", 50))
-            return ig.attributions.sum(-1)
+            return self.integrated_gradients(resolved, **options).attributions.sum(-1)
         if method == "attention_gradient":
             return row_at(self.attention_gradient(resolved, **options)[-1], t)
         if method == "gradient_rollout":

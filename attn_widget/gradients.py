@@ -6,11 +6,14 @@ afterwards, one owner at a time: ``model_state``). Integrated gradients and blan
 it per batch, not for the whole run: each batch sees the same model state, and a widget built
 meanwhile on the same model waits for one batch, not for the whole computation. Gradients are
 taken with ``torch.autograd.grad``, so no ``.grad`` is left on any parameter and
-``requires_grad`` flags are never touched.
+``requires_grad`` flags are never touched. Integrated gradients of a bf16 or fp16 model run on
+a float32 copy of it, dropped afterwards.
 """
 
 from __future__ import annotations
 
+import copy
+import warnings
 from collections.abc import Callable
 from dataclasses import dataclass
 
@@ -22,6 +25,8 @@ from .model_state import borrowed_for_capture
 from .targets import Context, Target, TargetSpec, as_spec
 
 _BATCH = 16  # inputs per forward pass for integrated gradients and blank-out
+# IG baselines: a reference token's embedding at every non-special position (tokenizer attribute), or zeros.
+BASELINES = {"mask": "mask_token_id", "unk": "unk_token_id", "pad": "pad_token_id", "zero": None}
 
 
 @dataclass(frozen=True)
@@ -39,7 +44,9 @@ class Gradients:
 class IntegratedGradients:
     attributions: torch.Tensor  # (n, d)
     completeness_error: float  # |Σ IG − (y(e) − y(e'))| / max(|y(e) − y(e')|, 1e-6)
-    steps: int
+    steps: int  # Gauss–Legendre points of the last (returned) integration
+    converged: bool  # completeness_error < tolerance; False: the step cap was hit (and a warning issued)
+    baseline: str  # what e' is at non-special positions: "[MASK] embedding", "zero vector", …
 
 
 class GradientRunner:
@@ -100,19 +107,42 @@ class GradientRunner:
             attention_grad=torch.stack([g[0] for g in attention_grad]).to("cpu", as_float),
         )
 
-    def baseline(self) -> torch.Tensor:
-        """IG baseline ``(1, n, d)``: the pad token's embedding, special tokens kept as they are;
-        zeros where the tokenizer has no pad token (GPT-2)."""
+    def baseline(self, kind: str = "auto") -> tuple[torch.Tensor, str]:
+        """IG baseline ``e'`` ``(1, n, d)`` and what it is. Every non-special position gets one reference
+        embedding; special tokens keep their own, so their IG is exactly 0.
+
+        kind: "mask", "unk" or "pad" (that token's embedding), "zero", or "auto" (default): the first
+        of [MASK], [UNK] and pad whose embedding is not near zero (norm ≥ 10% of the text's median
+        token norm), else zero (blank-out's order of tokens). Not pad or zero first: models zero
+        the pad row at init (and keep it zero when trained with ``padding_idx``), and on a path from
+        zero the RMSNorm of models without additive position embeddings (Llama, Gemma, T5) switches
+        from 0 to full scale within β ~ sqrt(eps)/|e|, or within β < 1e-8 where norms are nested
+        (Gemma's sandwich norms): no practical quadrature resolves that, and the scores would
+        measure eps rather than the tokens.
+        """
         embeds = self._embed()
-        pad = getattr(self.tokenizer, "pad_token_id", None)
-        if pad is None:
-            base = torch.zeros_like(embeds)
-        else:
-            pad_ids = torch.full_like(self._inputs["input_ids"], pad)
-            with torch.no_grad():
-                base = self.model.get_input_embeddings()(pad_ids).detach()
+        if kind == "auto":
+            floor = 0.1 * embeds[0].norm(dim=-1).median()
+            usable = (k for k in ("mask", "unk", "pad") if (r := self._reference(k)) is not None and r.norm() >= floor)
+            kind = next(usable, "zero")
+        if kind not in BASELINES:
+            raise ValueError(f'baseline must be "auto" or one of {tuple(BASELINES)}; got {kind!r}.')
         special = self.record.special.to(self.device)[None, :, None]
-        return torch.where(special, embeds, base)
+        if kind == "zero":
+            return torch.where(special, embeds, 0.0), "zero vector"
+        reference = self._reference(kind)
+        if reference is None:
+            raise ValueError(f'This tokenizer has no {kind} token; choose another baseline ("auto", "zero", ...).')
+        name = self.tokenizer.convert_ids_to_tokens(getattr(self.tokenizer, BASELINES[kind]))
+        return torch.where(special, embeds, reference), f"{name} embedding"
+
+    def _reference(self, kind: str) -> torch.Tensor | None:
+        """``(d,)`` the embedding of the tokenizer's mask, unk or pad token; None if it has none."""
+        token_id = getattr(self.tokenizer, BASELINES[kind], None)
+        if token_id is None:
+            return None
+        with torch.no_grad():
+            return self.model.get_input_embeddings()(torch.tensor([token_id], device=self.device))[0]
 
     def integrated_gradients(
         self,
@@ -120,28 +150,48 @@ class GradientRunner:
         steps: int = 50,
         tolerance: float = 0.05,
         max_steps: int = 800,
+        baseline: str = "auto",
         progress: Callable[[float, float], None] | None = None,
     ) -> IntegratedGradients:
-        """Gauss–Legendre integrated gradients; steps doubled until the completeness error < tolerance."""
-        embeds, base = self._embed(), self.baseline()
-        with borrowed_for_capture(self.model, "integrated gradients"), torch.no_grad():
-            y_end = float(target.score(self._forward(embeds)).sum())
-            y_start = float(target.score(self._forward(base)).sum())
+        """Gauss–Legendre integrated gradients; steps doubled until the completeness error < tolerance,
+        or a ``RuntimeWarning`` with the error reached when ``2 * steps`` would exceed ``max_steps``.
+
+        Integrated in the model's dtype when it is float32 or float64, else on a float32 copy of the
+        model, dropped afterwards (the user's model is never cast). Quadrature sums are float64.
+        """
+        with borrowed_for_capture(self.model, "integrated gradients"):
+            model = _float_model(self.model)  # a copy is made in eval mode with eager attention
+        runner = self if model is self.model else GradientRunner(model, self.tokenizer, self.record)
+        embeds = runner._embed()
+        base, described = runner.baseline(baseline)
+        with borrowed_for_capture(runner.model, "integrated gradients"), torch.no_grad():
+            ends = target.score(runner._forward(torch.cat([base, embeds]))).double()
+        gap = float(ends[1] - ends[0])
         while True:
-            attributions = self._integrate(target, embeds, base, steps, progress)
-            gap = y_end - y_start
+            attributions = runner._integrate(target, embeds, base, steps, progress)
             error = abs(float(attributions.sum()) - gap) / max(abs(gap), 1e-6)
             if error < tolerance or steps * 2 > max_steps:
                 break
             steps *= 2
-        return IntegratedGradients(attributions[0].to("cpu", self.as_float), error, steps)
+        converged = error < tolerance  # False for NaN too
+        if not converged:
+            warnings.warn(
+                f"Integrated gradients did not converge: completeness error {error:.1%} after {steps} steps "
+                f"(tolerance {tolerance:.0%}), so the token scores do not add up to y(x) − y(baseline). "
+                f"Pass a larger max_steps (now {max_steps}) or another baseline (this run used the {described}; "
+                'options "auto", "mask", "unk", "pad", "zero").',
+                RuntimeWarning,
+                stacklevel=3,
+            )
+        return IntegratedGradients(attributions[0].to("cpu", self.as_float), error, steps, converged, described)
 
     def _integrate(self, target, embeds, base, steps, progress) -> torch.Tensor:
+        """``(1, n, d)`` float64: ``(e − e') ⊙ Σ_i w_i ∂y/∂e(e' + α_i (e − e'))``."""
         alphas, weights = methods.gauss_legendre(steps)
-        total = torch.zeros_like(embeds)
+        total = torch.zeros(embeds.shape, dtype=torch.float64, device=self.device)
         for start in range(0, steps, _BATCH):
             a = alphas[start : start + _BATCH].to(self.device, embeds.dtype)[:, None, None]
-            w = weights[start : start + _BATCH].to(self.device, embeds.dtype)[:, None, None]
+            w = weights[start : start + _BATCH].to(self.device)[:, None, None]
             points = (base + a * (embeds - base)).requires_grad_(True)
             with borrowed_for_capture(self.model, "integrated gradients"), torch.enable_grad():
                 y = target.score(self._forward(points)).sum()
@@ -149,7 +199,7 @@ class GradientRunner:
             total += (w * grad).sum(0, keepdim=True)
             if progress is not None:
                 progress(min(start + _BATCH, steps), steps)
-        return (embeds - base) * total
+        return (embeds - base).double() * total
 
     def blank_out(self, target: Target) -> torch.Tensor:
         """``(n,)``: |y − y¬j| when token j is replaced by the mask token (else unk, else pad)."""
@@ -175,3 +225,17 @@ class GradientRunner:
                 values = target.score(self.model(input_ids=blanked, **self._extra(len(rows))))
             out[start : start + len(rows)] = (y - values.double().cpu()).abs()
         return out
+
+
+def _float_model(model):
+    """``model`` itself when it computes in float32 or float64; else a float32 copy to integrate on.
+
+    Half precision cannot integrate: bf16 and fp16 gradients and logits carry 2-3 significant
+    digits, so the quadrature sum misses y(x) − y(x') by up to 100%. The copy is built directly in
+    float32 (parameters without gradients; buffers cast), so it costs the model's size in float32
+    on its device, freed when the run ends; the user's model is never cast in place.
+    """
+    if all(p.dtype in (torch.float32, torch.float64) for p in model.parameters() if p.is_floating_point()):
+        return model
+    memo = {id(p): torch.nn.Parameter(p.detach().float(), requires_grad=False) for p in model.parameters()}
+    return copy.deepcopy(model, memo).float()

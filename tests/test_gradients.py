@@ -123,7 +123,7 @@ def test_gradient_x_input_and_integrated_gradients_agree_with_captum(build, toke
     reference = captum.InputXGradient(forward).attribute(embeds).sum(-1)[0]
     assert torch.allclose(analysis.attribution("grad_x_input"), reference, atol=1e-6)
     ig = captum.IntegratedGradients(forward).attribute(
-        embeds, baselines=runner.baseline(), n_steps=50, method="gausslegendre"
+        embeds, baselines=runner.baseline()[0], n_steps=50, method="gausslegendre"
     )
     assert torch.allclose(analysis.attribution("integrated_gradients", progress=False), ig.sum(-1)[0], atol=1e-6)
 
