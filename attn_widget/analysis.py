@@ -144,7 +144,7 @@ class Analysis:
                     f"({self.capture.geometry.head_dim}): effective attention equals raw attention here.",
                     stacklevel=2,
                 )
-            eps = float(torch.finfo(self.capture.model_dtype).eps)
+            eps = float(torch.finfo(self.capture.values_dtype).eps)
             group = self.capture.geometry.kv_group()
             self._cache[key] = torch.stack(
                 [

@@ -36,7 +36,8 @@ class Capture:
     hidden_states: torch.Tensor | None  # (L + 1, n, d): embeddings, then each layer's output
     model_name: str
     model_type: str
-    model_dtype: torch.dtype = torch.float32  # the dtype the model computed in (sets rank tolerances)
+    model_dtype: torch.dtype = torch.float32  # the dtype the model computed in
+    values_dtype: torch.dtype = torch.float32  # the precision of ``values`` (sets effective attention's rank tolerance)
     value_layout: str | None = None  # how value vectors were read ("separate", "blocked", ...), None if not
     values_unavailable: str = ""  # why value vectors are missing, for error messages
     geometry: HeadGeometry | None = None
@@ -73,7 +74,7 @@ class Capture:
 class _Calls:
     """What the hooks saw, one entry per call, in call order (= layer order)."""
 
-    values: list[tuple[Site, torch.Tensor]] = field(default_factory=list)  # (site, projection output (n, w))
+    values: list[tuple[Site, torch.Tensor, torch.Tensor]] = field(default_factory=list)  # (site, input, output (n, w))
     outputs: list[tuple[Site, torch.Tensor, torch.Tensor]] = field(default_factory=list)  # (site, input, output)
 
     def hooks(self, sites: list[Site]):
@@ -84,8 +85,8 @@ class _Calls:
         return handles
 
     def _keep_value(self, site: Site):
-        def hook(_module, _inputs, output):
-            self.values.append((site, _first(output)[0].detach()))
+        def hook(_module, inputs, output):
+            self.values.append((site, inputs[0][0].detach(), _first(output)[0].detach()))
 
         return hook
 
@@ -94,6 +95,23 @@ class _Calls:
             self.outputs.append((site, inputs[0][0].detach(), _first(output)[0].detach()))
 
         return hook
+
+
+_HALF = (torch.float16, torch.bfloat16)
+
+
+def _projection_in_float32(module, consumed: torch.Tensor, projected: torch.Tensor) -> torch.Tensor:
+    """The projection's output recomputed from its (half-precision) input with float32 weights, as
+    methods.md 5.2 item 6 prefers: the rank tolerance is then float32's, not bf16's 7.8e-3 times the
+    length, which would drop real directions. Modules other than Linear and Conv1D keep their output."""
+    weight, bias = module.weight.detach().float(), getattr(module, "bias", None)
+    bias = None if bias is None else bias.detach().float()
+    if isinstance(module, torch.nn.Linear):
+        return torch.nn.functional.linear(consumed.float(), weight, bias)
+    if type(module).__name__ == "Conv1D":
+        out = consumed.float() @ weight
+        return out if bias is None else out + bias
+    return projected
 
 
 def _first(output) -> torch.Tensor:
@@ -207,7 +225,9 @@ def _add_value_data(record: Capture, model, calls: _Calls, dtype: torch.dtype) -
         )
         return
     values, weights, biases, layouts = [], [], [], set()
-    for layer, ((site, projected), (_, context, output)) in enumerate(zip(calls.values, calls.outputs)):
+    for layer, ((site, consumed, projected), (_, context, output)) in enumerate(zip(calls.values, calls.outputs)):
+        if record.model_dtype in _HALF:  # values recomputed in float32 from what the projection consumed
+            projected = _projection_in_float32(site.value, consumed, projected)
         head_dim, rest = divmod(context.shape[-1], n_heads)
         slices = None if rest else output_slices(site.output, n_heads, head_dim)
         if slices is None:
@@ -238,6 +258,7 @@ def _add_value_data(record: Capture, model, calls: _Calls, dtype: torch.dtype) -
         biases.append(slices[1])
         layouts.add(layout)
     record.value_layout = "/".join(sorted(layouts))
+    record.values_dtype = values[0].dtype if values[0].dtype in (torch.float32, torch.float64) else torch.float32
     record.geometry = HeadGeometry(n_heads, values[0].shape[0], values[0].shape[-1], weights[0].shape[-1])
     record.values = torch.stack(values).to("cpu", dtype)
     record.out_weights = torch.stack(weights).to("cpu", dtype)

@@ -21,6 +21,7 @@ import torch
 
 from . import methods
 from .capture import Capture
+from .errors import UnsupportedModelError
 from .model_state import borrowed_for_capture
 from .targets import Context, Target, TargetSpec, as_spec
 
@@ -34,7 +35,7 @@ class Gradients:
     """One forward and backward pass. n tokens, d embedding width, L layers, H heads."""
 
     value: float  # y
-    embeds: torch.Tensor  # (n, d) word embeddings fed to the model
+    embeds: torch.Tensor  # (n, d) the input embedding module's output for the text
     embed_grad: torch.Tensor  # (n, d) ∂y/∂embeds
     attentions: torch.Tensor  # (L, H, n, n)
     attention_grad: torch.Tensor  # (L, H, n, n) ∂y/∂A
@@ -76,18 +77,58 @@ class GradientRunner:
             self._context = Context(self.model, self.tokenizer, self.record.token_ids, self.record.causal, outputs)
         return self._context
 
+    def _embedding(self) -> torch.nn.Module:
+        """The model's input embedding module: gradients are taken at its output."""
+        try:
+            return self.model.get_input_embeddings()
+        except (NotImplementedError, AttributeError):
+            raise UnsupportedModelError(
+                f"{type(self.model).__name__} has no input embedding module to take gradients at; gradient methods "
+                "are unavailable for it (attention methods still work)."
+            ) from None
+
     def _embed(self) -> torch.Tensor:
-        """``(1, n, d)`` word embeddings of the text (position embeddings stay inside the model)."""
+        """``(1, n, d)`` what the input embedding module gives for the text (position embeddings come later)."""
         with torch.no_grad():
-            return self.model.get_input_embeddings()(self._inputs["input_ids"]).detach()
+            return self._embedding()(self._inputs["input_ids"]).detach()
 
     def _extra(self, batch: int) -> dict:
         """The model inputs other than the token ids (attention mask, …) for ``batch`` copies of the text."""
         return {key: value.expand(batch, -1) for key, value in self._inputs.items() if key != "input_ids"}
 
     def _forward(self, embeds: torch.Tensor, **kwargs):
-        """The model on a batch of embedded copies of the text ``(b, n, d)``."""
-        return self.model(inputs_embeds=embeds, **self._extra(embeds.shape[0]), **kwargs)
+        """The model on ``b`` copies of the text, the input embedding module's output replaced by ``embeds``
+        ``(b, n, d)`` for this one forward pass.
+
+        The model runs its own token-id path, so the scalar explained is the one it computes: passing
+        ``inputs_embeds`` instead skips what some families do to embeddings of ids (ESM rescales them
+        by the share of mask tokens), scales them in place (CTRL) or is not accepted at all (CLIP text).
+        """
+        batch = embeds.shape[0]
+        calls = []
+
+        def replace(_module, _inputs, output):
+            calls.append(output.shape)
+            return embeds.to(output.dtype).clone()  # a copy: some models scale their embeddings in place
+
+        table = self._embedding()
+        # The module the model calls may be another holding the same (tied) table: T5's encoder.embed_tokens.
+        handles = [
+            module.register_forward_hook(replace)
+            for module in self.model.modules()
+            if module is table or (isinstance(module, torch.nn.Embedding) and module.weight is table.weight)
+        ]
+        try:
+            outputs = self.model(input_ids=self._inputs["input_ids"].expand(batch, -1), **self._extra(batch), **kwargs)
+        finally:
+            for handle in handles:
+                handle.remove()
+        if len(calls) != 1:
+            raise UnsupportedModelError(
+                f"{type(self.model).__name__} used its input embedding module {len(calls)} times in one forward pass, "
+                "so attn_widget cannot tell which use gradients are for; gradient methods are unavailable for it."
+            )
+        return outputs
 
     def gradients(self, target: Target) -> Gradients:
         """y, ∂y/∂embeds and ∂y/∂A for every layer, from one backward pass."""
@@ -142,7 +183,7 @@ class GradientRunner:
         if token_id is None:
             return None
         with torch.no_grad():
-            return self.model.get_input_embeddings()(torch.tensor([token_id], device=self.device))[0]
+            return self._embedding()(torch.tensor([token_id], device=self.device))[0]
 
     def integrated_gradients(
         self,

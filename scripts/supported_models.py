@@ -1,0 +1,78 @@
+"""Write the README's "Supported models" table from the zoo (tests/zoo.py).
+
+    .venv/bin/python scripts/supported_models.py           # rewrite the table in README.md
+    .venv/bin/python scripts/supported_models.py --check   # exit 1 if README.md is stale
+
+Every row is a family that tests/test_zoo.py builds and checks; the table only says what
+those tests hold the family to.
+"""
+
+from __future__ import annotations
+
+import pathlib
+import sys
+
+ROOT = pathlib.Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT / "tests"))
+
+from zoo import FAMILIES, MAX_POSITIONS, zoo_tokenizer  # noqa: E402
+
+from attn_widget import analyze  # noqa: E402
+
+START, END = "<!-- supported-models:start -->", "<!-- supported-models:end -->"
+TEXT = "the cat sat on the mat"
+
+
+def _what_the_user_is_told(family) -> str:
+    """The sentence attn_widget gives for a refused family, or for its missing value vectors."""
+    try:
+        return analyze(family.build(), TEXT, zoo_tokenizer()).capture.values_unavailable
+    except ValueError as error:
+        return str(error)
+
+
+def _limit(family) -> str:
+    if family.limit is None:
+        return "none"
+    if not family.hard_limit:
+        return "trained length (config)"
+    return "position table" + (" after the pad index" if family.limit < MAX_POSITIONS else "")
+
+
+def table() -> str:
+    rows = [
+        "| family | class | attention, rollout, flow, gradients | effective attention, value vectors | longest input | notes |",
+        "|---|---|---|---|---|---|",
+    ]
+    for family in FAMILIES:
+        model = family.model.__name__ if family.model else family.config.__name__.replace("Config", "Model")
+        if family.expect == "refused":
+            rows.append(f"| {family.name} | {model} | refused | | | {_what_the_user_is_told(family)} |")
+        elif family.expect == "attention":
+            reason = _what_the_user_is_told(family)
+            rows.append(f"| {family.name} | {model} | yes | no | {_limit(family)} | {family.note or reason} |")
+        else:
+            rows.append(f"| {family.name} | {model} | yes | yes | {_limit(family)} | {family.note} |")
+    return "\n".join(rows)
+
+
+def section(readme: str) -> tuple[int, int]:
+    return readme.index(START) + len(START), readme.index(END)
+
+
+def main() -> int:
+    path = ROOT / "README.md"
+    readme = path.read_text()
+    start, end = section(readme)
+    fresh = readme[:start] + "\n" + table() + "\n" + readme[end:]
+    if "--check" in sys.argv:
+        if fresh != readme:
+            print("README.md's supported-models table is stale: run scripts/supported_models.py", file=sys.stderr)
+            return 1
+        return 0
+    path.write_text(fresh)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
