@@ -47,6 +47,16 @@ _FACTS = (
 _READ_ONLY = " Comes from the analysis: read-only."
 
 
+def _completeness_warning(ig) -> str | None:
+    """What the bars of integrated gradients that stopped at the step cap cannot claim, or None."""
+    if ig.converged:
+        return None
+    return (
+        f"Completeness {ig.completeness_error:.0%} after {ig.steps} steps (goal 5%): these scores do not add up "
+        f"to the change of the target from the baseline ({ig.baseline}). See analysis.integrated_gradients()."
+    )
+
+
 class AttentionWidget(anywidget.AnyWidget):
     """Interactive bipartite layer graph of how attention moves information between tokens.
 
@@ -215,9 +225,13 @@ class AttentionWidget(anywidget.AnyWidget):
         base = {"target": target_id, "method": method}
 
         def work(progress):
-            options = {"progress": progress} if method == "integrated_gradients" else {}
-            scores = self.analysis.attribution(method, spec, **options)
-            self.attribution_data = {**base, "status": "done", "values": payload.encode(scores.reshape(1, 1, -1))}
+            if method == "integrated_gradients":
+                ig = self.analysis.integrated_gradients(spec, progress=progress)
+                scores, warning = ig.attributions.sum(-1), _completeness_warning(ig)
+            else:
+                scores, warning = self.analysis.attribution(method, spec), None
+            done = {**base, "status": "done", "values": payload.encode(scores.reshape(1, 1, -1))}
+            self.attribution_data = done if warning is None else {**done, "warning": warning}
 
         def on_progress(done: float, total: float) -> None:
             self.attribution_data = {**base, "status": "running", "done": done, "total": total}

@@ -196,6 +196,28 @@ def test_token_scores_follow_the_target_and_method(tokenizer):
         w.attribution = "lime"
 
 
+def test_integrated_gradients_that_stop_at_the_step_cap_say_so_beside_the_bars(tokenizer, monkeypatch):
+    """The cap is forced low (a real non-converging case is in test_integrated_gradients.py)."""
+    from tiny_models import tiny_lm
+
+    from attn_widget.gradients import GradientRunner
+
+    original = GradientRunner.integrated_gradients
+    monkeypatch.setattr(
+        GradientRunner, "integrated_gradients", lambda self, target, **kw: original(self, target, **{**kw, "tolerance": 1e-15})
+    )
+    w = AttentionWidget(tiny_lm(), TEXT, tokenizer)
+    w.attribution = "integrated_gradients"
+    with pytest.warns(RuntimeWarning, match="did not converge"):
+        w.wait()
+    data = w.attribution_data
+    assert data["status"] == "done"
+    assert re.fullmatch(r"Completeness \d+% after 800 steps \(goal 5%\): .*\(\[MASK\] embedding\)\. .*", data["warning"])
+    w.attribution = "saliency"
+    w.wait()
+    assert "warning" not in w.attribution_data
+
+
 def test_models_without_a_head_offer_no_default_target(tokenizer):
     w = AttentionWidget(tiny_model("bert"), TEXT, tokenizer)
     assert w.targets == [] and w.target == ""
