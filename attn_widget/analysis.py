@@ -146,20 +146,20 @@ class Analysis:
                 )
             eps = float(torch.finfo(self.capture.values_dtype).eps)
             group = self.capture.geometry.kv_group()
-            self._cache[key] = torch.stack(
-                [
-                    methods.effective_attention(
-                        self.attentions[layer],
-                        values[layer],
-                        self.capture.masks[layer],
-                        group=group,
-                        out_weights=out_weights[layer],
-                        sum_preserving=sum_preserving,
-                        eps=eps,
-                    )
-                    for layer in range(self.n_layers)
-                ]
-            )
+            dtype = torch.float64 if self.attentions.dtype == torch.float64 else torch.float32
+            result = torch.empty(self.attentions.shape, dtype=dtype)
+            for layer in range(self.n_layers):
+                methods.effective_attention(
+                    self.attentions[layer],
+                    values[layer],
+                    self.capture.masks[layer],
+                    group=group,
+                    out_weights=out_weights[layer],
+                    sum_preserving=sum_preserving,
+                    eps=eps,
+                    out=result[layer],
+                )
+            self._cache[key] = result
         return self._cache[key]
 
     @property

@@ -54,9 +54,11 @@ def effective_attention(
     out_weights: torch.Tensor | None = None,
     sum_preserving: bool = False,
     eps: float = FLOAT32_EPS,
+    out: torch.Tensor | None = None,
 ) -> torch.Tensor:
     """Effective attention of one layer, ``(H, n, n)``, signed, in float64 for float64
     attention and float32 otherwise (memory: at 512 tokens a 12-head layer is 12 MB).
+    out: a tensor of that shape and dtype to write into (a slice of all layers' result).
 
     att: ``(H, n, n)`` attention probabilities. values: ``(H_kv, n, d_h)`` value vectors
     including bias. mask: ``(n, n)`` bool admissible keys per query. group: ``(H,)`` key/
@@ -71,19 +73,53 @@ def effective_attention(
     group = torch.arange(n_heads) if group is None else group
     bases = [None] * n_heads if out_weights is None else value_bases(out_weights, eps)
     full_mask = bool(mask.all())
-    out = torch.empty(att.shape, dtype=torch.float64 if att.dtype == torch.float64 else torch.float32)
     # Heads that share a projector (same key/value group, W_O of full row rank) are projected together.
     batches: dict[tuple[int, int], list[int]] = {}
     for head in range(n_heads):
         batches.setdefault((int(group[head]), -1 if bases[head] is None else head), []).append(head)
+    matrices = {}
     for (g, _), heads in batches.items():
         v = values[g].to(torch.float64)
         if bases[heads[0]] is not None:
             v = v @ bases[heads[0]]
         if sum_preserving:
             v = torch.cat([v, torch.ones(v.shape[0], 1, dtype=torch.float64)], dim=1)
-        projector = _RowProjector(v, mask, eps, head_dim=values.shape[-1], full_mask=full_mask)
-        out[heads] = projector.apply(att[heads]).to(out.dtype)
+        matrices[tuple(heads)] = v
+    head_dim = values.shape[-1]
+    shapes = {v.shape for v in matrices.values()}
+    if len(shapes) == 1:  # one batched factorisation for every group (the usual case)
+        found = _column_bases(torch.stack(list(matrices.values())), head_dim, eps)
+    else:
+        found = [_column_bases(v.unsqueeze(0), head_dim, eps)[0] for v in matrices.values()]
+    projectors = {
+        heads: _RowProjector(v, *bases, mask, eps, head_dim, full_mask) for (heads, v), bases in zip(matrices.items(), found)
+    }
+    if out is None:
+        out = torch.empty(att.shape, dtype=torch.float64 if att.dtype == torch.float64 else torch.float32)
+    if full_mask:
+        return _project_all_rows(att, projectors, out)
+    for heads, projector in projectors.items():
+        out[list(heads)] = projector.apply(att[list(heads)]).to(out.dtype)
+    return out
+
+
+def _project_all_rows(att: torch.Tensor, projectors: dict, out: torch.Tensor) -> torch.Tensor:
+    """Encoder: every head's rows times its U_r U_rᵀ, as two batched products over all heads
+    (bases zero-padded to one width, which leaves U U_ᵀ unchanged), in the attention's own
+    precision (float32 for float32 models: the bases are orthonormal, so rounding stays near
+    1e-7). Heads whose values span all n keys come back unchanged, exactly."""
+    work = out.dtype
+    n_heads, n = att.shape[0], att.shape[-1]
+    width = max(p.basis.shape[1] for p in projectors.values())
+    basis = torch.zeros(n_heads, n, width, dtype=work)
+    unchanged = []
+    for heads, projector in projectors.items():
+        basis[list(heads), :, : projector.basis.shape[1]] = projector.basis.to(work)
+        if projector.basis.shape[1] == n:
+            unchanged.extend(heads)
+    a = att.to(work)
+    torch.bmm(torch.bmm(a, basis), basis.transpose(1, 2), out=out)
+    out[unchanged] = a[unchanged]
     return out
 
 
@@ -99,61 +135,102 @@ class _RowProjector:
 
     _CHUNK = 64  # rows per batched SVD for the rows the fast path cannot certify
 
-    def __init__(self, v: torch.Tensor, mask: torch.Tensor, eps: float, head_dim: int, full_mask: bool):
-        self.mask, self.full_mask = mask, full_mask
-        n, k = v.shape
-        u, s, _ = torch.linalg.svd(v, full_matrices=False)
-        rank = int((s > s[0] * max(n, head_dim) * eps).sum()) if s.numel() and s[0] > 0 else 0
-        self.basis = u[:, :rank]  # (n, r): orthonormal basis of col(V)
-        if full_mask:  # encoder: one projector, P = U_r U_rᵀ (Brunner's formula once padding is cropped)
-            self.identity_rows = torch.full((n,), rank == n)
+    def __init__(self, v, basis, scale, singular, mask: torch.Tensor, eps: float, head_dim: int, full_mask: bool):
+        """v ``(n, k)`` float64; basis ``(n, r)`` orthonormal with V ≈ basis C, scale ``(r, r)`` L with
+        L Lᵀ = C Cᵀ and singular ``(r,)`` C's singular values (``_column_bases``); mask ``(n, n)``;
+        eps and head_dim set the rank tolerance."""
+        self.mask, self.basis = mask, basis
+        if full_mask:  # encoder: one projector, P = B Bᵀ (Brunner's formula once padding is cropped)
             return
+        n, rank = basis.shape
         # Masked rows, fast path. V = B C + (directions below the global tolerance, dropped for every row
-        # as in the encoder), with B this basis and C = S_r W_rᵀ of full rank r; so col(B[K_i] C) =
-        # col(B[K_i]) when that has rank r. A row is certified by the eigenvalues of M_i = S G_i S, which
-        # are B[K_i] C's squared singular values (all above tau_i, and above what float64 resolves), and
-        # by a Cholesky factor of B[K_i]'s own Gram G_i, the one applied (lambda_min >= 1e-6 keeps its
-        # inverse accurate to about 1e-10, as lambda_max <= 1). Neither squares V's condition number.
+        # as in the encoder), C of full row rank r; so col(B[K_i] C) = col(B[K_i]) when that has rank r.
+        # The matrix applied is G_i⁻¹ (G_i = B[K_i]ᵀ B[K_i], lambda_max <= 1): lambda_min >= 1e-6 keeps it
+        # accurate to about 1e-10. The rank rule needs B[K_i] C's singular values above tau_i (and above
+        # what float64 resolves): most rows pass on the bound sigma_min >= sqrt(lambda_min(G_i)) s_r; the
+        # others are decided on the eigenvalues of M_i = Lᵀ G_i L, which are exactly those values squared.
+        # Neither squares V's condition number into what is applied.
         sizes = mask.sum(-1)
         grams = _masked_grams(self.basis, mask)  # (n, r, r)
         self.gram_inverse, gram_min = _cholesky_inverse(grams)
-        singular_sq = torch.linalg.eigvalsh(grams * (s[:rank, None] * s[None, :rank]))  # (n, r) ascending
-        largest = singular_sq[:, -1] if rank else torch.zeros(n, dtype=torch.float64)
-        tau_sq = largest * (sizes.clamp(min=head_dim) * eps) ** 2
-        resolvable = largest * 16 * k * float(torch.finfo(torch.float64).eps)
-        smallest = singular_sq[:, 0] if rank else torch.zeros(n, dtype=torch.float64)
-        certified = (sizes > rank) & (gram_min >= 1e-6) & (smallest > torch.maximum(tau_sq, resolvable))
+        candidates = (sizes > rank) & (gram_min >= 1e-6) & (rank > 0)
+        if rank:
+            floor = torch.clamp((sizes.clamp(min=head_dim) * eps) ** 2, min=16 * rank * float(torch.finfo(torch.float64).eps))
+            certified = candidates & (gram_min * singular[-1] ** 2 > singular[0] ** 2 * floor)
+            check = (candidates & ~certified).nonzero().flatten()
+            if check.numel():
+                squares = torch.linalg.eigvalsh(scale.T @ grams[check] @ scale)  # (m, r) ascending
+                certified[check] = squares[:, 0] > squares[:, -1] * floor[check]
+        else:
+            certified = candidates
         self.identity_rows = torch.zeros(n, dtype=torch.bool)
-        # The rest (rows that see at most r keys, near-dependent values): an exact SVD of V[K_i] per row.
+        # The rest (rows that see at most r keys, near-dependent values): an exact SVD of V[K_i] per row,
+        # on the admissible rows only, gathered into (chunk, max |K_i|, k).
         self.rest = (~certified).nonzero().flatten()
-        self.rest_bases = []
+        self.rest_parts = []
         for chunk in self.rest.split(self._CHUNK):
-            rows = v.unsqueeze(0) * mask[chunk].unsqueeze(-1)  # (m, n, k): V with the hidden keys zeroed
-            ub, sb, _ = torch.linalg.svd(rows, full_matrices=False)
+            keys, valid = _gathered_keys(mask[chunk])
+            ub, sb, _ = torch.linalg.svd(v[keys] * valid.unsqueeze(-1), full_matrices=False)
             keep = sb > sb[:, :1] * sizes[chunk].clamp(min=head_dim).unsqueeze(-1) * eps
-            self.rest_bases.append(ub * keep.unsqueeze(1))  # (m, n, k), dropped directions zeroed
+            self.rest_parts.append((keys, valid, ub * keep.unsqueeze(1)))  # dropped directions zeroed
             self.identity_rows[chunk] = keep.sum(-1) == sizes[chunk]
 
     def apply(self, a: torch.Tensor) -> torch.Tensor:
-        """``(h, n, n)`` attention of heads sharing this projector → effective attention.
-
-        Encoders project in the attention's own precision (float32 for float32 models: the
-        basis is orthonormal, so rounding stays near 1e-7); masked rows always in float64.
-        Rows whose projector is the identity are returned exactly.
-        """
-        if self.full_mask:
-            work = a.dtype if a.dtype in (torch.float32, torch.float64) else torch.float32
-            u = self.basis.to(work)
-            result = (a.to(work) @ u) @ u.T
-            return torch.where(self.identity_rows.unsqueeze(1), a.to(work), result)
+        """``(h, n, n)`` attention of heads sharing this (masked) projector → effective attention,
+        computed in float64; rows whose projector is the identity are returned exactly."""
         a64 = a.to(torch.float64)
         coefficients = torch.einsum("hir,irs->his", a64 @ self.basis, self.gram_inverse)
         result = (coefficients @ self.basis.T) * self.mask
-        for chunk, bases in zip(self.rest.split(self._CHUNK), self.rest_bases):
-            rows = a64[:, chunk]  # (h, m, n)
-            result[:, chunk] = torch.einsum("hmk,mnk->hmn", torch.einsum("hmn,mnk->hmk", rows, bases), bases)
+        for chunk, (keys, valid, bases) in zip(self.rest.split(self._CHUNK), self.rest_parts):
+            rows = a64[:, chunk].gather(-1, keys.expand(a64.shape[0], -1, -1)) * valid  # (h, m, max |K|)
+            projected = torch.einsum("hmk,mqk->hmq", torch.einsum("hmp,mpk->hmk", rows, bases), bases) * valid
+            result[:, chunk] = torch.zeros_like(result[:, chunk]).scatter_add_(-1, keys.expand_as(projected), projected)
         out_dtype = torch.float64 if a.dtype == torch.float64 else torch.float32
         return torch.where(self.identity_rows.unsqueeze(1), a64, result).to(out_dtype)
+
+
+def _column_bases(v: torch.Tensor, head_dim: int, eps: float) -> list[tuple[torch.Tensor, ...]]:
+    """For each float64 ``v[g]`` ``(n, k)``: an orthonormal basis B ``(n, r)`` of its column space above
+    the rank tolerance sigma_1 · max(n, d_h) · eps, L ``(r, r)`` with L Lᵀ = C Cᵀ where V ≈ B C, and
+    C's singular values ``(r,)``, descending.
+
+    Cholesky QR twice (V = Q R from two k × k Gram factorisations) is exact to rounding while
+    cond(V) stays below about 1e7, and several times faster than LAPACK's SVD of a 512 × 32
+    matrix: B = Q, L = Rᵀ when nothing falls below the tolerance; else the SVD of R picks the
+    directions kept. A batch closer to rank deficiency than that takes LAPACK's SVD of V.
+    """
+    n, k = v.shape[-2:]
+    q, r = v, torch.eye(k, dtype=v.dtype).expand(v.shape[0], k, k)
+    for _ in range(2):
+        factor, info = torch.linalg.cholesky_ex(q.mT @ q, upper=True)  # qᵀq = factorᵀ factor
+        if info.any():
+            break
+        q = torch.linalg.solve_triangular(factor, q, upper=True, left=False)
+        r = factor @ r
+    else:
+        s = torch.linalg.svdvals(r)
+        if bool((s[:, -1] > s[:, 0] * 1e-7).all()):
+            return [_kept(q[g], r[g], s[g], max(n, head_dim) * eps) for g in range(v.shape[0])]
+    u, s, _ = torch.linalg.svd(v, full_matrices=False)
+    return [_kept(u[g], torch.diag(s[g]), s[g], max(n, head_dim) * eps) for g in range(v.shape[0])]
+
+
+def _kept(q: torch.Tensor, r: torch.Tensor, s: torch.Tensor, relative: float) -> tuple[torch.Tensor, ...]:
+    """V = q r with q orthonormal and s = V's singular values: what ``_column_bases`` returns."""
+    rank = int((s > s[0] * relative).sum()) if s[0] > 0 else 0
+    if rank == r.shape[0]:
+        return q, r, s
+    u_r, s_r, _ = torch.linalg.svd(r)
+    return q @ u_r[:, :rank], torch.diag(s_r[:rank]), s_r[:rank]
+
+
+def _gathered_keys(mask: torch.Tensor) -> tuple[torch.Tensor, torch.Tensor]:
+    """For rows of a mask ``(m, n)``: their admissible key indices ``(m, p)`` (p = the most any row
+    has; the rest padded with index 0) and which of them are real ``(m, p)`` float64."""
+    count = mask.sum(-1)
+    order = torch.sort(mask.to(torch.int8), dim=-1, descending=True, stable=True).indices[:, : int(count.max())]
+    valid = torch.arange(order.shape[1]).unsqueeze(0) < count.unsqueeze(1)
+    return torch.where(valid, order, 0), valid.to(torch.float64)
 
 
 def _cholesky_inverse(grams: torch.Tensor) -> tuple[torch.Tensor, torch.Tensor]:
