@@ -132,15 +132,16 @@ def capture(model, text: str, tokenizer=None) -> Capture:
     calls = _Calls()
 
     with borrowed_for_capture(model, eager=False):
-        # The model's own output with its own attention implementation, to check the eager pass against.
+        # The model's own output with its own attention implementation, to check the eager pass against
+        # (one more forward pass, only when the model was loaded with another implementation).
         plain = None if uses_eager(model) else _run(model, encoded)[0]
-    with borrowed_for_capture(model):
-        handles = calls.hooks(sites)
-        try:
-            outputs = _run(model, encoded, output_attentions=True, output_hidden_states=True)
-        finally:
-            for handle in handles:
-                handle.remove()
+        with borrowed_for_capture(model):
+            handles = calls.hooks(sites)
+            try:
+                outputs = _run(model, encoded, output_attentions=True, output_hidden_states=True)
+            finally:
+                for handle in handles:
+                    handle.remove()
     if plain is not None:
         verify.check_same_output(outputs[0], plain, model_dtype, type(model).__name__)
 
@@ -258,7 +259,7 @@ def _add_value_data(record: Capture, model, calls: _Calls, dtype: torch.dtype) -
         biases.append(slices[1])
         layouts.add(layout)
     record.value_layout = "/".join(sorted(layouts))
-    record.values_dtype = values[0].dtype if values[0].dtype in (torch.float32, torch.float64) else torch.float32
+    record.values_dtype = values[0].dtype if values[0].dtype in (torch.float32, torch.float64) else record.model_dtype
     record.geometry = HeadGeometry(n_heads, values[0].shape[0], values[0].shape[-1], weights[0].shape[-1])
     record.values = torch.stack(values).to("cpu", dtype)
     record.out_weights = torch.stack(weights).to("cpu", dtype)

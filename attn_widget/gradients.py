@@ -49,6 +49,16 @@ class IntegratedGradients:
     converged: bool  # completeness_error < tolerance; False: the step cap was hit (and a warning issued)
     baseline: str  # what e' is at non-special positions: "[MASK] embedding", "zero vector", …
 
+    @property
+    def shortfall(self) -> str | None:
+        """What scores that stopped at the step cap cannot claim (shown beside the widget's bars), or None."""
+        if self.converged:
+            return None
+        return (
+            f"Completeness {self.completeness_error:.0%} after {self.steps} steps (goal 5%): these scores do not add "
+            f"up to the change of the target from the baseline ({self.baseline}). See analysis.integrated_gradients()."
+        )
+
 
 class GradientRunner:
     """Gradient work on one text: ``record`` must come from ``capture(model, ...)``."""

@@ -47,16 +47,6 @@ _FACTS = (
 _READ_ONLY = " Comes from the analysis: read-only."
 
 
-def _completeness_warning(ig) -> str | None:
-    """What the bars of integrated gradients that stopped at the step cap cannot claim, or None."""
-    if ig.converged:
-        return None
-    return (
-        f"Completeness {ig.completeness_error:.0%} after {ig.steps} steps (goal 5%): these scores do not add up "
-        f"to the change of the target from the baseline ({ig.baseline}). See analysis.integrated_gradients()."
-    )
-
-
 class AttentionWidget(anywidget.AnyWidget):
     """Interactive bipartite layer graph of how attention moves information between tokens.
 
@@ -227,7 +217,7 @@ class AttentionWidget(anywidget.AnyWidget):
         def work(progress):
             if method == "integrated_gradients":
                 ig = self.analysis.integrated_gradients(spec, progress=progress)
-                scores, warning = ig.attributions.sum(-1), _completeness_warning(ig)
+                scores, warning = ig.attributions.sum(-1), ig.shortfall
             else:
                 scores, warning = self.analysis.attribution(method, spec), None
             done = {**base, "status": "done", "values": payload.encode(scores.reshape(1, 1, -1))}
