@@ -117,3 +117,22 @@ def test_models_with_heads_use_the_base_model(tokenizer):
     lm = tiny_lm(n_layer=2)
     record = analyze(lm, TEXT, tokenizer).capture
     assert record.value_layout == "blocked" and record.values.shape[:2] == (2, 4)
+
+
+def test_attention_that_is_not_what_the_model_used_is_refused(tokenizer, monkeypatch):
+    """An eager attention that returns other weights than it multiplies with V (as an implementation
+    that silently ignores a switch would) is caught by reproducing the output projection's input."""
+    from transformers.models.llama import modeling_llama
+
+    from attn_widget import UnsupportedModelError
+
+    original = modeling_llama.eager_attention_forward
+
+    def returns_other_weights(*args, **kwargs):
+        output, weights = original(*args, **kwargs)
+        sharper = weights**2  # zero exactly where the weights are: the masks cannot tell
+        return output, sharper / sharper.sum(-1, keepdim=True)
+
+    monkeypatch.setattr(modeling_llama, "eager_attention_forward", returns_other_weights)
+    with pytest.raises(UnsupportedModelError, match="layer 1 do not reproduce what its attention output received"):
+        analyze(tiny_model("llama"), TEXT, tokenizer)

@@ -201,7 +201,7 @@ FAMILIES: tuple[Family, ...] = (
     Family("T5 (encoder-decoder)", tf.T5Config, dict(_BASE, d_model=32, d_kv=8, d_ff=64, num_layers=2, num_heads=4),
            expect="refused", reason="encoder-decoder"),  # fmt: skip
     Family("ViT", tf.ViTConfig, dict(**_SIZES, image_size=8, patch_size=4), expect="refused", reason="pixel_values"),
-    _llama_like(tf.DiffLlamaConfig, "DiffLlama", expect="refused", reason="do not reproduce what its attention output"),
+    _llama_like(tf.DiffLlamaConfig, "DiffLlama", expect="refused", reason="subtracts two softmax maps"),
     _llama_like(tf.JambaConfig, "Jamba", **{**_SIZES, "num_hidden_layers": 4}, attn_layer_period=2, attn_layer_offset=1,
                 expert_layer_period=4, num_experts=2, mamba_d_state=4, mamba_dt_rank=4, use_mamba_kernels=False,
                 expect="refused", reason="for 2 of its 4 layers"),  # fmt: skip

@@ -17,6 +17,8 @@ REFUSED: dict[str, str] = {
     "led": _WINDOWED,
     "funnel": "it pools the sequence between blocks, so its layers do not share one set of tokens",
     "reformer": "its LSH attention returns bucketed weights, not one matrix over the tokens",
+    "diffllama": "its differential attention subtracts two softmax maps, so no single attention matrix says "
+    "what it mixes",
 }
 
 # model_type -> why value vectors cannot explain the attention output (attention-only methods still work).
