@@ -45,7 +45,6 @@ class Capture:
     out_weights: torch.Tensor | None = None  # (L, H, d_h, d): W_O slice per head
     out_bias: torch.Tensor | None = None  # (L, d)
     model_inputs: dict | None = None  # the tokenizer's tensors, (1, n) each, on the CPU
-    layer_patterns: list = field(default_factory=list)  # per layer: full, sliding window or chunks
 
     @property
     def n_layers(self) -> int:
@@ -166,7 +165,6 @@ def capture(model, text: str, tokenizer=None) -> Capture:
         model_type=str(getattr(model.config, "model_type", "unknown")),
         model_dtype=model_dtype,
         model_inputs={key: value.cpu() for key, value in encoded.model_inputs.items()},
-        layer_patterns=patterns,
     )
     _add_value_data(record, model, calls, dtype)
     return record

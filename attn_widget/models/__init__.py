@@ -3,7 +3,7 @@
 per-layer masks a config declares (``windows.py``), and the families refused outright
 (``families.py``). Methods never ask what model they run on."""
 
-from .families import ATTENTION_ONLY, REFUSED, refusal
+from .families import ATTENTION_ONLY, refusal
 from .geometry import HeadGeometry
 from .layouts import candidates
 from .projections import output_slices
@@ -12,7 +12,6 @@ from .windows import LayerPattern, layer_patterns
 
 __all__ = [
     "ATTENTION_ONLY",
-    "REFUSED",
     "HeadGeometry",
     "LayerPattern",
     "Site",
