@@ -69,6 +69,7 @@ class GradientRunner:
         self.as_float = record.attentions.dtype  # float64 for float64 models, else float32
         self._inputs = {key: value.to(self.device) for key, value in record.model_inputs.items()}
         self._context: Context | None = None
+        self._tables: list[torch.nn.Module] | None = None
 
     def resolve(self, target) -> Target:
         """Turn a target spec (or None, a token string, a callable) into a ``Target`` for this text."""
@@ -97,6 +98,18 @@ class GradientRunner:
                 "are unavailable for it (attention methods still work)."
             ) from None
 
+    def _embedding_modules(self) -> list[torch.nn.Module]:
+        """The input embedding module and any other holding the same (tied) table, which the model may
+        call instead (T5's encoder.embed_tokens); found once per runner."""
+        if self._tables is None:
+            table = self._embedding()
+            self._tables = [
+                module
+                for module in self.model.modules()
+                if module is table or (isinstance(module, torch.nn.Embedding) and module.weight is table.weight)
+            ]
+        return self._tables
+
     def _embed(self) -> torch.Tensor:
         """``(1, n, d)`` what the input embedding module gives for the text (position embeddings come later)."""
         with torch.no_grad():
@@ -121,13 +134,7 @@ class GradientRunner:
             calls.append(output.shape)
             return embeds.to(output.dtype).clone()  # a copy: some models scale their embeddings in place
 
-        table = self._embedding()
-        # The module the model calls may be another holding the same (tied) table: T5's encoder.embed_tokens.
-        handles = [
-            module.register_forward_hook(replace)
-            for module in self.model.modules()
-            if module is table or (isinstance(module, torch.nn.Embedding) and module.weight is table.weight)
-        ]
+        handles = [module.register_forward_hook(replace) for module in self._embedding_modules()]
         try:
             outputs = self.model(input_ids=self._inputs["input_ids"].expand(batch, -1), **self._extra(batch), **kwargs)
         finally:

@@ -91,8 +91,7 @@ def check_masks(attentions: torch.Tensor, masks: torch.Tensor, dtype: torch.dtyp
     mask for the message. A key that every head of a layer ignores exactly is a mask attn_widget
     does not know about (a float16 softmax can underflow, so that half is skipped there).
     """
-    hidden = ~masks.unsqueeze(1)
-    leaked = attentions.masked_fill(~hidden, 0).abs().amax(dim=(1, 2, 3))
+    leaked = attentions.masked_fill(masks.unsqueeze(1), 0).abs().amax(dim=(1, 2, 3))  # weight on hidden keys
     for layer, mass in enumerate(leaked.tolist()):
         if mass > 1e-6:
             raise UnsupportedModelError(

@@ -37,14 +37,14 @@ _VIEW_OPTIONS = (
 )  # fmt: skip
 # What the front end may change: the view, the selected target and the pinned token.
 _FROM_FRONT_END = (*_VIEW_OPTIONS, "target", "selected")
-# Facts about the analysed text and what was computed from it: set by the widget itself (at
-# construction, when computing on request, in set_target), never by the user or the front end.
-_FACTS = (
-    "tokens", "special", "n_layers", "n_heads", "causal", "model_name", "methods", "targets", "ready",
-    "data_raw", "data_rollout", "data_rollout_rf", "data_paths", "data_flow", "data_flow_rf", "data_effective",
-    "data_effective_rows", "data_effective_rollout", "data_effective_flow",
-)  # fmt: skip
-_READ_ONLY = " Comes from the analysis: read-only."
+
+
+def _fact(trait: t.TraitType, help: str) -> t.TraitType:
+    """A fact about the analysed text or what was computed from it: synced, and set by the widget
+    itself (at construction, when computing on request, in set_target), never by the user or the
+    front end (``_check_fact``)."""
+    trait.help = help if "set_target" in help else help + " Comes from the analysis: read-only."
+    return trait.tag(sync=True, fact=True)
 
 
 class AttentionWidget(anywidget.AnyWidget):
@@ -58,44 +58,38 @@ class AttentionWidget(anywidget.AnyWidget):
     _esm = _STATIC / "widget.js"
     _css = _STATIC / "widget.css"
 
-    # Facts about the analysed text and what was computed from it (_FACTS): the widget sets them,
+    # Facts about the analysed text and what was computed from it (``_fact``): the widget sets them,
     # assigning one raises a TraitError, and the front end cannot change them.
-    tokens = t.List(
-        t.Unicode(), help="Display text of every token, in order (see attn_widget.text.display_token)." + _READ_ONLY
-    ).tag(sync=True)
-    special = t.List(t.Bool(), help="Whether each token is a special token ([CLS], <s>, ...)." + _READ_ONLY).tag(sync=True)
-    n_layers = t.Int(help="Number of attention layers L." + _READ_ONLY).tag(sync=True)
-    n_heads = t.Int(help="Query heads per layer H." + _READ_ONLY).tag(sync=True)
-    causal = t.Bool(help="True for decoders: token i sees only tokens 0..i." + _READ_ONLY).tag(sync=True)
-    model_name = t.Unicode(help="Model name or path, for the caption." + _READ_ONLY).tag(sync=True)
-    methods = t.List(t.Dict(), help="Available methods: id, label, per_head, cumulative, description." + _READ_ONLY).tag(
-        sync=True
-    )
+    tokens = _fact(t.List(t.Unicode()), "Display text of every token, in order (see attn_widget.text.display_token).")
+    special = _fact(t.List(t.Bool()), "Whether each token is a special token ([CLS], <s>, ...).")
+    n_layers = _fact(t.Int(), "Number of attention layers L.")
+    n_heads = _fact(t.Int(), "Query heads per layer H.")
+    causal = _fact(t.Bool(), "True for decoders: token i sees only tokens 0..i.")
+    model_name = _fact(t.Unicode(), "Model name or path, for the caption.")
+    methods = _fact(t.List(t.Dict()), "Available methods: id, label, per_head, cumulative, description.")
 
     # Data: one binary envelope per method (see payload.py), never JSON lists of floats.
-    data_raw = t.Bytes(help="Raw attention (L, H + 2, n, n): each head, mean, max." + _READ_ONLY).tag(sync=True)
-    data_rollout = t.Bytes(help="Rollout to every layer (L, n, n)." + _READ_ONLY).tag(sync=True)
-    data_rollout_rf = t.Bytes(help="Receptive-field normalised rollout (L, n, n); decoders only." + _READ_ONLY).tag(sync=True)
-    data_paths = t.Bytes(help="Path counts of the binarised head-mean graph (L, n, n)." + _READ_ONLY).tag(sync=True)
-    data_flow = t.Bytes(help="Attention flow (L, n, n); layers not yet computed are zero." + _READ_ONLY).tag(sync=True)
-    data_flow_rf = t.Bytes(help="Receptive-field normalised flow (L, n, n); decoders only." + _READ_ONLY).tag(sync=True)
-    data_effective = t.Bytes(help="Effective attention (L, H + 2, n, n), signed." + _READ_ONLY).tag(sync=True)
-    data_effective_rows = t.Bytes(help="Attention removed by effective attention per row (L, H + 2, n, 1)." + _READ_ONLY).tag(
-        sync=True
-    )
-    data_effective_rollout = t.Bytes(help="Rollout on clipped effective attention (L, n, n)." + _READ_ONLY).tag(sync=True)
-    data_effective_flow = t.Bytes(help="Flow on clipped effective attention (L, n, n)." + _READ_ONLY).tag(sync=True)
-    ready = t.Dict(help="Per method id, the layer numbers present in its data." + _READ_ONLY).tag(sync=True)
+    data_raw = _fact(t.Bytes(), "Raw attention (L, H + 2, n, n): each head, mean, max.")
+    data_rollout = _fact(t.Bytes(), "Rollout to every layer (L, n, n).")
+    data_rollout_rf = _fact(t.Bytes(), "Receptive-field normalised rollout (L, n, n); decoders only.")
+    data_paths = _fact(t.Bytes(), "Path counts of the binarised head-mean graph (L, n, n).")
+    data_flow = _fact(t.Bytes(), "Attention flow (L, n, n); layers not yet computed are zero.")
+    data_flow_rf = _fact(t.Bytes(), "Receptive-field normalised flow (L, n, n); decoders only.")
+    data_effective = _fact(t.Bytes(), "Effective attention (L, H + 2, n, n), signed.")
+    data_effective_rows = _fact(t.Bytes(), "Attention removed by effective attention per row (L, H + 2, n, 1).")
+    data_effective_rollout = _fact(t.Bytes(), "Rollout on clipped effective attention (L, n, n).")
+    data_effective_flow = _fact(t.Bytes(), "Flow on clipped effective attention (L, n, n).")
+    ready = _fact(t.Dict(), "Per method id, the layer numbers present in its data.")
     job = t.Dict(
         help="The running computation {method, layers, done, total}, or {} (with 'error' if it failed). "
         "Set by compute(); numbers must be finite."
     ).tag(sync=True)
 
     # Token scores from gradients or blank-out, beside the graph (methods.md section 6).
-    targets = t.List(
-        t.Dict(), help="Targets to explain: [{id, label, position}] (position None = all rows). Read-only: add one "
-        "with set_target(...)."
-    ).tag(sync=True)
+    targets = _fact(
+        t.List(t.Dict()),
+        "Targets to explain: [{id, label, position}] (position None = all rows). Read-only: add one with set_target(...).",
+    )
     target = t.Unicode("", help="Selected target id, one of ``targets`` ('' when the model has no default).").tag(
         sync=True
     )
@@ -375,6 +369,9 @@ class AttentionWidget(anywidget.AnyWidget):
             self._publish(view_method("paths"))
 
     # Validation: every trait is checked, whether Python or the front end sets it --------------
+    # The traits made with _fact (the first iterable is read in the class body, where they are).
+    _FACTS = tuple(name for name, trait in list(locals().items()) if isinstance(trait, t.TraitType) and trait.metadata.get("fact"))
+
     @t.validate(*_FACTS)
     def _check_fact(self, proposal):
         if not getattr(self._fact_writer, "active", False):

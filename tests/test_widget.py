@@ -465,8 +465,9 @@ def test_exports_refuse_state_with_no_faithful_form(name, value, where):
 
 
 def test_every_synced_trait_is_checked():
-    from attn_widget.widget import _FACTS, _FROM_FRONT_END
+    from attn_widget.widget import _FROM_FRONT_END
 
+    _FACTS = AttentionWidget._FACTS  # the traits made with widget._fact
     synced = set(AttentionWidget.class_own_traits(sync=True))
-    assert synced == set(_FACTS) | set(AttentionWidget._CHECKS), "a trait without a check (add it to _FACTS or _CHECKS)"
+    assert synced == set(_FACTS) | set(AttentionWidget._CHECKS), "a trait without a check (make it with _fact or add it to _CHECKS)"
     assert set(_FROM_FRONT_END) <= set(AttentionWidget._CHECKS) and not set(_FACTS) & set(AttentionWidget._CHECKS)

@@ -92,7 +92,7 @@ def effective_attention(
     else:
         found = [_column_bases(v.unsqueeze(0), head_dim, eps)[0] for v in matrices.values()]
     projectors = {
-        heads: _RowProjector(v, *bases, mask, eps, head_dim, full_mask) for (heads, v), bases in zip(matrices.items(), found)
+        heads: _RowProjector(v, *column, mask, eps, head_dim, full_mask) for (heads, v), column in zip(matrices.items(), found)
     }
     if out is None:
         out = torch.empty(att.shape, dtype=torch.float64 if att.dtype == torch.float64 else torch.float32)
@@ -176,8 +176,8 @@ class _RowProjector:
             self.identity_rows[chunk] = keep.sum(-1) == sizes[chunk]
 
     def apply(self, a: torch.Tensor) -> torch.Tensor:
-        """``(h, n, n)`` attention of heads sharing this (masked) projector → effective attention,
-        computed in float64; rows whose projector is the identity are returned exactly."""
+        """``(h, n, n)`` attention of heads sharing this (masked) projector → effective attention in
+        float64; rows whose projector is the identity are returned exactly."""
         a64 = a.to(torch.float64)
         coefficients = torch.einsum("hir,irs->his", a64 @ self.basis, self.gram_inverse)
         result = (coefficients @ self.basis.T) * self.mask
@@ -185,8 +185,7 @@ class _RowProjector:
             rows = a64[:, chunk].gather(-1, keys.expand(a64.shape[0], -1, -1)) * valid  # (h, m, max |K|)
             projected = torch.einsum("hmk,mqk->hmq", torch.einsum("hmp,mpk->hmk", rows, bases), bases) * valid
             result[:, chunk] = torch.zeros_like(result[:, chunk]).scatter_add_(-1, keys.expand_as(projected), projected)
-        out_dtype = torch.float64 if a.dtype == torch.float64 else torch.float32
-        return torch.where(self.identity_rows.unsqueeze(1), a64, result).to(out_dtype)
+        return torch.where(self.identity_rows.unsqueeze(1), a64, result)
 
 
 def _column_bases(v: torch.Tensor, head_dim: int, eps: float) -> list[tuple[torch.Tensor, ...]]:
@@ -196,7 +195,7 @@ def _column_bases(v: torch.Tensor, head_dim: int, eps: float) -> list[tuple[torc
 
     Cholesky QR twice (V = Q R from two k × k Gram factorisations) is exact to rounding while
     cond(V) stays below about 1e7, and several times faster than LAPACK's SVD of a 512 × 32
-    matrix: B = Q, L = Rᵀ when nothing falls below the tolerance; else the SVD of R picks the
+    matrix: B = Q, L = R when nothing falls below the tolerance; else the SVD of R picks the
     directions kept. A batch closer to rank deficiency than that takes LAPACK's SVD of V.
     """
     n, k = v.shape[-2:]
