@@ -8,12 +8,12 @@ TORCH_PIN := torch==2.13.0
 SUDO      := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 LAB_FLAGS := $(shell [ "$$(id -u)" = 0 ] && echo --allow-root)
 
-.PHONY: demo test test-js test-py bundle bundle-check chromium setup bench clean
+.PHONY: demo test lint test-js test-py bundle bundle-check chromium setup bench clean
 
 demo: $(VENV)/.installed
 	$(VENV)/bin/jupyter lab notebooks/quickstart.ipynb $(LAB_FLAGS)
 
-test: setup chromium bundle-check test-js test-py
+test: setup chromium bundle-check lint test-js test-py
 
 setup: $(VENV)/.installed js/node_modules/.installed
 
@@ -37,6 +37,12 @@ bundle: js/node_modules/.installed
 
 bundle-check: js/node_modules/.installed
 	cd js && node build.mjs --check
+
+# Python lint, format and types (settings in pyproject.toml). `ruff format .` fixes the second.
+lint: $(VENV)/.installed
+	$(VENV)/bin/ruff check .
+	$(VENV)/bin/ruff format --check .
+	$(VENV)/bin/mypy attn_widget
 
 # Types first (JSDoc, checked by tsc in strict mode), then the unit tests.
 test-js: js/node_modules/.installed

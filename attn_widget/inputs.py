@@ -165,7 +165,8 @@ def encode(model, text: str, tokenizer) -> Encoded:
         raise ValueError("The tokenizer turned the text into zero tokens; pass a longer text.")
     if special.all():
         raise ValueError(
-            f"The tokenizer turned the text into special tokens only ({tokenizer.convert_ids_to_tokens(ids.tolist())}); "
+            "The tokenizer turned the text into special tokens only "
+            f"({tokenizer.convert_ids_to_tokens(ids.tolist())}); "
             "control and zero-width characters are dropped. Pass a text with words."
         )
     limit = max_positions(model, tokenizer)

@@ -172,7 +172,7 @@ def borrowed_for_capture(model: nn.Module, purpose: str = "attention capture", e
         try:
             model.eval()
             if eager and not uses_eager(model):
-                model.set_attn_implementation("eager")
+                model.set_attn_implementation("eager")  # type: ignore[operator]  # a transformers model
                 if not uses_eager(model):  # some families keep their implementation and only log a warning
                     raise UnsupportedModelError(
                         f"{type(model).__name__} cannot switch to eager attention after loading, and only eager "

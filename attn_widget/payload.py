@@ -100,7 +100,8 @@ _DTYPE_NAMES = {np.dtype("<f4"): "f32", np.dtype("<u2"): "u16", np.dtype("<i2"):
 
 
 def _pack(header: dict, sections: dict[str, np.ndarray]) -> bytes:
-    table, offset = {}, 0
+    table: dict[str, dict[str, int | str]] = {}
+    offset = 0
     for name, a in sections.items():
         table[name] = {"dtype": _DTYPE_NAMES[a.dtype], "offset": offset, "length": int(a.size)}
         offset = _align(offset + a.nbytes)
@@ -112,7 +113,7 @@ def _pack(header: dict, sections: dict[str, np.ndarray]) -> bytes:
     out[4:8] = struct.pack("<I", header_len)
     out[8:data_start] = text.ljust(header_len, b" ")
     for name, a in sections.items():
-        start = data_start + table[name]["offset"]
+        start = data_start + int(table[name]["offset"])
         out[start : start + a.nbytes] = np.ascontiguousarray(a).tobytes()
     return bytes(out)
 

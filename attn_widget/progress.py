@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import contextlib
 from collections.abc import Callable
+from typing import Any
 
 ProgressArg = bool | Callable[[float, float], None]
 
@@ -15,7 +16,7 @@ class _Reporter(contextlib.AbstractContextManager):
         self._callback = callback
         self._description = description
         self._want_bar = bar
-        self._bar = None
+        self._bar: Any = None  # a tqdm bar, made on the first report
 
     def __call__(self, done: float, total: float) -> None:
         if self._callback is not None:
@@ -43,7 +44,7 @@ class WaitingBar(contextlib.AbstractContextManager):
     """A bar saying what work waits for, shown from the first report: call as ``bar(holder, seconds)``."""
 
     def __init__(self):
-        self._bar = None
+        self._bar: Any = None
 
     def __call__(self, holder: str, seconds: float) -> None:
         description = f"waiting for the model, in use by {holder}"

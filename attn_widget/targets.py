@@ -19,6 +19,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass
+from typing import Any
 
 import torch
 
@@ -32,7 +33,7 @@ class Target:
     the mean of all rows is compared.
     """
 
-    score: Callable[[object], torch.Tensor]
+    score: Callable[[Any], torch.Tensor]
     position: int | None
     description: str
     identity: object = None  # tells apart targets with the same description (the user's function)
@@ -47,11 +48,11 @@ class Target:
 class Context:
     """What resolving a target may look at: the model, its tokenizer and one plain forward pass."""
 
-    model: object
-    tokenizer: object
+    model: Any  # a transformers model
+    tokenizer: Any
     token_ids: torch.Tensor  # (n,)
     causal: bool
-    outputs: object  # outputs of the model on the text (no gradients)
+    outputs: Any  # outputs of the model on the text (no gradients)
 
 
 class TargetSpec:
@@ -147,7 +148,9 @@ class token(TargetSpec):  # noqa: N801
     def resolve(self, context: Context) -> Target:
         logits = _logits(context.outputs, "token(...)")
         if logits.dim() != 3:
-            raise ValueError("token(...) needs a language model (logits per position); use class_logit for classifiers.")
+            raise ValueError(
+                "token(...) needs a language model (logits per position); use class_logit for classifiers."
+            )
         n = len(context.token_ids)
         position = self.position
         if position is None:
@@ -225,7 +228,7 @@ class function(TargetSpec):  # noqa: N801
     position: the row to compare attention methods at (None: the mean of all rows).
     """
 
-    def __init__(self, fn: Callable[[object], torch.Tensor], position: int | None = 0, description: str | None = None):
+    def __init__(self, fn: Callable[[Any], torch.Tensor], position: int | None = 0, description: str | None = None):
         self.fn, self.position, self.description = fn, position, description
 
     def resolve(self, context: Context) -> Target:
@@ -235,7 +238,8 @@ class function(TargetSpec):  # noqa: N801
             value = fn(outputs)
             return value.reshape(-1)
 
-        return Target(score, self.position, self.description or getattr(fn, "__name__", "custom function"), fn)
+        description = self.description or str(getattr(fn, "__name__", "custom function"))
+        return Target(score, self.position, description, fn)
 
 
 def as_spec(target) -> TargetSpec:
@@ -249,5 +253,6 @@ def as_spec(target) -> TargetSpec:
     if callable(target):
         return function(target)
     raise TypeError(
-        f"target must be None, a token string, a function of the outputs, or one of attn_widget.targets; got {target!r}."
+        "target must be None, a token string, a function of the outputs, or one of attn_widget.targets; "
+        f"got {target!r}."
     )

@@ -24,10 +24,10 @@ import torch
 
 sys.path.insert(0, os.path.join(os.path.dirname(__file__), ".."))
 
+from _common import best_of, text_of  # noqa: E402
+
 from attn_widget import analyze  # noqa: E402
 from attn_widget.demo import minilm, pydoc_gpt2  # noqa: E402
-
-from _common import best_of, text_of  # noqa: E402
 
 
 def qwen2_with_value_bias():
@@ -48,10 +48,9 @@ def qwen2_with_value_bias():
 
 
 def _word_tokenizer(size: int):
+    from _common import WORDS
     from tokenizers import Tokenizer, models, pre_tokenizers
     from transformers import PreTrainedTokenizerFast
-
-    from _common import WORDS
 
     vocab = {"[UNK]": 0, **{w: i + 1 for i, w in enumerate(sorted(set(WORDS)))}}
     for i in range(len(vocab), size):
@@ -95,11 +94,12 @@ def main() -> None:
             assert analysis.capture.n_tokens == n, analysis.capture.n_tokens
             inputs = tokenizer(text, return_tensors="pt")
 
-            def forward():
+            # Defaults bind this iteration's objects (the closures run within it; B023).
+            def forward(model=model, inputs=inputs):
                 with torch.no_grad():
                     model(**inputs, output_attentions=True, output_hidden_states=True)
 
-            def effective():
+            def effective(analysis=analysis):
                 analysis._cache.pop(("effective", False), None)
                 analysis.effective()
 

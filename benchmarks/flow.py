@@ -27,10 +27,10 @@ import torch
 
 sys.path.insert(0, os.path.join(os.path.dirname(__file__), ".."))
 
+from _common import best_of, text_of  # noqa: E402
+
 from attn_widget import methods  # noqa: E402
 from attn_widget.methods.flow import FlowSolver, _workers  # noqa: E402
-
-from _common import best_of, text_of  # noqa: E402
 
 
 def random_attention(layers: int, n: int, causal: bool = False, seed: int = 0, sharpness: float = 2.0) -> torch.Tensor:
@@ -72,7 +72,7 @@ def igraph_flow(att: torch.Tensor, layers: list[int], model_graph: bool, rows: l
         edges, capacity = [], []
         for m in range(1, top + 1):
             a, b = np.nonzero(cap[m - 1] > 0)
-            edges += list(zip((m * n + a).tolist(), ((m - 1) * n + b).tolist()))
+            edges += list(zip((m * n + a).tolist(), ((m - 1) * n + b).tolist(), strict=True))
             capacity += cap[m - 1][a, b].tolist()
         return igraph.Graph(n=(top + 1) * n, edges=edges, directed=True), capacity
 
@@ -128,10 +128,12 @@ def table(title: str, header: list[str], rows: list[list[str]]) -> None:
 def compare_all_layers(name: str, att: torch.Tensor, repeat: int, with_networkx: bool) -> None:
     layers = list(range(1, att.shape[0] + 1))
     t_ours, f_ours = best_of(repeat, lambda: ours(att))
-    results = [["attn_widget (exact, %d threads)" % _workers(), f"{t_ours:.3f}", "1.0x", "reference"]]
+    results = [[f"attn_widget (exact, {_workers()} threads)", f"{t_ours:.3f}", "1.0x", "reference"]]
     with one_thread():
         t_one, f_one = best_of(repeat, lambda: ours(att))
-    results.append(["attn_widget, 1 thread", f"{t_one:.3f}", f"{t_one / t_ours:.1f}x", f"{np.abs(f_one - f_ours).max():.1e}"])
+    results.append(
+        ["attn_widget, 1 thread", f"{t_one:.3f}", f"{t_one / t_ours:.1f}x", f"{np.abs(f_one - f_ours).max():.1e}"]
+    )
     for label, model_graph in [("igraph, layer graph", False), ("igraph, model graph", True)]:
         t, f = best_of(1, lambda mg=model_graph: igraph_flow(att, layers, mg))
         results.append([label, f"{t:.3f}", f"{t / t_ours:.1f}x", f"{np.abs(f - f_ours).max():.1e}"])
@@ -139,8 +141,11 @@ def compare_all_layers(name: str, att: torch.Tensor, repeat: int, with_networkx:
         t, f = best_of(1, lambda: networkx_flow(att, layers))
         results.append(["networkx (definition)", f"{t:.3f}", f"{t / t_ours:.1f}x", f"{np.abs(f - f_ours).max():.1e}"])
     L, n = att.shape[0], att.shape[1]
-    table(f"{name}: {L} layers, {n} tokens, all layers ({L * n * n} pairs)",
-          ["solver", "seconds", "time / ours", "max abs difference"], results)
+    table(
+        f"{name}: {L} layers, {n} tokens, all layers ({L * n * n} pairs)",
+        ["solver", "seconds", "time / ours", "max abs difference"],
+        results,
+    )
 
 
 def main() -> None:
@@ -148,8 +153,10 @@ def main() -> None:
     parser.add_argument("--quick", action="store_true")
     parser.add_argument("--repeat", type=int, default=3)
     args = parser.parse_args()
-    print(f"# attention flow benchmark\n\n{platform.platform()}, {os.cpu_count()} CPUs, "
-          f"torch {torch.__version__}, python {platform.python_version()}")
+    print(
+        f"# attention flow benchmark\n\n{platform.platform()}, {os.cpu_count()} CPUs, "
+        f"torch {torch.__version__}, python {platform.python_version()}"
+    )
     methods.flow(random_attention(3, 4))  # compile (or load) the kernel outside the timings
 
     compare_all_layers("random encoder attention", random_attention(12, 32), args.repeat, with_networkx=False)
@@ -165,8 +172,14 @@ def main() -> None:
         t, _ = best_of(1, lambda a=att: ours(a))
         t_ig, _ = best_of(1, lambda a=att: igraph_flow(a, [12], False, rows=[0, 1]))
         estimate = t_ig / 2 * n * sum(range(1, 13)) / 12  # rows scale linearly; pair cost roughly with depth
-        rows.append([f"12 × {n}", f"{12 * n * n:,}", f"{t:.1f}", f"~{estimate:.0f} (extrapolated from 2 rows of layer 12)"])
-    table("larger inputs, all layers (random encoder attention)", ["layers × tokens", "pairs", "attn_widget s", "igraph, layer graph s"], rows)
+        rows.append(
+            [f"12 × {n}", f"{12 * n * n:,}", f"{t:.1f}", f"~{estimate:.0f} (extrapolated from 2 rows of layer 12)"]
+        )
+    table(
+        "larger inputs, all layers (random encoder attention)",
+        ["layers × tokens", "pairs", "attn_widget s", "igraph, layer graph s"],
+        rows,
+    )
 
     rows = []
     for n in (256, 512):
@@ -174,7 +187,11 @@ def main() -> None:
         t, _ = best_of(1, lambda a=att: ours_rows(a, 12, [0]))
         t_ig, _ = best_of(1, lambda a=att: igraph_flow(a, [12], False, rows=[0]))
         rows.append([f"12 × {n}", f"{n}", f"{t:.1f}", f"{t_ig:.1f}", f"{t_ig / t:.1f}x"])
-    table("one row: flow from one token after layer 12 to every input token", ["layers × tokens", "pairs", "attn_widget s", "igraph, layer graph s", "time / ours"], rows)
+    table(
+        "one row: flow from one token after layer 12 to every input token",
+        ["layers × tokens", "pairs", "attn_widget s", "igraph, layer graph s", "time / ours"],
+        rows,
+    )
 
 
 if __name__ == "__main__":

@@ -64,7 +64,8 @@ MEASURE = """async ([changes, pause]) => {
         if (what === "hover") {
             const box = canvas.getBoundingClientRect(), d = canvas.dataset;
             const y = box.top + Number(d.top) + (value + 0.5) * Number(d.rowHeight);
-            plot.dispatchEvent(new PointerEvent("pointermove", { clientX: box.left + Number(d.rightX) + 20, clientY: y, bubbles: true }));
+            const clientX = box.left + Number(d.rightX) + 20;
+            plot.dispatchEvent(new PointerEvent("pointermove", { clientX, clientY: y, bubbles: true }));
         } else {
             const control = root.querySelector(what);
             control.value = String(value);
@@ -190,9 +191,13 @@ def main() -> None:
     from playwright.sync_api import sync_playwright
 
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
-    parser.add_argument("--against", metavar="REVISION", help="also run the front end committed at this git revision, side by side")
+    parser.add_argument(
+        "--against", metavar="REVISION", help="also run the front end committed at this git revision, side by side"
+    )
     parser.add_argument("--rounds", type=int, default=1, help="run every scenario this many times (changes pooled)")
-    parser.add_argument("--only", nargs="+", metavar="SCENARIO", help="run only the scenarios whose label starts with one of these")
+    parser.add_argument(
+        "--only", nargs="+", metavar="SCENARIO", help="run only the scenarios whose label starts with one of these"
+    )
     parser.add_argument("--tokens", nargs="+", type=int, choices=(128, 512), default=[128, 512])
     parser.add_argument("--models", nargs="+", choices=("minilm", "random"), default=["minilm", "random"])
     args = parser.parse_args()
@@ -210,7 +215,10 @@ def main() -> None:
     rows = []
     with sync_playwright() as playwright, tempfile.TemporaryDirectory() as folder:
         browser = playwright.chromium.launch(executable_path=CHROMIUM, args=ARGS)
-        print(f"# frame time in Chromium\n\n{platform.platform()}, {os.cpu_count()} CPUs ({cpu_model()}), Chromium {browser.version}\n")
+        print(
+            f"# frame time in Chromium\n\n{platform.platform()}, {os.cpu_count()} CPUs ({cpu_model()}), "
+            f"Chromium {browser.version}\n"
+        )
         for name, model in models.items():
             for n in args.tokens:
                 widget = AttentionWidget(model, prose(tokenizer, n), tokenizer)
@@ -239,13 +247,16 @@ def main() -> None:
                         print(rows[-1], flush=True)
         browser.close()
     print(f"\nEdges per token at the start: {LONG_INPUT_TOP_K} (inputs over {ALL_EDGES_UP_TO} tokens).\n")
-    print("| model | tokens | change | build | n | to pixels median ms | drawn: n, median ms | copied: n, median ms | paint median ms | to pixels max ms |")
+    print(
+        "| model | tokens | change | build | n | to pixels median ms | drawn: n, median ms | copied: n, median ms "
+        "| paint median ms | to pixels max ms |"
+    )
     print("|---|---|---|---|---|---|---|---|---|---|")
     cell = lambda c: f"{c[0]}, {c[1]:.1f}" if c[0] else "0"  # noqa: E731
     for name, n, label, build, s in rows:
         print(
-            f"| {name} | {n} | {label} | {build} | {s['n']} | {s['all']:.1f} | {cell(s['strokes'])} | {cell(s['copy'])} "
-            f"| {s['paint']:.1f} | {s['max']:.1f} |"
+            f"| {name} | {n} | {label} | {build} | {s['n']} | {s['all']:.1f} | {cell(s['strokes'])} "
+            f"| {cell(s['copy'])} | {s['paint']:.1f} | {s['max']:.1f} |"
         )
     print("\n| tokens | method | payload bytes |")
     print("|---|---|---|")

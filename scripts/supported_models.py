@@ -41,7 +41,8 @@ def _limit(family) -> str:
 
 def table() -> str:
     rows = [
-        "| family | class | attention, rollout, flow, gradients | effective attention, value vectors | longest input | notes |",
+        "| family | class | attention, rollout, flow, gradients | effective attention, value vectors "
+        "| longest input | notes |",
         "|---|---|---|---|---|---|",
     ]
     for family in FAMILIES:

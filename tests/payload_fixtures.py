@@ -41,9 +41,11 @@ HOSTILE_TOKENS = ["<s>", "<img src=x onerror=alert(1)>", "<script>alert(2)</scri
 UNSAFE_TOKENS = [
     *(chr(code) for code in range(0x20)),
     "\x7f", "\x80", "\x85", "\x9f", "soft\xadhyphen", "\u061c", "zero\u200bwidth", "\u200c\u200d\u200e\u200f",
-    "\u2028", "\u2029", "abc\u202edef", "\u202a\u202b\u202c\u202d", "\u2066x\u2069", "\u2060", "\ufeff", "\ufffe", "\uffff",
+    "\u2028", "\u2029", "abc\u202edef", "\u202a\u202b\u202c\u202d", "\u2066x\u2069", "\u2060", "\ufeff", "\ufffe",
+    "\uffff",
     "\ud800", "a\udfffb", "\ud83d\ude00", "",
-    "\u05e9\u05dc\u05d5\u05dd", "\u0627\u0644\u0642\u0637", "e\u0301", "Z\u0351\u0352\u0353\u0354\u0355", "\U0001f44d\U0001f3fd",
+    "\u05e9\u05dc\u05d5\u05dd", "\u0627\u0644\u0642\u0637", "e\u0301", "Z\u0351\u0352\u0353\u0354\u0355",
+    "\U0001f44d\U0001f3fd",
     " the", "\xa0", "\\x85", "\u2400",
 ]  # fmt: skip
 

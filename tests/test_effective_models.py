@@ -4,12 +4,10 @@ from __future__ import annotations
 
 import pytest
 import torch
-import transformers as tf
 from test_models import TEXT, capture_with_output_hooks
-from tiny_models import _COMMON
-
-from attn_widget import UnsupportedModelError, analyze
 from tiny_models import tiny_model
+
+from attn_widget import analyze
 
 
 def reconstruct(record, attentions, layer):

@@ -70,7 +70,9 @@ def test_causal_models_give_exact_zeros_after_the_target(tokenizer):
     t = 6
     target = targets.next_token(position=t, which="actual")
     for method in ("saliency", "grad_x_input", "integrated_gradients", "blank_out"):
-        scores = analysis.attribution(method, target, **({"progress": False} if method == "integrated_gradients" else {}))
+        scores = analysis.attribution(
+            method, target, **({"progress": False} if method == "integrated_gradients" else {})
+        )
         assert torch.all(scores[t + 1 :] == 0), method
         assert scores[: t + 1].abs().sum() > 0, method
     assert torch.all(analysis.gradient_rollout(target).triu(diagonal=1) == 0)
@@ -101,7 +103,11 @@ def test_chefer_identities():
     att = torch.rand(4, 3, 6, 6, generator=g, dtype=torch.float64)
     att = att / att.sum(-1, keepdim=True)
     ones = torch.ones_like(att)
-    assert torch.allclose(methods.gradient_rollout(att, ones), 2.0 ** torch.arange(1, 5, dtype=torch.float64)[:, None, None] * methods.rollout(att.mean(1)), atol=1e-12)
+    assert torch.allclose(
+        methods.gradient_rollout(att, ones),
+        2.0 ** torch.arange(1, 5, dtype=torch.float64)[:, None, None] * methods.rollout(att.mean(1)),
+        atol=1e-12,
+    )
     negative = -ones
     negative[1:] = 1  # layer 1 has A ⊙ ∇A <= 0 everywhere: it leaves R unchanged
     rolled = methods.gradient_rollout(att, negative)

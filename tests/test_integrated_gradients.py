@@ -46,7 +46,10 @@ def build(family: str, seed: int = 0):
         config = {"gemma2": tf.Gemma2Config, "gemma3": tf.Gemma3TextConfig, "llama": tf.LlamaConfig}[family]
         model, tokenizer = tf.AutoModelForCausalLM.from_config(config(**_DECODER, **_COMMON)), plain_tokenizer()
     elif family == "gpt2":
-        model, tokenizer = tf.GPT2LMHeadModel(tf.GPT2Config(n_embd=32, n_head=4, n_layer=2, **_COMMON)), plain_tokenizer()
+        model, tokenizer = (
+            tf.GPT2LMHeadModel(tf.GPT2Config(n_embd=32, n_head=4, n_layer=2, **_COMMON)),
+            plain_tokenizer(),
+        )
     elif family == "t5":
         config = tf.T5Config(
             vocab_size=_COMMON["vocab_size"], d_model=32, d_kv=8, d_ff=64, num_layers=2, num_heads=4, pad_token_id=0
@@ -96,7 +99,9 @@ def test_the_step_cap_warns_with_the_completeness_reached():
         ig = analysis.integrated_gradients(progress=False, steps=2, max_steps=4)
     assert not ig.converged and ig.steps == 4 and ig.completeness_error >= 0.05
     message = str(caught[0].message)
-    assert f"{ig.completeness_error:.1%}" in message and "max_steps (now 4)" in message and "[MASK] embedding" in message
+    assert (
+        f"{ig.completeness_error:.1%}" in message and "max_steps (now 4)" in message and "[MASK] embedding" in message
+    )
     with warnings.catch_warnings():
         warnings.simplefilter("error", RuntimeWarning)
         assert analysis.integrated_gradients(progress=False).converged  # the default cap is enough
@@ -154,7 +159,7 @@ def test_half_precision_model_is_left_unchanged_and_agrees_with_captum():
     after = snapshot(model)
     assert_unchanged(before, after)
     assert all(before["state"][k].dtype == v.dtype for k, v in after["state"].items())
-    assert all(a is b for a, b in zip(params, model.parameters())) and params[0].dtype == torch.bfloat16
+    assert all(a is b for a, b in zip(params, model.parameters(), strict=True)) and params[0].dtype == torch.bfloat16
 
     reference = copy.deepcopy(model).float().eval()
     reference.set_attn_implementation("eager")

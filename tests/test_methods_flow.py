@@ -117,4 +117,10 @@ def test_progress_is_reported_and_an_interrupt_leaves_no_state():
 
 def test_residual_weight():
     att = random_attention(3, 5, seed=12)
-    assert np.abs(methods.flow(att, residual=0.3).numpy() - oracle_flow(att, residual=0.3) / oracle_flow(att, residual=0.3).sum(-1, keepdims=True)).max() < 1e-9
+    assert (
+        np.abs(
+            methods.flow(att, residual=0.3).numpy()
+            - oracle_flow(att, residual=0.3) / oracle_flow(att, residual=0.3).sum(-1, keepdims=True)
+        ).max()
+        < 1e-9
+    )

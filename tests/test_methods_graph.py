@@ -77,7 +77,7 @@ def test_brute_force_paths_match_matrix_products(causal):
     att = random_attention(3, 4, causal=causal, seed=3)
     binary = methods.binarize(att, 0.2)
     counts = methods.path_counts(binary)[-1]
-    weighted = (att[2] @ att[1] @ att[0])
+    weighted = att[2] @ att[1] @ att[0]
     for i in range(4):
         for j in range(4):
             assert counts[i, j].item() == _enumerate_paths(binary.to(torch.float64), i, j)

@@ -18,9 +18,7 @@ def snapshot(model: torch.nn.Module) -> dict:
         "attn": [(c._attn_implementation_internal, c._attn_implementation) for c in configs.values()],
         "requires_grad": [p.requires_grad for p in model.parameters()],
         "grads": [p.grad for p in model.parameters()],
-        "hooks": [
-            (len(m._forward_hooks), len(m._forward_pre_hooks), len(m._backward_hooks)) for m in model.modules()
-        ],
+        "hooks": [(len(m._forward_hooks), len(m._forward_pre_hooks), len(m._backward_hooks)) for m in model.modules()],
         "state": {k: v.clone() for k, v in model.state_dict().items()},
         "grad_enabled": torch.is_grad_enabled(),
     }

@@ -13,7 +13,13 @@ from attn_widget.text import display_token
 
 def test_controls_become_visible():
     assert display_token("a\nb\tc") == "a↵b⇥c"
-    assert [display_token(chr(c)) for c in (0x00, 0x0D, 0x1B, 0x1F, 0x7F)] == ["\\x00", "\\x0d", "\\x1b", "\\x1f", "\\x7f"]
+    assert [display_token(chr(c)) for c in (0x00, 0x0D, 0x1B, 0x1F, 0x7F)] == [
+        "\\x00",
+        "\\x0d",
+        "\\x1b",
+        "\\x1f",
+        "\\x7f",
+    ]
     assert [display_token(chr(c)) for c in (0x80, 0x85, 0x9F)] == ["\\x80", "\\x85", "\\x9f"]
     assert display_token("evil\u202egnp.exe") == "evil\\u202egnp.exe"  # a right-to-left override
     assert display_token("zero\u200bwidth\ufeff") == "zero\\u200bwidth\\ufeff"

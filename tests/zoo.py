@@ -103,7 +103,9 @@ FAMILIES: tuple[Family, ...] = (
     _bert_like(tf.AlbertConfig, "ALBERT", embedding_size=16, note="one layer shared by all layers"),
     _bert_like(tf.MPNetConfig, "MPNet", limit=MAX_POSITIONS - 2, note="positions start after the pad index"),
     Family(
-        "DistilBERT", tf.DistilBertConfig, dict(_BASE, dim=32, n_heads=4, n_layers=2, hidden_dim=64, **_POSITIONS),
+        "DistilBERT",
+        tf.DistilBertConfig,
+        dict(_BASE, dim=32, n_heads=4, n_layers=2, hidden_dim=64, **_POSITIONS),
         hard_limit=True,
     ),
     _bert_like(tf.DebertaConfig, "DeBERTa", note="value bias kept beside the fused projection"),
@@ -111,28 +113,56 @@ FAMILIES: tuple[Family, ...] = (
     Family(
         "ModernBERT",
         tf.ModernBertConfig,
-        dict(_BASE, **{**_SIZES, "num_hidden_layers": 3}, max_position_embeddings=MAX_POSITIONS, local_attention=8,
-             global_attn_every_n_layers=3, cls_token_id=2, sep_token_id=3),
+        dict(
+            _BASE,
+            **{**_SIZES, "num_hidden_layers": 3},
+            max_position_embeddings=MAX_POSITIONS,
+            local_attention=8,
+            global_attn_every_n_layers=3,
+            cls_token_id=2,
+            sep_token_id=3,
+        ),
         note="local layers: symmetric window",
-    ),  # fmt: skip
-    _bert_like(tf.MobileBertConfig, "MobileBERT", embedding_size=32, intra_bottleneck_size=32, num_feedforward_networks=1),
-    Family("T5 encoder", tf.T5Config, dict(_BASE, d_model=32, d_kv=8, d_ff=64, num_layers=2, num_heads=4),
-           model=tf.T5EncoderModel, limit=None, note="relative positions: no length limit"),  # fmt: skip
+    ),
+    _bert_like(
+        tf.MobileBertConfig, "MobileBERT", embedding_size=32, intra_bottleneck_size=32, num_feedforward_networks=1
+    ),
+    Family(
+        "T5 encoder",
+        tf.T5Config,
+        dict(_BASE, d_model=32, d_kv=8, d_ff=64, num_layers=2, num_heads=4),
+        model=tf.T5EncoderModel,
+        limit=None,
+        note="relative positions: no length limit",
+    ),
     _bert_like(tf.BigBirdConfig, "BigBird (full attention)", attention_type="original_full"),
     _bert_like(tf.ConvBertConfig, "ConvBERT", embedding_size=32, expect="attention", reason="convolution heads"),
     # Decoders
-    Family("GPT-2", tf.GPT2Config, dict(_BASE, n_embd=32, n_head=4, n_layer=2, n_positions=MAX_POSITIONS), hard_limit=True),
+    Family(
+        "GPT-2", tf.GPT2Config, dict(_BASE, n_embd=32, n_head=4, n_layer=2, n_positions=MAX_POSITIONS), hard_limit=True
+    ),
     Family(
         "GPT-Neo",
         tf.GPTNeoConfig,
-        dict(_BASE, hidden_size=32, num_heads=4, num_layers=2, attention_types=[[["global", "local"], 1]],
-             window_size=4, **_POSITIONS),
+        dict(
+            _BASE,
+            hidden_size=32,
+            num_heads=4,
+            num_layers=2,
+            attention_types=[[["global", "local"], 1]],
+            window_size=4,
+            **_POSITIONS,
+        ),
         hard_limit=True,
         note="local layers: sliding window",
-    ),  # fmt: skip
+    ),
     Family("GPT-NeoX", tf.GPTNeoXConfig, dict(_BASE, **_SIZES, **_POSITIONS)),
-    Family("GPT-J", tf.GPTJConfig, dict(_BASE, n_embd=32, n_head=4, n_layer=2, rotary_dim=4, n_positions=MAX_POSITIONS),
-           hard_limit=True),  # fmt: skip
+    Family(
+        "GPT-J",
+        tf.GPTJConfig,
+        dict(_BASE, n_embd=32, n_head=4, n_layer=2, rotary_dim=4, n_positions=MAX_POSITIONS),
+        hard_limit=True,
+    ),
     Family(
         "GPTBigCode",
         tf.GPTBigCodeConfig,
@@ -140,32 +170,92 @@ FAMILIES: tuple[Family, ...] = (
         hard_limit=True,
         note="multi-query attention",
     ),
-    Family("CodeGen", tf.CodeGenConfig, dict(_BASE, n_embd=32, n_head=4, n_layer=2, rotary_dim=4, n_positions=MAX_POSITIONS),
-           hard_limit=True, note="fused projection in 4 shards"),  # fmt: skip
-    Family("OPT", tf.OPTConfig, dict(_BASE, hidden_size=32, num_attention_heads=4, num_hidden_layers=2, ffn_dim=64,
-                                     word_embed_proj_dim=32, **_POSITIONS), hard_limit=True),  # fmt: skip
-    Family("BLOOM", tf.BloomConfig, dict(_BASE, hidden_size=32, n_head=4, n_layer=2), limit=None, note="ALiBi: no length limit"),
-    _bert_like(tf.FalconConfig, "Falcon", attn_implementation="eager", hard_limit=False, note="load with eager attention; multi-query"),
-    _bert_like(tf.FalconConfig, "Falcon (new architecture)", attn_implementation="eager", hard_limit=False,
-               new_decoder_architecture=True,
-               num_kv_heads=2),  # fmt: skip
-    _bert_like(tf.FalconConfig, "Falcon (ALiBi)", attn_implementation="eager", hard_limit=False, alibi=True,
-               multi_query=False),  # fmt: skip
-    Family("MPT", tf.MptConfig, dict(_BASE, d_model=32, n_heads=4, n_layers=2, max_seq_len=MAX_POSITIONS), hard_limit=True),
-    Family("XGLM", tf.XGLMConfig, dict(_BASE, d_model=32, attention_heads=4, num_layers=2, ffn_dim=64, **_POSITIONS),
-           float64=False),  # fmt: skip
+    Family(
+        "CodeGen",
+        tf.CodeGenConfig,
+        dict(_BASE, n_embd=32, n_head=4, n_layer=2, rotary_dim=4, n_positions=MAX_POSITIONS),
+        hard_limit=True,
+        note="fused projection in 4 shards",
+    ),
+    Family(
+        "OPT",
+        tf.OPTConfig,
+        dict(
+            _BASE,
+            hidden_size=32,
+            num_attention_heads=4,
+            num_hidden_layers=2,
+            ffn_dim=64,
+            word_embed_proj_dim=32,
+            **_POSITIONS,
+        ),
+        hard_limit=True,
+    ),
+    Family(
+        "BLOOM",
+        tf.BloomConfig,
+        dict(_BASE, hidden_size=32, n_head=4, n_layer=2),
+        limit=None,
+        note="ALiBi: no length limit",
+    ),
+    _bert_like(
+        tf.FalconConfig,
+        "Falcon",
+        attn_implementation="eager",
+        hard_limit=False,
+        note="load with eager attention; multi-query",
+    ),
+    _bert_like(
+        tf.FalconConfig,
+        "Falcon (new architecture)",
+        attn_implementation="eager",
+        hard_limit=False,
+        new_decoder_architecture=True,
+        num_kv_heads=2,
+    ),
+    _bert_like(
+        tf.FalconConfig, "Falcon (ALiBi)", attn_implementation="eager", hard_limit=False, alibi=True, multi_query=False
+    ),
+    Family(
+        "MPT", tf.MptConfig, dict(_BASE, d_model=32, n_heads=4, n_layers=2, max_seq_len=MAX_POSITIONS), hard_limit=True
+    ),
+    Family(
+        "XGLM",
+        tf.XGLMConfig,
+        dict(_BASE, d_model=32, attention_heads=4, num_layers=2, ffn_dim=64, **_POSITIONS),
+        float64=False,
+    ),
     Family("BioGPT", tf.BioGptConfig, dict(_BASE, **_SIZES, **_POSITIONS), hard_limit=True),
-    Family("CTRL", tf.CTRLConfig, dict(_BASE, n_embd=32, n_head=4, n_layer=2, dff=64, n_positions=MAX_POSITIONS),
-           hard_limit=True),  # fmt: skip
+    Family(
+        "CTRL",
+        tf.CTRLConfig,
+        dict(_BASE, n_embd=32, n_head=4, n_layer=2, dff=64, n_positions=MAX_POSITIONS),
+        hard_limit=True,
+    ),
     _llama_like(tf.LlamaConfig, "Llama"),
     _llama_like(tf.LlamaConfig, "Llama (value bias)", attention_bias=True),
     _llama_like(tf.MistralConfig, "Mistral", sliding_window=4),
     _llama_like(tf.MixtralConfig, "Mixtral", float64=False, num_local_experts=2, num_experts_per_tok=1),
     _llama_like(tf.Qwen2Config, "Qwen2"),
-    _llama_like(tf.Qwen2MoeConfig, "Qwen2-MoE", float64=False, num_experts=2, num_experts_per_tok=1, moe_intermediate_size=32,
-                shared_expert_intermediate_size=32),  # fmt: skip
+    _llama_like(
+        tf.Qwen2MoeConfig,
+        "Qwen2-MoE",
+        float64=False,
+        num_experts=2,
+        num_experts_per_tok=1,
+        moe_intermediate_size=32,
+        shared_expert_intermediate_size=32,
+    ),
     _llama_like(tf.Qwen3Config, "Qwen3", head_dim=8),
-    _llama_like(tf.Qwen3MoeConfig, "Qwen3-MoE", float64=False, head_dim=8, num_experts=2, num_experts_per_tok=1, moe_intermediate_size=32),
+    _llama_like(
+        tf.Qwen3MoeConfig,
+        "Qwen3-MoE",
+        float64=False,
+        head_dim=8,
+        num_experts=2,
+        num_experts_per_tok=1,
+        moe_intermediate_size=32,
+    ),
     _llama_like(tf.GemmaConfig, "Gemma", head_dim=8),
     _llama_like(tf.Gemma2Config, "Gemma 2", head_dim=8, sliding_window=4),
     _llama_like(tf.Gemma3TextConfig, "Gemma 3", head_dim=8, sliding_window=4, sliding_window_pattern=2),
@@ -181,30 +271,81 @@ FAMILIES: tuple[Family, ...] = (
     _llama_like(tf.Starcoder2Config, "Starcoder2", sliding_window=4),
     _llama_like(tf.PersimmonConfig, "Persimmon", num_key_value_heads=4),
     _llama_like(tf.NemotronConfig, "Nemotron", head_dim=8),
-    _llama_like(tf.GptOssConfig, "GPT-OSS", float64=False, head_dim=8, num_local_experts=2, num_experts_per_tok=1, sliding_window=4,
-                note="attention sinks: rows sum to less than 1 and are re-normalised"),  # fmt: skip
-    Family("CLIP text", tf.CLIPTextConfig, dict(_BASE, **_SIZES, **_POSITIONS), model=tf.CLIPTextModel,
-           hard_limit=True, note="causal mask applied without being declared"),  # fmt: skip
+    _llama_like(
+        tf.GptOssConfig,
+        "GPT-OSS",
+        float64=False,
+        head_dim=8,
+        num_local_experts=2,
+        num_experts_per_tok=1,
+        sliding_window=4,
+        note="attention sinks: rows sum to less than 1 and are re-normalised",
+    ),
+    Family(
+        "CLIP text",
+        tf.CLIPTextConfig,
+        dict(_BASE, **_SIZES, **_POSITIONS),
+        model=tf.CLIPTextModel,
+        hard_limit=True,
+        note="causal mask applied without being declared",
+    ),
     # Task heads on top of a base model
     _bert_like(tf.BertConfig, "BERT, sequence classifier", num_labels=3, model=tf.BertForSequenceClassification),
     _bert_like(tf.BertConfig, "BERT, masked LM", model=tf.BertForMaskedLM),
-    Family("GPT-2, causal LM", tf.GPT2Config, dict(_BASE, n_embd=32, n_head=4, n_layer=2, n_positions=MAX_POSITIONS),
-           model=tf.GPT2LMHeadModel, hard_limit=True),  # fmt: skip
+    Family(
+        "GPT-2, causal LM",
+        tf.GPT2Config,
+        dict(_BASE, n_embd=32, n_head=4, n_layer=2, n_positions=MAX_POSITIONS),
+        model=tf.GPT2LMHeadModel,
+        hard_limit=True,
+    ),
     Family("Llama, causal LM", tf.LlamaConfig, dict(_BASE, **_SIZES, **_POSITIONS, **_GQA), model=tf.LlamaForCausalLM),
     # Refused, each with one sentence saying why and what to do
-    Family("Longformer", tf.LongformerConfig, dict(_BASE, **_SIZES, attention_window=4, max_position_embeddings=64),
-           expect="refused", reason="local window plus global tokens"),  # fmt: skip
-    Family("Funnel", tf.FunnelConfig, dict(_BASE, d_model=32, n_head=4, d_head=8, d_inner=64, block_sizes=[1, 1]),
-           model=tf.FunnelModel, expect="refused", reason="pools the sequence"),  # fmt: skip
+    Family(
+        "Longformer",
+        tf.LongformerConfig,
+        dict(_BASE, **_SIZES, attention_window=4, max_position_embeddings=64),
+        expect="refused",
+        reason="local window plus global tokens",
+    ),
+    Family(
+        "Funnel",
+        tf.FunnelConfig,
+        dict(_BASE, d_model=32, n_head=4, d_head=8, d_inner=64, block_sizes=[1, 1]),
+        model=tf.FunnelModel,
+        expect="refused",
+        reason="pools the sequence",
+    ),
     _bert_like(tf.FalconConfig, "Falcon (loaded with sdpa)", expect="refused", reason="cannot switch to eager"),
     _bert_like(tf.BigBirdConfig, "BigBird (block sparse)", expect="refused", reason='attention_type="original_full"'),
-    Family("T5 (encoder-decoder)", tf.T5Config, dict(_BASE, d_model=32, d_kv=8, d_ff=64, num_layers=2, num_heads=4),
-           expect="refused", reason="encoder-decoder"),  # fmt: skip
+    Family(
+        "T5 (encoder-decoder)",
+        tf.T5Config,
+        dict(_BASE, d_model=32, d_kv=8, d_ff=64, num_layers=2, num_heads=4),
+        expect="refused",
+        reason="encoder-decoder",
+    ),
     Family("ViT", tf.ViTConfig, dict(**_SIZES, image_size=8, patch_size=4), expect="refused", reason="pixel_values"),
     _llama_like(tf.DiffLlamaConfig, "DiffLlama", expect="refused", reason="subtracts two softmax maps"),
-    _llama_like(tf.JambaConfig, "Jamba", **{**_SIZES, "num_hidden_layers": 4}, attn_layer_period=2, attn_layer_offset=1,
-                expert_layer_period=4, num_experts=2, mamba_d_state=4, mamba_dt_rank=4, use_mamba_kernels=False,
-                expect="refused", reason="for 2 of its 4 layers"),  # fmt: skip
-    Family("Mamba", tf.MambaConfig, dict(_BASE, hidden_size=32, num_hidden_layers=2), expect="refused",
-           reason="no attention weights"),  # fmt: skip
+    _llama_like(
+        tf.JambaConfig,
+        "Jamba",
+        **{**_SIZES, "num_hidden_layers": 4},
+        attn_layer_period=2,
+        attn_layer_offset=1,
+        expert_layer_period=4,
+        num_experts=2,
+        mamba_d_state=4,
+        mamba_dt_rank=4,
+        use_mamba_kernels=False,
+        expect="refused",
+        reason="for 2 of its 4 layers",
+    ),
+    Family(
+        "Mamba",
+        tf.MambaConfig,
+        dict(_BASE, hidden_size=32, num_hidden_layers=2),
+        expect="refused",
+        reason="no attention weights",
+    ),
 )

@@ -7,8 +7,7 @@ Everything else is found by structure (``sites.py``) and verified at capture tim
 from __future__ import annotations
 
 _WINDOWED = (
-    "its attention is a local window plus global tokens and comes back per window, not as one matrix "
-    "over the tokens"
+    "its attention is a local window plus global tokens and comes back per window, not as one matrix over the tokens"
 )
 
 # model_type -> why the model cannot be analysed at all (checked before it runs).

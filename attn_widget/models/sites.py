@@ -56,7 +56,7 @@ def _is_projection(module: nn.Module) -> bool:
 
 
 def _child(root: nn.Module, dotted: str) -> nn.Module | None:
-    module = root
+    module: nn.Module | None = root
     for part in dotted.split("."):
         module = module._modules.get(part) if isinstance(module, nn.Module) else None
         if module is None:

@@ -43,7 +43,9 @@ def test_exported_file_works_offline_and_stays_interactive(browser, tmp_path, mi
     page.select_option(".attnw-method", "rollout")
     page.wait_for_function("document.querySelector('.attnw-caption').textContent.startsWith('Attention rollout')")
     box = page.locator("canvas.attnw-canvas").bounding_box()
-    geometry = page.eval_on_selector("canvas.attnw-canvas", "c => ({right: +c.dataset.rightX, top: +c.dataset.top, row: +c.dataset.rowHeight})")
+    geometry = page.eval_on_selector(
+        "canvas.attnw-canvas", "c => ({right: +c.dataset.rightX, top: +c.dataset.top, row: +c.dataset.rowHeight})"
+    )
     page.mouse.move(box["x"] + geometry["right"] + 20, box["y"] + geometry["top"] + 10.5 * geometry["row"])
     page.locator(".attnw-tooltip").wait_for(state="visible")
     page.locator(".attnw-root").screenshot(path=str(artifacts / "export-offline.png"))

@@ -154,7 +154,8 @@ def test_hover_highlights_and_shows_exact_values(browser, page_server, minilm_wi
 # Token text a tokenizer can produce that breaks pictures and pages when shown as it is.
 UNRULY_TOKENS = [
     "\x00\x01\x1b[31m", "\x7f\x85\x9f", "\t\r\n", "\ud800", "abc\u202edef #9", "zero\u200bwidth", "x" * 300,
-    "\U0001f44d\U0001f3fd\U0001f600\U0001f468\u200d\U0001f469\u200d\U0001f467", "Z\u0351\u0352\u0353\u0354\u0355\u0356\u0357",
+    "\U0001f44d\U0001f3fd\U0001f600\U0001f468\u200d\U0001f469\u200d\U0001f467",
+    "Z\u0351\u0352\u0353\u0354\u0355\u0356\u0357",
     "\u05e9\u05dc\u05d5\u05dd \u05e2\u05d5\u05dc\u05dd",
 ]  # fmt: skip
 
@@ -183,7 +184,8 @@ def test_token_text_is_never_parsed_as_html(browser, page_server, artifacts, tmp
     for side in ("left", "right"):
         boxes = page.eval_on_selector_all(
             f".attnw-labels-{side} .attnw-token",
-            "labels => labels.map(l => { const r = l.getBoundingClientRect(); return [r.left, r.right, r.top, r.height, l.scrollHeight]; })",
+            "labels => labels.map(l => { const r = l.getBoundingClientRect(); "
+            "return [r.left, r.right, r.top, r.height, l.scrollHeight]; })",
         )
         for i, (left, right, top, height, content_height) in enumerate(boxes):
             assert abs(top - (box["y"] + g["top"] + i * g["row"])) < 0.5 and abs(height - g["row"]) < 0.5, (side, i)
@@ -303,7 +305,10 @@ def test_token_scores_beside_the_graph(browser, page_server, artifacts):
     page, errors = open_state(browser, page_server, state)
     bars = page.locator(".attnw-bar")
     assert bars.count() == len(widget.tokens)
-    widths = [float(w) for w in page.eval_on_selector_all(".attnw-bar", "bars => bars.map(b => b.getBoundingClientRect().width)")]
+    widths = [
+        float(w)
+        for w in page.eval_on_selector_all(".attnw-bar", "bars => bars.map(b => b.getBoundingClientRect().width)")
+    ]
     scores = payload.decode(widget.attribution_data["values"])["matrices"][0, 0]
     strongest = int(np.abs(scores).argmax())
     assert widths[strongest] == max(widths) and max(widths) > 20
@@ -389,7 +394,9 @@ def test_token_window_on_a_long_input(browser, page_server, minilm, artifacts):
     page.wait_for_function("JSON.stringify(window.model.get('window')) === '[60,32]'")
     # The window of size 32 at 0 also has 32 labels: wait for the repaint at 60.
     page.wait_for_function("document.querySelector('.attnw-labels-left .attnw-token')?.dataset.index === '60'")
-    indices = page.eval_on_selector_all(".attnw-labels-left .attnw-token", "labels => labels.map(l => +l.dataset.index)")
+    indices = page.eval_on_selector_all(
+        ".attnw-labels-left .attnw-token", "labels => labels.map(l => +l.dataset.index)"
+    )
     assert indices == list(range(60, 92))
     page.mouse.move(*row_point(page, geometry(page)["right"] + 20, 70))
     page.locator(".attnw-tooltip").wait_for(state="visible")
@@ -513,14 +520,22 @@ def test_the_tooltip_stays_inside_the_plot_and_off_its_row(browser, page_server,
         if view == "model":
             page.select_option(".attnw-view", "model")
             page.wait_for_function("document.querySelector('.attnw-canvas').dataset.view === 'model'")
-        x = geometry(page)["right"] if view == "layer" else page.eval_on_selector(".attnw-canvas", "c => JSON.parse(c.dataset.columns).at(-1)")
+        x = (
+            geometry(page)["right"]
+            if view == "layer"
+            else page.eval_on_selector(".attnw-canvas", "c => JSON.parse(c.dataset.columns).at(-1)")
+        )
         for index in (0, n - 1):
             page.mouse.move(*row_point(page, x, index))
-            page.wait_for_function("i => document.querySelector('.attnw-tooltip-title')?.textContent.includes(`#${i} `)", arg=index)
+            page.wait_for_function(
+                "i => document.querySelector('.attnw-tooltip-title')?.textContent.includes(`#${i} `)", arg=index
+            )
             tip = page.locator(".attnw-tooltip").bounding_box()
             plot = page.locator(".attnw-plot").bounding_box()
             assert plot["y"] <= tip["y"] and tip["y"] + tip["height"] <= plot["y"] + plot["height"], (view, index)
-            assert page.evaluate("document.querySelector('.attnw-tooltip').scrollHeight") <= tip["height"] + 1, "nothing cut off"
+            assert page.evaluate("document.querySelector('.attnw-tooltip').scrollHeight") <= tip["height"] + 1, (
+                "nothing cut off"
+            )
             g = geometry(page)
             row_top = page.locator("canvas.attnw-canvas").bounding_box()["y"] + g["top"] + index * g["row"]
             assert tip["y"] >= row_top + g["row"] or tip["y"] + tip["height"] <= row_top, (view, index)

@@ -80,7 +80,7 @@ def jupyter(request, tmp_path_factory):
     ]  # fmt: skip
     if os.geteuid() == 0:
         args.append("--allow-root")
-    log = open(root / "server.log", "wb")
+    log = open(root / "server.log", "wb")  # noqa: SIM115 - the server writes to it until the fixture ends
     server = subprocess.Popen(args, env=env, stdout=log, stderr=subprocess.STDOUT, start_new_session=True)
     url = f"http://127.0.0.1:{port}"
     deadline = time.monotonic() + 60
