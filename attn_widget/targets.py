@@ -1,6 +1,6 @@
 """What a gradient method explains: one scalar computed from the model's outputs.
 
-Pass one of these as ``target=`` (methods.md section 6.1); logits are the default because
+Pass one of these as ``target=`` (docs/methods.md §6.1); logits are the default because
 probabilities saturate. Every target also names the position ``t`` whose attention rows are
 compared with the attribution (the [CLS] row of a classifier, the [MASK] position, the
 position that predicts the next token).

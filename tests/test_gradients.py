@@ -1,4 +1,4 @@
-"""Gradient-based attribution: methods.md section 6.7, against finite differences and Captum."""
+"""Gradient-based attribution: docs/methods.md §6.7, against finite differences and Captum."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""Integrated gradients reach the completeness they promise, or say they did not (methods.md 6.2, 6.7).
+"""Integrated gradients reach the completeness they promise, or say they did not (docs/methods.md §6.2, §6.7).
 
 The cases of issue 13: RMSNorm models (Gemma2/3, T5) with a tokenizer that adds no special tokens
 and has no pad token (GPT-2, Llama-3 style), where the old zero baseline makes y(β) jump within

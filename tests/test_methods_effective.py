@@ -1,4 +1,4 @@
-"""Effective attention: methods.md section 5.6, on synthetic matrices."""
+"""Effective attention: docs/methods.md §5.6, on synthetic matrices."""
 
 from __future__ import annotations
 

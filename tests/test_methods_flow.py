@@ -1,4 +1,4 @@
-"""Attention flow: methods.md section 3.6, against a brute-force networkx oracle."""
+"""Attention flow: docs/methods.md §3.6, against a brute-force networkx oracle."""
 
 from __future__ import annotations
 

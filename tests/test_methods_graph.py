@@ -1,4 +1,4 @@
-"""Attention as a graph: methods.md section 1.5."""
+"""Attention as a graph: docs/methods.md §1.5."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""Decoder receptive-field normalisation: methods.md section 4.4."""
+"""Decoder receptive-field normalisation: docs/methods.md §4.4."""
 
 from __future__ import annotations
 
@@ -30,7 +30,7 @@ def test_content_free_attention_maps_to_uniform_rows():
 
 
 def test_measured_first_token_bias_of_uniform_causal_rollout():
-    """methods.md 4.1: n = 8, alpha = 0.5: 0.56 on itself at L = 1, 0.24 and 0.87 on token 0 at L = 3, 12."""
+    """docs/methods.md §4.1: n = 8, alpha = 0.5: 0.56 on itself at L = 1, 0.24 and 0.87 on token 0 at L = 3, 12."""
     rolled = methods.rollout(methods.null_attention(causal_masks(12, 8)))
     assert rolled[0, -1, -1].item() == pytest.approx(0.5625, abs=1e-4)
     assert rolled[2, -1, 0].item() == pytest.approx(0.24, abs=0.01)

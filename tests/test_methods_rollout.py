@@ -1,4 +1,4 @@
-"""Attention rollout: methods.md section 2.6."""
+"""Attention rollout: docs/methods.md §2.6."""
 
 from __future__ import annotations
 

@@ -26,7 +26,7 @@ def test_minilm_end_to_end(minilm):
 
 
 def test_minilm_slice_reconstruction(minilm):
-    """methods.md 0.3 on real weights, float32, relative tolerance 1e-5."""
+    """docs/methods.md §0.3 on real weights, float32, relative tolerance 1e-5."""
     model, tokenizer = minilm
     outputs = {}
     handles = [

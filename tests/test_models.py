@@ -1,5 +1,5 @@
 """Value vectors and output slices found by structure: the slice reconstruction test of
-methods.md 0.3, value vectors cross-checked against hidden states, masks, and what the
+docs/methods.md §0.3, value vectors cross-checked against hidden states, masks, and what the
 capture refuses when the model does not do what it says. tests/test_zoo.py runs the
 same checks over every family."""
 
@@ -65,7 +65,7 @@ def test_gqa_geometry(tokenizer):
 
 @pytest.mark.parametrize("family", ["bert", "gpt2", "llama"])
 def test_values_match_recomputation_from_hidden_states(family, tokenizer):
-    """The hook-captured V equals V recomputed from hidden_states (methods.md 0.3 cross-check)."""
+    """The hook-captured V equals V recomputed from hidden_states (docs/methods.md §0.3 cross-check)."""
     model = tiny_model(family)
     record = analyze(model, TEXT, tokenizer).capture
     d, dh = 32, 8

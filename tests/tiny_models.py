@@ -1,4 +1,4 @@
-"""Tiny random models of every supported family, built offline from configs (methods.md 0.4)."""
+"""Tiny random models of every supported family, built offline from configs (docs/methods.md §0.4)."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""Per-head slices of an output projection (methods.md section 0.3)."""
+"""Per-head slices of an output projection (docs/methods.md §0.3)."""
 
 from __future__ import annotations
 
