@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import contextlib
+import dataclasses
 import pathlib
 import threading
 import warnings
@@ -221,7 +222,6 @@ class AttentionWidget(anywidget.AnyWidget):
             return
         spec = self._target_specs[target_id]
         base = {"target": target_id, "method": method}
-
         entry = registry.attribution_method(method)
 
         def work(progress):
@@ -384,7 +384,7 @@ class AttentionWidget(anywidget.AnyWidget):
         """The settings that change what the methods compute."""
         return ViewSettings(binarize_threshold=self.binarize_threshold)
 
-    @t.observe(*(name for name in ViewSettings.__dataclass_fields__))
+    @t.observe(*(field.name for field in dataclasses.fields(ViewSettings)))
     def _recompute(self, change) -> None:
         """Publish again the methods that read the changed setting (not during __init__, which
         publishes every method afterwards)."""
