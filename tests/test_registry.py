@@ -99,3 +99,15 @@ def test_every_applicable_method_publishes_data_of_its_declared_shape(tokenizer,
         assert meta["graph"] in ("", *[m["id"] for m in w.methods]), meta["id"]
         if meta["row_label"]:
             assert payload.decode(getattr(w, f"data_{meta['id']}_rows"))["matrices"].shape[-1] == 1
+
+
+def test_a_flow_layer_computed_on_request_re_sends_only_that_methods_data(tokenizer, monkeypatch):
+    w = AttentionWidget(tiny_model("gpt2"), " ".join(["the cat sat on the mat and the dog ran"] * 5), tokenizer)
+    assert len(w.tokens) > 40 and w.ready["flow"] == []
+    sent = []
+    monkeypatch.setattr(w, "_send", lambda msg, buffers=None: sent.append(msg))
+    w.compute("flow", [2], wait=True)
+    updates = [message for message in sent if message["method"] == "update"]
+    # Binary values travel as buffers: their names are in buffer_paths, not in state.
+    updated = {name for m in updates for name in [*m["state"], *(path[0] for path in m["buffer_paths"])]}
+    assert "data_flow" in updated and updated <= {"data_flow", "ready", "job"}, updated

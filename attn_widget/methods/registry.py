@@ -148,7 +148,7 @@ class AttributionMethod:
     id: str
     label: str  # menu label
     description: str
-    # (analysis, target, **options) -> (n,)
+    # (analysis, target, **options) -> (n,); target is resolved (targets.Target: .position, .key)
     compute: Callable[..., torch.Tensor]
     signed: bool = False
     progress: bool = False  # compute accepts progress= (True: a bar, False: none, or (done, total))
