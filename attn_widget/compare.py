@@ -15,44 +15,34 @@ import math
 
 import torch
 
-from .analysis import Analysis, row_at
-
-REFERENCES = ("saliency", "grad_x_input", "integrated_gradients", "blank_out", "attention_gradient", "gradient_rollout")
+from .methods import registry
 
 
-def attention_rows(analysis: Analysis, t: int | None) -> dict[str, torch.Tensor]:
-    """Name → ``(L, n)``: row t of every attention-derived method at every layer (the mean of
+def reference_ids() -> tuple[str, ...]:
+    """The reference methods: every registered attribution method, in menu order."""
+    return tuple(entry.id for entry in registry.attribution_methods())
+
+
+def attention_rows(analysis, t: int | None) -> dict[str, torch.Tensor]:
+    """Name → ``(L, n)``: row t of every compared matrix method at every layer (the mean of
     all rows when t is None, for targets that pool every position).
 
-    Flow is computed for row t only. Effective rollout is included when the text is longer
-    than the head dimension (otherwise it equals rollout).
+    The registry says which methods enter and how (``MatrixMethod.compare``): flow is computed
+    for row t only; effective rollout is included when the text is longer than the head
+    dimension (otherwise it equals rollout).
     """
-
-    def flow(receptive_field: str) -> torch.Tensor:
-        if t is None:
-            return row_at(analysis.flow(receptive_field=receptive_field, progress=False), None)
-        return analysis.flow_rows(t, receptive_field=receptive_field)
-
-    def row(matrices: torch.Tensor) -> torch.Tensor:
-        return row_at(matrices, t)
-
-    found = {
-        "raw": row(analysis.raw()),
-        "rollout": row(analysis.rollout(receptive_field="none")),
-        "flow": flow("none"),
-    }
-    if analysis.causal:
-        found["rollout (RF-B)"] = row(analysis.rollout(receptive_field="rf-b"))
-        found["flow (RF-B)"] = flow("rf-b")
-    if analysis.capture.values is not None and not analysis.effective_is_raw:
-        found["effective rollout"] = row(analysis.effective_rollout(receptive_field="none"))
+    found = {}
+    for method in registry.applicable(analysis):
+        if method.compare is not None and method.compare.applies(analysis):
+            found[method.compare.name or method.id] = method.compare_rows(analysis, t)
     return found
 
 
-def correlations(analysis: Analysis, target=None, references=REFERENCES, include_special: bool = True):
+def correlations(analysis, target=None, references=None, include_special: bool = True):
     """One row per (attention method, layer, reference): Spearman's rho, pandas DataFrame.
 
     Columns: method, layer (1..L), reference, rho (vs |reference|), rho_signed, tokens.
+    references: attribution method ids (default: every registered one).
     """
     pandas = _require("pandas")
     resolved = analysis.target(target)
@@ -62,10 +52,8 @@ def correlations(analysis: Analysis, target=None, references=REFERENCES, include
         keep = keep[keep <= t]
     if not include_special:
         keep = keep[~analysis.capture.special[keep]]
-    reference_scores = {
-        name: analysis.attribution(name, resolved, **({"progress": False} if name == "integrated_gradients" else {}))
-        for name in references
-    }
+    names = reference_ids() if references is None else references
+    reference_scores = {name: _scores(analysis, name, resolved) for name in names}
     rows = []
     for method, layer_rows in attention_rows(analysis, t).items():
         for layer in range(layer_rows.shape[0]):
@@ -83,6 +71,12 @@ def correlations(analysis: Analysis, target=None, references=REFERENCES, include
                     }
                 )
     return pandas.DataFrame(rows)
+
+
+def _scores(analysis, name: str, target) -> torch.Tensor:
+    """``(n,)`` scores of one reference, without a progress bar."""
+    options = {"progress": False} if registry.attribution_method(name).progress else {}
+    return analysis.attribution(name, target, **options)
 
 
 def summarise(frames):

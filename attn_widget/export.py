@@ -26,8 +26,6 @@ def widget_state(widget) -> dict:
 
     Refuses (ValueError) a state that has no faithful JSON form: NaN, infinities, lone surrogates.
     """
-    from .widget import AttentionWidget
-
     def encode(value):
         if isinstance(value, (bytes, memoryview)):
             return {"base64": base64.b64encode(bytes(value)).decode()}
@@ -37,8 +35,7 @@ def widget_state(widget) -> dict:
             return [encode(item) for item in value]
         return value
 
-    own = AttentionWidget.class_own_traits(sync=True)
-    state = widget.get_state(key=list(own))
+    state = widget.get_state(key=widget.own_keys)
     try:
         checks.serialisable(state, "the widget's state")
     except ValueError as error:
@@ -105,10 +102,8 @@ def to_numpy(widget) -> dict[str, np.ndarray]:
     Per-head methods are ``(L, H + 2, n, n)`` (each head, mean, max); the others ``(L, n, n)``.
     Methods computed on request contain the layers computed so far (others are zero).
     """
-    from .catalog import view_method
-
     return {
-        meta["id"]: view_method(meta["id"]).values(widget.analysis, widget.view_settings)[0].numpy()
+        meta["id"]: widget.method_spec(meta["id"]).values(widget.analysis, widget.view_settings)[0].numpy()
         for meta in widget.methods
     }
 
@@ -123,11 +118,9 @@ def to_frame(widget, method: str | None = None, layer: int | None = None, head: 
     """
     import pandas as pd
 
-    from .catalog import view_method
-
     method = checks.method(widget.method if method is None else method, [meta["id"] for meta in widget.methods])
     layer = checks.layer(widget.layer if layer is None else layer, widget.n_layers)
-    spec = view_method(method)
+    spec = widget.method_spec(method)
     if head is not None:
         head = checks.head(head, widget.n_heads)
         if not spec.per_head and head != checks.MEAN_HEAD:

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import contextlib
+import dataclasses
 import pathlib
 import threading
 import warnings
@@ -12,16 +13,12 @@ import traitlets as t
 
 from . import checks, export, payload
 from .analysis import Analysis, analyze
-from .catalog import (
-    DEFAULT_BINARIZE_THRESHOLD,
-    ViewMethod,
-    ViewSettings,
-    view_method,
-    view_methods,
-)
 from .jobs import BackgroundJob, cancelled_on_interrupt
+from .methods import registry
 from .methods.flow import layer_numbers
+from .methods.registry import DEFAULT_BINARIZE_THRESHOLD, MatrixMethod, ViewSettings
 from .text import display_token
+from .traits import Choice, Count, data_traits, fact, option, pick, tagged
 
 _STATIC = pathlib.Path(__file__).parent / "static"
 MEAN_HEAD = checks.MEAN_HEAD
@@ -31,20 +28,6 @@ MAX_HEAD = checks.MAX_HEAD
 # milliseconds per picture in a browser without GPU rasterisation (benchmarks/RESULTS.md).
 ALL_EDGES_UP_TO = 48
 LONG_INPUT_TOP_K = 5
-_VIEW_OPTIONS = (
-    "view", "layer", "head", "method", "attribution", "top_k", "threshold", "specials", "binarize_threshold",
-    "node_size", "window",
-)  # fmt: skip
-# What the front end may change: the view, the selected target and the pinned token.
-_FROM_FRONT_END = (*_VIEW_OPTIONS, "target", "selected")
-
-
-def _fact(trait: t.TraitType, help: str) -> t.TraitType:
-    """A fact about the analysed text or what was computed from it: synced, and set by the widget
-    itself (at construction, when computing on request, in set_target), never by the user or the
-    front end (``_check_fact``)."""
-    trait.help = help if "set_target" in help else help + " Comes from the analysis: read-only."
-    return trait.tag(sync=True, fact=True)
 
 
 class AttentionWidget(anywidget.AnyWidget):
@@ -58,80 +41,106 @@ class AttentionWidget(anywidget.AnyWidget):
     _esm = _STATIC / "widget.js"
     _css = _STATIC / "widget.css"
 
-    # Facts about the analysed text and what was computed from it (``_fact``): the widget sets them,
-    # assigning one raises a TraitError, and the front end cannot change them.
-    tokens = _fact(t.List(t.Unicode()), "Display text of every token, in order (see attn_widget.text.display_token).")
-    special = _fact(t.List(t.Bool()), "Whether each token is a special token ([CLS], <s>, ...).")
-    n_layers = _fact(t.Int(), "Number of attention layers L.")
-    n_heads = _fact(t.Int(), "Query heads per layer H.")
-    causal = _fact(t.Bool(), "True for decoders: token i sees only tokens 0..i.")
-    model_name = _fact(t.Unicode(), "Model name or path, for the caption.")
-    methods = _fact(t.List(t.Dict()), "Available methods: id, label, per_head, cumulative, description.")
-
-    # Data: one binary envelope per method (see payload.py), never JSON lists of floats.
-    data_raw = _fact(t.Bytes(), "Raw attention (L, H + 2, n, n): each head, mean, max.")
-    data_rollout = _fact(t.Bytes(), "Rollout to every layer (L, n, n).")
-    data_rollout_rf = _fact(t.Bytes(), "Receptive-field normalised rollout (L, n, n); decoders only.")
-    data_paths = _fact(t.Bytes(), "Path counts of the binarised head-mean graph (L, n, n).")
-    data_flow = _fact(t.Bytes(), "Attention flow (L, n, n); layers not yet computed are zero.")
-    data_flow_rf = _fact(t.Bytes(), "Receptive-field normalised flow (L, n, n); decoders only.")
-    data_effective = _fact(t.Bytes(), "Effective attention (L, H + 2, n, n), signed.")
-    data_effective_rows = _fact(t.Bytes(), "Attention removed by effective attention per row (L, H + 2, n, 1).")
-    data_effective_rollout = _fact(t.Bytes(), "Rollout on clipped effective attention (L, n, n).")
-    data_effective_flow = _fact(t.Bytes(), "Flow on clipped effective attention (L, n, n).")
-    ready = _fact(t.Dict(), "Per method id, the layer numbers present in its data.")
+    # Facts about the analysed text and what was computed from it (``traits.fact``): the widget sets
+    # them, assigning one raises a TraitError, and the front end cannot change them.
+    tokens = fact(t.List(t.Unicode()), "Display text of every token, in order (see attn_widget.text.display_token).")
+    special = fact(t.List(t.Bool()), "Whether each token is a special token ([CLS], <s>, ...).")
+    n_layers = fact(t.Int(), "Number of attention layers L.")
+    n_heads = fact(t.Int(), "Query heads per layer H.")
+    causal = fact(t.Bool(), "True for decoders: token i sees only tokens 0..i.")
+    model_name = fact(t.Unicode(), "Model name or path, for the caption.")
+    methods = fact(
+        t.List(t.Dict()),
+        "The matrix methods that apply, in menu order (MatrixMethod.meta): id, label, per_head, cumulative, "
+        "signed, description, row_label, graph, settings, note. Each has its data in a trait data_<id> (and "
+        "data_<id>_rows when it has a row_label), made per widget from the registry.",
+    )
+    attributions = fact(t.List(t.Dict()), "Token-score methods, in menu order: id, label, description, signed.")
+    ready = fact(t.Dict(), "Per method id, the layer numbers present in its data.")
     job = t.Dict(
         help="The running computation {method, layers, done, total}, or {} (with 'error' if it failed). "
         "Set by compute(); numbers must be finite."
-    ).tag(sync=True)
+    ).tag(sync=True, check=lambda self, value: checks.serialisable(value, "job"))
 
     # Token scores from gradients or blank-out, beside the graph (methods.md section 6).
-    targets = _fact(
+    targets = fact(
         t.List(t.Dict()),
         "Targets to explain: [{id, label, position}] (position None = all rows). Read-only: add one with set_target(...).",
     )
-    target = t.Unicode("", help="Selected target id, one of ``targets`` ('' when the model has no default).").tag(
-        sync=True
-    )
-    attribution = t.Unicode("", help="Token-score method ('' = off): " + ", ".join(Analysis.ATTRIBUTIONS)).tag(
-        sync=True
+    target = pick(
+        t.Unicode("", help="Selected target id, one of ``targets`` ('' when the model has no default)."),
+        lambda self, value: checks.target(value, [target["id"] for target in self.targets]),
     )
     attribution_data = t.Dict(
         help="{} or {target, method, status: 'running' (done, total) | 'done' (values: bytes, (1, 1, n); warning: "
         "an optional plain string shown with the bars) | 'error' (message)}; numbers must be finite."
-    ).tag(sync=True)
+    ).tag(sync=True, check=lambda self, value: checks.attribution_data(value))
+    selected = pick(
+        t.Dict(
+            help="The pinned token: {side: 'source' | 'target', index: 0..n-1} (one layer), {layer: 0..L, index: 0..n-1} "
+            "(whole model), or {} (nothing pinned)."
+        ),
+        lambda self, value: checks.selected(value, len(self.tokens), self.n_layers),
+    )
 
-    # Small UI state: moving a control never re-sends data.
-    layer = t.Int(1, help="Selected layer, 1..L as displayed (tensor index layer - 1).").tag(sync=True)
-    head = t.Int(MEAN_HEAD, help="Selected head 0..H-1, or -1 for the mean of heads, -2 for their max.").tag(
-        sync=True
+    # Settings of the view (``traits.option``), in the order the initial state lists them. Moving a
+    # control never re-sends data.
+    view = option(Choice(("layer", "model"), "layer", help="'layer': one layer as a bipartite graph; 'model': every layer as a column."))
+    layer = option(
+        t.Int(1, help="Selected layer, 1..L as displayed (tensor index layer - 1)."),
+        lambda self, value: checks.layer(value, self.n_layers),
     )
-    method = t.Unicode("raw", help="Selected method id, one of ``methods``.").tag(sync=True)
-    top_k = t.Int(
-        0, help="Edges drawn into each token at most, strongest first (0 = all; default: all up to "
-        f"{ALL_EDGES_UP_TO} tokens, else {LONG_INPUT_TOP_K})."
-    ).tag(sync=True)
-    threshold = t.Float(0.0, help="Edges with |weight| below this (finite, >= 0) are not drawn.").tag(sync=True)
-    specials = t.Unicode(
-        "show", help="Edges touching special tokens: 'show', 'hide', or 'renormalise' (hide, rescale rows)."
-    ).tag(sync=True)
-    selected = t.Dict(
-        help="The pinned token: {side: 'source' | 'target', index: 0..n-1} (one layer), {layer: 0..L, index: 0..n-1} "
-        "(whole model), or {} (nothing pinned)."
-    ).tag(sync=True)
-    binarize_threshold = t.Float(
-        DEFAULT_BINARIZE_THRESHOLD, help="Path counts: an edge exists where the head-mean attention exceeds this, in [0, 1)."
-    ).tag(sync=True)
-    node_size = t.Unicode("", help="Teaching overlay: dots sized by 'in' or 'out' degree of the slice, or ''.").tag(
-        sync=True
+    head = option(
+        t.Int(MEAN_HEAD, help="Selected head 0..H-1, or -1 for the mean of heads, -2 for their max."),
+        lambda self, value: checks.head(value, self.n_heads),
     )
-    window = t.List(
-        t.Int(), default_value=[0, 0], minlen=2, maxlen=2,
-        help="Token window [first row 0..n-1, rows shown >= 0] for long inputs; rows 0 shows all tokens.",
-    ).tag(sync=True)
-    view = t.Unicode("layer", help="'layer': one layer as a bipartite graph; 'model': every layer as a column.").tag(
-        sync=True
+    method = option(
+        t.Unicode("raw", help="Selected method id, one of ``methods``."),
+        lambda self, value: checks.method(value, self._method_ids),
     )
+    attribution = option(
+        t.Unicode("", help="Token-score method ('' = off), one of ``attributions``."),
+        lambda self, value: checks.choice("attribution", value, ["", *(a["id"] for a in self.attributions)]),
+    )
+    top_k = option(
+        Count(
+            0, min=0, help="Edges drawn into each token at most, strongest first (0 = all; default: all up to "
+            f"{ALL_EDGES_UP_TO} tokens, else {LONG_INPUT_TOP_K})."
+        )
+    )
+    threshold = option(
+        t.Float(0.0, help="Edges with |weight| below this (finite, >= 0) are not drawn."),
+        lambda self, value: checks.threshold(value),
+    )
+    specials = option(
+        Choice(
+            ("show", "hide", "renormalise"), "show",
+            help="Edges touching special tokens: 'show', 'hide', or 'renormalise' (hide, rescale rows).",
+        )
+    )
+    binarize_threshold = option(
+        t.Float(
+            DEFAULT_BINARIZE_THRESHOLD,
+            help="Path counts: an edge exists where the head-mean attention exceeds this, in [0, 1).",
+        ),
+        lambda self, value: checks.binarize_threshold(value),
+    )
+    node_size = option(
+        Choice(("", "in", "out"), "", help="Teaching overlay: dots sized by 'in' or 'out' degree of the slice, or ''.")
+    )
+    window = option(
+        t.List(
+            t.Int(), default_value=[0, 0], minlen=2, maxlen=2,
+            help="Token window [first row 0..n-1, rows shown >= 0] for long inputs; rows 0 shows all tokens.",
+        ),
+        lambda self, value: checks.window(value, len(self.tokens)),
+    )
+
+    # What the tags say, derived once from the class body (declaration order).
+    _FACTS = tagged(locals(), "fact")
+    _VIEW_OPTIONS = tagged(locals(), "view")
+    _FROM_FRONT_END = (*_VIEW_OPTIONS, *tagged(locals(), "front_end"))
+    _CHECKED = tagged(locals(), "check")
 
     def __init__(self, model=None, text: str | None = None, tokenizer=None, *, analysis: Analysis | None = None, **state):
         """Analyse ``text`` with ``model`` (or show an existing ``analysis``).
@@ -148,7 +157,12 @@ class AttentionWidget(anywidget.AnyWidget):
         self._job = BackgroundJob()
         self._fact_writer = threading.local()
         record = analysis.capture
-        available = view_methods(analysis)
+        # This widget's methods: the registry as it is now (a method registered later is not added).
+        available = registry.applicable(analysis)
+        self._specs = {method.id: method for method in available}
+        # Before the comm opens, so that the front end gets these traits in the first message
+        # (HasTraits' add_traits: ipywidgets' own would send each at once, and list it twice).
+        t.HasTraits.add_traits(self, **data_traits(available))
         with self._setting_facts():
             super().__init__(
                 # Display strings again: an analysis may come from a capture made elsewhere.
@@ -159,14 +173,15 @@ class AttentionWidget(anywidget.AnyWidget):
                 causal=record.causal,
                 model_name=display_token(record.model_name),
                 methods=[m.meta(analysis) for m in available],
+                attributions=[entry.meta() for entry in registry.attribution_methods()],
                 top_k=0 if len(record.tokens) <= ALL_EDGES_UP_TO else LONG_INPUT_TOP_K,
             )
         self._target_specs: dict[str, object] = {}
         self._attribution_job = BackgroundJob()
         self._offer_default_target()
         for name, value in state.items():
-            if name not in _VIEW_OPTIONS:
-                raise TypeError(f"Unknown option {name!r}; the initial view accepts {', '.join(_VIEW_OPTIONS)}.")
+            if name not in self._VIEW_OPTIONS:
+                raise TypeError(f"Unknown option {name!r}; the initial view accepts {', '.join(self._VIEW_OPTIONS)}.")
             setattr(self, name, value)
         # After the initial view, so that its settings are computed with once; one message to the front end.
         with warnings.catch_warnings(), self.hold_sync():
@@ -207,13 +222,12 @@ class AttentionWidget(anywidget.AnyWidget):
             return
         spec = self._target_specs[target_id]
         base = {"target": target_id, "method": method}
+        entry = registry.attribution_method(method)
 
         def work(progress):
-            if method == "integrated_gradients":
-                ig = self.analysis.integrated_gradients(spec, progress=progress)
-                scores, warning = ig.attributions.sum(-1), ig.shortfall
-            else:
-                scores, warning = self.analysis.attribution(method, spec), None
+            options = {"progress": progress} if entry.progress else {}
+            scores = self.analysis.attribution(method, spec, **options)
+            warning = entry.warning(self.analysis, self.analysis.target(spec))
             done = {**base, "status": "done", "values": payload.encode(scores.reshape(1, 1, -1))}
             self.attribution_data = done if warning is None else {**done, "warning": warning}
 
@@ -265,7 +279,7 @@ class AttentionWidget(anywidget.AnyWidget):
         ``job`` says it was cancelled), unless the running one already covers the request,
         which then just waits for it with ``wait=True``.
         """
-        spec = self._method(method)
+        spec = self.method_spec(checks.method(method, self._method_ids))
         wanted = layer_numbers(layers, self.n_layers)
         if spec.layers is None or set(wanted) <= set(self.ready.get(method, [])):
             return
@@ -278,7 +292,7 @@ class AttentionWidget(anywidget.AnyWidget):
 
         def on_finish(error: str | None) -> None:
             # Computing one method's layers can complete another's (flow_rf needs flow's).
-            for other in view_methods(self.analysis):
+            for other in self._specs.values():
                 if other.layers is not None and other.done(self.analysis) != self.ready.get(other.id):
                     self._publish(other)
             self.job = {"method": method, "layers": wanted, "error": error} if error else {}
@@ -323,8 +337,8 @@ class AttentionWidget(anywidget.AnyWidget):
         the kernel's values back, so both sides keep a state that draws a true picture.
         """
         try:
-            own = AttentionWidget.class_own_traits(sync=True)  # ipywidgets' own traits (layout, ...) pass as before
-            refused = sorted(name for name in sync_data if name in own and name not in _FROM_FRONT_END)
+            own = self.own_keys  # ipywidgets' own traits (layout, ...) pass as before
+            refused = sorted(name for name in sync_data if name in own and name not in self._FROM_FRONT_END)
             if refused:
                 raise t.TraitError(f"{', '.join(refused)} cannot be set from the front end.")
             super().set_state(sync_data)
@@ -332,10 +346,16 @@ class AttentionWidget(anywidget.AnyWidget):
             self.log.warning("attn_widget refused a state update from the front end: %s", error)
             self.send_state([name for name in sync_data if name in self.keys])
 
-    def _publish(self, method: ViewMethod) -> None:
-        """Encode one method's data (what is computed of it) into its trait."""
+    @property
+    def own_keys(self) -> list[str]:
+        """This widget's own synced traits (not ipywidgets' layout and the like): the class's, then
+        the data traits made from the registry."""
+        return [*AttentionWidget.class_own_traits(sync=True), *data_traits(self._specs.values())]
+
+    def _publish(self, method: MatrixMethod) -> None:
+        """Encode one method's data (what is computed of it) into its trait(s); only they are re-sent."""
         data, done = method.values(self.analysis, self.view_settings)
-        with self._setting_facts():
+        with self._setting_facts(), self.hold_sync():
             setattr(self, f"data_{method.id}", payload.encode(data) if done else b"")
             if method.row_values is not None:
                 setattr(self, f"data_{method.id}_rows", payload.encode(method.row_values(self.analysis).unsqueeze(-1)))
@@ -345,8 +365,9 @@ class AttentionWidget(anywidget.AnyWidget):
     def _method_ids(self) -> list[str]:
         return [m["id"] for m in self.methods]
 
-    def _method(self, method_id: str) -> ViewMethod:
-        return view_method(checks.method(method_id, self._method_ids))
+    def method_spec(self, method_id: str) -> MatrixMethod:
+        """The registry entry behind one of ``methods`` (KeyError if it is not one)."""
+        return self._specs[method_id]
 
     @contextlib.contextmanager
     def _setting_facts(self):
@@ -363,51 +384,30 @@ class AttentionWidget(anywidget.AnyWidget):
         """The settings that change what the methods compute."""
         return ViewSettings(binarize_threshold=self.binarize_threshold)
 
-    @t.observe("binarize_threshold")
-    def _rebinarize(self, _change) -> None:
-        if "paths" in self.ready:  # not during __init__, which publishes every method afterwards
-            self._publish(view_method("paths"))
+    @t.observe(*(field.name for field in dataclasses.fields(ViewSettings)))
+    def _recompute(self, change) -> None:
+        """Publish again the methods that read the changed setting (not during __init__, which
+        publishes every method afterwards)."""
+        for method in self._specs.values():
+            if change["name"] in method.settings and method.id in self.ready:
+                self._publish(method)
 
     # Validation: every trait is checked, whether Python or the front end sets it --------------
-    # The traits made with _fact (the first iterable is read in the class body, where they are).
-    _FACTS = tuple(name for name, trait in list(locals().items()) if isinstance(trait, t.TraitType) and trait.metadata.get("fact"))
-
     @t.validate(*_FACTS)
     def _check_fact(self, proposal):
-        if not getattr(self._fact_writer, "active", False):
-            name = proposal["trait"].name
-            how = "add targets with set_target(...)" if name == "targets" else "make a new AttentionWidget(model, text)"
-            raise t.TraitError(f"{name} comes from the analysis of the text and cannot be set; {how}.")
+        self._refuse_unless_writing(proposal["trait"].name)
         return proposal["value"]
 
-    _CHOICES = {
-        "view": ("layer", "model"),
-        "specials": ("show", "hide", "renormalise"),
-        "node_size": ("", "in", "out"),
-        "attribution": ("", *Analysis.ATTRIBUTIONS),
-    }
-    _CHECKS = {
-        "layer": lambda self, value: checks.layer(value, self.n_layers),
-        "head": lambda self, value: checks.head(value, self.n_heads),
-        "method": lambda self, value: checks.method(value, self._method_ids),
-        "top_k": lambda self, value: checks.top_k(value),
-        "threshold": lambda self, value: checks.threshold(value),
-        "binarize_threshold": lambda self, value: checks.binarize_threshold(value),
-        "window": lambda self, value: checks.window(value, len(self.tokens)),
-        "selected": lambda self, value: checks.selected(value, len(self.tokens), self.n_layers),
-        "target": lambda self, value: checks.target(value, [target["id"] for target in self.targets]),
-        "job": lambda self, value: checks.serialisable(value, "job"),
-        "attribution_data": lambda self, value: checks.attribution_data(value),
-        **{
-            name: lambda self, value, name=name, choices=choices: checks.choice(name, value, choices)
-            for name, choices in _CHOICES.items()
-        },
-    }
+    def _refuse_unless_writing(self, name: str) -> None:
+        """Facts are written by the widget only (``_setting_facts``)."""
+        if not getattr(self._fact_writer, "active", False):
+            how = "add targets with set_target(...)" if name == "targets" else "make a new AttentionWidget(model, text)"
+            raise t.TraitError(f"{name} comes from the analysis of the text and cannot be set; {how}.")
 
-    @t.validate(*_CHECKS)
+    @t.validate(*_CHECKED)
     def _check(self, proposal):
-        name = proposal["trait"].name
+        trait = proposal["trait"]
         try:
-            return self._CHECKS[name](self, proposal["value"])
+            return trait.metadata["check"](self, proposal["value"])
         except (TypeError, ValueError) as error:
             raise t.TraitError(str(error)) from None

@@ -100,7 +100,7 @@ def main() -> None:
                     model(**inputs, output_attentions=True, output_hidden_states=True)
 
             def effective(analysis=analysis):
-                analysis._cache.pop(("effective", False), None)
+                analysis.effective_part.cache.pop(("effective", False), None)
                 analysis.effective()
 
             forward()

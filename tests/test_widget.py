@@ -112,7 +112,7 @@ def test_encoders_get_no_receptive_field_variants(tokenizer):
     assert [m["id"] for m in w.methods] == [
         "raw", "effective", "rollout", "effective_rollout", "paths", "flow", "effective_flow"
     ]  # fmt: skip
-    assert w.data_rollout_rf == b""
+    assert "data_rollout_rf" not in w.keys and not hasattr(w, "data_rollout_rf")  # data traits: the methods shown
 
 
 LONG_TEXT = " ".join(["the cat sat on the mat and the dog ran to the big red house"] * 4)  # 58 tokens
@@ -464,10 +464,15 @@ def test_exports_refuse_state_with_no_faithful_form(name, value, where):
         w.to_html()
 
 
-def test_every_synced_trait_is_checked():
-    from attn_widget.widget import _FROM_FRONT_END
+def test_every_synced_trait_is_checked(widget):
+    from attn_widget.traits import Choice, Count, FactBytes
 
-    _FACTS = AttentionWidget._FACTS  # the traits made with widget._fact
-    synced = set(AttentionWidget.class_own_traits(sync=True))
-    assert synced == set(_FACTS) | set(AttentionWidget._CHECKS), "a trait without a check (make it with _fact or add it to _CHECKS)"
-    assert set(_FROM_FRONT_END) <= set(AttentionWidget._CHECKS) and not set(_FACTS) & set(AttentionWidget._CHECKS)
+    traits = AttentionWidget.class_own_traits(sync=True)
+    facts, checked = set(AttentionWidget._FACTS), set(AttentionWidget._CHECKED)
+    static = {name for name, trait in traits.items() if isinstance(trait, (Choice, Count))}
+    assert set(traits) == facts | checked | static, "a trait without a check (make it with traits.fact, or tag a check)"
+    assert not facts & (checked | static)
+    assert set(AttentionWidget._FROM_FRONT_END) <= checked | static
+    # The data traits made per widget from the registry are facts too, and the widget's own.
+    data = {name for name in widget.keys if name.startswith("data_")}
+    assert data and all(isinstance(widget.traits()[name], FactBytes) for name in data) and data <= set(widget.own_keys)

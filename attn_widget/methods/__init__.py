@@ -2,19 +2,28 @@
 
 Every function takes attention in the orientation row = receiving token,
 column = source token, and documents its tensor shapes.
+
+The method files register themselves with ``registry`` when imported, in the order below.
 """
 
-from .heads import aggregate_heads
-from .attribution import (
-    attention_gradient,
-    gauss_legendre,
-    grad_times_input,
-    gradient_rollout,
-    saliency,
-)
+import importlib
+
+from . import registry
+
+# The method files, each registering one entry when imported: their order is the menus' order.
+MATRIX_FILES = ("raw", "effective", "rollout", "rollout_rf", "effective_rollout", "graph", "flow", "flow_rf", "effective_flow")
+ATTRIBUTION_FILES = ("saliency", "grad_x_input", "integrated_gradients", "attention_gradient", "gradient_rollout", "blank_out")
+for _name in (*MATRIX_FILES, *ATTRIBUTION_FILES):
+    importlib.import_module(f".{_name}", __name__)
+
+from .attention_gradient import attention_gradient
 from .effective import effective_attention, effective_mixing, removed_mass, signed_rollout
 from .flow import flow
+from .grad_x_input import grad_times_input
+from .gradient_rollout import gradient_rollout
 from .graph import adjacency, binarize, in_degree, out_degree, path_counts
+from .heads import aggregate_heads
+from .integrated_gradients import gauss_legendre
 from .masks import admissible_keys
 from .normalize import row_normalize
 from .receptive_field import (
@@ -27,8 +36,10 @@ from .receptive_field import (
     received_per_query,
 )
 from .rollout import residual_augment, rollout
+from .saliency import saliency
 
 __all__ = [
+    "registry",
     "attention_gradient",
     "gauss_legendre",
     "grad_times_input",

@@ -19,8 +19,10 @@ from __future__ import annotations
 import torch
 
 from .chain import cumulative_products
+from .heads import per_head_stack
 from .masks import admissible_keys
 from .normalize import row_normalize
+from .registry import needs_values, register
 
 FLOAT32_EPS = float(torch.finfo(torch.float32).eps)
 
@@ -279,3 +281,42 @@ def signed_rollout(att: torch.Tensor, residual: float = 0.5) -> torch.Tensor:
     """
     eye = torch.eye(att.shape[-1], dtype=torch.float64)
     return cumulative_products((1 - residual) * att.to(torch.float64) + residual * eye)
+
+
+def _removed_stack(analysis) -> torch.Tensor:
+    """``(L, H + 2, n)``: Σ_j |A - A_eff| per row, for every head slot of the effective stack."""
+    effective = analysis.effective().to(torch.float64)
+    return torch.cat(
+        [
+            analysis.effective_removed(),
+            removed_mass(analysis.raw(), effective.mean(1)).unsqueeze(1),
+            removed_mass(analysis.raw("max"), effective.amax(1)).unsqueeze(1),
+        ],
+        dim=1,
+    )
+
+
+def _note(analysis) -> str:
+    n, head_dim = analysis.capture.n_tokens, analysis.capture.geometry.head_dim
+    if analysis.effective_is_raw:
+        return f"{n} tokens do not exceed the head dimension ({head_dim}): effective attention equals raw attention."
+    if analysis.causal:
+        return f"Rows of the first {head_dim} tokens see at most {head_dim} keys and are unchanged."
+    return ""
+
+
+register(
+    "effective",
+    "Effective attention",
+    "Brunner et al. (2020): each attention row without its part in the left null space of V·W_O, which "
+    "changes nothing in the head's output. Signed: blue is negative. Equal to raw attention for rows that "
+    "see no more keys than the head dimension.",
+    lambda analysis, _settings: per_head_stack(analysis.effective()),
+    per_head=True,
+    signed=True,
+    applies=needs_values,
+    row_values=_removed_stack,
+    row_label="attention removed (Σ|A − A_eff|)",
+    note=_note,
+    compare=None,
+)

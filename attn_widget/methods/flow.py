@@ -22,6 +22,7 @@ import numpy as np
 import torch
 
 from .normalize import row_normalize
+from .registry import Comparison, register
 from .rollout import residual_augment
 
 Progress = Callable[[int, int], None]  # (rows done, rows in all)
@@ -156,3 +157,40 @@ def _workers() -> int:
         return max(1, len(os.sched_getaffinity(0)))
     except AttributeError:  # not on Linux
         return os.cpu_count() or 1
+
+
+def register_flow(id: str, label: str, description: str, compute, done, **options):
+    """Register a flow-like method: sent with the widget for short inputs, computed layer by layer
+    on request otherwise. compute: (analysis, layers or None, progress) -> (len(layers), n, n)."""
+    return register(
+        id,
+        label,
+        description,
+        lambda analysis, _settings: compute(analysis, None, False),
+        cumulative=True,
+        layers=compute,
+        done=done,
+        **options,
+    )
+
+
+def flow_compare_rows(receptive_field: str):
+    """``(analysis, t) -> (L, n)``: row t of the flow, computed for that row only."""
+
+    def rows(analysis, t):
+        if t is None:
+            return analysis.flow(receptive_field=receptive_field, progress=False).mean(-2)
+        return analysis.flow_rows(t, receptive_field=receptive_field)
+
+    return rows
+
+
+register_flow(
+    "flow",
+    "Attention flow",
+    "Abnar & Zuidema (2020): the maximum flow from each position after this layer to each input token, "
+    "with 0.5·A + 0.5·I as capacities, normalised per row. Exact.",
+    lambda analysis, layers, progress: analysis.flow(layers=layers, receptive_field="none", progress=progress),
+    done=lambda analysis: analysis.flow_layers_done("attention"),
+    compare=Comparison(rows=flow_compare_rows("none")),
+)

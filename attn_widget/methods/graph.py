@@ -10,6 +10,7 @@ import torch
 
 from ._checks import check_layer_stack
 from .chain import cumulative_products
+from .registry import register
 
 
 def adjacency(att: torch.Tensor) -> torch.Tensor:
@@ -56,3 +57,16 @@ def path_counts(binary: torch.Tensor) -> torch.Tensor:
     if ((binary != 0) & (binary != 1)).any():
         raise ValueError("path_counts needs a 0/1 matrix; binarize weighted attention first.")
     return cumulative_products(binary.to(torch.float64))
+
+
+register(
+    "paths",
+    "Path counts (binarised graph)",
+    "Products of the 0/1 matrices 1[Ā > threshold] (threshold set in the view): how many paths lead from "
+    "each input token to each token after this layer. Only binary matrices count paths; products of "
+    "weighted attention matrices have no such meaning.",
+    lambda analysis, settings: analysis.path_counts(threshold=settings.binarize_threshold),
+    cumulative=True,
+    settings=("binarize_threshold",),
+    compare=None,
+)

@@ -28,3 +28,9 @@ def aggregate_heads(att: torch.Tensor, head: HeadChoice = None) -> torch.Tensor:
     if not -n_heads <= head < n_heads:
         raise IndexError(f"head {head} does not exist; the model has {n_heads} heads (0..{n_heads - 1}).")
     return att[:, head]
+
+
+def per_head_stack(heads: torch.Tensor) -> torch.Tensor:
+    """``(L, H, n, n)`` → ``(L, H + 2, n, n)`` float64: each head, their mean, their max."""
+    heads = heads.to(torch.float64)
+    return torch.cat([heads, heads.mean(1, keepdim=True), heads.amax(1, keepdim=True)], dim=1)

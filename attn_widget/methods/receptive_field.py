@@ -86,3 +86,9 @@ def prescaled_residual_rollout(att: torch.Tensor) -> torch.Tensor:
     eye = torch.eye(n, dtype=torch.float64)
     a_hat = row_normalize(row_normalize(att.to(torch.float64)) * scale + eye)
     return cumulative_products(a_hat)
+
+
+RF_NOTE = (
+    " Receptive-field normalised (RF-B, our interpretation of Abnar & Zuidema's advice): divided by the same "
+    "quantity on content-free attention with the same causal mask, so that position alone gives uniform rows."
+)

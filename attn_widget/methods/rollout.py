@@ -11,6 +11,7 @@ import torch
 from ._checks import check_layer_stack, check_residual
 from .chain import cumulative_products
 from .normalize import row_normalize
+from .registry import register
 
 
 def residual_augment(att: torch.Tensor, residual: float = 0.5) -> torch.Tensor:
@@ -36,3 +37,13 @@ def rollout(att: torch.Tensor, residual: float = 0.5) -> torch.Tensor:
     after layer ``l + 1``. Every row sums to 1.
     """
     return cumulative_products(residual_augment(att, residual))
+
+
+register(
+    "rollout",
+    "Attention rollout",
+    "Abnar & Zuidema (2020): 0.5·A + 0.5·I multiplied through the layers. How much of each input "
+    "token reaches each position after this layer (heads averaged).",
+    lambda analysis, _settings: analysis.rollout(receptive_field="none"),
+    cumulative=True,
+)

@@ -140,15 +140,15 @@ function* strokeBuckets(ctx, layout, edges, buckets, options, alphaScale, widthS
       const style = bucketStyle(b, sign, options, alphaScale, widthScale);
       const most = style.width === HAIRLINE ? STROKE_EDGES : members.length;
       for (let from = 0; from < members.length; from += most) {
-        const count = Math.min(most, members.length - from);
+        const count2 = Math.min(most, members.length - from);
         ctx.beginPath();
-        for (let i = from; i < from + count; i++) {
+        for (let i = from; i < from + count2; i++) {
           const y0 = rowCenter(layout, edges.source[members[i]]);
           const y1 = rowCenter(layout, edges.target[members[i]]);
           ctx.moveTo(layout.leftX, y0);
           ctx.bezierCurveTo(midX, y0, midX, y1, layout.rightX, y1);
         }
-        yield count;
+        yield count2;
         ctx.strokeStyle = style.color;
         ctx.globalAlpha = style.alpha;
         ctx.lineWidth = style.width === HAIRLINE ? HAIRLINE / scale : style.width;
@@ -247,22 +247,22 @@ function sliceEdges(env, slice, only) {
   const source = new Uint16Array(capacity);
   const target = new Uint16Array(capacity);
   const weight = new Float64Array(capacity);
-  let count = 0;
+  let count2 = 0;
   for (let row = first; row < end; row++) {
     const { cols, values } = rowEntries(env, slice, row);
     for (let i = 0; i < values.length; i++) {
       if (values[i] === 0) continue;
-      source[count] = cols[i];
-      target[count] = row;
-      weight[count] = values[i];
-      count++;
+      source[count2] = cols[i];
+      target[count2] = row;
+      weight[count2] = values[i];
+      count2++;
     }
   }
   return {
-    source: source.subarray(0, count),
-    target: target.subarray(0, count),
-    weight: weight.subarray(0, count),
-    count,
+    source: source.subarray(0, count2),
+    target: target.subarray(0, count2),
+    weight: weight.subarray(0, count2),
+    count: count2,
     max: sliceMax(env, slice)
   };
 }
@@ -273,17 +273,17 @@ function edgesOfNode(edges, node) {
   return out.sort((a, b) => Math.abs(edges.weight[b]) - Math.abs(edges.weight[a]));
 }
 function filterEdges(edges, { topK, threshold, specials, special }) {
-  const { count, source, target, weight } = edges;
+  const { count: count2, source, target, weight } = edges;
   let rows = 0;
-  for (let e = 0; e < count; e++) rows = Math.max(rows, target[e] + 1);
+  for (let e = 0; e < count2; e++) rows = Math.max(rows, target[e] + 1);
   const rowStart = new Uint32Array(rows + 1);
-  for (let e = 0; e < count; e++) rowStart[target[e] + 1]++;
+  for (let e = 0; e < count2; e++) rowStart[target[e] + 1]++;
   for (let r = 0; r < rows; r++) rowStart[r + 1] += rowStart[r];
-  const order = new Uint32Array(count);
+  const order = new Uint32Array(count2);
   const fill = rowStart.slice(0, rows);
-  for (let e = 0; e < count; e++) order[fill[target[e]]++] = e;
-  const kept = new Uint32Array(count);
-  const factor = new Float64Array(count);
+  for (let e = 0; e < count2; e++) order[fill[target[e]]++] = e;
+  const kept = new Uint32Array(count2);
+  const factor = new Float64Array(count2);
   let keptCount = 0;
   let stored = 0;
   for (let r = 0; r < rows; r++) {
@@ -497,12 +497,12 @@ function visible(char) {
   if (code >= 55296 && code <= 57343 || code >= 65534) return "\uFFFD";
   return code < 256 ? `\\x${code.toString(16).padStart(2, "0")}` : `\\u${code.toString(16).padStart(4, "0")}`;
 }
-function displayToken(text) {
-  return text === "" ? "\u2205" : text.replace(UNSAFE, visible);
+function displayToken(text2) {
+  return text2 === "" ? "\u2205" : text2.replace(UNSAFE, visible);
 }
 var NOT_XML = /[^\t\n\r\u0020-\ud7ff\ue000-\ufffd\u{10000}-\u{10ffff}]/gu;
-function xmlText(text) {
-  return text.replace(NOT_XML, "\uFFFD");
+function xmlText(text2) {
+  return text2.replace(NOT_XML, "\uFFFD");
 }
 
 // src/exporter.js
@@ -513,12 +513,12 @@ function labelsOf({ scene, tokens }) {
   if (!layout.showLabels) return [];
   const labels = [];
   for (let i = layout.first; i <= layout.last; i++) {
-    const text = displayToken(tokens[i]);
-    labels.push({ text, x: layout.leftX - LABEL_GAP, y: rowCenter(layout, i), anchor: (
+    const text2 = displayToken(tokens[i]);
+    labels.push({ text: text2, x: layout.leftX - LABEL_GAP, y: rowCenter(layout, i), anchor: (
       /** @type {const} */
       "end"
     ) });
-    labels.push({ text, x: layout.rightX + LABEL_GAP, y: rowCenter(layout, i), anchor: (
+    labels.push({ text: text2, x: layout.rightX + LABEL_GAP, y: rowCenter(layout, i), anchor: (
       /** @type {const} */
       "start"
     ) });
@@ -566,15 +566,15 @@ function svgOf(doc, picture) {
   for (const dot of scene.dots) {
     if (dot.radius > 0) add("circle", { cx: dot.x, cy: dot.y, r: dot.radius.toFixed(2), fill: dot.color, "fill-opacity": dot.alpha }, svg);
   }
-  const text = (content, x, y, anchor, weight = "normal") => {
+  const text2 = (content, x, y, anchor, weight = "normal") => {
     const node = add("text", { x, y, "text-anchor": anchor, "dominant-baseline": "middle", fill: picture.foreground, "font-weight": weight }, svg);
     node.textContent = xmlText(content);
   };
-  for (const mark of scene.marks) text(mark.text, mark.x, mark.y, "middle");
-  text(picture.titles[0], 0, 10, "start", "bold");
-  text(picture.titles[1], layout.rightX + LABEL_GAP, 10, "start", "bold");
-  for (const label of labelsOf(picture)) text(label.text, label.x, label.y, label.anchor);
-  text(picture.caption, 0, layout.height + 12, "start");
+  for (const mark of scene.marks) text2(mark.text, mark.x, mark.y, "middle");
+  text2(picture.titles[0], 0, 10, "start", "bold");
+  text2(picture.titles[1], layout.rightX + LABEL_GAP, 10, "start", "bold");
+  for (const label of labelsOf(picture)) text2(label.text, label.x, label.y, label.anchor);
+  text2(picture.caption, 0, layout.height + 12, "start");
   return new (doc.defaultView ?? globalThis).XMLSerializer().serializeToString(svg);
 }
 function paintPng(canvas, picture, scale = 2) {
@@ -613,9 +613,62 @@ function download(container, blob, name) {
   setTimeout(() => URL.revokeObjectURL(url), 1e3);
 }
 
-// src/state.js
+// src/options.js
 var MEAN_HEAD = -1;
 var MAX_HEAD = -2;
+function choice(trait, choices, key = trait) {
+  const values = choices.map(([value]) => value);
+  return { trait, key, choices, read: (value) => values.find((v) => v === value) ?? values[0] };
+}
+function count(trait, key, low, high, fallback) {
+  return { trait, key, read: (value, facts) => clamp(value, low, high(facts), fallback) };
+}
+function finite(trait, key, low, high, fallback) {
+  return { trait, key, read: (value) => typeof value === "number" && Number.isFinite(value) && value >= low && value <= high ? value : fallback };
+}
+function text(trait) {
+  return { trait, key: trait, read: (value) => String(value ?? "") };
+}
+var VIEW_OPTIONS = [
+  choice("view", [["layer", "one layer"], ["model", "whole model"]]),
+  count("layer", "layer", 1, (facts) => facts.nLayers, 1),
+  {
+    trait: "head",
+    key: "head",
+    read: (value, facts) => Number.isInteger(value) && /** @type {number} */
+    value >= MAX_HEAD && /** @type {number} */
+    value < facts.nHeads ? value : MEAN_HEAD
+  },
+  text("method"),
+  text("attribution"),
+  count("top_k", "topK", 0, () => Infinity, 0),
+  finite("threshold", "threshold", 0, Infinity, 0),
+  choice("specials", [["show", "show"], ["hide", "hide"], ["renormalise", "hide, renormalise rows"]]),
+  finite("binarize_threshold", "binarizeThreshold", 0, 1, 0.05),
+  choice("node_size", [["", "off"], ["in", "in-degree"], ["out", "out-degree"]], "nodeSize"),
+  {
+    trait: "window",
+    key: "window",
+    read: (value, facts) => ({
+      start: clamp(Array.isArray(value) ? value[0] : 0, 0, Math.max(0, facts.n - 1), 0),
+      size: clamp(Array.isArray(value) ? value[1] : 0, 0, Infinity, 0)
+    })
+  }
+];
+var PICKS = ["target", "selected"];
+var FACTS = ["tokens", "special", "methods", "attributions", "n_layers", "n_heads", "causal", "model_name", "ready", "targets"];
+var REDRAW_ON = [...FACTS, ...VIEW_OPTIONS.map((option2) => option2.trait), ...PICKS, "job", "attribution_data"];
+function choicesOf(trait) {
+  return VIEW_OPTIONS.find((option2) => option2.trait === trait)?.choices ?? [];
+}
+function readOptions(model, facts) {
+  return Object.fromEntries(VIEW_OPTIONS.map((option2) => [option2.key, option2.read(model.get(option2.trait), facts)]));
+}
+function clamp(value, low, high, fallback) {
+  return typeof value === "number" && Number.isFinite(value) ? Math.min(high, Math.max(low, Math.round(value))) : fallback;
+}
+
+// src/state.js
 var NO_METHOD = { id: "", label: "", per_head: false, cumulative: false, description: "" };
 function readState(model) {
   const rawTokens = model.get("tokens");
@@ -635,43 +688,34 @@ function readState(model) {
   ].filter(Boolean).join("; ");
   const L = problem ? 1 : nLayers;
   const H = problem ? 1 : nHeads;
-  const id = model.get("method");
-  const head = model.get("head");
-  const windowValue = model.get("window");
+  const options = readOptions(model, { n, nLayers: L, nHeads: H });
   const ready = model.get("ready");
   const job = model.get("job");
   const targets = model.get("targets");
-  return {
-    problem,
-    tokens,
-    special,
-    nLayers: L,
-    nHeads: H,
-    causal: model.get("causal") === true,
-    modelName: String(model.get("model_name") ?? ""),
-    methods,
-    method: methods.find((m) => m.id === id) ?? methods[0] ?? NO_METHOD,
-    layer: clamp(model.get("layer"), 1, L, 1),
-    head: Number.isInteger(head) && head >= MAX_HEAD && head < H ? head : MEAN_HEAD,
-    ready: isObject(ready) ? Object.fromEntries(Object.entries(ready).filter(([, layers]) => Array.isArray(layers))) : {},
-    job: isObject(job) && (job.total === void 0 || Number.isFinite(job.total)) && (job.done === void 0 || Number.isFinite(job.done)) ? job : {},
-    targets: Array.isArray(targets) ? targets.filter((t) => isObject(t) && typeof t.id === "string" && typeof t.label === "string") : [],
-    target: String(model.get("target") ?? ""),
-    attribution: String(model.get("attribution") ?? ""),
-    attributionData: isObject(model.get("attribution_data")) ? model.get("attribution_data") : {},
-    offline: model.get("offline") === true,
-    topK: clamp(model.get("top_k"), 0, Infinity, 0),
-    threshold: finiteIn(model.get("threshold"), 0, Infinity, 0),
-    specials: oneOf(model.get("specials"), ["show", "hide", "renormalise"]),
-    selected: selection(model.get("selected"), n, L),
-    view: oneOf(model.get("view"), ["layer", "model"]),
-    binarizeThreshold: finiteIn(model.get("binarize_threshold"), 0, 1, 0.05),
-    nodeSize: oneOf(model.get("node_size"), ["", "in", "out"]),
-    window: {
-      start: clamp(Array.isArray(windowValue) ? windowValue[0] : 0, 0, Math.max(0, n - 1), 0),
-      size: clamp(Array.isArray(windowValue) ? windowValue[1] : 0, 0, Infinity, 0)
+  const attributions = model.get("attributions");
+  return (
+    /** @type {ViewState} */
+    {
+      ...options,
+      problem,
+      tokens,
+      special,
+      nLayers: L,
+      nHeads: H,
+      causal: model.get("causal") === true,
+      modelName: String(model.get("model_name") ?? ""),
+      methods,
+      method: methods.find((m) => m.id === options.method) ?? methods[0] ?? NO_METHOD,
+      ready: isObject(ready) ? Object.fromEntries(Object.entries(ready).filter(([, layers]) => Array.isArray(layers))) : {},
+      job: isObject(job) && (job.total === void 0 || Number.isFinite(job.total)) && (job.done === void 0 || Number.isFinite(job.done)) ? job : {},
+      targets: Array.isArray(targets) ? targets.filter((t) => isObject(t) && typeof t.id === "string" && typeof t.label === "string") : [],
+      target: String(model.get("target") ?? ""),
+      attributions: Array.isArray(attributions) ? attributions.filter((a) => isObject(a) && typeof a.id === "string" && typeof a.label === "string") : [],
+      attributionData: isObject(model.get("attribution_data")) ? model.get("attribution_data") : {},
+      offline: model.get("offline") === true,
+      selected: selection(model.get("selected"), n, L)
     }
-  };
+  );
 }
 function isObject(value) {
   return typeof value === "object" && value !== null && !Array.isArray(value);
@@ -679,15 +723,6 @@ function isObject(value) {
 function isCount(value) {
   return Number.isInteger(value) && /** @type {number} */
   value >= 0;
-}
-function clamp(value, low, high, fallback) {
-  return typeof value === "number" && Number.isFinite(value) ? Math.min(high, Math.max(low, Math.round(value))) : fallback;
-}
-function finiteIn(value, low, high, fallback) {
-  return typeof value === "number" && Number.isFinite(value) && value >= low && value <= high ? value : fallback;
-}
-function oneOf(value, choices) {
-  return choices.find((choice) => choice === value) ?? choices[0];
 }
 function selection(value, n, nLayers) {
   if (!isObject(value) || !isCount(value.index) || value.index >= n) return {};
@@ -843,7 +878,7 @@ function layerFrame(state, width, envelopeOf, hovered) {
 function modelFrame(state, width, envelopeOf, hovered) {
   const layout = modelLayout(computeLayout(width, state.tokens.length, state.window), state.nLayers);
   const { cumulative } = state.method;
-  const graphMethod = cumulative ? state.methods.find((m) => m.id === "raw") ?? state.method : state.method;
+  const graphMethod = state.methods.find((m) => m.id === state.method.graph) ?? state.method;
   const graphState = { ...state, method: graphMethod, head: cumulative ? MEAN_HEAD : state.head };
   const env = dataOf(state, envelopeOf, graphMethod);
   const filter = edgeFilter(state);
@@ -922,10 +957,10 @@ function toggledSelection(state, node) {
 // src/overlay.js
 var TOOLTIP_ROWS = 10;
 var TOOLTIP_TOKEN = 48;
-function element(doc, tag, className, text) {
+function element(doc, tag, className, text2) {
   const node = doc.createElement(tag);
   node.className = className;
-  if (text !== void 0) node.textContent = text;
+  if (text2 !== void 0) node.textContent = text2;
   return node;
 }
 function renderLabels(container, layout, tokens, special, side) {
@@ -1002,8 +1037,8 @@ function renderTooltip(tooltip, { node, tokens, edges, touching, columnTitle, co
 }
 function quotedToken(doc, token, index) {
   const chars = Array.from(displayToken(token));
-  const text = chars.length > TOOLTIP_TOKEN ? `${chars.slice(0, TOOLTIP_TOKEN - 1).join("")}\u2026` : chars.join("");
-  return ["\u201C", element(doc, "bdi", "attnw-tooltip-text", text), `\u201D #${index}`];
+  const text2 = chars.length > TOOLTIP_TOKEN ? `${chars.slice(0, TOOLTIP_TOKEN - 1).join("")}\u2026` : chars.join("");
+  return ["\u201C", element(doc, "bdi", "attnw-tooltip-text", text2), `\u201D #${index}`];
 }
 function formatValue(value) {
   if (value === 0) return "0";
@@ -1033,77 +1068,12 @@ function renderLegend(legend, { table, signed, max, meanCoverage, minCoverage, e
   legend.dataset.share = String(share);
 }
 
-// src/strip.js
-var ATTRIBUTION_LABELS = {
-  saliency: "saliency (\u2016\u2202y/\u2202e\u2016)",
-  grad_x_input: "gradient \xD7 input",
-  integrated_gradients: "integrated gradients",
-  attention_gradient: "attention \xD7 gradient",
-  gradient_rollout: "gradient-weighted rollout",
-  blank_out: "blank-out |y \u2212 y\xACj|"
-};
-function currentScores(data, target, method, n) {
-  if (!method || data.status !== "done" || data.target !== target || data.method !== method || !data.values) {
-    return null;
-  }
-  const env = decodeEnvelope(data.values);
-  if (env.slices !== 1 || env.rows !== 1 || env.cols !== n) {
-    throw new Error(`the token scores have shape [${env.shape}], not one score for each of the ${n} tokens`);
-  }
-  const { cols, values } = rowEntries(env, 0, 0);
-  const out = new Float64Array(env.cols);
-  for (let i = 0; i < values.length; i++) out[cols[i]] = values[i];
-  return out;
-}
-function renderStrip(container, layout, scores) {
-  container.replaceChildren();
-  container.hidden = scores === null;
-  if (!scores) return;
-  const doc = container.ownerDocument;
-  let max = 0;
-  for (const v of scores) max = Math.max(max, Math.abs(v));
-  const room = layout.leftX - 8;
-  scores.forEach((value, i) => {
-    if (i < layout.first || i > layout.last) return;
-    const bar = element(doc, "div", value < 0 ? "attnw-bar attnw-bar-negative" : "attnw-bar");
-    const height = Math.max(1, layout.rowHeight * 0.7);
-    bar.style.top = `${rowCenter(layout, i) - height / 2}px`;
-    bar.style.height = `${height}px`;
-    bar.style.width = `${max > 0 ? Math.abs(value) / max * room : 0}px`;
-    bar.style.left = `${layout.leftX - 4 - (max > 0 ? Math.abs(value) / max * room : 0)}px`;
-    bar.dataset.value = String(value);
-    container.append(bar);
-  });
-}
-function renderStripStatus(line, warningLine, data, method, targetLabel, scores) {
-  const warning = scores && typeof data.warning === "string" ? data.warning : "";
-  warningLine.hidden = !warning;
-  warningLine.textContent = warning ? `\u26A0 ${warning}` : "";
-  line.hidden = !method;
-  if (!method) return;
-  const name = ATTRIBUTION_LABELS[
-    /** @type {keyof typeof ATTRIBUTION_LABELS} */
-    method
-  ] ?? method;
-  if (data.status === "error" && data.method === method) {
-    line.textContent = `Token scores (${name}) failed: ${data.message}`;
-  } else if (scores) {
-    let max = 0;
-    for (const v of scores) max = Math.max(max, Math.abs(v));
-    line.textContent = `Bars: ${name} of ${targetLabel}; longest ${formatValue(max)}`;
-  } else {
-    const share = data.status === "running" && data.total ? ` ${Math.round((data.done ?? 0) / data.total * 100)}%` : "";
-    const waiting = data.status === "running" && data.message ? ` ${data.message}` : "";
-    line.textContent = `Computing ${name}\u2026${share}${waiting}`;
-  }
-}
-
 // src/controls.js
 function createControls(doc, model) {
   const root = element(doc, "div", "attnw-controls");
   const view = (
     /** @type {HTMLSelectElement} */
-    control(doc, "select", "attnw-view", "View", {}, [["layer", "one layer"], ["model", "whole model"]])
+    control(doc, "select", "attnw-view", "View", {}, choicesOf("view"))
   );
   const method = (
     /** @type {HTMLSelectElement} */
@@ -1138,11 +1108,7 @@ function createControls(doc, model) {
   );
   const specials = (
     /** @type {HTMLSelectElement} */
-    control(doc, "select", "attnw-specials", "Special tokens", {}, [
-      ["show", "show"],
-      ["hide", "hide"],
-      ["renormalise", "hide, renormalise rows"]
-    ])
+    control(doc, "select", "attnw-specials", "Special tokens", {}, choicesOf("specials"))
   );
   const binarize = (
     /** @type {HTMLInputElement} */
@@ -1156,11 +1122,7 @@ function createControls(doc, model) {
   );
   const nodeSize = (
     /** @type {HTMLSelectElement} */
-    control(doc, "select", "attnw-node-size", "Dots sized by degree", {}, [
-      ["", "off"],
-      ["in", "in-degree"],
-      ["out", "out-degree"]
-    ])
+    control(doc, "select", "attnw-node-size", "Dots sized by degree", {}, choicesOf("node_size"))
   );
   const rows = (
     /** @type {HTMLSelectElement} */
@@ -1176,7 +1138,7 @@ function createControls(doc, model) {
   );
   const attribution = (
     /** @type {HTMLSelectElement} */
-    control(doc, "select", "attnw-attribution", "Token scores", {}, [["", "off"], ...Object.entries(ATTRIBUTION_LABELS)])
+    control(doc, "select", "attnw-attribution", "Token scores")
   );
   const targetControl = labelled(doc, "Explain", target);
   const binarizeControl = labelled(doc, "Edge if weight >", binarize);
@@ -1224,10 +1186,11 @@ function createControls(doc, model) {
     update(state) {
       if (last && UPDATED_BY.every((name) => same(last?.[name], state[name]))) return;
       last = state;
-      const key = JSON.stringify([state.methods.map((m) => m.id), state.nHeads]);
+      const key = JSON.stringify([state.methods.map((m) => [m.id, m.label]), state.nHeads, state.attributions.map((a) => [a.id, a.label])]);
       if (key !== optionsKey) {
         optionsKey = key;
         method.replaceChildren(...state.methods.map((m) => option(doc, m.id, m.label)));
+        attribution.replaceChildren(option(doc, "", "off"), ...state.attributions.map((a) => option(doc, a.id, a.label)));
         const names = { [MEAN_HEAD]: "mean", [MAX_HEAD]: "max" };
         head.replaceChildren(...headChoices(state).map((h) => option(doc, String(h), names[h] ?? `head ${h}`)));
       }
@@ -1252,7 +1215,7 @@ function createControls(doc, model) {
       if (doc.activeElement !== topK) topK.value = String(state.topK);
       if (doc.activeElement !== threshold) threshold.value = String(state.threshold);
       specials.value = state.specials;
-      binarizeControl.hidden = state.method.id !== "paths";
+      binarizeControl.hidden = !state.method.settings?.includes("binarize_threshold");
       if (doc.activeElement !== binarize) binarize.value = String(state.binarizeThreshold);
       nodeSize.value = state.nodeSize;
       windowControl.hidden = state.tokens.length <= 32;
@@ -1270,6 +1233,7 @@ function createControls(doc, model) {
 }
 var UPDATED_BY = [
   "methods",
+  "attributions",
   "nHeads",
   "view",
   "method",
@@ -1295,18 +1259,18 @@ function control(doc, tag, className, label, properties = {}, options = []) {
   Object.assign(node, properties);
   node.setAttribute("aria-label", label);
   node.dataset.lmSuppressShortcuts = "true";
-  if (options.length) node.replaceChildren(...options.map(([value, text]) => option(doc, value, text)));
+  if (options.length) node.replaceChildren(...options.map(([value, text2]) => option(doc, value, text2)));
   return node;
 }
-function labelled(doc, text, ...children) {
+function labelled(doc, text2, ...children) {
   const label = element(doc, "label", "attnw-control");
-  label.append(element(doc, "span", "attnw-control-name", text), ...children);
+  label.append(element(doc, "span", "attnw-control-name", text2), ...children);
   return label;
 }
-function option(doc, value, text) {
+function option(doc, value, text2) {
   const node = (
     /** @type {HTMLOptionElement} */
-    element(doc, "option", "", text)
+    element(doc, "option", "", text2)
   );
   node.value = value;
   return node;
@@ -1650,6 +1614,60 @@ function equalEdges(a, b) {
   return true;
 }
 
+// src/strip.js
+function currentScores(data, target, method, n) {
+  if (!method || data.status !== "done" || data.target !== target || data.method !== method || !data.values) {
+    return null;
+  }
+  const env = decodeEnvelope(data.values);
+  if (env.slices !== 1 || env.rows !== 1 || env.cols !== n) {
+    throw new Error(`the token scores have shape [${env.shape}], not one score for each of the ${n} tokens`);
+  }
+  const { cols, values } = rowEntries(env, 0, 0);
+  const out = new Float64Array(env.cols);
+  for (let i = 0; i < values.length; i++) out[cols[i]] = values[i];
+  return out;
+}
+function renderStrip(container, layout, scores) {
+  container.replaceChildren();
+  container.hidden = scores === null;
+  if (!scores) return;
+  const doc = container.ownerDocument;
+  let max = 0;
+  for (const v of scores) max = Math.max(max, Math.abs(v));
+  const room = layout.leftX - 8;
+  scores.forEach((value, i) => {
+    if (i < layout.first || i > layout.last) return;
+    const bar = element(doc, "div", value < 0 ? "attnw-bar attnw-bar-negative" : "attnw-bar");
+    const height = Math.max(1, layout.rowHeight * 0.7);
+    bar.style.top = `${rowCenter(layout, i) - height / 2}px`;
+    bar.style.height = `${height}px`;
+    bar.style.width = `${max > 0 ? Math.abs(value) / max * room : 0}px`;
+    bar.style.left = `${layout.leftX - 4 - (max > 0 ? Math.abs(value) / max * room : 0)}px`;
+    bar.dataset.value = String(value);
+    container.append(bar);
+  });
+}
+function renderStripStatus(line, warningLine, data, method, menu, targetLabel, scores) {
+  const warning = scores && typeof data.warning === "string" ? data.warning : "";
+  warningLine.hidden = !warning;
+  warningLine.textContent = warning ? `\u26A0 ${warning}` : "";
+  line.hidden = !method;
+  if (!method) return;
+  const name = menu.find((entry) => entry.id === method)?.label ?? method;
+  if (data.status === "error" && data.method === method) {
+    line.textContent = `Token scores (${name}) failed: ${data.message}`;
+  } else if (scores) {
+    let max = 0;
+    for (const v of scores) max = Math.max(max, Math.abs(v));
+    line.textContent = `Bars: ${name} of ${targetLabel}; longest ${formatValue(max)}`;
+  } else {
+    const share = data.status === "running" && data.total ? ` ${Math.round((data.done ?? 0) / data.total * 100)}%` : "";
+    const waiting = data.status === "running" && data.message ? ` ${data.message}` : "";
+    line.textContent = `Computing ${name}\u2026${share}${waiting}`;
+  }
+}
+
 // src/view.js
 function createView(doc, model) {
   const win = (
@@ -1769,7 +1787,7 @@ function createView(doc, model) {
     const chosen = state.targets.find((t) => t.id === state.target);
     const scores = currentScores(state.attributionData, state.target, state.attribution, state.tokens.length);
     renderStrip(strip, layout, scores);
-    renderStripStatus(stripStatus, stripWarning, state.attributionData, state.attribution, chosen?.label ?? "", scores);
+    renderStripStatus(stripStatus, stripWarning, state.attributionData, state.attribution, state.attributions, chosen?.label ?? "", scores);
     renderTitles(titleLeft, titleRight, titles);
     markHovered(root, focus, pinned);
     markTarget(labelsRight, state.attribution && chosen ? chosen.position : null);
@@ -1875,83 +1893,8 @@ function createView(doc, model) {
   return { root, plot, canvas, savePng, saveSvg, paintLayer, paintModel, drawAhead, showProblem, paintComing: edgeLayer.paintComing, setOnScreen: edgeLayer.setOnScreen, pictureOf, destroy: () => (controls.destroy(), pending.destroy(), edgeLayer.destroy()) };
 }
 
-// src/standalone.js
-function decodeState(value) {
-  if (Array.isArray(value)) return value.map(decodeState);
-  if (value && typeof value === "object") {
-    if ("base64" in value) {
-      const binary = atob(value.base64);
-      const bytes = new Uint8Array(binary.length);
-      for (let i = 0; i < binary.length; i++) bytes[i] = binary.charCodeAt(i);
-      return new DataView(bytes.buffer);
-    }
-    return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, decodeState(v)]));
-  }
-  return value;
-}
-function createStandaloneModel(state) {
-  const traits = new Map(Object.entries(decodeState(state)));
-  const listeners = /* @__PURE__ */ new Map();
-  const saved = [];
-  return {
-    saved,
-    /** @param {string} name */
-    get: (name) => traits.get(name),
-    /** @param {string} name @param {any} value */
-    set(name, value) {
-      traits.set(name, value);
-      for (const callback of listeners.get(`change:${name}`) ?? []) callback();
-    },
-    save_changes() {
-      saved.push(Object.fromEntries(["layer", "head", "method", "attribution", "target"].map((k) => [k, traits.get(k)])));
-    },
-    /** @param {string} event @param {Function} callback */
-    on(event, callback) {
-      if (!listeners.has(event)) listeners.set(event, /* @__PURE__ */ new Set());
-      listeners.get(event)?.add(callback);
-    },
-    /** @param {string} event @param {Function} callback */
-    off(event, callback) {
-      listeners.get(event)?.delete(callback);
-    },
-    send() {
-    }
-    // no kernel: nothing to compute on request
-  };
-}
-function renderStandalone(el, state) {
-  const model = createStandaloneModel(state);
-  const cleanup = render({ model: (
-    /** @type {any} */
-    model
-  ), el });
-  return { model, cleanup };
-}
-
-// src/index.js
+// src/render.js
 var DEFAULT_WIDTH = 640;
-var REDRAW_ON = [
-  "layer",
-  "head",
-  "method",
-  "tokens",
-  "methods",
-  "n_layers",
-  "n_heads",
-  "ready",
-  "job",
-  "targets",
-  "target",
-  "attribution",
-  "attribution_data",
-  "top_k",
-  "threshold",
-  "specials",
-  "selected",
-  "binarize_threshold",
-  "node_size",
-  "window"
-];
 function render({ model, el }) {
   const doc = el.ownerDocument;
   const win = (
@@ -2072,8 +2015,11 @@ function render({ model, el }) {
     [view.plot, "keydown", onKey]
   ];
   for (const [target, type, callback] of listeners) target.addEventListener(type, callback);
-  const subscriptions = REDRAW_ON.map((name) => [`change:${name}`, schedule]);
-  for (const method of readState(model).methods) subscriptions.push([`change:data_${method.id}`, schedule]);
+  const subscriptions = REDRAW_ON.filter((name) => name !== "view").map((name) => [`change:${name}`, schedule]);
+  for (const method of readState(model).methods) {
+    subscriptions.push([`change:data_${method.id}`, schedule]);
+    if (method.row_label) subscriptions.push([`change:data_${method.id}_rows`, schedule]);
+  }
   subscriptions.push([
     "change:view",
     () => {
@@ -2105,6 +2051,62 @@ function render({ model, el }) {
     view.root.remove();
   };
 }
+
+// src/standalone.js
+function decodeState(value) {
+  if (Array.isArray(value)) return value.map(decodeState);
+  if (value && typeof value === "object") {
+    if ("base64" in value) {
+      const binary = atob(value.base64);
+      const bytes = new Uint8Array(binary.length);
+      for (let i = 0; i < binary.length; i++) bytes[i] = binary.charCodeAt(i);
+      return new DataView(bytes.buffer);
+    }
+    return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, decodeState(v)]));
+  }
+  return value;
+}
+var SAVED = [...VIEW_OPTIONS.map((option2) => option2.trait), ...PICKS];
+function createStandaloneModel(state) {
+  const traits = new Map(Object.entries(decodeState(state)));
+  const listeners = /* @__PURE__ */ new Map();
+  const saved = [];
+  return {
+    saved,
+    /** @param {string} name */
+    get: (name) => traits.get(name),
+    /** @param {string} name @param {any} value */
+    set(name, value) {
+      traits.set(name, value);
+      for (const callback of listeners.get(`change:${name}`) ?? []) callback();
+    },
+    save_changes() {
+      saved.push(Object.fromEntries(SAVED.map((k) => [k, traits.get(k)])));
+    },
+    /** @param {string} event @param {Function} callback */
+    on(event, callback) {
+      if (!listeners.has(event)) listeners.set(event, /* @__PURE__ */ new Set());
+      listeners.get(event)?.add(callback);
+    },
+    /** @param {string} event @param {Function} callback */
+    off(event, callback) {
+      listeners.get(event)?.delete(callback);
+    },
+    send() {
+    }
+    // no kernel: nothing to compute on request
+  };
+}
+function renderStandalone(el, state) {
+  const model = createStandaloneModel(state);
+  const cleanup = render({ model: (
+    /** @type {any} */
+    model
+  ), el });
+  return { model, cleanup };
+}
+
+// src/index.js
 var index_default = { render };
 export {
   index_default as default,

@@ -3,8 +3,8 @@
 // Python-side changes show up too.
 
 import { element } from "./overlay.js";
+import { choicesOf } from "./options.js";
 import { headChoices, MAX_HEAD, MEAN_HEAD } from "./state.js";
-import { ATTRIBUTION_LABELS } from "./strip.js";
 
 /**
  * @typedef {object} Controls
@@ -22,7 +22,7 @@ export function createControls(doc, model) {
   const root = element(doc, "div", "attnw-controls");
 
   const view = /** @type {HTMLSelectElement} */ (
-    control(doc, "select", "attnw-view", "View", {}, [["layer", "one layer"], ["model", "whole model"]])
+    control(doc, "select", "attnw-view", "View", {}, choicesOf("view"))
   );
   const method = /** @type {HTMLSelectElement} */ (control(doc, "select", "attnw-method", "Method"));
   const layer = /** @type {HTMLInputElement} */ (control(doc, "input", "attnw-layer", "Layer", { type: "range", min: "1", step: "1" }));
@@ -45,11 +45,7 @@ export function createControls(doc, model) {
     })
   );
   const specials = /** @type {HTMLSelectElement} */ (
-    control(doc, "select", "attnw-specials", "Special tokens", {}, [
-      ["show", "show"],
-      ["hide", "hide"],
-      ["renormalise", "hide, renormalise rows"],
-    ])
+    control(doc, "select", "attnw-specials", "Special tokens", {}, choicesOf("specials"))
   );
   const binarize = /** @type {HTMLInputElement} */ (
     control(doc, "input", "attnw-binarize", "Binarisation threshold", {
@@ -61,11 +57,7 @@ export function createControls(doc, model) {
     })
   );
   const nodeSize = /** @type {HTMLSelectElement} */ (
-    control(doc, "select", "attnw-node-size", "Dots sized by degree", {}, [
-      ["", "off"],
-      ["in", "in-degree"],
-      ["out", "out-degree"],
-    ])
+    control(doc, "select", "attnw-node-size", "Dots sized by degree", {}, choicesOf("node_size"))
   );
   const rows = /** @type {HTMLSelectElement} */ (
     control(doc, "select", "attnw-window-size", "Token rows shown", {}, ["0", "32", "64", "128"].map((v) => [v, v === "0" ? "all" : v]))
@@ -74,9 +66,7 @@ export function createControls(doc, model) {
     control(doc, "input", "attnw-window-start", "First token row shown", { type: "number", min: "0", step: "1" })
   );
   const target = /** @type {HTMLSelectElement} */ (control(doc, "select", "attnw-target", "Target to explain"));
-  const attribution = /** @type {HTMLSelectElement} */ (
-    control(doc, "select", "attnw-attribution", "Token scores", {}, [["", "off"], ...Object.entries(ATTRIBUTION_LABELS)])
-  );
+  const attribution = /** @type {HTMLSelectElement} */ (control(doc, "select", "attnw-attribution", "Token scores"));
 
   const targetControl = labelled(doc, "Explain", target);
   const binarizeControl = labelled(doc, "Edge if weight >", binarize);
@@ -130,10 +120,11 @@ export function createControls(doc, model) {
       // Repaints for a hover change nothing here: skip the DOM writes (and the style work they cause).
       if (last && UPDATED_BY.every((name) => same(last?.[name], state[name]))) return;
       last = state;
-      const key = JSON.stringify([state.methods.map((m) => m.id), state.nHeads]);
+      const key = JSON.stringify([state.methods.map((m) => [m.id, m.label]), state.nHeads, state.attributions.map((a) => [a.id, a.label])]);
       if (key !== optionsKey) {
         optionsKey = key;
         method.replaceChildren(...state.methods.map((m) => option(doc, m.id, m.label)));
+        attribution.replaceChildren(option(doc, "", "off"), ...state.attributions.map((a) => option(doc, a.id, a.label)));
         /** @type {Record<number, string>} */
         const names = { [MEAN_HEAD]: "mean", [MAX_HEAD]: "max" };
         head.replaceChildren(...headChoices(state).map((h) => option(doc, String(h), names[h] ?? `head ${h}`)));
@@ -159,7 +150,7 @@ export function createControls(doc, model) {
       if (doc.activeElement !== topK) topK.value = String(state.topK);
       if (doc.activeElement !== threshold) threshold.value = String(state.threshold);
       specials.value = state.specials;
-      binarizeControl.hidden = state.method.id !== "paths";
+      binarizeControl.hidden = !state.method.settings?.includes("binarize_threshold");
       if (doc.activeElement !== binarize) binarize.value = String(state.binarizeThreshold);
       nodeSize.value = state.nodeSize;
       windowControl.hidden = state.tokens.length <= 32;
@@ -180,7 +171,7 @@ export function createControls(doc, model) {
 
 /** @type {Array<keyof import("./state.js").ViewState>} what update() reads */
 const UPDATED_BY = [
-  "methods", "nHeads", "view", "method", "nLayers", "layer", "head", "targets", "target", "attribution", "topK",
+  "methods", "attributions", "nHeads", "view", "method", "nLayers", "layer", "head", "targets", "target", "attribution", "topK",
   "threshold", "specials", "binarizeThreshold", "nodeSize", "tokens", "window",
 ]; // prettier-ignore
 

@@ -152,8 +152,9 @@ export function layerFrame(state, width, envelopeOf, hovered) {
  */
 
 /**
- * The whole-model view. Cumulative methods (rollout, flow) draw the head-averaged attention
- * they are built from and shade the nodes by what reaches the focused one.
+ * The whole-model view. Cumulative methods (rollout, flow) draw the graph of the method their
+ * meta names (the head-averaged attention they are built from) and shade the nodes by what
+ * reaches the focused one.
  * @param {import("./state.js").ViewState} state
  * @param {number} width
  * @param {EnvelopeOf} envelopeOf
@@ -163,7 +164,8 @@ export function layerFrame(state, width, envelopeOf, hovered) {
 export function modelFrame(state, width, envelopeOf, hovered) {
   const layout = modelLayout(computeLayout(width, state.tokens.length, state.window), state.nLayers);
   const { cumulative } = state.method;
-  const graphMethod = cumulative ? (state.methods.find((m) => m.id === "raw") ?? state.method) : state.method;
+  // The method meta names the method whose data draws the graph (cumulative ones: the attention they are built from).
+  const graphMethod = state.methods.find((m) => m.id === state.method.graph) ?? state.method;
   const graphState = { ...state, method: graphMethod, head: cumulative ? MEAN_HEAD : state.head };
   const env = dataOf(state, envelopeOf, graphMethod);
   const filter = edgeFilter(state);

@@ -1,7 +1,8 @@
 // A widget model that lives in the page, for exported HTML files (and the test harness):
 // the state a kernel would send, with binary values given as base64.
 
-import { render } from "./index.js";
+import { PICKS, VIEW_OPTIONS } from "./options.js";
+import { render } from "./render.js";
 
 /**
  * Turn exported state back into what a kernel sends: {base64} at any depth becomes a DataView.
@@ -21,6 +22,9 @@ export function decodeState(value) {
   }
   return value;
 }
+
+/** What a save records: every trait the front end may change, as a kernel would receive them. */
+const SAVED = [...VIEW_OPTIONS.map((option) => option.trait), ...PICKS];
 
 /**
  * An in-page stand-in for the anywidget model: get/set/on/off/save_changes/send.
@@ -42,7 +46,7 @@ export function createStandaloneModel(state) {
       for (const callback of listeners.get(`change:${name}`) ?? []) callback();
     },
     save_changes() {
-      saved.push(Object.fromEntries(["layer", "head", "method", "attribution", "target"].map((k) => [k, traits.get(k)])));
+      saved.push(Object.fromEntries(SAVED.map((k) => [k, traits.get(k)])));
     },
     /** @param {string} event @param {Function} callback */
     on(event, callback) {

@@ -3,8 +3,9 @@
 // state is usable: a setting out of range falls back to its default, and facts that cannot
 // describe a picture (no tokens, no methods) are reported in `problem` instead.
 
-export const MEAN_HEAD = -1;
-export const MAX_HEAD = -2;
+import { MAX_HEAD, MEAN_HEAD, readOptions } from "./options.js";
+
+export { MAX_HEAD, MEAN_HEAD };
 
 /**
  * @typedef {object} MethodMeta
@@ -13,8 +14,19 @@ export const MAX_HEAD = -2;
  * @property {boolean} per_head     data is (L, H + 2, n, n): heads, then mean, then max
  * @property {boolean} cumulative   sources are the input tokens (layer 0)
  * @property {string} description
+ * @property {boolean} [signed]       values may be negative
  * @property {string} [row_label]     label of a per-row quantity in data_<id>_rows
  * @property {string} [note]          a remark about this input
+ * @property {string} [graph]         the method whose data draws the whole-model graph ("" = this one)
+ * @property {string[]} [settings]    the view settings that change what it computes
+ */
+
+/**
+ * @typedef {object} AttributionMeta  one entry of the token-score menu
+ * @property {string} id
+ * @property {string} label
+ * @property {string} description
+ * @property {boolean} signed
  */
 
 /**
@@ -35,6 +47,7 @@ export const MAX_HEAD = -2;
  * @property {{ id: string, label: string, position: number | null }[]} targets
  * @property {string} target        selected target id
  * @property {string} attribution   token-score method, "" = off
+ * @property {AttributionMeta[]} attributions  the token-score menu
  * @property {import("./strip.js").AttributionData} attributionData
  * @property {boolean} offline     an exported file: no kernel to compute anything
  * @property {number} topK          edges drawn per receiving token (0 = all stored)
@@ -87,13 +100,13 @@ export function readState(model) {
   ].filter(Boolean).join("; ");
   const L = problem ? 1 : nLayers;
   const H = problem ? 1 : nHeads;
-  const id = model.get("method");
-  const head = model.get("head");
-  const windowValue = model.get("window");
+  const options = readOptions(model, { n, nLayers: L, nHeads: H });
   const ready = model.get("ready");
   const job = model.get("job");
   const targets = model.get("targets");
-  return {
+  const attributions = model.get("attributions");
+  return /** @type {ViewState} */ ({
+    ...options,
     problem,
     tokens,
     special,
@@ -102,28 +115,16 @@ export function readState(model) {
     causal: model.get("causal") === true,
     modelName: String(model.get("model_name") ?? ""),
     methods,
-    method: methods.find((m) => m.id === id) ?? methods[0] ?? NO_METHOD,
-    layer: clamp(model.get("layer"), 1, L, 1),
-    head: Number.isInteger(head) && head >= MAX_HEAD && head < H ? head : MEAN_HEAD,
+    method: methods.find((m) => m.id === options.method) ?? methods[0] ?? NO_METHOD,
     ready: isObject(ready) ? Object.fromEntries(Object.entries(ready).filter(([, layers]) => Array.isArray(layers))) : {},
     job: isObject(job) && (job.total === undefined || Number.isFinite(job.total)) && (job.done === undefined || Number.isFinite(job.done)) ? job : {},
     targets: Array.isArray(targets) ? targets.filter((t) => isObject(t) && typeof t.id === "string" && typeof t.label === "string") : [],
     target: String(model.get("target") ?? ""),
-    attribution: String(model.get("attribution") ?? ""),
+    attributions: Array.isArray(attributions) ? attributions.filter((a) => isObject(a) && typeof a.id === "string" && typeof a.label === "string") : [],
     attributionData: isObject(model.get("attribution_data")) ? model.get("attribution_data") : {},
     offline: model.get("offline") === true,
-    topK: clamp(model.get("top_k"), 0, Infinity, 0),
-    threshold: finiteIn(model.get("threshold"), 0, Infinity, 0),
-    specials: oneOf(model.get("specials"), ["show", "hide", "renormalise"]),
     selected: selection(model.get("selected"), n, L),
-    view: oneOf(model.get("view"), ["layer", "model"]),
-    binarizeThreshold: finiteIn(model.get("binarize_threshold"), 0, 1, 0.05),
-    nodeSize: oneOf(model.get("node_size"), ["", "in", "out"]),
-    window: {
-      start: clamp(Array.isArray(windowValue) ? windowValue[0] : 0, 0, Math.max(0, n - 1), 0),
-      size: clamp(Array.isArray(windowValue) ? windowValue[1] : 0, 0, Infinity, 0),
-    },
-  };
+  });
 }
 
 /** @param {unknown} value @returns {value is Record<string, any>} a plain object, not an array or null */
@@ -134,30 +135,6 @@ function isObject(value) {
 /** @param {unknown} value @returns {value is number} a whole number >= 0 */
 function isCount(value) {
   return Number.isInteger(value) && /** @type {number} */ (value) >= 0;
-}
-
-/**
- * A whole number in [low, high]: a number outside is clamped, anything else is the fallback.
- * @param {unknown} value @param {number} low @param {number} high @param {number} fallback
- */
-function clamp(value, low, high, fallback) {
-  return typeof value === "number" && Number.isFinite(value) ? Math.min(high, Math.max(low, Math.round(value))) : fallback;
-}
-
-/**
- * A finite number in [low, high], or the fallback.
- * @param {unknown} value @param {number} low @param {number} high @param {number} fallback
- */
-function finiteIn(value, low, high, fallback) {
-  return typeof value === "number" && Number.isFinite(value) && value >= low && value <= high ? value : fallback;
-}
-
-/**
- * The value if it is one of the choices, else the first choice (the default).
- * @template {string} T @param {unknown} value @param {T[]} choices @returns {T}
- */
-function oneOf(value, choices) {
-  return choices.find((choice) => choice === value) ?? choices[0];
 }
 
 /**

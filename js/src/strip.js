@@ -5,15 +5,6 @@ import { decodeEnvelope, rowEntries } from "./codec.js";
 import { element, formatValue } from "./overlay.js";
 import { rowCenter } from "./layout.js";
 
-export const ATTRIBUTION_LABELS = {
-  saliency: "saliency (‖∂y/∂e‖)",
-  grad_x_input: "gradient × input",
-  integrated_gradients: "integrated gradients",
-  attention_gradient: "attention × gradient",
-  gradient_rollout: "gradient-weighted rollout",
-  blank_out: "blank-out |y − y¬j|",
-};
-
 /**
  * @typedef {object} AttributionData  the widget's `attribution_data` trait
  * @property {string} [target]
@@ -82,16 +73,17 @@ export function renderStrip(container, layout, scores) {
  * @param {HTMLElement} warningLine
  * @param {AttributionData} data
  * @param {string} method
+ * @param {import("./state.js").AttributionMeta[]} menu  the token-score methods (labels)
  * @param {string} targetLabel
  * @param {Float64Array | null} scores
  */
-export function renderStripStatus(line, warningLine, data, method, targetLabel, scores) {
+export function renderStripStatus(line, warningLine, data, method, menu, targetLabel, scores) {
   const warning = scores && typeof data.warning === "string" ? data.warning : "";
   warningLine.hidden = !warning;
   warningLine.textContent = warning ? `⚠ ${warning}` : "";
   line.hidden = !method;
   if (!method) return;
-  const name = ATTRIBUTION_LABELS[/** @type {keyof typeof ATTRIBUTION_LABELS} */ (method)] ?? method;
+  const name = menu.find((entry) => entry.id === method)?.label ?? method;
   if (data.status === "error" && data.method === method) {
     line.textContent = `Token scores (${name}) failed: ${data.message}`;
   } else if (scores) {

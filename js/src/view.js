@@ -153,7 +153,7 @@ export function createView(doc, model) {
     const chosen = state.targets.find((t) => t.id === state.target);
     const scores = currentScores(state.attributionData, state.target, state.attribution, state.tokens.length);
     renderStrip(strip, layout, scores);
-    renderStripStatus(stripStatus, stripWarning, state.attributionData, state.attribution, chosen?.label ?? "", scores);
+    renderStripStatus(stripStatus, stripWarning, state.attributionData, state.attribution, state.attributions, chosen?.label ?? "", scores);
     renderTitles(titleLeft, titleRight, titles);
     markHovered(root, focus, pinned);
     markTarget(labelsRight, state.attribution && chosen ? chosen.position : null);

@@ -29,3 +29,23 @@ test("frames follow every change of filter, slice, special tokens and data", () 
     perLayer.forEach((edges, l) => assert.deepEqual(edges, filteredAfresh(model, l + 1), `after ${name}, layer ${l + 1}`));
   }
 });
+
+test("every method the widget lists makes a frame in both views; its meta names the whole-model graph", () => {
+  const model = new FakeModel(widgetTraits());
+  const envelopeOf = envelopeCache(model);
+  const { methods } = readState(model);
+  assert.ok(methods.length >= 9);
+  for (const method of methods) {
+    model.set("method", method.id);
+    const state = readState(model);
+    assert.equal(layerFrame(state, 640, envelopeOf, null).available, true, method.id);
+    const frame = modelFrame(state, 640, envelopeOf, null);
+    const graph = method.graph ? `data_${method.graph}` : `data_${method.id}`;
+    assert.equal(frame.env, envelopeOf(graph), method.id);
+  }
+  // A method whose meta names no graph draws its own data in the whole-model view.
+  const own = { ...methods[2], graph: "" };
+  model.set("methods", [methods[0], own]);
+  model.set("method", own.id);
+  assert.equal(modelFrame(readState(model), 640, envelopeOf, null).env, envelopeOf(`data_${own.id}`));
+});

@@ -542,3 +542,40 @@ def test_the_tooltip_stays_inside_the_plot_and_off_its_row(browser, page_server,
         page.mouse.move(5, 5)
     assert errors == []
     page.close()
+
+
+def test_every_registered_method_draws_in_both_views(browser, page_server):
+    """Whatever the registry holds (a toy method registered here too) draws a picture, with no problem message."""
+    from attn_widget.methods import registry
+
+    def doubled(analysis, _settings):
+        return analysis.rollout(receptive_field="none") * 2
+
+    toy = registry.register("doubled", "Doubled rollout", "A toy cumulative method.", doubled, cumulative=True)
+    with registry.registered(toy):
+        widget = synthetic_widget(["a", "b", "c", "d", "e", "f"])
+    ids = [m["id"] for m in widget.methods]
+    assert ids[-1] == "doubled" and len(ids) == len(registry.matrix_methods()) + 1
+    page, errors = open_widget(browser, page_server, widget)
+
+    def choose(selector: str, value: str) -> None:
+        """Select a control value and wait for the repaint (or a problem message) it causes."""
+        if page.input_value(selector) == value:
+            return
+        before = page.get_attribute(".attnw-root", "data-paint-end")
+        page.select_option(selector, value)
+        page.wait_for_function(
+            "before => document.querySelector('.attnw-root').dataset.paintEnd !== before"
+            " || !document.querySelector('.attnw-problem').hidden",
+            arg=before,
+        )
+
+    for view in ("layer", "model"):
+        choose(".attnw-view", view)
+        for method in ids:
+            choose(".attnw-method", method)
+            assert page.locator(".attnw-problem").is_hidden(), (view, method, page.inner_text(".attnw-problem"))
+            assert page.get_attribute(".attnw-canvas", "data-view") == view
+            assert int(page.get_attribute(".attnw-canvas", "data-edges")) > 0, (view, method)
+    assert errors == []
+    page.close()

@@ -1,0 +1,26 @@
+"""Flow, receptive-field normalised (RF-B on attention flow, methods.md section 4): decoders only.
+
+The maths: ``receptive_field.baseline_ratio`` of the flow and the flow of ``null_attention``.
+"""
+
+from __future__ import annotations
+
+from .flow import flow_compare_rows, register_flow
+from .receptive_field import RF_NOTE
+from .registry import Comparison, decoders_only
+
+
+def _done(analysis) -> list[int]:
+    """Layers with both the flow and its content-free baseline computed."""
+    return sorted(set(analysis.flow_layers_done("attention")) & set(analysis.flow_layers_done("baseline")))
+
+
+register_flow(
+    "flow_rf",
+    "Flow, receptive-field normalised",
+    "Attention flow." + RF_NOTE,
+    lambda analysis, layers, progress: analysis.flow(layers=layers, receptive_field="rf-b", progress=progress),
+    done=_done,
+    applies=decoders_only,
+    compare=Comparison(name="flow (RF-B)", rows=flow_compare_rows("rf-b")),
+)

@@ -1,0 +1,30 @@
+"""Gradient × input per token (methods.md 6.2)."""
+
+from __future__ import annotations
+
+import torch
+
+from .registry import register_attribution
+from .saliency import saliency
+
+
+def grad_times_input(grad: torch.Tensor, embeds: torch.Tensor, reduce: str = "sum") -> torch.Tensor:
+    """Gradient × input per token ``(n,)``: signed sum over the hidden dimension (default), "l2" or "abs-sum"."""
+    product = grad * embeds
+    if reduce == "sum":
+        return product.sum(-1)
+    return saliency(product, "l2" if reduce == "l2" else "abs-sum")
+
+
+def _scores(analysis, target, **options) -> torch.Tensor:
+    g = analysis.gradients(target)
+    return grad_times_input(g.embed_grad, g.embeds, **options)
+
+
+register_attribution(
+    "grad_x_input",
+    "gradient × input",
+    "The gradient with respect to each word embedding times the embedding, summed over its dimensions.",
+    _scores,
+    signed=True,
+)

@@ -1,0 +1,229 @@
+"""The registry of what the widget, exports and ``compare()`` can show.
+
+A method is one file in this package: its maths, then one ``register(...)`` (a matrix method)
+or ``register_attribution(...)`` (a per-token score) call at the bottom. ``methods/__init__.py``
+imports the method files in menu order, and registration order is menu order.
+
+The callables receive an ``Analysis`` (duck-typed: nothing here imports it), so this module
+stays free of transformers, traitlets and IPython.
+"""
+
+from __future__ import annotations
+
+import contextlib
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass, field
+from typing import Any
+
+import torch
+
+# Flow needs one max-flow problem per (layer, token, input token). Up to this many
+# tokens it is computed with the widget (about a second for 12 layers on two cores,
+# benchmarks/RESULTS.md); beyond, each layer is computed when the view asks for it.
+FLOW_UPFRONT_MAX_TOKENS = 40
+DEFAULT_BINARIZE_THRESHOLD = 0.05
+# The method whose per-layer data draws the whole-model graph of cumulative methods (the
+# head-averaged attention they are built from).
+WHOLE_MODEL_GRAPH = "raw"
+
+
+@dataclass(frozen=True)
+class ViewSettings:
+    """The widget's settings that change what a method computes (not just how it is drawn)."""
+
+    binarize_threshold: float = DEFAULT_BINARIZE_THRESHOLD  # path counts: an edge exists where Ā > this
+
+
+def row_at(matrix: torch.Tensor, position: int | None) -> torch.Tensor:
+    """Row ``position`` of ``(..., n, n)``, or the mean of all rows when the target pools positions."""
+    return matrix.mean(-2) if position is None else matrix[..., position, :]
+
+
+def _always(_analysis) -> str:
+    return ""
+
+
+def _no_note(_analysis) -> str:
+    return ""
+
+
+def needs_values(analysis) -> str:
+    """Applicability of methods built on effective attention."""
+    if analysis.capture.values is None:
+        return "This model family has no adapter for its value vectors, which effective attention needs."
+    return ""
+
+
+def decoders_only(analysis) -> str:
+    """Applicability of receptive-field normalised methods."""
+    return "" if analysis.causal else "Receptive-field normalisation is for decoders; every encoder token sees all keys."
+
+
+@dataclass(frozen=True)
+class Comparison:
+    """How a matrix method enters ``compare()``.
+
+    name: its label in the rows (default: the method id). rows: ``(analysis, t) -> (L, n)``,
+    row t of every layer (t None: the mean of all rows); default: from ``compute`` with default
+    settings (the head mean of per-head methods). applies: ``(analysis) -> bool``, beyond ``applies``.
+    """
+
+    name: str = ""
+    rows: Callable[[Any, int | None], torch.Tensor] | None = None
+    applies: Callable[[Any], bool] = lambda analysis: True
+
+
+@dataclass(frozen=True)
+class MatrixMethod:
+    """One entry of the method menu: a stack of token-to-token matrices per layer."""
+
+    id: str
+    label: str
+    description: str
+    # (analysis, settings) -> (L, n, n), or (L, H + 2, n, n) when per_head (each head, mean, max)
+    compute: Callable[[Any, ViewSettings], torch.Tensor]
+    per_head: bool = False
+    cumulative: bool = False  # sources are the input tokens (layer 0), not the previous layer
+    signed: bool = False  # values may be negative (drawn in a second colour)
+    # (analysis) -> "" when the method applies, else one sentence saying why not.
+    applies: Callable[[Any], str] = _always
+    # Deferred layer-by-layer computing (flow on long inputs): (analysis, layers or None, progress)
+    # -> (len(layers), n, n), and the layer numbers already computed, (analysis) -> [1..L].
+    layers: Callable[..., torch.Tensor] | None = None
+    done: Callable[[Any], list[int]] | None = None
+    # A per-row quantity shown with the method: (analysis) -> (L, S, n), S the slices per layer.
+    row_values: Callable[[Any], torch.Tensor] | None = None
+    row_label: str = ""
+    # A remark about this input shown with the method (e.g. "nothing changes here").
+    note: Callable[[Any], str] = _no_note
+    compare: Comparison | None = field(default_factory=Comparison)  # None: not in compare()
+    # The method whose data draws this one's whole-model graph ("" = its own).
+    graph: str = ""
+    settings: tuple[str, ...] = ()  # the ViewSettings fields compute reads (a change recomputes it)
+
+    def deferred(self, analysis) -> bool:
+        """Whether to compute this method layer by layer when asked rather than up front."""
+        return self.layers is not None and analysis.capture.n_tokens > FLOW_UPFRONT_MAX_TOKENS
+
+    def values(self, analysis, settings: ViewSettings) -> tuple[torch.Tensor, list[int]]:
+        """The data to show and the layer numbers it holds; a deferred method's missing layers are zero."""
+        if not self.deferred(analysis):
+            return self.compute(analysis, settings), list(range(1, analysis.n_layers + 1))
+        done = self.done(analysis)
+        n = analysis.capture.n_tokens
+        data = torch.zeros(analysis.n_layers, n, n, dtype=torch.float64)
+        if done:
+            data[[layer - 1 for layer in done]] = self.layers(analysis, done, False)
+        return data, done
+
+    def compare_rows(self, analysis, t: int | None) -> torch.Tensor:
+        """``(L, n)``: row t of every layer (the mean of all rows when t is None)."""
+        if self.compare is not None and self.compare.rows is not None:
+            return self.compare.rows(analysis, t)
+        stack = self.compute(analysis, ViewSettings())
+        if self.per_head:
+            stack = stack[:, analysis.n_heads]  # the head mean
+        return row_at(stack, t)
+
+    def meta(self, analysis) -> dict:
+        """What the front end needs to label, index and draw the data (JSON-safe)."""
+        return {
+            "id": self.id,
+            "label": self.label,
+            "per_head": self.per_head,
+            "cumulative": self.cumulative,
+            "signed": self.signed,
+            "description": self.description,
+            "row_label": self.row_label,
+            "graph": self.graph,
+            "settings": list(self.settings),
+            "note": self.note(analysis),
+        }
+
+
+@dataclass(frozen=True)
+class AttributionMethod:
+    """One entry of the token-score menu: a score per input token for a target."""
+
+    id: str
+    label: str  # menu label
+    description: str
+    # (analysis, target, **options) -> (n,); target is resolved (targets.Target: .position, .key)
+    compute: Callable[..., torch.Tensor]
+    signed: bool = False
+    progress: bool = False  # compute accepts progress= (True: a bar, False: none, or (done, total))
+    # (analysis, target) -> an optional plain-text warning to show with the scores, after compute.
+    warning: Callable[[Any, Any], str | None] = lambda analysis, target: None
+
+    def meta(self) -> dict:
+        return {"id": self.id, "label": self.label, "description": self.description, "signed": self.signed}
+
+
+_MATRIX: dict[str, MatrixMethod] = {}
+_ATTRIBUTION: dict[str, AttributionMethod] = {}
+
+
+def register(id: str, label: str, description: str, compute, **options) -> MatrixMethod:
+    """Add a matrix method at the end of the menu (fields: ``MatrixMethod``); returns the entry.
+
+    A cumulative method draws its whole-model graph with ``WHOLE_MODEL_GRAPH`` unless ``graph=``
+    says otherwise.
+    """
+    if id in _MATRIX:
+        raise ValueError(f"a matrix method {id!r} is already registered.")
+    if options.get("cumulative") and "graph" not in options:
+        options["graph"] = WHOLE_MODEL_GRAPH
+    entry = MatrixMethod(id=id, label=label, description=description, compute=compute, **options)
+    _MATRIX[id] = entry
+    return entry
+
+
+def register_attribution(id: str, label: str, description: str, compute, **options) -> AttributionMethod:
+    """Add a token-score method at the end of its menu (fields: ``AttributionMethod``)."""
+    if id in _ATTRIBUTION:
+        raise ValueError(f"an attribution method {id!r} is already registered.")
+    entry = AttributionMethod(id=id, label=label, description=description, compute=compute, **options)
+    _ATTRIBUTION[id] = entry
+    return entry
+
+
+def unregister(id: str) -> None:
+    """Remove a matrix or attribution method (for tests); unknown ids are a KeyError."""
+    if id in _MATRIX:
+        del _MATRIX[id]
+    elif id in _ATTRIBUTION:
+        del _ATTRIBUTION[id]
+    else:
+        raise KeyError(id)
+
+
+@contextlib.contextmanager
+def registered(entry: MatrixMethod | AttributionMethod) -> Iterator[MatrixMethod | AttributionMethod]:
+    """Unregister ``entry`` (the value ``register`` returned) on leaving the block."""
+    try:
+        yield entry
+    finally:
+        unregister(entry.id)
+
+
+def matrix_methods() -> tuple[MatrixMethod, ...]:
+    """Every registered matrix method, in menu order."""
+    return tuple(_MATRIX.values())
+
+
+def matrix_method(method_id: str) -> MatrixMethod:
+    return _MATRIX[method_id]
+
+
+def applicable(analysis) -> list[MatrixMethod]:
+    """The matrix methods that apply to this analysis, in menu order."""
+    return [method for method in _MATRIX.values() if not method.applies(analysis)]
+
+
+def attribution_methods() -> tuple[AttributionMethod, ...]:
+    """Every registered attribution method, in menu order."""
+    return tuple(_ATTRIBUTION.values())
+
+
+def attribution_method(method_id: str) -> AttributionMethod:
+    return _ATTRIBUTION[method_id]

@@ -1,0 +1,89 @@
+"""Attention flow on any of the analysis' mixing matrices, kept per finished layer."""
+
+from __future__ import annotations
+
+import torch
+
+from .. import methods
+from ..methods.flow import FlowSolver, layer_numbers
+from ..progress import ProgressArg, progress_reporter
+from .base import Part, normalise
+
+
+class FlowPart(Part):
+    """Max flows per (capacities, residual) and layer.
+
+    Unnormalised max flows are kept as each layer completes, so that an interrupted
+    computation keeps the finished layers and nothing half-done.
+    """
+
+    def __init__(self, analysis):
+        super().__init__(analysis)
+        self.layers: dict[tuple[str, float], dict[int, torch.Tensor]] = {}
+
+    def capacities(self, which: str) -> torch.Tensor:
+        """The ``(L, n, n)`` matrices a flow runs on: "attention", "baseline" or "effective-<variant>"."""
+        if which == "attention":
+            return self.analysis.raw()
+        if which == "baseline":
+            return self.analysis.null_attention()
+        return self.analysis.effective_mixing(which.removeprefix("effective-"))
+
+    def flow(self, which: str, residual: float, layers, receptive_field: str, progress: ProgressArg) -> torch.Tensor:
+        """``(len(layers), n, n)`` normalised flow on ``which``, with optional RF normalisation."""
+        variant = self.variant(receptive_field)
+        wanted = layer_numbers(layers, self.capture.n_layers)
+        needs_baseline = variant != "none"
+        total = len(wanted) * (2 if needs_baseline else 1)
+        with progress_reporter(progress, "attention flow") as report:
+            plain = methods.row_normalize(self._raw(which, residual, wanted, report, 0, total))
+            if not needs_baseline:
+                return plain
+            baseline = self._raw("baseline", residual, wanted, report, len(wanted), total)
+            return normalise(variant, plain, methods.row_normalize(baseline))
+
+    def rows(self, position: int, residual: float, receptive_field: str) -> torch.Tensor:
+        """``(L, n)``: row ``position`` of the flow at every layer, computing only that row."""
+        variant = self.variant(receptive_field)
+        plain = methods.row_normalize(self._cached_rows("attention", residual, position))
+        if variant == "none":
+            return plain
+        baseline = methods.row_normalize(self._cached_rows("baseline", residual, position))
+        return normalise(variant, plain.unsqueeze(1), baseline.unsqueeze(1))[:, 0]
+
+    def done(self, which: str, residual: float) -> list[int]:
+        return sorted(self.layers.get((which, float(residual)), {}))
+
+    def _cached_rows(self, which: str, residual: float, position: int) -> torch.Tensor:
+        return self.cached(("row", which, float(residual), position), lambda: self._rows(which, residual, position))
+
+    def _rows(self, which: str, residual: float, position: int) -> torch.Tensor:
+        """``(L, n)`` unnormalised max flows of one row; whole layers already computed are reused."""
+        full = self.layers.get((which, float(residual)), {})
+        solver = None
+        out = []
+        for layer in range(1, self.capture.n_layers + 1):
+            if layer in full:
+                out.append(full[layer][position])
+                continue
+            if solver is None:
+                solver = FlowSolver(methods.residual_augment(self.capacities(which), residual))
+            out.append(torch.from_numpy(solver.row(layer, position)))
+        return torch.stack(out)
+
+    def _raw(self, which: str, residual: float, wanted: list[int], report, offset: int, total: int) -> torch.Tensor:
+        """Unnormalised max flows ``(len(wanted), n, n)``, computing only missing layers."""
+        done = self.layers.setdefault((which, float(residual)), {})
+        missing = [layer for layer in wanted if layer not in done]
+        if missing:
+            solver = FlowSolver(methods.residual_augment(self.capacities(which), residual))
+            n = self.capture.n_tokens
+            for layer in missing:
+                base = offset + wanted.index(layer)
+
+                def rows(count: int, base: int = base) -> None:
+                    report(base + count / n, total)
+
+                done[layer] = torch.from_numpy(solver.layer(layer, rows))
+                report(base + 1, total)
+        return torch.stack([done[layer] for layer in wanted])

@@ -1,0 +1,191 @@
+// Wires a widget model's change events, the pointer and the keyboard to the view. No maths,
+// no byte layouts and no drawing here.
+
+import { download, paintPng, svgOf } from "./exporter.js";
+import { envelopeCache, layerFrame, modelFrame } from "./frames.js";
+import { keyAction, toggledSelection } from "./keyboard.js";
+import { nodeAt } from "./layout.js";
+import { modelNodeAt } from "./model_view.js";
+import { REDRAW_ON } from "./options.js";
+import { neighbourStates, readState } from "./state.js";
+import { createView } from "./view.js";
+
+const DEFAULT_WIDTH = 640;
+
+/**
+ * @param {{ model: import("./state.js").WidgetModel, el: HTMLElement }} context
+ * @returns {() => void} cleanup
+ */
+export function render({ model, el }) {
+  const doc = el.ownerDocument;
+  const win = /** @type {Window} */ (doc.defaultView);
+  const view = createView(doc, model);
+  el.append(view.root);
+  const envelopeOf = envelopeCache(model);
+  /** @type {import("./keyboard.js").Node | null} under the pointer or the keyboard focus */
+  let hovered = null;
+  /** @type {import("./frames.js").LayerFrame | import("./frames.js").ModelFrame | null} */
+  let frame = null;
+  /** @type {import("./scene.js").Scene | null} */
+  let scene = null;
+  let scheduled = 0;
+
+  const paint = () => {
+    const started = win.performance.now();
+    scheduled = 0;
+    const state = readState(model);
+    const width = el.clientWidth || DEFAULT_WIDTH;
+    // Traits that describe no picture: the widget says so rather than draw a wrong picture or
+    // stop with a script error.
+    let problem = state.problem;
+    if (!problem) {
+      try {
+        if (state.view === "model") {
+          frame = modelFrame(state, width, envelopeOf, hovered);
+          scene = view.paintModel(frame);
+        } else {
+          frame = layerFrame(state, width, envelopeOf, hovered);
+          scene = view.paintLayer(frame);
+        }
+      } catch (error) {
+        console.error(error);
+        problem = error instanceof Error ? error.message : String(error);
+      }
+    }
+    view.showProblem(problem, state);
+    if (problem) {
+      frame = scene = hovered = null;
+      return;
+    }
+    view.drawAhead(neighbourStates(state).map((next) => () =>
+      next.view === "model" ? modelFrame(next, width, envelopeOf, null) : layerFrame(next, width, envelopeOf, null)));
+    // For benchmarks and tests: when the last picture was finished and how long it took.
+    const ended = win.performance.now();
+    view.root.dataset.paintEnd = String(ended);
+    view.root.dataset.paintMs = (ended - started).toFixed(3);
+  };
+  const schedule = () => {
+    view.paintComing();
+    if (!scheduled) scheduled = win.requestAnimationFrame ? win.requestAnimationFrame(paint) : win.setTimeout(paint, 0);
+  };
+
+  /** @param {MouseEvent} event */
+  const nodeUnder = (event) => {
+    if (!frame) return null;
+    const box = view.plot.getBoundingClientRect();
+    const x = event.clientX - box.left;
+    const y = event.clientY - box.top;
+    return frame.kind === "model" ? modelNodeAt(frame.layout, x, y) : nodeAt(frame.layout, x, y);
+  };
+  /** @param {object} value */
+  const select = (value) => {
+    model.set("selected", value);
+    model.save_changes();
+  };
+  /** @param {MouseEvent} event */
+  const onClick = (event) => {
+    const node = nodeUnder(event);
+    if (node) select(toggledSelection(readState(model), node));
+  };
+  /** @param {KeyboardEvent} event */
+  const onKey = (event) => {
+    if (!frame) return; // nothing drawn
+    const action = keyAction(readState(model), hovered, event.key);
+    if (!action) return;
+    event.preventDefault();
+    if (action.type === "move") {
+      hovered = action.node;
+      schedule();
+    } else if (action.type === "toggle") {
+      select(toggledSelection(readState(model), action.node));
+    } else {
+      hovered = null;
+      select({});
+    }
+  };
+  /** @param {PointerEvent} event */
+  const onPointerMove = (event) => {
+    const node = nodeUnder(event);
+    if (JSON.stringify(node) === JSON.stringify(hovered)) return;
+    hovered = node;
+    schedule();
+  };
+  const onPointerLeave = () => {
+    if (hovered) {
+      hovered = null;
+      schedule();
+    }
+  };
+
+  const fileName = () => {
+    const state = readState(model);
+    return state.view === "model" ? `attention-${state.method.id}-model` : `attention-${state.method.id}-layer${state.layer}`;
+  };
+  const picture = () => {
+    if (!scene) paint();
+    return scene && view.pictureOf(scene, readState(model));
+  };
+  const onSavePng = () => {
+    const drawn = picture();
+    if (!drawn) return;
+    const canvas = /** @type {HTMLCanvasElement} */ (doc.createElement("canvas"));
+    paintPng(canvas, drawn);
+    canvas.toBlob((blob) => blob && download(view.root, blob, `${fileName()}.png`), "image/png");
+  };
+  const onSaveSvg = () => {
+    const drawn = picture();
+    if (drawn) download(view.root, new Blob([svgOf(doc, drawn)], { type: "image/svg+xml" }), `${fileName()}.svg`);
+  };
+
+  /** @type {Array<[EventTarget, string, (event: any) => void]>} */
+  const listeners = [
+    [view.savePng, "click", onSavePng],
+    [view.saveSvg, "click", onSaveSvg],
+    [view.plot, "pointermove", onPointerMove],
+    [view.plot, "pointerleave", onPointerLeave],
+    [view.plot, "click", onClick],
+    [view.plot, "keydown", onKey],
+  ];
+  for (const [target, type, callback] of listeners) target.addEventListener(type, callback);
+
+  /** @type {Array<[string, () => void]>} */
+  const subscriptions = REDRAW_ON.filter((name) => name !== "view").map((name) => [`change:${name}`, schedule]);
+  // The data traits are the methods' (the `methods` fact lists them), made per widget in Python.
+  for (const method of readState(model).methods) {
+    subscriptions.push([`change:data_${method.id}`, schedule]);
+    if (method.row_label) subscriptions.push([`change:data_${method.id}_rows`, schedule]);
+  }
+  subscriptions.push([
+    "change:view",
+    () => {
+      hovered = null;
+      schedule();
+    },
+  ]);
+  for (const [event, callback] of subscriptions) model.on(event, callback);
+
+  // The observers of the widget's own window (an iframe's, in some hosts), not this module's globals.
+  const { ResizeObserver, MutationObserver, IntersectionObserver } = /** @type {typeof globalThis} */ (/** @type {unknown} */ (win));
+  const resize = ResizeObserver ? new ResizeObserver(schedule) : null;
+  resize?.observe(el);
+  // Only a widget in view draws pictures ahead (see raster.js).
+  const inView = IntersectionObserver ? new IntersectionObserver((entries) => view.setOnScreen(entries[entries.length - 1].isIntersecting)) : null;
+  inView?.observe(view.root);
+  // Hosts switch themes by changing attributes on <body> or <html> (JupyterLab sets
+  // data-jp-theme-light, VS Code a class): repaint so the colour table follows.
+  const theme = new MutationObserver(schedule);
+  for (const node of [doc.documentElement, doc.body]) if (node) theme.observe(node, { attributes: true });
+
+  paint();
+
+  return () => {
+    if (scheduled) (win.cancelAnimationFrame ?? win.clearTimeout)(scheduled);
+    for (const [event, callback] of subscriptions) model.off(event, callback);
+    for (const [target, type, callback] of listeners) target.removeEventListener(type, callback);
+    resize?.disconnect();
+    inView?.disconnect();
+    theme.disconnect();
+    view.destroy();
+    view.root.remove();
+  };
+}

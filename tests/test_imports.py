@@ -1,0 +1,69 @@
+"""No import cycles between the package's modules (Python) or the front end's (JS)."""
+
+from __future__ import annotations
+
+import ast
+import pathlib
+import re
+
+ROOT = pathlib.Path(__file__).resolve().parents[1]
+
+
+def _python_graph() -> dict[str, set[str]]:
+    """Module → the package modules it imports (relative imports, at any depth in the file)."""
+    package = ROOT / "attn_widget"
+    modules = {}
+    for path in package.rglob("*.py"):
+        parts = path.relative_to(ROOT).with_suffix("").parts
+        modules[".".join(parts[:-1] if parts[-1] == "__init__" else parts)] = path
+    graph = {}
+    for name, path in modules.items():
+        base = name.split(".") if path.name == "__init__.py" else name.split(".")[:-1]
+        deps = set()
+        for node in ast.walk(ast.parse(path.read_text())):
+            if isinstance(node, ast.ImportFrom) and node.level:
+                parent = ".".join(base[: len(base) - node.level + 1])
+                target = f"{parent}.{node.module}" if node.module else parent
+                if node.module and target in modules:
+                    deps.add(target)
+                deps |= {f"{target}.{alias.name}" for alias in node.names} & modules.keys()
+        graph[name] = deps - {name}
+    return graph
+
+
+def _js_graph() -> dict[str, set[str]]:
+    return {
+        path.name: set(re.findall(r'from "\./([\w.]+)"', path.read_text()))
+        for path in (ROOT / "js" / "src").glob("*.js")
+    }
+
+
+def _cycle(graph: dict[str, set[str]]) -> list[str]:
+    """One import cycle, or [] (depth-first search)."""
+    state: dict[str, int] = {}
+    path: list[str] = []
+
+    def visit(node: str) -> list[str]:
+        state[node] = 1
+        path.append(node)
+        for dep in sorted(graph.get(node, ())):
+            if state.get(dep) == 1:
+                return path[path.index(dep) :] + [dep]
+            if dep not in state and (found := visit(dep)):
+                return found
+        state[node] = 2
+        path.pop()
+        return []
+
+    for node in sorted(graph):
+        if node not in state and (found := visit(node)):
+            return found
+    return []
+
+
+def test_python_modules_import_without_cycles():
+    assert _cycle(_python_graph()) == []
+
+
+def test_js_modules_import_without_cycles():
+    assert _cycle(_js_graph()) == []

@@ -1,0 +1,113 @@
+"""The method registry: a method defined in one function and one register(...) call reaches the
+widget's menu, its data trait, the exports and compare(); every registered method can be drawn."""
+
+from __future__ import annotations
+
+import json
+
+import numpy as np
+import pytest
+import torch
+from tiny_models import tiny_lm, tiny_model
+
+from attn_widget import AttentionWidget, analyze, payload
+from attn_widget.methods import registry
+
+TEXT = "the cat sat on the mat"
+
+
+def squared(analysis, _settings) -> torch.Tensor:
+    """``(L, n, n)``: the head-mean attention squared, rows re-normalised (a toy method)."""
+    values = analysis.raw().to(torch.float64) ** 2
+    return values / values.sum(-1, keepdim=True)
+
+
+def position(analysis, target) -> torch.Tensor:
+    """``(n,)``: each token's position (a toy token score)."""
+    return torch.arange(analysis.capture.n_tokens, dtype=torch.float64)
+
+
+@pytest.fixture
+def toy_method():
+    with registry.registered(registry.register("squared", "Squared attention", "A toy method.", squared)) as entry:
+        yield entry
+    assert "squared" not in [m.id for m in registry.matrix_methods()]
+
+
+@pytest.fixture
+def toy_attribution():
+    entry = registry.register_attribution("position", "token position", "A toy score.", position, signed=False)
+    with registry.registered(entry):
+        yield entry
+
+
+def test_the_built_in_methods_are_registered_in_menu_order():
+    assert [m.id for m in registry.matrix_methods()] == [
+        "raw", "effective", "rollout", "rollout_rf", "effective_rollout", "paths", "flow", "flow_rf", "effective_flow"
+    ]  # fmt: skip
+    assert [a.id for a in registry.attribution_methods()] == [
+        "saliency", "grad_x_input", "integrated_gradients", "attention_gradient", "gradient_rollout", "blank_out"
+    ]  # fmt: skip
+    with pytest.raises(ValueError, match="already registered"):
+        registry.register("raw", "Raw again", "", squared)
+
+
+def test_applicability_says_why_not(tokenizer):
+    encoder = analyze(tiny_model("bert"), TEXT, tokenizer)
+    assert registry.matrix_method("rollout_rf").applies(encoder).startswith("Receptive-field normalisation is for decoders")
+    assert registry.matrix_method("rollout").applies(encoder) == ""
+
+
+def test_a_registered_method_reaches_the_widget_exports_and_compare(tokenizer, toy_method):
+    w = AttentionWidget(tiny_lm(), TEXT, tokenizer)
+    expected = squared(w.analysis, None)
+    meta = w.methods[-1]
+    assert meta["id"] == "squared" and meta["label"] == "Squared attention" and not meta["per_head"]
+    decoded = payload.decode(w.data_squared)["matrices"]
+    np.testing.assert_allclose(decoded, expected.numpy(), atol=2e-5)
+    assert w.ready["squared"] == [1, 2, 3] and "data_squared" in w.keys
+    np.testing.assert_array_equal(w.to_numpy()["squared"], expected.numpy())
+    np.testing.assert_array_equal(w.to_frame("squared", layer=2).to_numpy(), expected[1].numpy())
+    state = json.loads(w.to_html().split('id="attnw-state">')[1].split("</script>")[0])
+    assert "data_squared" in state and state["methods"][-1]["id"] == "squared"
+    w.method = "squared"
+    rows = w.analysis.compare()
+    assert set(rows[rows.method == "squared"].layer) == {1, 2, 3}
+    # A widget keeps the methods it was made with (its data traits are its own).
+    assert "data_squared" not in AttentionWidget.class_own_traits()
+
+
+def test_a_registered_attribution_reaches_the_menu_and_compare(tokenizer, toy_attribution):
+    w = AttentionWidget(tiny_lm(), TEXT, tokenizer)
+    assert w.attributions[-1] == {"id": "position", "label": "token position", "description": "A toy score.", "signed": False}
+    w.attribution = "position"
+    w.wait()
+    assert w.attribution_data["status"] == "done"
+    np.testing.assert_allclose(payload.decode(w.attribution_data["values"])["matrices"][0, 0], np.arange(8), atol=1e-2)
+    assert "position" in w.analysis.ATTRIBUTIONS
+    rows = w.analysis.compare()
+    assert set(rows.reference) >= {"position", "saliency", "blank_out"}
+
+
+@pytest.mark.parametrize("family", ["bert", "llama"])
+def test_every_applicable_method_publishes_data_of_its_declared_shape(tokenizer, family):
+    w = AttentionWidget(tiny_model(family), TEXT, tokenizer)
+    n, L, H = len(w.tokens), w.n_layers, w.n_heads
+    for meta in w.methods:
+        decoded = payload.decode(getattr(w, f"data_{meta['id']}"))["matrices"]
+        assert decoded.shape == ((L, H + 2, n, n) if meta["per_head"] else (L, n, n)), meta["id"]
+        assert meta["graph"] in ("", *[m["id"] for m in w.methods]), meta["id"]
+        if meta["row_label"]:
+            assert payload.decode(getattr(w, f"data_{meta['id']}_rows"))["matrices"].shape[-1] == 1
+
+
+def test_a_flow_layer_computed_on_request_re_sends_only_that_methods_data(tokenizer, monkeypatch):
+    w = AttentionWidget(tiny_model("gpt2"), " ".join(["the cat sat on the mat and the dog ran"] * 5), tokenizer)
+    assert len(w.tokens) > 40 and w.ready["flow"] == []
+    sent = []
+    monkeypatch.setattr(w, "_send", lambda msg, buffers=None: sent.append(msg))
+    w.compute("flow", [2], wait=True)
+    updates = [message for message in sent if message["method"] == "update"]
+    # Binary values travel as buffers: their names are in buffer_paths, not in state.
+    updated = {name for m in updates for name in [*m["state"], *(path[0] for path in m["buffer_paths"])]}
+    assert "data_flow" in updated and updated <= {"data_flow", "ready", "job"}, updated
