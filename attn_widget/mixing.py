@@ -166,6 +166,12 @@ class Mixing:
             self._cache[key] = attention_rollout(maps, 0.5) if style == "identity" else cumulative_products(row_normalize(maps))
         return self._cache[key]
 
+    def zero_rows(self, name: str) -> torch.Tensor:
+        """``(L, n)`` bool: rows of ``map(name)`` that are all zero (reported, never hidden). ALTI gives
+        one where the output bias outweighs every token (c_ij = 0 for all j); rows after it in the
+        rollout then lose that token's share."""
+        return self.map(name).sum(-1) == 0
+
     def alti_logit(self, target=None) -> torch.Tensor:
         """``(n,)`` float64 ALTI-Logit (Ferrando et al. 2023): every input token's signed contribution
         to the target logit, through attention, tracked down with the ALTI rollout. See

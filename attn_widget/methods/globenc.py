@@ -17,7 +17,7 @@ from __future__ import annotations
 
 import torch
 
-from .decomposition import LinearNorm, head_gram, weighted_norms, with_residual
+from .decomposition import LinearNorm, head_gram, weighted_norms
 from .normalize import row_normalize
 
 
@@ -34,12 +34,17 @@ def globenc_layer(
     the linearised first and second norms (None: pre-LN, no norm on the stream).
     """
     vectors = torch.cat([transformed.to(torch.float64), x.to(torch.float64)[None]])
-    metric, scale = None, torch.ones(x.shape[0], dtype=torch.float64)
-    for norm in (norm1, norm2):
-        if norm is not None:
-            metric = norm.map() if metric is None else metric @ norm.map()
-            scale = scale * norm.scale
-    return weighted_norms(with_residual(att), head_gram(vectors, metric)) / scale[:, None]
+    norms = [norm for norm in (norm1, norm2) if norm is not None]
+    scale = torch.ones(x.shape[0], dtype=torch.float64)
+    for norm in norms:
+        scale = scale * norm.scale
+
+    def through(v: torch.Tensor) -> torch.Tensor:
+        for norm in norms:
+            v = norm.unscaled(v)
+        return v
+
+    return weighted_norms(att, head_gram(vectors, through if norms else None), residual=True) / scale[:, None]
 
 
 def globenc_map(att, transformed, x, norm1=None, norm2=None) -> torch.Tensor:

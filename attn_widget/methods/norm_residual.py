@@ -16,7 +16,7 @@ from __future__ import annotations
 
 import torch
 
-from .decomposition import LinearNorm, head_gram, weighted_norms, with_residual
+from .decomposition import LinearNorm, head_gram, weighted_norms
 from .normalize import row_normalize
 
 
@@ -30,8 +30,8 @@ def norm_residual_layer(
     """
     vectors = torch.cat([transformed.to(torch.float64), x.to(torch.float64)[None]])
     if norm is None:
-        return weighted_norms(with_residual(att), head_gram(vectors))
-    norms = weighted_norms(with_residual(att), head_gram(vectors, norm.map()))
+        return weighted_norms(att, head_gram(vectors), residual=True)
+    norms = weighted_norms(att, head_gram(vectors, norm.unscaled), residual=True)
     return norms / norm.scale[:, None]
 
 

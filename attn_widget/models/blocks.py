@@ -216,15 +216,17 @@ def _record(model, record, sites, blocks):
     calls: list[_Call] = []
     current: list[_Call | None] = [None]
     d = record.out_weights.shape[-1] if record.out_weights is not None else None
+    n = record.n_tokens
     head_seen: dict[str, object] = {"norms": []}
 
     def stream(t) -> torch.Tensor | None:
         t = t[0] if isinstance(t, (tuple, list)) and t else t
-        if not isinstance(t, torch.Tensor) or t.dim() != 3 or t.shape[0] != 1:
+        if not isinstance(t, torch.Tensor) or t.dim() not in (2, 3) or (t.dim() == 3 and t.shape[0] != 1):
             return None
-        if d is not None and t.shape[-1] != d:
+        t = t[0] if t.dim() == 3 else t  # OPT flattens the batch before its second norm
+        if t.shape[0] != n or (d is not None and t.shape[-1] != d):
             return None
-        return t[0].detach().to("cpu", torch.float64, copy=True)  # a copy: blocks add to some in place
+        return t.detach().to("cpu", torch.float64, copy=True)  # a copy: blocks add to some in place
 
     def block_pre(module, args, kwargs):
         calls.append(_Call(x=stream(args[0] if args else kwargs.get("hidden_states"))))
@@ -353,33 +355,28 @@ def _norm_tolerance(record) -> float:
     return max(verify.reproduction_tolerance(record.model_dtype), 1e-5)
 
 
-def _heads_output(record, index: int) -> tuple[torch.Tensor, torch.Tensor]:
-    """Σ_h A^h V W_O^h ``(n, d)`` and its magnitude Σ_h |A^h||V||W_O^h| from the capture, float64."""
+def _heads_output(record, index: int) -> torch.Tensor:
+    """Σ_h A^h V W_O^h ``(n, d)`` from the capture, float64."""
     values, weights, _ = record.require_values()
-    group = record.geometry.kv_group()
     a = record.attentions[index].to(torch.float64)
-    v = values[index].to(torch.float64)[group]
-    w = weights[index].to(torch.float64)
-    return torch.einsum("hnd,hde->ne", a @ v, w), torch.einsum("hnd,hde->ne", a.abs() @ v.abs(), w.abs())
+    v = values[index].to(torch.float64)[record.geometry.kv_group()]
+    return torch.einsum("hnd,hde->ne", a @ v, weights[index].to(torch.float64))
 
 
 def _checked(layer: Layer, record, index: int, tolerance: float) -> Layer | str:
     """A pre-LN layer: the capture's A·V·W_O + b_O must be this pass's attention output O."""
-    heads, scale = _heads_output(record, index)
-    bias = record.out_bias[index].to(torch.float64)
-    if not _close(heads + bias, layer.attention, tolerance, scale, bias.expand_as(heads)):
+    rebuilt = _heads_output(record, index) + record.out_bias[index].to(torch.float64)
+    if not _close(rebuilt, layer.attention, tolerance, rebuilt):
         return "the captured attention does not reproduce this pass's attention output"
     return layer
 
 
 def _reconstruction_error(layer: Layer, record, index: int) -> float:
-    """Post-LN: ‖Σ_j T_i(x_j) + L_i(b_O) + β − y‖ relative to ‖y‖ + the magnitudes summed."""
-    heads, scale = _heads_output(record, index)
+    """Post-LN: ‖Σ_j T_i(x_j) + L_i(b_O) + β − y‖ / ‖y‖ (y = LN1's output, of norm about sqrt(d)·|γ|)."""
     linear = layer.linear1
-    bias = record.out_bias[index].to(torch.float64)
-    rebuilt = linear.apply(heads + layer.x + bias) + linear.bias
-    magnitude = linear.apply(scale + layer.x.abs() + bias.abs()).norm() + layer.stream.norm()
-    return float((rebuilt - layer.stream).norm() / magnitude.clamp(min=1e-300))
+    z = _heads_output(record, index) + layer.x + record.out_bias[index].to(torch.float64)
+    rebuilt = linear.apply(z) + linear.bias
+    return float((rebuilt - layer.stream).norm() / layer.stream.norm().clamp(min=1e-300))
 
 
 def _head(model, last: Layer, seen: dict, ok_head: str, tolerance: float) -> tuple[Head | None, str]:
