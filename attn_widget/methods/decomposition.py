@@ -100,10 +100,3 @@ def weighted_norms(coefficients: torch.Tensor, gram: torch.Tensor, residual: boo
         a[:, :, p] = torch.eye(n, dtype=torch.float64)
     mixed = torch.bmm(a, gram)  # a_ijᵀ G_j (G symmetric); 80 times faster than an einsum over (P, n, n)
     return (a * mixed).sum(-1).T.clamp_min(0.0).sqrt()
-
-
-def with_residual(att: torch.Tensor) -> torch.Tensor:
-    """``(H, n, n)`` → ``(H + 1, n, n)`` float64: the heads' weights and the identity (δ_ij), the
-    coefficients of Σ_h A^h_ij f^h(x_j) + δ_ij x_j."""
-    n = att.shape[-1]
-    return torch.cat([att.to(torch.float64), torch.eye(n, dtype=torch.float64)[None]])
