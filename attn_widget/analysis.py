@@ -233,6 +233,25 @@ class Analysis:
             f"{self.n_layers} layers, {self.n_heads} heads>"
         )
 
+    # Context mixing (attn_widget/mixing.py) -------------------------------------
+    def mixing(self, name: str) -> torch.Tensor:
+        """``(L, n, n)`` float64 per-layer context-mixing map ("norm", "norm_residual", "globenc",
+        "alti"), rows summing to 1; raises ``UnsupportedModelError`` with the reason when the
+        model's structure does not support it (``Mixing.unavailable(name)`` says so without raising)."""
+        return self._built_mixing_part().map(name)
+
+    def mixing_rollout(self, name: str) -> torch.Tensor:
+        """``(L, n, n)`` float64 composition of ``mixing(name)`` through the layers."""
+        return self._built_mixing_part().rollout(name)
+
+    def _built_mixing_part(self):
+        """The ``Mixing`` of this analysis (built on first use; it owns its cache and extra pass)."""
+        if getattr(self, "_mixing_part", None) is None:
+            from .mixing import Mixing
+
+            self._mixing_part = Mixing(self)
+        return self._mixing_part
+
 
 def analyze(model, text: str, tokenizer=None) -> Analysis:
     """Run ``model`` on ``text`` once and return a lazily computed ``Analysis``.

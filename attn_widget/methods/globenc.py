@@ -1,0 +1,52 @@
+"""GlobEnc (Modarressi, Fayyaz, Yaghoobzadeh & Pilehvar, NAACL 2022): the whole encoder block
+except the feed-forward network.
+
+N_ij = ‖L2_i(L1_i(Σ_h A^h_ij f^h(x_j) + δ_ij x_j))‖₂, L1 and L2 the block's two layer norms, each
+linearised with token i's own scale at the input it actually received (LN2's input includes the
+FFN's output; the FFN itself is skipped). Their released code (``BertLayer.forward`` in
+``src/modeling/modeling_bert.py`` of mohsenfayyaz/GlobEnc) computes the same vectors; its demo
+rolls the norms out unnormalised, while attn_widget row-normalises every layer first (our choice:
+every mixing map here is row-stochastic), then rolls out with no added identity (the residual is
+inside).
+
+Pre-LN and parallel blocks: both norms sit on branch inputs, and skipping the feed-forward branch
+leaves the stream x + attention with no norm on it, so GlobEnc equals ``norm_residual`` there.
+"""
+
+from __future__ import annotations
+
+import torch
+
+from .decomposition import LinearNorm, head_gram, weighted_norms
+from .normalize import row_normalize
+
+
+def globenc_layer(
+    att: torch.Tensor,
+    transformed: torch.Tensor,
+    x: torch.Tensor,
+    norm1: LinearNorm | None = None,
+    norm2: LinearNorm | None = None,
+) -> torch.Tensor:
+    """``(n, n)`` float64 N_ij = ‖L2_i(L1_i(Σ_h A^h_ij f^h(x_j) + δ_ij x_j))‖ (unnormalised).
+
+    att: ``(H, n, n)``; transformed: ``(H, n, d)``; x: ``(n, d)`` the block input; norm1, norm2:
+    the linearised first and second norms (None: pre-LN, no norm on the stream).
+    """
+    vectors = torch.cat([transformed.to(torch.float64), x.to(torch.float64)[None]])
+    norms = [norm for norm in (norm1, norm2) if norm is not None]
+    scale = torch.ones(x.shape[0], dtype=torch.float64)
+    for norm in norms:
+        scale = scale * norm.scale
+
+    def through(v: torch.Tensor) -> torch.Tensor:
+        for norm in norms:
+            v = norm.unscaled(v)
+        return v
+
+    return weighted_norms(att, head_gram(vectors, through if norms else None), residual=True) / scale[:, None]
+
+
+def globenc_map(att, transformed, x, norm1=None, norm2=None) -> torch.Tensor:
+    """``(n, n)`` float64 rn(N) of ``globenc_layer``: rows sum to 1."""
+    return row_normalize(globenc_layer(att, transformed, x, norm1, norm2))

@@ -1,0 +1,34 @@
+"""Norm-based attention (Kobayashi, Kuribayashi, Yokoi & Inui, EMNLP 2020), methods.md 7.1.
+
+N_ij = ‖Σ_h A^h_ij f^h(x_j)‖₂ with f^h(x) = (x W_V^h + b_V^h) W_O^h (b_O excluded), computed
+with the Gram trick: N_ij = sqrt(a_ijᵀ G_j a_ij), a_ij = (A^h_ij)_h, G_j[h, h'] = <f^h(x_j), f^h'(x_j)>,
+in O(n H² d + n² H²) time and O(n² H) memory instead of the O(n² H d) of the vectors themselves.
+The map holds no residual, so it is rolled out like attention: 0.5·rn(N) + 0.5·I multiplied through.
+"""
+
+from __future__ import annotations
+
+import torch
+
+from .decomposition import head_gram, weighted_norms
+from .normalize import row_normalize
+
+
+def norm_layer(att: torch.Tensor, transformed: torch.Tensor) -> torch.Tensor:
+    """``(n, n)`` float64 N_ij = ‖Σ_h A^h_ij f^h(x_j)‖ (unnormalised).
+
+    att: ``(H, n, n)`` attention, row = receiver; transformed: ``(H, n, d)`` f^h(x_j)
+    (``decomposition.transformed_vectors``).
+    """
+    return weighted_norms(att, head_gram(transformed))
+
+
+def norm_brute_force(att: torch.Tensor, transformed: torch.Tensor) -> torch.Tensor:
+    """The definition, materialising every Σ_h A^h_ij f^h(x_j): ``(n, n)``; O(n² d) memory, for tests."""
+    vectors = torch.einsum("hij,hjd->ijd", att.to(torch.float64), transformed.to(torch.float64))
+    return vectors.norm(dim=-1)
+
+
+def norm_map(att: torch.Tensor, transformed: torch.Tensor) -> torch.Tensor:
+    """``(n, n)`` float64 rn(N): rows sum to 1 (a zero row stays zero)."""
+    return row_normalize(norm_layer(att, transformed))

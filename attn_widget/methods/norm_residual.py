@@ -1,0 +1,40 @@
+"""Attention + residual + layer norm (Kobayashi, Kuribayashi, Yokoi & Inui, EMNLP 2021,
+"Incorporating Residual and Normalization Layers into Analysis of Masked Language Models").
+
+N_ij = ‖L_i(Σ_h A^h_ij f^h(x_j) + δ_ij x_j)‖₂, L_i the block's first layer norm linearised with
+token i's own scale (methods.md 7.2). Computed with the Gram trick over the H + 1 vectors
+(f^1(x_j) .. f^H(x_j), x_j) under the fixed map of L (the scale σ_i only divides row i).
+
+Post-LN blocks (BERT): L is the layer norm after the residual sum, LN1(x + attention).
+Pre-LN blocks (GPT-2, Llama) and parallel blocks (GPT-J, Falcon): the norms sit on the branch
+inputs, and the stream after attention is x + attention output with no norm on it, so L is the
+identity and N_ij = ‖Σ_h A^h_ij f^h(x_j) + δ_ij x_j‖ (f computed from the normalised input, as
+the model does). The residual is inside the map: rolled out with no added identity.
+"""
+
+from __future__ import annotations
+
+import torch
+
+from .decomposition import LinearNorm, head_gram, weighted_norms
+from .normalize import row_normalize
+
+
+def norm_residual_layer(
+    att: torch.Tensor, transformed: torch.Tensor, x: torch.Tensor, norm: LinearNorm | None = None
+) -> torch.Tensor:
+    """``(n, n)`` float64 N_ij = ‖L_i(Σ_h A^h_ij f^h(x_j) + δ_ij x_j)‖ (unnormalised).
+
+    att: ``(H, n, n)``; transformed: ``(H, n, d)`` f^h(x_j); x: ``(n, d)`` the block's input
+    (the residual); norm: the linearised norm on the stream (None: pre-LN, no norm).
+    """
+    vectors = torch.cat([transformed.to(torch.float64), x.to(torch.float64)[None]])
+    if norm is None:
+        return weighted_norms(att, head_gram(vectors), residual=True)
+    norms = weighted_norms(att, head_gram(vectors, norm.unscaled), residual=True)
+    return norms / norm.scale[:, None]
+
+
+def norm_residual_map(att, transformed, x, norm: LinearNorm | None = None) -> torch.Tensor:
+    """``(n, n)`` float64 rn(N) of ``norm_residual_layer``: rows sum to 1."""
+    return row_normalize(norm_residual_layer(att, transformed, x, norm))

@@ -1,0 +1,318 @@
+"""Context-mixing maps per layer and their composition through the layers.
+
+``Mixing(analysis)`` works on anything with ``.capture``, ``.model`` and ``.tokenizer`` (an
+``Analysis``). Every map is ``(L, n, n)`` float64, non-negative, rows summing to 1 (row i =
+receiving token, column j = contributing token); layer l is index l − 1.
+
+    "norm"           Kobayashi et al. 2020: ‖Σ_h A^h_ij f^h(x_j)‖, no residual; rolled out like
+                     attention, 0.5·rn(N) + 0.5·I multiplied through
+    "norm_residual"  Kobayashi et al. 2021: attention + residual + first layer norm
+    "globenc"        Modarressi et al. 2022: attention + residual + both layer norms (FFN skipped)
+    "alti"           Ferrando et al. 2022: L1-distance contributions, residual inside
+
+The last three hold the residual, so they are rolled out with no added identity. For pre-LN and
+parallel blocks (GPT-2, Llama, GPT-J, ...), the norms sit on the branch inputs and the stream
+after attention is x + attention output with no norm on it: "norm_residual" and "globenc" both
+become ‖Σ_h A^h_ij f^h(x_j) + δ_ij x_j‖ there, and ALTI uses that stream without linearisation.
+
+The methods beyond "norm" need the block structure, found and verified by one extra forward pass
+(``models/blocks.py``), made on first use and kept. A method the model's structure does not
+support is unavailable, with one sentence saying why (``unavailable(name)``); asking for its map
+raises ``UnsupportedModelError`` with that sentence.
+
+New methods are one line each in ``METHODS``: a function ``(Mixing) -> (L, n, n)`` row-stochastic
+float64, the rollout style ("identity": 0.5·M + 0.5·I per layer; "none": M as it is), and a
+function ``(Mixing) -> str`` saying why the method is unavailable ("" when it is available).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+
+import torch
+
+from .errors import UnsupportedModelError
+from .methods import alti as alti_method
+from .methods.alti_logit import LogitDecomposition, alti_logit, attention_logits
+from .methods.chain import cumulative_products
+from .methods.decomposition import transformed_vectors
+from .methods.globenc import globenc_map
+from .methods.norm import norm_map
+from .methods.norm_residual import norm_residual_map
+from .methods.normalize import row_normalize
+from .methods.rollout import rollout as attention_rollout
+from .models.blocks import POST_LN, Structure, discover
+
+ROLLOUTS = ("identity", "none")
+
+
+@dataclass(frozen=True)
+class Method:
+    """How one mixing method is computed, rolled out, and when it cannot be."""
+
+    compute: Callable[[Mixing], torch.Tensor]  # (L, n, n) float64, rows sum to 1
+    rollout: str  # "identity" (0.5·M + 0.5·I per layer) or "none"
+    unavailable: Callable[[Mixing], str]  # "" when available, else one sentence why not
+    label: str  # the method's name in messages
+
+
+def _needs_values(mixing: Mixing) -> str:
+    record = mixing.capture
+    if record.values is None:
+        return f"it needs value vectors and output-projection weights, and attn_widget could not read them for {record.model_type!r}: {record.values_unavailable}"
+    return ""
+
+
+def _needs_structure(mixing: Mixing) -> str:
+    reason = _needs_values(mixing)
+    if reason:
+        return reason
+    if mixing.model is None:
+        return "it needs the model, to run it once more and record its norms; build the analysis with analyze(model, text)"
+    structure = mixing.structure()
+    if structure.layers is None:
+        return f"attn_widget could not verify where the residual stream and the layer norms run: {structure.reason}"
+    return ""
+
+
+def _norm(mixing: Mixing) -> torch.Tensor:
+    return torch.stack([norm_map(mixing.capture.attentions[l], mixing.transformed(l)) for l in mixing.layers])
+
+
+def _norm_residual(mixing: Mixing) -> torch.Tensor:
+    structure = mixing.structure()
+    maps = []
+    for l in mixing.layers:
+        layer = structure.layers[l]
+        maps.append(norm_residual_map(mixing.capture.attentions[l], mixing.transformed(l), layer.x, layer.linear1))
+    return torch.stack(maps)
+
+
+def _globenc(mixing: Mixing) -> torch.Tensor:
+    structure = mixing.structure()
+    maps = []
+    for l in mixing.layers:
+        layer = structure.layers[l]
+        maps.append(globenc_map(mixing.capture.attentions[l], mixing.transformed(l), layer.x, layer.linear1, layer.linear2))
+    return torch.stack(maps)
+
+
+def _alti(mixing: Mixing) -> torch.Tensor:
+    structure = mixing.structure()
+    maps = []
+    for l in mixing.layers:
+        layer = structure.layers[l]
+        att, transformed = mixing.capture.attentions[l], mixing.transformed(l)
+        maps.append(alti_method.alti_map(att, transformed, layer.x, layer.stream, layer.linear1))
+    return torch.stack(maps)
+
+
+METHODS: dict[str, Method] = {
+    "norm": Method(_norm, "identity", _needs_values, "Norm-based attention"),
+    "norm_residual": Method(_norm_residual, "none", _needs_structure, "Norm-based attention with residual and layer norm"),
+    "globenc": Method(_globenc, "none", _needs_structure, "GlobEnc"),
+    "alti": Method(_alti, "none", _needs_structure, "ALTI"),
+}
+
+
+class Mixing:
+    """Context-mixing maps of one capture, computed on first use and cached."""
+
+    def __init__(self, analysis, methods: dict[str, Method] | None = None):
+        self.capture = analysis.capture
+        self.model = getattr(analysis, "model", None)
+        self.tokenizer = getattr(analysis, "tokenizer", None)
+        self._analysis = analysis
+        self.methods = dict(METHODS if methods is None else methods)
+        self._structure: Structure | None = None
+        self._transformed: dict[int, torch.Tensor] = {}
+        self._cache: dict[tuple, torch.Tensor] = {}
+
+    @property
+    def names(self) -> tuple[str, ...]:
+        return tuple(self.methods)
+
+    @property
+    def layers(self) -> range:
+        return range(self.capture.n_layers)
+
+    # Public API ------------------------------------------------------------------
+    def unavailable(self, name: str) -> str:
+        """"" when method ``name`` works for this model, else one sentence saying why not."""
+        method = self._method(name)
+        reason = method.unavailable(self)
+        if not reason:
+            return ""
+        return f"{method.label} is unavailable for {type(self.model).__name__ if self.model is not None else self.capture.model_type}: {reason.rstrip('.')}."
+
+    def map(self, name: str) -> torch.Tensor:
+        """``(L, n, n)`` float64 per-layer mixing map, row-stochastic and non-negative."""
+        self._require(name)
+        key = ("map", name)
+        if key not in self._cache:
+            self._cache[key] = self._method(name).compute(self).to(torch.float64)
+        return self._cache[key]
+
+    def rollout(self, name: str) -> torch.Tensor:
+        """``(L, n, n)`` float64 composition through the layers: R[l] = M̂_{l+1} @ R[l-1], with
+        M̂ = 0.5·M + 0.5·I for maps without the residual ("norm") and M̂ = M for the others."""
+        key = ("rollout", name)
+        if key not in self._cache:
+            maps = self.map(name)
+            style = self._method(name).rollout
+            if style not in ROLLOUTS:
+                raise ValueError(f"rollout style must be one of {ROLLOUTS}; got {style!r}.")
+            self._cache[key] = attention_rollout(maps, 0.5) if style == "identity" else cumulative_products(row_normalize(maps))
+        return self._cache[key]
+
+    def zero_rows(self, name: str) -> torch.Tensor:
+        """``(L, n)`` bool: rows of ``map(name)`` that are all zero (reported, never hidden). ALTI gives
+        one where the output bias outweighs every token (c_ij = 0 for all j); rows after it in the
+        rollout then lose that token's share."""
+        return self.map(name).sum(-1) == 0
+
+    def alti_logit(self, target=None) -> torch.Tensor:
+        """``(n,)`` float64 ALTI-Logit (Ferrando et al. 2023): every input token's signed contribution
+        to the target logit, through attention, tracked down with the ALTI rollout. See
+        ``logit_decomposition`` for the terms that make up the rest of the logit."""
+        return self.logit_decomposition(target).tokens
+
+    def logit_decomposition(self, target=None) -> LogitDecomposition:
+        """The target logit split into input tokens and the rest (``methods.alti_logit``).
+
+        target: a ``targets.Target`` or anything ``Analysis.target`` accepts (None: the model's own
+        next-token prediction). It must be linear in the logits of one position t (a token's logit,
+        or the difference of two: ``targets.token(..., versus=...)``); log-probabilities are not.
+        """
+        resolved = self._resolve(target)
+        direction, position = self._logit_direction(resolved)
+        key = ("alti_logit", resolved.key)
+        if key not in self._cache:
+            self._cache[key] = self._decompose(resolved, direction, position)
+        return self._cache[key]
+
+    def structure(self) -> Structure:
+        """The verified block structure (one forward pass, made once)."""
+        if self._structure is None:
+            self._structure = discover(self.model, self.capture)
+        return self._structure
+
+    def transformed(self, layer: int) -> torch.Tensor:
+        """``(H, n, d)`` float64 f^h(x_j) of layer index ``layer`` (0-based)."""
+        if layer not in self._transformed:
+            values, weights, _ = self.capture.require_values()
+            self._transformed[layer] = transformed_vectors(values[layer], weights[layer], self.capture.geometry.kv_group())
+        return self._transformed[layer]
+
+    # Internals ---------------------------------------------------------------------
+    def _method(self, name: str) -> Method:
+        if name not in self.methods:
+            raise ValueError(f"Unknown mixing method {name!r}; known: {', '.join(self.methods)}.")
+        return self.methods[name]
+
+    def _require(self, name: str) -> None:
+        reason = self.unavailable(name)
+        if reason:
+            raise UnsupportedModelError(reason)
+
+    def _resolve(self, target):
+        from .targets import Target
+
+        if isinstance(target, Target):
+            return target
+        resolve = getattr(self._analysis, "target", None)
+        if callable(resolve):
+            return resolve(target)
+        from .gradients import GradientRunner
+
+        return GradientRunner(self.model, self.tokenizer, self.capture).resolve(target)
+
+    def _logit_unavailable(self) -> str:
+        reason = _needs_structure(self)
+        if reason:
+            return reason
+        structure = self.structure()
+        if any(layer.kind == POST_LN for layer in structure.layers):
+            return "it decomposes the residual stream of pre-LN models, and this model normalises the stream inside its blocks (post-LN)"
+        if not structure.chained:
+            return "its blocks do not pass the residual stream from one to the next unchanged"
+        if structure.head is None:
+            return structure.head_reason
+        return ""
+
+    def _logit_direction(self, target) -> tuple[torch.Tensor, int]:
+        """The target as d·logits[t]: ``(V,)`` float64 d and the position t, or an error why not."""
+        reason = self._logit_unavailable()
+        if reason:
+            raise UnsupportedModelError(f"ALTI-Logit is unavailable for {type(self.model).__name__}: {reason.rstrip('.')}.")
+        head = self.structure().head
+        n, vocab = self.capture.n_tokens, head.unembedding.shape[0]
+        position = target.position
+        not_linear = UnsupportedModelError(
+            f"ALTI-Logit explains a target that is a logit (or a difference of logits) at one position; "
+            f"{target.description!r} is not. Pass targets.token(...) or targets.next_token(...)."
+        )
+        if position is None:
+            raise not_linear
+        generator = torch.Generator().manual_seed(0)
+        probes = [torch.randn(1, n, vocab, generator=generator, dtype=torch.float64) for _ in range(2)]
+        logits = probes[0].clone().requires_grad_(True)
+        try:
+            with torch.enable_grad():
+                (grad,) = torch.autograd.grad(target.score(_Logits(logits)).sum(), [logits])
+        except Exception:  # noqa: BLE001 - a target of something other than logits
+            raise not_linear from None
+        d = grad[0, position]
+        others = grad[0].clone()
+        others[position] = 0
+        linear = all(
+            abs(float(target.score(_Logits(p)).sum()) - float(d @ p[0, position])) <= 1e-9 * (1 + float(p[0, position].abs() @ d.abs()))
+            for p in probes
+        )
+        if not linear or bool(others.abs().max() > 0):
+            raise not_linear
+        return d, position
+
+    def _decompose(self, target, d: torch.Tensor, t: int) -> LogitDecomposition:
+        structure = self.structure()
+        head = structure.head
+        u = head.unembedding.T @ d  # (d_model,)
+        if head.final_norm is None:
+            direction, beta = u, 0.0
+        else:
+            linear = head.final_norm.linear(head.final_input)
+            direction = (linear.map() @ u) / linear.scale[t]  # u' = C(γ ⊙ u) / σ_t
+            beta = float(u @ head.final_norm.bias)
+        bias = 0.0 if head.bias is None else float(d @ head.bias)
+        layer_logits = torch.stack(
+            [attention_logits(self.capture.attentions[l], self.transformed(l), direction, t) for l in self.layers]
+        )
+        rollout = self.rollout("alti")
+        tracked = torch.stack([layer_logits[0]] + [layer_logits[l] @ rollout[l - 1] for l in range(1, len(self.layers))])
+        tokens = alti_logit(layer_logits, rollout)
+        out_bias = sum(float(direction @ self.capture.out_bias[l].to(torch.float64)) for l in self.layers)
+        mlp = sum(float(direction @ layer.rest[t]) for layer in structure.layers)
+        logit = float(d @ (head.unembedding @ head.output[t])) + bias  # d·(W_U h_t + b_U), h the head's input
+        return LogitDecomposition(
+            tokens=tokens,
+            layers=tracked,
+            attention=layer_logits,
+            initial=float(direction @ structure.embeddings[t]),
+            out_bias=out_bias,
+            mlp=mlp,
+            final_bias=beta + bias,
+            logit=logit,
+        )
+
+
+class _Logits:
+    """Stands in for a model's outputs when probing a target: only ``.logits``."""
+
+    def __init__(self, logits: torch.Tensor):
+        self.logits = logits
+
+    def __getitem__(self, index):
+        if index == 0:
+            return self.logits
+        raise IndexError(index)
