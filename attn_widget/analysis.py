@@ -22,6 +22,7 @@ from .parts.base import RECEPTIVE_FIELD
 from .parts.effective import EffectivePart
 from .parts.flow import FlowPart
 from .parts.gradients import GradientPart
+from .parts.mixing import Mixing
 from .progress import ProgressArg
 from .targets import Target
 
@@ -41,8 +42,7 @@ class Analysis:
         self.effective_part = EffectivePart(self)
         self.flow_part = FlowPart(self)
         self.gradient_part = GradientPart(self)
-        # Context mixing (attn_widget/mixing.py) adds its part here: a lazily made
-        # ``Mixing(self)`` reached through ``mixing(name)`` and ``mixing_rollout(name)``.
+        self.mixing_part = Mixing(self)
 
     # Facts about the input -------------------------------------------------
     @property
@@ -233,24 +233,24 @@ class Analysis:
             f"{self.n_layers} layers, {self.n_heads} heads>"
         )
 
-    # Context mixing (attn_widget/mixing.py) -------------------------------------
+    # Context mixing (parts/mixing.py) -------------------------------------------
     def mixing(self, name: str) -> torch.Tensor:
-        """``(L, n, n)`` float64 per-layer context-mixing map ("norm", "norm_residual", "globenc",
-        "alti"), rows summing to 1; raises ``UnsupportedModelError`` with the reason when the
-        model's structure does not support it (``Mixing.unavailable(name)`` says so without raising)."""
-        return self._built_mixing_part().map(name)
+        """``(L, n, n)`` float64 per-layer context-mixing map (docs/methods.md §7): "norm", "norm_residual",
+        "globenc", "alti", "value_zeroing"; rows sum to 1. Raises ``UnsupportedModelError`` with the reason
+        when the model's structure does not support it (``mixing_unavailable(name)`` says so without raising)."""
+        return self.mixing_part.map(name)
 
     def mixing_rollout(self, name: str) -> torch.Tensor:
         """``(L, n, n)`` float64 composition of ``mixing(name)`` through the layers."""
-        return self._built_mixing_part().rollout(name)
+        return self.mixing_part.rollout(name)
 
-    def _built_mixing_part(self):
-        """The ``Mixing`` of this analysis (built on first use; it owns its cache and extra pass)."""
-        if getattr(self, "_mixing_part", None) is None:
-            from .mixing import Mixing
+    def mixing_unavailable(self, name: str) -> str:
+        """"" when the mixing method ``name`` works for this model, else one sentence saying why not."""
+        return self.mixing_part.unavailable(name)
 
-            self._mixing_part = Mixing(self)
-        return self._mixing_part
+    def alti_logit(self, target=None) -> torch.Tensor:
+        """``(n,)`` float64 ALTI-Logit scores of the input tokens for ``target`` (decoders with an LM head)."""
+        return self.mixing_part.alti_logit(self.target(target))
 
 
 def analyze(model, text: str, tokenizer=None) -> Analysis:

@@ -18,9 +18,9 @@ import torch
 from .methods import registry
 
 
-def reference_ids() -> tuple[str, ...]:
-    """The reference methods: every registered attribution method, in menu order."""
-    return tuple(entry.id for entry in registry.attribution_methods())
+def reference_ids(analysis) -> tuple[str, ...]:
+    """The reference methods: every attribution method that applies to ``analysis``, in menu order."""
+    return tuple(entry.id for entry in registry.applicable_attributions(analysis))
 
 
 def attention_rows(analysis, t: int | None) -> dict[str, torch.Tensor]:
@@ -42,7 +42,7 @@ def correlations(analysis, target=None, references=None, include_special: bool =
     """One row per (attention method, layer, reference): Spearman's rho, pandas DataFrame.
 
     Columns: method, layer (1..L), reference, rho (vs |reference|), rho_signed, tokens.
-    references: attribution method ids (default: every registered one).
+    references: attribution method ids (default: every one that applies to the analysis).
     """
     pandas = _require("pandas")
     resolved = analysis.target(target)
@@ -52,7 +52,7 @@ def correlations(analysis, target=None, references=None, include_special: bool =
         keep = keep[keep <= t]
     if not include_special:
         keep = keep[~analysis.capture.special[keep]]
-    names = reference_ids() if references is None else references
+    names = reference_ids(analysis) if references is None else references
     reference_scores = {name: _scores(analysis, name, resolved) for name in names}
     rows = []
     for method, layer_rows in attention_rows(analysis, t).items():

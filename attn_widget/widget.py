@@ -173,7 +173,7 @@ class AttentionWidget(anywidget.AnyWidget):
                 causal=record.causal,
                 model_name=display_token(record.model_name),
                 methods=[m.meta(analysis) for m in available],
-                attributions=[entry.meta() for entry in registry.attribution_methods()],
+                attributions=[entry.meta() for entry in registry.applicable_attributions(analysis)],
                 top_k=0 if len(record.tokens) <= ALL_EDGES_UP_TO else LONG_INPUT_TOP_K,
             )
         self._target_specs: dict[str, object] = {}

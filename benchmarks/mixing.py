@@ -32,7 +32,7 @@ sys.path.insert(0, os.path.join(os.path.dirname(__file__), ".."))
 
 from attn_widget import analyze  # noqa: E402
 from attn_widget.demo import minilm  # noqa: E402
-from attn_widget.mixing import Mixing  # noqa: E402
+from attn_widget.parts.mixing import Mixing  # noqa: E402
 
 from _common import best_of, text_of  # noqa: E402
 

@@ -13,7 +13,7 @@ from zoo import FAMILIES, zoo_tokenizer
 from attn_widget import UnsupportedModelError, analyze, targets
 from attn_widget.methods import alti
 from attn_widget.methods.normalize import row_normalize
-from attn_widget.mixing import Mixing
+from attn_widget.parts.mixing import Mixing
 from attn_widget.models.blocks import PARALLEL, POST_LN, PRE_LN
 
 TEXT = "the cat sat on the mat and the dog ran to the big red house"
@@ -104,7 +104,7 @@ def test_maps_match_an_independent_derivation_following_the_released_code(bert):
 
 def test_rollouts_are_the_explicit_products_and_the_analysis_delegates(bert):
     _, _, analysis = bert
-    mixing = analysis._built_mixing_part()
+    mixing = analysis.mixing_part
     eye = torch.eye(analysis.capture.n_tokens, dtype=torch.float64)
     for name in NAMES:
         maps = analysis.mixing(name)

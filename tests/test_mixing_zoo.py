@@ -11,7 +11,7 @@ import torch
 from zoo import FAMILIES, zoo_tokenizer
 
 from attn_widget import analyze
-from attn_widget.mixing import Mixing
+from attn_widget.parts.mixing import Mixing
 
 TEXT = "the cat sat on the mat and the dog ran"
 FULL = [f for f in FAMILIES if f.expect == "full"]

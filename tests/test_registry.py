@@ -43,10 +43,13 @@ def toy_attribution():
 
 def test_the_built_in_methods_are_registered_in_menu_order():
     assert [m.id for m in registry.matrix_methods()] == [
-        "raw", "effective", "rollout", "rollout_rf", "effective_rollout", "paths", "flow", "flow_rf", "effective_flow"
+        "raw", "effective", "rollout", "rollout_rf", "effective_rollout", "paths", "flow", "flow_rf", "effective_flow",
+        "norm", "norm_rollout", "norm_residual", "norm_residual_rollout", "globenc", "globenc_rollout",
+        "alti", "alti_rollout",
     ]  # fmt: skip
     assert [a.id for a in registry.attribution_methods()] == [
-        "saliency", "grad_x_input", "integrated_gradients", "attention_gradient", "gradient_rollout", "blank_out"
+        "saliency", "grad_x_input", "integrated_gradients", "attention_gradient", "gradient_rollout", "blank_out",
+        "alti_logit",
     ]  # fmt: skip
     with pytest.raises(ValueError, match="already registered"):
         registry.register("raw", "Raw again", "", squared)

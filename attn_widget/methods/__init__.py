@@ -11,8 +11,30 @@ import importlib
 from . import registry
 
 # The method files, each registering one entry when imported: their order is the menus' order.
-MATRIX_FILES = ("raw", "effective", "rollout", "rollout_rf", "effective_rollout", "graph", "flow", "flow_rf", "effective_flow")
-ATTRIBUTION_FILES = ("saliency", "grad_x_input", "integrated_gradients", "attention_gradient", "gradient_rollout", "blank_out")
+MATRIX_FILES = (
+    "raw",
+    "effective",
+    "rollout",
+    "rollout_rf",
+    "effective_rollout",
+    "graph",
+    "flow",
+    "flow_rf",
+    "effective_flow",
+    "norm",
+    "norm_residual",
+    "globenc",
+    "alti",
+)
+ATTRIBUTION_FILES = (
+    "saliency",
+    "grad_x_input",
+    "integrated_gradients",
+    "attention_gradient",
+    "gradient_rollout",
+    "blank_out",
+    "alti_logit",
+)
 for _name in (*MATRIX_FILES, *ATTRIBUTION_FILES):
     importlib.import_module(f".{_name}", __name__)
 

@@ -19,6 +19,7 @@ import torch
 
 from .decomposition import LinearNorm
 from .normalize import row_normalize
+from .registry import register_mixing
 
 # Elements of one chunk of T_i(x_j) (rows × columns × d): 4M float64 = 32 MB.
 CHUNK_ELEMENTS = 1 << 22
@@ -114,3 +115,23 @@ def alti_map(att, transformed, x, y, norm: LinearNorm | None = None) -> torch.Te
     """``(n, n)`` float64 C = rn(c) of ``contributions``: rows sum to 1 (a row where every c_ij is
     0, because the bias terms outweigh every token, stays zero), non-negative."""
     return row_normalize(contributions(att, transformed, x, y, norm))
+
+
+def _maps(mixing) -> torch.Tensor:
+    """``(L, n, n)`` for every layer of a mixing part (``parts/mixing.py``)."""
+    layers = mixing.structure().layers
+    return torch.stack(
+        [
+            alti_map(mixing.capture.attentions[l], mixing.transformed(l), layers[l].x, layers[l].stream, layers[l].linear1)
+            for l in mixing.layers
+        ]
+    )
+
+
+register_mixing(
+    "alti",
+    "ALTI",
+    "Ferrando et al. (2022): how close each token's transformed vector T_i(x_j) (attention, residual and layer "
+    "norm) is to the block's output y_i in L1 distance, max(0, ‖y_i‖₁ − ‖y_i − T_i(x_j)‖₁), rows normalised.",
+    _maps,
+)

@@ -29,6 +29,8 @@ from dataclasses import dataclass
 
 import torch
 
+from .registry import register_attribution
+
 
 def attention_logits(att: torch.Tensor, transformed: torch.Tensor, direction: torch.Tensor, position: int) -> torch.Tensor:
     """Δ_j = Σ_h A^h_tj u'·f^h(x_j): ``(n,)`` float64, one layer's attention at ``position`` t
@@ -71,3 +73,14 @@ class LogitDecomposition:
     def total(self) -> float:
         """Σ tokens + initial + out_bias + mlp + final_bias: the decomposition's logit."""
         return float(self.tokens.sum()) + self.initial + self.out_bias + self.mlp + self.final_bias
+
+
+register_attribution(
+    "alti_logit",
+    "ALTI-Logit (signed)",
+    "Ferrando et al. (2023): each input token's signed contribution to the target logit, through every layer's "
+    "attention, tracked back to the input tokens with the ALTI rollout. Decoders with a language-model head.",
+    lambda analysis, target: analysis.alti_logit(target),
+    signed=True,
+    applies=lambda analysis: analysis.mixing_part.logit_unavailable(),
+)

@@ -19,6 +19,7 @@ import torch
 
 from .decomposition import LinearNorm, head_gram, weighted_norms
 from .normalize import row_normalize
+from .registry import register_mixing
 
 
 def globenc_layer(
@@ -50,3 +51,25 @@ def globenc_layer(
 def globenc_map(att, transformed, x, norm1=None, norm2=None) -> torch.Tensor:
     """``(n, n)`` float64 rn(N) of ``globenc_layer``: rows sum to 1."""
     return row_normalize(globenc_layer(att, transformed, x, norm1, norm2))
+
+
+def _maps(mixing) -> torch.Tensor:
+    """``(L, n, n)`` for every layer of a mixing part (``parts/mixing.py``)."""
+    layers = mixing.structure().layers
+    return torch.stack(
+        [
+            globenc_map(
+                mixing.capture.attentions[l], mixing.transformed(l), layers[l].x, layers[l].linear1, layers[l].linear2
+            )
+            for l in mixing.layers
+        ]
+    )
+
+
+register_mixing(
+    "globenc",
+    "GlobEnc",
+    "Modarressi et al. (2022): the norm of each token's share of the whole encoder block's output (attention, "
+    "residual and both layer norms; the feed-forward network skipped), rows normalised.",
+    _maps,
+)

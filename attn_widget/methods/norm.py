@@ -12,6 +12,7 @@ import torch
 
 from .decomposition import head_gram, weighted_norms
 from .normalize import row_normalize
+from .registry import register_mixing
 
 
 def norm_layer(att: torch.Tensor, transformed: torch.Tensor) -> torch.Tensor:
@@ -32,3 +33,19 @@ def norm_brute_force(att: torch.Tensor, transformed: torch.Tensor) -> torch.Tens
 def norm_map(att: torch.Tensor, transformed: torch.Tensor) -> torch.Tensor:
     """``(n, n)`` float64 rn(N): rows sum to 1 (a zero row stays zero)."""
     return row_normalize(norm_layer(att, transformed))
+
+
+def _maps(mixing) -> torch.Tensor:
+    """``(L, n, n)`` for every layer of a mixing part (``parts/mixing.py``)."""
+    return torch.stack([norm_map(mixing.capture.attentions[l], mixing.transformed(l)) for l in mixing.layers])
+
+
+register_mixing(
+    "norm",
+    "Norm-based attention",
+    "Kobayashi et al. (2020): ‖Σ_h A^h_ij f^h(x_j)‖, the size of what token j's value vectors actually add to "
+    "token i through the heads and the output projection, rows normalised. Accounts for values; no residual.",
+    _maps,
+    rollout="identity",
+    needs="values",
+)

@@ -18,6 +18,7 @@ import torch
 
 from .decomposition import LinearNorm, head_gram, weighted_norms
 from .normalize import row_normalize
+from .registry import register_mixing
 
 
 def norm_residual_layer(
@@ -38,3 +39,24 @@ def norm_residual_layer(
 def norm_residual_map(att, transformed, x, norm: LinearNorm | None = None) -> torch.Tensor:
     """``(n, n)`` float64 rn(N) of ``norm_residual_layer``: rows sum to 1."""
     return row_normalize(norm_residual_layer(att, transformed, x, norm))
+
+
+def _maps(mixing) -> torch.Tensor:
+    """``(L, n, n)`` for every layer of a mixing part (``parts/mixing.py``)."""
+    layers = mixing.structure().layers
+    return torch.stack(
+        [
+            norm_residual_map(mixing.capture.attentions[l], mixing.transformed(l), layers[l].x, layers[l].linear1)
+            for l in mixing.layers
+        ]
+    )
+
+
+register_mixing(
+    "norm_residual",
+    "Norm: attention + residual + LN",
+    "Kobayashi et al. (2021): the norm of each token's share of the attention block's output with the residual "
+    "connection and the first layer norm (linearised at the receiving token's own scale), rows normalised. "
+    "The residual keeps much of each token in place.",
+    _maps,
+)

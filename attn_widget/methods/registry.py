@@ -154,13 +154,31 @@ class AttributionMethod:
     progress: bool = False  # compute accepts progress= (True: a bar, False: none, or (done, total))
     # (analysis, target) -> an optional plain-text warning to show with the scores, after compute.
     warning: Callable[[Any, Any], str | None] = lambda analysis, target: None
+    # (analysis) -> "" when the method applies to this model, else one sentence saying why not.
+    applies: Callable[[Any], str] = _always
 
     def meta(self) -> dict:
         return {"id": self.id, "label": self.label, "description": self.description, "signed": self.signed}
 
 
+@dataclass(frozen=True)
+class MixingMethod:
+    """A per-layer context-mixing map (docs/methods.md §7), computed by the analysis' mixing part."""
+
+    id: str
+    label: str
+    # (mixing part) -> (L, n, n) float64, non-negative, rows summing to 1 (row = receiving token)
+    maps: Callable[[Any], torch.Tensor]
+    rollout: str  # "identity": 0.5·M + 0.5·I multiplied through; "none": M as it is (the residual is inside)
+    needs: str  # what the part must have verified: "values" (A, V, W_O) or "structure" (the block's norms too)
+
+
+ROLLOUT_STYLES = ("identity", "none")
+MIXING_NEEDS = ("values", "structure")
+
 _MATRIX: dict[str, MatrixMethod] = {}
 _ATTRIBUTION: dict[str, AttributionMethod] = {}
+_MIXING: dict[str, MixingMethod] = {}
 
 
 def register(id: str, label: str, description: str, compute, **options) -> MatrixMethod:
@@ -178,6 +196,43 @@ def register(id: str, label: str, description: str, compute, **options) -> Matri
     return entry
 
 
+def register_mixing(
+    id: str, label: str, description: str, maps, rollout: str = "none", needs: str = "structure"
+) -> MixingMethod:
+    """Add a context-mixing map and its rollout to the menu (ids ``id`` and ``id + "_rollout"``).
+
+    maps: ``(mixing part) -> (L, n, n)``; rollout, needs: as ``MixingMethod``. Both entries apply
+    when the model's structure supports the method (``Analysis.mixing_unavailable``), and the
+    rollout's whole-model graph is drawn from the per-layer map.
+    """
+    if rollout not in ROLLOUT_STYLES or needs not in MIXING_NEEDS:
+        raise ValueError(f"rollout must be one of {ROLLOUT_STYLES} and needs one of {MIXING_NEEDS}.")
+    if id in _MIXING:
+        raise ValueError(f"a mixing method {id!r} is already registered.")
+    spec = MixingMethod(id=id, label=label, maps=maps, rollout=rollout, needs=needs)
+
+    def applies(analysis) -> str:
+        return analysis.mixing_unavailable(id)
+
+    register(id, label, description, lambda analysis, _settings: analysis.mixing(id), applies=applies)
+    composed = (
+        "0.5·M + 0.5·I multiplied through the layers (the map holds no residual)"
+        if rollout == "identity"
+        else "the maps multiplied through the layers, with no added identity (the residual is inside each map)"
+    )
+    register(
+        f"{id}_rollout",
+        f"{label}, rolled out",
+        f"{label} composed: {composed}. How much of each input token reaches each position after this layer.",
+        lambda analysis, _settings: analysis.mixing_rollout(id),
+        cumulative=True,
+        applies=applies,
+        graph=id,
+    )
+    _MIXING[id] = spec
+    return spec
+
+
 def register_attribution(id: str, label: str, description: str, compute, **options) -> AttributionMethod:
     """Add a token-score method at the end of its menu (fields: ``AttributionMethod``)."""
     if id in _ATTRIBUTION:
@@ -189,7 +244,9 @@ def register_attribution(id: str, label: str, description: str, compute, **optio
 
 def unregister(id: str) -> None:
     """Remove a matrix or attribution method (for tests); unknown ids are a KeyError."""
-    if id in _MATRIX:
+    if id in _MIXING:
+        del _MIXING[id], _MATRIX[id], _MATRIX[f"{id}_rollout"]
+    elif id in _MATRIX:
         del _MATRIX[id]
     elif id in _ATTRIBUTION:
         del _ATTRIBUTION[id]
@@ -198,7 +255,7 @@ def unregister(id: str) -> None:
 
 
 @contextlib.contextmanager
-def registered(entry: MatrixMethod | AttributionMethod) -> Iterator[MatrixMethod | AttributionMethod]:
+def registered(entry: MatrixMethod | AttributionMethod | MixingMethod) -> Iterator[MatrixMethod | AttributionMethod | MixingMethod]:
     """Unregister ``entry`` (the value ``register`` returned) on leaving the block."""
     try:
         yield entry
@@ -227,3 +284,17 @@ def attribution_methods() -> tuple[AttributionMethod, ...]:
 
 def attribution_method(method_id: str) -> AttributionMethod:
     return _ATTRIBUTION[method_id]
+
+
+def applicable_attributions(analysis) -> list[AttributionMethod]:
+    """The attribution methods that apply to this analysis, in menu order."""
+    return [entry for entry in _ATTRIBUTION.values() if not entry.applies(analysis)]
+
+
+def mixing_methods() -> tuple[MixingMethod, ...]:
+    """Every registered context-mixing map, in menu order."""
+    return tuple(_MIXING.values())
+
+
+def mixing_method(method_id: str) -> MixingMethod:
+    return _MIXING[method_id]

@@ -1,5 +1,5 @@
 """Find, by structure, each layer's block and its norms, and verify by one hooked forward pass
-where the residual stream runs, so that the context-mixing methods (``attn_widget/mixing.py``)
+where the residual stream runs, so that the context-mixing methods (``parts/mixing.py``)
 decompose what the model really computes.
 
 Per layer, the *block* is the nearest ancestor of the attention site's module that is an item

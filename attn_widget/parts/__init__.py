@@ -2,6 +2,6 @@
 
 attention (raw, rollout, path counts, null attention), effective (effective attention and what
 is built on it), flow (max flows, kept per layer), gradients (targets, gradients, IG, token
-scores). A context-mixing part (``attn_widget/mixing.py``, ``Mixing(analysis)``) plugs in the
+scores). A context-mixing part (``parts/mixing.py``, ``Mixing(analysis)``) plugs in the
 same way: created lazily by ``Analysis`` and reached through its methods.
 """

@@ -1,137 +1,45 @@
-"""Context-mixing maps per layer and their composition through the layers.
+"""Context-mixing maps per layer and their composition through the layers (docs/methods.md §7).
 
 ``Mixing(analysis)`` works on anything with ``.capture``, ``.model`` and ``.tokenizer`` (an
 ``Analysis``). Every map is ``(L, n, n)`` float64, non-negative, rows summing to 1 (row i =
-receiving token, column j = contributing token); layer l is index l − 1.
+receiving token, column j = contributing token); layer l is index l − 1. The maps themselves are
+registered by their method files (``registry.register_mixing``); this part owns what they share:
+the verified block structure (one extra forward pass, ``models/blocks.py``, made on first use),
+the transformed vectors f^h(x_j), and the cache.
 
-    "norm"           Kobayashi et al. 2020: ‖Σ_h A^h_ij f^h(x_j)‖, no residual; rolled out like
-                     attention, 0.5·rn(N) + 0.5·I multiplied through
-    "norm_residual"  Kobayashi et al. 2021: attention + residual + first layer norm
-    "globenc"        Modarressi et al. 2022: attention + residual + both layer norms (FFN skipped)
-    "alti"           Ferrando et al. 2022: L1-distance contributions, residual inside
-
-The last three hold the residual, so they are rolled out with no added identity. For pre-LN and
-parallel blocks (GPT-2, Llama, GPT-J, ...), the norms sit on the branch inputs and the stream
-after attention is x + attention output with no norm on it: "norm_residual" and "globenc" both
-become ‖Σ_h A^h_ij f^h(x_j) + δ_ij x_j‖ there, and ALTI uses that stream without linearisation.
-
-The methods beyond "norm" need the block structure, found and verified by one extra forward pass
-(``models/blocks.py``), made on first use and kept. A method the model's structure does not
-support is unavailable, with one sentence saying why (``unavailable(name)``); asking for its map
-raises ``UnsupportedModelError`` with that sentence.
-
-New methods are one line each in ``METHODS``: a function ``(Mixing) -> (L, n, n)`` row-stochastic
-float64, the rollout style ("identity": 0.5·M + 0.5·I per layer; "none": M as it is), and a
-function ``(Mixing) -> str`` saying why the method is unavailable ("" when it is available).
+A method the model's structure does not support is unavailable, with one sentence saying why
+(``unavailable(name)``); asking for its map raises ``UnsupportedModelError`` with that sentence.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable
-from dataclasses import dataclass
-
 import torch
 
-from .errors import UnsupportedModelError
-from .methods import alti as alti_method
-from .methods.alti_logit import LogitDecomposition, alti_logit, attention_logits
-from .methods.chain import cumulative_products
-from .methods.decomposition import transformed_vectors
-from .methods.globenc import globenc_map
-from .methods.norm import norm_map
-from .methods.norm_residual import norm_residual_map
-from .methods.normalize import row_normalize
-from .methods.rollout import rollout as attention_rollout
-from .models.blocks import POST_LN, Structure, discover
-
-ROLLOUTS = ("identity", "none")
-
-
-@dataclass(frozen=True)
-class Method:
-    """How one mixing method is computed, rolled out, and when it cannot be."""
-
-    compute: Callable[[Mixing], torch.Tensor]  # (L, n, n) float64, rows sum to 1
-    rollout: str  # "identity" (0.5·M + 0.5·I per layer) or "none"
-    unavailable: Callable[[Mixing], str]  # "" when available, else one sentence why not
-    label: str  # the method's name in messages
-
-
-def _needs_values(mixing: Mixing) -> str:
-    record = mixing.capture
-    if record.values is None:
-        return f"it needs value vectors and output-projection weights, and attn_widget could not read them for {record.model_type!r}: {record.values_unavailable}"
-    return ""
-
-
-def _needs_structure(mixing: Mixing) -> str:
-    reason = _needs_values(mixing)
-    if reason:
-        return reason
-    if mixing.model is None:
-        return "it needs the model, to run it once more and record its norms; build the analysis with analyze(model, text)"
-    structure = mixing.structure()
-    if structure.layers is None:
-        return f"attn_widget could not verify where the residual stream and the layer norms run: {structure.reason}"
-    return ""
-
-
-def _norm(mixing: Mixing) -> torch.Tensor:
-    return torch.stack([norm_map(mixing.capture.attentions[l], mixing.transformed(l)) for l in mixing.layers])
-
-
-def _norm_residual(mixing: Mixing) -> torch.Tensor:
-    structure = mixing.structure()
-    maps = []
-    for l in mixing.layers:
-        layer = structure.layers[l]
-        maps.append(norm_residual_map(mixing.capture.attentions[l], mixing.transformed(l), layer.x, layer.linear1))
-    return torch.stack(maps)
-
-
-def _globenc(mixing: Mixing) -> torch.Tensor:
-    structure = mixing.structure()
-    maps = []
-    for l in mixing.layers:
-        layer = structure.layers[l]
-        maps.append(globenc_map(mixing.capture.attentions[l], mixing.transformed(l), layer.x, layer.linear1, layer.linear2))
-    return torch.stack(maps)
-
-
-def _alti(mixing: Mixing) -> torch.Tensor:
-    structure = mixing.structure()
-    maps = []
-    for l in mixing.layers:
-        layer = structure.layers[l]
-        att, transformed = mixing.capture.attentions[l], mixing.transformed(l)
-        maps.append(alti_method.alti_map(att, transformed, layer.x, layer.stream, layer.linear1))
-    return torch.stack(maps)
-
-
-METHODS: dict[str, Method] = {
-    "norm": Method(_norm, "identity", _needs_values, "Norm-based attention"),
-    "norm_residual": Method(_norm_residual, "none", _needs_structure, "Norm-based attention with residual and layer norm"),
-    "globenc": Method(_globenc, "none", _needs_structure, "GlobEnc"),
-    "alti": Method(_alti, "none", _needs_structure, "ALTI"),
-}
+from ..errors import UnsupportedModelError
+from ..methods import registry
+from ..methods.alti_logit import LogitDecomposition, alti_logit, attention_logits
+from ..methods.chain import cumulative_products
+from ..methods.decomposition import transformed_vectors
+from ..methods.normalize import row_normalize
+from ..methods.rollout import rollout as attention_rollout
+from ..models.blocks import POST_LN, Structure, discover
 
 
 class Mixing:
     """Context-mixing maps of one capture, computed on first use and cached."""
 
-    def __init__(self, analysis, methods: dict[str, Method] | None = None):
+    def __init__(self, analysis):
         self.capture = analysis.capture
         self.model = getattr(analysis, "model", None)
         self.tokenizer = getattr(analysis, "tokenizer", None)
         self._analysis = analysis
-        self.methods = dict(METHODS if methods is None else methods)
         self._structure: Structure | None = None
         self._transformed: dict[int, torch.Tensor] = {}
         self._cache: dict[tuple, torch.Tensor] = {}
 
     @property
     def names(self) -> tuple[str, ...]:
-        return tuple(self.methods)
+        return tuple(method.id for method in registry.mixing_methods())
 
     @property
     def layers(self) -> range:
@@ -141,7 +49,7 @@ class Mixing:
     def unavailable(self, name: str) -> str:
         """"" when method ``name`` works for this model, else one sentence saying why not."""
         method = self._method(name)
-        reason = method.unavailable(self)
+        reason = self._needs_values() if method.needs == "values" else self._needs_structure()
         if not reason:
             return ""
         return f"{method.label} is unavailable for {type(self.model).__name__ if self.model is not None else self.capture.model_type}: {reason.rstrip('.')}."
@@ -151,7 +59,7 @@ class Mixing:
         self._require(name)
         key = ("map", name)
         if key not in self._cache:
-            self._cache[key] = self._method(name).compute(self).to(torch.float64)
+            self._cache[key] = self._method(name).maps(self).to(torch.float64)
         return self._cache[key]
 
     def rollout(self, name: str) -> torch.Tensor:
@@ -161,8 +69,6 @@ class Mixing:
         if key not in self._cache:
             maps = self.map(name)
             style = self._method(name).rollout
-            if style not in ROLLOUTS:
-                raise ValueError(f"rollout style must be one of {ROLLOUTS}; got {style!r}.")
             self._cache[key] = attention_rollout(maps, 0.5) if style == "identity" else cumulative_products(row_normalize(maps))
         return self._cache[key]
 
@@ -206,10 +112,30 @@ class Mixing:
         return self._transformed[layer]
 
     # Internals ---------------------------------------------------------------------
-    def _method(self, name: str) -> Method:
-        if name not in self.methods:
-            raise ValueError(f"Unknown mixing method {name!r}; known: {', '.join(self.methods)}.")
-        return self.methods[name]
+    def _method(self, name: str) -> registry.MixingMethod:
+        if name not in self.names:
+            raise ValueError(f"Unknown mixing method {name!r}; known: {', '.join(self.names)}.")
+        return registry.mixing_method(name)
+
+    def _needs_values(self) -> str:
+        record = self.capture
+        if record.values is None:
+            return (
+                "it needs value vectors and output-projection weights, and attn_widget could not read them "
+                f"for {record.model_type!r}: {record.values_unavailable}"
+            )
+        return ""
+
+    def _needs_structure(self) -> str:
+        reason = self._needs_values()
+        if reason:
+            return reason
+        if self.model is None:
+            return "it needs the model, to run it once more and record its norms; build the analysis with analyze(model, text)"
+        structure = self.structure()
+        if structure.layers is None:
+            return f"attn_widget could not verify where the residual stream and the layer norms run: {structure.reason}"
+        return ""
 
     def _require(self, name: str) -> None:
         reason = self.unavailable(name)
@@ -217,19 +143,20 @@ class Mixing:
             raise UnsupportedModelError(reason)
 
     def _resolve(self, target):
-        from .targets import Target
+        from ..targets import Target
 
         if isinstance(target, Target):
             return target
         resolve = getattr(self._analysis, "target", None)
         if callable(resolve):
             return resolve(target)
-        from .gradients import GradientRunner
+        from ..gradients import GradientRunner
 
         return GradientRunner(self.model, self.tokenizer, self.capture).resolve(target)
 
-    def _logit_unavailable(self) -> str:
-        reason = _needs_structure(self)
+    def logit_unavailable(self) -> str:
+        """"" when ALTI-Logit can explain this model's logits, else one sentence saying why not."""
+        reason = self._needs_structure()
         if reason:
             return reason
         structure = self.structure()
@@ -243,7 +170,7 @@ class Mixing:
 
     def _logit_direction(self, target) -> tuple[torch.Tensor, int]:
         """The target as d·logits[t]: ``(V,)`` float64 d and the position t, or an error why not."""
-        reason = self._logit_unavailable()
+        reason = self.logit_unavailable()
         if reason:
             raise UnsupportedModelError(f"ALTI-Logit is unavailable for {type(self.model).__name__}: {reason.rstrip('.')}.")
         head = self.structure().head
