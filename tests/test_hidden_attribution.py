@@ -89,3 +89,35 @@ def test_half_precision_model_is_attributed_in_float32_and_left_in_bf16(tokenize
     assert torch.isfinite(maps).all() and (maps.triu(1) == 0).all()
     assert torch.allclose(maps.sum(-1), torch.ones(2, 8, dtype=torch.float64), atol=1e-12)
     assert_unchanged(before, snapshot(model))
+
+
+def test_models_vmap_cannot_trace_fall_back_to_dual_copies(tokenizer, monkeypatch):
+    from attn_widget.methods import hidden_attribution
+
+    model = tiny_model("gpt2", n_layer=2)
+    record = capture(model, TEXT, tokenizer)
+    shared = hidden_attribution_maps(model, tokenizer, record)
+
+    def untraceable(*_args):
+        raise RuntimeError("vmap: an operation without a batching rule")
+
+    monkeypatch.setattr(hidden_attribution, "_shared_primal", untraceable)
+    assert torch.allclose(hidden_attribution_maps(model, tokenizer, record), shared, rtol=1e-9, atol=1e-12)
+
+
+def test_models_without_forward_derivatives_run_in_reverse_mode(tokenizer, monkeypatch):
+    """BLOOM's custom autograd function and MoE kernels have no forward-mode derivative."""
+    from attn_widget.methods import hidden_attribution
+
+    model = tiny_model("bert", num_hidden_layers=2)
+    record = capture(model, TEXT, tokenizer)
+    forward = hidden_attribution_maps(model, tokenizer, record)
+
+    def no_jvp(*_args):
+        raise hidden_attribution._NoForwardDerivative("no jvp")
+
+    monkeypatch.setattr(hidden_attribution, "_forward_mode", no_jvp)
+    seen = []
+    reverse = hidden_attribution_maps(model, tokenizer, record, progress=lambda *report: seen.append(report))
+    assert torch.allclose(reverse, forward, rtol=1e-9, atol=1e-12)
+    assert seen[-1] == (2 * 8 * 32,) * 2

@@ -210,6 +210,7 @@ def run_block(call: BlockCall, hidden: torch.Tensor, tile: bool | None = None) -
     kwargs = {k: (None if k in _CACHE_KWARGS else _batched(v, batch, tile)) for k, v in call.kwargs.items()}
     if "use_cache" in kwargs:
         kwargs["use_cache"] = False
+    hidden = hidden.clone()  # a block may write into its input; the recorded one must stay intact
     if isinstance(call.slot, int):
         args[call.slot] = hidden
     else:
