@@ -17,11 +17,14 @@ Choices (ours, documented):
 
 Exact, no sampling: forward-mode AD gives the Jacobian column of one input coordinate (j, k)
 for every layer and every token at once, so n·d tangents cover all layers (reverse mode needs
-L·n·d cotangents, and measured 2-6 times slower on MiniLM). The tangents of a batch go through
-``torch.func.vmap`` over ``torch.func.jvp`` (the primal pass is shared; 2.3 times faster on
-MiniLM); a model that vmap cannot trace runs them as a batch of dual-number copies of the text
-instead. ``progress(done, total)`` after each batch (it may raise to cancel). Cost: about
-3·n·d forward passes of n tokens, O(n²·d·parameters): see benchmarks/RESULTS.md for the limit.
+L·n·d cotangents: 5.4 times slower on MiniLM at 8 tokens). The tangents of a batch go through
+``torch.func.vmap`` over ``torch.func.jvp`` (the primal pass is shared; 2.3 times faster than
+dual-number copies on MiniLM); a model that vmap cannot trace runs them as a batch of
+dual-number copies of the text, and a model with an operation that has no forward derivative in
+torch (BLOOM's custom autograd function, MoE grouped matmuls) runs in reverse mode, one copy of
+the text per output coordinate. ``progress(done, total)`` after each batch (it may raise to
+cancel). Cost: about 3·n·d forward passes of n tokens, O(n²·d·parameters); benchmarks/RESULTS.md
+has the figures and the length up to which the widget should compute it up front.
 """
 
 from __future__ import annotations
