@@ -142,7 +142,7 @@ ZOO_TEXT = "the cat sat on the mat"
 FULL = [f for f in FAMILIES if f.expect == "full"]
 # Families whose value zeroing needs something particular: fused layouts, a shared layer, ALiBi,
 # a bias beside the projection, sliding windows, attention sinks, T5's nested blocks.
-# The rest of the zoo is run by the report script (see benchmarks/RESULTS.md); all compute.
+# scripts/zoo_value_zeroing.py runs every "full" family (all compute); here those with particular needs.
 SPECIAL = {"DeBERTa", "ALBERT", "T5 encoder", "CodeGen", "BLOOM", "Falcon (new architecture)"}
 
 
