@@ -56,6 +56,7 @@ bench: $(VENV)/.installed
 	$(PYTHON) benchmarks/flow.py
 	$(PYTHON) benchmarks/effective.py
 	$(PYTHON) benchmarks/frame_time.py
+	$(PYTHON) benchmarks/value_zeroing.py
 
 clean:
 	rm -rf $(VENV) js/node_modules tests/artifacts

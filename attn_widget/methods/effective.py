@@ -319,4 +319,5 @@ register(
     row_label="attention removed (Σ|A − A_eff|)",
     note=_note,
     compare=None,
+    group="Effective attention",
 )

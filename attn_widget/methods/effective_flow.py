@@ -16,4 +16,5 @@ register_flow(
     done=lambda analysis: analysis.flow_layers_done("effective-clip"),
     applies=needs_values,
     compare=None,
+    group="Effective attention",
 )

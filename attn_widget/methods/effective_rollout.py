@@ -17,4 +17,5 @@ register(
     applies=needs_values,
     # Where no row sees more keys than the head dimension it equals rollout: nothing to compare.
     compare=Comparison(name="effective rollout", applies=lambda analysis: not analysis.effective_is_raw),
+    group="Effective attention",
 )

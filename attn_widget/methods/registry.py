@@ -100,6 +100,7 @@ class MatrixMethod:
     # The method whose data draws this one's whole-model graph ("" = its own).
     graph: str = ""
     settings: tuple[str, ...] = ()  # the ViewSettings fields compute reads (a change recomputes it)
+    group: str = "Attention weights"  # the heading the menu lists it under
 
     def deferred(self, analysis) -> bool:
         """Whether to compute this method layer by layer when asked rather than up front."""
@@ -137,6 +138,7 @@ class MatrixMethod:
             "row_label": self.row_label,
             "graph": self.graph,
             "settings": list(self.settings),
+            "group": self.group,
             "note": self.note(analysis),
         }
 
@@ -214,7 +216,8 @@ def register_mixing(
     def applies(analysis) -> str:
         return analysis.mixing_unavailable(id)
 
-    register(id, label, description, lambda analysis, _settings: analysis.mixing(id), applies=applies)
+    group = "Context mixing (values, residual, norms)"
+    register(id, label, description, lambda analysis, _settings: analysis.mixing(id), applies=applies, group=group)
     composed = (
         "0.5·M + 0.5·I multiplied through the layers (the map holds no residual)"
         if rollout == "identity"
@@ -228,6 +231,7 @@ def register_mixing(
         cumulative=True,
         applies=applies,
         graph=id,
+        group=group,
     )
     _MIXING[id] = spec
     return spec

@@ -1186,10 +1186,10 @@ function createControls(doc, model) {
     update(state) {
       if (last && UPDATED_BY.every((name) => same(last?.[name], state[name]))) return;
       last = state;
-      const key = JSON.stringify([state.methods.map((m) => [m.id, m.label]), state.nHeads, state.attributions.map((a) => [a.id, a.label])]);
+      const key = JSON.stringify([state.methods.map((m) => [m.id, m.label, m.group]), state.nHeads, state.attributions.map((a) => [a.id, a.label])]);
       if (key !== optionsKey) {
         optionsKey = key;
-        method.replaceChildren(...state.methods.map((m) => option(doc, m.id, m.label)));
+        method.replaceChildren(...methodOptions(doc, state.methods));
         attribution.replaceChildren(option(doc, "", "off"), ...state.attributions.map((a) => option(doc, a.id, a.label)));
         const names = { [MEAN_HEAD]: "mean", [MAX_HEAD]: "max" };
         head.replaceChildren(...headChoices(state).map((h) => option(doc, String(h), names[h] ?? `head ${h}`)));
@@ -1266,6 +1266,23 @@ function labelled(doc, text2, ...children) {
   const label = element(doc, "label", "attnw-control");
   label.append(element(doc, "span", "attnw-control-name", text2), ...children);
   return label;
+}
+function methodOptions(doc, methods) {
+  const groups = /* @__PURE__ */ new Map();
+  for (const m of methods) {
+    const heading = typeof m.group === "string" ? m.group : "";
+    groups.set(heading, [...groups.get(heading) ?? [], option(doc, m.id, m.label)]);
+  }
+  return [...groups].flatMap(([heading, options]) => {
+    if (!heading) return options;
+    const group = (
+      /** @type {HTMLOptGroupElement} */
+      element(doc, "optgroup", "", "")
+    );
+    group.label = heading;
+    group.append(...options);
+    return [group];
+  });
 }
 function option(doc, value, text2) {
   const node = (

@@ -120,10 +120,10 @@ export function createControls(doc, model) {
       // Repaints for a hover change nothing here: skip the DOM writes (and the style work they cause).
       if (last && UPDATED_BY.every((name) => same(last?.[name], state[name]))) return;
       last = state;
-      const key = JSON.stringify([state.methods.map((m) => [m.id, m.label]), state.nHeads, state.attributions.map((a) => [a.id, a.label])]);
+      const key = JSON.stringify([state.methods.map((m) => [m.id, m.label, m.group]), state.nHeads, state.attributions.map((a) => [a.id, a.label])]);
       if (key !== optionsKey) {
         optionsKey = key;
-        method.replaceChildren(...state.methods.map((m) => option(doc, m.id, m.label)));
+        method.replaceChildren(...methodOptions(doc, state.methods));
         attribution.replaceChildren(option(doc, "", "off"), ...state.attributions.map((a) => option(doc, a.id, a.label)));
         /** @type {Record<number, string>} */
         const names = { [MEAN_HEAD]: "mean", [MAX_HEAD]: "max" };
@@ -212,9 +212,30 @@ function labelled(doc, text, ...children) {
 }
 
 /**
+ * The method menu: options under one heading per group, groups in order of first appearance.
  * @param {Document} doc
- * @param {string} value
- * @param {string} text
+ * @param {import("./state.js").MethodMeta[]} methods
+ * @returns {Array<HTMLOptionElement | HTMLOptGroupElement>}
+ */
+function methodOptions(doc, methods) {
+  /** @type {Map<string, HTMLOptionElement[]>} headings in order of first appearance */
+  const groups = new Map();
+  for (const m of methods) {
+    const heading = typeof m.group === "string" ? m.group : "";
+    groups.set(heading, [...(groups.get(heading) ?? []), option(doc, m.id, m.label)]);
+  }
+  return [...groups].flatMap(([heading, options]) => {
+    if (!heading) return options;
+    const group = /** @type {HTMLOptGroupElement} */ (element(doc, "optgroup", "", ""));
+    group.label = heading; // a property, never markup
+    group.append(...options);
+    return [group];
+  });
+}
+
+/**
+ * @param {Document} doc @param {string} value @param {string} text
+ * @returns {HTMLOptionElement}
  */
 function option(doc, value, text) {
   const node = /** @type {HTMLOptionElement} */ (element(doc, "option", "", text));

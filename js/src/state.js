@@ -18,6 +18,7 @@ export { MAX_HEAD, MEAN_HEAD };
  * @property {string} [row_label]     label of a per-row quantity in data_<id>_rows
  * @property {string} [note]          a remark about this input
  * @property {string} [graph]         the method whose data draws the whole-model graph ("" = this one)
+ * @property {string} [group]         the heading the menu lists it under
  * @property {string[]} [settings]    the view settings that change what it computes
  */
 
