@@ -248,6 +248,11 @@ class Analysis:
         """"" when the mixing method ``name`` works for this model, else one sentence saying why not."""
         return self.mixing_part.unavailable(name)
 
+    def hidden_attribution(self, progress: ProgressArg = True) -> torch.Tensor:
+        """``(L, n, n)`` float64 hidden-state attribution (Brunner et al. 2020, docs/methods.md §7.7): row i of
+        layer l is each input token's share of token i's hidden vector after layer l; rows sum to 1."""
+        return self.gradient_part.hidden_attribution(progress)
+
     def alti_logit(self, target=None) -> torch.Tensor:
         """``(n,)`` float64 ALTI-Logit scores of the input tokens for ``target`` (decoders with an LM head)."""
         return self.mixing_part.alti_logit(self.target(target))

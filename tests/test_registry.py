@@ -45,7 +45,7 @@ def test_the_built_in_methods_are_registered_in_menu_order():
     assert [m.id for m in registry.matrix_methods()] == [
         "raw", "effective", "rollout", "rollout_rf", "effective_rollout", "paths", "flow", "flow_rf", "effective_flow",
         "norm", "norm_rollout", "norm_residual", "norm_residual_rollout", "globenc", "globenc_rollout",
-        "alti", "alti_rollout",
+        "alti", "alti_rollout", "value_zeroing", "value_zeroing_rollout", "hidden_attribution",
     ]  # fmt: skip
     assert [a.id for a in registry.attribution_methods()] == [
         "saliency", "grad_x_input", "integrated_gradients", "attention_gradient", "gradient_rollout", "blank_out",

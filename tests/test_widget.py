@@ -29,7 +29,7 @@ def test_facts_and_methods(widget):
     assert [m["id"] for m in widget.methods] == [
         "raw", "effective", "rollout", "rollout_rf", "effective_rollout", "paths", "flow", "flow_rf", "effective_flow",
         "norm", "norm_rollout", "norm_residual", "norm_residual_rollout", "globenc", "globenc_rollout",
-        "alti", "alti_rollout",
+        "alti", "alti_rollout", "value_zeroing", "value_zeroing_rollout", "hidden_attribution",
     ]  # fmt: skip
     effective = next(m for m in widget.methods if m["id"] == "effective")
     assert effective["note"].startswith("8 tokens do not exceed the head dimension (8)")
@@ -114,7 +114,7 @@ def test_encoders_get_no_receptive_field_variants(tokenizer):
     assert [m["id"] for m in w.methods] == [
         "raw", "effective", "rollout", "effective_rollout", "paths", "flow", "effective_flow",
         "norm", "norm_rollout", "norm_residual", "norm_residual_rollout", "globenc", "globenc_rollout",
-        "alti", "alti_rollout",
+        "alti", "alti_rollout", "value_zeroing", "value_zeroing_rollout", "hidden_attribution",
     ]  # fmt: skip
     assert "data_rollout_rf" not in w.keys and not hasattr(w, "data_rollout_rf")  # data traits: the methods shown
 
@@ -393,7 +393,7 @@ def test_front_end_updates_are_checked_and_a_refused_one_is_undone_and_sent_back
         assert updates and updates[-1]["state"] == {name: getattr(w, name) for name in update}, "the front end is corrected"
     for facts in ({"tokens": ["only one"]}, {"methods": []}, {"data_raw": b""}, {"layer": 3, "n_layers": 9}):
         w.set_state(facts)
-        assert (len(w.tokens), len(w.methods), w.n_layers, w.layer) == (8, 15, 3, 2) and w.data_raw
+        assert (len(w.tokens), len(w.methods), w.n_layers, w.layer) == (8, 18, 3, 2) and w.data_raw
     assert "cannot be set from the front end" in caplog.text and "selected" in caplog.text
 
 

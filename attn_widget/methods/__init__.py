@@ -25,6 +25,8 @@ MATRIX_FILES = (
     "norm_residual",
     "globenc",
     "alti",
+    "value_zeroing",
+    "hidden_attribution",
 )
 ATTRIBUTION_FILES = (
     "saliency",

@@ -42,6 +42,7 @@ from ..inputs import unwrap
 from ..model_state import borrowed_for_capture
 from ..models import replay
 from .normalize import row_normalize
+from .registry import Comparison, register
 
 # Activation memory one batch of tangents may take (estimated, as for value zeroing, twice: primal + tangent).
 _BUDGET_BYTES = 256 * 2**20
@@ -201,3 +202,52 @@ def _dual_copies(runner: GradientRunner, blocks, embeds: torch.Tensor, direction
             f"{n_layers} layers."
         )
     return torch.stack(seen)
+
+
+# Forward-mode needs one tangent per input coordinate (n·d): up to this many, the widget computes the
+# maps with the picture (MiniLM: 10 tokens, about 8 s on two cores; benchmarks/RESULTS.md).
+UPFRONT_MAX_COORDINATES = 4096
+
+
+def _coordinates(analysis) -> int:
+    """n·d: the input coordinates, one tangent each."""
+    record = analysis.capture
+    if record.hidden_states is not None:
+        return record.n_tokens * record.hidden_states.shape[-1]
+    return record.n_tokens * unwrap(analysis.model).get_input_embeddings().embedding_dim
+
+
+def _applies(analysis) -> str:
+    if analysis.model is None:
+        return "Hidden-state attribution differentiates the model; build the analysis with analyze(model, text)."
+    try:
+        replay.find_blocks(unwrap(analysis.model))
+    except UnsupportedModelError as exc:
+        return str(exc)
+    return ""
+
+
+def _layers(analysis, layers, progress) -> torch.Tensor:
+    maps = analysis.hidden_attribution(progress=progress)
+    return maps if layers is None else maps[[layer - 1 for layer in layers]]
+
+
+register(
+    "hidden_attribution",
+    "Hidden-state attribution (gradients)",
+    "Brunner et al. (2020): the share of input token j in token i's hidden vector after this layer, measured by "
+    "the size of the Jacobian ‖∂e_i/∂x_j‖ and normalised over j. Exact gradients, costly: all layers at once.",
+    lambda analysis, _settings: analysis.hidden_attribution(progress=False),
+    cumulative=True,
+    applies=_applies,
+    layers=_layers,
+    done=lambda analysis: analysis.gradient_part.hidden_attribution_done(),
+    upfront=lambda analysis: _coordinates(analysis) <= UPFRONT_MAX_COORDINATES,
+    on_request=lambda analysis: (
+        f"{analysis.capture.n_tokens} tokens need {_coordinates(analysis):,} forward-mode passes, "
+        "one per input coordinate (all layers at once)."
+    ),
+    group="Gradients",
+    # In comparisons only where it is computed with the widget: a table of texts would take minutes.
+    compare=Comparison(applies=lambda analysis: _coordinates(analysis) <= UPFRONT_MAX_COORDINATES),
+)

@@ -102,9 +102,18 @@ class MatrixMethod:
     settings: tuple[str, ...] = ()  # the ViewSettings fields compute reads (a change recomputes it)
     group: str = "Attention weights"  # the heading the menu lists it under
 
+    # Deferred methods: whether this input is small enough to compute with the widget (default:
+    # up to FLOW_UPFRONT_MAX_TOKENS tokens), and what computing a layer costs, said to the user.
+    upfront: Callable[[Any], bool] | None = None
+    on_request: Callable[[Any], str] = _no_note
+
     def deferred(self, analysis) -> bool:
         """Whether to compute this method layer by layer when asked rather than up front."""
-        return self.layers is not None and analysis.capture.n_tokens > FLOW_UPFRONT_MAX_TOKENS
+        if self.layers is None:
+            return False
+        if self.upfront is not None:
+            return not self.upfront(analysis)
+        return analysis.capture.n_tokens > FLOW_UPFRONT_MAX_TOKENS
 
     def values(self, analysis, settings: ViewSettings) -> tuple[torch.Tensor, list[int]]:
         """The data to show and the layer numbers it holds; a deferred method's missing layers are zero."""
@@ -139,6 +148,7 @@ class MatrixMethod:
             "graph": self.graph,
             "settings": list(self.settings),
             "group": self.group,
+            "on_request": self.on_request(analysis) if self.deferred(analysis) else "",
             "note": self.note(analysis),
         }
 
@@ -173,6 +183,13 @@ class MixingMethod:
     maps: Callable[[Any], torch.Tensor]
     rollout: str  # "identity": 0.5·M + 0.5·I multiplied through; "none": M as it is (the residual is inside)
     needs: str  # what the part must have verified: "values" (A, V, W_O) or "structure" (the block's norms too)
+    # Costly maps computed layer by layer: (mixing part, layer indices 0..L-1, progress) -> (len, n, n);
+    # with the widget only while ``upfront(analysis)``, otherwise on request (``MatrixMethod.layers``).
+    layer_maps: Callable[..., torch.Tensor] | None = None
+    # (mixing part) -> "" or one sentence why not, beyond what ``needs`` checks (asked once, kept).
+    check: Callable[[Any], str] | None = None
+    upfront: Callable[[Any], bool] | None = None
+    on_request: Callable[[Any], str] = _no_note
 
 
 ROLLOUT_STYLES = ("identity", "none")
@@ -199,11 +216,12 @@ def register(id: str, label: str, description: str, compute, **options) -> Matri
 
 
 def register_mixing(
-    id: str, label: str, description: str, maps, rollout: str = "none", needs: str = "structure"
+    id: str, label: str, description: str, maps=None, rollout: str = "none", needs: str = "structure", **deferred
 ) -> MixingMethod:
     """Add a context-mixing map and its rollout to the menu (ids ``id`` and ``id + "_rollout"``).
 
-    maps: ``(mixing part) -> (L, n, n)``; rollout, needs: as ``MixingMethod``. Both entries apply
+    maps: ``(mixing part) -> (L, n, n)``, or ``layer_maps=`` (with ``upfront=``, ``on_request=``) for a
+    costly map computed layer by layer on request; rollout, needs: as ``MixingMethod``. Both entries apply
     when the model's structure supports the method (``Analysis.mixing_unavailable``), and the
     rollout's whole-model graph is drawn from the per-layer map.
     """
@@ -211,13 +229,34 @@ def register_mixing(
         raise ValueError(f"rollout must be one of {ROLLOUT_STYLES} and needs one of {MIXING_NEEDS}.")
     if id in _MIXING:
         raise ValueError(f"a mixing method {id!r} is already registered.")
-    spec = MixingMethod(id=id, label=label, maps=maps, rollout=rollout, needs=needs)
+    if (maps is None) == ("layer_maps" not in deferred):
+        raise ValueError("pass either maps or layer_maps.")
+    spec = MixingMethod(id=id, label=label, maps=maps, rollout=rollout, needs=needs, **deferred)
 
     def applies(analysis) -> str:
         return analysis.mixing_unavailable(id)
 
+    def on_request(part_method: str):
+        """The map's or the rollout's layer-by-layer computing, from the mixing part."""
+        if spec.layer_maps is None:
+            return {}
+        return {
+            "layers": lambda analysis, layers, progress: getattr(analysis.mixing_part, part_method)(id, layers, progress),
+            "done": lambda analysis: getattr(analysis.mixing_part, part_method + "_done")(id),
+            "upfront": spec.upfront,
+            "on_request": spec.on_request,
+        }
+
     group = "Context mixing (values, residual, norms)"
-    register(id, label, description, lambda analysis, _settings: analysis.mixing(id), applies=applies, group=group)
+    register(
+        id,
+        label,
+        description,
+        lambda analysis, _settings: analysis.mixing(id),
+        applies=applies,
+        group=group,
+        **on_request("map_layers"),
+    )
     composed = (
         "0.5·M + 0.5·I multiplied through the layers (the map holds no residual)"
         if rollout == "identity"
@@ -232,6 +271,7 @@ def register_mixing(
         applies=applies,
         graph=id,
         group=group,
+        **on_request("rollout_layers"),
     )
     _MIXING[id] = spec
     return spec

@@ -35,6 +35,7 @@ from ..model_state import borrowed_for_capture
 from ..models import replay
 from ..models.layouts import FUSED, SEPARATE
 from .normalize import row_normalize
+from .registry import register_mixing
 from .rollout import rollout
 
 # Activation memory one batch of copies may take (estimated, see ``_batch_size``).
@@ -56,23 +57,30 @@ class _Zeroing:
 
 
 def value_zeroing_maps(
-    model, tokenizer, capture: Capture, progress: Callable[[float, float], None] | None = None
+    model,
+    tokenizer,
+    capture: Capture,
+    progress: Callable[[float, float], None] | None = None,
+    layers: list[int] | None = None,
 ) -> torch.Tensor:
     """Per-layer value-zeroing maps ``(L, n, n)`` float64: row i = receiving token, column j = zeroed
     token; rows sum to 1 (a row that no zeroing changes stays 0). Entries for keys the layer's
     mask hides (j > i in decoders) are exactly 0.
 
     tokenizer: unused (the capture holds the model inputs); kept for the methods' common signature.
-    progress: called as ``progress(done, total)`` after each batch of copies (total = L·n); it may
-    raise to cancel. Raises ``ValueZeroingUnavailable``.
+    progress: called as ``progress(done, total)`` after each batch of copies (total = layers·n); it may
+    raise to cancel. layers: layer indices 0..L-1 to compute (default all); the result is
+    ``(len(layers), n, n)``. Raises ``ValueZeroingUnavailable``.
     """
     model = unwrap(model)
     calls, plans = _prepare(model, capture)
-    n_layers, n = capture.n_layers, capture.n_tokens
+    wanted = list(range(capture.n_layers)) if layers is None else list(layers)
+    n_layers, n = len(wanted), capture.n_tokens
     batch = _batch_size(capture, next(model.parameters()).element_size())
     maps = torch.zeros(n_layers, n, n, dtype=torch.float64)
     done = 0
-    for layer, (call, plan) in enumerate(zip(calls, plans)):
+    for layer, index in enumerate(wanted):
+        call, plan = calls[index], plans[index]
         for start in range(0, n, batch):
             tokens = torch.arange(start, min(n, start + batch))
             with borrowed_for_capture(model, "value zeroing"), torch.no_grad():
@@ -81,7 +89,7 @@ def value_zeroing_maps(
             done += len(tokens)
             if progress is not None:
                 progress(done, n_layers * n)
-    maps.masked_fill_(~capture.masks, 0.0)  # exact: A_ij = 0 there, so V_j cannot reach x_i
+    maps.masked_fill_(~capture.masks[wanted], 0.0)  # exact: A_ij = 0 there, so V_j cannot reach x_i
     return row_normalize(maps)
 
 
@@ -203,3 +211,33 @@ def _distances(outputs: torch.Tensor, reference: torch.Tensor) -> torch.Tensor:
     a = torch.nn.functional.normalize(outputs.to("cpu", torch.float64), dim=-1)
     b = torch.nn.functional.normalize(reference.to("cpu", torch.float64), dim=-1)
     return (0.5 * (a - b).pow(2).sum(-1)).T
+
+
+def unavailable_reason(model, capture: Capture) -> str:
+    """"" when every block re-runs faithfully with token values zeroed (one recorded forward pass and
+    one re-run per block), else the sentence ``ValueZeroingUnavailable`` would carry."""
+    if model is None:
+        return "it re-runs the model's layers; build the analysis with analyze(model, text)"
+    try:
+        _prepare(unwrap(model), capture)
+    except ValueZeroingUnavailable as exc:
+        return str(exc)
+    return ""
+
+
+def _layer_maps(mixing, layers: list[int], progress) -> torch.Tensor:
+    return value_zeroing_maps(mixing.model, mixing.tokenizer, mixing.capture, progress, layers)
+
+
+register_mixing(
+    "value_zeroing",
+    "Value zeroing",
+    "Mohebbi et al. (2023): re-run each layer with token j's value vectors set to zero (attention weights kept) "
+    "and measure how far each token's output moves, 1 − cos; rows normalised.",
+    layer_maps=_layer_maps,
+    needs="values",
+    check=lambda mixing: unavailable_reason(mixing.model, mixing.capture),
+    on_request=lambda analysis: (
+        f"{analysis.capture.n_tokens} tokens need {analysis.capture.n_tokens} re-runs of the layer, one per zeroed token."
+    ),
+)

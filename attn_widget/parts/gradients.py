@@ -64,3 +64,19 @@ class GradientPart(Part):
         if method not in ids:
             raise ValueError(f"method must be one of {ids}; got {method!r}.")
         return registry.attribution_method(method).compute(self.analysis, self.target(target), **options)
+
+    def hidden_attribution(self, progress: ProgressArg = True) -> torch.Tensor:
+        """``(L, n, n)`` Brunner et al.'s hidden-state attribution (``methods.hidden_attribution``)."""
+        if "hidden_attribution" not in self.cache:
+            from ..methods.hidden_attribution import hidden_attribution_maps
+
+            record = self.capture
+            with progress_reporter(progress, "hidden-state attribution") as report:
+                self.cache["hidden_attribution"] = hidden_attribution_maps(
+                    self.runner().model, self.analysis.tokenizer, record, report
+                )
+        return self.cache["hidden_attribution"]
+
+    def hidden_attribution_done(self) -> list[int]:
+        """Every layer number once computed (it is computed for all layers at once), else none."""
+        return list(range(1, self.capture.n_layers + 1)) if "hidden_attribution" in self.cache else []

@@ -20,6 +20,7 @@ from ..methods import registry
 from ..methods.alti_logit import LogitDecomposition, alti_logit, attention_logits
 from ..methods.chain import cumulative_products
 from ..methods.decomposition import transformed_vectors
+from ..methods.flow import layer_numbers
 from ..methods.normalize import row_normalize
 from ..methods.rollout import rollout as attention_rollout
 from ..models.blocks import POST_LN, Structure, discover
@@ -36,6 +37,8 @@ class Mixing:
         self._structure: Structure | None = None
         self._transformed: dict[int, torch.Tensor] = {}
         self._cache: dict[tuple, torch.Tensor] = {}
+        self._layers: dict[str, dict[int, torch.Tensor]] = {}  # maps computed layer by layer
+        self._checked: dict[str, str] = {}  # the methods' own checks, made once
 
     @property
     def names(self) -> tuple[str, ...]:
@@ -50,6 +53,10 @@ class Mixing:
         """"" when method ``name`` works for this model, else one sentence saying why not."""
         method = self._method(name)
         reason = self._needs_values() if method.needs == "values" else self._needs_structure()
+        if not reason and method.check is not None:
+            if name not in self._checked:
+                self._checked[name] = method.check(self)
+            reason = self._checked[name]
         if not reason:
             return ""
         return f"{method.label} is unavailable for {type(self.model).__name__ if self.model is not None else self.capture.model_type}: {reason.rstrip('.')}."
@@ -59,18 +66,63 @@ class Mixing:
         self._require(name)
         key = ("map", name)
         if key not in self._cache:
-            self._cache[key] = self._method(name).maps(self).to(torch.float64)
+            method = self._method(name)
+            if method.layer_maps is None:
+                self._cache[key] = method.maps(self).to(torch.float64)
+            else:
+                self._cache[key] = self.map_layers(name, None, None)
         return self._cache[key]
+
+    def map_layers(self, name: str, layers=None, progress=None) -> torch.Tensor:
+        """``(len(layers), n, n)`` of a map computed layer by layer (layer numbers 1..L, default all);
+        finished layers are kept, also when a later one is cancelled."""
+        self._require(name)
+        done = self._layers.setdefault(name, {})
+        wanted = layer_numbers(layers, self.capture.n_layers)
+        missing = [layer for layer in wanted if layer not in done]
+        if missing:
+            compute = self._method(name).layer_maps
+            total = len(missing)
+            for count, layer in enumerate(missing):
+
+                def report(part: float, whole: float, count: int = count) -> None:
+                    if progress is not None:
+                        progress(count + part / whole, total)
+
+                done[layer] = compute(self, [layer - 1], report)[0].to(torch.float64)
+        return torch.stack([done[layer] for layer in wanted])
+
+    def map_layers_done(self, name: str) -> list[int]:
+        """Layer numbers of ``name`` already computed (cheap to ask)."""
+        return sorted(self._layers.get(name, {}))
+
+    def rollout_layers(self, name: str, layers=None, progress=None) -> torch.Tensor:
+        """``(len(layers), n, n)`` rollout to the given layers, computing every map below them."""
+        wanted = layer_numbers(layers, self.capture.n_layers)
+        self.map_layers(name, range(1, max(wanted) + 1), progress)
+        return self._compose(name, self.map_layers(name, range(1, max(wanted) + 1)))[[layer - 1 for layer in wanted]]
+
+    def rollout_layers_done(self, name: str) -> list[int]:
+        """The layers the rollout can show: those whose maps, and every map below, are computed."""
+        done = set(self.map_layers_done(name))
+        prefix = 0
+        while prefix + 1 in done:
+            prefix += 1
+        return list(range(1, prefix + 1))
 
     def rollout(self, name: str) -> torch.Tensor:
         """``(L, n, n)`` float64 composition through the layers: R[l] = M̂_{l+1} @ R[l-1], with
         M̂ = 0.5·M + 0.5·I for maps without the residual ("norm") and M̂ = M for the others."""
         key = ("rollout", name)
         if key not in self._cache:
-            maps = self.map(name)
-            style = self._method(name).rollout
-            self._cache[key] = attention_rollout(maps, 0.5) if style == "identity" else cumulative_products(row_normalize(maps))
+            self._cache[key] = self._compose(name, self.map(name))
         return self._cache[key]
+
+    def _compose(self, name: str, maps: torch.Tensor) -> torch.Tensor:
+        """The rollout of ``maps`` ``(k, n, n)`` (layers 1..k) in the method's style."""
+        if self._method(name).rollout == "identity":
+            return attention_rollout(maps, 0.5)
+        return cumulative_products(row_normalize(maps))
 
     def zero_rows(self, name: str) -> torch.Tensor:
         """``(L, n)`` bool: rows of ``map(name)`` that are all zero (reported, never hidden). ALTI gives
