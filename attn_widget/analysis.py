@@ -12,7 +12,7 @@ import torch
 
 from .capture import Capture, capture
 from .compare import correlations
-from .gradients import Gradients, GradientRunner, IntegratedGradients
+from .gradients import GradientRunner, Gradients, IntegratedGradients
 from .inputs import check_model, resolve_tokenizer, unwrap
 from .methods import registry
 from .methods.heads import HeadChoice
@@ -245,7 +245,7 @@ class Analysis:
         return self.mixing_part.rollout(name)
 
     def mixing_unavailable(self, name: str) -> str:
-        """"" when the mixing method ``name`` works for this model, else one sentence saying why not."""
+        """ "" when the mixing method ``name`` works for this model, else one sentence saying why not."""
         return self.mixing_part.unavailable(name)
 
     def hidden_attribution(self, progress: ProgressArg = True) -> torch.Tensor:

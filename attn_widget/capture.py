@@ -66,6 +66,7 @@ class Capture:
                 f"them for {self.model_type!r}: {self.values_unavailable} Attention-only methods (raw, rollout, "
                 "flow) still work."
             )
+        assert self.out_weights is not None and self.out_bias is not None  # read with the values
         return self.values, self.out_weights, self.out_bias
 
 
@@ -224,13 +225,17 @@ def _add_value_data(record: Capture, model, calls: _Calls, dtype: torch.dtype) -
         )
         return
     values, weights, biases, layouts = [], [], [], set()
-    for layer, ((site, consumed, projected), (_, context, output)) in enumerate(zip(calls.values, calls.outputs)):
+    for layer, ((site, consumed, projected), (_, context, output)) in enumerate(
+        zip(calls.values, calls.outputs, strict=True)
+    ):
         if record.model_dtype in _HALF:  # values recomputed in float32 from what the projection consumed
             projected = _projection_in_float32(site.value, consumed, projected)
         head_dim, rest = divmod(context.shape[-1], n_heads)
         slices = None if rest else output_slices(site.output, n_heads, head_dim)
         if slices is None:
-            record.values_unavailable = f"its output projection ({type(site.output).__name__}) does not split into {n_heads} heads."
+            record.values_unavailable = (
+                f"its output projection ({type(site.output).__name__}) does not split into {n_heads} heads."
+            )
             return
         found = list(candidates(projected, site.fused, n_heads, head_dim))
         if not found:

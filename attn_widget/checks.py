@@ -37,7 +37,9 @@ def layer(value, n_layers: int) -> int:
 def head(value, n_heads: int) -> int:
     value = integer(value, "head")
     if not MAX_HEAD <= value < n_heads:
-        raise ValueError(f"head must be 0..{n_heads - 1}, {MEAN_HEAD} for the mean or {MAX_HEAD} for the max; got {value}.")
+        raise ValueError(
+            f"head must be 0..{n_heads - 1}, {MEAN_HEAD} for the mean or {MAX_HEAD} for the max; got {value}."
+        )
     return value
 
 
@@ -99,7 +101,9 @@ def selected(value: dict, n_tokens: int, n_layers: int) -> dict:
 
 def target(value: str, ids: Sequence[str]) -> str:
     if value != "" and value not in ids:
-        raise ValueError(f"target must be '' or one of the target ids {list(ids)} (add one with set_target); got {value!r}.")
+        raise ValueError(
+            f"target must be '' or one of the target ids {list(ids)} (add one with set_target); got {value!r}."
+        )
     return value
 
 
@@ -127,7 +131,9 @@ def serialisable(value, name: str):
         try:
             value.encode("utf-8")
         except UnicodeEncodeError:
-            raise ValueError(f"{name} holds a lone surrogate: {value!r}; pass text through attn_widget.text.display_token.") from None
+            raise ValueError(
+                f"{name} holds a lone surrogate: {value!r}; pass text through attn_widget.text.display_token."
+            ) from None
     if isinstance(value, dict):
         for key, item in value.items():
             serialisable(item, f"{name}[{key!r}]")

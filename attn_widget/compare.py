@@ -2,7 +2,8 @@
 (methods.md section 8; the protocol of Abnar & Zuidema's Tables 1-3).
 
 For one text and target: take row t of every attention-derived matrix at every layer (for
-decoders only the tokens j <= t; the mean of all rows for targets that pool positions) and the per-token vector of every reference method, and
+decoders only the tokens j <= t; the mean of all rows for targets that pool positions) and the
+per-token vector of every reference method, and
 compute Spearman's rho (average ranks for ties). Attention-derived scores are
 non-negative, so they are compared with the absolute value of signed references (as Abnar
 did) and, in a second column, with the signed values. Cases where rho is undefined (a

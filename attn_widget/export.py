@@ -26,6 +26,7 @@ def widget_state(widget) -> dict:
 
     Refuses (ValueError) a state that has no faithful JSON form: NaN, infinities, lone surrogates.
     """
+
     def encode(value):
         if isinstance(value, (bytes, memoryview)):
             return {"base64": base64.b64encode(bytes(value)).decode()}

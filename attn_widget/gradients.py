@@ -67,7 +67,7 @@ class GradientRunner:
         self.model, self.tokenizer, self.record = model, tokenizer, record
         self.device = next(model.parameters()).device
         self.as_float = record.attentions.dtype  # float64 for float64 models, else float32
-        self._inputs = {key: value.to(self.device) for key, value in record.model_inputs.items()}
+        self._inputs = {key: value.to(self.device) for key, value in (record.model_inputs or {}).items()}
         self._context: Context | None = None
         self._tables: list[torch.nn.Module] | None = None
 
@@ -155,7 +155,7 @@ class GradientRunner:
             attentions = list(outputs.attentions)
             y = target.score(outputs).sum()
             grads = torch.autograd.grad(y, [embeds, *attentions], allow_unused=True)
-        attention_grad = [torch.zeros_like(a) if g is None else g for a, g in zip(attentions, grads[1:])]
+        attention_grad = [torch.zeros_like(a) if g is None else g for a, g in zip(attentions, grads[1:], strict=True)]
         as_float = self.as_float
         return Gradients(
             value=float(y.detach()),
@@ -191,12 +191,12 @@ class GradientRunner:
         reference = self._reference(kind)
         if reference is None:
             raise ValueError(f'This tokenizer has no {kind} token; choose another baseline ("auto", "zero", ...).')
-        name = self.tokenizer.convert_ids_to_tokens(getattr(self.tokenizer, BASELINES[kind]))
+        name = self.tokenizer.convert_ids_to_tokens(getattr(self.tokenizer, str(BASELINES[kind])))
         return torch.where(special, embeds, reference), f"{name} embedding"
 
     def _reference(self, kind: str) -> torch.Tensor | None:
         """``(d,)`` the embedding of the tokenizer's mask, unk or pad token; None if it has none."""
-        token_id = getattr(self.tokenizer, BASELINES[kind], None)
+        token_id = getattr(self.tokenizer, str(BASELINES[kind]), None)
         if token_id is None:
             return None
         with torch.no_grad():

@@ -9,7 +9,7 @@ def correlation_figure(summary, reference: str = "blank_out", title: str | None 
     summary: the output of ``attn_widget.compare.summarise`` (or of ``correlations``, whose
     ``rho`` column is used directly). Show it with ``show_inline(figure)``.
     """
-    from bokeh.models import ColumnDataSource, Whisker
+    from bokeh.models import ColumnDataSource, Range1d, Whisker  # type: ignore[attr-defined]
     from bokeh.palettes import Category10
     from bokeh.plotting import figure
 
@@ -21,7 +21,7 @@ def correlation_figure(summary, reference: str = "blank_out", title: str | None 
         y_axis_label="Spearman's rho",
         width=640,
         height=360,
-        y_range=(-1, 1),
+        y_range=Range1d(start=-1, end=1),
         tools="hover,save,reset",
         tooltips=[("method", "@method"), ("layer", "@layer"), ("rho", f"@{column}{{0.00}}")],
     )
@@ -33,8 +33,12 @@ def correlation_figure(summary, reference: str = "blank_out", title: str | None 
         plot.line("layer", column, source=source, legend_label=method, color=colour, line_width=2)
         plot.scatter("layer", column, source=source, color=colour, size=6)
         if "rho_std" in rows:
-            rows = rows.assign(lower=rows[column] - rows["rho_std"].fillna(0), upper=rows[column] + rows["rho_std"].fillna(0))
-            plot.add_layout(Whisker(source=ColumnDataSource(rows), base="layer", lower="lower", upper="upper", line_color=colour))
+            rows = rows.assign(
+                lower=rows[column] - rows["rho_std"].fillna(0), upper=rows[column] + rows["rho_std"].fillna(0)
+            )
+            plot.add_layout(
+                Whisker(source=ColumnDataSource(rows), base="layer", lower="lower", upper="upper", line_color=colour)
+            )
     plot.legend.location = "bottom_right"
     plot.legend.click_policy = "hide"
     return plot

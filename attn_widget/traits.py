@@ -37,7 +37,9 @@ def pick(trait: t.TraitType, check: Callable) -> t.TraitType:
 
 def tagged(namespace: dict, tag: str) -> tuple[str, ...]:
     """Names of the traits in a class body carrying ``tag``, in declaration order."""
-    return tuple(name for name, trait in namespace.items() if isinstance(trait, t.TraitType) and trait.metadata.get(tag))
+    return tuple(
+        name for name, trait in namespace.items() if isinstance(trait, t.TraitType) and trait.metadata.get(tag)
+    )
 
 
 class Choice(t.Enum):
@@ -45,7 +47,7 @@ class Choice(t.Enum):
 
     def error(self, obj, value, error=None, info=None):
         try:
-            checks.choice(self.name, value, list(self.values))
+            checks.choice(str(self.name), value, list(self.values or ()))
         except ValueError as refused:
             raise t.TraitError(str(refused)) from None
         super().error(obj, value, error, info)
@@ -58,8 +60,10 @@ class Count(t.Int):
         if isinstance(value, int) and not isinstance(value, bool):
             low, high = self.min, self.max
             if (low is not None and value < low) or (high is not None and value > high):
-                limits = f"between {low} and {high}" if low is not None and high is not None else (
-                    f"{low} or more" if low is not None else f"{high} or less"
+                limits = (
+                    f"between {low} and {high}"
+                    if low is not None and high is not None
+                    else (f"{low} or more" if low is not None else f"{high} or less")
                 )
                 raise t.TraitError(f"{self.name} must be {limits}; got {value}.")
         return super().validate(obj, value)
@@ -74,11 +78,13 @@ class FactBytes(t.Bytes):
         return super().validate(obj, value)
 
 
-def data_traits(specs) -> dict[str, t.TraitType]:
+def data_traits(specs) -> dict[str, FactBytes]:
     """The data traits of these methods: ``data_<id>``, and ``data_<id>_rows`` for a per-row quantity."""
     traits = {}
     for method in specs:
-        traits[f"data_{method.id}"] = FactBytes(help=f"{method.label}: binary envelope (payload.py).").tag(sync=True, fact=True)
+        traits[f"data_{method.id}"] = FactBytes(help=f"{method.label}: binary envelope (payload.py).").tag(
+            sync=True, fact=True
+        )
         if method.row_values is not None:
             traits[f"data_{method.id}_rows"] = FactBytes(help=f"{method.row_label}, per row.").tag(sync=True, fact=True)
     return traits

@@ -65,7 +65,8 @@ class AttentionWidget(anywidget.AnyWidget):
     # Token scores from gradients or blank-out, beside the graph (methods.md section 6).
     targets = fact(
         t.List(t.Dict()),
-        "Targets to explain: [{id, label, position}] (position None = all rows). Read-only: add one with set_target(...).",
+        "Targets to explain: [{id, label, position}] (position None = all rows). "
+        "Read-only: add one with set_target(...).",
     )
     target = pick(
         t.Unicode("", help="Selected target id, one of ``targets`` ('' when the model has no default)."),
@@ -77,7 +78,8 @@ class AttentionWidget(anywidget.AnyWidget):
     ).tag(sync=True, check=lambda self, value: checks.attribution_data(value))
     selected = pick(
         t.Dict(
-            help="The pinned token: {side: 'source' | 'target', index: 0..n-1} (one layer), {layer: 0..L, index: 0..n-1} "
+            help="The pinned token: {side: 'source' | 'target', index: 0..n-1} (one layer), "
+            "{layer: 0..L, index: 0..n-1} "
             "(whole model), or {} (nothing pinned)."
         ),
         lambda self, value: checks.selected(value, len(self.tokens), self.n_layers),
@@ -85,7 +87,13 @@ class AttentionWidget(anywidget.AnyWidget):
 
     # Settings of the view (``traits.option``), in the order the initial state lists them. Moving a
     # control never re-sends data.
-    view = option(Choice(("layer", "model"), "layer", help="'layer': one layer as a bipartite graph; 'model': every layer as a column."))
+    view = option(
+        Choice(
+            ("layer", "model"),
+            "layer",
+            help="'layer': one layer as a bipartite graph; 'model': every layer as a column.",
+        )
+    )
     layer = option(
         t.Int(1, help="Selected layer, 1..L as displayed (tensor index layer - 1)."),
         lambda self, value: checks.layer(value, self.n_layers),
@@ -104,8 +112,10 @@ class AttentionWidget(anywidget.AnyWidget):
     )
     top_k = option(
         Count(
-            0, min=0, help="Edges drawn into each token at most, strongest first (0 = all; default: all up to "
-            f"{ALL_EDGES_UP_TO} tokens, else {LONG_INPUT_TOP_K})."
+            0,
+            min=0,
+            help="Edges drawn into each token at most, strongest first (0 = all; default: all up to "
+            f"{ALL_EDGES_UP_TO} tokens, else {LONG_INPUT_TOP_K}).",
         )
     )
     threshold = option(
@@ -114,7 +124,8 @@ class AttentionWidget(anywidget.AnyWidget):
     )
     specials = option(
         Choice(
-            ("show", "hide", "renormalise"), "show",
+            ("show", "hide", "renormalise"),
+            "show",
             help="Edges touching special tokens: 'show', 'hide', or 'renormalise' (hide, rescale rows).",
         )
     )
@@ -130,7 +141,10 @@ class AttentionWidget(anywidget.AnyWidget):
     )
     window = option(
         t.List(
-            t.Int(), default_value=[0, 0], minlen=2, maxlen=2,
+            t.Int(),
+            default_value=[0, 0],
+            minlen=2,
+            maxlen=2,
             help="Token window [first row 0..n-1, rows shown >= 0] for long inputs; rows 0 shows all tokens.",
         ),
         lambda self, value: checks.window(value, len(self.tokens)),
@@ -142,7 +156,9 @@ class AttentionWidget(anywidget.AnyWidget):
     _FROM_FRONT_END = (*_VIEW_OPTIONS, *tagged(locals(), "front_end"))
     _CHECKED = tagged(locals(), "check")
 
-    def __init__(self, model=None, text: str | None = None, tokenizer=None, *, analysis: Analysis | None = None, **state):
+    def __init__(
+        self, model=None, text: str | None = None, tokenizer=None, *, analysis: Analysis | None = None, **state
+    ):
         """Analyse ``text`` with ``model`` (or show an existing ``analysis``).
 
         state: initial ``layer``, ``head`` or ``method``.
@@ -207,10 +223,8 @@ class AttentionWidget(anywidget.AnyWidget):
     def _offer_default_target(self) -> None:
         if self.analysis.model is None:
             return
-        try:
+        with contextlib.suppress(ValueError):  # no output head: the strip asks for set_target(...)
             self.set_target(None)
-        except ValueError:
-            pass  # no output head: the strip asks for set_target(...)
 
     @t.observe("target", "attribution")
     def _attribute(self, _change=None) -> None:
@@ -284,8 +298,10 @@ class AttentionWidget(anywidget.AnyWidget):
         if spec.layers is None or set(wanted) <= set(self.ready.get(method, [])):
             return
 
+        compute_layers = spec.layers
+
         def work(progress):
-            spec.layers(self.analysis, wanted, progress)
+            compute_layers(self.analysis, wanted, progress)
 
         def on_progress(done: float, total: float) -> None:
             self.job = {"method": method, "layers": wanted, "done": done, "total": total}
@@ -293,7 +309,7 @@ class AttentionWidget(anywidget.AnyWidget):
         def on_finish(error: str | None) -> None:
             # Computing one method's layers can complete another's (flow_rf needs flow's).
             for other in self._specs.values():
-                if other.layers is not None and other.done(self.analysis) != self.ready.get(other.id):
+                if other.done is not None and other.done(self.analysis) != self.ready.get(other.id):
                     self._publish(other)
             self.job = {"method": method, "layers": wanted, "error": error} if error else {}
 

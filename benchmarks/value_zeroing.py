@@ -23,12 +23,12 @@ import torch
 
 sys.path.insert(0, os.path.join(os.path.dirname(__file__), ".."))
 
+from _common import best_of, text_of  # noqa: E402
+
 from attn_widget.capture import capture  # noqa: E402
 from attn_widget.demo import minilm  # noqa: E402
 from attn_widget.methods.hidden_attribution import hidden_attribution_maps  # noqa: E402
 from attn_widget.methods.value_zeroing import value_zeroing_maps  # noqa: E402
-
-from _common import best_of, text_of  # noqa: E402
 
 
 def forward_seconds(model, tokenizer, text: str, rounds: int) -> float:

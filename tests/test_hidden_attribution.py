@@ -19,7 +19,10 @@ def block_outputs(model, embeds: torch.Tensor, extra: dict) -> torch.Tensor:
     """``(L, B, n, d)``: every block's output for a batch of word embeddings ``embeds`` ``(B, n, d)``."""
     blocks = model.encoder.layer if hasattr(model, "encoder") else model.h
     seen = []
-    keep = lambda _m, _i, o: seen.append(o[0] if isinstance(o, tuple) else o)
+
+    def keep(_module, _inputs, o) -> None:
+        seen.append(o[0] if isinstance(o, tuple) else o)
+
     handles = [b.register_forward_hook(keep) for b in blocks]
     with torch.no_grad():
         model(inputs_embeds=embeds, **{k: v.expand(len(embeds), -1) for k, v in extra.items()})

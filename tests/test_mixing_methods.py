@@ -115,7 +115,11 @@ def test_alti_kernel_equals_the_chunked_pieces_and_rows_are_distributions(causal
 def test_every_map_is_row_stochastic_and_causal_maps_lower_triangular(causal):
     att, f, x = attention(causal), randn(H, N, D), randn(N, D, seed=3)
     _, ln = layer_norm(randn(N, D, seed=4), 1 + randn(D, seed=5), randn(D, seed=6))
-    for m in (norm.norm_map(att, f), norm_residual.norm_residual_map(att, f, x, ln), globenc.globenc_map(att, f, x, ln, ln)):
+    for m in (
+        norm.norm_map(att, f),
+        norm_residual.norm_residual_map(att, f, x, ln),
+        globenc.globenc_map(att, f, x, ln, ln),
+    ):
         assert m.dtype == torch.float64 and (m >= 0).all()
         assert torch.allclose(m.sum(-1), torch.ones(N, dtype=torch.float64), atol=1e-12)
         assert not causal or (m.triu(1) == 0).all()

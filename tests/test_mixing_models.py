@@ -13,8 +13,8 @@ from zoo import FAMILIES, zoo_tokenizer
 from attn_widget import UnsupportedModelError, analyze, targets
 from attn_widget.methods import alti
 from attn_widget.methods.normalize import row_normalize
-from attn_widget.parts.mixing import Mixing
 from attn_widget.models.blocks import PARALLEL, POST_LN, PRE_LN
+from attn_widget.parts.mixing import Mixing
 
 TEXT = "the cat sat on the mat and the dog ran to the big red house"
 NAMES = ("norm", "norm_residual", "globenc", "alti")
@@ -40,7 +40,10 @@ def test_post_ln_structure_and_alti_reconstruction_of_the_first_norm(bert):
     model, _, analysis = bert
     mixing = Mixing(analysis)
     recorded = []
-    handles = [layer.attention.output.LayerNorm.register_forward_hook(lambda _m, _i, out: recorded.append(out[0])) for layer in model.encoder.layer]
+    handles = [
+        layer.attention.output.LayerNorm.register_forward_hook(lambda _m, _i, out: recorded.append(out[0]))
+        for layer in model.encoder.layer
+    ]
     try:
         structure = mixing.structure()
     finally:
@@ -65,8 +68,14 @@ def test_maps_match_an_independent_derivation_following_the_released_code(bert):
     hooks = []
     for index, layer in enumerate(model.encoder.layer):
         for key, module in (("ln1", layer.attention.output.LayerNorm), ("ln2", layer.output.LayerNorm)):
-            hooks.append(module.register_forward_hook(lambda _m, i, o, k=(key, index): seen.__setitem__(k, (i[0][0], o[0]))))
-        hooks.append(layer.attention.self.value.register_forward_hook(lambda _m, _i, o, k=("v", index): seen.__setitem__(k, o[0])))
+            hooks.append(
+                module.register_forward_hook(lambda _m, i, o, k=(key, index): seen.__setitem__(k, (i[0][0], o[0])))
+            )
+        hooks.append(
+            layer.attention.self.value.register_forward_hook(
+                lambda _m, _i, o, k=("v", index): seen.__setitem__(k, o[0])
+            )
+        )
     try:
         with torch.no_grad():
             model.set_attn_implementation("eager")
@@ -149,7 +158,9 @@ def test_alti_logit_adds_up_to_the_logit_the_model_computed(gpt2_lm):
         t = analysis.target(target).position
         assert (parts.tokens[t + 1 :] == 0).all() and (parts.attention[:, t + 1 :] == 0).all()
         assert torch.allclose(parts.layers.sum(0), parts.tokens, atol=1e-12)
-    assert torch.equal(mixing.alti_logit(targets.token(7, position=5)), mixing.logit_decomposition(targets.token(7, position=5)).tokens)
+    assert torch.equal(
+        mixing.alti_logit(targets.token(7, position=5)), mixing.logit_decomposition(targets.token(7, position=5)).tokens
+    )
 
 
 def test_alti_logit_through_an_rms_final_norm():
@@ -193,7 +204,9 @@ def test_unrecognised_structures_are_refused_with_one_sentence(name, reason):
     assert (mixing.unavailable("norm") == "") == (name != "ConvBERT")
 
 
-@pytest.mark.parametrize("name, kind", [("GPT-J", PARALLEL), ("Falcon", PARALLEL), ("OPT", PRE_LN), ("T5 encoder", PRE_LN)])
+@pytest.mark.parametrize(
+    "name, kind", [("GPT-J", PARALLEL), ("Falcon", PARALLEL), ("OPT", PRE_LN), ("T5 encoder", PRE_LN)]
+)
 def test_pre_ln_and_parallel_blocks_are_recognised(name, kind):
     analysis = analyze(family(name).build(torch.float64), TEXT, zoo_tokenizer())
     structure = Mixing(analysis).structure()

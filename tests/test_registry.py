@@ -57,7 +57,11 @@ def test_the_built_in_methods_are_registered_in_menu_order():
 
 def test_applicability_says_why_not(tokenizer):
     encoder = analyze(tiny_model("bert"), TEXT, tokenizer)
-    assert registry.matrix_method("rollout_rf").applies(encoder).startswith("Receptive-field normalisation is for decoders")
+    assert (
+        registry.matrix_method("rollout_rf")
+        .applies(encoder)
+        .startswith("Receptive-field normalisation is for decoders")
+    )
     assert registry.matrix_method("rollout").applies(encoder) == ""
 
 
@@ -82,7 +86,12 @@ def test_a_registered_method_reaches_the_widget_exports_and_compare(tokenizer, t
 
 def test_a_registered_attribution_reaches_the_menu_and_compare(tokenizer, toy_attribution):
     w = AttentionWidget(tiny_lm(), TEXT, tokenizer)
-    assert w.attributions[-1] == {"id": "position", "label": "token position", "description": "A toy score.", "signed": False}
+    assert w.attributions[-1] == {
+        "id": "position",
+        "label": "token position",
+        "description": "A toy score.",
+        "signed": False,
+    }
     w.attribution = "position"
     w.wait()
     assert w.attribution_data["status"] == "done"

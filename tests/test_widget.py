@@ -7,8 +7,8 @@ import re
 import warnings
 
 import numpy as np
-import torch
 import pytest
+import torch
 import traitlets
 from tiny_models import tiny_model
 
@@ -156,7 +156,9 @@ def test_effective_attention_travels_signed_with_the_mass_it_removed(tokenizer):
     decoded = payload.decode(w.data_effective)
     assert decoded["shape"] == [3, 6, len(w.tokens), len(w.tokens)]
     kept = decoded["matrices"] != 0  # top-k keeps the strongest entries
-    np.testing.assert_allclose(decoded["matrices"][:, :4][kept[:, :4]], analysis.effective().numpy()[kept[:, :4]], atol=1e-4)
+    np.testing.assert_allclose(
+        decoded["matrices"][:, :4][kept[:, :4]], analysis.effective().numpy()[kept[:, :4]], atol=1e-4
+    )
     rows = payload.decode(w.data_effective_rows)["matrices"][..., 0]
     np.testing.assert_allclose(rows[:, :4], analysis.effective_removed().numpy(), atol=1e-4)
     assert w.ready["effective_flow"] == []  # 58 tokens: computed on request
@@ -193,7 +195,11 @@ def test_token_scores_follow_the_target_and_method(tokenizer):
     np.testing.assert_allclose(values, w.analysis.attribution("grad_x_input").numpy(), atol=1e-4 * abs(values).max())
     w.set_target(targets.next_token(3, "actual"), label="the actual next token after 'sat'")
     w.wait()
-    assert w.target == "t1" and w.targets[1] == {"id": "t1", "label": "the actual next token after 'sat'", "position": 3}
+    assert w.target == "t1" and w.targets[1] == {
+        "id": "t1",
+        "label": "the actual next token after 'sat'",
+        "position": 3,
+    }
     values = payload.decode(w.attribution_data["values"])["matrices"][0, 0]
     assert np.all(values[4:] == 0)  # causal: nothing after the target position
     with pytest.raises(traitlets.TraitError, match="attribution must be"):
@@ -208,7 +214,9 @@ def test_integrated_gradients_that_stop_at_the_step_cap_say_so_beside_the_bars(t
 
     original = GradientRunner.integrated_gradients
     monkeypatch.setattr(
-        GradientRunner, "integrated_gradients", lambda self, target, **kw: original(self, target, **{**kw, "tolerance": 1e-15})
+        GradientRunner,
+        "integrated_gradients",
+        lambda self, target, **kw: original(self, target, **{**kw, "tolerance": 1e-15}),
     )
     w = AttentionWidget(tiny_lm(), TEXT, tokenizer)
     w.attribution = "integrated_gradients"
@@ -216,7 +224,9 @@ def test_integrated_gradients_that_stop_at_the_step_cap_say_so_beside_the_bars(t
         w.wait()
     data = w.attribution_data
     assert data["status"] == "done"
-    assert re.fullmatch(r"Completeness \d+% after 800 steps \(goal 5%\): .*\(\[MASK\] embedding\)\. .*", data["warning"])
+    assert re.fullmatch(
+        r"Completeness \d+% after 800 steps \(goal 5%\): .*\(\[MASK\] embedding\)\. .*", data["warning"]
+    )
     w.attribution = "saliency"
     w.wait()
     assert "warning" not in w.attribution_data
@@ -320,7 +330,9 @@ FACTS = [
 @pytest.mark.parametrize("name,value", FACTS)
 def test_facts_about_the_text_are_read_only(widget, name, value):
     before = getattr(widget, name)
-    with pytest.raises(traitlets.TraitError, match=f"{name} comes from the analysis of the text and cannot be set; make a new"):
+    with pytest.raises(
+        traitlets.TraitError, match=f"{name} comes from the analysis of the text and cannot be set; make a new"
+    ):
         setattr(widget, name, value)
     assert getattr(widget, name) == before
 
@@ -342,8 +354,16 @@ def test_targets_are_added_with_set_target_only(tokenizer):
         ("threshold", float("inf"), "threshold must be a weight >= 0 \\(a finite number\\); got inf"),
         ("threshold", float("nan"), "threshold must be a weight >= 0 \\(a finite number\\); got nan"),
         ("binarize_threshold", float("nan"), "binarize_threshold must be in \\[0, 1\\)"),
-        ("selected", {"index": float("nan")}, "selected must be {} \\(nothing pinned\\), {'side': 'source' or 'target', 'index': 0..7}"),
-        ("selected", {"side": "target", "index": float("nan")}, "selected must be .*; got {'side': 'target', 'index': nan}"),
+        (
+            "selected",
+            {"index": float("nan")},
+            "selected must be {} \\(nothing pinned\\), {'side': 'source' or 'target', 'index': 0..7}",
+        ),
+        (
+            "selected",
+            {"side": "target", "index": float("nan")},
+            "selected must be .*; got {'side': 'target', 'index': nan}",
+        ),
         ("selected", {"side": "target", "index": 8}, "or {'layer': 0..3, 'index': 0..7}; got"),
         ("selected", {"side": "target", "index": -1}, "selected must be"),
         ("selected", {"side": "target", "index": True}, "selected must be"),
@@ -354,8 +374,16 @@ def test_targets_are_added_with_set_target_only(tokenizer):
         ("window", [8, 0], "window must be \\[first row 0..7, rows >= 0\\]"),
         ("attribution_data", {"status": "finished"}, "attribution_data\\['status'\\] must be one of"),
         ("attribution_data", {"status": "done", "method": "saliency"}, "needs its 'values' as a payload envelope"),
-        ("attribution_data", {"status": "done", "values": b"", "warning": 3}, "attribution_data\\['warning'\\] must be a plain string"),
-        ("attribution_data", {"status": "running", "done": float("nan"), "total": 1}, "attribution_data\\['done'\\] is nan"),
+        (
+            "attribution_data",
+            {"status": "done", "values": b"", "warning": 3},
+            "attribution_data\\['warning'\\] must be a plain string",
+        ),
+        (
+            "attribution_data",
+            {"status": "running", "done": float("nan"), "total": 1},
+            "attribution_data\\['done'\\] is nan",
+        ),
         ("job", {"method": "flow", "layers": [1], "done": float("inf"), "total": 1}, "job\\['done'\\] is inf"),
     ],
 )
@@ -371,7 +399,13 @@ def test_pins_and_scores_that_fit_are_accepted(widget):
         widget.selected = pin
         assert widget.selected == pin and all(type(v) in (int, str) for v in widget.selected.values())
     widget.selected = {}
-    done = {"target": "t0", "method": "integrated_gradients", "status": "done", "values": b"\x00", "warning": "Stopped early."}
+    done = {
+        "target": "t0",
+        "method": "integrated_gradients",
+        "status": "done",
+        "values": b"\x00",
+        "warning": "Stopped early.",
+    }
     widget.attribution_data = done  # the warning integrated gradients may send with its scores
     widget.attribution_data = {}
 
@@ -390,7 +424,9 @@ def test_front_end_updates_are_checked_and_a_refused_one_is_undone_and_sent_back
         w.set_state(update)
         assert (w.layer, w.threshold, w.selected, w.head) == (2, 0.1, {}, -1), update
         updates = [m for m in sent if m["method"] == "update"]
-        assert updates and updates[-1]["state"] == {name: getattr(w, name) for name in update}, "the front end is corrected"
+        assert updates and updates[-1]["state"] == {name: getattr(w, name) for name in update}, (
+            "the front end is corrected"
+        )
     for facts in ({"tokens": ["only one"]}, {"methods": []}, {"data_raw": b""}, {"layer": 3, "n_layers": 9}):
         w.set_state(facts)
         assert (len(w.tokens), len(w.methods), w.n_layers, w.layer) == (8, 18, 3, 2) and w.data_raw
@@ -412,7 +448,13 @@ def test_front_end_messages_are_checked(tokenizer, caplog):
         w._handle_message(w, content, [])  # as the comm delivers it: nothing may raise
         w.wait()
         assert w.job == {} and w.ready["flow"] == [], content
-    for text in ("method must be one of", "layer must be between 1 and 3", "layer must be an integer", "a list of layer numbers", "unknown message"):
+    for text in (
+        "method must be one of",
+        "layer must be between 1 and 3",
+        "layer must be an integer",
+        "a list of layer numbers",
+        "unknown message",
+    ):
         assert text in caplog.text
     w._handle_message(w, {"type": "compute", "method": "flow", "layers": [2]}, [])
     w.wait()
@@ -451,20 +493,33 @@ def test_token_text_from_the_tokenizer_is_made_safe(tokenizer, monkeypatch):
     monkeypatch.setattr(tok, "decode", lambda ids, **_: hostile[int(ids[0]) % len(hostile)])
     w = AttentionWidget(tiny_model("bert"), "the cat", tok)
     ids = tokenizer("the cat")["input_ids"]
-    expected = {"\x00": "\\x00", "\ud800": "\ufffd", "a\u202eb": "a\\u202eb", "\n": "\u21b5", "\x85": "\\x85", "cat": "cat"}
+    expected = {
+        "\x00": "\\x00",
+        "\ud800": "\ufffd",
+        "a\u202eb": "a\\u202eb",
+        "\n": "\u21b5",
+        "\x85": "\\x85",
+        "cat": "cat",
+    }
     assert w.analysis.tokens == w.tokens == [expected[hostile[i % len(hostile)]] for i in ids]
     _json_state(w)
 
 
 @pytest.mark.parametrize(
-    "name,value,where", [("threshold", float("inf"), "['threshold'] is inf"), ("selected", {"index": float("nan")}, "['selected']['index'] is nan")]
+    "name,value,where",
+    [
+        ("threshold", float("inf"), "['threshold'] is inf"),
+        ("selected", {"index": float("nan")}, "['selected']['index'] is nan"),
+    ],
 )
 def test_exports_refuse_state_with_no_faithful_form(name, value, where):
     from payload_fixtures import synthetic_widget
 
     w = synthetic_widget()
     w._trait_values[name] = value  # as if something had slipped past the checks
-    with pytest.raises(ValueError, match=re.escape(f"Cannot export this widget: the widget's state{where}: NaN and infinite")):
+    with pytest.raises(
+        ValueError, match=re.escape(f"Cannot export this widget: the widget's state{where}: NaN and infinite")
+    ):
         w.to_html()
 
 

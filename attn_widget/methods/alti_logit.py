@@ -32,7 +32,9 @@ import torch
 from .registry import register_attribution
 
 
-def attention_logits(att: torch.Tensor, transformed: torch.Tensor, direction: torch.Tensor, position: int) -> torch.Tensor:
+def attention_logits(
+    att: torch.Tensor, transformed: torch.Tensor, direction: torch.Tensor, position: int
+) -> torch.Tensor:
     """Δ_j = Σ_h A^h_tj u'·f^h(x_j): ``(n,)`` float64, one layer's attention at ``position`` t
     projected on ``direction`` u' ``(d,)`` (the unembedding direction through the frozen final norm).
 

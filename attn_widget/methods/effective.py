@@ -73,7 +73,7 @@ def effective_attention(
     """
     n_heads = att.shape[0]
     group = torch.arange(n_heads) if group is None else group
-    bases = [None] * n_heads if out_weights is None else value_bases(out_weights, eps)
+    bases: list[torch.Tensor | None] = [None] * n_heads if out_weights is None else list(value_bases(out_weights, eps))
     full_mask = bool(mask.all())
     # Heads that share a projector (same key/value group, W_O of full row rank) are projected together.
     batches: dict[tuple[int, int], list[int]] = {}
@@ -82,8 +82,9 @@ def effective_attention(
     matrices = {}
     for (g, _), heads in batches.items():
         v = values[g].to(torch.float64)
-        if bases[heads[0]] is not None:
-            v = v @ bases[heads[0]]
+        basis = bases[heads[0]]
+        if basis is not None:
+            v = v @ basis
         if sum_preserving:
             v = torch.cat([v, torch.ones(v.shape[0], 1, dtype=torch.float64)], dim=1)
         matrices[tuple(heads)] = v
@@ -94,14 +95,15 @@ def effective_attention(
     else:
         found = [_column_bases(v.unsqueeze(0), head_dim, eps)[0] for v in matrices.values()]
     projectors = {
-        heads: _RowProjector(v, *column, mask, eps, head_dim, full_mask) for (heads, v), column in zip(matrices.items(), found)
+        heads: _RowProjector(v, *column, mask, eps, head_dim, full_mask)
+        for (heads, v), column in zip(matrices.items(), found, strict=True)
     }
     if out is None:
         out = torch.empty(att.shape, dtype=torch.float64 if att.dtype == torch.float64 else torch.float32)
     if full_mask:
         return _project_all_rows(att, projectors, out)
-    for heads, projector in projectors.items():
-        out[list(heads)] = projector.apply(att[list(heads)]).to(out.dtype)
+    for members, projector in projectors.items():
+        out[list(members)] = projector.apply(att[list(members)]).to(out.dtype)
     return out
 
 
@@ -157,7 +159,9 @@ class _RowProjector:
         self.gram_inverse, gram_min = _cholesky_inverse(grams)
         candidates = (sizes > rank) & (gram_min >= 1e-6) & (rank > 0)
         if rank:
-            floor = torch.clamp((sizes.clamp(min=head_dim) * eps) ** 2, min=16 * rank * float(torch.finfo(torch.float64).eps))
+            floor = torch.clamp(
+                (sizes.clamp(min=head_dim) * eps) ** 2, min=16 * rank * float(torch.finfo(torch.float64).eps)
+            )
             certified = candidates & (gram_min * singular[-1] ** 2 > singular[0] ** 2 * floor)
             check = (candidates & ~certified).nonzero().flatten()
             if check.numel():
@@ -183,14 +187,14 @@ class _RowProjector:
         a64 = a.to(torch.float64)
         coefficients = torch.einsum("hir,irs->his", a64 @ self.basis, self.gram_inverse)
         result = (coefficients @ self.basis.T) * self.mask
-        for chunk, (keys, valid, bases) in zip(self.rest.split(self._CHUNK), self.rest_parts):
+        for chunk, (keys, valid, bases) in zip(self.rest.split(self._CHUNK), self.rest_parts, strict=True):
             rows = a64[:, chunk].gather(-1, keys.expand(a64.shape[0], -1, -1)) * valid  # (h, m, max |K|)
             projected = torch.einsum("hmk,mqk->hmq", torch.einsum("hmp,mpk->hmk", rows, bases), bases) * valid
             result[:, chunk] = torch.zeros_like(result[:, chunk]).scatter_add_(-1, keys.expand_as(projected), projected)
         return torch.where(self.identity_rows.unsqueeze(1), a64, result)
 
 
-def _column_bases(v: torch.Tensor, head_dim: int, eps: float) -> list[tuple[torch.Tensor, ...]]:
+def _column_bases(v: torch.Tensor, head_dim: int, eps: float) -> list[tuple[torch.Tensor, torch.Tensor, torch.Tensor]]:
     """For each float64 ``v[g]`` ``(n, k)``: an orthonormal basis B ``(n, r)`` of its column space above
     the rank tolerance sigma_1 · max(n, d_h) · eps, L ``(r, r)`` with L Lᵀ = C Cᵀ where V ≈ B C, and
     C's singular values ``(r,)``, descending.
@@ -216,7 +220,9 @@ def _column_bases(v: torch.Tensor, head_dim: int, eps: float) -> list[tuple[torc
     return [_kept(u[g], torch.diag(s[g]), s[g], max(n, head_dim) * eps) for g in range(v.shape[0])]
 
 
-def _kept(q: torch.Tensor, r: torch.Tensor, s: torch.Tensor, relative: float) -> tuple[torch.Tensor, ...]:
+def _kept(
+    q: torch.Tensor, r: torch.Tensor, s: torch.Tensor, relative: float
+) -> tuple[torch.Tensor, torch.Tensor, torch.Tensor]:
     """V = q r with q orthonormal and s = V's singular values: what ``_column_bases`` returns."""
     rank = int((s > s[0] * relative).sum()) if s[0] > 0 else 0
     if rank == r.shape[0]:

@@ -12,7 +12,9 @@ register_flow(
     "effective_flow",
     "Effective flow",
     "Attention flow with the clipped, re-normalised effective attention (E1) as capacities.",
-    lambda analysis, layers, progress: analysis.effective_flow(layers=layers, receptive_field="none", progress=progress),
+    lambda analysis, layers, progress: analysis.effective_flow(
+        layers=layers, receptive_field="none", progress=progress
+    ),
     done=lambda analysis: analysis.flow_layers_done("effective-clip"),
     applies=needs_values,
     compare=None,

@@ -28,7 +28,6 @@ from .rollout import residual_augment
 Progress = Callable[[int, int], None]  # (rows done, rows in all)
 
 
-
 def flow(
     att: torch.Tensor,
     residual: float = 0.5,
@@ -61,7 +60,8 @@ def layer_numbers(layers: Iterable[int] | None, n_layers: int) -> list[int]:
         return list(range(1, n_layers + 1))
     if isinstance(layers, (str, bytes)) or not isinstance(layers, Iterable):
         raise TypeError(f"layers must be a list of layer numbers 1..{n_layers}; got {layers!r}.")
-    wanted, bad = [], []
+    wanted: list[int] = []
+    bad = []
     for layer in layers:
         try:
             number = None if isinstance(layer, (bool, np.bool_)) else operator.index(layer)
@@ -69,7 +69,8 @@ def layer_numbers(layers: Iterable[int] | None, n_layers: int) -> list[int]:
             number = None
         if number is None or not 1 <= number <= n_layers:
             bad.append(layer)
-        wanted.append(number)
+        else:
+            wanted.append(number)
     if bad:
         raise ValueError(f"layers must be whole layer numbers 1..{n_layers}; got {', '.join(map(repr, bad))}.")
     return wanted

@@ -129,7 +129,10 @@ def _reverse_mode(runner: GradientRunner, blocks, capture: Capture, progress) ->
 def _outputs(runner: GradientRunner, blocks, x: torch.Tensor, n_layers: int) -> torch.Tensor:
     """``(L, B, n, d)``: every block's output for the input embeddings ``x`` ``(B, n, d)``."""
     seen = []
-    keep = lambda _m, _i, out: seen.append(out[0] if isinstance(out, (tuple, list)) else out)
+
+    def keep(_module, _inputs, out) -> None:
+        seen.append(out[0] if isinstance(out, (tuple, list)) else out)
+
     handles = [block.register_forward_hook(keep) for block in {id(b): b for b in blocks}.values()]
     try:
         runner._forward(x)

@@ -56,7 +56,9 @@ def needs_values(analysis) -> str:
 
 def decoders_only(analysis) -> str:
     """Applicability of receptive-field normalised methods."""
-    return "" if analysis.causal else "Receptive-field normalisation is for decoders; every encoder token sees all keys."
+    return (
+        "" if analysis.causal else "Receptive-field normalisation is for decoders; every encoder token sees all keys."
+    )
 
 
 @dataclass(frozen=True)
@@ -119,6 +121,7 @@ class MatrixMethod:
         """The data to show and the layer numbers it holds; a deferred method's missing layers are zero."""
         if not self.deferred(analysis):
             return self.compute(analysis, settings), list(range(1, analysis.n_layers + 1))
+        assert self.done is not None and self.layers is not None  # deferred() says layers; register_flow pairs them
         done = self.done(analysis)
         n = analysis.capture.n_tokens
         data = torch.zeros(analysis.n_layers, n, n, dtype=torch.float64)
@@ -241,7 +244,9 @@ def register_mixing(
         if spec.layer_maps is None:
             return {}
         return {
-            "layers": lambda analysis, layers, progress: getattr(analysis.mixing_part, part_method)(id, layers, progress),
+            "layers": lambda analysis, layers, progress: getattr(analysis.mixing_part, part_method)(
+                id, layers, progress
+            ),
             "done": lambda analysis: getattr(analysis.mixing_part, part_method + "_done")(id),
             "upfront": spec.upfront,
             "on_request": spec.on_request,
@@ -299,7 +304,9 @@ def unregister(id: str) -> None:
 
 
 @contextlib.contextmanager
-def registered(entry: MatrixMethod | AttributionMethod | MixingMethod) -> Iterator[MatrixMethod | AttributionMethod | MixingMethod]:
+def registered(
+    entry: MatrixMethod | AttributionMethod | MixingMethod,
+) -> Iterator[MatrixMethod | AttributionMethod | MixingMethod]:
     """Unregister ``entry`` (the value ``register`` returned) on leaving the block."""
     try:
         yield entry

@@ -106,7 +106,7 @@ def _prepare(model, capture: Capture) -> tuple[list[replay.BlockCall], list[_Zer
         raise ValueZeroingUnavailable(
             f"Value zeroing is unavailable for {name}: it needs the value vectors, and {capture.values_unavailable}"
         )
-    inputs = {key: value.to(next(model.parameters()).device) for key, value in capture.model_inputs.items()}
+    inputs = {key: value.to(next(model.parameters()).device) for key, value in (capture.model_inputs or {}).items()}
     try:
         calls = replay.record_and_check(model, inputs, capture.n_layers, replay.tolerance(capture.model_dtype))
     except replay.ReplayError as exc:
@@ -118,6 +118,9 @@ def _zeroing(call: replay.BlockCall, capture: Capture, model_name: str) -> _Zero
     """The value columns of layer ``call.index``: the capture's layout whose columns give its values."""
     geometry, layer = capture.geometry, call.index
     projected = call.value_output
+    # _prepare refused captures without these
+    assert geometry is not None and capture.value_layout is not None and capture.values is not None
+    assert projected is not None
     bias = call.site.value_bias
     for layout in capture.value_layout.split("/"):
         columns = _columns(layout, projected.shape[-1], geometry.n_heads, geometry.head_dim)
@@ -147,6 +150,7 @@ def _columns(layout: str, width: int, n_heads: int, head_dim: int) -> torch.Tens
 
 def _batch_size(capture: Capture, element_size: int) -> int:
     """Copies per batch: the block's activations per copy, about n·(16·d + 4·H·n) numbers, within the budget."""
+    assert capture.geometry is not None  # captures with value vectors have their geometry
     n, d, heads = capture.n_tokens, capture.geometry.hidden_size, capture.n_heads
     per_copy = element_size * n * (16 * d + 4 * heads * n)
     return max(1, min(n, _BUDGET_BYTES // per_copy))
@@ -172,7 +176,10 @@ def _zeroed_outputs(
     with replay.hooked(call.site.value, zero):
         if check is None:
             return replay.run_block(call, call.inputs.expand(len(tokens), -1, -1))
-        keep = lambda _m, inputs, _o: seen.append(inputs[0].detach())
+
+        def keep(_module, inputs, _output) -> None:
+            seen.append(inputs[0].detach())
+
         with replay.hooked(call.site.output, keep):
             outputs = replay.run_block(call, call.inputs.expand(len(tokens), -1, -1))
     _check_zeroing(seen, check, call.index, tokens)
@@ -186,6 +193,7 @@ def _check_zeroing(seen: list[torch.Tensor], capture: Capture, layer: int, token
             f"Value zeroing is unavailable: layer {layer + 1}'s output projection ran {len(seen)} times in one block."
         )
     k = min(len(tokens), _CHECKED_COPIES)
+    assert capture.values is not None and capture.geometry is not None  # checked by _prepare
     att = capture.attentions[layer].double()  # (H, n, n)
     values = capture.values[layer][capture.geometry.kv_group()].double()  # (H, n, d_h)
     context = att @ values
@@ -214,7 +222,7 @@ def _distances(outputs: torch.Tensor, reference: torch.Tensor) -> torch.Tensor:
 
 
 def unavailable_reason(model, capture: Capture) -> str:
-    """"" when every block re-runs faithfully with token values zeroed (one recorded forward pass and
+    """ "" when every block re-runs faithfully with token values zeroed (one recorded forward pass and
     one re-run per block), else the sentence ``ValueZeroingUnavailable`` would carry."""
     if model is None:
         return "it re-runs the model's layers; build the analysis with analyze(model, text)"
@@ -238,6 +246,7 @@ register_mixing(
     needs="values",
     check=lambda mixing: unavailable_reason(mixing.model, mixing.capture),
     on_request=lambda analysis: (
-        f"{analysis.capture.n_tokens} tokens need {analysis.capture.n_tokens} re-runs of the layer, one per zeroed token."
+        f"{analysis.capture.n_tokens} tokens need {analysis.capture.n_tokens} re-runs of the layer, "
+        "one per zeroed token."
     ),
 )

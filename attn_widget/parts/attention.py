@@ -29,7 +29,9 @@ class AttentionPart(Part):
 
     def rollout_baseline(self, residual: float) -> torch.Tensor:
         """``(L, n, n)`` rollout of the content-free attention: the RF-B/RF-D baseline R0."""
-        return self.cached(("rollout-baseline", float(residual)), lambda: methods.rollout(self.null_attention(), residual))
+        return self.cached(
+            ("rollout-baseline", float(residual)), lambda: methods.rollout(self.null_attention(), residual)
+        )
 
     def null_attention(self) -> torch.Tensor:
         """``(L, n, n)`` content-free attention with this input's masks."""

@@ -3,12 +3,14 @@
 from __future__ import annotations
 
 from collections.abc import Callable, Hashable
+from typing import Any, TypeVar
 
 import torch
 
 from .. import methods
 
 RECEPTIVE_FIELD = ("auto", "none", "rf-b", "rf-d")
+T = TypeVar("T")
 
 
 class Part:
@@ -16,13 +18,13 @@ class Part:
 
     def __init__(self, analysis):
         self.analysis = analysis
-        self.cache: dict[Hashable, torch.Tensor] = {}
+        self.cache: dict[Hashable, Any] = {}  # tensors, and the gradient part's result records
 
     @property
     def capture(self):
         return self.analysis.capture
 
-    def cached(self, key: Hashable, compute: Callable[[], torch.Tensor]) -> torch.Tensor:
+    def cached(self, key: Hashable, compute: Callable[[], T]) -> T:
         if key not in self.cache:
             self.cache[key] = compute()
         return self.cache[key]

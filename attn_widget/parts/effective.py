@@ -59,7 +59,8 @@ class EffectivePart(Part):
     def mixing(self, variant: str = "clip") -> torch.Tensor:
         """``(L, n, n)`` row-stochastic mixing from head-averaged effective attention (E1 "clip" or E3 "abs")."""
         return self.cached(
-            ("mixing", variant), lambda: methods.effective_mixing(self.effective().mean(1), self.analysis.raw(), variant)
+            ("mixing", variant),
+            lambda: methods.effective_mixing(self.effective().mean(1), self.analysis.raw(), variant),
         )
 
     def rollout(self, variant: str = "clip", residual: float = 0.5, receptive_field: str = "auto") -> torch.Tensor:
@@ -70,7 +71,9 @@ class EffectivePart(Part):
                 lambda: methods.signed_rollout(self.effective(sum_preserving=True).mean(1), residual),
             )
         variant_rf = self.variant(receptive_field)
-        plain = self.cached(("rollout", variant, float(residual)), lambda: methods.rollout(self.mixing(variant), residual))
+        plain = self.cached(
+            ("rollout", variant, float(residual)), lambda: methods.rollout(self.mixing(variant), residual)
+        )
         if variant_rf == "none":
             return plain
         return normalise(variant_rf, plain, self.analysis.attention_part.rollout_baseline(residual))
