@@ -56,5 +56,5 @@ def test_every_family_gets_valid_maps_or_one_sentence(family, tokenizer):
         assert torch.isfinite(rollout).all() and (rollout >= 0).all() and (rollout.sum(-1) <= 1 + 1e-9).all()
         if not zero.any():
             assert torch.allclose(rollout.sum(-1), torch.ones(analysis.n_layers, n, dtype=torch.float64), atol=1e-9)
-    logit_reason = mixing._logit_unavailable()
+    logit_reason = mixing.logit_unavailable()
     assert (logit_reason == "") == (family.name in ALTI_LOGIT), logit_reason
