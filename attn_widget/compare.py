@@ -24,7 +24,7 @@ def reference_ids(analysis) -> tuple[str, ...]:
     return tuple(entry.id for entry in registry.applicable_attributions(analysis))
 
 
-def attention_rows(analysis, t: int | None) -> dict[str, torch.Tensor]:
+def attention_rows(analysis, t: int | None, exclude: tuple[str, ...] = ()) -> dict[str, torch.Tensor]:
     """Name → ``(L, n)``: row t of every compared matrix method at every layer (the mean of
     all rows when t is None, for targets that pool every position).
 
@@ -34,16 +34,19 @@ def attention_rows(analysis, t: int | None) -> dict[str, torch.Tensor]:
     """
     found = {}
     for method in registry.applicable(analysis):
+        if method.id in exclude:
+            continue
         if method.compare is not None and method.compare.applies(analysis):
             found[method.compare.name or method.id] = method.compare_rows(analysis, t)
     return found
 
 
-def correlations(analysis, target=None, references=None, include_special: bool = True):
+def correlations(analysis, target=None, references=None, include_special: bool = True, exclude: tuple[str, ...] = ()):
     """One row per (attention method, layer, reference): Spearman's rho, pandas DataFrame.
 
     Columns: method, layer (1..L), reference, rho (vs |reference|), rho_signed, tokens.
     references: attribution method ids (default: every one that applies to the analysis).
+    exclude: matrix method ids to leave out (e.g. ``("hidden_attribution",)``, the costliest).
     """
     pandas = _require("pandas")
     resolved = analysis.target(target)
@@ -56,7 +59,7 @@ def correlations(analysis, target=None, references=None, include_special: bool =
     names = reference_ids(analysis) if references is None else references
     reference_scores = {name: _scores(analysis, name, resolved) for name in names}
     rows = []
-    for method, layer_rows in attention_rows(analysis, t).items():
+    for method, layer_rows in attention_rows(analysis, t, exclude).items():
         for layer in range(layer_rows.shape[0]):
             scores = layer_rows[layer, keep]
             for name, reference in reference_scores.items():
