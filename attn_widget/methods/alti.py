@@ -59,29 +59,38 @@ def contributions(
     """``(n, n)`` float64 c_ij = max(0, ‖y_i‖₁ − ‖y_i − T_i(x_j)‖₁) (unnormalised), by a compiled
     kernel that never builds the pieces (``_alti_kernel``): the norm's linear part is folded into
     the vectors, L_i(u) = (u C ⊙ γ) / σ_i, so ‖y_i − T_i(x_j)‖₁ = ‖σ_i y_i − Σ_h A^h_ij f'^h_j − δ_ij x'_j‖₁ / σ_i
-    with f' = f C ⊙ γ and x' = x C ⊙ γ.
+    with f' = f C ⊙ γ and x' = x C ⊙ γ. Float32 attention (a float32 model) runs the kernel in float32
+    with float64 sums over d (about 1e-7 relative, the model's own precision); float64 stays float64.
 
     y: ``(n, d)`` the block's output of this decomposition (post-LN: LN1's output; pre-LN: the
     stream x + attention output, b_O included). Causal attention (no weight above the diagonal):
     c_ij = 0 exactly for j > i (T_i(x_j) = 0).
     """
-    from ._alti_kernel import l1_distances
+    if norm is None:
+        return contributions_through(att, transformed, x, y)
+    return contributions_through(att, norm.unscaled(transformed), norm.unscaled(x), y, norm.scale)
 
-    n = att.shape[-1]
+
+def contributions_through(
+    att: torch.Tensor, f: torch.Tensor, x: torch.Tensor, y: torch.Tensor, scale: torch.Tensor | None = None
+) -> torch.Tensor:
+    """``contributions`` from vectors already through the norm's fixed map: f ``(H, n, d)``
+    f'^h(x_j), x ``(n, d)`` x'_j, y ``(n, d)``, scale ``(n,)`` σ_i (None: 1). Returns ``(n, n)`` float64."""
+    from ._alti_kernel import GROUP, l1_distances
+
+    heads, n = att.shape[0], att.shape[-1]
     causal = bool((att.triu(1) == 0).all())
+    # float32 attention (a float32 model's capture): the kernel runs in float32, sums in float64
+    dtype = torch.float32 if att.dtype == torch.float32 else torch.float64
     y = y.to(torch.float64)
-    f, xs = transformed.to(torch.float64), x.to(torch.float64)
-    scale = torch.ones(n, dtype=torch.float64)
-    if norm is not None:
-        unit = LinearNorm(norm.gain, torch.ones_like(norm.scale), norm.center, norm.bias)
-        f, xs, scale = unit.apply(f.transpose(0, 1)).transpose(0, 1), unit.apply(xs), norm.scale
-    distances = l1_distances(
-        att.to(torch.float64).permute(2, 0, 1).contiguous().numpy(),
-        f.transpose(0, 1).contiguous().numpy(),
-        xs.contiguous().numpy(),
-        (y * scale[:, None]).contiguous().numpy(),
-        causal,
-    )
+    scale = torch.ones(n, dtype=torch.float64) if scale is None else scale
+    padded = -heads % GROUP  # zero heads, so that H is a multiple of GROUP
+    att_t = torch.zeros(n, heads + padded, n, dtype=dtype)  # (n_j, H', n_i)
+    att_t[:, :heads].copy_(att.permute(2, 0, 1))
+    f_t = torch.zeros(n, heads + padded, f.shape[-1], dtype=dtype)  # (n, H', d)
+    f_t[:, :heads].copy_(f.transpose(0, 1))
+    y_scaled = (y * scale[:, None]).to(dtype)
+    distances = l1_distances(att_t.numpy(), f_t.numpy(), x.to(dtype).numpy(), y_scaled.numpy(), causal)
     out = (y.abs().sum(-1)[:, None] - torch.from_numpy(distances) / scale[:, None]).clamp_min_(0.0)
     return out.tril() if causal else out
 
@@ -120,12 +129,15 @@ def alti_map(att, transformed, x, y, norm: LinearNorm | None = None) -> torch.Te
 def _maps(mixing) -> torch.Tensor:
     """``(L, n, n)`` for every layer of a mixing part (``parts/mixing.py``)."""
     layers = mixing.structure().layers
-    return torch.stack(
-        [
-            alti_map(mixing.capture.attentions[l], mixing.transformed(l), layers[l].x, layers[l].stream, layers[l].linear1)
-            for l in mixing.layers
-        ]
-    )
+    maps = []
+    for l in mixing.layers:
+        att, x, y, norm = mixing.capture.attentions[l], layers[l].x, layers[l].stream, layers[l].linear1
+        if norm is None:
+            c = contributions_through(att, mixing.transformed(l), x, y)
+        else:  # the norm's map folded into W_O: no pass over the (H, n, d) vectors
+            c = contributions_through(att, mixing.transformed(l, norm.unscaled), norm.unscaled(x), y, norm.scale)
+        maps.append(row_normalize(c))
+    return torch.stack(maps)
 
 
 register_mixing(

@@ -17,7 +17,8 @@ from __future__ import annotations
 
 import torch
 
-from .decomposition import LinearNorm, head_gram, weighted_norms
+from .decomposition import LinearNorm
+from .norm_residual import norms_through
 from .normalize import row_normalize
 from .registry import register_mixing
 
@@ -34,18 +35,24 @@ def globenc_layer(
     att: ``(H, n, n)``; transformed: ``(H, n, d)``; x: ``(n, d)`` the block input; norm1, norm2:
     the linearised first and second norms (None: pre-LN, no norm on the stream).
     """
-    vectors = torch.cat([transformed.to(torch.float64), x.to(torch.float64)[None]])
+    through, scale = _through(x.shape[0], norm1, norm2)
+    return norms_through(att, through(transformed), through(x), scale)
+
+
+def _through(n: int, norm1: LinearNorm | None, norm2: LinearNorm | None):
+    """The fixed part of L2 ∘ L1 (``(..., d) -> (..., d)``) and the ``(n,)`` product of their scales."""
     norms = [norm for norm in (norm1, norm2) if norm is not None]
-    scale = torch.ones(x.shape[0], dtype=torch.float64)
+    scale = torch.ones(n, dtype=torch.float64)
     for norm in norms:
         scale = scale * norm.scale
 
     def through(v: torch.Tensor) -> torch.Tensor:
+        v = v.to(torch.float64)
         for norm in norms:
             v = norm.unscaled(v)
         return v
 
-    return weighted_norms(att, head_gram(vectors, through if norms else None), residual=True) / scale[:, None]
+    return through, scale
 
 
 def globenc_map(att, transformed, x, norm1=None, norm2=None) -> torch.Tensor:
@@ -56,14 +63,13 @@ def globenc_map(att, transformed, x, norm1=None, norm2=None) -> torch.Tensor:
 def _maps(mixing) -> torch.Tensor:
     """``(L, n, n)`` for every layer of a mixing part (``parts/mixing.py``)."""
     layers = mixing.structure().layers
-    return torch.stack(
-        [
-            globenc_map(
-                mixing.capture.attentions[l], mixing.transformed(l), layers[l].x, layers[l].linear1, layers[l].linear2
-            )
-            for l in mixing.layers
-        ]
-    )
+    maps = []
+    for l in mixing.layers:
+        x = layers[l].x
+        through, scale = _through(x.shape[0], layers[l].linear1, layers[l].linear2)
+        f = mixing.transformed(l, through)  # the norms' maps folded into W_O
+        maps.append(row_normalize(norms_through(mixing.capture.attentions[l], f, through(x), scale)))
+    return torch.stack(maps)
 
 
 register_mixing(

@@ -29,11 +29,18 @@ def norm_residual_layer(
     att: ``(H, n, n)``; transformed: ``(H, n, d)`` f^h(x_j); x: ``(n, d)`` the block's input
     (the residual); norm: the linearised norm on the stream (None: pre-LN, no norm).
     """
-    vectors = torch.cat([transformed.to(torch.float64), x.to(torch.float64)[None]])
     if norm is None:
-        return weighted_norms(att, head_gram(vectors), residual=True)
-    norms = weighted_norms(att, head_gram(vectors, norm.unscaled), residual=True)
-    return norms / norm.scale[:, None]
+        return norms_through(att, transformed, x)
+    return norms_through(att, norm.unscaled(transformed), norm.unscaled(x), norm.scale)
+
+
+def norms_through(
+    att: torch.Tensor, f: torch.Tensor, x: torch.Tensor, scale: torch.Tensor | None = None
+) -> torch.Tensor:
+    """``(n, n)`` float64 ‖Σ_h A^h_ij f^h_j + δ_ij x_j‖ / scale_i for vectors already through the
+    norms' fixed maps: f ``(H, n, d)``, x ``(n, d)``, scale ``(n,)`` (None: 1)."""
+    norms = weighted_norms(att, head_gram(torch.cat([f.to(torch.float64), x.to(torch.float64)[None]])), residual=True)
+    return norms if scale is None else norms / scale[:, None]
 
 
 def norm_residual_map(att, transformed, x, norm: LinearNorm | None = None) -> torch.Tensor:
@@ -44,12 +51,15 @@ def norm_residual_map(att, transformed, x, norm: LinearNorm | None = None) -> to
 def _maps(mixing) -> torch.Tensor:
     """``(L, n, n)`` for every layer of a mixing part (``parts/mixing.py``)."""
     layers = mixing.structure().layers
-    return torch.stack(
-        [
-            norm_residual_map(mixing.capture.attentions[l], mixing.transformed(l), layers[l].x, layers[l].linear1)
-            for l in mixing.layers
-        ]
-    )
+    maps = []
+    for l in mixing.layers:
+        att, x, norm = mixing.capture.attentions[l], layers[l].x, layers[l].linear1
+        if norm is None:
+            maps.append(row_normalize(norms_through(att, mixing.transformed(l), x)))
+        else:  # the norm's map folded into W_O: no pass over the (H, n, d) vectors
+            f = mixing.transformed(l, norm.unscaled)
+            maps.append(row_normalize(norms_through(att, f, norm.unscaled(x), norm.scale)))
+    return torch.stack(maps)
 
 
 register_mixing(

@@ -360,7 +360,9 @@ def _heads_output(record, index: int) -> torch.Tensor:
     values, weights, _ = record.require_values()
     a = record.attentions[index].to(torch.float64)
     v = values[index].to(torch.float64)[record.geometry.kv_group()]
-    return torch.einsum("hnd,hde->ne", a @ v, weights[index].to(torch.float64))
+    heads, n, d_h = v.shape
+    context = (a @ v).transpose(0, 1).reshape(n, heads * d_h)  # (n, H·d_h): the heads side by side
+    return context @ weights[index].to(torch.float64).reshape(heads * d_h, -1)  # one GEMM over (h, d_h)
 
 
 def _checked(layer: Layer, record, index: int, tolerance: float) -> Layer | str:

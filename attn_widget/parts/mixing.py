@@ -156,11 +156,18 @@ class Mixing:
             self._structure = discover(self.model, self.capture)
         return self._structure
 
-    def transformed(self, layer: int) -> torch.Tensor:
-        """``(H, n, d)`` float64 f^h(x_j) of layer index ``layer`` (0-based)."""
+    def transformed(self, layer: int, through=None) -> torch.Tensor:
+        """``(H, n, d)`` float64 f^h(x_j) of layer index ``layer`` (0-based), cached.
+
+        through: a linear map of the model's width ``(..., d) -> (..., d)`` acting on each vector
+        alone (e.g. ``LinearNorm.unscaled``): ``through(f^h(x_j))`` instead, computed as
+        v_j W' with W' = through(W_O^h) row by row, at the cost of f itself (not cached)."""
+        values, weights, _ = self.capture.require_values()
+        group = self.capture.geometry.kv_group()
+        if through is not None:
+            return transformed_vectors(values[layer], through(weights[layer].to(torch.float64)), group)
         if layer not in self._transformed:
-            values, weights, _ = self.capture.require_values()
-            self._transformed[layer] = transformed_vectors(values[layer], weights[layer], self.capture.geometry.kv_group())
+            self._transformed[layer] = transformed_vectors(values[layer], weights[layer], group)
         return self._transformed[layer]
 
     # Internals ---------------------------------------------------------------------
