@@ -17,6 +17,7 @@ allocation, torch's included.
 from __future__ import annotations
 
 import argparse
+import contextlib
 import ctypes
 import json
 import os
@@ -30,11 +31,11 @@ import torch
 
 sys.path.insert(0, os.path.join(os.path.dirname(__file__), ".."))
 
+from _common import best_of, text_of  # noqa: E402
+
 from attn_widget import analyze  # noqa: E402
 from attn_widget.demo import minilm  # noqa: E402
 from attn_widget.parts.mixing import Mixing  # noqa: E402
-
-from _common import best_of, text_of  # noqa: E402
 
 NAMES = ("norm", "norm_residual", "globenc", "alti")
 _PAGE = os.sysconf("SC_PAGE_SIZE")
@@ -47,10 +48,8 @@ def rss() -> int:
 
 def peak_extra(function) -> int:
     """Bytes: the peak resident set size while ``function`` runs, above the level before it."""
-    try:
+    with contextlib.suppress(OSError):
         ctypes.CDLL("libc.so.6").malloc_trim(0)
-    except OSError:
-        pass
     base, peak, running = rss(), [0], [True]
 
     def sample():
@@ -136,7 +135,9 @@ def main() -> None:
             [sys.executable, __file__, "--memory-child", name, "--tokens", str(args.tokens)],
             capture_output=True, text=True, check=True,
         )  # fmt: skip
-        memory["structure pass" if name == "structure" else name] = json.loads(out.stdout.strip().splitlines()[-1])["bytes"]
+        memory["structure pass" if name == "structure" else name] = json.loads(out.stdout.strip().splitlines()[-1])[
+            "bytes"
+        ]
     print(f"# context mixing cost\n\n{platform.platform()}, {os.cpu_count()} CPUs, torch {torch.__version__}\n")
     print(f"MiniLM, {args.tokens} tokens, best of {args.rounds}; forward pass {t_forward:.3f} s\n")
     print("| computation | seconds | / forward pass | peak extra memory MB |")

@@ -14,7 +14,9 @@ import numpy as np
 import torch
 
 
-def transformed_vectors(values: torch.Tensor, out_weights: torch.Tensor, group: torch.Tensor | None = None) -> torch.Tensor:
+def transformed_vectors(
+    values: torch.Tensor, out_weights: torch.Tensor, group: torch.Tensor | None = None
+) -> torch.Tensor:
     """f^h(x_j) = v^{g(h)}_j W_O^h, value bias included, b_O excluded (Kobayashi et al. 2020).
 
     values: ``(H_kv, n, d_h)`` value vectors (bias included); out_weights: ``(H, d_h, d)`` the
@@ -96,7 +98,6 @@ def weighted_norms(coefficients: torch.Tensor, gram: torch.Tensor, residual: boo
     Gram matrices are then ``(n, P + 1, P + 1)``, the last vector being x_j). Returns ``(n, n)``
     float64 (rounding below zero clipped). A compiled pass (``_quadratic_forms``) in float64, the
     coefficients read in their own dtype (float32 attention is exact in float64)."""
-    p, n = coefficients.shape[0], coefficients.shape[-1]
     if coefficients.dtype not in (torch.float32, torch.float64):
         coefficients = coefficients.to(torch.float64)
     # (P', P', n): G_j[p, q] contiguous over j, the rows' inner loop

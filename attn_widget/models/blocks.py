@@ -27,6 +27,7 @@ saying why.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from typing import Any
 
 import torch
 from torch import nn
@@ -83,7 +84,11 @@ def fit_norm(name: str, module: nn.Module, z: torch.Tensor, y: torch.Tensor, tol
     weight = weight.detach().to("cpu", torch.float64) if isinstance(weight, torch.Tensor) else None
     if weight is not None and weight.shape != (d,):
         return None
-    bias = bias.detach().to("cpu", torch.float64) if isinstance(bias, torch.Tensor) else torch.zeros(d, dtype=torch.float64)
+    bias = (
+        bias.detach().to("cpu", torch.float64)
+        if isinstance(bias, torch.Tensor)
+        else torch.zeros(d, dtype=torch.float64)
+    )
     if bias.shape != (d,):
         return None
     gains = [torch.ones(d, dtype=torch.float64)] if weight is None else [weight, 1.0 + weight]
@@ -110,7 +115,9 @@ class _Call:
     x: torch.Tensor | None = None
     y: torch.Tensor | None = None
     attention: list[torch.Tensor] = field(default_factory=list)  # output projection outputs O
-    norms: list[tuple[str, nn.Module, torch.Tensor, torch.Tensor]] = field(default_factory=list)  # (name, module, in, out)
+    norms: list[tuple[str, nn.Module, torch.Tensor, torch.Tensor]] = field(
+        default_factory=list
+    )  # (name, module, in, out)
     children: list[tuple[str, torch.Tensor]] = field(default_factory=list)  # direct children's (n, d) outputs
 
 
@@ -130,11 +137,11 @@ class Layer:
 
     @property
     def linear1(self) -> LinearNorm | None:
-        return None if self.norm1 is None else self.norm1.linear(self.norm1_input)
+        return None if self.norm1 is None or self.norm1_input is None else self.norm1.linear(self.norm1_input)
 
     @property
     def linear2(self) -> LinearNorm | None:
-        return None if self.norm2 is None else self.norm2.linear(self.norm2_input)
+        return None if self.norm2 is None or self.norm2_input is None else self.norm2.linear(self.norm2_input)
 
     @property
     def rest(self) -> torch.Tensor:
@@ -186,7 +193,7 @@ def discover(model: nn.Module, record, sites: list[Site] | None = None) -> Struc
     """
     name = type(model).__name__
     sites = find_sites(model) if sites is None else sites
-    blocks = []
+    blocks: list[tuple[str, nn.Module]] = []
     for site in sites:
         found = block_of(model, site)
         if found is None:
@@ -197,7 +204,9 @@ def discover(model: nn.Module, record, sites: list[Site] | None = None) -> Struc
         return Structure(None, f"attn_widget found no attention blocks in {name}.")
     calls, head_seen, ok_head = _record(model, record, sites, blocks)
     if len(calls) != record.n_layers or any(c.x is None or c.y is None for c in calls):
-        return Structure(None, f"{name}'s layer blocks ran {len(calls)} times for its {record.n_layers} attention layers.")
+        return Structure(
+            None, f"{name}'s layer blocks ran {len(calls)} times for its {record.n_layers} attention layers."
+        )
     tolerance = verify.reproduction_tolerance(record.model_dtype)
     layers = []
     for index, call in enumerate(calls):
@@ -217,7 +226,7 @@ def _record(model, record, sites, blocks):
     current: list[_Call | None] = [None]
     d = record.out_weights.shape[-1] if record.out_weights is not None else None
     n = record.n_tokens
-    head_seen: dict[str, object] = {"norms": []}
+    head_seen: dict[str, Any] = {"norms": []}
 
     def stream(t) -> torch.Tensor | None:
         t = t[0] if isinstance(t, (tuple, list)) and t else t
@@ -298,7 +307,7 @@ def _output_embeddings(model) -> nn.Module | None:
 
 
 def _head_reproduces_logits(head, head_input, outputs) -> str:
-    """"" when the logits the model returned are W_U·h + b_U of the head's input h, else why not."""
+    """ "" when the logits the model returned are W_U·h + b_U of the head's input h, else why not."""
     logits = getattr(outputs, "logits", None)
     if head is None or logits is None:
         return "it has no language-model head (logits over a vocabulary)"
@@ -318,6 +327,7 @@ def _classify(call: _Call, record, index: int, tolerance: float) -> Layer | str:
     if len(call.attention) != 1:
         return f"the output projection ran {len(call.attention)} times in one block"
     x, o, y = call.x, call.attention[0], call.y
+    assert x is not None and y is not None  # discover() refused calls without them
     summed = x + o
     norms = [(name, module, z, out) for name, module, z, out in call.norms]
     if any(_close(z, o, tolerance) for _, _, z, _ in norms) and not _close(o, summed, tolerance):
@@ -334,7 +344,7 @@ def _classify(call: _Call, record, index: int, tolerance: float) -> Layer | str:
         fit2 = fit_norm(name2, module2, z2, y2, _norm_tolerance(record))
         if fit1 is None or fit2 is None:
             bad = name1 if fit1 is None else name2
-            return f"its norm {bad} does not compute a LayerNorm or RMSNorm that attn_widget can reproduce from its weights"
+            return f"its norm {bad} does not compute a LayerNorm or RMSNorm that attn_widget can reproduce"
         layer = Layer(POST_LN, x, o, y, out1, fit1, z1, fit2, z2)
         error = _reconstruction_error(layer, record, index)
         if error > tolerance:
@@ -367,6 +377,7 @@ def _heads_output(record, index: int) -> torch.Tensor:
 
 def _checked(layer: Layer, record, index: int, tolerance: float) -> Layer | str:
     """A pre-LN layer: the capture's A·V·W_O + b_O must be this pass's attention output O."""
+    assert record.out_bias is not None  # captures with value vectors have the output bias
     rebuilt = _heads_output(record, index) + record.out_bias[index].to(torch.float64)
     if not _close(rebuilt, layer.attention, tolerance, rebuilt):
         return "the captured attention does not reproduce this pass's attention output"
@@ -375,8 +386,9 @@ def _checked(layer: Layer, record, index: int, tolerance: float) -> Layer | str:
 
 def _reconstruction_error(layer: Layer, record, index: int) -> float:
     """Post-LN: ‖Σ_j T_i(x_j) + L_i(b_O) + β − y‖ / ‖y‖ (y = LN1's output, of norm about sqrt(d)·|γ|)."""
-    linear = layer.linear1
-    z = _heads_output(record, index) + layer.x + record.out_bias[index].to(torch.float64)
+    linear, out_bias = layer.linear1, record.out_bias
+    assert linear is not None and out_bias is not None  # a post-LN layer of a capture with values
+    z = _heads_output(record, index) + layer.x + out_bias[index].to(torch.float64)
     rebuilt = linear.apply(z) + linear.bias
     return float((rebuilt - layer.stream).norm() / layer.stream.norm().clamp(min=1e-300))
 
@@ -388,8 +400,10 @@ def _head(model, last: Layer, seen: dict, ok_head: str, tolerance: float) -> tup
     if last.kind == POST_LN:
         return None, "it is a post-LN model, whose stream is normalised inside every block"
     head = _output_embeddings(model)
+    if head is None or not isinstance(getattr(head, "weight", None), torch.Tensor):
+        return None, "it has no language-model head with an unembedding matrix"
     h = seen["input"]
-    weight = head.weight.detach().to("cpu", torch.float64)
+    weight = torch.as_tensor(head.weight).detach().to("cpu", torch.float64)
     bias = getattr(head, "bias", None)
     bias = None if bias is None else bias.detach().to("cpu", torch.float64)
     if _close(h, last.output, tolerance):
@@ -400,4 +414,7 @@ def _head(model, last: Layer, seen: dict, ok_head: str, tolerance: float) -> tup
             if fit is None:
                 return None, f"its final norm {name} is not a LayerNorm or RMSNorm attn_widget can reproduce"
             return Head(fit, z, h, weight, bias), ""
-    return None, "nothing between its last block and its language-model head is a single norm of the last block's output"
+    return (
+        None,
+        "nothing between its last block and its language-model head is a single norm of the last block's output",
+    )

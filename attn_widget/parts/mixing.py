@@ -13,6 +13,8 @@ A method the model's structure does not support is unavailable, with one sentenc
 
 from __future__ import annotations
 
+from typing import Any
+
 import torch
 
 from ..errors import UnsupportedModelError
@@ -36,7 +38,7 @@ class Mixing:
         self._analysis = analysis
         self._structure: Structure | None = None
         self._transformed: dict[int, torch.Tensor] = {}
-        self._cache: dict[tuple, torch.Tensor] = {}
+        self._cache: dict[tuple, Any] = {}  # maps, rollouts, logit decompositions
         self._layers: dict[str, dict[int, torch.Tensor]] = {}  # maps computed layer by layer
         self._checked: dict[str, str] = {}  # the methods' own checks, made once
 
@@ -50,7 +52,7 @@ class Mixing:
 
     # Public API ------------------------------------------------------------------
     def unavailable(self, name: str) -> str:
-        """"" when method ``name`` works for this model, else one sentence saying why not."""
+        """ "" when method ``name`` works for this model, else one sentence saying why not."""
         method = self._method(name)
         reason = self._needs_values() if method.needs == "values" else self._needs_structure()
         if not reason and method.check is not None:
@@ -59,7 +61,8 @@ class Mixing:
             reason = self._checked[name]
         if not reason:
             return ""
-        return f"{method.label} is unavailable for {type(self.model).__name__ if self.model is not None else self.capture.model_type}: {reason.rstrip('.')}."
+        subject = type(self.model).__name__ if self.model is not None else self.capture.model_type
+        return f"{method.label} is unavailable for {subject}: {reason.rstrip('.')}."
 
     def map(self, name: str) -> torch.Tensor:
         """``(L, n, n)`` float64 per-layer mixing map, row-stochastic and non-negative."""
@@ -89,6 +92,7 @@ class Mixing:
                     if progress is not None:
                         progress(count + part / whole, total)
 
+                assert compute is not None  # map() only sends layer-by-layer methods here
                 done[layer] = compute(self, [layer - 1], report)[0].to(torch.float64)
         return torch.stack([done[layer] for layer in wanted])
 
@@ -153,6 +157,7 @@ class Mixing:
     def structure(self) -> Structure:
         """The verified block structure (one forward pass, made once)."""
         if self._structure is None:
+            assert self.model is not None  # the methods that need it say so first (_needs_structure)
             self._structure = discover(self.model, self.capture)
         return self._structure
 
@@ -190,7 +195,10 @@ class Mixing:
         if reason:
             return reason
         if self.model is None:
-            return "it needs the model, to run it once more and record its norms; build the analysis with analyze(model, text)"
+            return (
+                "it needs the model, to run it once more and record its norms; "
+                "build the analysis with analyze(model, text)"
+            )
         structure = self.structure()
         if structure.layers is None:
             return f"attn_widget could not verify where the residual stream and the layer norms run: {structure.reason}"
@@ -214,13 +222,16 @@ class Mixing:
         return GradientRunner(self.model, self.tokenizer, self.capture).resolve(target)
 
     def logit_unavailable(self) -> str:
-        """"" when ALTI-Logit can explain this model's logits, else one sentence saying why not."""
+        """ "" when ALTI-Logit can explain this model's logits, else one sentence saying why not."""
         reason = self._needs_structure()
         if reason:
             return reason
         structure = self.structure()
-        if any(layer.kind == POST_LN for layer in structure.layers):
-            return "it decomposes the residual stream of pre-LN models, and this model normalises the stream inside its blocks (post-LN)"
+        if any(layer.kind == POST_LN for layer in structure.layers or ()):
+            return (
+                "it decomposes the residual stream of pre-LN models, and this model normalises the stream "
+                "inside its blocks (post-LN)"
+            )
         if not structure.chained:
             return "its blocks do not pass the residual stream from one to the next unchanged"
         if structure.head is None:
@@ -231,8 +242,11 @@ class Mixing:
         """The target as d·logits[t]: ``(V,)`` float64 d and the position t, or an error why not."""
         reason = self.logit_unavailable()
         if reason:
-            raise UnsupportedModelError(f"ALTI-Logit is unavailable for {type(self.model).__name__}: {reason.rstrip('.')}.")
+            raise UnsupportedModelError(
+                f"ALTI-Logit is unavailable for {type(self.model).__name__}: {reason.rstrip('.')}."
+            )
         head = self.structure().head
+        assert head is not None  # logit_unavailable() said ""
         n, vocab = self.capture.n_tokens, head.unembedding.shape[0]
         position = target.position
         not_linear = UnsupportedModelError(
@@ -253,7 +267,8 @@ class Mixing:
         others = grad[0].clone()
         others[position] = 0
         linear = all(
-            abs(float(target.score(_Logits(p)).sum()) - float(d @ p[0, position])) <= 1e-9 * (1 + float(p[0, position].abs() @ d.abs()))
+            abs(float(target.score(_Logits(p)).sum()) - float(d @ p[0, position]))
+            <= 1e-9 * (1 + float(p[0, position].abs() @ d.abs()))
             for p in probes
         )
         if not linear or bool(others.abs().max() > 0):
@@ -262,7 +277,13 @@ class Mixing:
 
     def _decompose(self, target, d: torch.Tensor, t: int) -> LogitDecomposition:
         structure = self.structure()
-        head = structure.head
+        head, layers, out_biases, embeddings = (
+            structure.head,
+            structure.layers,
+            self.capture.out_bias,
+            structure.embeddings,
+        )
+        assert head is not None and layers is not None and out_biases is not None and embeddings is not None
         u = head.unembedding.T @ d  # (d_model,)
         if head.final_norm is None:
             direction, beta = u, 0.0
@@ -275,16 +296,18 @@ class Mixing:
             [attention_logits(self.capture.attentions[l], self.transformed(l), direction, t) for l in self.layers]
         )
         rollout = self.rollout("alti")
-        tracked = torch.stack([layer_logits[0]] + [layer_logits[l] @ rollout[l - 1] for l in range(1, len(self.layers))])
+        tracked = torch.stack(
+            [layer_logits[0]] + [layer_logits[l] @ rollout[l - 1] for l in range(1, len(self.layers))]
+        )
         tokens = alti_logit(layer_logits, rollout)
-        out_bias = sum(float(direction @ self.capture.out_bias[l].to(torch.float64)) for l in self.layers)
-        mlp = sum(float(direction @ layer.rest[t]) for layer in structure.layers)
+        out_bias = sum(float(direction @ out_biases[l].to(torch.float64)) for l in self.layers)
+        mlp = sum(float(direction @ layer.rest[t]) for layer in layers)
         logit = float(d @ (head.unembedding @ head.output[t])) + bias  # d·(W_U h_t + b_U), h the head's input
         return LogitDecomposition(
             tokens=tokens,
             layers=tracked,
             attention=layer_logits,
-            initial=float(direction @ structure.embeddings[t]),
+            initial=float(direction @ embeddings[t]),
             out_bias=out_bias,
             mlp=mlp,
             final_bias=beta + bias,
