@@ -251,6 +251,7 @@ register(
         "one per input coordinate (all layers at once)."
     ),
     group="Gradients",
+    heads="combined",
     # In comparisons only where it is computed with the widget: a table of texts would take minutes.
     compare=Comparison(applies=lambda analysis: _coordinates(analysis) <= UPFRONT_MAX_COORDINATES),
 )

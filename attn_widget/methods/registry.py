@@ -103,6 +103,9 @@ class MatrixMethod:
     graph: str = ""
     settings: tuple[str, ...] = ()  # the ViewSettings fields compute reads (a change recomputes it)
     group: str = "Attention weights"  # the heading the menu lists it under
+    # How a method that is not per head uses the heads, for captions: "mean" (built on the head-averaged
+    # attention) or "combined" (every head's contribution together, through the output projection).
+    heads: str = "mean"
 
     # Deferred methods: whether this input is small enough to compute with the widget (default:
     # up to FLOW_UPFRONT_MAX_TOKENS tokens), and what computing a layer costs, said to the user.
@@ -151,6 +154,7 @@ class MatrixMethod:
             "graph": self.graph,
             "settings": list(self.settings),
             "group": self.group,
+            "heads": self.heads,
             "on_request": self.on_request(analysis) if self.deferred(analysis) else "",
             "note": self.note(analysis),
         }
@@ -260,6 +264,7 @@ def register_mixing(
         lambda analysis, _settings: analysis.mixing(id),
         applies=applies,
         group=group,
+        heads="combined",
         **on_request("map_layers"),
     )
     composed = (
@@ -276,6 +281,7 @@ def register_mixing(
         applies=applies,
         graph=id,
         group=group,
+        heads="combined",
         **on_request("rollout_layers"),
     )
     _MIXING[id] = spec

@@ -772,7 +772,7 @@ function hasWholeModel(state) {
   return layers === void 0 || layers.length === state.nLayers;
 }
 function headLabel(state) {
-  if (!state.method.per_head) return `mean of ${state.nHeads} heads`;
+  if (!state.method.per_head) return state.method.heads === "combined" ? `all ${state.nHeads} heads combined` : `mean of ${state.nHeads} heads`;
   if (state.head === MEAN_HEAD) return `mean of ${state.nHeads} heads`;
   if (state.head === MAX_HEAD) return `max over ${state.nHeads} heads`;
   return `head ${state.head}`;
@@ -1854,7 +1854,8 @@ function createView(doc, model) {
     renderTitles(titleLeft, titleRight, columnTitles(state));
     markHovered(root, null);
     markTarget(labelsRight, null);
-    const graph = state.method.cumulative ? "edges: head-averaged attention; dots: how much of the focused input reaches each token" : headLabel(state);
+    const drawn = state.methods.find((m) => m.id === state.method.graph);
+    const graph = state.method.cumulative && drawn ? `edges: ${drawn.label} of each layer (${headLabel({ ...state, method: drawn, head: MEAN_HEAD })}); dots: how much of the focused input reaches each token` : headLabel(state);
     caption.textContent = `${state.method.label} \xB7 whole model, ${state.nLayers} layers \xB7 ${graph} \xB7 colours scaled per layer`;
     legend.hidden = false;
     renderLegend(legend, { table: scene.table, signed: scene.signed, max: Math.max(...perLayer.map((e) => e.max)), meanCoverage: 1, minCoverage: 1, edgeCount });

@@ -19,6 +19,7 @@ export { MAX_HEAD, MEAN_HEAD };
  * @property {string} [note]          a remark about this input
  * @property {string} [graph]         the method whose data draws the whole-model graph ("" = this one)
  * @property {string} [group]         the heading the menu lists it under
+ * @property {string} [heads]         "mean": built on the head-averaged attention; "combined": every head together
  * @property {string[]} [settings]    the view settings that change what it computes
  */
 
@@ -227,7 +228,7 @@ function hasWholeModel(state) {
  * @param {ViewState} state
  */
 export function headLabel(state) {
-  if (!state.method.per_head) return `mean of ${state.nHeads} heads`;
+  if (!state.method.per_head) return state.method.heads === "combined" ? `all ${state.nHeads} heads combined` : `mean of ${state.nHeads} heads`;
   if (state.head === MEAN_HEAD) return `mean of ${state.nHeads} heads`;
   if (state.head === MAX_HEAD) return `max over ${state.nHeads} heads`;
   return `head ${state.head}`;

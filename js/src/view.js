@@ -21,7 +21,7 @@ import {
 import { createPending } from "./pending.js";
 import { createEdgeLayer, pixelSize } from "./raster.js";
 import { drawOverlay, isHighlighted, layerScene, modelScene } from "./scene.js";
-import { columnTitles, headLabel } from "./state.js";
+import { MEAN_HEAD, columnTitles, headLabel } from "./state.js";
 import { currentScores, renderStrip, renderStripStatus } from "./strip.js";
 
 /**
@@ -207,7 +207,10 @@ export function createView(doc, model) {
     renderTitles(titleLeft, titleRight, columnTitles(state));
     markHovered(root, null);
     markTarget(labelsRight, null);
-    const graph = state.method.cumulative ? "edges: head-averaged attention; dots: how much of the focused input reaches each token" : headLabel(state);
+    const drawn = state.methods.find((m) => m.id === state.method.graph);
+    const graph = state.method.cumulative && drawn
+      ? `edges: ${drawn.label} of each layer (${headLabel({ ...state, method: drawn, head: MEAN_HEAD })}); dots: how much of the focused input reaches each token`
+      : headLabel(state);
     caption.textContent = `${state.method.label} · whole model, ${state.nLayers} layers · ${graph} · colours scaled per layer`;
     legend.hidden = false;
     renderLegend(legend, { table: scene.table, signed: scene.signed, max: Math.max(...perLayer.map((e) => e.max)), meanCoverage: 1, minCoverage: 1, edgeCount });
