@@ -73,11 +73,11 @@ class Analysis:
         return self.attention_part.raw(head)
 
     def rollout(self, residual: float = 0.5, receptive_field: str = "auto") -> torch.Tensor:
-        """``(L, n, n)`` float64 rollout to every layer (methods.md section 2).
+        """``(L, n, n)`` float64 rollout to every layer (docs/methods.md §2).
 
         receptive_field: ``"auto"`` (RF-B for decoders, none for encoders), ``"none"``,
         ``"rf-b"`` (ratio to content-free rollout, rows re-normalised) or ``"rf-d"``
-        (signed difference), methods.md section 4.
+        (signed difference), docs/methods.md §4.
         """
         return self.attention_part.rollout(residual, receptive_field)
 
@@ -86,7 +86,7 @@ class Analysis:
         return self.attention_part.null_attention()
 
     def path_counts(self, threshold: float = 0.0, head: HeadChoice = None) -> torch.Tensor:
-        """``(L, n, n)`` number of paths in the binarised graph ``A > threshold`` (methods.md 1.2)."""
+        """``(L, n, n)`` number of paths in the binarised graph ``A > threshold`` (docs/methods.md §1.2)."""
         return self.attention_part.path_counts(threshold, head)
 
     # Flow (parts/flow.py) -----------------------------------------------------
@@ -97,7 +97,7 @@ class Analysis:
         receptive_field: str = "auto",
         progress: ProgressArg = True,
     ) -> torch.Tensor:
-        """Attention flow (methods.md section 3), ``(len(layers), n, n)``; all layers by default.
+        """Attention flow (docs/methods.md §3), ``(len(layers), n, n)``; all layers by default.
 
         layers: layer numbers 1..L. receptive_field: as for ``rollout``; for flow the
         baseline is the flow of the content-free attention with the same masks.
@@ -118,7 +118,7 @@ class Analysis:
 
     # Effective attention (parts/effective.py) -----------------------------------
     def effective(self, sum_preserving: bool = False) -> torch.Tensor:
-        """``(L, H, n, n)`` signed effective attention (methods.md section 5).
+        """``(L, H, n, n)`` signed effective attention (docs/methods.md §5).
 
         Each row keeps only its component that changes the head's output ``A V W_O``. Rows
         that see no more keys than the head dimension are unchanged; when no row does,
@@ -160,7 +160,7 @@ class Analysis:
             raise ValueError(f'Flow needs non-negative capacities: variant must be "clip" or "abs"; got {variant!r}.')
         return self.flow_part.flow(f"effective-{variant}", residual, layers, receptive_field, progress)
 
-    # Gradient-based attribution, methods.md section 6 (parts/gradients.py) -------
+    # Gradient-based attribution, docs/methods.md §6 (parts/gradients.py) -------
     @property
     def ATTRIBUTIONS(self) -> tuple[str, ...]:  # noqa: N802 - the name it always had
         """The registered attribution method ids, in menu order."""
@@ -192,7 +192,7 @@ class Analysis:
         return self.gradient_part.integrated_gradients(target, steps, progress, baseline, max_steps)
 
     def attribution(self, method: str, target=None, **options) -> torch.Tensor:
-        """Per-token scores ``(n,)`` for the target (methods.md 6.2-6.4, 7.4), from the registry.
+        """Per-token scores ``(n,)`` for the target (docs/methods.md §6.2–6.4, §7.4, §7.8), from the registry.
 
         method: "saliency" (L2 of the gradient; ``norm=``), "grad_x_input" (signed sum;
         ``reduce=``), "integrated_gradients" (signed sum; ``steps=``, ``baseline=``, ``max_steps=``,
@@ -205,15 +205,15 @@ class Analysis:
         return self.gradient_part.attribution(method, target, **options)
 
     def blank_out(self, target=None) -> torch.Tensor:
-        """``(n,)``: |y − y¬j| when token j is masked (methods.md 7.4)."""
+        """``(n,)``: |y − y¬j| when token j is masked (docs/methods.md §7.4)."""
         return self.gradient_part.blank_out(target)
 
     def attention_gradient(self, target=None, mode: str = "signed") -> torch.Tensor:
-        """``(L, n, n)`` attention × gradient per layer, head-averaged (methods.md 6.3)."""
+        """``(L, n, n)`` attention × gradient per layer, head-averaged (docs/methods.md §6.3)."""
         return self.gradient_part.attention_gradient(target, mode)
 
     def gradient_rollout(self, target=None) -> torch.Tensor:
-        """``(L, n, n)`` gradient-weighted rollout (Chefer et al. 2021), unnormalised (methods.md 6.4)."""
+        """``(L, n, n)`` gradient-weighted rollout (Chefer et al. 2021), unnormalised (docs/methods.md §6.4)."""
         return self.gradient_part.gradient_rollout(target)
 
     def _runner(self) -> GradientRunner:
@@ -222,7 +222,7 @@ class Analysis:
     # Comparison ---------------------------------------------------------------
     def compare(self, target=None, include_special: bool = True):
         """Spearman correlations between attention methods at every layer and the gradient and
-        blank-out scores for ``target`` (methods.md section 8); a pandas DataFrame.
+        blank-out scores for ``target`` (docs/methods.md §8); a pandas DataFrame.
         See ``attn_widget.compare`` for averaging over texts and ``attn_widget.plots`` for a figure."""
         return correlations(self, target, include_special=include_special)
 

@@ -102,7 +102,7 @@ _HALF = (torch.float16, torch.bfloat16)
 
 def _projection_in_float32(module, consumed: torch.Tensor, projected: torch.Tensor) -> torch.Tensor:
     """The projection's output recomputed from its (half-precision) input with float32 weights, as
-    methods.md 5.2 item 6 prefers: the rank tolerance is then float32's, not bf16's 7.8e-3 times the
+    docs/methods.md §5.2 item 6 prefers: the rank tolerance is then float32's, not bf16's 7.8e-3 times the
     length, which would drop real directions. Modules other than Linear and Conv1D keep their output."""
     weight, bias = module.weight.detach().float(), getattr(module, "bias", None)
     bias = None if bias is None else bias.detach().float()

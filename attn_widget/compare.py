@@ -1,5 +1,5 @@
 """Rank correlations between attention-derived methods and gradient or perturbation methods
-(methods.md section 8; the protocol of Abnar & Zuidema's Tables 1-3).
+(docs/methods.md §8; the protocol of Abnar & Zuidema's Tables 1-3).
 
 For one text and target: take row t of every attention-derived matrix at every layer (for
 decoders only the tokens j <= t; the mean of all rows for targets that pool positions) and the

@@ -1,4 +1,4 @@
-"""Run the model with gradients (methods.md section 6): one backward pass for input and
+"""Run the model with gradients (docs/methods.md §6): one backward pass for input and
 attention gradients, batched integrated gradients, and blank-out as the perturbation reference.
 
 The model is borrowed exactly as for a capture (eval mode, eager attention, restored

@@ -62,7 +62,7 @@ class AttentionWidget(anywidget.AnyWidget):
         "Set by compute(); numbers must be finite."
     ).tag(sync=True, check=lambda self, value: checks.serialisable(value, "job"))
 
-    # Token scores from gradients or blank-out, beside the graph (methods.md section 6).
+    # Token scores from gradients or blank-out, beside the graph (docs/methods.md §6, §7.4).
     targets = fact(
         t.List(t.Dict()),
         "Targets to explain: [{id, label, position}] (position None = all rows). "

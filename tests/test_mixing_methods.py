@@ -1,4 +1,4 @@
-"""The context-mixing maths on hand-built tensors (methods.md 7.1, 7.2): closed forms, the Gram
+"""The context-mixing maths on hand-built tensors (docs/methods.md §7.1, §7.2, §7.5, §7.6, §7.8): closed forms, the Gram
 trick against the definition, ALTI's exact reconstruction, chunking, causality, rollouts."""
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""Value zeroing (methods.md 7.3) against brute force, its properties, and the zoo."""
+"""Value zeroing (docs/methods.md §7.3) against brute force, its properties, and the zoo."""
 
 from __future__ import annotations
 
@@ -23,7 +23,7 @@ LAYERS = {"bert": {"num_hidden_layers": 2}, "gpt2": {"n_layer": 2}, "llama": {"n
 
 def blocks_and_values(model):
     """``[(block, value projection, value column slice)]`` per layer, written out by hand per family
-    (methods.md 0.3), independent of the site finder, layouts and replay."""
+    (docs/methods.md §0.3), independent of the site finder, layouts and replay."""
     if hasattr(model, "encoder"):  # BERT
         return [(layer, layer.attention.self.value, slice(None)) for layer in model.encoder.layer]
     if hasattr(model, "h"):  # GPT-2: values are the last third of c_attn's output

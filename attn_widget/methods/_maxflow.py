@@ -1,6 +1,6 @@
 """Compiled max-flow kernel for attention flow (numba).
 
-The graph of methods.md section 3: nodes (m, a) for layers m = 0..l and tokens a; an
+The graph of docs/methods.md §3: nodes (m, a) for layers m = 0..l and tokens a; an
 edge (m, a) -> (m - 1, b) with capacity ``cap[m - 1, a, b]`` (the residual-augmented
 attention of layer m, row = upper node). One max flow from the source (l, i) to the sink
 (0, j). Only layers 1..l-1 hold nodes of our own: the source's edges are saturated at

@@ -1,4 +1,4 @@
-"""ALTI (Ferrando, Gállego & Costa-jussà, EMNLP 2022), methods.md 7.2.
+"""ALTI (Ferrando, Gállego & Costa-jussà, EMNLP 2022), docs/methods.md §7.2.
 
 Each token's output of the attention block is split into one vector per contributing token,
 residual included: T_i(x_j) = L_i(Σ_h A^h_ij f^h(x_j) + δ_ij x_j), with L_i the post-LN block's

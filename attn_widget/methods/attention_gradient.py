@@ -1,4 +1,4 @@
-"""Attention × gradient (methods.md 6.3): the first-order effect of each attention weight."""
+"""Attention × gradient (docs/methods.md §6.3): the first-order effect of each attention weight."""
 
 from __future__ import annotations
 

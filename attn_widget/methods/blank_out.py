@@ -1,4 +1,4 @@
-"""Blank-out (methods.md 7.4): how much the target changes when one token is masked.
+"""Blank-out (docs/methods.md §7.4): how much the target changes when one token is masked.
 
 The model runs live in ``attn_widget.gradients.GradientRunner.blank_out``.
 """

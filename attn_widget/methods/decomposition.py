@@ -1,4 +1,4 @@
-"""What the context-mixing methods share (methods.md 7.1, 7.2): the per-head transformed vectors
+"""What the context-mixing methods share (docs/methods.md §7.0, §7.1): the per-head transformed vectors
 f^h(x_j), a layer norm frozen at its inputs' scales, and Gram matrices for norms of sums.
 
 Orientation everywhere: row i = receiving token, column j = contributing token. All results
@@ -32,7 +32,7 @@ def transformed_vectors(
 
 @dataclass(frozen=True)
 class LinearNorm:
-    """A layer norm linearised at the inputs it actually received (methods.md 7.2):
+    """A layer norm linearised at the inputs it actually received (docs/methods.md §7.0):
 
     L_i(u) = gain ⊙ (u − center·mean(u)) / scale_i, and the norm's output is L_i(z_i) + bias.
 
@@ -83,7 +83,7 @@ def head_gram(vectors: torch.Tensor, transform=None) -> torch.Tensor:
     vectors: ``(P, n, d)`` (P vectors per token, e.g. the H transformed vectors and x_j);
     transform: a linear map M applied to every vector first, ``(..., d) -> (..., d)`` (default
     identity; e.g. ``LinearNorm.unscaled``). Returns ``(n, P, P)`` float64. Cost O(n P² d); the
-    norm of Σ_p a_p M(P_p(j)) is then sqrt(aᵀ G_j a) (methods.md 7.1).
+    norm of Σ_p a_p M(P_p(j)) is then sqrt(aᵀ G_j a) (docs/methods.md §7.1).
     """
     v = vectors.to(torch.float64)
     if transform is not None:

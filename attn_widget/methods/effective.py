@@ -1,4 +1,4 @@
-"""Effective attention (Brunner et al., ICLR 2020), methods.md section 5.
+"""Effective attention (Brunner et al., ICLR 2020), docs/methods.md §5.
 
 A head's output is ``A V W_O``. When a query sees more keys than the value space has
 dimensions, part of each attention row lies in the left null space of ``T = V W_O`` and
@@ -130,7 +130,7 @@ def _project_all_rows(att: torch.Tensor, projectors: dict, out: torch.Tensor) ->
 class _RowProjector:
     """Per-row projectors onto col(V[K_i]) for a value matrix ``V`` ``(n, k)`` and a mask ``(n, n)``.
 
-    Rank decisions follow methods.md 5.2 item 6 (singular values of V[K_i] against
+    Rank decisions follow docs/methods.md §5.2 item 6 (singular values of V[K_i] against
     tau_i = sigma_1 · max(|K_i|, d_h) · eps). The projection itself is computed in float64
     in an orthonormal basis of col(V), never through V's own Gram matrix, whose condition
     number is squared: value vectors with a large bias are nearly rank one, and a float32

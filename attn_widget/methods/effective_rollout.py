@@ -1,4 +1,4 @@
-"""Effective rollout (E1, methods.md section 5.3): rollout on clipped, re-normalised effective attention.
+"""Effective rollout (E1, docs/methods.md §5.3): rollout on clipped, re-normalised effective attention.
 
 The maths: ``effective.effective_mixing`` then ``rollout.rollout``.
 """

@@ -1,4 +1,4 @@
-"""Attention flow (Abnar & Zuidema 2020), methods.md section 3, exact.
+"""Attention flow (Abnar & Zuidema 2020), docs/methods.md §3, exact.
 
 Layered graph: node (m, i) is token i after layer m (m = 0 is the input). The edge
 (m, a) -> (m - 1, b) has capacity Â_m[a, b], the residual-augmented attention of layer

@@ -1,4 +1,4 @@
-"""Flow, receptive-field normalised (RF-B on attention flow, methods.md section 4): decoders only.
+"""Flow, receptive-field normalised (RF-B on attention flow, docs/methods.md §4): decoders only.
 
 The maths: ``receptive_field.baseline_ratio`` of the flow and the flow of ``null_attention``.
 """

@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import torch
 
+from ..models.blocks import POST_LN
 from .decomposition import LinearNorm
 from .norm_residual import norms_through
 from .normalize import row_normalize
@@ -72,10 +73,19 @@ def _maps(mixing) -> torch.Tensor:
     return torch.stack(maps)
 
 
+def _note(analysis) -> str:
+    """Say so where GlobEnc is norm_residual: blocks whose norms sit on the branch inputs."""
+    layers = analysis.mixing_part.structure().layers
+    if layers and all(layer.kind != POST_LN for layer in layers):
+        return "In this pre-LN model the layer norms sit on the branch inputs: GlobEnc equals norm + residual + LN."
+    return ""
+
+
 register_mixing(
     "globenc",
     "GlobEnc",
     "Modarressi et al. (2022): the norm of each token's share of the whole encoder block's output (attention, "
     "residual and both layer norms; the feed-forward network skipped), rows normalised.",
     _maps,
+    note=_note,
 )

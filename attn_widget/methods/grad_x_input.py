@@ -1,4 +1,4 @@
-"""Gradient × input per token (methods.md 6.2)."""
+"""Gradient × input per token (docs/methods.md §6.2)."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""Gradient-weighted rollout (Chefer, Gur & Wolf 2021), methods.md 6.4."""
+"""Gradient-weighted rollout (Chefer, Gur & Wolf 2021), docs/methods.md §6.4."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""Attention as a graph, methods.md section 1.
+"""Attention as a graph, docs/methods.md §1.
 
 Convention: information flows from key j at layer l-1 to query i at layer l, so the
 adjacency matrix of a layer is the transpose of its attention matrix, Adj = Aᵀ.

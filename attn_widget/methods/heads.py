@@ -12,7 +12,7 @@ HeadChoice = int | str | None
 def aggregate_heads(att: torch.Tensor, head: HeadChoice = None) -> torch.Tensor:
     """``(L, H, n, n)`` → ``(L, n, n)``.
 
-    head: ``None`` or ``"mean"`` for the head average Ā (rows re-normalised, methods.md 0.2),
+    head: ``None`` or ``"mean"`` for the head average Ā (rows re-normalised, docs/methods.md §1.4),
     ``"max"`` for the entry-wise maximum over heads (not row-stochastic), or an int for
     one head (negative ints count from the end, as in Python).
     """

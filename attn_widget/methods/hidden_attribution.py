@@ -139,12 +139,7 @@ def _outputs(runner: GradientRunner, blocks, x: torch.Tensor, n_layers: int) -> 
     finally:
         for handle in handles:
             handle.remove()
-    if len(seen) != n_layers:
-        raise UnsupportedModelError(
-            f"Hidden token attribution is unavailable: the transformer blocks ran {len(seen)} times for "
-            f"{n_layers} layers."
-        )
-    return torch.stack(seen)
+    return _stacked(seen, n_layers)
 
 
 def _batch_size(capture: Capture, n: int, d: int, element_size: int) -> int:
@@ -199,6 +194,11 @@ def _dual_copies(runner: GradientRunner, blocks, embeds: torch.Tensor, direction
     finally:
         for handle in handles:
             handle.remove()
+    return _stacked(seen, n_layers)
+
+
+def _stacked(seen: list[torch.Tensor], n_layers: int) -> torch.Tensor:
+    """``(L, ...)`` the blocks' outputs in call order, or why they do not match the layers."""
     if len(seen) != n_layers:
         raise UnsupportedModelError(
             f"Hidden token attribution is unavailable: the transformer blocks ran {len(seen)} times for "

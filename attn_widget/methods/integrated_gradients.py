@@ -1,4 +1,4 @@
-"""Integrated gradients on the word embeddings, Gauss–Legendre quadrature (methods.md 6.2).
+"""Integrated gradients on the word embeddings, Gauss–Legendre quadrature (docs/methods.md §6.2).
 
 ``attn_widget.gradients.GradientRunner.integrated_gradients`` runs the model on the path.
 """

@@ -1,4 +1,4 @@
-"""Admissible key sets K_i (methods.md section 0.1) as boolean masks."""
+"""Admissible key sets K_i (docs/methods.md §0.1) as boolean masks."""
 
 from __future__ import annotations
 

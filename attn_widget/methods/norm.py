@@ -1,4 +1,4 @@
-"""Norm-based attention (Kobayashi, Kuribayashi, Yokoi & Inui, EMNLP 2020), methods.md 7.1.
+"""Norm-based attention (Kobayashi, Kuribayashi, Yokoi & Inui, EMNLP 2020), docs/methods.md §7.1.
 
 N_ij = ‖Σ_h A^h_ij f^h(x_j)‖₂ with f^h(x) = (x W_V^h + b_V^h) W_O^h (b_O excluded), computed
 with the Gram trick: N_ij = sqrt(a_ijᵀ G_j a_ij), a_ij = (A^h_ij)_h, G_j[h, h'] = <f^h(x_j), f^h'(x_j)>,

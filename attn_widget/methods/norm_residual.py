@@ -2,7 +2,7 @@
 "Incorporating Residual and Normalization Layers into Analysis of Masked Language Models").
 
 N_ij = ‖L_i(Σ_h A^h_ij f^h(x_j) + δ_ij x_j)‖₂, L_i the block's first layer norm linearised with
-token i's own scale (methods.md 7.2). Computed with the Gram trick over the H + 1 vectors
+token i's own scale (docs/methods.md §7.0). Computed with the Gram trick over the H + 1 vectors
 (f^1(x_j) .. f^H(x_j), x_j) under the fixed map of L (the scale σ_i only divides row i).
 
 Post-LN blocks (BERT): L is the layer norm after the residual sum, LN1(x + attention).

@@ -1,4 +1,4 @@
-"""Row normalisation rn(M) of methods.md section 0.1."""
+"""Row normalisation rn(M) of docs/methods.md §0.1."""
 
 from __future__ import annotations
 

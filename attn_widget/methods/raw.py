@@ -1,4 +1,4 @@
-"""Raw attention: each head's weights, their mean and their max (methods.md section 1)."""
+"""Raw attention: each head's weights, their mean and their max (docs/methods.md §1)."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""Decoder receptive-field normalisation, methods.md section 4 (our interpretation).
+"""Decoder receptive-field normalisation, docs/methods.md §4 (our interpretation).
 
 In a decoder, token i sees only tokens 0..i, so rollout and flow drift towards the
 first tokens whatever the content (there are combinatorially more paths from them).

@@ -195,6 +195,7 @@ class MixingMethod:
     layer_maps: Callable[..., torch.Tensor] | None = None
     # (mixing part) -> "" or one sentence why not, beyond what ``needs`` checks (asked once, kept).
     check: Callable[[Any], str] | None = None
+    note: Callable[[Any], str] | None = None  # (analysis) -> a remark shown with the map and its rollout
     upfront: Callable[[Any], bool] | None = None
     on_request: Callable[[Any], str] = _no_note
 
@@ -243,6 +244,9 @@ def register_mixing(
     def applies(analysis) -> str:
         return analysis.mixing_unavailable(id)
 
+    def note(analysis) -> str:
+        return spec.note(analysis) if spec.note is not None else ""
+
     def on_request(part_method: str):
         """The map's or the rollout's layer-by-layer computing, from the mixing part."""
         if spec.layer_maps is None:
@@ -265,6 +269,7 @@ def register_mixing(
         applies=applies,
         group=group,
         heads="combined",
+        note=note,
         **on_request("map_layers"),
     )
     composed = (
@@ -282,6 +287,7 @@ def register_mixing(
         graph=id,
         group=group,
         heads="combined",
+        note=note,
         **on_request("rollout_layers"),
     )
     _MIXING[id] = spec

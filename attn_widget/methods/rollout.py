@@ -1,4 +1,4 @@
-"""Attention rollout (Abnar & Zuidema 2020), methods.md section 2.
+"""Attention rollout (Abnar & Zuidema 2020), docs/methods.md §2.
 
 Orientation: row i = receiving (query) position, column j = source (key) position.
 The newest layer multiplies on the left: R[l] = Â_{l+1} · R[l-1].

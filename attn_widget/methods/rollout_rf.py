@@ -1,4 +1,4 @@
-"""Rollout, receptive-field normalised (RF-B, methods.md section 4): decoders only.
+"""Rollout, receptive-field normalised (RF-B, docs/methods.md §4): decoders only.
 
 The maths: ``receptive_field.baseline_ratio`` of rollout and the rollout of ``null_attention``.
 """

@@ -1,4 +1,4 @@
-"""Saliency: the norm of the gradient w.r.t. each word embedding (methods.md 6.2)."""
+"""Saliency: the norm of the gradient w.r.t. each word embedding (docs/methods.md §6.2)."""
 
 from __future__ import annotations
 

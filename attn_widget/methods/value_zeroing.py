@@ -1,4 +1,4 @@
-"""Value zeroing (Mohebbi, Zuidema, Chrupała & Alishahi, EACL 2023), methods.md section 7.3.
+"""Value zeroing (Mohebbi, Zuidema, Chrupała & Alishahi, EACL 2023), docs/methods.md §7.3.
 
 For layer l and source token j, block l is re-run on its recorded input X^(l-1) with token
 j's value vectors set to zero in every head (value bias included; queries, keys and the
