@@ -72,21 +72,30 @@ def contributions(
 
 
 def contributions_through(
-    att: torch.Tensor, f: torch.Tensor, x: torch.Tensor, y: torch.Tensor, scale: torch.Tensor | None = None
+    att: torch.Tensor,
+    f: torch.Tensor,
+    x: torch.Tensor,
+    y: torch.Tensor,
+    scale: torch.Tensor | None = None,
+    causal: bool | None = None,
 ) -> torch.Tensor:
     """``contributions`` from vectors already through the norm's fixed map: f ``(H, n, d)``
-    f'^h(x_j), x ``(n, d)`` x'_j, y ``(n, d)``, scale ``(n,)`` σ_i (None: 1). Returns ``(n, n)`` float64."""
+    f'^h(x_j), x ``(n, d)`` x'_j, y ``(n, d)``, scale ``(n,)`` σ_i (None: 1). causal: whether no
+    weight lies above the diagonal (None: looked up in ``att``; a verified capture knows it).
+    Returns ``(n, n)`` float64."""
     from ._alti_kernel import GROUP, l1_distances
 
     heads, n = att.shape[0], att.shape[-1]
-    causal = bool((att.triu(1) == 0).all())
+    if causal is None:
+        causal = bool((att.triu(1) == 0).all())
     # float32 attention (a float32 model's capture): the kernel runs in float32, sums in float64
     dtype = torch.float32 if att.dtype == torch.float32 else torch.float64
     y = y.to(torch.float64)
     scale = torch.ones(n, dtype=torch.float64) if scale is None else scale
     padded = -heads % GROUP  # zero heads, so that H is a multiple of GROUP
-    att_t = torch.zeros(n, heads + padded, n, dtype=dtype)  # (n_j, H', n_i)
+    att_t = torch.empty(n, heads + padded, n, dtype=dtype)  # (n_j, H', n_i)
     att_t[:, :heads].copy_(att.permute(2, 0, 1))
+    att_t[:, heads:].zero_()
     f_t = torch.zeros(n, heads + padded, f.shape[-1], dtype=dtype)  # (n, H', d)
     f_t[:, :heads].copy_(f.transpose(0, 1))
     y_scaled = (y * scale[:, None]).to(dtype)
@@ -132,10 +141,12 @@ def _maps(mixing) -> torch.Tensor:
     maps = []
     for l in mixing.layers:
         att, x, y, norm = mixing.capture.attentions[l], layers[l].x, layers[l].stream, layers[l].linear1
+        causal = mixing.capture.causal  # verified at capture: no weight above the diagonal then
         if norm is None:
-            c = contributions_through(att, mixing.transformed(l), x, y)
+            c = contributions_through(att, mixing.transformed(l), x, y, causal=causal)
         else:  # the norm's map folded into W_O: no pass over the (H, n, d) vectors
-            c = contributions_through(att, mixing.transformed(l, norm.unscaled), norm.unscaled(x), y, norm.scale)
+            f = mixing.transformed(l, norm.unscaled)
+            c = contributions_through(att, f, norm.unscaled(x), y, norm.scale, causal=causal)
         maps.append(row_normalize(c))
     return torch.stack(maps)
 

@@ -208,8 +208,9 @@ def _stacked(seen: list[torch.Tensor], n_layers: int) -> torch.Tensor:
 
 
 # Forward-mode needs one tangent per input coordinate (n·d): up to this many, the widget computes the
-# maps with the picture (MiniLM: 10 tokens, about 8 s on two cores; benchmarks/RESULTS.md).
-UPFRONT_MAX_COORDINATES = 4096
+# maps with the picture, about a second on two cores (the shipped GPT-2, d = 128: 8 tokens; 9 took
+# 0.97 s). Beyond, on request: MiniLM at 10 tokens takes about 8 s (benchmarks/RESULTS.md).
+UPFRONT_MAX_COORDINATES = 1024
 
 
 def _coordinates(analysis) -> int:
