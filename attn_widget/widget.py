@@ -282,7 +282,8 @@ class AttentionWidget(anywidget.AnyWidget):
 
     # Computing on request ------------------------------------------------------
     def compute(self, method: str, layers: list[int] | None = None, wait: bool = False) -> None:
-        """Compute a deferred method (flow for long inputs) for some layers (default: all).
+        """Compute a method sent without its data (``methods[i]["on_request"]`` says why: flow and value
+        zeroing on long inputs, hidden-state attribution beyond a second's work) for some layers (default: all).
 
         Runs in the background with progress shown in the view (``job``); ``wait=True``
         blocks until it is done, and Ctrl-C then cancels it. Does nothing if the layers

@@ -127,6 +127,10 @@ def test_flow_for_long_inputs_is_computed_on_request(tokenizer):
     assert len(w.tokens) > 40
     assert w.ready["flow"] == [] and w.data_flow == b""
     assert w.ready["rollout"] == [1, 2, 3]  # cheap methods are always there
+    n = len(w.tokens)
+    meta = {m["id"]: m for m in w.methods}
+    assert meta["flow"]["on_request"] == f"{n} tokens need {n * n:,} max-flow problems for each layer."
+    assert meta["rollout"]["on_request"] == ""
     w._handle_message(w, {"type": "compute", "method": "flow", "layers": [3]}, [])  # as the view asks
     w._job.wait()
     assert w.job == {} and w.ready["flow"] == [3]

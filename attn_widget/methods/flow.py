@@ -160,6 +160,11 @@ def _workers() -> int:
         return os.cpu_count() or 1
 
 
+def _flow_cost(analysis) -> str:
+    n = analysis.capture.n_tokens
+    return f"{n} tokens need {n * n:,} max-flow problems for each layer."
+
+
 def register_flow(id: str, label: str, description: str, compute, done, **options):
     """Register a flow-like method: sent with the widget for short inputs, computed layer by layer
     on request otherwise. compute: (analysis, layers or None, progress) -> (len(layers), n, n)."""
@@ -171,6 +176,7 @@ def register_flow(id: str, label: str, description: str, compute, done, **option
         cumulative=True,
         layers=compute,
         done=done,
+        on_request=_flow_cost,
         **options,
     )
 

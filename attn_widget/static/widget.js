@@ -1343,8 +1343,7 @@ function createPending(doc, model) {
       const mine = job.method === method;
       root.hidden = available && !(running && mine);
       if (root.hidden) return;
-      const n = state.tokens.length;
-      message.textContent = available ? `${state.method.label}: computing more layers\u2026` : state.offline ? `${state.method.label} for layer ${layer} was not computed before this view was exported; in the notebook, call w.compute("${method}") before exporting.` : `${state.method.label} for layer ${layer} is computed on request: ${n} tokens need ${(n * n).toLocaleString()} max-flow problems for this layer.`;
+      message.textContent = available ? `${state.method.label}: computing more layers\u2026` : state.offline ? `${state.method.label} for layer ${layer} was not computed before this view was exported; in the notebook, call w.compute("${method}") before exporting.` : `${state.method.label} for layer ${layer} is computed on request${state.method.on_request ? `: ${state.method.on_request}` : "."}`;
       computeLayer.textContent = `Compute layer ${layer}`;
       computeLayer.hidden = computeAll.hidden = running || available || state.offline;
       bar.hidden = cancel.hidden = !running;

@@ -19,6 +19,7 @@ export { MAX_HEAD, MEAN_HEAD };
  * @property {string} [note]          a remark about this input
  * @property {string} [graph]         the method whose data draws the whole-model graph ("" = this one)
  * @property {string} [group]         the heading the menu lists it under
+ * @property {string} [on_request]    why the method is computed on request here, and what it costs ("" when sent with the widget)
  * @property {string} [heads]         "mean": built on the head-averaged attention; "combined": every head together
  * @property {string[]} [settings]    the view settings that change what it computes
  */

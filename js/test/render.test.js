@@ -120,10 +120,13 @@ test("the view lives inside its element only; cleanup removes it and every model
 });
 
 test("a layer computed on request shows a compute button, then progress, then the graph", async () => {
-  const { el, model, ctx, flush, canvas } = mount({ method: "flow", layer: 3, ready: { ...widgetTraits().ready, flow: [1] } });
+  // The kernel says why a method is computed on request and what it costs (``on_request``).
+  const cost = "6 tokens need 36 max-flow problems for each layer.";
+  const methods = widgetTraits().methods.map((/** @type {any} */ m) => (m.id === "flow" ? { ...m, on_request: cost } : m));
+  const { el, model, ctx, flush, canvas } = mount({ method: "flow", layer: 3, methods, ready: { ...widgetTraits().ready, flow: [1] } });
   const panel = /** @type {HTMLElement} */ (el.querySelector(".attnw-pending"));
   assert.equal(panel.hidden, false);
-  assert.match(panel.textContent, /Attention flow for layer 3 is computed on request: 6 tokens need 36 max-flow problems/);
+  assert.match(panel.textContent, /Attention flow for layer 3 is computed on request: 6 tokens need 36 max-flow problems for each layer\./);
   assert.equal(ctx.segments().length, 0, "nothing drawn for a layer that is not there");
   assert.equal(canvas.dataset.edges, "0");
   /** @type {HTMLButtonElement} */ (el.querySelector(".attnw-compute")).click();
