@@ -11,7 +11,7 @@ from tiny_models import tiny_lm, tiny_model
 from zoo import FAMILIES, zoo_tokenizer
 
 from attn_widget import UnsupportedModelError, analyze, targets
-from attn_widget.methods import alti
+from attn_widget.methods import alti, registry
 from attn_widget.methods.normalize import row_normalize
 from attn_widget.models.blocks import PARALLEL, POST_LN, PRE_LN
 from attn_widget.parts.mixing import Mixing
@@ -161,6 +161,20 @@ def test_alti_logit_adds_up_to_the_logit_the_model_computed(gpt2_lm):
     assert torch.equal(
         mixing.alti_logit(targets.token(7, position=5)), mixing.logit_decomposition(targets.token(7, position=5)).tokens
     )
+
+
+def test_alti_logit_says_when_an_empty_alti_row_loses_part_of_the_logit(gpt2_lm, monkeypatch):
+    """An empty ALTI row (the output bias outweighing every token) is rare in trained models, so it is
+    made here by replacing the part's report of them: the token-score warning must say so."""
+    _, analysis = gpt2_lm
+    entry = registry.attribution_method("alti_logit")
+    target = analysis.target(targets.token(7, position=5))
+    assert entry.warning(analysis, target) is None  # this tiny model's rows all hold something
+    empty = torch.zeros(analysis.n_layers, analysis.capture.n_tokens, dtype=torch.bool)
+    empty[1, 3] = True
+    monkeypatch.setattr(analysis.mixing_part, "zero_rows", lambda name: empty)
+    assert "no contribution in layer(s) 2" in entry.warning(analysis, target)
+    assert entry.warning(analysis, analysis.target(targets.token(7, position=2))) is None  # row 3 is after t
 
 
 def test_alti_logit_through_an_rms_final_norm():

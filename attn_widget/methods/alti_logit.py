@@ -77,6 +77,19 @@ class LogitDecomposition:
         return float(self.tokens.sum()) + self.initial + self.out_bias + self.mlp + self.final_bias
 
 
+def _lost_share(analysis, target) -> str | None:
+    """Say so when ALTI gave a row no contribution (the output bias outweighed every token): the
+    share of the logit through that row is then missing from the scores (docs/methods.md §7.8)."""
+    empty = analysis.mixing_part.zero_rows("alti")[:, : target.position + 1]
+    if not bool(empty.any()):
+        return None
+    layers = sorted({int(layer) + 1 for layer in empty.nonzero()[:, 0]})
+    return (
+        f"ALTI gave some tokens no contribution in layer(s) {', '.join(map(str, layers))} (the output bias "
+        "outweighed every token), so these scores miss that share of the logit."
+    )
+
+
 register_attribution(
     "alti_logit",
     "ALTI-Logit (signed)",
@@ -85,4 +98,5 @@ register_attribution(
     lambda analysis, target: analysis.alti_logit(target),
     signed=True,
     applies=lambda analysis: analysis.mixing_part.logit_unavailable(),
+    warning=_lost_share,
 )
