@@ -41,8 +41,9 @@ def unwrap(model):
     return inner if isinstance(inner, PreTrainedModel) and isinstance(model, nn.Module) else model
 
 
-def check_model(model) -> None:
-    """Require a loaded PyTorch Hugging Face ``transformers`` text model that attn_widget can read."""
+def check_model(model, encoder_decoder: bool = False) -> None:
+    """Require a loaded PyTorch Hugging Face ``transformers`` text model that attn_widget can read
+    (an encoder-decoder one only with ``encoder_decoder=True``: ``seq2seq.py``)."""
     from transformers import PreTrainedModel
 
     if isinstance(model, str):
@@ -56,10 +57,11 @@ def check_model(model) -> None:
             f"got {type(model).__module__}.{type(model).__name__}. TensorFlow, Flax and plain torch "
             "modules are not supported."
         )
-    if getattr(model.config, "is_encoder_decoder", False):
+    if getattr(model.config, "is_encoder_decoder", False) and not encoder_decoder:
         raise UnsupportedModelError(
-            f"{type(model).__name__} is an encoder-decoder model; attn_widget supports encoder-only and "
-            "decoder-only models so far (for T5, T5EncoderModel works)."
+            f"{type(model).__name__} is an encoder-decoder model: analyse it with "
+            'attn_widget.analyze(model, source, tokenizer, target="...") (target=None: its own greedy output); '
+            "the widget shows encoder-only and decoder-only models so far (for T5, T5EncoderModel works)."
         )
     reason = refusal(model)
     if reason:

@@ -13,6 +13,7 @@ import traitlets as t
 
 from . import checks, export, payload
 from .analysis import Analysis, analyze
+from .inputs import check_model, unwrap
 from .jobs import BackgroundJob, cancelled_on_interrupt
 from .methods import registry
 from .methods.flow import layer_numbers
@@ -166,6 +167,8 @@ class AttentionWidget(anywidget.AnyWidget):
         if analysis is None:
             if model is None or text is None:
                 raise TypeError("AttentionWidget needs a model and a text: AttentionWidget(model, text).")
+            if getattr(getattr(unwrap(model), "config", None), "is_encoder_decoder", False):
+                check_model(unwrap(model))  # refuses, saying to use analyze(model, source, tokenizer, target)
             analysis = analyze(model, text, tokenizer)
         elif model is not None or text is not None:
             raise TypeError("Pass either model and text, or analysis=, not both.")

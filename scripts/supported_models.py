@@ -49,6 +49,11 @@ def table() -> str:
         model = family.model.__name__ if family.model else family.config.__name__.replace("Config", "Model")
         if family.expect == "refused":
             rows.append(f"| {family.name} | {model} | refused | | | {_what_the_user_is_told(family)} |")
+        elif family.expect == "seq2seq":
+            rows.append(
+                f"| {family.name} | {model} | source + target: analyze(model, source, tokenizer, target) "
+                f"| encoder | {_limit(family)} | {family.note} |"
+            )
         elif family.expect == "attention":
             reason = _what_the_user_is_told(family)
             rows.append(f"| {family.name} | {model} | yes | no | {_limit(family)} | {family.note or reason} |")

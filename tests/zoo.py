@@ -33,7 +33,7 @@ class Family:
     config: type  # transformers config class
     options: dict  # config arguments
     model: type | None = None  # model class (default: AutoModel)
-    expect: str = "full"  # "full", "attention" or "refused"
+    expect: str = "full"  # "full", "attention", "seq2seq" (encoder-decoder, tests/test_seq2seq.py) or "refused"
     reason: str = ""  # for "attention" and "refused": part of the message the user gets
     limit: int | None = MAX_POSITIONS  # the longest input attn_widget accepts (None: no limit)
     hard_limit: bool = False  # the model itself fails one token past the limit (a learned position table)
@@ -80,6 +80,19 @@ def _llama_like(config, name, **extra):
 
 def _bert_like(config, name, **extra):
     return _family(name, config, {**_BASE, **_SIZES, **_POSITIONS}, {"hard_limit": True, **extra})
+
+
+def _seq2seq(config, name, model):
+    sizes = dict(d_model=32, encoder_layers=2, decoder_layers=2, encoder_attention_heads=4, decoder_attention_heads=4)
+    options = dict(_BASE, **sizes, encoder_ffn_dim=64, decoder_ffn_dim=64, decoder_start_token_id=2, **_POSITIONS)
+    return Family(
+        name,
+        config,
+        options,
+        model=model,
+        expect="seq2seq",
+        note="Python API only (no widget yet); .encoder: every method",
+    )
 
 
 # RoBERTa-like embeddings count positions from the pad index + 1 (1 here, 2 for real RoBERTa).
@@ -300,6 +313,20 @@ FAMILIES: tuple[Family, ...] = (
         hard_limit=True,
     ),
     Family("Llama, causal LM", tf.LlamaConfig, dict(_BASE, **_SIZES, **_POSITIONS, **_GQA), model=tf.LlamaForCausalLM),
+    # Encoder-decoders: analyze(model, source, tokenizer, target) -> Seq2SeqAnalysis (tests/test_seq2seq.py)
+    Family(
+        "T5",
+        tf.T5Config,
+        dict(_BASE, decoder_start_token_id=0, d_model=32, d_kv=8, d_ff=64, num_layers=2, num_heads=4),
+        model=tf.T5ForConditionalGeneration,
+        expect="seq2seq",
+        limit=None,
+        note="Python API only (no widget yet); .encoder: every method",
+    ),
+    _seq2seq(tf.BartConfig, "BART", tf.BartForConditionalGeneration),
+    _seq2seq(tf.MBartConfig, "mBART", tf.MBartForConditionalGeneration),
+    _seq2seq(tf.MarianConfig, "Marian", tf.MarianMTModel),
+    _seq2seq(tf.PegasusConfig, "Pegasus", tf.PegasusForConditionalGeneration),
     # Refused, each with one sentence saying why and what to do
     Family(
         "Longformer",
@@ -319,7 +346,7 @@ FAMILIES: tuple[Family, ...] = (
     _bert_like(tf.FalconConfig, "Falcon (loaded with sdpa)", expect="refused", reason="cannot switch to eager"),
     _bert_like(tf.BigBirdConfig, "BigBird (block sparse)", expect="refused", reason='attention_type="original_full"'),
     Family(
-        "T5 (encoder-decoder)",
+        "T5 (no LM head, no target)",
         tf.T5Config,
         dict(_BASE, d_model=32, d_kv=8, d_ff=64, num_layers=2, num_heads=4),
         expect="refused",

@@ -3,7 +3,7 @@
 per-layer masks a config declares (``windows.py``), and the families refused outright
 (``families.py``). Methods never ask what model they run on."""
 
-from .families import ATTENTION_ONLY, refusal
+from .families import ATTENTION_ONLY, SEQ2SEQ, refusal
 from .geometry import HeadGeometry
 from .layouts import candidates
 from .projections import output_slices
@@ -12,6 +12,7 @@ from .windows import LayerPattern, layer_patterns
 
 __all__ = [
     "ATTENTION_ONLY",
+    "SEQ2SEQ",
     "HeadGeometry",
     "LayerPattern",
     "Site",

@@ -20,6 +20,9 @@ REFUSED: dict[str, str] = {
     "what it mixes",
 }
 
+# Encoder-decoder families analysed by ``seq2seq.py`` (source + target text); others are refused.
+SEQ2SEQ: tuple[str, ...] = ("t5", "bart", "mbart", "marian", "pegasus")
+
 # model_type -> why value vectors cannot explain the attention output (attention-only methods still work).
 ATTENTION_ONLY: dict[str, str] = {
     "convbert": "ConvBERT mixes convolution heads into the attention output",

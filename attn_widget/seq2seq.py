@@ -1,0 +1,272 @@
+"""Encoder-decoder text models (T5, BART, mBART, Marian, Pegasus): ``Seq2SeqAnalysis``.
+
+model + source text (+ target text, or the model's own greedy output) → ONE forced forward
+pass with eager attention → the encoder's self-attention, the decoder's self-attention and
+the decoder's cross-attention, as the model returned them. The model is borrowed and handed
+back unchanged (``model_state.borrowed_for_capture``). The encoder part is an ordinary
+``Analysis`` built from the same pass, so every encoder method works on ``.encoder``.
+The rollout through cross-attention is defined in docs/methods.md §2.7.
+"""
+
+from __future__ import annotations
+
+import torch
+
+from . import verify
+from .analysis import Analysis
+from .capture import Capture, _add_value_data, _Calls
+from .errors import UnsupportedModelError
+from .inputs import Encoded, check_model, check_text, encode, max_positions, resolve_tokenizer, unwrap
+from .methods.normalize import row_normalize
+from .methods.rollout import residual_augment, rollout
+from .model_state import borrowed_for_capture, uses_eager
+from .models import SEQ2SEQ, find_sites
+from .text import display_token
+
+MAX_NEW_TOKENS = 32  # the longest greedy output analysed when no target is given
+
+
+class Seq2SeqAnalysis:
+    """Attention of one source text and one target text through an encoder-decoder model.
+
+    ``ns`` source tokens, ``nt`` target tokens: the decoder's inputs, the decoder start token
+    first, then the target (or the model's own greedy output) with its end token. Position t's
+    state predicts target token t + 1. Tensors are on the CPU (float32, float64 for float64 models).
+    """
+
+    def __init__(
+        self,
+        encoder: Analysis,
+        target_ids: torch.Tensor,
+        target_tokens: list[str],
+        decoder_attentions: torch.Tensor,
+        cross_attentions: torch.Tensor,
+        generated: bool,
+    ):
+        self.encoder = encoder  # an ordinary Analysis of the encoder (same forward pass)
+        self.target_ids = target_ids  # (nt,) long: the decoder's input ids
+        self.target_tokens = list(target_tokens)
+        self.decoder_attentions = decoder_attentions  # (Ld, H, nt, nt)
+        self.cross_attentions = cross_attentions  # (Ld, H, nt, ns): row = target query, column = source key
+        self.generated = generated  # the target is the model's own greedy output
+        self._rollouts: dict[float, torch.Tensor] = {}
+
+    @property
+    def source_tokens(self) -> list[str]:
+        return self.encoder.tokens
+
+    @property
+    def source_ids(self) -> torch.Tensor:
+        return self.encoder.capture.token_ids
+
+    @property
+    def encoder_attentions(self) -> torch.Tensor:
+        """``(Le, H, ns, ns)`` encoder self-attention."""
+        return self.encoder.attentions
+
+    @property
+    def n_encoder_layers(self) -> int:
+        return int(self.encoder_attentions.shape[0])
+
+    @property
+    def n_decoder_layers(self) -> int:
+        return int(self.decoder_attentions.shape[0])
+
+    def rollout(self, residual: float = 0.5) -> torch.Tensor:
+        """``(Ld, nt, ns + nt)`` float64 rollout through cross-attention (docs/methods.md §2.7): row t of
+        layer l is the share of each source token (first ns columns) and each target token reaching
+        target position t after decoder layer l. Rows sum to 1; target columns after t are exactly 0."""
+        key = float(residual)
+        if key not in self._rollouts:
+            self._rollouts[key] = encoder_decoder_rollout(
+                self.encoder_attentions.mean(1),
+                self.decoder_attentions.mean(1),
+                self.cross_attentions.mean(1),
+                residual,
+            )
+        return self._rollouts[key]
+
+    def source_share(self, residual: float = 0.5) -> torch.Tensor:
+        """``(Ld, nt)``: the share of each target position that comes from the source, per decoder layer."""
+        return self.rollout(residual)[..., : len(self.source_tokens)].sum(-1)
+
+    def __repr__(self) -> str:
+        how = "greedy output" if self.generated else "given target"
+        return (
+            f"<Seq2SeqAnalysis {self.encoder.capture.model_name!r}: {len(self.source_tokens)} source tokens, "
+            f"{len(self.target_tokens)} target tokens ({how}), {self.n_encoder_layers}+{self.n_decoder_layers} "
+            f"layers, {self.encoder.n_heads} heads>"
+        )
+
+
+def encoder_decoder_rollout(
+    encoder: torch.Tensor, decoder: torch.Tensor, cross: torch.Tensor, residual: float = 0.5
+) -> torch.Tensor:
+    """Rollout through an encoder-decoder (docs/methods.md §2.7).
+
+    encoder ``(Le, ns, ns)``, decoder ``(Ld, nt, nt)``, cross ``(Ld, nt, ns)``: head-aggregated
+    attention (rows re-normalised here). With ``R_enc`` the encoder rollout to its last layer,
+    ``S_l = (1-α)·rn(A_self) + α·I`` and ``C_l = rn(A_cross)``, and ``D_0 = [0 | I]``:
+
+        D_l = α · S_l D_{l-1} + (1 - α) · [C_l R_enc | 0]
+
+    Returns ``(Ld, nt, ns + nt)`` float64, ``D_1 .. D_Ld``; every row sums to 1.
+    """
+    r_enc = rollout(encoder, residual)[-1]  # (ns, ns)
+    self_mix = residual_augment(decoder, residual)  # (Ld, nt, nt)
+    alpha = float(residual)
+    source = row_normalize(cross.to(torch.float64)) @ r_enc  # (Ld, nt, ns)
+    nt, ns = source.shape[1], source.shape[2]
+    state = torch.cat([torch.zeros(nt, ns, dtype=torch.float64), torch.eye(nt, dtype=torch.float64)], dim=1)
+    layers = []
+    for layer in range(decoder.shape[0]):
+        state = alpha * (self_mix[layer] @ state)
+        state[:, :ns] += (1.0 - alpha) * source[layer]
+        layers.append(state)
+    return torch.stack(layers)
+
+
+def check_seq2seq_model(model) -> None:
+    """An encoder-decoder text model of a family attn_widget checks (``models.SEQ2SEQ``)."""
+    check_model(model, encoder_decoder=True)
+    model_type = getattr(model.config, "model_type", "")
+    if model_type not in SEQ2SEQ:
+        raise UnsupportedModelError(
+            f"{type(model).__name__} is an encoder-decoder model of a family attn_widget has not checked yet "
+            f"({model_type!r}); the encoder-decoder families it analyses are {', '.join(SEQ2SEQ)}."
+        )
+
+
+def analyze_seq2seq(model, source: str, tokenizer=None, target: str | None = None) -> Seq2SeqAnalysis:
+    """Run an encoder-decoder ``model`` once on ``source`` forced to produce ``target`` (default: its own
+    greedy output, at most ``MAX_NEW_TOKENS`` new tokens) and return a ``Seq2SeqAnalysis``."""
+    model = unwrap(model)
+    check_seq2seq_model(model)
+    source = check_text(source)
+    tokenizer = resolve_tokenizer(model, tokenizer)
+    if target is not None:
+        target = check_text(target)
+    elif not (hasattr(model, "can_generate") and model.can_generate()):
+        raise UnsupportedModelError(
+            f"{type(model).__name__} is an encoder-decoder model without a language-model head, so it has no output "
+            'of its own to analyse: pass target="..." (the text to force-decode), or load the model with its head '
+            f"({type(model).__name__.replace('Model', 'ForConditionalGeneration')})."
+        )
+    encoded = encode(model, source, tokenizer)
+    model_dtype = next(model.parameters()).dtype
+    dtype = torch.float64 if model_dtype == torch.float64 else torch.float32
+    name = getattr(model, "name_or_path", "") or type(model).__name__
+    sites = find_sites(model.get_encoder())
+    calls = _Calls()
+
+    with borrowed_for_capture(model, "encoder-decoder capture", eager=False):
+        if target is None:
+            decoder_ids = _greedy(model, encoded, max_positions(model, tokenizer))
+        else:
+            decoder_ids = _decoder_inputs(model, tokenizer, target)
+        _check_target_length(model, tokenizer, int(decoder_ids.shape[-1]))
+        inputs = {**encoded.model_inputs, "decoder_input_ids": decoder_ids}
+        plain = None if uses_eager(model) else _run(model, inputs)[0]
+        with borrowed_for_capture(model, "encoder-decoder capture"):
+            handles = calls.hooks(sites)
+            try:
+                outputs = _run(model, inputs, output_attentions=True, output_hidden_states=True)
+            finally:
+                for handle in handles:
+                    handle.remove()
+    if plain is not None:
+        verify.check_same_output(outputs[0], plain, model_dtype, type(model).__name__)
+
+    encoder_att = _stack(outputs, "encoder_attentions", model, dtype)
+    decoder_att = _stack(outputs, "decoder_attentions", model, dtype)
+    cross_att = _stack(outputs, "cross_attentions", model, dtype)
+    ns, nt = encoder_att.shape[-1], decoder_att.shape[-1]
+    if cross_att.shape[-2:] != (nt, ns) or cross_att.shape[0] != decoder_att.shape[0]:
+        raise UnsupportedModelError(
+            f"{type(model).__name__} returned cross-attention of shape {tuple(cross_att.shape)}, not one "
+            f"(heads, {nt}, {ns}) matrix per decoder layer. Please report this model type."
+        )
+    full = torch.ones(encoder_att.shape[0], ns, ns, dtype=torch.bool)
+    causal = torch.ones(nt, nt, dtype=torch.bool).tril().expand(decoder_att.shape[0], nt, nt)
+    verify.check_masks(encoder_att, full, model_dtype, lambda layer: "encoder, bidirectional")
+    verify.check_masks(decoder_att, causal, model_dtype, lambda layer: "decoder, causal")
+    verify.check_masks(
+        cross_att, torch.ones(cross_att.shape[0], nt, ns, dtype=torch.bool), model_dtype, lambda layer: "cross"
+    )
+
+    hidden = getattr(outputs, "encoder_hidden_states", None)
+    record = Capture(
+        tokens=encoded.tokens,
+        token_ids=encoded.token_ids,
+        special=encoded.special,
+        attentions=encoder_att,
+        masks=full,
+        causal=False,
+        hidden_states=torch.stack([h[0] for h in hidden]).to("cpu", dtype) if hidden else None,
+        model_name=f"{name} (encoder)",
+        model_type=str(getattr(model.config, "model_type", "unknown")),
+        model_dtype=model_dtype,
+        model_inputs={key: value.cpu() for key, value in encoded.model_inputs.items()},
+    )
+    _add_value_data(record, model, calls, dtype)
+    # The encoder stack is what the encoder Analysis re-runs (gradients, value zeroing): its output is
+    # the encoder's last hidden state, the input the decoder's cross-attention reads.
+    encoder = Analysis(record, model=model.get_encoder(), tokenizer=tokenizer)
+    ids = decoder_ids[0].cpu()
+    tokens = [display_token(tokenizer.decode([int(i)])) for i in ids]
+    return Seq2SeqAnalysis(encoder, ids, tokens, decoder_att, cross_att, generated=target is None)
+
+
+def _run(model, inputs: dict, **options):
+    with torch.no_grad():
+        return model(**inputs, use_cache=False, **options)
+
+
+def _greedy(model, encoded: Encoded, limit: int | None) -> torch.Tensor:
+    """The model's own greedy output ``(1, nt)``, decoder start token first (``model.generate``): at most
+    ``MAX_NEW_TOKENS`` new tokens, fewer where the decoder's positions run out first."""
+    new_tokens = MAX_NEW_TOKENS if limit is None else max(1, min(MAX_NEW_TOKENS, limit - 1))
+    with torch.no_grad():
+        out = model.generate(**encoded.model_inputs, do_sample=False, num_beams=1, max_new_tokens=new_tokens)
+    sequences = out if isinstance(out, torch.Tensor) else out.sequences
+    return sequences[:1]
+
+
+def _decoder_inputs(model, tokenizer, target: str) -> torch.Tensor:
+    """``(1, nt)``: the family's decoder start token (as its own label shifting puts it), then the labels."""
+    labels = tokenizer(text_target=target, return_tensors="pt")["input_ids"]
+    if labels.shape[-1] == 0:
+        raise ValueError("The tokenizer turned the target into zero tokens; pass a longer target.")
+    device = next(model.parameters()).device
+    labels = labels.to(device)
+    shift = getattr(model, "prepare_decoder_input_ids_from_labels", None) or getattr(model, "_shift_right", None)
+    if shift is not None:
+        start = shift(labels)[:, :1]
+    else:
+        first = model.config.decoder_start_token_id
+        if first is None:
+            raise ValueError(
+                f"{type(model).__name__}'s config has no decoder_start_token_id, so the target cannot be shifted "
+                "into decoder inputs. Set model.config.decoder_start_token_id."
+            )
+        start = torch.full_like(labels[:, :1], int(first))
+    return torch.cat([start, labels], dim=1)
+
+
+def _check_target_length(model, tokenizer, nt: int) -> None:
+    limit = max_positions(model, tokenizer)
+    if limit is not None and nt > limit:
+        raise ValueError(
+            f"The target is {nt} tokens long (with the decoder start token) but the model accepts at most {limit}. "
+            "Shorten the target."
+        )
+
+
+def _stack(outputs, field: str, model, dtype: torch.dtype) -> torch.Tensor:
+    attentions = getattr(outputs, field, None)
+    if not attentions or any(a is None for a in attentions):
+        raise UnsupportedModelError(
+            f"{type(model).__name__} returned no {field.replace('_', ' ')} even with eager attention. "
+            "Please report this model type."
+        )
+    return torch.stack([a[0] for a in attentions]).to("cpu", dtype)

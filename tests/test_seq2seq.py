@@ -1,0 +1,206 @@
+"""Encoder-decoder models (attn_widget/seq2seq.py, docs/methods.md §2.7) on the zoo's tiny
+random T5, BART, mBART, Marian and Pegasus: the attentions are the model's own, the greedy
+target is ``model.generate``'s, the rollout through cross-attention is a distribution that
+respects the decoder's causality and equals a brute-force sum over paths, and the model is
+left as it was found."""
+
+from __future__ import annotations
+
+import copy
+import itertools
+
+import pytest
+import torch
+import transformers as tf
+from test_model_state import assert_unchanged, snapshot
+from test_zoo import awkward
+from zoo import FAMILIES, MAX_POSITIONS, zoo_tokenizer
+
+from attn_widget import AttentionWidget, UnsupportedModelError, analyze
+from attn_widget.seq2seq import MAX_NEW_TOKENS, Seq2SeqAnalysis, encoder_decoder_rollout
+
+SEQ2SEQ = [f for f in FAMILIES if f.expect == "seq2seq"]
+SOURCE = "the cat sat on the mat"
+TARGET = "a dog ran to the house"
+
+
+@pytest.fixture(scope="module")
+def tokenizer():
+    return zoo_tokenizer()
+
+
+def test_the_zoo_covers_the_five_families():
+    assert {f.name for f in SEQ2SEQ} == {"T5", "BART", "mBART", "Marian", "Pegasus"}
+
+
+def plain_pass(model, tokenizer, decoder_ids):
+    """An independent eager forward pass of a copy of the model with the same decoder inputs."""
+    twin = copy.deepcopy(model).eval()
+    twin.set_attn_implementation("eager")
+    batch = tokenizer(SOURCE, return_tensors="pt")
+    with torch.no_grad():
+        return twin(
+            input_ids=batch["input_ids"],
+            attention_mask=batch["attention_mask"],
+            decoder_input_ids=decoder_ids[None],
+            output_attentions=True,
+        )
+
+
+@pytest.mark.parametrize("family", SEQ2SEQ, ids=lambda f: f.id)
+def test_greedy_target_and_attentions_are_the_models_own(family, tokenizer):
+    model = awkward(family.build())
+    before = snapshot(model)
+    analysis = analyze(model, SOURCE, tokenizer)
+    assert_unchanged(before, snapshot(model))
+    assert isinstance(analysis, Seq2SeqAnalysis) and analysis.generated
+
+    twin = copy.deepcopy(model).eval()  # the user's own implementation (sdpa), in eval mode
+    batch = tokenizer(SOURCE, return_tensors="pt")
+    limit = MAX_POSITIONS - 1 if family.limit else MAX_NEW_TOKENS
+    with torch.no_grad():
+        greedy = twin.generate(**batch, do_sample=False, num_beams=1, max_new_tokens=min(MAX_NEW_TOKENS, limit))
+    assert analysis.target_ids.tolist() == greedy[0].tolist()
+
+    outputs = plain_pass(model, tokenizer, analysis.target_ids)
+    ns, nt = len(analysis.source_tokens), len(analysis.target_tokens)
+    ld = le = 2
+    assert analysis.encoder_attentions.shape == (le, 4, ns, ns)
+    assert analysis.decoder_attentions.shape == (ld, 4, nt, nt)
+    assert analysis.cross_attentions.shape == (ld, 4, nt, ns)
+    for mine, theirs in [
+        (analysis.encoder_attentions, outputs.encoder_attentions),
+        (analysis.decoder_attentions, outputs.decoder_attentions),
+        (analysis.cross_attentions, outputs.cross_attentions),
+    ]:
+        assert torch.allclose(mine, torch.stack([a[0] for a in theirs]), atol=1e-6)
+    assert_unchanged(before, snapshot(model))
+
+
+@pytest.mark.parametrize("family", SEQ2SEQ, ids=lambda f: f.id)
+def test_given_target_is_shifted_the_family_way(family, tokenizer):
+    model = family.build(torch.float64)
+    analysis = analyze(model, SOURCE, tokenizer, target=TARGET)
+    labels = tokenizer(text_target=TARGET)["input_ids"]
+    start = model.prepare_decoder_input_ids_from_labels(torch.tensor([labels]))[0, 0].item()
+    assert analysis.target_ids.tolist() == [start, *labels]
+    assert analysis.target_tokens[1:] == ["[CLS]", "a", "dog", "ran", "to", "the", "house", "[SEP]"]
+    assert not analysis.generated
+
+    outputs = plain_pass(model, tokenizer, analysis.target_ids)
+    assert torch.allclose(analysis.cross_attentions, torch.stack([a[0] for a in outputs.cross_attentions]), atol=1e-12)
+
+    ns, nt = len(analysis.source_tokens), len(analysis.target_tokens)
+    rollout = analysis.rollout()
+    assert rollout.dtype == torch.float64 and rollout.shape == (2, nt, ns + nt)
+    assert torch.allclose(rollout.sum(-1), torch.ones(2, nt, dtype=torch.float64), atol=1e-12)
+    assert (rollout >= 0).all()
+    target_part = rollout[..., ns:]
+    assert (target_part.triu(diagonal=1) == 0).all()  # target token t gets nothing from target tokens after it
+    # Each decoder layer moves 1 - α of what is left to the source: the split itself is fixed (§2.7).
+    expected_share = torch.tensor([[0.5], [0.75]], dtype=torch.float64).expand(2, nt)
+    assert torch.allclose(analysis.source_share(), expected_share, atol=1e-12)
+
+    # The encoder is an ordinary Analysis of the same pass: every encoder method works.
+    encoder = analysis.encoder
+    assert encoder.tokens == analysis.source_tokens and not encoder.causal
+    assert torch.allclose(encoder.rollout()[-1].sum(-1), torch.ones(ns, dtype=torch.float64))
+    with pytest.warns(UserWarning, match="equals raw attention"):  # 8 tokens, head dimension 8
+        assert encoder.effective().shape == (2, 4, ns, ns)
+    assert encoder.flow(progress=False).shape == (2, ns, ns)
+    for name in ("norm", "norm_residual", "globenc", "alti", "value_zeroing"):
+        assert torch.allclose(encoder.mixing(name).sum(-1), torch.ones(2, ns, dtype=torch.float64), atol=1e-9)
+    with pytest.raises(ValueError, match="output head"):  # the encoder has no head to predict with
+        encoder.attribution("saliency")
+
+
+def brute_force(enc, dec, cross, alpha):
+    """Σ over every path, enumerated, of the product of its weights, for the last decoder layer.
+
+    Going down from (decoder layer l, position t): the cross-attention sub-layer keeps the state
+    (α) or jumps to encoder output k ((1-α)·C[t,k]) and then walks down the encoder through
+    (1-α)·A + α·I to a source token; the self-attention sub-layer moves to u with (1-α)·A[t,u] + α·[t=u].
+    """
+    le, ns, _ = enc.shape
+    ld, nt, _ = dec.shape
+    result = torch.zeros(nt, ns + nt, dtype=torch.float64)
+    eye_s, eye_t = torch.eye(ns, dtype=torch.float64), torch.eye(nt, dtype=torch.float64)
+
+    # A path: for each decoder layer from the top, either ("stay", u), or ("jump", k, j_1..j_le), which ends it.
+    def walk(t, layer, position, weight):
+        if layer == 0:
+            result[t, ns + position] += weight
+            return
+        c = cross[layer - 1]
+        for k in range(ns):  # jump into the encoder's last layer at k, then down every encoder layer
+            for js in itertools.product(range(ns), repeat=le):
+                w, here = weight * (1 - alpha) * c[position, k], k
+                for m, j in zip(range(le - 1, -1, -1), js, strict=True):
+                    w = w * ((1 - alpha) * enc[m, here, j] + alpha * eye_s[here, j])
+                    here = j
+                result[t, here] += w
+        for u in range(nt):  # stay, then the self-attention edge to u
+            s = (1 - alpha) * dec[layer - 1, position, u] + alpha * eye_t[position, u]
+            walk(t, layer - 1, u, weight * alpha * s)
+
+    for t in range(nt):
+        walk(t, ld, t, 1.0)
+    return result
+
+
+@pytest.mark.parametrize("alpha", [0.5, 0.3])
+def test_rollout_equals_a_brute_force_sum_over_paths(alpha):
+    torch.manual_seed(1)
+    ns, nt, le, ld = 3, 3, 2, 2
+    enc = torch.rand(le, ns, ns, dtype=torch.float64)
+    enc /= enc.sum(-1, keepdim=True)
+    dec = torch.rand(ld, nt, nt, dtype=torch.float64).tril()
+    dec /= dec.sum(-1, keepdim=True)
+    cross = torch.rand(ld, nt, ns, dtype=torch.float64)
+    cross /= cross.sum(-1, keepdim=True)
+    rollout = encoder_decoder_rollout(enc, dec, cross, alpha)
+    assert torch.allclose(rollout[-1], brute_force(enc, dec, cross, alpha), atol=1e-14)
+    assert torch.allclose(rollout[0], brute_force(enc, dec[:1], cross[:1], alpha), atol=1e-14)
+
+
+def test_one_decoder_layer_in_closed_form():
+    """D_1 = α·S_1 [0 | I] + (1-α)·[C_1 R_enc | 0]; uniform attention everywhere gives known numbers."""
+    ns, nt = 4, 3
+    enc = torch.full((1, ns, ns), 1 / ns, dtype=torch.float64)
+    dec = torch.ones(1, nt, nt, dtype=torch.float64).tril()
+    cross = torch.ones(1, nt, ns, dtype=torch.float64)
+    rollout = encoder_decoder_rollout(enc, dec, cross)[0]
+    assert torch.allclose(rollout[:, :ns], torch.full((nt, ns), 0.5 / ns, dtype=torch.float64))
+    expected = 0.5 * (0.5 * dec[0] / dec[0].sum(-1, keepdim=True) + 0.5 * torch.eye(nt, dtype=torch.float64))
+    assert torch.allclose(rollout[:, ns:], expected)
+
+
+def test_base_model_needs_a_target(tokenizer):
+    config = tf.T5Config(
+        vocab_size=30, d_model=32, d_ff=64, num_layers=2, num_heads=4, d_kv=8, decoder_start_token_id=0
+    )
+    torch.manual_seed(0)
+    model = tf.T5Model(config).eval()
+    with pytest.raises(UnsupportedModelError, match='without a language-model head.*target="..."'):
+        analyze(model, SOURCE, tokenizer)
+    analysis = analyze(model, SOURCE, tokenizer, target=TARGET)  # T5's _shift_right: the pad id starts
+    assert analysis.target_ids[0].item() == 0 and analysis.rollout().shape[0] == 2
+
+
+def test_target_is_refused_for_other_models_and_the_widget_points_to_analyze(tokenizer):
+    bert = next(f for f in FAMILIES if f.name == "BERT").build()
+    with pytest.raises(TypeError, match="target= is for encoder-decoder models"):
+        analyze(bert, SOURCE, tokenizer, target=TARGET)
+    t5 = next(f for f in SEQ2SEQ if f.name == "T5").build()
+    with pytest.raises(UnsupportedModelError, match="analyze"):
+        AttentionWidget(t5, SOURCE, tokenizer)
+
+
+def test_unchecked_encoder_decoder_family_is_refused(tokenizer):
+    config = tf.BlenderbotSmallConfig(
+        vocab_size=30, d_model=32, encoder_layers=1, decoder_layers=1, encoder_attention_heads=4,
+        decoder_attention_heads=4, encoder_ffn_dim=64, decoder_ffn_dim=64, max_position_embeddings=32,
+    )  # fmt: skip
+    model = tf.BlenderbotSmallForConditionalGeneration(config).eval()
+    with pytest.raises(UnsupportedModelError, match="has not checked yet"):
+        analyze(model, SOURCE, tokenizer, target=TARGET)
