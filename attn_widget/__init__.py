@@ -5,7 +5,8 @@
 """
 
 from . import methods
-from .analysis import Analysis, analyze
+from .analysis import Analysis
+from .api import analyze
 from .errors import UnsupportedModelError
 from .widget import AttentionWidget
 

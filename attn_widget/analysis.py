@@ -10,10 +10,9 @@ from collections.abc import Iterable
 
 import torch
 
-from .capture import Capture, capture
+from .capture import Capture
 from .compare import correlations
 from .gradients import GradientRunner, Gradients, IntegratedGradients
-from .inputs import check_model, resolve_tokenizer, unwrap
 from .methods import registry
 from .methods.heads import HeadChoice
 from .methods.registry import row_at
@@ -26,7 +25,7 @@ from .parts.mixing import Mixing
 from .progress import ProgressArg
 from .targets import Target
 
-__all__ = ["RECEPTIVE_FIELD", "Analysis", "analyze", "row_at"]
+__all__ = ["RECEPTIVE_FIELD", "Analysis", "row_at"]
 
 
 class Analysis:
@@ -256,28 +255,3 @@ class Analysis:
     def alti_logit(self, target=None) -> torch.Tensor:
         """``(n,)`` float64 ALTI-Logit scores of the input tokens for ``target`` (decoders with an LM head)."""
         return self.mixing_part.alti_logit(self.target(target))
-
-
-def analyze(model, text: str, tokenizer=None, target: str | None = None):
-    """Run ``model`` on ``text`` once and return a lazily computed ``Analysis``.
-
-    model: a PyTorch Hugging Face transformers model (left exactly as it was found), or a
-    ``torch.compile`` of one (analysed through the module it wraps).
-    tokenizer: optional; loaded from the model's local path when omitted.
-    target: encoder-decoder models only (T5, BART, mBART, Marian, Pegasus): ``text`` is the
-    source and the decoder is forced to produce ``target`` (None: the model's own greedy output),
-    and the result is a ``seq2seq.Seq2SeqAnalysis`` (docs/methods.md §2.7).
-    """
-    model = unwrap(model)
-    if getattr(getattr(model, "config", None), "is_encoder_decoder", False):
-        from .seq2seq import analyze_seq2seq
-
-        return analyze_seq2seq(model, text, tokenizer, target)
-    if target is not None:
-        raise TypeError(
-            "target= is for encoder-decoder models (the text the decoder is forced to produce); "
-            f"{type(model).__name__} is not one. For gradient targets use analysis.attribution(method, target)."
-        )
-    check_model(model)
-    tokenizer = resolve_tokenizer(model, tokenizer)  # once: capture() and gradients use the same one
-    return Analysis(capture(model, text, tokenizer), model=model, tokenizer=tokenizer)

@@ -12,7 +12,8 @@ import anywidget
 import traitlets as t
 
 from . import checks, export, payload
-from .analysis import Analysis, analyze
+from .analysis import Analysis
+from .api import analyze
 from .inputs import check_model, unwrap
 from .jobs import BackgroundJob, cancelled_on_interrupt
 from .methods import registry

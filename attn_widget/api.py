@@ -1,0 +1,32 @@
+"""``analyze``: the entry point, which sends text models to ``Analysis`` and encoder-decoders to
+``Seq2SeqAnalysis``."""
+
+from __future__ import annotations
+
+from .analysis import Analysis
+from .capture import capture
+from .inputs import check_model, resolve_tokenizer, unwrap
+from .seq2seq import analyze_seq2seq
+
+
+def analyze(model, text: str, tokenizer=None, target: str | None = None):
+    """Run ``model`` on ``text`` once and return a lazily computed ``Analysis``.
+
+    model: a PyTorch Hugging Face transformers model (left exactly as it was found), or a
+    ``torch.compile`` of one (analysed through the module it wraps).
+    tokenizer: optional; loaded from the model's local path when omitted.
+    target: encoder-decoder models only (T5, BART, mBART, Marian, Pegasus): ``text`` is the
+    source and the decoder is forced to produce ``target`` (None: the model's own greedy output),
+    and the result is a ``seq2seq.Seq2SeqAnalysis`` (docs/methods.md §2.7).
+    """
+    model = unwrap(model)
+    if getattr(getattr(model, "config", None), "is_encoder_decoder", False):
+        return analyze_seq2seq(model, text, tokenizer, target)
+    if target is not None:
+        raise TypeError(
+            "target= is for encoder-decoder models (the text the decoder is forced to produce); "
+            f"{type(model).__name__} is not one. For gradient targets use analysis.attribution(method, target)."
+        )
+    check_model(model)
+    tokenizer = resolve_tokenizer(model, tokenizer)  # once: capture() and gradients use the same one
+    return Analysis(capture(model, text, tokenizer), model=model, tokenizer=tokenizer)
