@@ -56,6 +56,11 @@ class Analysis:
         return self.capture.attentions
 
     @property
+    def grid(self) -> tuple[int, int] | None:
+        """Images: ``(rows, cols)`` of the patch tokens, which follow the prefix tokens; None for text."""
+        return self.capture.grid
+
+    @property
     def causal(self) -> bool:
         return self.capture.causal
 
@@ -80,6 +85,30 @@ class Analysis:
         (signed difference), docs/methods.md §4.
         """
         return self.attention_part.rollout(residual, receptive_field)
+
+    def vision_rollout(self, head_fusion: str = "mean", discard_ratio: float = 0.0) -> torch.Tensor:
+        """``(L, n, n)`` float64 rollout with vit-explain's options (``attn_widget.vision.vision_rollout``):
+        heads fused by "mean", "max" or "min"; the smallest ``discard_ratio`` of each layer's fused entries set
+        to zero, never the CLS row's; then ``(A + I) / 2`` with rows normalised. Rows sum to 1."""
+        from .vision import vision_rollout
+
+        key = ("vision_rollout", head_fusion, float(discard_ratio))
+        return self.attention_part.cached(key, lambda: vision_rollout(self.attentions, head_fusion, discard_ratio))
+
+    def patch_map(self, method: str = "rollout", layer: int | None = None, **options) -> torch.Tensor:
+        """Images: ``(rows, cols)``, the CLS row of ``method``'s matrix at ``layer`` (1..L, default the last)
+        over the patch tokens. method: "rollout", "vision_rollout", "raw", "flow", "effective_rollout" or
+        any other ``Analysis`` method returning ``(L, n, n)``; ``options`` go to it."""
+        from .vision import patch_map
+
+        if self.grid is None:
+            raise ValueError("patch_map needs an image analysis (analyze(model, image)); this one is of a text.")
+        if method.startswith("_") or not callable(getattr(self, method, None)) or method == "patch_map":
+            raise ValueError(f"Unknown method {method!r}; e.g. 'rollout', 'vision_rollout', 'raw', 'flow'.")
+        if method == "flow":
+            options = {"layers": [layer or self.n_layers], "progress": False, **options}
+            return patch_map(getattr(self, method)(**options), self.grid)
+        return patch_map(getattr(self, method)(**options), self.grid, layer)
 
     def null_attention(self) -> torch.Tensor:
         """``(L, n, n)`` content-free attention with this input's masks (section 4.3)."""
@@ -258,14 +287,24 @@ class Analysis:
         return self.mixing_part.alti_logit(self.target(target))
 
 
-def analyze(model, text: str, tokenizer=None) -> Analysis:
-    """Run ``model`` on ``text`` once and return a lazily computed ``Analysis``.
+def analyze(model, text, tokenizer=None, processor=None) -> Analysis:
+    """Run ``model`` on ``text`` (or an image) once and return a lazily computed ``Analysis``.
 
     model: a PyTorch Hugging Face transformers model (left exactly as it was found), or a
     ``torch.compile`` of one (analysed through the module it wraps).
+    text: a string for text models; for vision transformers (ViT, DeiT, DINOv2) a PIL image or an
+    array/tensor (H, W, C) or (C, H, W) (``attn_widget.vision``).
     tokenizer: optional; loaded from the model's local path when omitted.
+    processor: images only, an ``AutoImageProcessor``; when omitted a minimal resize and normalisation
+    from the model config (``vision.pixel_values``). Also accepted as the third argument for images.
     """
     model = unwrap(model)
     check_model(model)
+    from .vision import capture_image, is_vision_model
+
+    if is_vision_model(model):
+        if isinstance(text, str):
+            raise TypeError(f"{type(model).__name__} is a vision model: pass an image (PIL or array), not a string.")
+        return Analysis(capture_image(model, text, processor if processor is not None else tokenizer), model=model)
     tokenizer = resolve_tokenizer(model, tokenizer)  # once: capture() and gradients use the same one
     return Analysis(capture(model, text, tokenizer), model=model, tokenizer=tokenizer)
