@@ -55,6 +55,11 @@ class Analysis:
         return self.capture.attentions
 
     @property
+    def grid(self) -> tuple[int, int] | None:
+        """Images: ``(rows, cols)`` of the patch tokens, which follow the prefix tokens; None for text."""
+        return self.capture.grid
+
+    @property
     def causal(self) -> bool:
         return self.capture.causal
 
@@ -79,6 +84,30 @@ class Analysis:
         (signed difference), docs/methods.md §4.
         """
         return self.attention_part.rollout(residual, receptive_field)
+
+    def vision_rollout(self, head_fusion: str = "mean", discard_ratio: float = 0.0) -> torch.Tensor:
+        """``(L, n, n)`` float64 rollout with vit-explain's options (``attn_widget.vision.vision_rollout``):
+        heads fused by "mean", "max" or "min"; the smallest ``discard_ratio`` of each layer's fused entries set
+        to zero, never the CLS row's; then ``(A + I) / 2`` with rows normalised. Rows sum to 1."""
+        from .vision import vision_rollout
+
+        key = ("vision_rollout", head_fusion, float(discard_ratio))
+        return self.attention_part.cached(key, lambda: vision_rollout(self.attentions, head_fusion, discard_ratio))
+
+    def patch_map(self, method: str = "rollout", layer: int | None = None, **options) -> torch.Tensor:
+        """Images: ``(rows, cols)``, the CLS row of ``method``'s matrix at ``layer`` (1..L, default the last)
+        over the patch tokens. method: "rollout", "vision_rollout", "raw", "flow", "effective_rollout" or
+        any other ``Analysis`` method returning ``(L, n, n)``; ``options`` go to it."""
+        from .vision import patch_map
+
+        if self.grid is None:
+            raise ValueError("patch_map needs an image analysis (analyze(model, image)); this one is of a text.")
+        if method.startswith("_") or not callable(getattr(self, method, None)) or method == "patch_map":
+            raise ValueError(f"Unknown method {method!r}; e.g. 'rollout', 'vision_rollout', 'raw', 'flow'.")
+        if method == "flow":
+            options = {"layers": [layer or self.n_layers], "progress": False, **options}
+            return patch_map(getattr(self, method)(**options), self.grid)
+        return patch_map(getattr(self, method)(**options), self.grid, layer)
 
     def null_attention(self) -> torch.Tensor:
         """``(L, n, n)`` content-free attention with this input's masks (section 4.3)."""

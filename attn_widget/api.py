@@ -1,4 +1,4 @@
-"""``analyze``: the entry point, which sends text models to ``Analysis`` and encoder-decoders to
+"""``analyze``: the entry point. Text and image models give an ``Analysis``, encoder-decoders a
 ``Seq2SeqAnalysis``."""
 
 from __future__ import annotations
@@ -7,14 +7,19 @@ from .analysis import Analysis
 from .capture import capture
 from .inputs import check_model, resolve_tokenizer, unwrap
 from .seq2seq import analyze_seq2seq
+from .vision import capture_image, is_vision_model
 
 
-def analyze(model, text: str, tokenizer=None, target: str | None = None):
-    """Run ``model`` on ``text`` once and return a lazily computed ``Analysis``.
+def analyze(model, text, tokenizer=None, target: str | None = None, processor=None):
+    """Run ``model`` on ``text`` (or an image) once and return a lazily computed ``Analysis``.
 
     model: a PyTorch Hugging Face transformers model (left exactly as it was found), or a
     ``torch.compile`` of one (analysed through the module it wraps).
+    text: a string for text models; for vision transformers (ViT, DeiT, DINOv2) a PIL image or an
+    array/tensor (H, W, C) or (C, H, W) (``attn_widget.vision``).
     tokenizer: optional; loaded from the model's local path when omitted.
+    processor: images only, an ``AutoImageProcessor``; when omitted a minimal resize and normalisation
+    from the model config (``vision.pixel_values``). Also accepted as the third argument for images.
     target: encoder-decoder models only (T5, BART, mBART, Marian, Pegasus): ``text`` is the
     source and the decoder is forced to produce ``target`` (None: the model's own greedy output),
     and the result is a ``seq2seq.Seq2SeqAnalysis`` (docs/methods.md §2.7).
@@ -28,5 +33,9 @@ def analyze(model, text: str, tokenizer=None, target: str | None = None):
             f"{type(model).__name__} is not one. For gradient targets use analysis.attribution(method, target)."
         )
     check_model(model)
+    if is_vision_model(model):
+        if isinstance(text, str):
+            raise TypeError(f"{type(model).__name__} is a vision model: pass an image (PIL or array), not a string.")
+        return Analysis(capture_image(model, text, processor if processor is not None else tokenizer), model=model)
     tokenizer = resolve_tokenizer(model, tokenizer)  # once: capture() and gradients use the same one
     return Analysis(capture(model, text, tokenizer), model=model, tokenizer=tokenizer)

@@ -45,6 +45,7 @@ class Capture:
     out_weights: torch.Tensor | None = None  # (L, H, d_h, d): W_O slice per head
     out_bias: torch.Tensor | None = None  # (L, d)
     model_inputs: dict | None = None  # the tokenizer's tensors, (1, n) each, on the CPU
+    grid: tuple[int, int] | None = None  # images: (rows, cols) of the patch tokens that follow the prefix tokens
 
     @property
     def n_layers(self) -> int:
@@ -124,7 +125,11 @@ def capture(model, text: str, tokenizer=None) -> Capture:
     check_model(model)
     text = check_text(text)
     tokenizer = resolve_tokenizer(model, tokenizer)
-    encoded = encode(model, text, tokenizer)
+    return capture_encoded(model, encode(model, text, tokenizer))
+
+
+def capture_encoded(model, encoded: Encoded) -> Capture:
+    """Run ``model`` once on already prepared inputs (text or image), recording and verifying."""
     model_dtype = next(model.parameters()).dtype
     dtype = torch.float64 if model_dtype == torch.float64 else torch.float32
     name = getattr(model, "name_or_path", "") or type(model).__name__

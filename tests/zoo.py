@@ -352,7 +352,13 @@ FAMILIES: tuple[Family, ...] = (
         expect="refused",
         reason="encoder-decoder",
     ),
-    Family("ViT", tf.ViTConfig, dict(**_SIZES, image_size=8, patch_size=4), expect="refused", reason="pixel_values"),
+    Family(
+        "Swin",
+        tf.SwinConfig,
+        dict(image_size=8, patch_size=2, embed_dim=8, depths=[1], num_heads=[2], window_size=2),
+        expect="refused",
+        reason="attends in local windows",
+    ),
     _llama_like(tf.DiffLlamaConfig, "DiffLlama", expect="refused", reason="subtracts two softmax maps"),
     _llama_like(
         tf.JambaConfig,
@@ -375,4 +381,15 @@ FAMILIES: tuple[Family, ...] = (
         expect="refused",
         reason="no attention weights",
     ),
+)
+
+
+# Vision transformers with global attention, analysed from an image (tests/test_vision.py).
+_VISION = dict(**_SIZES, image_size=8, patch_size=4)
+IMAGE_FAMILIES: tuple[Family, ...] = (
+    Family("ViT", tf.ViTConfig, _VISION, limit=None),
+    Family("ViT, image classifier", tf.ViTConfig, dict(_VISION, num_labels=3), model=tf.ViTForImageClassification),
+    Family("DeiT", tf.DeiTConfig, _VISION, limit=None, note="distillation token"),
+    Family("DINOv2", tf.Dinov2Config, _VISION, limit=None),
+    Family("DINOv2 with registers", tf.Dinov2WithRegistersConfig, dict(_VISION, num_register_tokens=2), limit=None),
 )

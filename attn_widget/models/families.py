@@ -23,6 +23,9 @@ REFUSED: dict[str, str] = {
 # Encoder-decoder families analysed by ``seq2seq.py`` (source + target text); others are refused.
 SEQ2SEQ: tuple[str, ...] = ("t5", "bart", "mbart", "marian", "pegasus")
 
+# Vision transformers with global self-attention over [CLS] (+ distillation/register tokens) and patches.
+GLOBAL_VISION = frozenset({"vit", "deit", "dinov2", "dinov2_with_registers"})
+
 # model_type -> why value vectors cannot explain the attention output (attention-only methods still work).
 ATTENTION_ONLY: dict[str, str] = {
     "convbert": "ConvBERT mixes convolution heads into the attention output",
@@ -43,6 +46,14 @@ def refusal(model) -> str | None:
             f'{name}.from_pretrained(path, attention_type="original_full").'
         )
     main_input = getattr(model, "main_input_name", "input_ids")
+    if main_input == "pixel_values" and model_type in GLOBAL_VISION:
+        return None
+    if main_input == "pixel_values":
+        return (
+            f"{name} cannot be analysed: attn_widget reads vision transformers whose attention is global over one "
+            f"set of tokens ({', '.join(sorted(GLOBAL_VISION))}), and {model_type!r} attends in local windows, "
+            "pools, or has no such attention."
+        )
     if main_input != "input_ids":
         return (
             f"{name} takes {main_input}, not token ids: attn_widget analyses text models for now "

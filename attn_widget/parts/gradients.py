@@ -5,6 +5,7 @@ from __future__ import annotations
 import torch
 
 from .. import methods
+from ..errors import UnsupportedModelError
 from ..gradients import GradientRunner, Gradients, IntegratedGradients
 from ..methods import registry
 from ..progress import ProgressArg, progress_reporter
@@ -22,6 +23,11 @@ class GradientPart(Part):
     def runner(self) -> GradientRunner:
         if self.analysis.model is None:
             raise ValueError("This Analysis has no model to take gradients of; build it with analyze(model, text).")
+        if self.capture.grid is not None:
+            raise UnsupportedModelError(
+                "Gradient methods work on token embeddings of text inputs and are not available for images yet; "
+                "attention methods (raw, rollout, vision_rollout, flow, effective attention) are."
+            )
         if self._runner is None:
             self._runner = GradientRunner(self.analysis.model, self.analysis.tokenizer, self.capture)
         return self._runner
