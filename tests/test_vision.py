@@ -140,3 +140,16 @@ def test_vision_rollout_is_the_definition_and_differs_from_vit_explain_where_its
             # Protecting entry 0 only: no difference without discarding, a difference when CLS-row entries go.
             entry_only = vit_explain_procedure(attentions, fusion, ratio, fix_rows=True)
             assert torch.allclose(ours[-1], entry_only, atol=1e-12) == (ratio == 0.0)
+
+
+def test_the_widget_shows_an_image_analysis_without_token_scores():
+    """The graph views work on patches; gradient token scores are not offered for images yet."""
+    from attn_widget import AttentionWidget, payload
+
+    model = IMAGE_FAMILIES[0].build()
+    widget = AttentionWidget(model, IMAGE)
+    assert widget.tokens[0] == "[CLS]" and widget.tokens[1] == "(0,0)"
+    assert widget.attributions == [] and widget.targets == []
+    ids = [m["id"] for m in widget.methods]
+    assert {"raw", "rollout", "flow", "alti_rollout"} <= set(ids) and "hidden_attribution" not in ids
+    assert payload.decode(widget.data_rollout)["shape"] == [widget.n_layers, len(widget.tokens), len(widget.tokens)]

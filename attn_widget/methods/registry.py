@@ -173,8 +173,9 @@ class AttributionMethod:
     progress: bool = False  # compute accepts progress= (True: a bar, False: none, or (done, total))
     # (analysis, target) -> an optional plain-text warning to show with the scores, after compute.
     warning: Callable[[Any, Any], str | None] = lambda analysis, target: None
-    # (analysis) -> "" when the method applies to this model, else one sentence saying why not.
-    applies: Callable[[Any], str] = _always
+    # (analysis) -> "" when the method applies to this model, else one sentence saying why not
+    # (default: whether gradients and re-runs can be taken on this input; not yet for images).
+    applies: Callable[[Any], str] = lambda analysis: analysis.gradient_part.unavailable()
 
     def meta(self) -> dict:
         return {"id": self.id, "label": self.label, "description": self.description, "signed": self.signed}

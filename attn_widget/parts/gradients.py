@@ -20,14 +20,21 @@ class GradientPart(Part):
         super().__init__(analysis)
         self._runner: GradientRunner | None = None
 
-    def runner(self) -> GradientRunner:
-        if self.analysis.model is None:
-            raise ValueError("This Analysis has no model to take gradients of; build it with analyze(model, text).")
+    def unavailable(self) -> str:
+        """ "" when gradients can be taken here, else one sentence saying why not."""
         if self.capture.grid is not None:
-            raise UnsupportedModelError(
+            return (
                 "Gradient methods work on token embeddings of text inputs and are not available for images yet; "
                 "attention methods (raw, rollout, vision_rollout, flow, effective attention) are."
             )
+        return ""
+
+    def runner(self) -> GradientRunner:
+        if self.analysis.model is None:
+            raise ValueError("This Analysis has no model to take gradients of; build it with analyze(model, text).")
+        reason = self.unavailable()
+        if reason:
+            raise UnsupportedModelError(reason)
         if self._runner is None:
             self._runner = GradientRunner(self.analysis.model, self.analysis.tokenizer, self.capture)
         return self._runner
