@@ -134,21 +134,7 @@ def capture_encoded(model, encoded: Encoded) -> Capture:
     dtype = torch.float64 if model_dtype == torch.float64 else torch.float32
     name = getattr(model, "name_or_path", "") or type(model).__name__
     sites = find_sites(model)
-    calls = _Calls()
-
-    with borrowed_for_capture(model, eager=False):
-        # The model's own output with its own attention implementation, to check the eager pass against
-        # (one more forward pass, only when the model was loaded with another implementation).
-        plain = None if uses_eager(model) else _run(model, encoded)[0]
-        with borrowed_for_capture(model):
-            handles = calls.hooks(sites)
-            try:
-                outputs = _run(model, encoded, output_attentions=True, output_hidden_states=True)
-            finally:
-                for handle in handles:
-                    handle.remove()
-    if plain is not None:
-        verify.check_same_output(outputs[0], plain, model_dtype, type(model).__name__)
+    outputs, calls = recorded_pass(model, encoded.model_inputs, sites)
 
     attentions = _stack_attentions(outputs, model, dtype)
     n_layers, n = attentions.shape[0], attentions.shape[-1]
@@ -176,9 +162,28 @@ def capture_encoded(model, encoded: Encoded) -> Capture:
     return record
 
 
-def _run(model, encoded: Encoded, **options):
+def recorded_pass(model, inputs: dict, sites: list[Site], purpose: str = "attention capture", **options):
+    """``(outputs, calls)``: one eager forward pass on ``inputs`` returning attentions and hidden states,
+    with the sites' projections hooked. When the model was loaded with another attention implementation,
+    its own output is computed first (one more pass) and the eager pass must reproduce it."""
+    calls = _Calls()
+    with borrowed_for_capture(model, purpose, eager=False):
+        plain = None if uses_eager(model) else _run(model, inputs, **options)[0]
+        with borrowed_for_capture(model, purpose):
+            handles = calls.hooks(sites)
+            try:
+                outputs = _run(model, inputs, output_attentions=True, output_hidden_states=True, **options)
+            finally:
+                for handle in handles:
+                    handle.remove()
+    if plain is not None:
+        verify.check_same_output(outputs[0], plain, next(model.parameters()).dtype, type(model).__name__)
+    return outputs, calls
+
+
+def _run(model, inputs: dict, **options):
     with torch.no_grad():
-        return model(**encoded.model_inputs, **options)
+        return model(**inputs, **options)
 
 
 def _stack_attentions(outputs, model, dtype: torch.dtype) -> torch.Tensor:

@@ -14,12 +14,12 @@ import torch
 
 from . import verify
 from .analysis import Analysis
-from .capture import Capture, _add_value_data, _Calls
+from .capture import Capture, _add_value_data, recorded_pass
 from .errors import UnsupportedModelError
 from .inputs import Encoded, check_model, check_text, encode, max_positions, resolve_tokenizer, unwrap
 from .methods.normalize import row_normalize
 from .methods.rollout import residual_augment, rollout
-from .model_state import borrowed_for_capture, uses_eager
+from .model_state import borrowed_for_capture
 from .models import SEQ2SEQ, find_sites
 from .text import display_token
 
@@ -156,26 +156,15 @@ def analyze_seq2seq(model, source: str, tokenizer=None, target: str | None = Non
     model_dtype = next(model.parameters()).dtype
     dtype = torch.float64 if model_dtype == torch.float64 else torch.float32
     name = getattr(model, "name_or_path", "") or type(model).__name__
-    sites = find_sites(model.get_encoder())
-    calls = _Calls()
-
-    with borrowed_for_capture(model, "encoder-decoder capture", eager=False):
-        if target is None:
+    if target is None:
+        with borrowed_for_capture(model, "greedy decoding", eager=False):
             decoder_ids = _greedy(model, encoded, max_positions(model, tokenizer))
-        else:
-            decoder_ids = _decoder_inputs(model, tokenizer, target)
-        _check_target_length(model, tokenizer, int(decoder_ids.shape[-1]))
-        inputs = {**encoded.model_inputs, "decoder_input_ids": decoder_ids}
-        plain = None if uses_eager(model) else _run(model, inputs)[0]
-        with borrowed_for_capture(model, "encoder-decoder capture"):
-            handles = calls.hooks(sites)
-            try:
-                outputs = _run(model, inputs, output_attentions=True, output_hidden_states=True)
-            finally:
-                for handle in handles:
-                    handle.remove()
-    if plain is not None:
-        verify.check_same_output(outputs[0], plain, model_dtype, type(model).__name__)
+    else:
+        decoder_ids = _decoder_inputs(model, tokenizer, target)
+    _check_target_length(model, tokenizer, int(decoder_ids.shape[-1]))
+    inputs = {**encoded.model_inputs, "decoder_input_ids": decoder_ids}
+    sites = find_sites(model.get_encoder())
+    outputs, calls = recorded_pass(model, inputs, sites, "encoder-decoder capture", use_cache=False)
 
     encoder_att = _stack(outputs, "encoder_attentions", model, dtype)
     decoder_att = _stack(outputs, "decoder_attentions", model, dtype)
@@ -215,11 +204,6 @@ def analyze_seq2seq(model, source: str, tokenizer=None, target: str | None = Non
     ids = decoder_ids[0].cpu()
     tokens = [display_token(tokenizer.decode([int(i)])) for i in ids]
     return Seq2SeqAnalysis(encoder, ids, tokens, decoder_att, cross_att, generated=target is None)
-
-
-def _run(model, inputs: dict, **options):
-    with torch.no_grad():
-        return model(**inputs, use_cache=False, **options)
 
 
 def _greedy(model, encoded: Encoded, limit: int | None) -> torch.Tensor:

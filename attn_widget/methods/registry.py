@@ -245,33 +245,31 @@ def register_mixing(
     def applies(analysis) -> str:
         return analysis.mixing_unavailable(id)
 
-    def note(analysis) -> str:
-        return spec.note(analysis) if spec.note is not None else ""
-
-    def on_request(part_method: str):
-        """The map's or the rollout's layer-by-layer computing, from the mixing part."""
+    def deferral(layers, done) -> dict:
+        """Layer-by-layer computing for a costly map: ``layers(part)``, ``done(part)`` pick the mixing
+        part's methods for the map or for its rollout."""
         if spec.layer_maps is None:
             return {}
         return {
-            "layers": lambda analysis, layers, progress: getattr(analysis.mixing_part, part_method)(
-                id, layers, progress
-            ),
-            "done": lambda analysis: getattr(analysis.mixing_part, part_method + "_done")(id),
+            "layers": lambda analysis, wanted, progress: layers(analysis.mixing_part)(id, wanted, progress),
+            "done": lambda analysis: done(analysis.mixing_part)(id),
             "upfront": spec.upfront,
             "on_request": spec.on_request,
         }
 
-    group = "Context mixing (values, residual, norms)"
+    common = {
+        "applies": applies,
+        "group": "Context mixing (values, residual, norms)",
+        "heads": "combined",
+        "note": spec.note or _no_note,
+    }
     register(
         id,
         label,
         description,
         lambda analysis, _settings: analysis.mixing(id),
-        applies=applies,
-        group=group,
-        heads="combined",
-        note=note,
-        **on_request("map_layers"),
+        **common,
+        **deferral(lambda part: part.map_layers, lambda part: part.map_layers_done),
     )
     composed = (
         "0.5·M + 0.5·I multiplied through the layers (the map holds no residual)"
@@ -284,12 +282,9 @@ def register_mixing(
         f"{label} composed: {composed}. How much of each input token reaches each position after this layer.",
         lambda analysis, _settings: analysis.mixing_rollout(id),
         cumulative=True,
-        applies=applies,
         graph=id,
-        group=group,
-        heads="combined",
-        note=note,
-        **on_request("rollout_layers"),
+        **common,
+        **deferral(lambda part: part.rollout_layers, lambda part: part.rollout_layers_done),
     )
     _MIXING[id] = spec
     return spec

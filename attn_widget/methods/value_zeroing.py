@@ -62,6 +62,7 @@ def value_zeroing_maps(
     capture: Capture,
     progress: Callable[[float, float], None] | None = None,
     layers: list[int] | None = None,
+    prepared: tuple[list[replay.BlockCall], list[_Zeroing]] | None = None,
 ) -> torch.Tensor:
     """Per-layer value-zeroing maps ``(L, n, n)`` float64: row i = receiving token, column j = zeroed
     token; rows sum to 1 (a row that no zeroing changes stays 0). Entries for keys the layer's
@@ -70,10 +71,11 @@ def value_zeroing_maps(
     tokenizer: unused (the capture holds the model inputs); kept for the methods' common signature.
     progress: called as ``progress(done, total)`` after each batch of copies (total = layers·n); it may
     raise to cancel. layers: layer indices 0..L-1 to compute (default all); the result is
-    ``(len(layers), n, n)``. Raises ``ValueZeroingUnavailable``.
+    ``(len(layers), n, n)``. prepared: ``prepare(model, capture)`` made before (it records every block
+    once), for computing layer by layer. Raises ``ValueZeroingUnavailable``.
     """
     model = unwrap(model)
-    calls, plans = _prepare(model, capture)
+    calls, plans = prepare(model, capture) if prepared is None else prepared
     wanted = list(range(capture.n_layers)) if layers is None else list(layers)
     n_layers, n = len(wanted), capture.n_tokens
     batch = _batch_size(capture, next(model.parameters()).element_size())
@@ -99,7 +101,7 @@ def value_zeroing_rollout(maps: torch.Tensor) -> torch.Tensor:
     return rollout(maps, residual=0.0)
 
 
-def _prepare(model, capture: Capture) -> tuple[list[replay.BlockCall], list[_Zeroing]]:
+def prepare(model, capture: Capture) -> tuple[list[replay.BlockCall], list[_Zeroing]]:
     """Record and check every block, and find each layer's value columns; or say why not."""
     name = type(model).__name__
     if capture.values is None or capture.value_layout is None:
@@ -118,7 +120,7 @@ def _zeroing(call: replay.BlockCall, capture: Capture, model_name: str) -> _Zero
     """The value columns of layer ``call.index``: the capture's layout whose columns give its values."""
     geometry, layer = capture.geometry, call.index
     projected = call.value_output
-    # _prepare refused captures without these
+    # prepare refused captures without these
     assert geometry is not None and capture.value_layout is not None and capture.values is not None
     assert projected is not None
     bias = call.site.value_bias
@@ -193,7 +195,7 @@ def _check_zeroing(seen: list[torch.Tensor], capture: Capture, layer: int, token
             f"Value zeroing is unavailable: layer {layer + 1}'s output projection ran {len(seen)} times in one block."
         )
     k = min(len(tokens), _CHECKED_COPIES)
-    assert capture.values is not None and capture.geometry is not None  # checked by _prepare
+    assert capture.values is not None and capture.geometry is not None  # checked by prepare
     att = capture.attentions[layer].double()  # (H, n, n)
     values = capture.values[layer][capture.geometry.kv_group()].double()  # (H, n, d_h)
     context = att @ values
@@ -221,20 +223,25 @@ def _distances(outputs: torch.Tensor, reference: torch.Tensor) -> torch.Tensor:
     return (0.5 * (a - b).pow(2).sum(-1)).T
 
 
-def unavailable_reason(model, capture: Capture) -> str:
+def _blocks(mixing):
+    """The blocks recorded and checked for value zeroing, once per analysis (kept by its mixing part)."""
+    return mixing.shared("value zeroing blocks", lambda: prepare(unwrap(mixing.model), mixing.capture))
+
+
+def _unavailable(mixing) -> str:
     """ "" when every block re-runs faithfully with token values zeroed (one recorded forward pass and
     one re-run per block), else the sentence ``ValueZeroingUnavailable`` would carry."""
-    if model is None:
+    if mixing.model is None:
         return "it re-runs the model's layers; build the analysis with analyze(model, text)"
     try:
-        _prepare(unwrap(model), capture)
+        _blocks(mixing)
     except ValueZeroingUnavailable as exc:
         return str(exc)
     return ""
 
 
 def _layer_maps(mixing, layers: list[int], progress) -> torch.Tensor:
-    return value_zeroing_maps(mixing.model, mixing.tokenizer, mixing.capture, progress, layers)
+    return value_zeroing_maps(mixing.model, mixing.tokenizer, mixing.capture, progress, layers, _blocks(mixing))
 
 
 register_mixing(
@@ -244,7 +251,7 @@ register_mixing(
     "and measure how far each token's output moves, 1 − cos; rows normalised.",
     layer_maps=_layer_maps,
     needs="values",
-    check=lambda mixing: unavailable_reason(mixing.model, mixing.capture),
+    check=_unavailable,
     on_request=lambda analysis: (
         f"{analysis.capture.n_tokens} tokens need {analysis.capture.n_tokens} re-runs of the layer, "
         "one per zeroed token."

@@ -13,6 +13,7 @@ A method the model's structure does not support is unavailable, with one sentenc
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
 import torch
@@ -33,8 +34,7 @@ class Mixing:
 
     def __init__(self, analysis):
         self.capture = analysis.capture
-        self.model = getattr(analysis, "model", None)
-        self.tokenizer = getattr(analysis, "tokenizer", None)
+        self.model, self.tokenizer = analysis.model, analysis.tokenizer
         self._analysis = analysis
         self._structure: Structure | None = None
         self._transformed: dict[int, torch.Tensor] = {}
@@ -147,12 +147,18 @@ class Mixing:
         next-token prediction). It must be linear in the logits of one position t (a token's logit,
         or the difference of two: ``targets.token(..., versus=...)``); log-probabilities are not.
         """
-        resolved = self._resolve(target)
+        resolved = self._analysis.target(target)
         direction, position = self._logit_direction(resolved)
         key = ("alti_logit", resolved.key)
         if key not in self._cache:
             self._cache[key] = self._decompose(resolved, direction, position)
         return self._cache[key]
+
+    def shared(self, key: str, compute: Callable[[], Any]) -> Any:
+        """What a method computes once per analysis and reuses (recorded blocks, ...), kept here."""
+        if ("shared", key) not in self._cache:
+            self._cache[("shared", key)] = compute()
+        return self._cache[("shared", key)]
 
     def structure(self) -> Structure:
         """The verified block structure (one forward pass, made once)."""
@@ -208,18 +214,6 @@ class Mixing:
         reason = self.unavailable(name)
         if reason:
             raise UnsupportedModelError(reason)
-
-    def _resolve(self, target):
-        from ..targets import Target
-
-        if isinstance(target, Target):
-            return target
-        resolve = getattr(self._analysis, "target", None)
-        if callable(resolve):
-            return resolve(target)
-        from ..gradients import GradientRunner
-
-        return GradientRunner(self.model, self.tokenizer, self.capture).resolve(target)
 
     def logit_unavailable(self) -> str:
         """ "" when ALTI-Logit can explain this model's logits, else one sentence saying why not."""
