@@ -27,10 +27,17 @@ def integer(value, name: str) -> int:
         raise TypeError(f"{name} must be an integer; got {value!r}.") from None
 
 
-def layer(value, n_layers: int) -> int:
+def layer(value, n_layers: int, defined: tuple[str, list[int]] | None = None) -> int:
+    """defined: the selected method's label and the layers it exists in, when not every layer."""
     value = integer(value, "layer")
     if not 1 <= value <= n_layers:
         raise ValueError(f"layer must be between 1 and {n_layers} (as displayed); got {value}.")
+    if defined is not None and value not in defined[1]:
+        label, layers = defined
+        raise ValueError(
+            f"{label} exists in layers {layers[0]} to {layers[-1]} only; got layer {value}. "
+            "Choose one of those, or another method first."
+        )
     return value
 
 

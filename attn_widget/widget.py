@@ -14,11 +14,13 @@ import traitlets as t
 from . import checks, export, payload
 from .analysis import Analysis
 from .api import analyze
-from .inputs import check_model, unwrap
+from .joint import METHODS as JOINT_METHODS
+from .joint import JointView
 from .jobs import BackgroundJob
 from .methods import registry
 from .methods.registry import DEFAULT_BINARIZE_THRESHOLD, MatrixMethod, ViewSettings
 from .on_request import OnRequest
+from .seq2seq import Seq2SeqAnalysis
 from .text import display_token
 from .traits import Choice, Count, data_traits, fact, option, pick, tagged
 
@@ -51,6 +53,16 @@ class AttentionWidget(OnRequest, anywidget.AnyWidget):
     n_heads = fact(t.Int(), "Query heads per layer H.")
     causal = fact(t.Bool(), "True for decoders: token i sees only tokens 0..i.")
     model_name = fact(t.Unicode(), "Model name or path, for the caption.")
+    layer_names = fact(
+        t.List(t.Unicode()),
+        "Name of each layer 1..L for the labels ([] = 'layer 1', ...); encoder-decoders: 'encoder 1', ..., "
+        "'decoder 1', ... (attn_widget.joint).",
+    )
+    segments = fact(
+        t.List(t.Dict()),
+        "The token lists the tokens are made of, in order: [{label, size}] ([] = one text); encoder-decoders: "
+        "the source tokens, then the decoder's tokens.",
+    )
     methods = fact(
         t.List(t.Dict()),
         "The matrix methods that apply, in menu order (MatrixMethod.meta): id, label, per_head, cumulative, "
@@ -98,7 +110,7 @@ class AttentionWidget(OnRequest, anywidget.AnyWidget):
     )
     layer = option(
         t.Int(1, help="Selected layer, 1..L as displayed (tensor index layer - 1)."),
-        lambda self, value: checks.layer(value, self.n_layers),
+        lambda self, value: checks.layer(value, self.n_layers, self._method_layers(self.method)),
     )
     head = option(
         t.Int(MEAN_HEAD, help="Selected head 0..H-1, or -1 for the mean of heads, -2 for their max."),
@@ -159,26 +171,36 @@ class AttentionWidget(OnRequest, anywidget.AnyWidget):
     _CHECKED = tagged(locals(), "check")
 
     def __init__(
-        self, model=None, text: str | None = None, tokenizer=None, *, analysis: Analysis | None = None, **state
+        self,
+        model=None,
+        text: str | None = None,
+        tokenizer=None,
+        *,
+        target: str | None = None,
+        analysis: Analysis | Seq2SeqAnalysis | None = None,
+        **state,
     ):
         """Analyse ``text`` with ``model`` (or show an existing ``analysis``).
 
+        target: encoder-decoders only, the text the decoder is forced to produce (None: the model's own
+        greedy output); the widget then shows source and target tokens through the encoder's and the
+        decoder's layers (``attn_widget.joint``).
         state: initial ``layer``, ``head`` or ``method``.
         """
         if analysis is None:
             if model is None or text is None:
                 raise TypeError("AttentionWidget needs a model and a text: AttentionWidget(model, text).")
-            if getattr(getattr(unwrap(model), "config", None), "is_encoder_decoder", False):
-                check_model(unwrap(model))  # refuses, saying to use analyze(model, source, tokenizer, target)
-            analysis = analyze(model, text, tokenizer)
-        elif model is not None or text is not None:
-            raise TypeError("Pass either model and text, or analysis=, not both.")
-        self.analysis = analysis
+            analysis = analyze(model, text, tokenizer, target=target)
+        elif model is not None or text is not None or target is not None:
+            raise TypeError("Pass either model and text (and target), or analysis=, not both.")
+        joint = JointView(analysis) if isinstance(analysis, Seq2SeqAnalysis) else None
+        self.analysis = joint if joint is not None else analysis
+        analysis = self.analysis
         self._job = BackgroundJob()
         self._fact_writer = threading.local()
         record = analysis.capture
         # This widget's methods: the registry as it is now (a method registered later is not added).
-        available = registry.applicable(analysis)
+        available = list(JOINT_METHODS) if joint is not None else registry.applicable(analysis)
         self._specs = {method.id: method for method in available}
         # Before the comm opens, so that the front end gets these traits in the first message
         # (HasTraits' add_traits: ipywidgets' own would send each at once, and list it twice).
@@ -193,9 +215,13 @@ class AttentionWidget(OnRequest, anywidget.AnyWidget):
                 causal=record.causal,
                 model_name=display_token(record.model_name),
                 methods=[m.meta(analysis) for m in available],
-                attributions=[entry.meta() for entry in registry.applicable_attributions(analysis)],
+                attributions=[] if joint else [entry.meta() for entry in registry.applicable_attributions(analysis)],
+                layer_names=joint.layer_names() if joint else [],
+                segments=joint.segments() if joint else [],
                 top_k=0 if len(record.tokens) <= ALL_EDGES_UP_TO else LONG_INPUT_TOP_K,
             )
+        if self.method not in self._specs:
+            self.method = available[0].id
         self._target_specs: dict[str, object] = {}
         self._attribution_job = BackgroundJob()
         self._offer_default_target()
@@ -305,6 +331,21 @@ class AttentionWidget(OnRequest, anywidget.AnyWidget):
             if method.row_values is not None:
                 setattr(self, f"data_{method.id}_rows", payload.encode(method.row_values(self.analysis).unsqueeze(-1)))
             self.ready = {**self.ready, method.id: done}
+
+    def _method_layers(self, method_id: str) -> tuple[str, list[int]] | None:
+        """The method's label and the layers it is defined in, or None when it has every layer."""
+        spec = self._specs.get(method_id)
+        if spec is None or spec.defined_layers is None:
+            return None
+        return spec.label, spec.defined_layers(self.analysis)
+
+    @t.observe("method")
+    def _layer_of_method(self, change) -> None:
+        """A method defined in some layers only (cross-attention: the decoder's) moves the layer to the
+        nearest of them."""
+        defined = self._method_layers(change["new"])
+        if defined is not None and self.layer not in defined[1]:
+            self.layer = min(defined[1], key=lambda layer: abs(layer - self.layer))
 
     def method_spec(self, method_id: str) -> MatrixMethod:
         """The registry entry behind one of ``methods`` (KeyError if it is not one)."""

@@ -106,6 +106,9 @@ class MatrixMethod:
     # How a method that is not per head uses the heads, for captions: "mean" (built on the head-averaged
     # attention) or "combined" (every head's contribution together, through the output projection).
     heads: str = "mean"
+    # The layers (1..L) where the method is defined, (analysis) -> list; None: every layer. An
+    # encoder-decoder's cross-attention exists in its decoder layers only (attn_widget.joint).
+    defined_layers: Callable[[Any], list[int]] | None = None
 
     # Deferred methods: whether this input is small enough to compute with the widget (default:
     # up to FLOW_UPFRONT_MAX_TOKENS tokens), and what computing a layer costs, said to the user.
@@ -157,6 +160,7 @@ class MatrixMethod:
             "heads": self.heads,
             "on_request": self.on_request(analysis) if self.deferred(analysis) else "",
             "note": self.note(analysis),
+            "layers": None if self.defined_layers is None else self.defined_layers(analysis),
         }
 
 

@@ -389,6 +389,216 @@ function tracePaths(perLayer, node, fan = 2) {
   return traced;
 }
 
+// src/options.js
+var MEAN_HEAD = -1;
+var MAX_HEAD = -2;
+function choice(trait, choices, key = trait) {
+  const values = choices.map(([value]) => value);
+  return { trait, key, choices, read: (value) => values.find((v) => v === value) ?? values[0] };
+}
+function count(trait, key, low, high, fallback) {
+  return { trait, key, read: (value, facts) => clamp(value, low, high(facts), fallback) };
+}
+function finite(trait, key, low, high, fallback) {
+  return { trait, key, read: (value) => typeof value === "number" && Number.isFinite(value) && value >= low && value <= high ? value : fallback };
+}
+function text(trait) {
+  return { trait, key: trait, read: (value) => String(value ?? "") };
+}
+var VIEW_OPTIONS = [
+  choice("view", [["layer", "one layer"], ["model", "whole model"]]),
+  count("layer", "layer", 1, (facts) => facts.nLayers, 1),
+  {
+    trait: "head",
+    key: "head",
+    read: (value, facts) => Number.isInteger(value) && /** @type {number} */
+    value >= MAX_HEAD && /** @type {number} */
+    value < facts.nHeads ? value : MEAN_HEAD
+  },
+  text("method"),
+  text("attribution"),
+  count("top_k", "topK", 0, () => Infinity, 0),
+  finite("threshold", "threshold", 0, Infinity, 0),
+  choice("specials", [["show", "show"], ["hide", "hide"], ["renormalise", "hide, renormalise rows"]]),
+  finite("binarize_threshold", "binarizeThreshold", 0, 1, 0.05),
+  choice("node_size", [["", "off"], ["in", "in-degree"], ["out", "out-degree"]], "nodeSize"),
+  {
+    trait: "window",
+    key: "window",
+    read: (value, facts) => ({
+      start: clamp(Array.isArray(value) ? value[0] : 0, 0, Math.max(0, facts.n - 1), 0),
+      size: clamp(Array.isArray(value) ? value[1] : 0, 0, Infinity, 0)
+    })
+  }
+];
+var PICKS = ["target", "selected"];
+var FACTS = ["tokens", "special", "methods", "attributions", "n_layers", "n_heads", "causal", "model_name", "layer_names", "segments", "ready", "targets"];
+var REDRAW_ON = [...FACTS, ...VIEW_OPTIONS.map((option2) => option2.trait), ...PICKS, "job", "attribution_data"];
+function choicesOf(trait) {
+  return VIEW_OPTIONS.find((option2) => option2.trait === trait)?.choices ?? [];
+}
+function readOptions(model, facts) {
+  return Object.fromEntries(VIEW_OPTIONS.map((option2) => [option2.key, option2.read(model.get(option2.trait), facts)]));
+}
+function clamp(value, low, high, fallback) {
+  return typeof value === "number" && Number.isFinite(value) ? Math.min(high, Math.max(low, Math.round(value))) : fallback;
+}
+
+// src/state.js
+var NO_METHOD = { id: "", label: "", per_head: false, cumulative: false, description: "" };
+function readState(model) {
+  const rawTokens = model.get("tokens");
+  const tokens = !Array.isArray(rawTokens) ? [] : rawTokens.every((t) => typeof t === "string") ? rawTokens : rawTokens.map(String);
+  const n = tokens.length;
+  const rawSpecial = model.get("special");
+  const special = Array.isArray(rawSpecial) && rawSpecial.length === n && rawSpecial.every((s) => typeof s === "boolean") ? rawSpecial : tokens.map((_, i) => Array.isArray(rawSpecial) && rawSpecial[i] === true);
+  const rawMethods = model.get("methods");
+  const methods = Array.isArray(rawMethods) ? rawMethods.filter((m) => isObject(m) && typeof m.id === "string" && typeof m.label === "string") : [];
+  const nLayers = model.get("n_layers");
+  const nHeads = model.get("n_heads");
+  const problem = [
+    n === 0 ? "the widget lists no tokens" : "",
+    isCount(nLayers) && nLayers > 0 ? "" : `n_layers is ${JSON.stringify(nLayers)}, not a number of layers`,
+    isCount(nHeads) && nHeads > 0 ? "" : `n_heads is ${JSON.stringify(nHeads)}, not a number of heads`,
+    methods.length === 0 ? "the widget offers no methods" : ""
+  ].filter(Boolean).join("; ");
+  const L = problem ? 1 : nLayers;
+  const H = problem ? 1 : nHeads;
+  const options = readOptions(model, { n, nLayers: L, nHeads: H });
+  const method = methods.find((m) => m.id === options.method) ?? methods[0] ?? NO_METHOD;
+  const rawNames = model.get("layer_names");
+  const rawSegments = model.get("segments");
+  const segments = Array.isArray(rawSegments) ? rawSegments.filter((s) => isObject(s) && typeof s.label === "string" && isCount(s.size)) : [];
+  const ready = model.get("ready");
+  const job = model.get("job");
+  const targets = model.get("targets");
+  const attributions = model.get("attributions");
+  return (
+    /** @type {ViewState} */
+    {
+      ...options,
+      problem,
+      tokens,
+      special,
+      nLayers: L,
+      nHeads: H,
+      causal: model.get("causal") === true,
+      modelName: String(model.get("model_name") ?? ""),
+      layerNames: Array.isArray(rawNames) && rawNames.length === L ? rawNames.map(String) : [],
+      segments: segments.reduce((sum, s) => sum + s.size, 0) === n ? segments : [],
+      methods,
+      method,
+      layer: nearestLayer(method, options.layer),
+      ready: isObject(ready) ? Object.fromEntries(Object.entries(ready).filter(([, layers]) => Array.isArray(layers))) : {},
+      job: isObject(job) && (job.total === void 0 || Number.isFinite(job.total)) && (job.done === void 0 || Number.isFinite(job.done)) ? job : {},
+      targets: Array.isArray(targets) ? targets.filter((t) => isObject(t) && typeof t.id === "string" && typeof t.label === "string") : [],
+      target: String(model.get("target") ?? ""),
+      attributions: Array.isArray(attributions) ? attributions.filter((a) => isObject(a) && typeof a.id === "string" && typeof a.label === "string") : [],
+      attributionData: isObject(model.get("attribution_data")) ? model.get("attribution_data") : {},
+      offline: model.get("offline") === true,
+      selected: selection(model.get("selected"), n, L)
+    }
+  );
+}
+function nearestLayer(method, layer) {
+  const layers = Array.isArray(method.layers) && method.layers.length ? method.layers : null;
+  if (!layers || layers.includes(layer)) return layer;
+  return layers.reduce((best, l) => Math.abs(l - layer) < Math.abs(best - layer) ? l : best, layers[0]);
+}
+function layerName(state, layer) {
+  if (layer === 0) return "input";
+  return state.layerNames[layer - 1] ?? `layer ${layer}`;
+}
+function layerMark(state, layer) {
+  const match = /^(\p{L})\p{L}* (\d+)$/u.exec(state.layerNames[layer - 1] ?? "");
+  return match ? `${match[1].toUpperCase()}${match[2]}` : String(layer);
+}
+function isObject(value) {
+  return typeof value === "object" && value !== null && !Array.isArray(value);
+}
+function isCount(value) {
+  return Number.isInteger(value) && /** @type {number} */
+  value >= 0;
+}
+function selection(value, n, nLayers) {
+  if (!isObject(value) || !isCount(value.index) || value.index >= n) return {};
+  if (value.side === "source" || value.side === "target") return { side: value.side, index: value.index };
+  if (isCount(value.layer) && value.layer <= nLayers) return { layer: value.layer, index: value.index };
+  return {};
+}
+function isAvailable(state) {
+  return hasLayer(state, state.layer);
+}
+function hasLayer(state, layer) {
+  const layers = state.ready[state.method.id];
+  return layers === void 0 || layers.includes(layer);
+}
+function sliceIndex(state) {
+  const layerIndex = state.layer - 1;
+  if (!state.method.per_head) return layerIndex;
+  const slot = state.head >= 0 ? state.head : state.head === MEAN_HEAD ? state.nHeads : state.nHeads + 1;
+  return layerIndex * (state.nHeads + 2) + slot;
+}
+function headChoices(state) {
+  return [MEAN_HEAD, MAX_HEAD, ...Array.from({ length: state.nHeads }, (_, h) => h)];
+}
+function neighbourStates(state) {
+  const others = state.methods.filter((m) => m.id !== state.method.id).map((method) => ({ ...state, method }));
+  if (state.view === "model") return [{ ...state, view: (
+    /** @type {const} */
+    "layer"
+  ) }, ...others.filter(hasWholeModel)];
+  const out = [];
+  for (const layer of [state.layer + 1, state.layer - 1]) {
+    if (layer >= 1 && layer <= state.nLayers && hasLayer(state, layer) && nearestLayer(state.method, layer) === layer) out.push({ ...state, layer });
+  }
+  if (state.method.per_head && isAvailable(state)) {
+    const heads = headChoices(state);
+    const at = heads.indexOf(state.head);
+    for (const i of [at + 1, at - 1]) if (i >= 0 && i < heads.length) out.push({ ...state, head: heads[i] });
+  }
+  if (hasWholeModel(state)) out.push({ ...state, view: (
+    /** @type {const} */
+    "model"
+  ) });
+  return [...out, ...others.filter(isAvailable)];
+}
+function hasWholeModel(state) {
+  const layers = state.ready[state.method.id];
+  return layers === void 0 || layers.length === state.nLayers;
+}
+function headLabel(state) {
+  if (!state.method.per_head) return state.method.heads === "combined" ? `all ${state.nHeads} heads combined` : `mean of ${state.nHeads} heads`;
+  if (state.head === MEAN_HEAD) return `mean of ${state.nHeads} heads`;
+  if (state.head === MAX_HEAD) return `max over ${state.nHeads} heads`;
+  return `head ${state.head}`;
+}
+function columnTitles(state) {
+  const title = (layer) => layer === 0 ? "Input (layer 0)" : capitalised(layerName(state, layer));
+  if (state.view === "model") return [title(0), title(state.nLayers)];
+  if (state.method.cumulative) return [title(0), title(state.layer)];
+  return [title(state.layer - 1), title(state.layer)];
+}
+function capitalised(text2) {
+  return text2.charAt(0).toUpperCase() + text2.slice(1);
+}
+function pinnedNode(state) {
+  const { side, layer, index } = state.selected;
+  if (typeof index !== "number" || index < 0 || index >= state.tokens.length) return null;
+  if (side === "source" || side === "target") return { side, index };
+  if (typeof layer === "number") return { side: layer === 0 ? "source" : "target", index };
+  return null;
+}
+function pinnedModelNode(state) {
+  const { side, index } = state.selected;
+  let { layer } = state.selected;
+  if (typeof index !== "number" || index < 0 || index >= state.tokens.length) return null;
+  if (side === "target") layer = state.layer;
+  if (side === "source") layer = state.method.cumulative ? 0 : state.layer - 1;
+  if (typeof layer !== "number" || layer < 0 || layer > state.nLayers) return null;
+  return { layer, index };
+}
+
 // src/scene.js
 var WIDE_EDGES = 32;
 var WIDE_EDGES_DENSE = 8;
@@ -411,7 +621,8 @@ function layerScene(frame, dark) {
       dots.push({ x, y: rowCenter(layout, i), radius, color: ink, alpha: 0.55 });
     }
   }
-  return { layout, bundles: [{ layout, edges, highlight, wideFrom: wideFrom(edges, edges.count > DENSE ? WIDE_EDGES_DENSE : WIDE_EDGES) }], dots, marks: [], table: edgeTable(signed, dark), signed, ink };
+  const bundles = [{ layout, edges, highlight, wideFrom: wideFrom(edges, edges.count > DENSE ? WIDE_EDGES_DENSE : WIDE_EDGES) }];
+  return { layout, bundles, dots, marks: [], rules: segmentRules(layout, frame.state.segments), table: edgeTable(signed, dark), signed, ink };
 }
 function modelScene(frame, dark) {
   const { layout, perLayer, focus, shade } = frame;
@@ -438,8 +649,18 @@ function modelScene(frame, dark) {
       dots.push({ x, y, radius: radius * (1 + value), color: nodeTable[Math.round(value * (nodeTable.length - 1))], alpha: 0.25 + 0.75 * value });
     }
   });
-  const marks = layout.columns.slice(1, -1).map((x, c) => ({ text: String(c + 1), x, y: HEADER_HEIGHT / 2 }));
-  return { layout, bundles, dots, marks, table: edgeTable(frame.env.signed, dark), signed: frame.env.signed, ink };
+  const marks = layout.columns.slice(1, -1).map((x, c) => ({ text: layerMark(frame.state, c + 1), x, y: HEADER_HEIGHT / 2 }));
+  const rules = segmentRules(layout, frame.state.segments);
+  return { layout, bundles, dots, marks, rules, table: edgeTable(frame.env.signed, dark), signed: frame.env.signed, ink };
+}
+function segmentRules(layout, segments) {
+  const rules = [];
+  let start = 0;
+  for (const { size } of segments.slice(0, -1)) {
+    start += size;
+    if (start > layout.first && start <= layout.last) rules.push(rowCenter(layout, start) - layout.rowHeight / 2);
+  }
+  return rules;
 }
 function drawBase(ctx, scene) {
   drain(baseStrokes(ctx, scene));
@@ -466,6 +687,19 @@ function* bundleStrokes(ctx, scene, { highlighted, unhighlighted }) {
 function drain(strokes) {
   while (!strokes.next().done) ;
 }
+function drawRules(ctx, scene) {
+  ctx.globalAlpha = 0.5;
+  ctx.strokeStyle = scene.ink;
+  ctx.lineWidth = 1;
+  ctx.setLineDash([4, 4]);
+  for (const y of scene.rules) {
+    ctx.beginPath();
+    ctx.moveTo(0, y);
+    ctx.lineTo(scene.layout.width, y);
+    ctx.stroke();
+  }
+  ctx.setLineDash([]);
+}
 function drawMarks(ctx, scene) {
   for (const dot of scene.dots) {
     if (dot.radius <= 0) continue;
@@ -475,6 +709,7 @@ function drawMarks(ctx, scene) {
     ctx.arc(dot.x, dot.y, dot.radius, 0, 2 * Math.PI);
     ctx.fill();
   }
+  if (scene.rules.length) drawRules(ctx, scene);
   ctx.globalAlpha = 1;
   ctx.fillStyle = scene.ink;
   ctx.font = "11px sans-serif";
@@ -570,6 +805,7 @@ function svgOf(doc, picture) {
     const node = add("text", { x, y, "text-anchor": anchor, "dominant-baseline": "middle", fill: picture.foreground, "font-weight": weight }, svg);
     node.textContent = xmlText(content);
   };
+  for (const y of scene.rules) add("line", { x1: 0, x2: layout.width, y1: y, y2: y, stroke: picture.foreground, "stroke-opacity": 0.5, "stroke-dasharray": "4 4" }, svg);
   for (const mark of scene.marks) text2(mark.text, mark.x, mark.y, "middle");
   text2(picture.titles[0], 0, 10, "start", "bold");
   text2(picture.titles[1], layout.rightX + LABEL_GAP, 10, "start", "bold");
@@ -611,193 +847,6 @@ function download(container, blob, name) {
   link.click();
   link.remove();
   setTimeout(() => URL.revokeObjectURL(url), 1e3);
-}
-
-// src/options.js
-var MEAN_HEAD = -1;
-var MAX_HEAD = -2;
-function choice(trait, choices, key = trait) {
-  const values = choices.map(([value]) => value);
-  return { trait, key, choices, read: (value) => values.find((v) => v === value) ?? values[0] };
-}
-function count(trait, key, low, high, fallback) {
-  return { trait, key, read: (value, facts) => clamp(value, low, high(facts), fallback) };
-}
-function finite(trait, key, low, high, fallback) {
-  return { trait, key, read: (value) => typeof value === "number" && Number.isFinite(value) && value >= low && value <= high ? value : fallback };
-}
-function text(trait) {
-  return { trait, key: trait, read: (value) => String(value ?? "") };
-}
-var VIEW_OPTIONS = [
-  choice("view", [["layer", "one layer"], ["model", "whole model"]]),
-  count("layer", "layer", 1, (facts) => facts.nLayers, 1),
-  {
-    trait: "head",
-    key: "head",
-    read: (value, facts) => Number.isInteger(value) && /** @type {number} */
-    value >= MAX_HEAD && /** @type {number} */
-    value < facts.nHeads ? value : MEAN_HEAD
-  },
-  text("method"),
-  text("attribution"),
-  count("top_k", "topK", 0, () => Infinity, 0),
-  finite("threshold", "threshold", 0, Infinity, 0),
-  choice("specials", [["show", "show"], ["hide", "hide"], ["renormalise", "hide, renormalise rows"]]),
-  finite("binarize_threshold", "binarizeThreshold", 0, 1, 0.05),
-  choice("node_size", [["", "off"], ["in", "in-degree"], ["out", "out-degree"]], "nodeSize"),
-  {
-    trait: "window",
-    key: "window",
-    read: (value, facts) => ({
-      start: clamp(Array.isArray(value) ? value[0] : 0, 0, Math.max(0, facts.n - 1), 0),
-      size: clamp(Array.isArray(value) ? value[1] : 0, 0, Infinity, 0)
-    })
-  }
-];
-var PICKS = ["target", "selected"];
-var FACTS = ["tokens", "special", "methods", "attributions", "n_layers", "n_heads", "causal", "model_name", "ready", "targets"];
-var REDRAW_ON = [...FACTS, ...VIEW_OPTIONS.map((option2) => option2.trait), ...PICKS, "job", "attribution_data"];
-function choicesOf(trait) {
-  return VIEW_OPTIONS.find((option2) => option2.trait === trait)?.choices ?? [];
-}
-function readOptions(model, facts) {
-  return Object.fromEntries(VIEW_OPTIONS.map((option2) => [option2.key, option2.read(model.get(option2.trait), facts)]));
-}
-function clamp(value, low, high, fallback) {
-  return typeof value === "number" && Number.isFinite(value) ? Math.min(high, Math.max(low, Math.round(value))) : fallback;
-}
-
-// src/state.js
-var NO_METHOD = { id: "", label: "", per_head: false, cumulative: false, description: "" };
-function readState(model) {
-  const rawTokens = model.get("tokens");
-  const tokens = !Array.isArray(rawTokens) ? [] : rawTokens.every((t) => typeof t === "string") ? rawTokens : rawTokens.map(String);
-  const n = tokens.length;
-  const rawSpecial = model.get("special");
-  const special = Array.isArray(rawSpecial) && rawSpecial.length === n && rawSpecial.every((s) => typeof s === "boolean") ? rawSpecial : tokens.map((_, i) => Array.isArray(rawSpecial) && rawSpecial[i] === true);
-  const rawMethods = model.get("methods");
-  const methods = Array.isArray(rawMethods) ? rawMethods.filter((m) => isObject(m) && typeof m.id === "string" && typeof m.label === "string") : [];
-  const nLayers = model.get("n_layers");
-  const nHeads = model.get("n_heads");
-  const problem = [
-    n === 0 ? "the widget lists no tokens" : "",
-    isCount(nLayers) && nLayers > 0 ? "" : `n_layers is ${JSON.stringify(nLayers)}, not a number of layers`,
-    isCount(nHeads) && nHeads > 0 ? "" : `n_heads is ${JSON.stringify(nHeads)}, not a number of heads`,
-    methods.length === 0 ? "the widget offers no methods" : ""
-  ].filter(Boolean).join("; ");
-  const L = problem ? 1 : nLayers;
-  const H = problem ? 1 : nHeads;
-  const options = readOptions(model, { n, nLayers: L, nHeads: H });
-  const ready = model.get("ready");
-  const job = model.get("job");
-  const targets = model.get("targets");
-  const attributions = model.get("attributions");
-  return (
-    /** @type {ViewState} */
-    {
-      ...options,
-      problem,
-      tokens,
-      special,
-      nLayers: L,
-      nHeads: H,
-      causal: model.get("causal") === true,
-      modelName: String(model.get("model_name") ?? ""),
-      methods,
-      method: methods.find((m) => m.id === options.method) ?? methods[0] ?? NO_METHOD,
-      ready: isObject(ready) ? Object.fromEntries(Object.entries(ready).filter(([, layers]) => Array.isArray(layers))) : {},
-      job: isObject(job) && (job.total === void 0 || Number.isFinite(job.total)) && (job.done === void 0 || Number.isFinite(job.done)) ? job : {},
-      targets: Array.isArray(targets) ? targets.filter((t) => isObject(t) && typeof t.id === "string" && typeof t.label === "string") : [],
-      target: String(model.get("target") ?? ""),
-      attributions: Array.isArray(attributions) ? attributions.filter((a) => isObject(a) && typeof a.id === "string" && typeof a.label === "string") : [],
-      attributionData: isObject(model.get("attribution_data")) ? model.get("attribution_data") : {},
-      offline: model.get("offline") === true,
-      selected: selection(model.get("selected"), n, L)
-    }
-  );
-}
-function isObject(value) {
-  return typeof value === "object" && value !== null && !Array.isArray(value);
-}
-function isCount(value) {
-  return Number.isInteger(value) && /** @type {number} */
-  value >= 0;
-}
-function selection(value, n, nLayers) {
-  if (!isObject(value) || !isCount(value.index) || value.index >= n) return {};
-  if (value.side === "source" || value.side === "target") return { side: value.side, index: value.index };
-  if (isCount(value.layer) && value.layer <= nLayers) return { layer: value.layer, index: value.index };
-  return {};
-}
-function isAvailable(state) {
-  return hasLayer(state, state.layer);
-}
-function hasLayer(state, layer) {
-  const layers = state.ready[state.method.id];
-  return layers === void 0 || layers.includes(layer);
-}
-function sliceIndex(state) {
-  const layerIndex = state.layer - 1;
-  if (!state.method.per_head) return layerIndex;
-  const slot = state.head >= 0 ? state.head : state.head === MEAN_HEAD ? state.nHeads : state.nHeads + 1;
-  return layerIndex * (state.nHeads + 2) + slot;
-}
-function headChoices(state) {
-  return [MEAN_HEAD, MAX_HEAD, ...Array.from({ length: state.nHeads }, (_, h) => h)];
-}
-function neighbourStates(state) {
-  const others = state.methods.filter((m) => m.id !== state.method.id).map((method) => ({ ...state, method }));
-  if (state.view === "model") return [{ ...state, view: (
-    /** @type {const} */
-    "layer"
-  ) }, ...others.filter(hasWholeModel)];
-  const out = [];
-  for (const layer of [state.layer + 1, state.layer - 1]) {
-    if (layer >= 1 && layer <= state.nLayers && hasLayer(state, layer)) out.push({ ...state, layer });
-  }
-  if (state.method.per_head && isAvailable(state)) {
-    const heads = headChoices(state);
-    const at = heads.indexOf(state.head);
-    for (const i of [at + 1, at - 1]) if (i >= 0 && i < heads.length) out.push({ ...state, head: heads[i] });
-  }
-  if (hasWholeModel(state)) out.push({ ...state, view: (
-    /** @type {const} */
-    "model"
-  ) });
-  return [...out, ...others.filter(isAvailable)];
-}
-function hasWholeModel(state) {
-  const layers = state.ready[state.method.id];
-  return layers === void 0 || layers.length === state.nLayers;
-}
-function headLabel(state) {
-  if (!state.method.per_head) return state.method.heads === "combined" ? `all ${state.nHeads} heads combined` : `mean of ${state.nHeads} heads`;
-  if (state.head === MEAN_HEAD) return `mean of ${state.nHeads} heads`;
-  if (state.head === MAX_HEAD) return `max over ${state.nHeads} heads`;
-  return `head ${state.head}`;
-}
-function columnTitles(state) {
-  if (state.view === "model") return ["Input (layer 0)", `Layer ${state.nLayers}`];
-  const right = `Layer ${state.layer}`;
-  if (state.method.cumulative) return ["Input (layer 0)", right];
-  return [state.layer === 1 ? "Input (layer 0)" : `Layer ${state.layer - 1}`, right];
-}
-function pinnedNode(state) {
-  const { side, layer, index } = state.selected;
-  if (typeof index !== "number" || index < 0 || index >= state.tokens.length) return null;
-  if (side === "source" || side === "target") return { side, index };
-  if (typeof layer === "number") return { side: layer === 0 ? "source" : "target", index };
-  return null;
-}
-function pinnedModelNode(state) {
-  const { side, index } = state.selected;
-  let { layer } = state.selected;
-  if (typeof index !== "number" || index < 0 || index >= state.tokens.length) return null;
-  if (side === "target") layer = state.layer;
-  if (side === "source") layer = state.method.cumulative ? 0 : state.layer - 1;
-  if (typeof layer !== "number" || layer < 0 || layer > state.nLayers) return null;
-  return { layer, index };
 }
 
 // src/frames.js
@@ -1162,8 +1211,13 @@ function createControls(doc, model) {
     model.save_changes();
   };
   const onWindow = () => commit("window", [Math.max(0, Math.round(Number(from.value) || 0)), Number(rows.value)]);
+  const onMethod = () => {
+    const chosen = last?.methods.find((m) => m.id === method.value);
+    if (chosen && last) model.set("layer", nearestLayer(chosen, last.layer));
+    commit("method", method.value);
+  };
   const listeners = [
-    [method, "change", () => commit("method", method.value)],
+    [method, "change", onMethod],
     [view, "change", () => commit("view", view.value)],
     [layer, "input", () => commit("layer", Number(layer.value))],
     [head, "change", () => commit("head", Number(head.value))],
@@ -1198,9 +1252,11 @@ function createControls(doc, model) {
       layer.disabled = state.view === "model";
       method.value = state.method.id;
       method.title = state.method.description;
-      layer.max = String(state.nLayers);
+      const layers = state.method.layers?.length ? state.method.layers : null;
+      layer.min = String(layers ? layers[0] : 1);
+      layer.max = String(layers ? layers[layers.length - 1] : state.nLayers);
       layer.value = String(state.layer);
-      layerValue.textContent = `${state.layer} / ${state.nLayers}`;
+      layerValue.textContent = state.layerNames.length ? layerName(state, state.layer) : `${state.layer} / ${state.nLayers}`;
       head.value = String(state.method.per_head ? state.head : MEAN_HEAD);
       head.disabled = !state.method.per_head || state.view === "model" && state.method.cumulative;
       head.title = state.method.per_head ? "" : `${state.method.label} averages the heads`;
@@ -1244,6 +1300,7 @@ var UPDATED_BY = [
   "target",
   "attribution",
   "topK",
+  "layerNames",
   "threshold",
   "specials",
   "binarizeThreshold",
@@ -1685,6 +1742,14 @@ function renderStripStatus(line, warningLine, data, method, menu, targetLabel, s
 }
 
 // src/view.js
+function layerPhrase(state) {
+  const counted = `layer ${state.layer} of ${state.nLayers}`;
+  return state.layerNames.length ? `${layerName(state, state.layer)} (${counted})` : counted;
+}
+function modelKind(state) {
+  if (state.segments.length > 1) return `${state.segments.map((s) => `${s.size} ${s.label}`).join(" + ")} tokens`;
+  return state.causal ? "decoder (causal)" : "encoder";
+}
 function createView(doc, model) {
   const win = (
     /** @type {Window} */
@@ -1797,7 +1862,7 @@ function createView(doc, model) {
     Object.assign(canvas.dataset, { edges: String(edges.count), view: "layer" });
     canvas.setAttribute(
       "aria-label",
-      `${state.method.label}, layer ${state.layer} of ${state.nLayers}, ${headLabel(state)}: ${edges.count} edges between ${state.tokens.length} tokens`
+      `${state.method.label}, ${layerPhrase(state)}, ${headLabel(state)}: ${edges.count} edges between ${state.tokens.length} tokens`
     );
     const titles = columnTitles(state);
     const chosen = state.targets.find((t) => t.id === state.target);
@@ -1809,7 +1874,7 @@ function createView(doc, model) {
     markTarget(labelsRight, state.attribution && chosen ? chosen.position : null);
     const dots = frame.degrees ? ` \xB7 dots: ${state.nodeSize === "in" ? "in-degree of the right column (row sums)" : "out-degree of the left column (column sums, attention received)"}, largest ${formatValue(frame.degrees.max)}` : "";
     const note = (state.method.note ? ` \xB7 ${state.method.note}` : "") + dots;
-    caption.textContent = `${state.method.label} \xB7 layer ${state.layer} of ${state.nLayers} \xB7 ${headLabel(state)} \xB7 ${state.causal ? "decoder (causal)" : "encoder"}${note}`;
+    caption.textContent = `${state.method.label} \xB7 ${layerPhrase(state)} \xB7 ${headLabel(state)} \xB7 ${modelKind(state)}${note}`;
     caption.title = state.method.description;
     legend.hidden = !available;
     renderLegend(legend, {
@@ -1864,7 +1929,7 @@ function createView(doc, model) {
     if (focus) {
       const edges = frame.reach ?? perLayer[Math.max(0, focus.layer - 1)];
       const node = { side: focus.layer === 0 ? "source" : "target", index: focus.index };
-      const title = focus.layer === 0 ? "input token" : `after layer ${focus.layer}`;
+      const title = focus.layer === 0 ? "input token" : `after ${layerName(state, focus.layer)}`;
       renderTooltip(tooltip, {
         node,
         tokens: state.tokens,

@@ -4,7 +4,7 @@
 
 import { element } from "./overlay.js";
 import { choicesOf } from "./options.js";
-import { headChoices, MAX_HEAD, MEAN_HEAD } from "./state.js";
+import { headChoices, layerName, MAX_HEAD, MEAN_HEAD, nearestLayer } from "./state.js";
 
 /**
  * @typedef {object} Controls
@@ -92,9 +92,15 @@ export function createControls(doc, model) {
     model.save_changes();
   };
   const onWindow = () => commit("window", [Math.max(0, Math.round(Number(from.value) || 0)), Number(rows.value)]);
+  /** A method that exists in some layers only (cross-attention) takes the layer along, in one message. */
+  const onMethod = () => {
+    const chosen = last?.methods.find((m) => m.id === method.value);
+    if (chosen && last) model.set("layer", nearestLayer(chosen, last.layer));
+    commit("method", method.value);
+  };
   /** @type {Array<[HTMLElement, string, () => void]>} */
   const listeners = [
-    [method, "change", () => commit("method", method.value)],
+    [method, "change", onMethod],
     [view, "change", () => commit("view", view.value)],
     [layer, "input", () => commit("layer", Number(layer.value))],
     [head, "change", () => commit("head", Number(head.value))],
@@ -133,9 +139,11 @@ export function createControls(doc, model) {
       layer.disabled = state.view === "model";
       method.value = state.method.id;
       method.title = state.method.description;
-      layer.max = String(state.nLayers);
+      const layers = state.method.layers?.length ? state.method.layers : null;
+      layer.min = String(layers ? layers[0] : 1);
+      layer.max = String(layers ? layers[layers.length - 1] : state.nLayers);
       layer.value = String(state.layer);
-      layerValue.textContent = `${state.layer} / ${state.nLayers}`;
+      layerValue.textContent = state.layerNames.length ? layerName(state, state.layer) : `${state.layer} / ${state.nLayers}`;
       head.value = String(state.method.per_head ? state.head : MEAN_HEAD);
       head.disabled = !state.method.per_head || (state.view === "model" && state.method.cumulative);
       head.title = state.method.per_head ? "" : `${state.method.label} averages the heads`;
@@ -171,7 +179,7 @@ export function createControls(doc, model) {
 
 /** @type {Array<keyof import("./state.js").ViewState>} what update() reads */
 const UPDATED_BY = [
-  "methods", "attributions", "nHeads", "view", "method", "nLayers", "layer", "head", "targets", "target", "attribution", "topK",
+  "methods", "attributions", "nHeads", "view", "method", "nLayers", "layer", "head", "targets", "target", "attribution", "topK", "layerNames",
   "threshold", "specials", "binarizeThreshold", "nodeSize", "tokens", "window",
 ]; // prettier-ignore
 

@@ -92,6 +92,7 @@ export function svgOf(doc, picture) {
     const node = add("text", { x, y, "text-anchor": anchor, "dominant-baseline": "middle", fill: picture.foreground, "font-weight": weight }, svg);
     node.textContent = xmlText(content); // serialised with escaping: token text stays text
   };
+  for (const y of scene.rules) add("line", { x1: 0, x2: layout.width, y1: y, y2: y, stroke: picture.foreground, "stroke-opacity": 0.5, "stroke-dasharray": "4 4" }, svg);
   for (const mark of scene.marks) text(mark.text, mark.x, mark.y, "middle");
   text(picture.titles[0], 0, 10, "start", "bold");
   text(picture.titles[1], layout.rightX + LABEL_GAP, 10, "start", "bold");

@@ -7,6 +7,7 @@ import { edgeStrokes, wideFrom } from "./draw.js";
 import { edgesOfNode } from "./edges.js";
 import { HEADER_HEIGHT, LABEL_GAP, rowCenter } from "./layout.js";
 import { tracePaths, transition } from "./model_view.js";
+import { layerMark } from "./state.js";
 
 /**
  * @typedef {object} Bundle  the edges between two columns
@@ -24,6 +25,7 @@ import { tracePaths, transition } from "./model_view.js";
  * @property {Bundle[]} bundles
  * @property {Dot[]} dots
  * @property {{ text: string, x: number, y: number }[]} marks  column numbers
+ * @property {number[]} rules   y of a faint line across the plot where one token list ends and the next begins
  * @property {string[]} table   colour table of the edges
  * @property {boolean} signed
  * @property {string} ink       colour of text and plain dots
@@ -65,7 +67,8 @@ export function layerScene(frame, dark) {
       dots.push({ x, y: rowCenter(layout, i), radius, color: ink, alpha: 0.55 });
     }
   }
-  return { layout, bundles: [{ layout, edges, highlight, wideFrom: wideFrom(edges, edges.count > DENSE ? WIDE_EDGES_DENSE : WIDE_EDGES) }], dots, marks: [], table: edgeTable(signed, dark), signed, ink };
+  const bundles = [{ layout, edges, highlight, wideFrom: wideFrom(edges, edges.count > DENSE ? WIDE_EDGES_DENSE : WIDE_EDGES) }];
+  return { layout, bundles, dots, marks: [], rules: segmentRules(layout, frame.state.segments), table: edgeTable(signed, dark), signed, ink };
 }
 
 /**
@@ -99,8 +102,25 @@ export function modelScene(frame, dark) {
       dots.push({ x, y, radius: radius * (1 + value), color: nodeTable[Math.round(value * (nodeTable.length - 1))], alpha: 0.25 + 0.75 * value });
     }
   });
-  const marks = layout.columns.slice(1, -1).map((x, c) => ({ text: String(c + 1), x, y: HEADER_HEIGHT / 2 }));
-  return { layout, bundles, dots, marks, table: edgeTable(frame.env.signed, dark), signed: frame.env.signed, ink };
+  const marks = layout.columns.slice(1, -1).map((x, c) => ({ text: layerMark(frame.state, c + 1), x, y: HEADER_HEIGHT / 2 }));
+  const rules = segmentRules(layout, frame.state.segments);
+  return { layout, bundles, dots, marks, rules, table: edgeTable(frame.env.signed, dark), signed: frame.env.signed, ink };
+}
+
+/**
+ * Where one token list ends and the next begins (an encoder-decoder's source and target tokens),
+ * for the rows shown.
+ * @param {import("./layout.js").Layout} layout @param {{ size: number }[]} segments
+ */
+function segmentRules(layout, segments) {
+  /** @type {number[]} */
+  const rules = [];
+  let start = 0;
+  for (const { size } of segments.slice(0, -1)) {
+    start += size;
+    if (start > layout.first && start <= layout.last) rules.push(rowCenter(layout, start) - layout.rowHeight / 2);
+  }
+  return rules;
 }
 
 /**
@@ -165,6 +185,21 @@ function drain(strokes) {
   while (!strokes.next().done);
 }
 
+/** Dashed lines between token lists. @param {CanvasRenderingContext2D} ctx @param {Scene} scene */
+function drawRules(ctx, scene) {
+  ctx.globalAlpha = 0.5;
+  ctx.strokeStyle = scene.ink;
+  ctx.lineWidth = 1;
+  ctx.setLineDash([4, 4]);
+  for (const y of scene.rules) {
+    ctx.beginPath();
+    ctx.moveTo(0, y);
+    ctx.lineTo(scene.layout.width, y);
+    ctx.stroke();
+  }
+  ctx.setLineDash([]);
+}
+
 /** Dots and column numbers. @param {CanvasRenderingContext2D} ctx @param {Scene} scene */
 function drawMarks(ctx, scene) {
   for (const dot of scene.dots) {
@@ -175,6 +210,7 @@ function drawMarks(ctx, scene) {
     ctx.arc(dot.x, dot.y, dot.radius, 0, 2 * Math.PI);
     ctx.fill();
   }
+  if (scene.rules.length) drawRules(ctx, scene);
   ctx.globalAlpha = 1;
   ctx.fillStyle = scene.ink;
   ctx.font = "11px sans-serif";

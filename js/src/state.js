@@ -22,6 +22,7 @@ export { MAX_HEAD, MEAN_HEAD };
  * @property {string} [on_request]    why the method is computed on request here, and what it costs ("" when sent with the widget)
  * @property {string} [heads]         "mean": built on the head-averaged attention; "combined": every head together
  * @property {string[]} [settings]    the view settings that change what it computes
+ * @property {number[] | null} [layers]  the layers it exists in (null: every layer), e.g. cross-attention: the decoder's
  */
 
 /**
@@ -41,6 +42,8 @@ export { MAX_HEAD, MEAN_HEAD };
  * @property {number} nHeads
  * @property {boolean} causal
  * @property {string} modelName
+ * @property {string[]} layerNames   name of each layer ([]: "layer 1", ...), e.g. "encoder 1", ..., "decoder 1", ...
+ * @property {{ label: string, size: number }[]} segments  the token lists the tokens are made of ([]: one text)
  * @property {MethodMeta[]} methods
  * @property {MethodMeta} method
  * @property {number} layer   1..nLayers
@@ -104,6 +107,10 @@ export function readState(model) {
   const L = problem ? 1 : nLayers;
   const H = problem ? 1 : nHeads;
   const options = readOptions(model, { n, nLayers: L, nHeads: H });
+  const method = methods.find((m) => m.id === options.method) ?? methods[0] ?? NO_METHOD;
+  const rawNames = model.get("layer_names");
+  const rawSegments = model.get("segments");
+  const segments = Array.isArray(rawSegments) ? rawSegments.filter((s) => isObject(s) && typeof s.label === "string" && isCount(s.size)) : [];
   const ready = model.get("ready");
   const job = model.get("job");
   const targets = model.get("targets");
@@ -117,8 +124,11 @@ export function readState(model) {
     nHeads: H,
     causal: model.get("causal") === true,
     modelName: String(model.get("model_name") ?? ""),
+    layerNames: Array.isArray(rawNames) && rawNames.length === L ? rawNames.map(String) : [],
+    segments: segments.reduce((sum, s) => sum + s.size, 0) === n ? segments : [],
     methods,
-    method: methods.find((m) => m.id === options.method) ?? methods[0] ?? NO_METHOD,
+    method,
+    layer: nearestLayer(method, options.layer),
     ready: isObject(ready) ? Object.fromEntries(Object.entries(ready).filter(([, layers]) => Array.isArray(layers))) : {},
     job: isObject(job) && (job.total === undefined || Number.isFinite(job.total)) && (job.done === undefined || Number.isFinite(job.done)) ? job : {},
     targets: Array.isArray(targets) ? targets.filter((t) => isObject(t) && typeof t.id === "string" && typeof t.label === "string") : [],
@@ -128,6 +138,34 @@ export function readState(model) {
     offline: model.get("offline") === true,
     selected: selection(model.get("selected"), n, L),
   });
+}
+
+/**
+ * The layer itself if the method exists there, else the nearest layer where it does.
+ * @param {MethodMeta} method @param {number} layer
+ */
+export function nearestLayer(method, layer) {
+  const layers = Array.isArray(method.layers) && method.layers.length ? method.layers : null;
+  if (!layers || layers.includes(layer)) return layer;
+  return layers.reduce((best, l) => (Math.abs(l - layer) < Math.abs(best - layer) ? l : best), layers[0]);
+}
+
+/**
+ * A layer's name: "input" for 0, else the widget's name for it ("decoder 2") or "layer 3".
+ * @param {{ layerNames: string[] }} state @param {number} layer
+ */
+export function layerName(state, layer) {
+  if (layer === 0) return "input";
+  return state.layerNames[layer - 1] ?? `layer ${layer}`;
+}
+
+/**
+ * A layer's short mark for column numbers: "E2" for "encoder 2", else the number.
+ * @param {{ layerNames: string[] }} state @param {number} layer
+ */
+export function layerMark(state, layer) {
+  const match = /^(\p{L})\p{L}* (\d+)$/u.exec(state.layerNames[layer - 1] ?? "");
+  return match ? `${match[1].toUpperCase()}${match[2]}` : String(layer);
 }
 
 /** @param {unknown} value @returns {value is Record<string, any>} a plain object, not an array or null */
@@ -203,7 +241,7 @@ export function neighbourStates(state) {
   /** @type {ViewState[]} */
   const out = [];
   for (const layer of [state.layer + 1, state.layer - 1]) {
-    if (layer >= 1 && layer <= state.nLayers && hasLayer(state, layer)) out.push({ ...state, layer });
+    if (layer >= 1 && layer <= state.nLayers && hasLayer(state, layer) && nearestLayer(state.method, layer) === layer) out.push({ ...state, layer });
   }
   if (state.method.per_head && isAvailable(state)) {
     const heads = headChoices(state);
@@ -241,10 +279,16 @@ export function headLabel(state) {
  * @returns {[string, string]}
  */
 export function columnTitles(state) {
-  if (state.view === "model") return ["Input (layer 0)", `Layer ${state.nLayers}`];
-  const right = `Layer ${state.layer}`;
-  if (state.method.cumulative) return ["Input (layer 0)", right];
-  return [state.layer === 1 ? "Input (layer 0)" : `Layer ${state.layer - 1}`, right];
+  /** @param {number} layer */
+  const title = (layer) => (layer === 0 ? "Input (layer 0)" : capitalised(layerName(state, layer)));
+  if (state.view === "model") return [title(0), title(state.nLayers)];
+  if (state.method.cumulative) return [title(0), title(state.layer)];
+  return [title(state.layer - 1), title(state.layer)];
+}
+
+/** @param {string} text */
+function capitalised(text) {
+  return text.charAt(0).toUpperCase() + text.slice(1);
 }
 
 /**

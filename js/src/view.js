@@ -21,8 +21,20 @@ import {
 import { createPending } from "./pending.js";
 import { createEdgeLayer, pixelSize } from "./raster.js";
 import { drawOverlay, isHighlighted, layerScene, modelScene } from "./scene.js";
-import { MEAN_HEAD, columnTitles, headLabel } from "./state.js";
+import { MEAN_HEAD, columnTitles, headLabel, layerName } from "./state.js";
 import { currentScores, renderStrip, renderStripStatus } from "./strip.js";
+
+/** "layer 3 of 6", or "decoder 2 (layer 5 of 8)" where layers have names. @param {import("./state.js").ViewState} state */
+function layerPhrase(state) {
+  const counted = `layer ${state.layer} of ${state.nLayers}`;
+  return state.layerNames.length ? `${layerName(state, state.layer)} (${counted})` : counted;
+}
+
+/** What kind of model, for the caption. @param {import("./state.js").ViewState} state */
+function modelKind(state) {
+  if (state.segments.length > 1) return `${state.segments.map((s) => `${s.size} ${s.label}`).join(" + ")} tokens`;
+  return state.causal ? "decoder (causal)" : "encoder";
+}
 
 /**
  * @param {Document} doc
@@ -147,7 +159,7 @@ export function createView(doc, model) {
     Object.assign(canvas.dataset, { edges: String(edges.count), view: "layer" });
     canvas.setAttribute(
       "aria-label",
-      `${state.method.label}, layer ${state.layer} of ${state.nLayers}, ${headLabel(state)}: ${edges.count} edges between ${state.tokens.length} tokens`,
+      `${state.method.label}, ${layerPhrase(state)}, ${headLabel(state)}: ${edges.count} edges between ${state.tokens.length} tokens`,
     );
     const titles = columnTitles(state);
     const chosen = state.targets.find((t) => t.id === state.target);
@@ -161,7 +173,7 @@ export function createView(doc, model) {
       ? ` · dots: ${state.nodeSize === "in" ? "in-degree of the right column (row sums)" : "out-degree of the left column (column sums, attention received)"}, largest ${formatValue(frame.degrees.max)}`
       : "";
     const note = (state.method.note ? ` · ${state.method.note}` : "") + dots;
-    caption.textContent = `${state.method.label} · layer ${state.layer} of ${state.nLayers} · ${headLabel(state)} · ${state.causal ? "decoder (causal)" : "encoder"}${note}`;
+    caption.textContent = `${state.method.label} · ${layerPhrase(state)} · ${headLabel(state)} · ${modelKind(state)}${note}`;
     caption.title = state.method.description;
     legend.hidden = !available;
     renderLegend(legend, {
@@ -222,7 +234,7 @@ export function createView(doc, model) {
       const edges = frame.reach ?? perLayer[Math.max(0, focus.layer - 1)];
       /** @type {import("./frames.js").LayerNode} */
       const node = { side: focus.layer === 0 ? "source" : "target", index: focus.index };
-      const title = focus.layer === 0 ? "input token" : `after layer ${focus.layer}`;
+      const title = focus.layer === 0 ? "input token" : `after ${layerName(state, focus.layer)}`;
       renderTooltip(tooltip, {
         node,
         tokens: state.tokens,

@@ -1,0 +1,227 @@
+"""An encoder-decoder as one sequence, for the widget (docs/methods.md §2.7).
+
+The widget draws one token list and one chain of layers. An encoder-decoder fits that as the
+JOINT system: the ``ns`` source tokens then the ``nt`` decoder tokens (N = ns + nt rows), the
+``Le`` encoder layers then the ``Ld`` decoder layers (L = Le + Ld columns). Encoder layers mix the
+source rows and leave the target rows as they are; decoder layers leave the source rows (the
+encoder's output, which cross-attention reads) as they are and mix the target rows from both.
+The rollout through cross-attention of §2.7 is exactly the target rows of the product of the
+joint layer maps, so the whole-model view of the joint system is the encoder's columns feeding
+the decoder's.
+
+``JointView`` gives a ``Seq2SeqAnalysis`` the few fields the widget and ``MatrixMethod`` read from
+an analysis; ``METHODS`` are its menu: each attention kind per head, the joint layer maps, and the
+rollout through them.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import torch
+
+from .methods.registry import MatrixMethod
+from .methods.rollout import residual_augment
+from .seq2seq import Seq2SeqAnalysis
+
+RESIDUAL = 0.5  # α of §2.7: the residual's share in every layer map
+
+
+@dataclass(frozen=True)
+class JointFacts:
+    """What the widget reads from ``analysis.capture``: source tokens, then decoder tokens."""
+
+    tokens: list[str]
+    special: list[bool]
+    n_layers: int  # Le + Ld
+    n_heads: int
+    model_name: str
+    causal: bool = False  # the joint system is neither: the encoder sees all, the decoder is causal
+
+    @property
+    def n_tokens(self) -> int:
+        return len(self.tokens)
+
+
+class JointView:
+    """A ``Seq2SeqAnalysis`` seen as one sequence of ``ns + nt`` tokens through ``Le + Ld`` layers."""
+
+    def __init__(self, seq2seq: Seq2SeqAnalysis):
+        self.seq2seq = seq2seq
+        encoder = seq2seq.encoder
+        self.ns, self.nt = len(seq2seq.source_tokens), len(seq2seq.target_tokens)
+        self.n_encoder_layers, self.n_decoder_layers = seq2seq.n_encoder_layers, seq2seq.n_decoder_layers
+        special_ids = set(getattr(encoder.tokenizer, "all_special_ids", []) or [])
+        self.capture = JointFacts(
+            tokens=[*seq2seq.source_tokens, *seq2seq.target_tokens],
+            special=[*encoder.capture.special, *(int(i) in special_ids for i in seq2seq.target_ids)],
+            n_layers=self.n_encoder_layers + self.n_decoder_layers,
+            n_heads=encoder.n_heads,
+            model_name=encoder.capture.model_name.removesuffix(" (encoder)"),
+        )
+        self.model = None  # token scores for encoder-decoders are not offered in the widget yet
+        self._rollout: torch.Tensor | None = None
+
+    @property
+    def n_layers(self) -> int:
+        return self.capture.n_layers
+
+    @property
+    def n_heads(self) -> int:
+        return self.capture.n_heads
+
+    @property
+    def causal(self) -> bool:
+        return False
+
+    def layer_names(self) -> list[str]:
+        """``"encoder 1" .. "encoder Le"``, then ``"decoder 1" .. "decoder Ld"``."""
+        return [f"encoder {i}" for i in range(1, self.n_encoder_layers + 1)] + [
+            f"decoder {i}" for i in range(1, self.n_decoder_layers + 1)
+        ]
+
+    def segments(self) -> list[dict]:
+        """The two token lists, in order: ``[{label, size}]``."""
+        return [{"label": "source", "size": self.ns}, {"label": "target", "size": self.nt}]
+
+    def encoder_layers(self) -> list[int]:
+        return list(range(1, self.n_encoder_layers + 1))
+
+    def decoder_layers(self) -> list[int]:
+        return list(range(self.n_encoder_layers + 1, self.n_layers + 1))
+
+    # Data --------------------------------------------------------------------------------
+    def per_head(self, kind: str) -> torch.Tensor:
+        """``(L, H + 2, N, N)`` float64: one attention kind placed in its block (each head, mean, max),
+        zero elsewhere. kind: "encoder" (source × source at encoder layers), "decoder" (target × target
+        at decoder layers) or "cross" (target queries × source keys at decoder layers)."""
+        s2s, ns, le = self.seq2seq, self.ns, self.n_encoder_layers
+        heads = self.n_heads
+        out = torch.zeros(self.n_layers, heads + 2, ns + self.nt, ns + self.nt, dtype=torch.float64)
+        if kind == "encoder":
+            block, layers, rows, cols = s2s.encoder_attentions, slice(0, le), slice(0, ns), slice(0, ns)
+        elif kind == "decoder":
+            block, layers, rows, cols = s2s.decoder_attentions, slice(le, None), slice(ns, None), slice(ns, None)
+        elif kind == "cross":
+            block, layers, rows, cols = s2s.cross_attentions, slice(le, None), slice(ns, None), slice(0, ns)
+        else:
+            raise ValueError(f"kind must be 'encoder', 'decoder' or 'cross'; got {kind!r}.")
+        block = block.to(torch.float64)
+        out[layers, :heads, rows, cols] = block
+        out[layers, heads, rows, cols] = block.mean(1)
+        out[layers, heads + 1, rows, cols] = block.amax(1)
+        return out
+
+    def attention(self) -> torch.Tensor:
+        """``(L, N, N)`` float64, the whole-model graph: each layer's attention weights (head means) as
+        edges, ``Ā_enc`` on the source tokens at encoder layers and both ``C̄`` (to the source) and
+        ``Ā_self`` (to the target) on the target tokens at decoder layers; the tokens a layer does not
+        touch carry their state (weight 1), so that paths run from the last decoder layer to the input."""
+        s2s, ns, le = self.seq2seq, self.ns, self.n_encoder_layers
+        graph = torch.eye(ns + self.nt, dtype=torch.float64).repeat(self.n_layers, 1, 1)
+        graph[:le, :ns, :ns] = s2s.encoder_attentions.mean(1)
+        graph[le:, ns:, :ns] = s2s.cross_attentions.mean(1)
+        graph[le:, ns:, ns:] = s2s.decoder_attentions.mean(1)
+        return graph
+
+    def layer_maps(self, residual: float = RESIDUAL) -> torch.Tensor:
+        """``(L, N, N)`` float64 row-stochastic joint layer maps (head means, §2.7):
+        encoder layer ``[[(1-α)·Ā_enc + α·I, 0], [0, I]]``, decoder layer ``[[I, 0], [(1-α)·C̄, α·S]]``
+        with ``S = (1-α)·Ā_self + α·I``. Their product is the rollout."""
+        s2s, ns, le, alpha = self.seq2seq, self.ns, self.n_encoder_layers, float(residual)
+        n = ns + self.nt
+        maps = torch.eye(n, dtype=torch.float64).repeat(self.n_layers, 1, 1)
+        maps[:le, :ns, :ns] = residual_augment(s2s.encoder_attentions.mean(1), alpha)
+        self_mix = residual_augment(s2s.decoder_attentions.mean(1), alpha)  # (Ld, nt, nt)
+        cross = s2s.cross_attentions.mean(1).to(torch.float64)
+        cross = cross / cross.sum(-1, keepdim=True).clamp_min(1e-300)
+        maps[le:, ns:, :ns] = (1.0 - alpha) * cross
+        maps[le:, ns:, ns:] = alpha * self_mix
+        return maps
+
+    def rollout(self) -> torch.Tensor:
+        """``(L, N, N)`` float64: the joint state after each layer, the products of ``layer_maps``
+        from the input. Target rows of decoder layer l are ``Seq2SeqAnalysis.rollout()[l]``."""
+        if self._rollout is None:
+            maps = self.layer_maps()
+            state = torch.eye(maps.shape[-1], dtype=torch.float64)
+            layers = []
+            for layer_map in maps:
+                state = layer_map @ state
+                layers.append(state)
+            self._rollout = torch.stack(layers)
+        return self._rollout
+
+
+def _defined_in(part: str):
+    return lambda view: view.encoder_layers() if part == "encoder" else view.decoder_layers()
+
+
+def _kind(id: str, label: str, description: str, part: str) -> MatrixMethod:
+    return MatrixMethod(
+        id=id,
+        label=label,
+        description=description,
+        compute=lambda view, _settings: view.per_head(id.removesuffix("_self")),
+        per_head=True,
+        defined_layers=_defined_in(part),
+        compare=None,
+    )
+
+
+_WHOLE = "Through the whole model (encoder → decoder)"
+METHODS: tuple[MatrixMethod, ...] = (
+    _kind(
+        "encoder_self",
+        "Encoder self-attention",
+        "Attention weights of the encoder: each source token (right) reads every source token (left).",
+        "encoder",
+    ),
+    _kind(
+        "decoder_self",
+        "Decoder self-attention",
+        "Attention weights of the decoder over its own inputs: each target position (right) reads the "
+        "target positions up to itself (left).",
+        "decoder",
+    ),
+    _kind(
+        "cross",
+        "Cross-attention",
+        "Attention weights from each target position (right, a decoder query) to the source tokens (left, "
+        "the encoder's output): where the decoder reads the source.",
+        "decoder",
+    ),
+    MatrixMethod(
+        id="attention",
+        label="Attention of each layer (both kinds)",
+        description="Every attention weight of a layer (head means): encoder self-attention among the source "
+        "tokens; in a decoder layer, cross-attention to the source and self-attention to the target together. "
+        "Tokens a layer does not touch carry their state unchanged (horizontal edges of weight 1).",
+        compute=lambda view, _settings: view.attention(),
+        group=_WHOLE,
+        compare=None,
+    ),
+    MatrixMethod(
+        id="layer_maps",
+        label="Layer maps (attention + residual)",
+        description="Each layer's mixing as rollout composes it (head means, residual share 0.5): an encoder "
+        "layer mixes the source tokens, a decoder layer gives each target position half from the source "
+        "through cross-attention and half from the target through self-attention plus residual. Tokens a "
+        "layer does not touch keep their state (horizontal edges).",
+        compute=lambda view, _settings: view.layer_maps(),
+        group=_WHOLE,
+        compare=None,
+    ),
+    MatrixMethod(
+        id="rollout",
+        label="Rollout through cross-attention",
+        description="How much of each input token (source and target) reaches each position after this layer: "
+        "the layer maps multiplied from the input (docs/methods.md §2.7). After the last decoder layer, a "
+        "target row splits between the source tokens and the target tokens before it.",
+        compute=lambda view, _settings: view.rollout(),
+        cumulative=True,
+        graph="attention",
+        group=_WHOLE,
+        compare=None,
+    ),
+)

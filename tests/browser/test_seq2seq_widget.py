@@ -1,0 +1,79 @@
+"""The encoder-decoder widget (attn_widget/joint.py) in real Chromium: source tokens above the
+decoder's tokens, encoder layers then decoder layers; each attention kind draws only in its own
+block and layers, and the whole-model view traces a target token back to the source."""
+
+from __future__ import annotations
+
+import xml.etree.ElementTree as ET
+
+import pytest
+from .test_harness import geometry, max_alpha, open_widget, row_point
+from zoo import FAMILIES, zoo_tokenizer
+
+from attn_widget import AttentionWidget
+
+pytestmark = pytest.mark.browser
+
+SOURCE = "the cat sat on the mat"
+TARGET = "a dog ran home"
+
+
+@pytest.fixture(scope="module")
+def widget():
+    bart = next(f for f in FAMILIES if f.name == "BART").build()
+    return AttentionWidget(bart, SOURCE, zoo_tokenizer(), target=TARGET)
+
+
+def edge_rows(page, x: float, rows: range) -> list[int]:
+    """The rows in ``rows`` where the edge canvas has ink at column x."""
+    g = geometry(page)
+    return [i for i in rows if max_alpha(page, x, g["top"] + (i + 0.5) * g["row"], radius=2) > 0]
+
+
+def test_cross_attention_runs_from_source_rows_to_target_rows(browser, page_server, widget, artifacts):
+    ns, n = widget.segments[0]["size"], len(widget.tokens)
+    page, errors = open_widget(browser, page_server, widget)
+    page.select_option(".attnw-method", "cross")
+    page.wait_for_function("window.model.get('method') === 'cross'")
+    # The layer moved to the first decoder layer, and the slider offers the decoder's layers only.
+    assert page.evaluate("window.model.get('layer')") == 3
+    assert page.get_attribute(".attnw-layer", "min") == "3" and page.get_attribute(".attnw-layer", "max") == "4"
+    assert page.text_content(".attnw-layer-value") == "decoder 1"
+    assert "decoder 1 (layer 3 of 4)" in page.text_content(".attnw-caption")
+    page.locator(".attnw-root").screenshot(path=str(artifacts / "seq2seq-cross.png"))
+    g = geometry(page)
+    assert edge_rows(page, g["left"] + 1, range(n)) == list(range(ns)), "edges leave the source rows only"
+    assert edge_rows(page, g["right"] - 1, range(n)) == list(range(ns, n)), "and reach the target rows only"
+
+    page.select_option(".attnw-method", "encoder_self")
+    page.wait_for_function("window.model.get('layer') === 2")
+    assert edge_rows(page, g["right"] - 1, range(n)) == list(range(ns))
+    assert errors == []
+    page.close()
+
+
+def test_whole_model_traces_a_target_token_back_to_the_source(browser, page_server, widget, artifacts, tmp_path):
+    ns, n = widget.segments[0]["size"], len(widget.tokens)
+    page, errors = open_widget(browser, page_server, widget)
+    page.select_option(".attnw-method", "rollout")
+    page.select_option(".attnw-view", "model")
+    page.wait_for_function("document.querySelector('.attnw-canvas').dataset.view === 'model'")
+    columns = page.eval_on_selector(".attnw-canvas", "c => JSON.parse(c.dataset.columns)")
+    assert len(columns) == 5  # input, 2 encoder and 2 decoder layers
+    page.mouse.click(*row_point(page, columns[4], n - 1))
+    page.wait_for_function("window.model.get('selected').layer === 4")
+    tooltip = page.text_content(".attnw-tooltip")
+    assert "after decoder 2" in tooltip
+    assert any(token in tooltip for token in widget.tokens[:ns]), "the last target token draws on the source"
+    page.locator(".attnw-root").screenshot(path=str(artifacts / "seq2seq-model.png"))
+    with page.expect_download() as info:
+        page.click(".attnw-save-svg")
+    info.value.save_as(tmp_path / "model.svg")
+    root = ET.parse(tmp_path / "model.svg").getroot()
+    svg = "{http://www.w3.org/2000/svg}"
+    texts = [node.text for node in root.iter(f"{svg}text")]
+    assert {"E1", "E2", "D1"} <= set(texts), "columns are marked encoder and decoder"
+    rules = [line for line in root.iter(f"{svg}line") if line.get("stroke-dasharray")]
+    assert len(rules) == 1, "one line between the source and the target tokens"
+    assert errors == []
+    page.close()

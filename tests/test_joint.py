@@ -1,0 +1,83 @@
+"""The encoder-decoder widget's data (attn_widget/joint.py, docs/methods.md §2.7): source tokens then
+decoder tokens through the encoder's then the decoder's layers. Each attention kind sits in its own
+block and layers, the joint rollout's target rows are Seq2SeqAnalysis.rollout(), the layer maps are
+row-stochastic, the widget keeps layer and method consistent, and the model is left as found."""
+
+from __future__ import annotations
+
+import pytest
+import torch
+import traitlets
+from test_model_state import assert_unchanged, snapshot
+from test_seq2seq import SEQ2SEQ, SOURCE, TARGET
+from test_zoo import awkward
+from zoo import zoo_tokenizer
+
+from attn_widget import AttentionWidget, analyze
+from attn_widget.joint import JointView
+
+
+@pytest.fixture(scope="module")
+def tokenizer():
+    return zoo_tokenizer()
+
+
+@pytest.mark.parametrize("family", SEQ2SEQ, ids=lambda f: f.id)
+def test_each_kind_sits_in_its_block_and_the_rollout_is_the_analysis_rollout(family, tokenizer):
+    model = awkward(family.build())
+    before = snapshot(model)
+    widget = AttentionWidget(model, SOURCE, tokenizer, target=TARGET)
+    assert_unchanged(before, snapshot(model))
+    view = widget.analysis
+    s2s = view.seq2seq
+    ns, nt, le, heads = view.ns, view.nt, view.n_encoder_layers, view.n_heads
+    assert widget.tokens == [*s2s.source_tokens, *s2s.target_tokens]
+    assert widget.segments == [{"label": "source", "size": ns}, {"label": "target", "size": nt}]
+    assert widget.layer_names[le - 1 : le + 1] == [f"encoder {le}", "decoder 1"]
+
+    blocks = {
+        "encoder": (s2s.encoder_attentions, slice(None, le), slice(None, ns), slice(None, ns)),
+        "decoder": (s2s.decoder_attentions, slice(le, None), slice(ns, None), slice(ns, None)),
+        "cross": (s2s.cross_attentions, slice(le, None), slice(ns, None), slice(None, ns)),
+    }
+    for kind, (attention, layers, rows, cols) in blocks.items():
+        data = view.per_head(kind)
+        assert torch.equal(data[layers, :heads, rows, cols], attention.double())
+        assert torch.allclose(data[layers, heads, rows, cols], attention.double().mean(1))
+        assert torch.equal(data[layers, heads + 1, rows, cols], attention.double().amax(1))
+        rest = data.clone()
+        rest[layers, :, rows, cols] = 0
+        assert not rest.any(), f"{kind}: nothing outside its block"
+
+    maps = view.layer_maps()
+    assert torch.allclose(maps.sum(-1), torch.ones(view.n_layers, ns + nt, dtype=torch.float64), atol=1e-12)
+    rollout = view.rollout()
+    assert torch.allclose(rollout[le:, ns:], s2s.rollout(), atol=1e-12)
+    assert torch.allclose(rollout[le - 1, :ns, :ns], s2s.encoder.rollout()[-1].double(), atol=1e-6)
+    assert torch.equal(rollout[:le, ns:], torch.cat([torch.zeros(le, nt, ns), torch.eye(nt).expand(le, nt, nt)], -1).double())
+
+    graph = view.attention()
+    assert torch.allclose(graph[le:, ns:].sum(-1), torch.full((view.n_decoder_layers, nt), 2.0, dtype=torch.float64))
+    exported = widget.to_numpy()
+    assert set(exported) == {m["id"] for m in widget.methods}
+
+
+def test_layer_follows_the_method_and_a_layer_without_it_is_refused(tokenizer):
+    t5 = next(f for f in SEQ2SEQ if f.name == "T5").build()
+    widget = AttentionWidget(analysis=analyze(t5, SOURCE, tokenizer, target=TARGET))
+    le = widget.analysis.n_encoder_layers
+    assert widget.method == "encoder_self" and widget.layer == 1
+    widget.method = "cross"
+    assert widget.layer == le + 1
+    with pytest.raises(traitlets.TraitError, match=f"Cross-attention exists in layers {le + 1} to"):
+        widget.layer = 1
+    widget.method = "rollout"
+    widget.layer = 1  # rollout has every layer
+    widget.set_state({"method": "decoder_self", "layer": le + 2})  # the front end sends both at once
+    assert (widget.method, widget.layer) == ("decoder_self", le + 2)
+    meta = {m["id"]: m for m in widget.methods}
+    assert meta["cross"]["layers"] == list(range(le + 1, widget.n_layers + 1))
+    assert meta["rollout"]["layers"] is None and meta["rollout"]["graph"] == "attention"
+    assert isinstance(widget.analysis, JointView)
+    with pytest.raises(TypeError, match="not both"):
+        AttentionWidget(t5, SOURCE, tokenizer, analysis=widget.analysis.seq2seq)
