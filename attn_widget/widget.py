@@ -14,9 +14,9 @@ import traitlets as t
 from . import checks, export, payload
 from .analysis import Analysis
 from .api import analyze
+from .jobs import BackgroundJob
 from .joint import METHODS as JOINT_METHODS
 from .joint import JointView
-from .jobs import BackgroundJob
 from .methods import registry
 from .methods.registry import DEFAULT_BINARIZE_THRESHOLD, MatrixMethod, ViewSettings
 from .on_request import OnRequest

@@ -54,7 +54,8 @@ def test_each_kind_sits_in_its_block_and_the_rollout_is_the_analysis_rollout(fam
     rollout = view.rollout()
     assert torch.allclose(rollout[le:, ns:], s2s.rollout(), atol=1e-12)
     assert torch.allclose(rollout[le - 1, :ns, :ns], s2s.encoder.rollout()[-1].double(), atol=1e-6)
-    assert torch.equal(rollout[:le, ns:], torch.cat([torch.zeros(le, nt, ns), torch.eye(nt).expand(le, nt, nt)], -1).double())
+    waiting = torch.cat([torch.zeros(le, nt, ns), torch.eye(nt).expand(le, nt, nt)], -1).double()
+    assert torch.equal(rollout[:le, ns:], waiting), "target tokens wait through the encoder"
 
     graph = view.attention()
     assert torch.allclose(graph[le:, ns:].sum(-1), torch.full((view.n_decoder_layers, nt), 2.0, dtype=torch.float64))

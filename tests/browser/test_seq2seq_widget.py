@@ -7,10 +7,11 @@ from __future__ import annotations
 import xml.etree.ElementTree as ET
 
 import pytest
-from .test_harness import geometry, max_alpha, open_widget, row_point
 from zoo import FAMILIES, zoo_tokenizer
 
 from attn_widget import AttentionWidget
+
+from .test_harness import geometry, max_alpha, open_widget, row_point
 
 pytestmark = pytest.mark.browser
 
