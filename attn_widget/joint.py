@@ -17,6 +17,7 @@ rollout through them.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import NoReturn
 
 import torch
 
@@ -73,6 +74,15 @@ class JointView:
     @property
     def causal(self) -> bool:
         return False
+
+    def target(self, target) -> NoReturn:
+        raise ValueError(
+            "The widget shows no token scores for encoder-decoders yet; compute them from the analysis "
+            "(widget.analysis.seq2seq)."
+        )
+
+    def attribution(self, method: str, target, **options) -> NoReturn:
+        self.target(target)
 
     def layer_names(self) -> list[str]:
         """``"encoder 1" .. "encoder Le"``, then ``"decoder 1" .. "decoder Ld"``."""

@@ -193,14 +193,19 @@ class AttentionWidget(OnRequest, anywidget.AnyWidget):
             analysis = analyze(model, text, tokenizer, target=target)
         elif model is not None or text is not None or target is not None:
             raise TypeError("Pass either model and text (and target), or analysis=, not both.")
-        joint = JointView(analysis) if isinstance(analysis, Seq2SeqAnalysis) else None
-        self.analysis = joint if joint is not None else analysis
-        analysis = self.analysis
+        # What the methods read: an Analysis, or an encoder-decoder's JointView (its .seq2seq is the analysis).
+        self.analysis: Analysis | JointView
+        joint: JointView | None = None
+        if isinstance(analysis, Seq2SeqAnalysis):
+            self.analysis = joint = JointView(analysis)
+        else:
+            self.analysis = analysis
+        shown = self.analysis
         self._job = BackgroundJob()
         self._fact_writer = threading.local()
-        record = analysis.capture
+        record = shown.capture
         # This widget's methods: the registry as it is now (a method registered later is not added).
-        available = list(JOINT_METHODS) if joint is not None else registry.applicable(analysis)
+        available = list(JOINT_METHODS) if joint is not None else registry.applicable(shown)
         self._specs = {method.id: method for method in available}
         # Before the comm opens, so that the front end gets these traits in the first message
         # (HasTraits' add_traits: ipywidgets' own would send each at once, and list it twice).
@@ -214,8 +219,8 @@ class AttentionWidget(OnRequest, anywidget.AnyWidget):
                 n_heads=record.n_heads,
                 causal=record.causal,
                 model_name=display_token(record.model_name),
-                methods=[m.meta(analysis) for m in available],
-                attributions=[] if joint else [entry.meta() for entry in registry.applicable_attributions(analysis)],
+                methods=[m.meta(shown) for m in available],
+                attributions=[] if joint else [entry.meta() for entry in registry.applicable_attributions(shown)],
                 layer_names=joint.layer_names() if joint else [],
                 segments=joint.segments() if joint else [],
                 top_k=0 if len(record.tokens) <= ALL_EDGES_UP_TO else LONG_INPUT_TOP_K,
