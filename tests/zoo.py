@@ -91,7 +91,7 @@ def _seq2seq(config, name, model):
         options,
         model=model,
         expect="seq2seq",
-        note="Python API only (no widget yet); .encoder: every method",
+        note="widget: source + target tokens, encoder then decoder layers (self, cross, rollout); .encoder: every method",
     )
 
 
@@ -321,7 +321,7 @@ FAMILIES: tuple[Family, ...] = (
         model=tf.T5ForConditionalGeneration,
         expect="seq2seq",
         limit=None,
-        note="Python API only (no widget yet); .encoder: every method",
+        note="widget: source + target tokens, encoder then decoder layers (self, cross, rollout); .encoder: every method",
     ),
     _seq2seq(tf.BartConfig, "BART", tf.BartForConditionalGeneration),
     _seq2seq(tf.MBartConfig, "mBART", tf.MBartForConditionalGeneration),
