@@ -8,7 +8,9 @@ Two 12-layer, 12-head encoders (no 12-layer model is available offline):
   1-6), so the attention is as peaked as a trained model's;
 - "random": a BERT of the same shape with random weights, whose near-uniform attention is the
   worst case for drawing (every edge about as strong as the strongest).
-The text is English prose from CPython's pydoc topics, cut to 128 and 512 tokens. The widget is
+The text is English prose from CPython's pydoc topics, cut to 128 and 512 tokens. With
+``--models vit``: a ViT-B/16-shaped vision transformer (12 layers, 12 heads, random weights) on a
+224 x 224 picture, 197 tokens ([CLS] and 14 x 14 patches), judged by the same goals as text. The widget is
 exported with ``to_html`` and opened in Debian Chromium (headless, no GPU: the canvas is
 rasterised in software). Each scenario starts on a freshly loaded page. Figures per change:
 - to pixels: from the control's event until both canvases (edges; highlights and dots) hold the
@@ -139,6 +141,21 @@ def random_bert(seed: int = 0):
     return tf.BertModel(config).eval()
 
 
+def random_vit_widget() -> AttentionWidget:
+    """A ViT-B/16-shaped model (width 384 to keep the capture quick) on a 224 x 224 picture: 197 tokens."""
+    import numpy as np
+
+    torch.manual_seed(0)
+    config = tf.ViTConfig(
+        image_size=224, patch_size=16, hidden_size=384, num_hidden_layers=12, num_attention_heads=12,
+        intermediate_size=1536,
+    )  # fmt: skip
+    model = tf.ViTModel(config, add_pooling_layer=False).eval()
+    y, x = np.mgrid[0:224, 0:224]
+    image = np.stack([x, y, ((x - 112) ** 2 + (y - 112) ** 2 < 60**2) * 255], -1).astype(np.uint8)
+    return AttentionWidget(model, image)
+
+
 def prose(tokenizer, n: int) -> str:
     """English text of exactly n tokens (with [CLS] and [SEP])."""
     from pydoc_data.topics import topics
@@ -199,7 +216,7 @@ def main() -> None:
         "--only", nargs="+", metavar="SCENARIO", help="run only the scenarios whose label starts with one of these"
     )
     parser.add_argument("--tokens", nargs="+", type=int, choices=(128, 512), default=[128, 512])
-    parser.add_argument("--models", nargs="+", choices=("minilm", "random"), default=["minilm", "random"])
+    parser.add_argument("--models", nargs="+", choices=("minilm", "random", "vit"), default=["minilm", "random"])
     args = parser.parse_args()
     scenarios = [s for s in SCENARIOS if not args.only or s[0].startswith(tuple(args.only))]
     if not scenarios:
@@ -211,6 +228,17 @@ def main() -> None:
     if "random" in args.models:
         models["random"] = random_bert()
 
+    def widgets():
+        """(model name, tokens, widget) for every model and length asked for."""
+        for name, model in models.items():
+            for n in args.tokens:
+                widget = AttentionWidget(model, prose(tokenizer, n), tokenizer)
+                assert len(widget.tokens) == n, len(widget.tokens)
+                yield name, n, widget
+        if "vit" in args.models:
+            widget = random_vit_widget()
+            yield "ViT-B/16 shape, random", len(widget.tokens), widget
+
     sizes = []
     rows = []
     with sync_playwright() as playwright, tempfile.TemporaryDirectory() as folder:
@@ -219,32 +247,29 @@ def main() -> None:
             f"# frame time in Chromium\n\n{platform.platform()}, {os.cpu_count()} CPUs ({cpu_model()}), "
             f"Chromium {browser.version}\n"
         )
-        for name, model in models.items():
-            for n in args.tokens:
-                widget = AttentionWidget(model, prose(tokenizer, n), tokenizer)
-                assert len(widget.tokens) == n, len(widget.tokens)
-                if name == "MiniLM x2":
-                    for meta in widget.methods:
-                        data = getattr(widget, f"data_{meta['id']}")
-                        if data:
-                            sizes.append((n, meta["id"], len(data)))
-                path = os.path.join(folder, f"view{n}.html")
-                for label, changes, pause, top_k in scenarios:
-                    widget.top_k = LONG_INPUT_TOP_K if top_k is None else top_k
-                    results = {build: [] for build in builds}
-                    # Builds take turns in both orders, so that neither is always the first one run.
-                    turns = [build for r in range(args.rounds) for build in list(builds)[:: 1 if r % 2 == 0 else -1]]
-                    for build in turns:
-                        export(widget, path, builds[build])
-                        page = browser.new_page(viewport={"width": 1000, "height": 900})
-                        page.goto(f"file://{path}")
-                        page.wait_for_function("document.querySelector('.attnw-root')?.dataset.paintEnd")
-                        page.wait_for_timeout(300)  # the first picture settles (kept while idle)
-                        results[build] += page.evaluate(MEASURE, [changes, pause])
-                        page.close()
-                    for build, measured in results.items():
-                        rows.append((name, n, label, build, summary(measured)))
-                        print(rows[-1], flush=True)
+        for name, n, widget in widgets():
+            if name == "MiniLM x2":
+                for meta in widget.methods:
+                    data = getattr(widget, f"data_{meta['id']}")
+                    if data:
+                        sizes.append((n, meta["id"], len(data)))
+            path = os.path.join(folder, f"view{n}.html")
+            for label, changes, pause, top_k in scenarios:
+                widget.top_k = LONG_INPUT_TOP_K if top_k is None else top_k
+                results = {build: [] for build in builds}
+                # Builds take turns in both orders, so that neither is always the first one run.
+                turns = [build for r in range(args.rounds) for build in list(builds)[:: 1 if r % 2 == 0 else -1]]
+                for build in turns:
+                    export(widget, path, builds[build])
+                    page = browser.new_page(viewport={"width": 1000, "height": 900})
+                    page.goto(f"file://{path}")
+                    page.wait_for_function("document.querySelector('.attnw-root')?.dataset.paintEnd")
+                    page.wait_for_timeout(300)  # the first picture settles (kept while idle)
+                    results[build] += page.evaluate(MEASURE, [changes, pause])
+                    page.close()
+                for build, measured in results.items():
+                    rows.append((name, n, label, build, summary(measured)))
+                    print(rows[-1], flush=True)
         browser.close()
     print(f"\nEdges per token at the start: {LONG_INPUT_TOP_K} (inputs over {ALL_EDGES_UP_TO} tokens).\n")
     print(
