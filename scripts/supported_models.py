@@ -15,7 +15,8 @@ import sys
 ROOT = pathlib.Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT / "tests"))
 
-from zoo import FAMILIES, MAX_POSITIONS, zoo_tokenizer  # noqa: E402
+import numpy as np  # noqa: E402
+from zoo import FAMILIES, IMAGE_FAMILIES, MAX_POSITIONS, zoo_tokenizer  # noqa: E402
 
 from attn_widget import analyze  # noqa: E402
 
@@ -39,6 +40,16 @@ def _limit(family) -> str:
     return "position table" + (" after the pad index" if family.limit < MAX_POSITIONS else "")
 
 
+def _image_row(family) -> str:
+    """What an image analysis of the family offers, asked of the analysis itself."""
+    model = family.model.__name__ if family.model else family.config.__name__.replace("Config", "Model")
+    analysis = analyze(family.build(), np.zeros((8, 8, 3), dtype=np.uint8))
+    gradients = "no gradients yet" if analysis.gradient_part.unavailable() else "gradients"
+    offers = f"image: attention, rollout, vision_rollout, flow; {gradients}"
+    values = "no" if analysis.capture.values_unavailable else "yes"
+    return f"| {family.name} | {model} | {offers} | {values} | none (patch grid) | {family.note} |"
+
+
 def table() -> str:
     rows = [
         "| family | class | attention, rollout, flow, gradients | effective attention, value vectors "
@@ -59,6 +70,7 @@ def table() -> str:
             rows.append(f"| {family.name} | {model} | yes | no | {_limit(family)} | {family.note or reason} |")
         else:
             rows.append(f"| {family.name} | {model} | yes | yes | {_limit(family)} | {family.note} |")
+    rows.extend(_image_row(family) for family in IMAGE_FAMILIES)
     return "\n".join(rows)
 
 
