@@ -1044,6 +1044,26 @@ function markHovered(root, node, pinned = null) {
   mark(node, "attnw-hovered");
   mark(pinned, "attnw-pinned");
 }
+function markIdle(left, right, edges) {
+  for (
+    const [column, ends] of
+    /** @type {const} */
+    [[left, edges?.source], [right, edges?.target]]
+  ) {
+    const used = ends ? new Set(ends.subarray(
+      0,
+      /** @type {import("./edges.js").EdgeList} */
+      edges.count
+    )) : null;
+    for (
+      const label of
+      /** @type {NodeListOf<HTMLElement>} */
+      column.querySelectorAll(".attnw-token")
+    ) {
+      label.classList.toggle("attnw-idle", used !== null && !used.has(Number(label.dataset.index)));
+    }
+  }
+}
 function markTarget(column, position) {
   for (const label of column.querySelectorAll(".attnw-target-row")) label.classList.remove("attnw-target-row");
   if (position === null || position === void 0) return;
@@ -1802,6 +1822,7 @@ function createView(doc, model) {
   plot.append(canvas, overlay, strip, titleLeft, titleRight, labelsLeft, labelsRight, tooltip, pending.root);
   root.append(controls.root, caption, problem, plot, legend, stripStatus, stripWarning);
   let labelsKey = "";
+  let idleOf = null;
   const isDark = () => prefersDarkTable(win.getComputedStyle(root).color);
   let dark = false;
   const drawPicture = (layout, state, scene) => {
@@ -1826,6 +1847,7 @@ function createView(doc, model) {
     const key = JSON.stringify([layout.width, layout.n, layout.first, layout.last, state.tokens]);
     if (key !== labelsKey) {
       labelsKey = key;
+      idleOf = null;
       renderLabels(labelsLeft, layout, state.tokens, state.special, "source");
       renderLabels(labelsRight, layout, state.tokens, state.special, "target");
     }
@@ -1860,6 +1882,8 @@ function createView(doc, model) {
     const scene = layerScene(frame, dark);
     drawPicture(layout, state, scene);
     Object.assign(canvas.dataset, { edges: String(edges.count), view: "layer" });
+    const idle = state.segments.length > 1 && available ? edges : null;
+    if (idle !== idleOf) markIdle(labelsLeft, labelsRight, idleOf = idle);
     canvas.setAttribute(
       "aria-label",
       `${state.method.label}, ${layerPhrase(state)}, ${headLabel(state)}: ${edges.count} edges between ${state.tokens.length} tokens`
@@ -1918,6 +1942,7 @@ function createView(doc, model) {
     renderTitles(titleLeft, titleRight, columnTitles(state));
     markHovered(root, null);
     markTarget(labelsRight, null);
+    if (idleOf !== null) markIdle(labelsLeft, labelsRight, idleOf = null);
     const drawn = state.methods.find((m) => m.id === state.method.graph);
     const graph = state.method.cumulative && drawn ? `edges: ${drawn.label} of each layer (${headLabel({ ...state, method: drawn, head: MEAN_HEAD })}); dots: how much of the focused input reaches each token` : headLabel(state);
     caption.textContent = `${state.method.label} \xB7 whole model, ${state.nLayers} layers \xB7 ${graph} \xB7 colours scaled per layer`;

@@ -72,6 +72,21 @@ export function markHovered(root, node, pinned = null) {
 }
 
 /**
+ * Fade the labels of rows no drawn edge touches (an encoder-decoder's cross-attention leaves the
+ * target rows on the left and the source rows on the right without edges), or none (edges null).
+ * @param {HTMLElement} left @param {HTMLElement} right
+ * @param {import("./edges.js").EdgeList | null} edges
+ */
+export function markIdle(left, right, edges) {
+  for (const [column, ends] of /** @type {const} */ ([[left, edges?.source], [right, edges?.target]])) {
+    const used = ends ? new Set(ends.subarray(0, /** @type {import("./edges.js").EdgeList} */ (edges).count)) : null;
+    for (const label of /** @type {NodeListOf<HTMLElement>} */ (column.querySelectorAll(".attnw-token"))) {
+      label.classList.toggle("attnw-idle", used !== null && !used.has(Number(label.dataset.index)));
+    }
+  }
+}
+
+/**
  * Mark the target position (the row compared with the token scores) in the right column.
  * @param {HTMLElement} column
  * @param {number | null | undefined} position

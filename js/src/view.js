@@ -12,6 +12,7 @@ import {
   element,
   formatValue,
   markHovered,
+  markIdle,
   markTarget,
   renderLabels,
   renderLegend,
@@ -79,6 +80,8 @@ export function createView(doc, model) {
   plot.append(canvas, overlay, strip, titleLeft, titleRight, labelsLeft, labelsRight, tooltip, pending.root);
   root.append(controls.root, caption, problem, plot, legend, stripStatus, stripWarning);
   let labelsKey = "";
+  /** @type {import("./edges.js").EdgeList | null} the edges whose idle rows the labels show */
+  let idleOf = null;
 
   /** The host's theme is dark: its text colour is light. */
   const isDark = () => prefersDarkTable(win.getComputedStyle(root).color);
@@ -113,6 +116,7 @@ export function createView(doc, model) {
     const key = JSON.stringify([layout.width, layout.n, layout.first, layout.last, state.tokens]);
     if (key !== labelsKey) {
       labelsKey = key;
+      idleOf = null;
       renderLabels(labelsLeft, layout, state.tokens, state.special, "source");
       renderLabels(labelsRight, layout, state.tokens, state.special, "target");
     }
@@ -157,6 +161,9 @@ export function createView(doc, model) {
     const scene = layerScene(frame, dark);
     drawPicture(layout, state, scene);
     Object.assign(canvas.dataset, { edges: String(edges.count), view: "layer" });
+    // Token lists (an encoder-decoder's): rows a kind of attention does not touch are faded.
+    const idle = state.segments.length > 1 && available ? edges : null;
+    if (idle !== idleOf) markIdle(labelsLeft, labelsRight, (idleOf = idle));
     canvas.setAttribute(
       "aria-label",
       `${state.method.label}, ${layerPhrase(state)}, ${headLabel(state)}: ${edges.count} edges between ${state.tokens.length} tokens`,
@@ -219,6 +226,7 @@ export function createView(doc, model) {
     renderTitles(titleLeft, titleRight, columnTitles(state));
     markHovered(root, null);
     markTarget(labelsRight, null);
+    if (idleOf !== null) markIdle(labelsLeft, labelsRight, (idleOf = null));
     const drawn = state.methods.find((m) => m.id === state.method.graph);
     const graph = state.method.cumulative && drawn
       ? `edges: ${drawn.label} of each layer (${headLabel({ ...state, method: drawn, head: MEAN_HEAD })}); dots: how much of the focused input reaches each token`

@@ -46,6 +46,13 @@ def test_cross_attention_runs_from_source_rows_to_target_rows(browser, page_serv
     assert edge_rows(page, g["left"] + 1, range(n)) == list(range(ns)), "edges leave the source rows only"
     assert edge_rows(page, g["right"] - 1, range(n)) == list(range(ns, n)), "and reach the target rows only"
 
+    idle = page.eval_on_selector_all(
+        ".attnw-token.attnw-idle", "labels => labels.map(l => [l.parentElement.className, +l.dataset.index])"
+    )
+    left = sorted(i for column, i in idle if "left" in column)
+    right = sorted(i for column, i in idle if "right" in column)
+    assert (left, right) == (list(range(ns, n)), list(range(ns))), "labels without edges are faded"
+
     page.select_option(".attnw-method", "encoder_self")
     page.wait_for_function("window.model.get('layer') === 2")
     assert edge_rows(page, g["right"] - 1, range(n)) == list(range(ns))
