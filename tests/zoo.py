@@ -82,6 +82,11 @@ def _bert_like(config, name, **extra):
     return _family(name, config, {**_BASE, **_SIZES, **_POSITIONS}, {"hard_limit": True, **extra})
 
 
+SEQ2SEQ_NOTE = (
+    "widget: source + target tokens, encoder then decoder layers (self, cross, rollout); .encoder: every method"
+)
+
+
 def _seq2seq(config, name, model):
     sizes = dict(d_model=32, encoder_layers=2, decoder_layers=2, encoder_attention_heads=4, decoder_attention_heads=4)
     options = dict(_BASE, **sizes, encoder_ffn_dim=64, decoder_ffn_dim=64, decoder_start_token_id=2, **_POSITIONS)
@@ -91,7 +96,7 @@ def _seq2seq(config, name, model):
         options,
         model=model,
         expect="seq2seq",
-        note="widget: source + target tokens, encoder then decoder layers (self, cross, rollout); .encoder: every method",
+        note=SEQ2SEQ_NOTE,
     )
 
 
@@ -321,7 +326,7 @@ FAMILIES: tuple[Family, ...] = (
         model=tf.T5ForConditionalGeneration,
         expect="seq2seq",
         limit=None,
-        note="widget: source + target tokens, encoder then decoder layers (self, cross, rollout); .encoder: every method",
+        note=SEQ2SEQ_NOTE,
     ),
     _seq2seq(tf.BartConfig, "BART", tf.BartForConditionalGeneration),
     _seq2seq(tf.MBartConfig, "mBART", tf.MBartForConditionalGeneration),
