@@ -26,6 +26,7 @@ from .methods.rollout import residual_augment
 from .seq2seq import Seq2SeqAnalysis
 
 RESIDUAL = 0.5  # α of §2.7: the residual's share in every layer map
+DEFAULT_METHOD = "cross"  # what the widget opens on
 
 
 @dataclass(frozen=True)

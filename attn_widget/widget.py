@@ -15,6 +15,7 @@ from . import checks, export, payload
 from .analysis import Analysis
 from .api import analyze
 from .jobs import BackgroundJob
+from .joint import DEFAULT_METHOD as JOINT_DEFAULT
 from .joint import METHODS as JOINT_METHODS
 from .joint import JointView
 from .methods import registry
@@ -225,7 +226,9 @@ class AttentionWidget(OnRequest, anywidget.AnyWidget):
                 segments=joint.segments() if joint else [],
                 top_k=0 if len(record.tokens) <= ALL_EDGES_UP_TO else LONG_INPUT_TOP_K,
             )
-        if self.method not in self._specs:
+        if joint is not None:
+            self.method = JOINT_DEFAULT  # where the decoder reads the source: the first question asked of a seq2seq
+        elif self.method not in self._specs:
             self.method = available[0].id
         self._target_specs: dict[str, object] = {}
         self._attribution_job = BackgroundJob()

@@ -67,7 +67,9 @@ def test_layer_follows_the_method_and_a_layer_without_it_is_refused(tokenizer):
     t5 = next(f for f in SEQ2SEQ if f.name == "T5").build()
     widget = AttentionWidget(analysis=analyze(t5, SOURCE, tokenizer, target=TARGET))
     le = widget.analysis.n_encoder_layers
-    assert widget.method == "encoder_self" and widget.layer == 1
+    assert widget.method == "cross" and widget.layer == le + 1, "opens on cross-attention, first decoder layer"
+    widget.method = "encoder_self"
+    assert widget.layer == le
     widget.method = "cross"
     assert widget.layer == le + 1
     with pytest.raises(traitlets.TraitError, match=f"Cross-attention exists in layers {le + 1} to"):

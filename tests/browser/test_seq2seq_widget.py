@@ -34,8 +34,7 @@ def edge_rows(page, x: float, rows: range) -> list[int]:
 def test_cross_attention_runs_from_source_rows_to_target_rows(browser, page_server, widget, artifacts):
     ns, n = widget.segments[0]["size"], len(widget.tokens)
     page, errors = open_widget(browser, page_server, widget)
-    page.select_option(".attnw-method", "cross")
-    page.wait_for_function("window.model.get('method') === 'cross'")
+    assert page.evaluate("window.model.get('method')") == "cross", "opens on cross-attention"
     # The layer moved to the first decoder layer, and the slider offers the decoder's layers only.
     assert page.evaluate("window.model.get('layer')") == 3
     assert page.get_attribute(".attnw-layer", "min") == "3" and page.get_attribute(".attnw-layer", "max") == "4"
