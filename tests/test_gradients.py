@@ -177,3 +177,12 @@ def test_minilm_similarity_target(minilm):
     assert 0.3 < value < 1.0  # the model's own objective: similar sentences
     ig = analysis.integrated_gradients(target, progress=False)
     assert ig.completeness_error < 0.05
+
+
+def test_grad_times_input_reductions_and_a_clear_refusal():
+    g, e = torch.tensor([[1.0, -2.0], [3.0, 4.0]]), torch.tensor([[2.0, 1.0], [-1.0, 1.0]])
+    assert methods.grad_times_input(g, e).tolist() == [0.0, 1.0]  # (2 - 2), (-3 + 4)
+    assert methods.grad_times_input(g, e, "abs-sum").tolist() == [0.0, 1.0]
+    assert torch.allclose(methods.grad_times_input(g, e, "l2"), torch.tensor([8.0**0.5, 5.0]))
+    with pytest.raises(ValueError, match='reduce must be "sum", "l2" or "abs-sum"'):
+        methods.grad_times_input(g, e, "mean")

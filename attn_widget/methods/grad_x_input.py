@@ -10,10 +10,12 @@ from .saliency import saliency
 
 def grad_times_input(grad: torch.Tensor, embeds: torch.Tensor, reduce: str = "sum") -> torch.Tensor:
     """Gradient × input per token ``(n,)``: signed sum over the hidden dimension (default), "l2" or "abs-sum"."""
+    if reduce not in ("sum", "l2", "abs-sum"):
+        raise ValueError(f'reduce must be "sum", "l2" or "abs-sum"; got {reduce!r}.')
     product = grad * embeds
     if reduce == "sum":
         return product.sum(-1)
-    return saliency(product, "l2" if reduce == "l2" else "abs-sum")
+    return saliency(product, reduce)
 
 
 def _scores(analysis, target, **options) -> torch.Tensor:
