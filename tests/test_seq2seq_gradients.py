@@ -246,3 +246,45 @@ def test_gradient_relevance_on_a_model_is_causal_and_leaves_it_unchanged(tokeniz
     g = gradient_part(analysis).gradients(t)
     assert torch.allclose(g.attentions["cross"], analysis.cross_attentions, atol=1e-12)
     assert torch.allclose(g.attentions["encoder"], analysis.encoder_attentions, atol=1e-12)
+
+
+def test_scaled_embeddings_why_the_hook_and_not_inputs_embeds(tokenizer):
+    """Marian with ``scale_embedding``: its encoder scales ``embed_tokens``' output only when it embeds ids itself.
+    Gradients are taken at that output (before the scale) in both stacks; grad × input does not depend on the
+    scale, so it equals a wrapper fed the scaled source embeddings the encoder really uses, and saliency on the
+    source differs from that wrapper's by exactly the scale."""
+    marian = next(f for f in SEQ2SEQ if f.name == "Marian")
+    model = type(marian)("Marian", marian.config, dict(marian.options, scale_embedding=True), model=marian.model).build(
+        torch.float64
+    )
+    analysis = analyze(model, SOURCE, tokenizer, target=TARGET)
+    ns, t = len(analysis.source_tokens), 3
+    word = int(analysis.target_ids[t + 1])
+    scale = model.get_encoder().embed_scale
+    assert scale > 1
+    ids = tokenizer(SOURCE, return_tensors="pt")["input_ids"]
+    with torch.no_grad():
+        source = model.get_encoder().embed_tokens(ids) * scale
+        target = model.get_decoder().embed_tokens(analysis.target_ids[None])  # the decoder scales what it is given
+    source.requires_grad_(True)
+    target.requires_grad_(True)
+    y = model(inputs_embeds=source, decoder_inputs_embeds=target).logits[0, t, word]
+    with torch.no_grad():
+        by_ids = model(input_ids=ids, decoder_input_ids=analysis.target_ids[None]).logits[0, t, word]
+    assert float(y) == pytest.approx(float(by_ids), abs=1e-12)
+    g_source, g_target = torch.autograd.grad(y, [source, target])
+    products = torch.cat([(g_source * source).sum(-1)[0], (g_target * target).sum(-1)[0]]).detach()
+    assert torch.allclose(analysis.attribution("grad_x_input", t), products, atol=1e-12)
+    saliency = analysis.attribution("saliency", t)
+    assert torch.allclose(saliency[:ns], scale * g_source[0].norm(dim=-1), atol=1e-12)
+    assert torch.allclose(saliency[ns:], g_target[0].norm(dim=-1), atol=1e-12)
+
+
+def test_half_precision_model_is_integrated_on_a_copy_and_left_unchanged(tokenizer):
+    model = awkward(SEQ2SEQ[1].build().to(torch.bfloat16))  # BART
+    before = snapshot(model)
+    analysis = analyze(model, SOURCE, tokenizer, target=TARGET)
+    ig = gradient_part(analysis).integrated_gradients(3, progress=False)
+    assert ig.converged and ig.completeness_error < 1e-3 and ig.attributions.dtype == torch.float64
+    assert_unchanged(before, snapshot(model))
+    assert next(model.parameters()).dtype == torch.bfloat16
