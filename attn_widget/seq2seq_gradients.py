@@ -103,6 +103,8 @@ class Seq2SeqRunner:
                 spec = targets.token(spec.token, last, spec.versus, spec.log_prob)
         elif isinstance(target, targets.predicted):
             spec = targets.next_token(last, "predicted")
+        elif isinstance(target, targets.next_token) and target.position is None:
+            spec = targets.next_token(last, target.which)
         elif isinstance(target, (targets.class_logit, targets.similarity)):
             raise ValueError(
                 f"{type(target).__name__} targets are for classifiers and sentence encoders; explain a decoder "

@@ -118,6 +118,9 @@ def test_targets_positions_tokens_and_contrasts(tokenizer):
         analysis.attribution("saliency", 2), analysis.attribution("saliency", targets.next_token(2, "actual"))
     )
     assert part.gradients(-1).value == part.gradients(nt - 2).value  # negative positions count from the end
+    top = int(logits[nt - 2].argmax())
+    for spec in (targets.predicted(), targets.next_token()):  # the model's own top token at the default position
+        assert part.gradients(spec).value == pytest.approx(float(logits[nt - 2, top]), abs=1e-12)
 
     # A token string: its logit at the default position; a token at a position; a contrast of two tokens.
     dog, cat = tokenizer.convert_tokens_to_ids(["dog", "cat"])
@@ -288,3 +291,15 @@ def test_half_precision_model_is_integrated_on_a_copy_and_left_unchanged(tokeniz
     assert ig.converged and ig.completeness_error < 1e-3 and ig.attributions.dtype == torch.float64
     assert_unchanged(before, snapshot(model))
     assert next(model.parameters()).dtype == torch.bfloat16
+
+
+def test_a_model_without_lm_head_explains_a_function_of_its_outputs(tokenizer):
+    t5 = next(f for f in FAMILIES if f.name == "T5 (no LM head, no target)")
+    headless = type(t5)("T5Model", t5.config, dict(t5.options, decoder_start_token_id=0))  # T5Model: no LM head
+    analysis = analyze(headless.build(torch.float64), SOURCE, tokenizer, target=TARGET)
+    ns = len(analysis.source_tokens)
+    with pytest.raises(ValueError, match="no language-model head"):
+        analysis.attribution("saliency")
+    spec = targets.function(lambda outputs: outputs.last_hidden_state[:, 2].sum(-1), position=2)
+    scores = analysis.attribution("grad_x_input", spec)
+    assert (scores[ns + 3 :] == 0).all() and (scores[: ns + 3] != 0).any()
