@@ -274,7 +274,7 @@ def test_scaled_embeddings_why_the_hook_and_not_inputs_embeds(tokenizer):
     y = model(inputs_embeds=source, decoder_inputs_embeds=target).logits[0, t, word]
     with torch.no_grad():
         by_ids = model(input_ids=ids, decoder_input_ids=analysis.target_ids[None]).logits[0, t, word]
-    assert float(y) == pytest.approx(float(by_ids), abs=1e-12)
+    assert float(y.detach()) == pytest.approx(float(by_ids), abs=1e-12)
     g_source, g_target = torch.autograd.grad(y, [source, target])
     products = torch.cat([(g_source * source).sum(-1)[0], (g_target * target).sum(-1)[0]]).detach()
     assert torch.allclose(analysis.attribution("grad_x_input", t), products, atol=1e-12)
