@@ -24,6 +24,7 @@ from .parts.gradients import GradientPart
 from .parts.mixing import Mixing
 from .progress import ProgressArg
 from .targets import Target
+from .vision_gradients import VisionGradientRunner
 
 __all__ = ["RECEPTIVE_FIELD", "Analysis", "row_at"]
 
@@ -244,7 +245,7 @@ class Analysis:
         """``(L, n, n)`` gradient-weighted rollout (Chefer et al. 2021), unnormalised (docs/methods.md §6.4)."""
         return self.gradient_part.gradient_rollout(target)
 
-    def _runner(self) -> GradientRunner:
+    def _runner(self) -> GradientRunner | VisionGradientRunner:
         return self.gradient_part.runner()
 
     # Comparison ---------------------------------------------------------------

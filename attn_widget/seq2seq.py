@@ -10,6 +10,8 @@ The rollout through cross-attention is defined in docs/methods.md §2.7.
 
 from __future__ import annotations
 
+from typing import Any
+
 import torch
 
 from . import verify
@@ -97,6 +99,26 @@ class Seq2SeqAnalysis:
             f"{len(self.target_tokens)} target tokens ({how}), {self.n_encoder_layers}+{self.n_decoder_layers} "
             f"layers, {self.encoder.n_heads} heads>"
         )
+
+    # Gradients (seq2seq_gradients.py, docs/methods.md §6.8) -------------------------------------------------
+    model: Any = None  # the whole encoder-decoder (analyze_seq2seq sets it): gradient methods re-run it
+    _gradient_part: Any = None
+
+    def attribution(self, method: str, target=None, **options) -> torch.Tensor:
+        """``(ns + nt,)`` float64 token scores, source tokens then decoder inputs, for ``target`` (default: the
+        logit of the last target token at the position before it; an int t: of ``target_ids[t+1]`` at t; see
+        ``Seq2SeqRunner.resolve``). method: "saliency", "grad_x_input", "integrated_gradients" (``steps=``,
+        ``baseline=``, ``max_steps=``, ``progress=``) or "gradient_rollout" (Chefer et al.'s relevance row)."""
+        from .seq2seq_gradients import gradient_part
+
+        return gradient_part(self).attribution(method, target, **options)
+
+    def gradient_relevance(self, target=None):
+        """Chefer et al.'s encoder-decoder relevance (``methods.encoder_decoder_relevance.Relevance``: ``ss``,
+        ``tt``, ``ts``, float64; ``.scores(t)``) for ``target`` as in ``attribution``."""
+        from .seq2seq_gradients import gradient_part
+
+        return gradient_part(self).relevance(target)
 
 
 def encoder_decoder_rollout(
@@ -203,7 +225,9 @@ def analyze_seq2seq(model, source: str, tokenizer=None, target: str | None = Non
     encoder = Analysis(record, model=model.get_encoder(), tokenizer=tokenizer)
     ids = decoder_ids[0].cpu()
     tokens = [display_token(tokenizer.decode([int(i)])) for i in ids]
-    return Seq2SeqAnalysis(encoder, ids, tokens, decoder_att, cross_att, generated=target is None)
+    analysis = Seq2SeqAnalysis(encoder, ids, tokens, decoder_att, cross_att, generated=target is None)
+    analysis.model = model
+    return analysis
 
 
 def _greedy(model, encoded: Encoded, limit: int | None) -> torch.Tensor:

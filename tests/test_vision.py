@@ -57,8 +57,11 @@ def test_image_capture_is_the_models_own_attention(family):
     for method in ("rollout", "vision_rollout", "raw", "flow"):
         assert analysis.patch_map(method).shape == (2, 2)
     assert torch.equal(analysis.patch_map(layer=1), analysis.rollout()[0, 0, prefix:].reshape(2, 2))
-    with pytest.raises(UnsupportedModelError, match="not available for images"):
-        analysis.gradients()
+    if "classifier" in family.name:  # gradients towards a class logit (tests/test_vision_gradients.py)
+        assert analysis.gradients().attention_grad.shape == record.attentions.shape
+    else:
+        with pytest.raises(UnsupportedModelError, match="no classification head"):
+            analysis.gradients()
     assert_unchanged(before, snapshot(model))
 
 
@@ -143,7 +146,7 @@ def test_vision_rollout_is_the_definition_and_differs_from_vit_explain_where_its
 
 
 def test_the_widget_shows_an_image_analysis_without_token_scores():
-    """The graph views work on patches; gradient token scores are not offered for images yet."""
+    """The graph views work on patches; gradient token scores are not offered without a classification head."""
     from attn_widget import AttentionWidget, payload
 
     model = IMAGE_FAMILIES[0].build()

@@ -224,6 +224,8 @@ def _coordinates(analysis) -> int:
 def _applies(analysis) -> str:
     if analysis.model is None:
         return "Hidden-state attribution differentiates the model; build the analysis with analyze(model, text)."
+    if analysis.grid is not None:
+        return "Hidden-state attribution differentiates the token embeddings of a text; it is not available for images."
     if analysis.gradient_part.unavailable():
         return analysis.gradient_part.unavailable()
     try:

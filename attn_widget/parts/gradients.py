@@ -4,12 +4,13 @@ from __future__ import annotations
 
 import torch
 
-from .. import methods
+from .. import methods, vision_gradients
 from ..errors import UnsupportedModelError
 from ..gradients import GradientRunner, Gradients, IntegratedGradients
 from ..methods import registry
 from ..progress import ProgressArg, progress_reporter
 from ..targets import Target
+from ..vision_gradients import VisionGradientRunner
 from .base import Part
 
 
@@ -18,25 +19,25 @@ class GradientPart(Part):
 
     def __init__(self, analysis):
         super().__init__(analysis)
-        self._runner: GradientRunner | None = None
+        self._runner: GradientRunner | VisionGradientRunner | None = None
 
     def unavailable(self) -> str:
         """ "" when gradients can be taken here, else one sentence saying why not."""
         if self.capture.grid is not None:
-            return (
-                "Gradient methods work on token embeddings of text inputs and are not available for images yet; "
-                "attention methods (raw, rollout, vision_rollout, flow, effective attention) are."
-            )
+            return vision_gradients.unavailable(self.analysis.model)
         return ""
 
-    def runner(self) -> GradientRunner:
+    def runner(self) -> GradientRunner | VisionGradientRunner:
         if self.analysis.model is None:
             raise ValueError("This Analysis has no model to take gradients of; build it with analyze(model, text).")
         reason = self.unavailable()
         if reason:
             raise UnsupportedModelError(reason)
         if self._runner is None:
-            self._runner = GradientRunner(self.analysis.model, self.analysis.tokenizer, self.capture)
+            if self.capture.grid is not None:
+                self._runner = VisionGradientRunner(self.analysis.model, self.capture)
+            else:
+                self._runner = GradientRunner(self.analysis.model, self.analysis.tokenizer, self.capture)
         return self._runner
 
     def target(self, target=None) -> Target:
