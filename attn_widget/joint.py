@@ -17,13 +17,15 @@ rollout through them.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import NoReturn
 
 import torch
 
 from .methods.registry import MatrixMethod
 from .methods.rollout import residual_augment
 from .seq2seq import Seq2SeqAnalysis
+from .seq2seq_gradients import METHODS as GRADIENT_METHODS
+from .seq2seq_gradients import gradient_part
+from .targets import Target
 
 RESIDUAL = 0.5  # α of §2.7: the residual's share in every layer map
 DEFAULT_METHOD = "cross"  # what the widget opens on
@@ -61,7 +63,7 @@ class JointView:
             n_heads=encoder.n_heads,
             model_name=encoder.capture.model_name.removesuffix(" (encoder)"),
         )
-        self.model = None  # token scores for encoder-decoders are not offered in the widget yet
+        self.model = seq2seq.model
         self._rollout: torch.Tensor | None = None
 
     @property
@@ -76,14 +78,21 @@ class JointView:
     def causal(self) -> bool:
         return False
 
-    def target(self, target) -> NoReturn:
-        raise ValueError(
-            "The widget shows no token scores for encoder-decoders yet; compute them from the analysis "
-            "(widget.analysis.seq2seq)."
-        )
+    # Token scores: over the joint token list, source tokens then decoder inputs (docs/methods.md §6.8).
+    def attributions(self) -> tuple[str, ...]:
+        """The token-score methods an encoder-decoder offers (``seq2seq_gradients.METHODS``)."""
+        return GRADIENT_METHODS
 
-    def attribution(self, method: str, target, **options) -> NoReturn:
-        self.target(target)
+    def target(self, target=None) -> Target:
+        """The resolved target; its ``position`` is a decoder position (row ``ns + position`` here)."""
+        return gradient_part(self.seq2seq).target(target)
+
+    def attribution(self, method: str, target=None, **options) -> torch.Tensor:
+        """``(ns + nt,)`` float64 scores, source tokens then decoder inputs."""
+        return self.seq2seq.attribution(method, target, **options)
+
+    def integrated_gradients(self, target=None, **options):
+        return gradient_part(self.seq2seq).integrated_gradients(target, **options)
 
     def layer_names(self) -> list[str]:
         """``"encoder 1" .. "encoder Le"``, then ``"decoder 1" .. "decoder Ld"``."""

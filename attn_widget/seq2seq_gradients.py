@@ -20,7 +20,7 @@ import torch
 
 from . import methods, targets
 from .errors import UnsupportedModelError
-from .gradients import _BATCH, BASELINES, _float_model
+from .gradients import _BATCH, BASELINES, IntegratedGradients, _float_model
 from .methods.encoder_decoder_relevance import Relevance, encoder_decoder_relevance
 from .model_state import borrowed_for_capture
 from .progress import ProgressArg, progress_reporter
@@ -49,15 +49,6 @@ class Seq2SeqGradients:
     @property
     def embed_grad(self) -> torch.Tensor:
         return torch.cat([self.source_grad, self.target_grad])
-
-
-@dataclass(frozen=True)
-class Seq2SeqIntegratedGradients:
-    attributions: torch.Tensor  # (ns + nt, d) float64: source rows, then decoder-input rows
-    completeness_error: float  # |Σ IG − (y(x) − y(x'))| / max(|y(x) − y(x')|, 1e-6)
-    steps: int
-    converged: bool
-    baseline: str
 
 
 class Seq2SeqRunner:
@@ -251,7 +242,7 @@ class Seq2SeqRunner:
         max_steps: int = 800,
         baseline: str = "auto",
         progress: Callable[[float, float], None] | None = None,
-    ) -> Seq2SeqIntegratedGradients:
+    ) -> IntegratedGradients:
         """Gauss–Legendre IG over both sequences at once (one straight path from both baselines); steps doubled
         until the completeness error < tolerance, else a ``RuntimeWarning`` when ``2·steps`` would pass
         ``max_steps``. Half-precision models are integrated on a float32 copy; sums are float64."""
@@ -279,7 +270,7 @@ class Seq2SeqRunner:
                 RuntimeWarning,
                 stacklevel=3,
             )
-        return Seq2SeqIntegratedGradients(attributions.cpu(), error, steps, converged, bases[2])
+        return IntegratedGradients(attributions.cpu(), error, steps, converged, bases[2])
 
     def _integrate(self, target, ends, bases, steps, progress) -> torch.Tensor:
         """``(ns + nt, d)`` float64: ``(x − x') ⊙ Σ_i w_i ∂y/∂x(x' + α_i (x − x'))`` for both sequences."""
@@ -345,7 +336,7 @@ class Seq2SeqGradientPart:
 
     def integrated_gradients(
         self, target=None, steps: int = 50, progress: ProgressArg = True, baseline: str = "auto", max_steps: int = 800
-    ) -> Seq2SeqIntegratedGradients:
+    ) -> IntegratedGradients:
         resolved = self.target(target)
         key = ("integrated_gradients", resolved.key, steps, baseline, max_steps)
         if key not in self.cache:

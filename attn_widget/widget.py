@@ -221,7 +221,7 @@ class AttentionWidget(OnRequest, anywidget.AnyWidget):
                 causal=record.causal,
                 model_name=display_token(record.model_name),
                 methods=[m.meta(shown) for m in available],
-                attributions=[] if joint else [entry.meta() for entry in registry.applicable_attributions(shown)],
+                attributions=[entry.meta() for entry in self._attribution_entries()],
                 layer_names=joint.layer_names() if joint else [],
                 segments=joint.segments() if joint else [],
                 top_k=0 if len(record.tokens) <= ALL_EDGES_UP_TO else LONG_INPUT_TOP_K,
@@ -249,14 +249,23 @@ class AttentionWidget(OnRequest, anywidget.AnyWidget):
     def set_target(self, target, label: str | None = None) -> None:
         """Explain ``target`` (see ``attn_widget.targets``) in the token-score strip, and select it."""
         resolved = self.analysis.target(target)
+        row = resolved.position
+        if row is not None and isinstance(self.analysis, JointView):
+            row += self.analysis.ns  # a decoder position; the joint token list starts with the source
         target_id = f"t{len(self._target_specs)}"
         self._target_specs[target_id] = target
         with self._setting_facts():
             self.targets = [
                 *self.targets,
-                {"id": target_id, "label": display_token(label or resolved.description), "position": resolved.position},
+                {"id": target_id, "label": display_token(label or resolved.description), "position": row},
             ]
         self.target = target_id
+
+    def _attribution_entries(self) -> list[registry.AttributionMethod]:
+        """The token-score menu: what the registry offers this analysis, or an encoder-decoder's own list."""
+        if isinstance(self.analysis, JointView):
+            return [registry.attribution_method(method) for method in self.analysis.attributions()]
+        return registry.applicable_attributions(self.analysis)
 
     def _offer_default_target(self) -> None:
         if self.analysis.model is None:

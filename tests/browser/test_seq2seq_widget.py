@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import xml.etree.ElementTree as ET
 
+import numpy as np
 import pytest
 from zoo import FAMILIES, zoo_tokenizer
 
@@ -82,5 +83,27 @@ def test_whole_model_traces_a_target_token_back_to_the_source(browser, page_serv
     assert {"E1", "E2", "D1"} <= set(texts), "columns are marked encoder and decoder"
     rules = [line for line in root.iter(f"{svg}line") if line.get("stroke-dasharray")]
     assert len(rules) == 1, "one line between the source and the target tokens"
+    assert errors == []
+    page.close()
+
+
+def test_token_scores_cover_source_and_target_tokens(browser, page_server, artifacts):
+    """Chefer et al.'s encoder-decoder relevance of the default target (the last target token's logit)
+    as bars beside both token lists; the target row is marked among the decoder's tokens."""
+    bart = next(f for f in FAMILIES if f.name == "BART").build()
+    widget = AttentionWidget(bart, SOURCE, zoo_tokenizer(), target=TARGET, attribution="gradient_rollout")
+    widget.wait()
+    assert widget.attribution_data["status"] == "done"
+    ns, n = widget.segments[0]["size"], len(widget.tokens)
+    page, errors = open_widget(browser, page_server, widget)
+    assert page.locator(".attnw-bar").count() == n
+    target_row = int(page.locator(".attnw-labels-right .attnw-target-row").get_attribute("data-index"))
+    assert target_row == widget.targets[0]["position"] == n - 2, "the position before the last target token"
+    scores = widget.analysis.seq2seq.attribution("gradient_rollout")
+    widths = page.eval_on_selector_all(".attnw-bar", "bars => bars.map(b => b.getBoundingClientRect().width)")
+    assert int(np.argmax(widths)) == int(scores.abs().argmax())
+    assert all(w == 0 for w in widths[target_row + 1 :]), "no relevance from decoder inputs after the target row"
+    assert max(widths[:ns]) > 0, "the source carries relevance through cross-attention"
+    page.locator(".attnw-root").screenshot(path=str(artifacts / "seq2seq-token-scores.png"))
     assert errors == []
     page.close()
