@@ -247,17 +247,15 @@ def _decoder_inputs(model, tokenizer, target: str) -> torch.Tensor:
         raise ValueError("The tokenizer turned the target into zero tokens; pass a longer target.")
     device = next(model.parameters()).device
     labels = labels.to(device)
+    # Every family's shifting reads it (some configs lack the attribute altogether).
+    first = getattr(model.config, "decoder_start_token_id", None)
+    if first is None:
+        raise ValueError(
+            f"{type(model).__name__}'s config has no decoder_start_token_id, so the target cannot be shifted "
+            "into decoder inputs. Set model.config.decoder_start_token_id (T5: the pad id, 0)."
+        )
     shift = getattr(model, "prepare_decoder_input_ids_from_labels", None) or getattr(model, "_shift_right", None)
-    if shift is not None:
-        start = shift(labels)[:, :1]
-    else:
-        first = model.config.decoder_start_token_id
-        if first is None:
-            raise ValueError(
-                f"{type(model).__name__}'s config has no decoder_start_token_id, so the target cannot be shifted "
-                "into decoder inputs. Set model.config.decoder_start_token_id."
-            )
-        start = torch.full_like(labels[:, :1], int(first))
+    start = shift(labels)[:, :1] if shift is not None else torch.full_like(labels[:, :1], int(first))
     return torch.cat([start, labels], dim=1)
 
 

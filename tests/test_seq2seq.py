@@ -187,6 +187,13 @@ def test_base_model_needs_a_target(tokenizer):
     assert analysis.target_ids[0].item() == 0 and analysis.rollout().shape[0] == 2
 
 
+def test_a_config_without_a_decoder_start_token_is_refused_clearly(tokenizer):
+    config = tf.T5Config(vocab_size=30, d_model=32, d_ff=64, num_layers=2, num_heads=4, d_kv=8)
+    assert getattr(config, "decoder_start_token_id", None) is None
+    with pytest.raises(ValueError, match="no decoder_start_token_id.*Set model.config.decoder_start_token_id"):
+        analyze(tf.T5Model(config).eval(), SOURCE, tokenizer, target=TARGET)
+
+
 def test_target_is_refused_for_other_models(tokenizer):
     bert = next(f for f in FAMILIES if f.name == "BERT").build()
     with pytest.raises(TypeError, match="target= is for encoder-decoder models"):
