@@ -19,6 +19,7 @@ from .jobs import BackgroundJob
 from .methods import registry
 from .methods.registry import DEFAULT_BINARIZE_THRESHOLD, MatrixMethod, ViewSettings
 from .on_request import OnRequest
+from .shown_image import MAX_SIDE, image_fact
 from .text import display_token
 from .traits import Choice, Count, data_traits, fact, option, pick, tagged
 
@@ -59,6 +60,13 @@ class AttentionWidget(OnRequest, anywidget.AnyWidget):
     )
     attributions = fact(t.List(t.Dict()), "Token-score methods, in menu order: id, label, description, signed.")
     ready = fact(t.Dict(), "Per method id, the layer numbers present in its data.")
+    image = fact(
+        t.Dict(),
+        "Images: the model's input as it saw it, drawn beside the graph (attn_widget.shown_image): {rgb: bytes "
+        f"(h·w·3, uint8 RGB, row-major), size: [h, w] (at most {MAX_SIDE} a side), grid: [rows, cols], prefix: the "
+        "number of tokens before the patches}; {} for text.",
+        lambda self, value: checks.image(value, len(self.tokens), MAX_SIDE),
+    )
     job = t.Dict(
         help="The running computation {method, layers, done, total}, or {} (with 'error' if it failed). "
         "Set by compute(); numbers must be finite."
@@ -192,6 +200,7 @@ class AttentionWidget(OnRequest, anywidget.AnyWidget):
                 n_heads=record.n_heads,
                 causal=record.causal,
                 model_name=display_token(record.model_name),
+                image=image_fact(record),
                 methods=[m.meta(analysis) for m in available],
                 attributions=[entry.meta() for entry in registry.applicable_attributions(analysis)],
                 top_k=0 if len(record.tokens) <= ALL_EDGES_UP_TO else LONG_INPUT_TOP_K,
@@ -336,8 +345,13 @@ class AttentionWidget(OnRequest, anywidget.AnyWidget):
     # Validation: every trait is checked, whether Python or the front end sets it --------------
     @t.validate(*_FACTS)
     def _check_fact(self, proposal):
-        self._refuse_unless_writing(proposal["trait"].name)
-        return proposal["value"]
+        trait = proposal["trait"]
+        self._refuse_unless_writing(trait.name)
+        check = trait.metadata.get("fact_check")
+        try:
+            return proposal["value"] if check is None else check(self, proposal["value"])
+        except (TypeError, ValueError) as error:
+            raise t.TraitError(str(error)) from None
 
     def _refuse_unless_writing(self, name: str) -> None:
         """Facts are written by the widget only (``_setting_facts``)."""
