@@ -7,6 +7,7 @@ import { prefersDarkTable } from "./colormap.js";
 import { createControls } from "./controls.js";
 import { DIMMED } from "./draw.js";
 import { edgesOfNode } from "./edges.js";
+import { createImagePanel } from "./image_draw.js";
 import { LABEL_GAP } from "./layout.js";
 import {
   element,
@@ -65,7 +66,11 @@ export function createView(doc, model) {
   controls.root.append(savePng, saveSvg);
   const pending = createPending(doc, model);
   plot.append(canvas, overlay, strip, titleLeft, titleRight, labelsLeft, labelsRight, tooltip, pending.root);
-  root.append(controls.root, caption, problem, plot, legend, stripStatus, stripWarning);
+  // An image analysis shows its image beside the graph (image.js); hidden for text.
+  const image = createImagePanel(doc);
+  const body = element(doc, "div", "attnw-body");
+  body.append(plot, image.root);
+  root.append(controls.root, caption, problem, body, legend, stripStatus, stripWarning);
   let labelsKey = "";
 
   /** The host's theme is dark: its text colour is light. */
@@ -283,8 +288,9 @@ export function createView(doc, model) {
       caption: caption.textContent ?? "",
       foreground: dark ? "#e6e6e6" : "#111111",
       background: dark ? "#111111" : "#ffffff",
+      image: image.scene(),
     };
   };
 
-  return { root, plot, canvas, savePng, saveSvg, paintLayer, paintModel, drawAhead, showProblem, paintComing: edgeLayer.paintComing, setOnScreen: edgeLayer.setOnScreen, pictureOf, destroy: () => (controls.destroy(), pending.destroy(), edgeLayer.destroy()) };
+  return { root, plot, canvas, image, savePng, saveSvg, paintLayer, paintModel, drawAhead, showProblem, paintComing: edgeLayer.paintComing, setOnScreen: edgeLayer.setOnScreen, pictureOf, destroy: () => (controls.destroy(), pending.destroy(), edgeLayer.destroy()) };
 }
