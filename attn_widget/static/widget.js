@@ -1020,9 +1020,9 @@ function createImagePanel(doc) {
   );
   canvas.setAttribute("role", "img");
   const scale = element(doc, "div", "attnw-image-scale");
-  const low = element(doc, "span", "attnw-legend-label");
-  const bar = element(doc, "span", "attnw-legend-bar");
-  const high = element(doc, "span", "attnw-legend-label");
+  const low = element(doc, "span", "attnw-image-scale-label");
+  const bar = element(doc, "span", "attnw-image-scale-bar");
+  const high = element(doc, "span", "attnw-image-scale-label");
   scale.append(low, bar, high);
   const scaleText = element(doc, "div", "attnw-image-scale-text");
   const note = element(doc, "div", "attnw-image-note");
