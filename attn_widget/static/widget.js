@@ -2058,9 +2058,11 @@ function createView(doc, model) {
   const pending = createPending(doc, model);
   plot.append(canvas, overlay, strip, titleLeft, titleRight, labelsLeft, labelsRight, tooltip, pending.root);
   const image = createImagePanel(doc);
+  const graph = element(doc, "div", "attnw-graph");
+  graph.append(plot, legend, stripStatus, stripWarning);
   const body = element(doc, "div", "attnw-body");
-  body.append(plot, image.root);
-  root.append(controls.root, caption, problem, body, legend, stripStatus, stripWarning);
+  body.append(graph, image.root);
+  root.append(controls.root, caption, problem, body);
   let labelsKey = "";
   const isDark = () => prefersDarkTable(win.getComputedStyle(root).color);
   let dark = false;
@@ -2179,8 +2181,8 @@ function createView(doc, model) {
     markHovered(root, null);
     markTarget(labelsRight, null);
     const drawn = state.methods.find((m) => m.id === state.method.graph);
-    const graph = state.method.cumulative && drawn ? `edges: ${drawn.label} of each layer (${headLabel({ ...state, method: drawn, head: MEAN_HEAD })}); dots: how much of the focused input reaches each token` : headLabel(state);
-    caption.textContent = `${state.method.label} \xB7 whole model, ${state.nLayers} layers \xB7 ${graph} \xB7 colours scaled per layer`;
+    const graph2 = state.method.cumulative && drawn ? `edges: ${drawn.label} of each layer (${headLabel({ ...state, method: drawn, head: MEAN_HEAD })}); dots: how much of the focused input reaches each token` : headLabel(state);
+    caption.textContent = `${state.method.label} \xB7 whole model, ${state.nLayers} layers \xB7 ${graph2} \xB7 colours scaled per layer`;
     legend.hidden = false;
     renderLegend(legend, { table: scene.table, signed: scene.signed, max: Math.max(...perLayer.map((e) => e.max)), meanCoverage: 1, minCoverage: 1, edgeCount });
     renderStrip(strip, layout, null);

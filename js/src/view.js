@@ -66,11 +66,13 @@ export function createView(doc, model) {
   controls.root.append(savePng, saveSvg);
   const pending = createPending(doc, model);
   plot.append(canvas, overlay, strip, titleLeft, titleRight, labelsLeft, labelsRight, tooltip, pending.root);
-  // An image analysis shows its image beside the graph (image.js); hidden for text.
+  // An image analysis shows its image beside the graph and its legend (image.js); hidden for text.
   const image = createImagePanel(doc);
+  const graph = element(doc, "div", "attnw-graph");
+  graph.append(plot, legend, stripStatus, stripWarning);
   const body = element(doc, "div", "attnw-body");
-  body.append(plot, image.root);
-  root.append(controls.root, caption, problem, body, legend, stripStatus, stripWarning);
+  body.append(graph, image.root);
+  root.append(controls.root, caption, problem, body);
   let labelsKey = "";
 
   /** The host's theme is dark: its text colour is light. */
