@@ -135,6 +135,12 @@ def test_hovering_and_clicking_a_patch_hovers_and_pins_its_node(browser, page_se
     page.wait_for_function("document.querySelector('.attnw-image-canvas').dataset.pinned !== ''")
     assert page.get_attribute("canvas.attnw-image-canvas", "data-token") == str(token)
     assert "attnw-pinned" in label.get_attribute("class")
+    # The whole-model view keeps the panel: the pin carries over to the layer's column.
+    page.select_option(".attnw-view", "model")
+    page.wait_for_function("document.querySelector('.attnw-canvas').dataset.view === 'model'")
+    assert page.locator("canvas.attnw-image-canvas").is_visible()
+    assert page.get_attribute("canvas.attnw-image-canvas", "data-token") == str(token)
+    assert page.get_attribute("canvas.attnw-image-canvas", "data-layer") == "1"
     assert errors == []
     page.close()
 
