@@ -720,116 +720,6 @@ function xmlText(text2) {
   return text2.replace(NOT_XML, "\uFFFD");
 }
 
-// src/image.js
-var PANEL_GAP = 16;
-var BESIDE_FROM = 560;
-var SIDE_MIN = 160;
-var SIDE_MAX = 280;
-function readImage(value, n) {
-  if (typeof value !== "object" || value === null || !("rgb" in value)) return null;
-  const { rgb: rgb2, size, grid, prefix } = (
-    /** @type {Record<string, any>} */
-    value
-  );
-  const whole = (v) => Number.isInteger(v) && /** @type {number} */
-  v > 0;
-  const [height, width] = Array.isArray(size) && size.every(whole) ? size : [0, 0];
-  const [rows, cols] = Array.isArray(grid) && grid.every(whole) ? grid : [0, 0];
-  const bytes = ArrayBuffer.isView(rgb2) ? new Uint8Array(rgb2.buffer, rgb2.byteOffset, rgb2.byteLength) : new Uint8Array(0);
-  const problem = !height || !rows || size.length !== 2 || grid.length !== 2 ? "the image's size or patch grid is not two whole numbers" : bytes.length !== height * width * 3 ? `the image has ${bytes.length} bytes, not ${height}\xD7${width}\xD73` : !Number.isInteger(prefix) || prefix < 0 || prefix + rows * cols !== n ? `its ${rows}\xD7${cols} patches after ${prefix} other tokens are not the ${n} tokens` : "";
-  return { width, height, rgb: bytes, rows, cols, prefix: problem ? 0 : prefix, problem };
-}
-function panelLayout(total, image) {
-  if (!image) return { graphWidth: total, beside: false, width: 0, box: { width: 0, height: 0 } };
-  const beside = total >= BESIDE_FROM;
-  const side = beside ? Math.max(SIDE_MIN, Math.min(SIDE_MAX, Math.round(total * 0.3))) : Math.min(SIDE_MAX, total);
-  const scale = image.problem ? 0 : side / Math.max(image.width, image.height);
-  return {
-    graphWidth: beside ? total - side - PANEL_GAP : total,
-    beside,
-    width: side,
-    box: { width: Math.round(image.width * scale), height: Math.round(image.height * scale) }
-  };
-}
-function rowHeat(row, prefix, rows, cols) {
-  const heat = new Float64Array(rows * cols);
-  let max = 0;
-  let signed = false;
-  let total = 0;
-  let before = 0;
-  for (let i = 0; i < row.length; i++) {
-    const magnitude = Math.abs(row[i]);
-    total += magnitude;
-    if (i < prefix) before += magnitude;
-    else if (i - prefix < heat.length) {
-      heat[i - prefix] = row[i];
-      max = Math.max(max, magnitude);
-      signed || (signed = row[i] < 0);
-    }
-  }
-  return { heat, max, signed, prefixShare: total > 0 ? before / total : 0 };
-}
-function patchAt(box, rows, cols, x, y) {
-  if (!(x >= 0 && y >= 0 && x < box.width && y < box.height)) return null;
-  const r = Math.min(rows - 1, Math.floor(y / box.height * rows));
-  const c = Math.min(cols - 1, Math.floor(x / box.width * cols));
-  return r * cols + c;
-}
-function patchNode(state, image, patch) {
-  const index = image.prefix + patch;
-  return state.view === "model" ? { layer: state.layer, index } : { side: "target", index };
-}
-var HEAT_ALPHA = 0.6;
-function imageScene(state, frame, envelopeOf, layout) {
-  const { image } = state;
-  if (!image) return null;
-  const token = frame.focus?.index ?? 0;
-  const layer = frame.focus?.layer !== void 0 && frame.focus.layer >= 1 ? frame.focus.layer : state.layer;
-  const patch = (i) => i !== void 0 && i >= image.prefix ? i - image.prefix : null;
-  const name = `\u201C${displayToken(state.tokens[token] ?? "")}\u201D`;
-  const base = {
-    image,
-    layout,
-    token,
-    layer,
-    heat: null,
-    max: 0,
-    signed: false,
-    table: colormap("heat"),
-    outline: patch(frame.focus?.index),
-    pinned: patch(frame.pinned?.index),
-    title: `${name} at layer ${layer}`,
-    scaleText: "",
-    note: ""
-  };
-  if (image.problem) return { ...base, title: "", note: `Cannot draw the image: ${image.problem}.` };
-  if (!hasLayer(state, layer)) return { ...base, note: `${state.method.label} at layer ${layer} is not computed yet.` };
-  const env = dataOf(state, envelopeOf, state.method);
-  const slice = sliceIndex({ ...state, layer });
-  const row = new Float64Array(state.tokens.length);
-  const { cols, values } = rowEntries(env, slice, token);
-  for (let k = 0; k < values.length; k++) row[cols[k]] = values[k];
-  const { heat, max, signed, prefixShare } = rowHeat(row, image.prefix, image.rows, image.cols);
-  const names = state.tokens.slice(0, image.prefix).map(displayToken).join(", ");
-  const coverage = rowCoverage(env, slice, token);
-  const notes = [
-    image.prefix ? `${names} (not on the image) ${image.prefix === 1 ? "holds" : "hold"} ${percent(prefixShare)} of this row` : "",
-    coverage < 0.9995 ? `the stored entries carry ${percent(coverage)} of it` : ""
-  ];
-  return {
-    ...base,
-    heat,
-    max,
-    signed,
-    table: colormap(signed ? "diverging" : "heat"),
-    scaleText: `${state.method.label}: what ${name} draws from each patch`,
-    note: notes.filter(Boolean).join("; ")
-  };
-}
-function percent(share) {
-  return `${(share * 100).toFixed(1)}%`;
-}
-
 // src/overlay.js
 var TOOLTIP_ROWS = 10;
 var TOOLTIP_TOKEN = 48;
@@ -942,6 +832,123 @@ function renderLegend(legend, { table, signed, max, meanCoverage, minCoverage, e
   legend.dataset.max = String(max);
   legend.dataset.mid = colorAt(table, 0.5, false);
   legend.dataset.share = String(share);
+}
+
+// src/image.js
+var PANEL_GAP = 16;
+var BESIDE_FROM = 560;
+var SIDE_MIN = 160;
+var SIDE_MAX = 280;
+function readImage(value, n) {
+  if (typeof value !== "object" || value === null || !("rgb" in value)) return null;
+  const { rgb: rgb2, size, grid, prefix } = (
+    /** @type {Record<string, any>} */
+    value
+  );
+  const whole = (v) => Number.isInteger(v) && /** @type {number} */
+  v > 0;
+  const [height, width] = Array.isArray(size) && size.every(whole) ? size : [0, 0];
+  const [rows, cols] = Array.isArray(grid) && grid.every(whole) ? grid : [0, 0];
+  const bytes = ArrayBuffer.isView(rgb2) ? new Uint8Array(rgb2.buffer, rgb2.byteOffset, rgb2.byteLength) : new Uint8Array(0);
+  const problem = !height || !rows || size.length !== 2 || grid.length !== 2 ? "the image's size or patch grid is not two whole numbers" : bytes.length !== height * width * 3 ? `the image has ${bytes.length} bytes, not ${height}\xD7${width}\xD73` : !Number.isInteger(prefix) || prefix < 0 || prefix + rows * cols !== n ? `its ${rows}\xD7${cols} patches after ${prefix} other tokens are not the ${n} tokens` : "";
+  return { width, height, rgb: bytes, rows, cols, prefix: problem ? 0 : prefix, problem };
+}
+function panelLayout(total, image) {
+  if (!image) return { graphWidth: total, beside: false, width: 0, box: { width: 0, height: 0 } };
+  const beside = total >= BESIDE_FROM;
+  const side = beside ? Math.max(SIDE_MIN, Math.min(SIDE_MAX, Math.round(total * 0.3))) : Math.min(SIDE_MAX, total);
+  const scale = image.problem ? 0 : side / Math.max(image.width, image.height);
+  return {
+    graphWidth: beside ? total - side - PANEL_GAP : total,
+    beside,
+    width: side,
+    box: { width: Math.round(image.width * scale), height: Math.round(image.height * scale) }
+  };
+}
+function rowHeat(row, prefix, rows, cols) {
+  const heat = new Float64Array(rows * cols);
+  let max = 0;
+  let signed = false;
+  let total = 0;
+  let before = 0;
+  for (let i = 0; i < row.length; i++) {
+    const magnitude = Math.abs(row[i]);
+    total += magnitude;
+    if (i < prefix) before += magnitude;
+    else if (i - prefix < heat.length) {
+      heat[i - prefix] = row[i];
+      max = Math.max(max, magnitude);
+      signed || (signed = row[i] < 0);
+    }
+  }
+  return { heat, max, signed, prefixShare: total > 0 ? before / total : 0 };
+}
+function patchAt(box, rows, cols, x, y) {
+  if (!(x >= 0 && y >= 0 && x < box.width && y < box.height)) return null;
+  const r = Math.min(rows - 1, Math.floor(y / box.height * rows));
+  const c = Math.min(cols - 1, Math.floor(x / box.width * cols));
+  return r * cols + c;
+}
+function patchNode(state, image, patch) {
+  const index = image.prefix + patch;
+  return state.view === "model" ? { layer: state.layer, index } : { side: "target", index };
+}
+var HEAT_ALPHA = 0.6;
+function imageScene(state, frame, envelopeOf, layout) {
+  const { image } = state;
+  if (!image) return null;
+  const token = frame.focus?.index ?? 0;
+  const layer = frame.focus?.layer !== void 0 && frame.focus.layer >= 1 ? frame.focus.layer : state.layer;
+  const patch = (i) => i !== void 0 && i >= image.prefix ? i - image.prefix : null;
+  const name = `\u201C${displayToken(state.tokens[token] ?? "")}\u201D`;
+  const base = {
+    image,
+    layout,
+    token,
+    layer,
+    heat: null,
+    max: 0,
+    signed: false,
+    table: colormap("heat"),
+    outline: patch(frame.focus?.index),
+    pinned: patch(frame.pinned?.index),
+    title: `${name} at layer ${layer}`,
+    scaleText: "",
+    note: ""
+  };
+  if (image.problem) return { ...base, title: "", note: `Cannot draw the image: ${image.problem}.` };
+  if (!hasLayer(state, layer)) return { ...base, note: `${state.method.label} at layer ${layer} is not computed yet.` };
+  const env = dataOf(state, envelopeOf, state.method);
+  const slice = sliceIndex({ ...state, layer });
+  const row = new Float64Array(state.tokens.length);
+  const { cols, values } = rowEntries(env, slice, token);
+  for (let k = 0; k < values.length; k++) row[cols[k]] = values[k];
+  const { heat, max, signed, prefixShare } = rowHeat(row, image.prefix, image.rows, image.cols);
+  const own = base.outline;
+  const others = own === null ? max : Math.max(0, ...Array.from(heat, (v, k) => k === own ? 0 : Math.abs(v)));
+  const above = own !== null && others > 0 && Math.abs(heat[own]) > others;
+  const names = state.tokens.slice(0, image.prefix).map(displayToken).join(", ");
+  const coverage = rowCoverage(env, slice, token);
+  const notes = [
+    above ? `its own patch (${formatValue(heat[
+      /** @type {number} */
+      own
+    ])}) is above the scale` : "",
+    image.prefix ? `${names} (not on the image) ${image.prefix === 1 ? "holds" : "hold"} ${percent(prefixShare)} of this row` : "",
+    coverage < 0.9995 ? `the stored entries carry ${percent(coverage)} of it` : ""
+  ];
+  return {
+    ...base,
+    heat,
+    max: above ? others : max,
+    signed,
+    table: colormap(signed ? "diverging" : "heat"),
+    scaleText: `${state.method.label}: what ${name} draws from each patch`,
+    note: notes.filter(Boolean).join("; ").replace(/^[a-z]/, (first) => first.toUpperCase())
+  };
+}
+function percent(share) {
+  return `${(share * 100).toFixed(1)}%`;
 }
 
 // src/image_draw.js

@@ -5,6 +5,7 @@
 import { rowCoverage, rowEntries } from "./codec.js";
 import { colormap } from "./colormap.js";
 import { dataOf } from "./frames.js";
+import { formatValue } from "./overlay.js";
 import { hasLayer, sliceIndex } from "./state.js";
 import { displayToken } from "./text.js";
 
@@ -131,7 +132,8 @@ export function patchNode(state, image, patch) {
  * @property {ShownImage} image
  * @property {PanelLayout} layout
  * @property {Float64Array | null} heat  (rows·cols,); null: no overlay (the note says why)
- * @property {number} max                the colour scale's end: the largest |heat|
+ * @property {number} max                the colour scale's end: the largest |heat|, leaving out the
+ *   focused token's own patch where it is larger (colours clamp at the ends)
  * @property {boolean} signed
  * @property {string[]} table
  * @property {number} token              whose row the heat is
@@ -175,20 +177,26 @@ export function imageScene(state, frame, envelopeOf, layout) {
   const { cols, values } = rowEntries(env, slice, token);
   for (let k = 0; k < values.length; k++) row[cols[k]] = values[k];
   const { heat, max, signed, prefixShare } = rowHeat(row, image.prefix, image.rows, image.cols);
+  // A patch's row is often mostly its own patch (rollout's residual: 0.27 against 0.02 each in a
+  // 6 × 6 grid), which would leave every other patch black: the scale ends at the others' largest.
+  const own = base.outline; // the focused token's patch, whose row this is
+  const others = own === null ? max : Math.max(0, ...Array.from(heat, (v, k) => (k === own ? 0 : Math.abs(v))));
+  const above = own !== null && others > 0 && Math.abs(heat[own]) > others;
   const names = state.tokens.slice(0, image.prefix).map(displayToken).join(", ");
   const coverage = rowCoverage(env, slice, token);
   const notes = [
+    above ? `its own patch (${formatValue(heat[/** @type {number} */ (own)])}) is above the scale` : "",
     image.prefix ? `${names} (not on the image) ${image.prefix === 1 ? "holds" : "hold"} ${percent(prefixShare)} of this row` : "",
     coverage < 0.9995 ? `the stored entries carry ${percent(coverage)} of it` : "",
   ];
   return {
     ...base,
     heat,
-    max,
+    max: above ? others : max,
     signed,
     table: colormap(signed ? "diverging" : "heat"),
     scaleText: `${state.method.label}: what ${name} draws from each patch`,
-    note: notes.filter(Boolean).join("; "),
+    note: notes.filter(Boolean).join("; ").replace(/^[a-z]/, (first) => first.toUpperCase()),
   };
 }
 

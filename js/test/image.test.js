@@ -99,7 +99,11 @@ test("the overlay is the focused token's row at the selected layer, [CLS] (the f
   assert.deepEqual([...hovered.heat], expected(5, 2));
   assert.deepEqual([hovered.outline, hovered.pinned], [3, 1]);
   assert.match(hovered.title, /“&amp;” at layer 2/);
-  assert.equal(hovered.max, Math.max(...expected(5, 2).map(Math.abs)));
+  // The scale ends at the largest of the other patches where the token's own patch is larger.
+  const others = expected(5, 2).map((v, k) => (k === 3 ? 0 : Math.abs(v)));
+  const above = Math.abs(expected(5, 2)[3]) > Math.max(...others);
+  assert.equal(hovered.max, above ? Math.max(...others) : Math.max(...expected(5, 2).map(Math.abs)));
+  assert.equal(/Its own patch \(.*\) is above the scale/.test(hovered.note), above);
 
   const column = imageScene({ ...state, view: "model" }, { focus: { layer: 3, index: 4 }, pinned: null }, envelopeOf, layout);
   assert.deepEqual([...(column?.heat ?? [])], expected(4, 3), "the whole-model view: the focused column's layer");
@@ -111,6 +115,25 @@ test("the overlay is the focused token's row at the selected layer, [CLS] (the f
   assert.match(pending?.note ?? "", /layer 2 is not computed yet/);
   const broken = imageScene(readState(new FakeModel({ ...widgetTraits(), image: imageFact({ prefix: 3 }) })), { focus: null, pinned: null }, envelopeOf, layout);
   assert.match(broken?.note ?? "", /Cannot draw the image: its 2×2 patches after 3 other tokens are not the 6 tokens/);
+});
+
+test("a patch's own weight above the others' leaves the scale to the others and says so", () => {
+  const model = new FakeModel({ ...widgetTraits(), image: imageFact(), method: "rollout", layer: 3 });
+  const state = readState(model);
+  const envelopeOf = envelopeCache(model);
+  const scenes = [2, 3, 4, 5].map((token) => imageScene(state, { focus: { index: token }, pinned: null }, envelopeOf, panelLayout(900, state.image)));
+  let checked = 0;
+  for (const scene of scenes) {
+    assert.ok(scene?.heat && scene.outline !== null);
+    const own = Math.abs(scene.heat[scene.outline]);
+    const others = Math.max(...Array.from(scene.heat, (v, k) => (k === scene.outline ? 0 : Math.abs(v))));
+    if (own > others && others > 0) {
+      checked++;
+      assert.equal(scene.max, others);
+      assert.match(scene.note, new RegExp(`Its own patch \\(${scene.heat[scene.outline].toFixed(4)}\\) is above the scale`));
+    } else assert.equal(scene.max, Math.max(own, others));
+  }
+  assert.ok(checked > 0, "rollout: some patch's row is mostly its own patch");
 });
 
 test("the panel is drawn beside the graph; hovering and clicking a patch hover and pin its node", async () => {
