@@ -12,7 +12,7 @@ import torch
 from test_model_state import assert_unchanged, snapshot
 from zoo import IMAGE_FAMILIES
 
-from attn_widget import AttentionWidget, checks
+from attn_widget import AttentionWidget, analyze, checks
 from attn_widget.export import widget_state
 from attn_widget.shown_image import MAX_SIDE
 
@@ -58,7 +58,7 @@ def test_a_processors_statistics_undo_its_normalisation_and_the_picture_is_cut_t
             m, s = torch.tensor(mean).view(3, 1, 1), torch.tensor(std).view(3, 1, 1)
             return {"pixel_values": ((wanted - m) / s)[None].float()}
 
-    widget = AttentionWidget(analysis=__import__("attn_widget").analyze(model, IMAGE, processor=Processor()))
+    widget = AttentionWidget(analysis=analyze(model, IMAGE, processor=Processor()))
     assert widget.image["size"] == [8, 8] and widget.image["grid"] == [2, 2]
     expected = (wanted[:, :8, :8] * 255).permute(1, 2, 0).numpy()
     assert np.abs(pixels_of(widget.image).astype(float) - expected).max() <= 0.51 + 255 * 1e-6
@@ -100,3 +100,17 @@ def test_the_front_end_cannot_set_the_image_and_the_export_carries_it():
     assert base64.b64decode(state["image"]["rgb"]["base64"]) == before["rgb"]
     assert {k: state["image"][k] for k in ("size", "grid", "prefix")} == {"size": [8, 8], "grid": [2, 2], "prefix": 1}
     assert '"image":{"rgb":{"base64":' in widget.to_html()
+
+
+def test_a_processor_that_does_not_say_how_it_normalised_gets_the_inputs_range_stretched():
+    model = vit()
+    pixels = torch.randn(1, 3, 8, 8, generator=torch.Generator().manual_seed(3))
+
+    class Processor:  # no image_mean / image_std
+        def __call__(self, images, return_tensors):
+            return {"pixel_values": pixels}
+
+    widget = AttentionWidget(analysis=analyze(model, IMAGE, processor=Processor()))
+    x = pixels[0].double()
+    expected = ((x - x.min()) / (x.max() - x.min()) * 255).permute(1, 2, 0).numpy()  # one range for all channels
+    assert np.abs(pixels_of(widget.image).astype(float) - expected).max() <= 0.51
