@@ -46,6 +46,8 @@ class Capture:
     out_bias: torch.Tensor | None = None  # (L, d)
     model_inputs: dict | None = None  # the tokenizer's tensors, (1, n) each, on the CPU
     grid: tuple[int, int] | None = None  # images: (rows, cols) of the patch tokens that follow the prefix tokens
+    patch_size: tuple[int, int] | None = None  # images: (height, width) of a patch in pixels of pixel_values
+    pixel_stats: tuple | None = None  # images: (mean, std) per channel that normalised pixel_values; None: unknown
 
     @property
     def n_layers(self) -> int:

@@ -130,6 +130,31 @@ def attribution_data(value: dict) -> dict:
     return serialisable(value, "attribution_data")
 
 
+def image(value: dict, n_tokens: int, max_side: int) -> dict:
+    """``{}`` (text) or ``{"rgb": h·w·3 bytes, "size": [h, w] (1..max_side), "grid": [rows, cols],
+    "prefix": p}`` with ``p + rows·cols`` the number of tokens."""
+    if value == {}:
+        return value
+    if set(value) != {"rgb", "size", "grid", "prefix"}:
+        raise ValueError(f"image must be {{}} or have the keys rgb, size, grid and prefix; got {sorted(value)}.")
+    rgb, size, grid, prefix = value["rgb"], value["size"], value["grid"], value["prefix"]
+    pairs = [list(p) for p in (size, grid) if isinstance(p, (list, tuple)) and len(p) == 2]
+    if len(pairs) != 2 or not all(isinstance(v, int) and not isinstance(v, bool) and v > 0 for p in pairs for v in p):
+        raise ValueError(f"image size and grid must be pairs of whole numbers > 0; got {size!r} and {grid!r}.")
+    (height, width), (rows, cols) = pairs
+    if max(height, width) > max_side:
+        raise ValueError(f"image size must be at most {max_side} pixels a side (shrink it first); got {size}.")
+    if not isinstance(rgb, (bytes, memoryview)) or len(rgb) != height * width * 3:
+        got = len(rgb) if isinstance(rgb, (bytes, memoryview)) else type(rgb).__name__
+        raise ValueError(f"image rgb must be {height}×{width}×3 = {height * width * 3} bytes (uint8 RGB); got {got}.")
+    if not isinstance(prefix, int) or isinstance(prefix, bool) or prefix < 0 or prefix + rows * cols != n_tokens:
+        raise ValueError(
+            f"image prefix ({prefix!r}) plus its {rows}×{cols} patches must be the {n_tokens} tokens; "
+            "make a new AttentionWidget(model, image)."
+        )
+    return {"rgb": bytes(rgb), "size": [height, width], "grid": [rows, cols], "prefix": prefix}
+
+
 def serialisable(value, name: str):
     """Refuse what has no JSON form (NaN, infinities) or cannot be sent as UTF-8 (lone surrogates)."""
     if isinstance(value, float) and not math.isfinite(value):

@@ -17,12 +17,12 @@ import traitlets as t
 from . import checks
 
 
-def fact(trait: t.TraitType, help: str) -> t.TraitType:
+def fact(trait: t.TraitType, help: str, check: Callable | None = None) -> t.TraitType:
     """A fact about the analysed text or what was computed from it: synced, and set by the widget
     itself (at construction, when computing on request, in set_target), never by the user or the
-    front end (``AttentionWidget._check_fact``)."""
+    front end (``AttentionWidget._check_fact``), which also runs ``check`` ``(widget, value) -> value``."""
     trait.help = help if "set_target" in help else help + " Comes from the analysis: read-only."
-    return trait.tag(sync=True, fact=True)
+    return trait.tag(sync=True, fact=True, fact_check=check)
 
 
 def option(trait: t.TraitType, check: Callable | None = None) -> t.TraitType:

@@ -17,6 +17,7 @@ import torch
 from .capture import Capture, capture_encoded
 from .errors import UnsupportedModelError
 from .inputs import Encoded
+from .shown_image import processor_stats
 
 # model_type -> names of the tokens before the patches (registers are numbered after these).
 PREFIX: dict[str, tuple[str, ...]] = {
@@ -96,9 +97,20 @@ def pixel_values(model, image, processor=None) -> torch.Tensor:
     return (resized - mean_t) / std_t
 
 
+def _patch(model) -> tuple[int, int]:
+    return _pair(getattr(model.config, "patch_size", 16))
+
+
 def _grid(model, pixels: torch.Tensor) -> tuple[int, int]:
-    patch = _pair(getattr(model.config, "patch_size", 16))
+    patch = _patch(model)
     return pixels.shape[-2] // patch[0], pixels.shape[-1] // patch[1]
+
+
+def _stats(model, processor) -> tuple | None:
+    """``(mean, std)`` that normalised the input: the processor's, else the minimal preprocessing's."""
+    if processor is not None:
+        return processor_stats(processor)
+    return NORMALISATION.get(str(getattr(model.config, "model_type", "")), _HALF)
 
 
 def prefix_tokens(model_type: str, count: int) -> list[str]:
@@ -127,6 +139,8 @@ def capture_image(model, image, processor=None) -> Capture:
     record.token_ids = torch.arange(n)
     record.special = torch.arange(n) < prefix
     record.grid = (rows, cols)
+    record.patch_size = _patch(model)
+    record.pixel_stats = _stats(model, processor)  # the widget draws the input as the model saw it
     return record
 
 

@@ -22,6 +22,7 @@ from .methods import registry
 from .methods.registry import DEFAULT_BINARIZE_THRESHOLD, MatrixMethod, ViewSettings
 from .on_request import OnRequest
 from .seq2seq import Seq2SeqAnalysis
+from .shown_image import MAX_SIDE, image_fact
 from .text import display_token
 from .traits import Choice, Count, data_traits, fact, option, pick, tagged
 
@@ -72,6 +73,13 @@ class AttentionWidget(OnRequest, anywidget.AnyWidget):
     )
     attributions = fact(t.List(t.Dict()), "Token-score methods, in menu order: id, label, description, signed.")
     ready = fact(t.Dict(), "Per method id, the layer numbers present in its data.")
+    image = fact(
+        t.Dict(),
+        "Images: the model's input as it saw it, drawn beside the graph (attn_widget.shown_image): {rgb: bytes "
+        f"(h·w·3, uint8 RGB, row-major), size: [h, w] (at most {MAX_SIDE} a side), grid: [rows, cols], prefix: the "
+        "number of tokens before the patches}; {} for text.",
+        lambda self, value: checks.image(value, len(self.tokens), MAX_SIDE),
+    )
     job = t.Dict(
         help="The running computation {method, layers, done, total}, or {} (with 'error' if it failed). "
         "Set by compute(); numbers must be finite."
@@ -220,6 +228,7 @@ class AttentionWidget(OnRequest, anywidget.AnyWidget):
                 n_heads=record.n_heads,
                 causal=record.causal,
                 model_name=display_token(record.model_name),
+                image=image_fact(shown.capture) if isinstance(shown, Analysis) else {},
                 methods=[m.meta(shown) for m in available],
                 attributions=[entry.meta() for entry in self._attribution_entries()],
                 layer_names=joint.layer_names() if joint else [],
@@ -394,8 +403,13 @@ class AttentionWidget(OnRequest, anywidget.AnyWidget):
     # Validation: every trait is checked, whether Python or the front end sets it --------------
     @t.validate(*_FACTS)
     def _check_fact(self, proposal):
-        self._refuse_unless_writing(proposal["trait"].name)
-        return proposal["value"]
+        trait = proposal["trait"]
+        self._refuse_unless_writing(trait.name)
+        check = trait.metadata.get("fact_check")
+        try:
+            return proposal["value"] if check is None else check(self, proposal["value"])
+        except (TypeError, ValueError) as error:
+            raise t.TraitError(str(error)) from None
 
     def _refuse_unless_writing(self, name: str) -> None:
         """Facts are written by the widget only (``_setting_facts``)."""

@@ -326,6 +326,7 @@ FACTS = [
     ("model_name", "another model"),
     ("methods", []),
     ("ready", {}),
+    ("image", {"rgb": b"", "size": [1, 1], "grid": [1, 1], "prefix": 0}),
     ("data_raw", b""),
     ("data_flow", b"AWP1"),
 ]

@@ -2,6 +2,7 @@
 var LIGHT = ["#c6dbef", "#6baed6", "#2171b5", "#08306b", "#2d004b"];
 var DARK = ["#1f4e5a", "#2a9d8f", "#8ac926", "#e9c46a", "#fff3b0"];
 var DIVERGING = ["#2166ac", "#92c5de", "#bdbdbd", "#f4a582", "#b2182b"];
+var HEAT = ["#000004", "#3b0f70", "#8c2981", "#de4968", "#fe9f6d", "#fcfdbf"];
 function rgb(hex) {
   const v = parseInt(hex.slice(1), 16);
   return [v >> 16 & 255, v >> 8 & 255, v & 255];
@@ -21,7 +22,8 @@ function interpolate(anchors, size = 256) {
 var tables = {
   light: interpolate(LIGHT),
   dark: interpolate(DARK),
-  diverging: interpolate(DIVERGING)
+  diverging: interpolate(DIVERGING),
+  heat: interpolate(HEAT)
 };
 function colormap(name) {
   return tables[name];
@@ -432,7 +434,7 @@ var VIEW_OPTIONS = [
   }
 ];
 var PICKS = ["target", "selected"];
-var FACTS = ["tokens", "special", "methods", "attributions", "n_layers", "n_heads", "causal", "model_name", "layer_names", "segments", "ready", "targets"];
+var FACTS = ["tokens", "special", "methods", "attributions", "n_layers", "n_heads", "causal", "model_name", "layer_names", "segments", "ready", "targets", "image"];
 var REDRAW_ON = [...FACTS, ...VIEW_OPTIONS.map((option2) => option2.trait), ...PICKS, "job", "attribution_data"];
 function choicesOf(trait) {
   return VIEW_OPTIONS.find((option2) => option2.trait === trait)?.choices ?? [];
@@ -496,7 +498,8 @@ function readState(model) {
       attributions: Array.isArray(attributions) ? attributions.filter((a) => isObject(a) && typeof a.id === "string" && typeof a.label === "string") : [],
       attributionData: isObject(model.get("attribution_data")) ? model.get("attribution_data") : {},
       offline: model.get("offline") === true,
-      selected: selection(model.get("selected"), n, L)
+      selected: selection(model.get("selected"), n, L),
+      image: readImage(model.get("image"), n)
     }
   );
 }
@@ -597,256 +600,6 @@ function pinnedModelNode(state) {
   if (side === "source") layer = state.method.cumulative ? 0 : state.layer - 1;
   if (typeof layer !== "number" || layer < 0 || layer > state.nLayers) return null;
   return { layer, index };
-}
-
-// src/scene.js
-var WIDE_EDGES = 32;
-var WIDE_EDGES_DENSE = 8;
-var DENSE = 300;
-var inkOf = (dark) => dark ? "#e6e6e6" : "#333333";
-function edgeTable(signed, dark) {
-  return colormap(signed ? "diverging" : dark ? "dark" : "light");
-}
-function layerScene(frame, dark) {
-  const { layout, edges, pinned, focus, degrees } = frame;
-  const signed = frame.env?.signed ?? false;
-  const ink = inkOf(dark);
-  const highlight = focus ? /* @__PURE__ */ new Set([...pinned ? edgesOfNode(edges, pinned) : [], ...edgesOfNode(edges, focus)]) : null;
-  const dots = [];
-  if (degrees) {
-    const x = degrees.kind === "in" ? layout.rightX : layout.leftX;
-    const largest = Math.max(2, Math.min(LABEL_GAP, layout.rowHeight * 0.45));
-    for (let i = layout.first; i <= layout.last; i++) {
-      const radius = degrees.max > 0 ? largest * Math.sqrt(Math.abs(degrees.values[i]) / degrees.max) : 0;
-      dots.push({ x, y: rowCenter(layout, i), radius, color: ink, alpha: 0.55 });
-    }
-  }
-  const bundles = [{ layout, edges, highlight, wideFrom: wideFrom(edges, edges.count > DENSE ? WIDE_EDGES_DENSE : WIDE_EDGES) }];
-  return { layout, bundles, dots, marks: [], rules: segmentRules(layout, frame.state.segments), table: edgeTable(signed, dark), signed, ink };
-}
-function modelScene(frame, dark) {
-  const { layout, perLayer, focus, shade } = frame;
-  const ink = inkOf(dark);
-  const traced = focus ? tracePaths(perLayer, focus) : null;
-  const wide = Math.floor(WIDE_EDGES / Math.max(1, perLayer.length));
-  const bundles = perLayer.map((edges, l) => ({
-    layout: transition(layout, l + 1),
-    edges,
-    highlight: traced ? traced[l] : null,
-    wideFrom: wideFrom(edges, wide)
-  }));
-  const nodeTable = colormap(dark ? "dark" : "light");
-  const radius = Math.max(1, Math.min(LABEL_GAP / 2, layout.rowHeight * 0.25));
-  const dots = [];
-  layout.columns.forEach((x, c) => {
-    for (let i = layout.first; i <= layout.last; i++) {
-      const y = rowCenter(layout, i);
-      if (!shade) {
-        dots.push({ x, y, radius, color: ink, alpha: 0.6 });
-        continue;
-      }
-      const value = shade[c][i];
-      dots.push({ x, y, radius: radius * (1 + value), color: nodeTable[Math.round(value * (nodeTable.length - 1))], alpha: 0.25 + 0.75 * value });
-    }
-  });
-  const marks = layout.columns.slice(1, -1).map((x, c) => ({ text: layerMark(frame.state, c + 1), x, y: HEADER_HEIGHT / 2 }));
-  const rules = segmentRules(layout, frame.state.segments);
-  return { layout, bundles, dots, marks, rules, table: edgeTable(frame.env.signed, dark), signed: frame.env.signed, ink };
-}
-function segmentRules(layout, segments) {
-  const rules = [];
-  let start = 0;
-  for (const { size } of segments.slice(0, -1)) {
-    start += size;
-    if (start > layout.first && start <= layout.last) rules.push(rowCenter(layout, start) - layout.rowHeight / 2);
-  }
-  return rules;
-}
-function drawBase(ctx, scene) {
-  drain(baseStrokes(ctx, scene));
-}
-function baseStrokes(ctx, scene) {
-  return bundleStrokes(ctx, scene, { highlighted: false, unhighlighted: true });
-}
-function drawOverlay(ctx, scene) {
-  drain(bundleStrokes(ctx, scene, { highlighted: true, unhighlighted: false }));
-  drawMarks(ctx, scene);
-}
-function isHighlighted(scene) {
-  return scene.bundles.some((b) => b.highlight !== null);
-}
-function drawScene(ctx, scene) {
-  drain(bundleStrokes(ctx, scene, { highlighted: true, unhighlighted: true }));
-  drawMarks(ctx, scene);
-}
-function* bundleStrokes(ctx, scene, { highlighted, unhighlighted }) {
-  for (const { layout, edges, highlight, wideFrom: wideFrom2 } of scene.bundles) {
-    yield* edgeStrokes(ctx, layout, edges, { table: scene.table, signed: scene.signed, highlight: highlighted ? highlight : null, wideFrom: wideFrom2, unhighlighted });
-  }
-}
-function drain(strokes) {
-  while (!strokes.next().done) ;
-}
-function drawRules(ctx, scene) {
-  ctx.globalAlpha = 0.5;
-  ctx.strokeStyle = scene.ink;
-  ctx.lineWidth = 1;
-  ctx.setLineDash([4, 4]);
-  for (const y of scene.rules) {
-    ctx.beginPath();
-    ctx.moveTo(0, y);
-    ctx.lineTo(scene.layout.width, y);
-    ctx.stroke();
-  }
-  ctx.setLineDash([]);
-}
-function drawMarks(ctx, scene) {
-  for (const dot of scene.dots) {
-    if (dot.radius <= 0) continue;
-    ctx.globalAlpha = dot.alpha;
-    ctx.fillStyle = dot.color;
-    ctx.beginPath();
-    ctx.arc(dot.x, dot.y, dot.radius, 0, 2 * Math.PI);
-    ctx.fill();
-  }
-  if (scene.rules.length) drawRules(ctx, scene);
-  ctx.globalAlpha = 1;
-  ctx.fillStyle = scene.ink;
-  ctx.font = "11px sans-serif";
-  ctx.textAlign = "center";
-  ctx.textBaseline = "middle";
-  for (const mark of scene.marks) ctx.fillText(mark.text, mark.x, mark.y);
-  ctx.textAlign = "left";
-}
-
-// src/text.js
-var UNSAFE = /[\u0000-\u001f\u007f-\u009f\u00ad\u061c\u200b-\u200f\u2028-\u202e\u2060-\u206f\ufeff\ufffe\uffff\ud800-\udfff]/gu;
-var WHITESPACE = /* @__PURE__ */ new Map([["\n", "\u21B5"], ["	", "\u21E5"]]);
-function visible(char) {
-  const code = (
-    /** @type {number} */
-    char.codePointAt(0)
-  );
-  const shown = WHITESPACE.get(char);
-  if (shown) return shown;
-  if (code >= 55296 && code <= 57343 || code >= 65534) return "\uFFFD";
-  return code < 256 ? `\\x${code.toString(16).padStart(2, "0")}` : `\\u${code.toString(16).padStart(4, "0")}`;
-}
-function displayToken(text2) {
-  return text2 === "" ? "\u2205" : text2.replace(UNSAFE, visible);
-}
-var NOT_XML = /[^\t\n\r\u0020-\ud7ff\ue000-\ufffd\u{10000}-\u{10ffff}]/gu;
-function xmlText(text2) {
-  return text2.replace(NOT_XML, "\uFFFD");
-}
-
-// src/exporter.js
-var SVG = "http://www.w3.org/2000/svg";
-var CAPTION_HEIGHT = 24;
-function labelsOf({ scene, tokens }) {
-  const { layout } = scene;
-  if (!layout.showLabels) return [];
-  const labels = [];
-  for (let i = layout.first; i <= layout.last; i++) {
-    const text2 = displayToken(tokens[i]);
-    labels.push({ text: text2, x: layout.leftX - LABEL_GAP, y: rowCenter(layout, i), anchor: (
-      /** @type {const} */
-      "end"
-    ) });
-    labels.push({ text: text2, x: layout.rightX + LABEL_GAP, y: rowCenter(layout, i), anchor: (
-      /** @type {const} */
-      "start"
-    ) });
-  }
-  return labels;
-}
-function svgOf(doc, picture) {
-  const { scene } = picture;
-  const { layout } = scene;
-  const height = layout.height + CAPTION_HEIGHT;
-  const add = (tag, attributes, parent) => {
-    const node = doc.createElementNS(SVG, tag);
-    for (const [name, value] of Object.entries(attributes)) node.setAttribute(name, xmlText(String(value)));
-    parent.append(node);
-    return node;
-  };
-  const svg = doc.createElementNS(SVG, "svg");
-  for (const [name, value] of Object.entries({ width: layout.width, height, viewBox: `0 0 ${layout.width} ${height}` })) {
-    svg.setAttribute(name, String(value));
-  }
-  svg.setAttribute("font-family", "sans-serif");
-  svg.setAttribute("font-size", "12");
-  add("rect", { width: "100%", height: "100%", fill: picture.background }, svg);
-  const clip = add("clipPath", { id: "attnw-band" }, add("defs", {}, svg));
-  add("rect", { x: 0, y: HEADER_HEIGHT, width: layout.width, height: layout.height - HEADER_HEIGHT }, clip);
-  const group = add("g", { fill: "none", "stroke-linecap": "round", "clip-path": "url(#attnw-band)" }, svg);
-  const options = { table: scene.table, signed: scene.signed };
-  for (const bundle of scene.bundles) {
-    const { edges, highlight, wideFrom: wideFrom2 } = bundle;
-    const { leftX, rightX } = bundle.layout;
-    const midX = (leftX + rightX) / 2;
-    if (edges.max <= 0) continue;
-    for (const strong of [false, true]) {
-      for (let e = 0; e < edges.count; e++) {
-        if ((highlight?.has(e) ?? false) !== strong) continue;
-        const style = edgeStyle(edges.weight[e], edges.max, { ...options, highlight, wideFrom: wideFrom2 }, strong);
-        const y0 = rowCenter(bundle.layout, edges.source[e]);
-        const y1 = rowCenter(bundle.layout, edges.target[e]);
-        const d = `M${leftX} ${y0}C${midX} ${y0} ${midX} ${y1} ${rightX} ${y1}`;
-        const stroke = { d, stroke: style.color, "stroke-opacity": style.alpha.toFixed(3), "stroke-width": style.width.toFixed(2) };
-        add("path", stroke, group);
-      }
-    }
-  }
-  for (const dot of scene.dots) {
-    if (dot.radius > 0) add("circle", { cx: dot.x, cy: dot.y, r: dot.radius.toFixed(2), fill: dot.color, "fill-opacity": dot.alpha }, svg);
-  }
-  const text2 = (content, x, y, anchor, weight = "normal") => {
-    const node = add("text", { x, y, "text-anchor": anchor, "dominant-baseline": "middle", fill: picture.foreground, "font-weight": weight }, svg);
-    node.textContent = xmlText(content);
-  };
-  for (const y of scene.rules) add("line", { x1: 0, x2: layout.width, y1: y, y2: y, stroke: picture.foreground, "stroke-opacity": 0.5, "stroke-dasharray": "4 4" }, svg);
-  for (const mark of scene.marks) text2(mark.text, mark.x, mark.y, "middle");
-  text2(picture.titles[0], 0, 10, "start", "bold");
-  text2(picture.titles[1], layout.rightX + LABEL_GAP, 10, "start", "bold");
-  for (const label of labelsOf(picture)) text2(label.text, label.x, label.y, label.anchor);
-  text2(picture.caption, 0, layout.height + 12, "start");
-  return new (doc.defaultView ?? globalThis).XMLSerializer().serializeToString(svg);
-}
-function paintPng(canvas, picture, scale = 2) {
-  const { layout } = picture.scene;
-  const height = layout.height + CAPTION_HEIGHT;
-  canvas.width = Math.round(layout.width * scale);
-  canvas.height = Math.round(height * scale);
-  const ctx = canvas.getContext("2d");
-  if (!ctx) return;
-  ctx.setTransform(scale, 0, 0, scale, 0, 0);
-  ctx.fillStyle = picture.background;
-  ctx.fillRect(0, 0, layout.width, height);
-  drawScene(ctx, picture.scene);
-  ctx.fillStyle = picture.foreground;
-  ctx.textBaseline = "middle";
-  ctx.font = "bold 12px sans-serif";
-  ctx.fillText(picture.titles[0], 0, 10);
-  ctx.fillText(picture.titles[1], layout.rightX + LABEL_GAP, 10);
-  ctx.font = "12px sans-serif";
-  for (const label of labelsOf(picture)) {
-    ctx.textAlign = label.anchor === "end" ? "right" : "left";
-    ctx.fillText(label.text, label.x, label.y);
-  }
-  ctx.textAlign = "left";
-  ctx.fillText(picture.caption, 0, layout.height + 12);
-}
-function download(container, blob, name) {
-  const url = URL.createObjectURL(blob);
-  const link = container.ownerDocument.createElement("a");
-  link.href = url;
-  link.download = name;
-  link.hidden = true;
-  container.append(link);
-  link.click();
-  link.remove();
-  setTimeout(() => URL.revokeObjectURL(url), 1e3);
 }
 
 // src/frames.js
@@ -969,38 +722,25 @@ function reachShading(state, cumulative, focus) {
   return shade;
 }
 
-// src/keyboard.js
-function keyAction(state, focused, key) {
-  const n = state.tokens.length;
-  const inModel = state.view === "model";
-  const mine = focused && inModel === "layer" in focused ? focused : null;
-  const at = (
-    /** @type {any} */
-    mine ?? (inModel ? pinnedModelNode(state) : pinnedNode(state)) ?? (inModel ? { layer: state.nLayers, index: 0 } : { side: "target", index: 0 })
+// src/text.js
+var UNSAFE = /[\u0000-\u001f\u007f-\u009f\u00ad\u061c\u200b-\u200f\u2028-\u202e\u2060-\u206f\ufeff\ufffe\uffff\ud800-\udfff]/gu;
+var WHITESPACE = /* @__PURE__ */ new Map([["\n", "\u21B5"], ["	", "\u21E5"]]);
+function visible(char) {
+  const code = (
+    /** @type {number} */
+    char.codePointAt(0)
   );
-  const step = mine ? 1 : 0;
-  const across = (direction) => inModel ? { layer: Math.max(0, Math.min(state.nLayers, at.layer + direction * step)), index: at.index } : { side: direction < 0 ? "source" : "target", index: at.index };
-  switch (key) {
-    case "ArrowDown":
-      return { type: "move", node: { ...at, index: Math.min(n - 1, at.index + step) } };
-    case "ArrowUp":
-      return { type: "move", node: { ...at, index: Math.max(0, at.index - step) } };
-    case "ArrowLeft":
-      return { type: "move", node: across(-1) };
-    case "ArrowRight":
-      return { type: "move", node: across(1) };
-    case "Enter":
-    case " ":
-      return { type: "toggle", node: at };
-    case "Escape":
-      return { type: "unpin" };
-    default:
-      return null;
-  }
+  const shown = WHITESPACE.get(char);
+  if (shown) return shown;
+  if (code >= 55296 && code <= 57343 || code >= 65534) return "\uFFFD";
+  return code < 256 ? `\\x${code.toString(16).padStart(2, "0")}` : `\\u${code.toString(16).padStart(4, "0")}`;
 }
-function toggledSelection(state, node) {
-  const pinned = state.view === "model" ? pinnedModelNode(state) : pinnedNode(state);
-  return JSON.stringify(pinned) === JSON.stringify(node) ? {} : node;
+function displayToken(text2) {
+  return text2 === "" ? "\u2205" : text2.replace(UNSAFE, visible);
+}
+var NOT_XML = /[^\t\n\r\u0020-\ud7ff\ue000-\ufffd\u{10000}-\u{10ffff}]/gu;
+function xmlText(text2) {
+  return text2.replace(NOT_XML, "\uFFFD");
 }
 
 // src/overlay.js
@@ -1135,6 +875,595 @@ function renderLegend(legend, { table, signed, max, meanCoverage, minCoverage, e
   legend.dataset.max = String(max);
   legend.dataset.mid = colorAt(table, 0.5, false);
   legend.dataset.share = String(share);
+}
+
+// src/image.js
+var PANEL_GAP = 16;
+var BESIDE_FROM = 560;
+var SIDE_MIN = 160;
+var SIDE_MAX = 280;
+function readImage(value, n) {
+  if (typeof value !== "object" || value === null || !("rgb" in value)) return null;
+  const { rgb: rgb2, size, grid, prefix } = (
+    /** @type {Record<string, any>} */
+    value
+  );
+  const whole = (v) => Number.isInteger(v) && /** @type {number} */
+  v > 0;
+  const [height, width] = Array.isArray(size) && size.every(whole) ? size : [0, 0];
+  const [rows, cols] = Array.isArray(grid) && grid.every(whole) ? grid : [0, 0];
+  const bytes = ArrayBuffer.isView(rgb2) ? new Uint8Array(rgb2.buffer, rgb2.byteOffset, rgb2.byteLength) : new Uint8Array(0);
+  const problem = !height || !rows || size.length !== 2 || grid.length !== 2 ? "the image's size or patch grid is not two whole numbers" : bytes.length !== height * width * 3 ? `the image has ${bytes.length} bytes, not ${height}\xD7${width}\xD73` : !Number.isInteger(prefix) || prefix < 0 || prefix + rows * cols !== n ? `its ${rows}\xD7${cols} patches after ${prefix} other tokens are not the ${n} tokens` : "";
+  return { width, height, rgb: bytes, rows, cols, prefix: problem ? 0 : prefix, problem };
+}
+function panelLayout(total, image) {
+  if (!image) return { graphWidth: total, beside: false, width: 0, box: { width: 0, height: 0 } };
+  const beside = total >= BESIDE_FROM;
+  const side = beside ? Math.max(SIDE_MIN, Math.min(SIDE_MAX, Math.round(total * 0.3))) : Math.min(SIDE_MAX, total);
+  const scale = image.problem ? 0 : side / Math.max(image.width, image.height);
+  return {
+    graphWidth: beside ? total - side - PANEL_GAP : total,
+    beside,
+    width: side,
+    box: { width: Math.round(image.width * scale), height: Math.round(image.height * scale) }
+  };
+}
+function rowHeat(row, prefix, rows, cols) {
+  const heat = new Float64Array(rows * cols);
+  let max = 0;
+  let signed = false;
+  let total = 0;
+  let before = 0;
+  for (let i = 0; i < row.length; i++) {
+    const magnitude = Math.abs(row[i]);
+    total += magnitude;
+    if (i < prefix) before += magnitude;
+    else if (i - prefix < heat.length) {
+      heat[i - prefix] = row[i];
+      max = Math.max(max, magnitude);
+      signed || (signed = row[i] < 0);
+    }
+  }
+  return { heat, max, signed, prefixShare: total > 0 ? before / total : 0 };
+}
+function patchAt(box, rows, cols, x, y) {
+  if (!(x >= 0 && y >= 0 && x < box.width && y < box.height)) return null;
+  const r = Math.min(rows - 1, Math.floor(y / box.height * rows));
+  const c = Math.min(cols - 1, Math.floor(x / box.width * cols));
+  return r * cols + c;
+}
+function patchNode(state, image, patch) {
+  const index = image.prefix + patch;
+  return state.view === "model" ? { layer: state.layer, index } : { side: "target", index };
+}
+var HEAT_ALPHA = 0.6;
+function imageScene(state, frame, envelopeOf, layout) {
+  const { image } = state;
+  if (!image) return null;
+  const token = frame.focus?.index ?? 0;
+  const layer = frame.focus?.layer !== void 0 && frame.focus.layer >= 1 ? frame.focus.layer : state.layer;
+  const patch = (i) => i !== void 0 && i >= image.prefix ? i - image.prefix : null;
+  const name = `\u201C${displayToken(state.tokens[token] ?? "")}\u201D`;
+  const base = {
+    image,
+    layout,
+    token,
+    layer,
+    heat: null,
+    max: 0,
+    signed: false,
+    table: colormap("heat"),
+    outline: patch(frame.focus?.index),
+    pinned: patch(frame.pinned?.index),
+    title: `${name} at layer ${layer}`,
+    scaleText: "",
+    note: ""
+  };
+  if (image.problem) return { ...base, title: "", note: `Cannot draw the image: ${image.problem}.` };
+  if (!hasLayer(state, layer)) return { ...base, note: `${state.method.label} at layer ${layer} is not computed yet.` };
+  const env = dataOf(state, envelopeOf, state.method);
+  const slice = sliceIndex({ ...state, layer });
+  const row = new Float64Array(state.tokens.length);
+  const { cols, values } = rowEntries(env, slice, token);
+  for (let k = 0; k < values.length; k++) row[cols[k]] = values[k];
+  const { heat, max, signed, prefixShare } = rowHeat(row, image.prefix, image.rows, image.cols);
+  const own = base.outline;
+  const others = own === null ? max : Math.max(0, ...Array.from(heat, (v, k) => k === own ? 0 : Math.abs(v)));
+  const above = own !== null && others > 0 && Math.abs(heat[own]) > others;
+  const names = state.tokens.slice(0, image.prefix).map(displayToken).join(", ");
+  const coverage = rowCoverage(env, slice, token);
+  const notes = [
+    above ? `its own patch (${formatValue(heat[
+      /** @type {number} */
+      own
+    ])}) is above the scale` : "",
+    image.prefix ? `${names} (not on the image) ${image.prefix === 1 ? "holds" : "hold"} ${percent(prefixShare)} of this row` : "",
+    coverage < 0.9995 ? `the stored entries carry ${percent(coverage)} of it` : ""
+  ];
+  return {
+    ...base,
+    heat,
+    max: above ? others : max,
+    signed,
+    table: colormap(signed ? "diverging" : "heat"),
+    scaleText: `${state.method.label}: what ${name} draws from each patch`,
+    note: notes.filter(Boolean).join("; ").replace(/^[a-z]/, (first) => first.toUpperCase())
+  };
+}
+function percent(share) {
+  return `${(share * 100).toFixed(1)}%`;
+}
+
+// src/image_draw.js
+var sources = /* @__PURE__ */ new WeakMap();
+function sourceOf(doc, image) {
+  const hit = sources.get(image.rgb.buffer);
+  if (hit && hit.offset === image.rgb.byteOffset && hit.doc === doc) return hit.canvas;
+  const canvas = (
+    /** @type {HTMLCanvasElement} */
+    doc.createElement("canvas")
+  );
+  canvas.width = image.width;
+  canvas.height = image.height;
+  const ctx = canvas.getContext("2d");
+  if (ctx) {
+    const data = ctx.createImageData(image.width, image.height);
+    for (let p = 0; p < image.width * image.height; p++) {
+      data.data[4 * p] = image.rgb[3 * p];
+      data.data[4 * p + 1] = image.rgb[3 * p + 1];
+      data.data[4 * p + 2] = image.rgb[3 * p + 2];
+      data.data[4 * p + 3] = 255;
+    }
+    ctx.putImageData(data, 0, 0);
+  }
+  sources.set(image.rgb.buffer, { offset: image.rgb.byteOffset, doc, canvas });
+  return canvas;
+}
+function drawImageRaster(ctx, scene, x, y, doc) {
+  const { image, layout, heat, max, signed, table } = scene;
+  const { width, height } = layout.box;
+  if (!width || !height) return;
+  ctx.imageSmoothingEnabled = width / image.width < 3;
+  ctx.drawImage(sourceOf(doc, image), x, y, width, height);
+  const cell = (k) => {
+    const r = Math.floor(k / image.cols);
+    const c = k % image.cols;
+    const x0 = x + Math.round(c * width / image.cols);
+    const y0 = y + Math.round(r * height / image.rows);
+    return [x0, y0, x + Math.round((c + 1) * width / image.cols) - x0, y + Math.round((r + 1) * height / image.rows) - y0];
+  };
+  if (heat) {
+    ctx.globalAlpha = HEAT_ALPHA;
+    for (let k = 0; k < heat.length; k++) {
+      ctx.fillStyle = colorAt(table, max > 0 ? heat[k] / max : 0, signed);
+      const [cx, cy, cw, ch] = cell(k);
+      ctx.fillRect(cx, cy, cw, ch);
+    }
+    ctx.globalAlpha = 1;
+  }
+  const outline = (k, dash) => {
+    const [cx, cy, cw, ch] = cell(k);
+    ctx.setLineDash(dash);
+    for (
+      const [color, lineWidth] of
+      /** @type {const} */
+      [["#000000", 4], ["#ffffff", 2]]
+    ) {
+      ctx.strokeStyle = color;
+      ctx.lineWidth = lineWidth;
+      ctx.strokeRect(cx + 1, cy + 1, cw - 2, ch - 2);
+    }
+    ctx.setLineDash([]);
+  };
+  if (scene.pinned !== null && scene.pinned !== scene.outline) outline(scene.pinned, [4, 3]);
+  if (scene.outline !== null) outline(scene.outline, []);
+}
+var stopsOf = (table) => table.filter((_, i) => i % 32 === 0 || i === table.length - 1);
+var scaleEnds = (scene) => [scene.signed ? formatValue(-scene.max) : "0", formatValue(scene.max)];
+function createImagePanel(doc) {
+  const root = element(doc, "div", "attnw-image");
+  root.hidden = true;
+  const title = element(doc, "div", "attnw-image-title");
+  const canvas = (
+    /** @type {HTMLCanvasElement} */
+    element(doc, "canvas", "attnw-image-canvas")
+  );
+  canvas.setAttribute("role", "img");
+  const scale = element(doc, "div", "attnw-image-scale");
+  const low = element(doc, "span", "attnw-image-scale-label");
+  const bar = element(doc, "span", "attnw-image-scale-bar");
+  const high = element(doc, "span", "attnw-image-scale-label");
+  scale.append(low, bar, high);
+  const scaleText = element(doc, "div", "attnw-image-scale-text");
+  const note = element(doc, "div", "attnw-image-note");
+  root.append(title, canvas, scale, scaleText, note);
+  let shown = null;
+  const paint = (scene) => {
+    shown = scene;
+    root.hidden = !scene;
+    root.parentElement?.classList.toggle("attnw-body-stacked", Boolean(scene && !scene.layout.beside));
+    if (!scene) return;
+    const { box } = scene.layout;
+    root.style.width = `${scene.layout.width}px`;
+    const dpr = doc.defaultView?.devicePixelRatio || 1;
+    canvas.style.width = `${box.width}px`;
+    canvas.style.height = `${box.height}px`;
+    canvas.width = Math.round(box.width * dpr);
+    canvas.height = Math.round(box.height * dpr);
+    canvas.hidden = !box.width;
+    const ctx = canvas.getContext("2d");
+    if (ctx) {
+      ctx.setTransform(dpr, 0, 0, dpr, 0, 0);
+      drawImageRaster(ctx, scene, 0, 0, doc);
+    }
+    title.textContent = scene.title;
+    scale.hidden = scaleText.hidden = !scene.heat;
+    [low.textContent, high.textContent] = scaleEnds(scene);
+    bar.style.background = `linear-gradient(to right, ${stopsOf(scene.table).join(", ")})`;
+    scaleText.textContent = scene.scaleText;
+    note.textContent = scene.note;
+    canvas.setAttribute("aria-label", `The input image, ${scene.image.rows}\xD7${scene.image.cols} patches, coloured by ${scene.scaleText || "nothing"}`);
+    Object.assign(canvas.dataset, {
+      token: String(scene.token),
+      layer: String(scene.layer),
+      outline: String(scene.outline ?? ""),
+      pinned: String(scene.pinned ?? ""),
+      max: String(scene.max)
+    });
+  };
+  return { root, canvas, paint, scene: () => shown };
+}
+var LINE = 16;
+var TITLE_FONT = "bold 12px sans-serif";
+var FONT = "12px sans-serif";
+var CHAR_WIDTH = 6.6;
+function panelPicture(scene) {
+  const { width, box } = scene.layout;
+  const wrap = (text2) => {
+    const lines = [""];
+    for (const word of text2.split(" ")) {
+      const last = lines[lines.length - 1];
+      if (last && (last.length + 1 + word.length) * CHAR_WIDTH > width) lines.push(word);
+      else lines[lines.length - 1] = last ? `${last} ${word}` : word;
+    }
+    return text2 ? lines : [];
+  };
+  const texts = [{ text: scene.title, x: 0, y: 10, bold: true }];
+  const imageY = 22;
+  let y = imageY + box.height + 8;
+  const bar = scene.heat ? { x: 0, y, width: Math.min(width, 140), height: 10 } : null;
+  if (bar) {
+    const [low, high] = scaleEnds(scene);
+    texts.push({ text: low, x: 0, y: y + 20 }, { text: high, x: bar.width, y: y + 20, anchor: "end" });
+    y += 32;
+  }
+  for (const line of [...wrap(scene.scaleText), ...wrap(scene.note)]) {
+    texts.push({ text: line, x: 0, y: y + 6 });
+    y += LINE;
+  }
+  return { texts, imageY, bar, height: y + 4 };
+}
+function paintImagePanel(ctx, scene, x, y, foreground) {
+  const { texts, imageY, bar } = panelPicture(scene);
+  drawImageRaster(ctx, scene, x, y + imageY, ctx.canvas.ownerDocument);
+  if (bar) {
+    const stops = scene.table;
+    for (let i = 0; i < stops.length; i++) {
+      ctx.fillStyle = stops[i];
+      ctx.fillRect(x + bar.x + i * bar.width / stops.length, y + bar.y, bar.width / stops.length + 0.5, bar.height);
+    }
+  }
+  ctx.fillStyle = foreground;
+  ctx.textBaseline = "middle";
+  for (const t of texts) {
+    ctx.font = t.bold ? TITLE_FONT : FONT;
+    ctx.textAlign = t.anchor === "end" ? "right" : "left";
+    ctx.fillText(t.text, x + t.x, y + t.y);
+  }
+  ctx.textAlign = "left";
+}
+function svgImagePanel(add, svg, scene, x, y, text2) {
+  const { texts, imageY, bar } = panelPicture(scene);
+  const { box } = scene.layout;
+  const doc = svg.ownerDocument;
+  const raster = (
+    /** @type {HTMLCanvasElement} */
+    doc.createElement("canvas")
+  );
+  raster.width = box.width * 2;
+  raster.height = box.height * 2;
+  const ctx = raster.getContext("2d");
+  let url = "";
+  if (ctx && box.width) {
+    ctx.setTransform(2, 0, 0, 2, 0, 0);
+    drawImageRaster(ctx, scene, 0, 0, doc);
+    try {
+      url = raster.toDataURL("image/png");
+    } catch {
+      url = "";
+    }
+  }
+  if (url) add("image", { x, y: y + imageY, width: box.width, height: box.height, href: url }, svg);
+  if (bar) {
+    const gradient = add("linearGradient", { id: "attnw-heat" }, add("defs", {}, svg));
+    const stops = stopsOf(scene.table);
+    stops.forEach((color, i) => add("stop", { offset: (i / (stops.length - 1)).toFixed(3), "stop-color": color }, gradient));
+    add("rect", { x: x + bar.x, y: y + bar.y, width: bar.width, height: bar.height, fill: "url(#attnw-heat)" }, svg);
+  }
+  for (const t of texts) text2(t.text, x + t.x, y + t.y, t.anchor ?? "start", t.bold ? "bold" : "normal");
+}
+
+// src/scene.js
+var WIDE_EDGES = 32;
+var WIDE_EDGES_DENSE = 8;
+var DENSE = 300;
+var inkOf = (dark) => dark ? "#e6e6e6" : "#333333";
+function edgeTable(signed, dark) {
+  return colormap(signed ? "diverging" : dark ? "dark" : "light");
+}
+function layerScene(frame, dark) {
+  const { layout, edges, pinned, focus, degrees } = frame;
+  const signed = frame.env?.signed ?? false;
+  const ink = inkOf(dark);
+  const highlight = focus ? /* @__PURE__ */ new Set([...pinned ? edgesOfNode(edges, pinned) : [], ...edgesOfNode(edges, focus)]) : null;
+  const dots = [];
+  if (degrees) {
+    const x = degrees.kind === "in" ? layout.rightX : layout.leftX;
+    const largest = Math.max(2, Math.min(LABEL_GAP, layout.rowHeight * 0.45));
+    for (let i = layout.first; i <= layout.last; i++) {
+      const radius = degrees.max > 0 ? largest * Math.sqrt(Math.abs(degrees.values[i]) / degrees.max) : 0;
+      dots.push({ x, y: rowCenter(layout, i), radius, color: ink, alpha: 0.55 });
+    }
+  }
+  const bundles = [{ layout, edges, highlight, wideFrom: wideFrom(edges, edges.count > DENSE ? WIDE_EDGES_DENSE : WIDE_EDGES) }];
+  return { layout, bundles, dots, marks: [], rules: segmentRules(layout, frame.state.segments), table: edgeTable(signed, dark), signed, ink };
+}
+function modelScene(frame, dark) {
+  const { layout, perLayer, focus, shade } = frame;
+  const ink = inkOf(dark);
+  const traced = focus ? tracePaths(perLayer, focus) : null;
+  const wide = Math.floor(WIDE_EDGES / Math.max(1, perLayer.length));
+  const bundles = perLayer.map((edges, l) => ({
+    layout: transition(layout, l + 1),
+    edges,
+    highlight: traced ? traced[l] : null,
+    wideFrom: wideFrom(edges, wide)
+  }));
+  const nodeTable = colormap(dark ? "dark" : "light");
+  const radius = Math.max(1, Math.min(LABEL_GAP / 2, layout.rowHeight * 0.25));
+  const dots = [];
+  layout.columns.forEach((x, c) => {
+    for (let i = layout.first; i <= layout.last; i++) {
+      const y = rowCenter(layout, i);
+      if (!shade) {
+        dots.push({ x, y, radius, color: ink, alpha: 0.6 });
+        continue;
+      }
+      const value = shade[c][i];
+      dots.push({ x, y, radius: radius * (1 + value), color: nodeTable[Math.round(value * (nodeTable.length - 1))], alpha: 0.25 + 0.75 * value });
+    }
+  });
+  const marks = layout.columns.slice(1, -1).map((x, c) => ({ text: layerMark(frame.state, c + 1), x, y: HEADER_HEIGHT / 2 }));
+  const rules = segmentRules(layout, frame.state.segments);
+  return { layout, bundles, dots, marks, rules, table: edgeTable(frame.env.signed, dark), signed: frame.env.signed, ink };
+}
+function segmentRules(layout, segments) {
+  const rules = [];
+  let start = 0;
+  for (const { size } of segments.slice(0, -1)) {
+    start += size;
+    if (start > layout.first && start <= layout.last) rules.push(rowCenter(layout, start) - layout.rowHeight / 2);
+  }
+  return rules;
+}
+function drawBase(ctx, scene) {
+  drain(baseStrokes(ctx, scene));
+}
+function baseStrokes(ctx, scene) {
+  return bundleStrokes(ctx, scene, { highlighted: false, unhighlighted: true });
+}
+function drawOverlay(ctx, scene) {
+  drain(bundleStrokes(ctx, scene, { highlighted: true, unhighlighted: false }));
+  drawMarks(ctx, scene);
+}
+function isHighlighted(scene) {
+  return scene.bundles.some((b) => b.highlight !== null);
+}
+function drawScene(ctx, scene) {
+  drain(bundleStrokes(ctx, scene, { highlighted: true, unhighlighted: true }));
+  drawMarks(ctx, scene);
+}
+function* bundleStrokes(ctx, scene, { highlighted, unhighlighted }) {
+  for (const { layout, edges, highlight, wideFrom: wideFrom2 } of scene.bundles) {
+    yield* edgeStrokes(ctx, layout, edges, { table: scene.table, signed: scene.signed, highlight: highlighted ? highlight : null, wideFrom: wideFrom2, unhighlighted });
+  }
+}
+function drain(strokes) {
+  while (!strokes.next().done) ;
+}
+function drawRules(ctx, scene) {
+  ctx.globalAlpha = 0.5;
+  ctx.strokeStyle = scene.ink;
+  ctx.lineWidth = 1;
+  ctx.setLineDash([4, 4]);
+  for (const y of scene.rules) {
+    ctx.beginPath();
+    ctx.moveTo(0, y);
+    ctx.lineTo(scene.layout.width, y);
+    ctx.stroke();
+  }
+  ctx.setLineDash([]);
+}
+function drawMarks(ctx, scene) {
+  for (const dot of scene.dots) {
+    if (dot.radius <= 0) continue;
+    ctx.globalAlpha = dot.alpha;
+    ctx.fillStyle = dot.color;
+    ctx.beginPath();
+    ctx.arc(dot.x, dot.y, dot.radius, 0, 2 * Math.PI);
+    ctx.fill();
+  }
+  if (scene.rules.length) drawRules(ctx, scene);
+  ctx.globalAlpha = 1;
+  ctx.fillStyle = scene.ink;
+  ctx.font = "11px sans-serif";
+  ctx.textAlign = "center";
+  ctx.textBaseline = "middle";
+  for (const mark of scene.marks) ctx.fillText(mark.text, mark.x, mark.y);
+  ctx.textAlign = "left";
+}
+
+// src/exporter.js
+var SVG = "http://www.w3.org/2000/svg";
+var CAPTION_HEIGHT = 24;
+function frameOf({ scene, image }) {
+  const panel = image ? panelPicture(image) : null;
+  const body = Math.max(scene.layout.height, panel?.height ?? 0);
+  const panelX = scene.layout.width + PANEL_GAP;
+  return { width: image ? panelX + image.layout.width : scene.layout.width, body, height: body + CAPTION_HEIGHT, panelX };
+}
+function labelsOf({ scene, tokens }) {
+  const { layout } = scene;
+  if (!layout.showLabels) return [];
+  const labels = [];
+  for (let i = layout.first; i <= layout.last; i++) {
+    const text2 = displayToken(tokens[i]);
+    labels.push({ text: text2, x: layout.leftX - LABEL_GAP, y: rowCenter(layout, i), anchor: (
+      /** @type {const} */
+      "end"
+    ) });
+    labels.push({ text: text2, x: layout.rightX + LABEL_GAP, y: rowCenter(layout, i), anchor: (
+      /** @type {const} */
+      "start"
+    ) });
+  }
+  return labels;
+}
+function svgOf(doc, picture) {
+  const { scene } = picture;
+  const { layout } = scene;
+  const { width, height, body, panelX } = frameOf(picture);
+  const add = (tag, attributes, parent) => {
+    const node = doc.createElementNS(SVG, tag);
+    for (const [name, value] of Object.entries(attributes)) node.setAttribute(name, xmlText(String(value)));
+    parent.append(node);
+    return node;
+  };
+  const svg = doc.createElementNS(SVG, "svg");
+  for (const [name, value] of Object.entries({ width, height, viewBox: `0 0 ${width} ${height}` })) {
+    svg.setAttribute(name, String(value));
+  }
+  svg.setAttribute("font-family", "sans-serif");
+  svg.setAttribute("font-size", "12");
+  add("rect", { width: "100%", height: "100%", fill: picture.background }, svg);
+  const clip = add("clipPath", { id: "attnw-band" }, add("defs", {}, svg));
+  add("rect", { x: 0, y: HEADER_HEIGHT, width: layout.width, height: layout.height - HEADER_HEIGHT }, clip);
+  const group = add("g", { fill: "none", "stroke-linecap": "round", "clip-path": "url(#attnw-band)" }, svg);
+  const options = { table: scene.table, signed: scene.signed };
+  for (const bundle of scene.bundles) {
+    const { edges, highlight, wideFrom: wideFrom2 } = bundle;
+    const { leftX, rightX } = bundle.layout;
+    const midX = (leftX + rightX) / 2;
+    if (edges.max <= 0) continue;
+    for (const strong of [false, true]) {
+      for (let e = 0; e < edges.count; e++) {
+        if ((highlight?.has(e) ?? false) !== strong) continue;
+        const style = edgeStyle(edges.weight[e], edges.max, { ...options, highlight, wideFrom: wideFrom2 }, strong);
+        const y0 = rowCenter(bundle.layout, edges.source[e]);
+        const y1 = rowCenter(bundle.layout, edges.target[e]);
+        const d = `M${leftX} ${y0}C${midX} ${y0} ${midX} ${y1} ${rightX} ${y1}`;
+        const stroke = { d, stroke: style.color, "stroke-opacity": style.alpha.toFixed(3), "stroke-width": style.width.toFixed(2) };
+        add("path", stroke, group);
+      }
+    }
+  }
+  for (const dot of scene.dots) {
+    if (dot.radius > 0) add("circle", { cx: dot.x, cy: dot.y, r: dot.radius.toFixed(2), fill: dot.color, "fill-opacity": dot.alpha }, svg);
+  }
+  const text2 = (content, x, y, anchor, weight = "normal") => {
+    const node = add("text", { x, y, "text-anchor": anchor, "dominant-baseline": "middle", fill: picture.foreground, "font-weight": weight }, svg);
+    node.textContent = xmlText(content);
+  };
+  for (const y of scene.rules) add("line", { x1: 0, x2: layout.width, y1: y, y2: y, stroke: picture.foreground, "stroke-opacity": 0.5, "stroke-dasharray": "4 4" }, svg);
+  for (const mark of scene.marks) text2(mark.text, mark.x, mark.y, "middle");
+  text2(picture.titles[0], 0, 10, "start", "bold");
+  text2(picture.titles[1], layout.rightX + LABEL_GAP, 10, "start", "bold");
+  for (const label of labelsOf(picture)) text2(label.text, label.x, label.y, label.anchor);
+  if (picture.image) svgImagePanel(add, svg, picture.image, panelX, 0, text2);
+  text2(picture.caption, 0, body + 12, "start");
+  return new (doc.defaultView ?? globalThis).XMLSerializer().serializeToString(svg);
+}
+function paintPng(canvas, picture, scale = 2) {
+  const { layout } = picture.scene;
+  const { width, height, body, panelX } = frameOf(picture);
+  canvas.width = Math.round(width * scale);
+  canvas.height = Math.round(height * scale);
+  const ctx = canvas.getContext("2d");
+  if (!ctx) return;
+  ctx.setTransform(scale, 0, 0, scale, 0, 0);
+  ctx.fillStyle = picture.background;
+  ctx.fillRect(0, 0, width, height);
+  drawScene(ctx, picture.scene);
+  ctx.fillStyle = picture.foreground;
+  ctx.textBaseline = "middle";
+  ctx.font = "bold 12px sans-serif";
+  ctx.fillText(picture.titles[0], 0, 10);
+  ctx.fillText(picture.titles[1], layout.rightX + LABEL_GAP, 10);
+  ctx.font = "12px sans-serif";
+  for (const label of labelsOf(picture)) {
+    ctx.textAlign = label.anchor === "end" ? "right" : "left";
+    ctx.fillText(label.text, label.x, label.y);
+  }
+  ctx.textAlign = "left";
+  if (picture.image) paintImagePanel(ctx, picture.image, panelX, 0, picture.foreground);
+  ctx.fillStyle = picture.foreground;
+  ctx.font = "12px sans-serif";
+  ctx.fillText(picture.caption, 0, body + 12);
+}
+function download(container, blob, name) {
+  const url = URL.createObjectURL(blob);
+  const link = container.ownerDocument.createElement("a");
+  link.href = url;
+  link.download = name;
+  link.hidden = true;
+  container.append(link);
+  link.click();
+  link.remove();
+  setTimeout(() => URL.revokeObjectURL(url), 1e3);
+}
+
+// src/keyboard.js
+function keyAction(state, focused, key) {
+  const n = state.tokens.length;
+  const inModel = state.view === "model";
+  const mine = focused && inModel === "layer" in focused ? focused : null;
+  const at = (
+    /** @type {any} */
+    mine ?? (inModel ? pinnedModelNode(state) : pinnedNode(state)) ?? (inModel ? { layer: state.nLayers, index: 0 } : { side: "target", index: 0 })
+  );
+  const step = mine ? 1 : 0;
+  const across = (direction) => inModel ? { layer: Math.max(0, Math.min(state.nLayers, at.layer + direction * step)), index: at.index } : { side: direction < 0 ? "source" : "target", index: at.index };
+  switch (key) {
+    case "ArrowDown":
+      return { type: "move", node: { ...at, index: Math.min(n - 1, at.index + step) } };
+    case "ArrowUp":
+      return { type: "move", node: { ...at, index: Math.max(0, at.index - step) } };
+    case "ArrowLeft":
+      return { type: "move", node: across(-1) };
+    case "ArrowRight":
+      return { type: "move", node: across(1) };
+    case "Enter":
+    case " ":
+      return { type: "toggle", node: at };
+    case "Escape":
+      return { type: "unpin" };
+    default:
+      return null;
+  }
+}
+function toggledSelection(state, node) {
+  const pinned = state.view === "model" ? pinnedModelNode(state) : pinnedNode(state);
+  return JSON.stringify(pinned) === JSON.stringify(node) ? {} : node;
 }
 
 // src/controls.js
@@ -1820,7 +2149,12 @@ function createView(doc, model) {
   controls.root.append(savePng, saveSvg);
   const pending = createPending(doc, model);
   plot.append(canvas, overlay, strip, titleLeft, titleRight, labelsLeft, labelsRight, tooltip, pending.root);
-  root.append(controls.root, caption, problem, plot, legend, stripStatus, stripWarning);
+  const image = createImagePanel(doc);
+  const graph = element(doc, "div", "attnw-graph");
+  graph.append(plot, legend, stripStatus, stripWarning);
+  const body = element(doc, "div", "attnw-body");
+  body.append(graph, image.root);
+  root.append(controls.root, caption, problem, body);
   let labelsKey = "";
   let idleOf = null;
   const isDark = () => prefersDarkTable(win.getComputedStyle(root).color);
@@ -1944,8 +2278,8 @@ function createView(doc, model) {
     markTarget(labelsRight, null);
     if (idleOf !== null) markIdle(labelsLeft, labelsRight, idleOf = null);
     const drawn = state.methods.find((m) => m.id === state.method.graph);
-    const graph = state.method.cumulative && drawn ? `edges: ${drawn.label} of each layer (${headLabel({ ...state, method: drawn, head: MEAN_HEAD })}); dots: how much of the focused input reaches each token` : headLabel(state);
-    caption.textContent = `${state.method.label} \xB7 whole model, ${state.nLayers} layers \xB7 ${graph} \xB7 colours scaled per layer`;
+    const graph2 = state.method.cumulative && drawn ? `edges: ${drawn.label} of each layer (${headLabel({ ...state, method: drawn, head: MEAN_HEAD })}); dots: how much of the focused input reaches each token` : headLabel(state);
+    caption.textContent = `${state.method.label} \xB7 whole model, ${state.nLayers} layers \xB7 ${graph2} \xB7 colours scaled per layer`;
     legend.hidden = false;
     renderLegend(legend, { table: scene.table, signed: scene.signed, max: Math.max(...perLayer.map((e) => e.max)), meanCoverage: 1, minCoverage: 1, edgeCount });
     renderStrip(strip, layout, null);
@@ -1994,10 +2328,11 @@ function createView(doc, model) {
       titles: columnTitles(state),
       caption: caption.textContent ?? "",
       foreground: dark ? "#e6e6e6" : "#111111",
-      background: dark ? "#111111" : "#ffffff"
+      background: dark ? "#111111" : "#ffffff",
+      image: image.scene()
     };
   };
-  return { root, plot, canvas, savePng, saveSvg, paintLayer, paintModel, drawAhead, showProblem, paintComing: edgeLayer.paintComing, setOnScreen: edgeLayer.setOnScreen, pictureOf, destroy: () => (controls.destroy(), pending.destroy(), edgeLayer.destroy()) };
+  return { root, plot, canvas, image, savePng, saveSvg, paintLayer, paintModel, drawAhead, showProblem, paintComing: edgeLayer.paintComing, setOnScreen: edgeLayer.setOnScreen, pictureOf, destroy: () => (controls.destroy(), pending.destroy(), edgeLayer.destroy()) };
 }
 
 // src/render.js
@@ -2019,7 +2354,8 @@ function render({ model, el }) {
     const started = win.performance.now();
     scheduled = 0;
     const state = readState(model);
-    const width = el.clientWidth || DEFAULT_WIDTH;
+    const panel = panelLayout(el.clientWidth || DEFAULT_WIDTH, state.image);
+    const width = panel.graphWidth;
     let problem = state.problem;
     if (!problem) {
       try {
@@ -2030,6 +2366,7 @@ function render({ model, el }) {
           frame = layerFrame(state, width, envelopeOf, hovered);
           scene = view.paintLayer(frame);
         }
+        view.image.paint(imageScene(state, frame, envelopeOf, panel));
       } catch (error) {
         console.error(error);
         problem = error instanceof Error ? error.message : String(error);
@@ -2038,6 +2375,7 @@ function render({ model, el }) {
     view.showProblem(problem, state);
     if (problem) {
       frame = scene = hovered = null;
+      view.image.paint(null);
       return;
     }
     view.drawAhead(neighbourStates(state).map((next) => () => next.view === "model" ? modelFrame(next, width, envelopeOf, null) : layerFrame(next, width, envelopeOf, null)));
@@ -2056,14 +2394,22 @@ function render({ model, el }) {
     const y = event.clientY - box.top;
     return frame.kind === "model" ? modelNodeAt(frame.layout, x, y) : nodeAt(frame.layout, x, y);
   };
+  const patchNodeUnder = (event) => {
+    const shown = view.image.scene();
+    if (!frame || !shown) return null;
+    const box = view.image.canvas.getBoundingClientRect();
+    const patch = patchAt(shown.layout.box, shown.image.rows, shown.image.cols, event.clientX - box.left, event.clientY - box.top);
+    return patch === null ? null : patchNode(readState(model), shown.image, patch);
+  };
   const select = (value) => {
     model.set("selected", value);
     model.save_changes();
   };
-  const onClick = (event) => {
-    const node = nodeUnder(event);
+  const pinWith = (find) => (event) => {
+    const node = find(event);
     if (node) select(toggledSelection(readState(model), node));
   };
+  const onClick = pinWith(nodeUnder);
   const onKey = (event) => {
     if (!frame) return;
     const action = keyAction(readState(model), hovered, event.key);
@@ -2079,12 +2425,13 @@ function render({ model, el }) {
       select({});
     }
   };
-  const onPointerMove = (event) => {
-    const node = nodeUnder(event);
+  const hoverWith = (find) => (event) => {
+    const node = find(event);
     if (JSON.stringify(node) === JSON.stringify(hovered)) return;
     hovered = node;
     schedule();
   };
+  const onPointerMove = hoverWith(nodeUnder);
   const onPointerLeave = () => {
     if (hovered) {
       hovered = null;
@@ -2119,7 +2466,10 @@ function render({ model, el }) {
     [view.plot, "pointermove", onPointerMove],
     [view.plot, "pointerleave", onPointerLeave],
     [view.plot, "click", onClick],
-    [view.plot, "keydown", onKey]
+    [view.plot, "keydown", onKey],
+    [view.image.canvas, "pointermove", hoverWith(patchNodeUnder)],
+    [view.image.canvas, "pointerleave", onPointerLeave],
+    [view.image.canvas, "click", pinWith(patchNodeUnder)]
   ];
   for (const [target, type, callback] of listeners) target.addEventListener(type, callback);
   const subscriptions = REDRAW_ON.filter((name) => name !== "view").map((name) => [`change:${name}`, schedule]);

@@ -6,6 +6,9 @@ const LIGHT = ["#c6dbef", "#6baed6", "#2171b5", "#08306b", "#2d004b"];
 const DARK = ["#1f4e5a", "#2a9d8f", "#8ac926", "#e9c46a", "#fff3b0"];
 /** Diverging (signed data): blue negative, grey zero, red positive. */
 const DIVERGING = ["#2166ac", "#92c5de", "#bdbdbd", "#f4a582", "#b2182b"];
+/** Heat over a picture (the image panel): black (none) through purple and orange to pale yellow
+ * (the most), monotone in lightness, so it reads the same over any photograph and in grey. */
+const HEAT = ["#000004", "#3b0f70", "#8c2981", "#de4968", "#fe9f6d", "#fcfdbf"];
 
 /** @param {string} hex */
 function rgb(hex) {
@@ -35,10 +38,11 @@ const tables = {
   light: interpolate(LIGHT),
   dark: interpolate(DARK),
   diverging: interpolate(DIVERGING),
+  heat: interpolate(HEAT),
 };
 
 /**
- * @param {"light" | "dark" | "diverging"} name
+ * @param {"light" | "dark" | "diverging" | "heat"} name
  * @returns {string[]} 256 CSS colours, weakest first
  */
 export function colormap(name) {

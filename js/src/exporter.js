@@ -3,6 +3,8 @@
 // page shows as DOM text.
 
 import { edgeStyle } from "./draw.js";
+import { PANEL_GAP } from "./image.js";
+import { paintImagePanel, panelPicture, svgImagePanel } from "./image_draw.js";
 import { HEADER_HEIGHT, LABEL_GAP, rowCenter } from "./layout.js";
 import { drawScene } from "./scene.js";
 import { displayToken, xmlText } from "./text.js";
@@ -19,7 +21,19 @@ const CAPTION_HEIGHT = 24;
  * @property {string} caption
  * @property {string} foreground
  * @property {string} background
+ * @property {import("./image.js").ImageScene | null} [image]  the image panel, drawn right of the graph
  */
+
+/**
+ * The whole picture's size and where its caption goes: the graph, and the image panel beside it.
+ * @param {Picture} picture
+ */
+function frameOf({ scene, image }) {
+  const panel = image ? panelPicture(image) : null;
+  const body = Math.max(scene.layout.height, panel?.height ?? 0);
+  const panelX = scene.layout.width + PANEL_GAP;
+  return { width: image ? panelX + image.layout.width : scene.layout.width, body, height: body + CAPTION_HEIGHT, panelX };
+}
 
 /**
  * Token labels beside the outer columns, for the rows the view shows.
@@ -46,7 +60,7 @@ function labelsOf({ scene, tokens }) {
 export function svgOf(doc, picture) {
   const { scene } = picture;
   const { layout } = scene;
-  const height = layout.height + CAPTION_HEIGHT;
+  const { width, height, body, panelX } = frameOf(picture);
   /** @param {string} tag @param {Record<string, string | number>} attributes @param {Element} parent */
   const add = (tag, attributes, parent) => {
     const node = doc.createElementNS(SVG, tag);
@@ -55,7 +69,7 @@ export function svgOf(doc, picture) {
     return node;
   };
   const svg = doc.createElementNS(SVG, "svg");
-  for (const [name, value] of Object.entries({ width: layout.width, height, viewBox: `0 0 ${layout.width} ${height}` })) {
+  for (const [name, value] of Object.entries({ width, height, viewBox: `0 0 ${width} ${height}` })) {
     svg.setAttribute(name, String(value));
   }
   svg.setAttribute("font-family", "sans-serif");
@@ -97,7 +111,8 @@ export function svgOf(doc, picture) {
   text(picture.titles[0], 0, 10, "start", "bold");
   text(picture.titles[1], layout.rightX + LABEL_GAP, 10, "start", "bold");
   for (const label of labelsOf(picture)) text(label.text, label.x, label.y, label.anchor);
-  text(picture.caption, 0, layout.height + 12, "start");
+  if (picture.image) svgImagePanel(add, svg, picture.image, panelX, 0, text);
+  text(picture.caption, 0, body + 12, "start");
   return new (doc.defaultView ?? globalThis).XMLSerializer().serializeToString(svg);
 }
 
@@ -109,14 +124,14 @@ export function svgOf(doc, picture) {
  */
 export function paintPng(canvas, picture, scale = 2) {
   const { layout } = picture.scene;
-  const height = layout.height + CAPTION_HEIGHT;
-  canvas.width = Math.round(layout.width * scale);
+  const { width, height, body, panelX } = frameOf(picture);
+  canvas.width = Math.round(width * scale);
   canvas.height = Math.round(height * scale);
   const ctx = canvas.getContext("2d");
   if (!ctx) return;
   ctx.setTransform(scale, 0, 0, scale, 0, 0);
   ctx.fillStyle = picture.background;
-  ctx.fillRect(0, 0, layout.width, height);
+  ctx.fillRect(0, 0, width, height);
   drawScene(ctx, picture.scene);
   ctx.fillStyle = picture.foreground;
   ctx.textBaseline = "middle";
@@ -129,7 +144,10 @@ export function paintPng(canvas, picture, scale = 2) {
     ctx.fillText(label.text, label.x, label.y);
   }
   ctx.textAlign = "left";
-  ctx.fillText(picture.caption, 0, layout.height + 12);
+  if (picture.image) paintImagePanel(ctx, picture.image, panelX, 0, picture.foreground);
+  ctx.fillStyle = picture.foreground;
+  ctx.font = "12px sans-serif";
+  ctx.fillText(picture.caption, 0, body + 12);
 }
 
 /**

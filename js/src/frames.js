@@ -39,7 +39,7 @@ export function envelopeCache(model) {
  * @param {import("./state.js").MethodMeta} method
  * @param {boolean} [rows]  the per-row quantity, data_<id>_rows
  */
-function dataOf(state, envelopeOf, method, rows = false) {
+export function dataOf(state, envelopeOf, method, rows = false) {
   const trait = `data_${method.id}${rows ? "_rows" : ""}`;
   const env = envelopeOf(trait);
   const n = state.tokens.length;

@@ -3,6 +3,7 @@
 
 import { download, paintPng, svgOf } from "./exporter.js";
 import { envelopeCache, layerFrame, modelFrame } from "./frames.js";
+import { imageScene, panelLayout, patchAt, patchNode } from "./image.js";
 import { keyAction, toggledSelection } from "./keyboard.js";
 import { nodeAt } from "./layout.js";
 import { modelNodeAt } from "./model_view.js";
@@ -34,7 +35,9 @@ export function render({ model, el }) {
     const started = win.performance.now();
     scheduled = 0;
     const state = readState(model);
-    const width = el.clientWidth || DEFAULT_WIDTH;
+    // An image analysis's image takes room beside the graph (or goes under it).
+    const panel = panelLayout(el.clientWidth || DEFAULT_WIDTH, state.image);
+    const width = panel.graphWidth;
     // Traits that describe no picture: the widget says so rather than draw a wrong picture or
     // stop with a script error.
     let problem = state.problem;
@@ -47,6 +50,7 @@ export function render({ model, el }) {
           frame = layerFrame(state, width, envelopeOf, hovered);
           scene = view.paintLayer(frame);
         }
+        view.image.paint(imageScene(state, frame, envelopeOf, panel));
       } catch (error) {
         console.error(error);
         problem = error instanceof Error ? error.message : String(error);
@@ -55,6 +59,7 @@ export function render({ model, el }) {
     view.showProblem(problem, state);
     if (problem) {
       frame = scene = hovered = null;
+      view.image.paint(null);
       return;
     }
     view.drawAhead(neighbourStates(state).map((next) => () =>
@@ -77,16 +82,25 @@ export function render({ model, el }) {
     const y = event.clientY - box.top;
     return frame.kind === "model" ? modelNodeAt(frame.layout, x, y) : nodeAt(frame.layout, x, y);
   };
+  /** The graph node of the patch under the pointer on the image, as the graph's hover gives it. @param {MouseEvent} event */
+  const patchNodeUnder = (event) => {
+    const shown = view.image.scene();
+    if (!frame || !shown) return null;
+    const box = view.image.canvas.getBoundingClientRect();
+    const patch = patchAt(shown.layout.box, shown.image.rows, shown.image.cols, event.clientX - box.left, event.clientY - box.top);
+    return patch === null ? null : patchNode(readState(model), shown.image, patch);
+  };
   /** @param {object} value */
   const select = (value) => {
     model.set("selected", value);
     model.save_changes();
   };
-  /** @param {MouseEvent} event */
-  const onClick = (event) => {
-    const node = nodeUnder(event);
+  /** @param {(event: MouseEvent) => import("./keyboard.js").Node | null} find @returns {(event: MouseEvent) => void} */
+  const pinWith = (find) => (event) => {
+    const node = find(event);
     if (node) select(toggledSelection(readState(model), node));
   };
+  const onClick = pinWith(nodeUnder);
   /** @param {KeyboardEvent} event */
   const onKey = (event) => {
     if (!frame) return; // nothing drawn
@@ -103,13 +117,14 @@ export function render({ model, el }) {
       select({});
     }
   };
-  /** @param {PointerEvent} event */
-  const onPointerMove = (event) => {
-    const node = nodeUnder(event);
+  /** @param {(event: MouseEvent) => import("./keyboard.js").Node | null} find @returns {(event: PointerEvent) => void} */
+  const hoverWith = (find) => (event) => {
+    const node = find(event);
     if (JSON.stringify(node) === JSON.stringify(hovered)) return;
     hovered = node;
     schedule();
   };
+  const onPointerMove = hoverWith(nodeUnder);
   const onPointerLeave = () => {
     if (hovered) {
       hovered = null;
@@ -145,6 +160,9 @@ export function render({ model, el }) {
     [view.plot, "pointerleave", onPointerLeave],
     [view.plot, "click", onClick],
     [view.plot, "keydown", onKey],
+    [view.image.canvas, "pointermove", hoverWith(patchNodeUnder)],
+    [view.image.canvas, "pointerleave", onPointerLeave],
+    [view.image.canvas, "click", pinWith(patchNodeUnder)],
   ];
   for (const [target, type, callback] of listeners) target.addEventListener(type, callback);
 

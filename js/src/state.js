@@ -3,6 +3,7 @@
 // state is usable: a setting out of range falls back to its default, and facts that cannot
 // describe a picture (no tokens, no methods) are reported in `problem` instead.
 
+import { readImage } from "./image.js";
 import { MAX_HEAD, MEAN_HEAD, readOptions } from "./options.js";
 
 export { MAX_HEAD, MEAN_HEAD };
@@ -64,6 +65,7 @@ export { MAX_HEAD, MEAN_HEAD };
  * @property {number} binarizeThreshold  path counts: an edge exists where Ā exceeds this
  * @property {"" | "in" | "out"} nodeSize  dots sized by the slice's in- or out-degree
  * @property {{ start: number, size: number }} window  token rows shown (size 0: all)
+ * @property {import("./image.js").ShownImage | null} image  an image analysis's input (null: text)
  */
 
 /**
@@ -137,6 +139,7 @@ export function readState(model) {
     attributionData: isObject(model.get("attribution_data")) ? model.get("attribution_data") : {},
     offline: model.get("offline") === true,
     selected: selection(model.get("selected"), n, L),
+    image: readImage(model.get("image"), n),
   });
 }
 

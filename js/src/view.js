@@ -7,6 +7,7 @@ import { prefersDarkTable } from "./colormap.js";
 import { createControls } from "./controls.js";
 import { DIMMED } from "./draw.js";
 import { edgesOfNode } from "./edges.js";
+import { createImagePanel } from "./image_draw.js";
 import { LABEL_GAP } from "./layout.js";
 import {
   element,
@@ -78,7 +79,13 @@ export function createView(doc, model) {
   controls.root.append(savePng, saveSvg);
   const pending = createPending(doc, model);
   plot.append(canvas, overlay, strip, titleLeft, titleRight, labelsLeft, labelsRight, tooltip, pending.root);
-  root.append(controls.root, caption, problem, plot, legend, stripStatus, stripWarning);
+  // An image analysis shows its image beside the graph and its legend (image.js); hidden for text.
+  const image = createImagePanel(doc);
+  const graph = element(doc, "div", "attnw-graph");
+  graph.append(plot, legend, stripStatus, stripWarning);
+  const body = element(doc, "div", "attnw-body");
+  body.append(graph, image.root);
+  root.append(controls.root, caption, problem, body);
   let labelsKey = "";
   /** @type {import("./edges.js").EdgeList | null} the edges whose idle rows the labels show */
   let idleOf = null;
@@ -303,8 +310,9 @@ export function createView(doc, model) {
       caption: caption.textContent ?? "",
       foreground: dark ? "#e6e6e6" : "#111111",
       background: dark ? "#111111" : "#ffffff",
+      image: image.scene(),
     };
   };
 
-  return { root, plot, canvas, savePng, saveSvg, paintLayer, paintModel, drawAhead, showProblem, paintComing: edgeLayer.paintComing, setOnScreen: edgeLayer.setOnScreen, pictureOf, destroy: () => (controls.destroy(), pending.destroy(), edgeLayer.destroy()) };
+  return { root, plot, canvas, image, savePng, saveSvg, paintLayer, paintModel, drawAhead, showProblem, paintComing: edgeLayer.paintComing, setOnScreen: edgeLayer.setOnScreen, pictureOf, destroy: () => (controls.destroy(), pending.destroy(), edgeLayer.destroy()) };
 }

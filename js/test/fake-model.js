@@ -94,7 +94,20 @@ export class RecordingContext {
   }
   fill() {}
   fillText() {}
-  fillRect() {}
+  /** @param {number} x @param {number} y @param {number} w @param {number} h */
+  fillRect(x, y, w, h) {
+    (this.fills ??= []).push({ fillStyle: this.fillStyle, alpha: this.globalAlpha, rect: [x, y, w, h] });
+  }
+  /** @param {number} x @param {number} y @param {number} w @param {number} h */
+  strokeRect(x, y, w, h) {
+    (this.rects ??= []).push({ strokeStyle: this.strokeStyle, rect: [x, y, w, h] });
+  }
+  setLineDash() {}
+  /** @param {number} w @param {number} h */
+  createImageData(w, h) {
+    return { data: new Uint8ClampedArray(w * h * 4) };
+  }
+  putImageData() {}
   save() {}
   restore() {}
   rect() {}

@@ -1,0 +1,206 @@
+// The image of an image analysis beside the graph, as data: the `image` fact read and checked,
+// where the panel goes, the focused token's row of the selected method over the patch grid (the
+// heat map), and which patch is under a point. No DOM and no drawing here (image_draw.js draws).
+
+import { rowCoverage, rowEntries } from "./codec.js";
+import { colormap } from "./colormap.js";
+import { dataOf } from "./frames.js";
+import { formatValue } from "./overlay.js";
+import { hasLayer, sliceIndex } from "./state.js";
+import { displayToken } from "./text.js";
+
+/** Room between the graph and the panel beside it. */
+export const PANEL_GAP = 16;
+/** Below this widget width the panel goes under the graph, which keeps the whole width. */
+const BESIDE_FROM = 560;
+const SIDE_MIN = 160;
+const SIDE_MAX = 280;
+
+/**
+ * @typedef {object} ShownImage  the `image` fact: the model's input, RGB, with its patch grid
+ * @property {number} width      pixels
+ * @property {number} height
+ * @property {Uint8Array} rgb    height · width · 3 bytes, row-major
+ * @property {number} rows       patch grid
+ * @property {number} cols
+ * @property {number} prefix     tokens before the patches ([CLS], [DIST], registers)
+ * @property {string} problem    why the fact describes no picture ("" when it does)
+ */
+
+/**
+ * The `image` trait as a ShownImage, or null for text ({} or absent). A fact that does not fit
+ * the tokens keeps its problem: the panel says it rather than draw patches in the wrong place.
+ * @param {unknown} value @param {number} n  tokens
+ * @returns {ShownImage | null}
+ */
+export function readImage(value, n) {
+  if (typeof value !== "object" || value === null || !("rgb" in value)) return null;
+  const { rgb, size, grid, prefix } = /** @type {Record<string, any>} */ (value);
+  const whole = (/** @type {unknown} */ v) => Number.isInteger(v) && /** @type {number} */ (v) > 0;
+  const [height, width] = Array.isArray(size) && size.every(whole) ? size : [0, 0];
+  const [rows, cols] = Array.isArray(grid) && grid.every(whole) ? grid : [0, 0];
+  const bytes = ArrayBuffer.isView(rgb) ? new Uint8Array(rgb.buffer, rgb.byteOffset, rgb.byteLength) : new Uint8Array(0);
+  const problem = !height || !rows || size.length !== 2 || grid.length !== 2
+    ? "the image's size or patch grid is not two whole numbers"
+    : bytes.length !== height * width * 3
+      ? `the image has ${bytes.length} bytes, not ${height}×${width}×3`
+      : !Number.isInteger(prefix) || prefix < 0 || prefix + rows * cols !== n
+        ? `its ${rows}×${cols} patches after ${prefix} other tokens are not the ${n} tokens`
+        : "";
+  return { width, height, rgb: bytes, rows, cols, prefix: problem ? 0 : prefix, problem };
+}
+
+/**
+ * @typedef {object} PanelLayout
+ * @property {number} graphWidth  CSS pixels left to the graph
+ * @property {boolean} beside     beside the graph (else under it)
+ * @property {number} width       of the panel
+ * @property {{ width: number, height: number }} box  the picture, aspect kept
+ */
+
+/**
+ * @param {number} total  the widget's width @param {ShownImage | null} image
+ * @returns {PanelLayout}
+ */
+export function panelLayout(total, image) {
+  if (!image) return { graphWidth: total, beside: false, width: 0, box: { width: 0, height: 0 } };
+  const beside = total >= BESIDE_FROM;
+  const side = beside ? Math.max(SIDE_MIN, Math.min(SIDE_MAX, Math.round(total * 0.3))) : Math.min(SIDE_MAX, total);
+  const scale = image.problem ? 0 : side / Math.max(image.width, image.height);
+  return {
+    graphWidth: beside ? total - side - PANEL_GAP : total,
+    beside,
+    width: side,
+    box: { width: Math.round(image.width * scale), height: Math.round(image.height * scale) },
+  };
+}
+
+/**
+ * A token's row over the patches.
+ * @param {ArrayLike<number>} row  (n,) the row over every token
+ * @param {number} prefix @param {number} rows @param {number} cols
+ * @returns {{ heat: Float64Array, max: number, signed: boolean, prefixShare: number }}  heat: (rows·cols,),
+ *   patch (r, c) at r·cols + c; max: the largest |heat|; prefixShare: the share of the row's
+ *   absolute mass on the prefix tokens, which the picture leaves out
+ */
+export function rowHeat(row, prefix, rows, cols) {
+  const heat = new Float64Array(rows * cols);
+  let max = 0;
+  let signed = false;
+  let total = 0;
+  let before = 0;
+  for (let i = 0; i < row.length; i++) {
+    const magnitude = Math.abs(row[i]);
+    total += magnitude;
+    if (i < prefix) before += magnitude;
+    else if (i - prefix < heat.length) {
+      heat[i - prefix] = row[i];
+      max = Math.max(max, magnitude);
+      signed ||= row[i] < 0;
+    }
+  }
+  return { heat, max, signed, prefixShare: total > 0 ? before / total : 0 };
+}
+
+/**
+ * The patch under a point of the picture, or null.
+ * @param {{ width: number, height: number }} box  the picture in CSS pixels
+ * @param {number} rows @param {number} cols
+ * @param {number} x @param {number} y  from the picture's top-left corner
+ * @returns {number | null}  r · cols + c
+ */
+export function patchAt(box, rows, cols, x, y) {
+  if (!(x >= 0 && y >= 0 && x < box.width && y < box.height)) return null;
+  const r = Math.min(rows - 1, Math.floor((y / box.height) * rows));
+  const c = Math.min(cols - 1, Math.floor((x / box.width) * cols));
+  return r * cols + c;
+}
+
+/**
+ * The graph node of a patch, as the graph's own hover gives it: the receiving column of the
+ * single-layer view, the selected layer's column of the whole-model view.
+ * @param {import("./state.js").ViewState} state @param {ShownImage} image @param {number} patch
+ * @returns {import("./frames.js").LayerNode | import("./frames.js").ModelNode}
+ */
+export function patchNode(state, image, patch) {
+  const index = image.prefix + patch;
+  return state.view === "model" ? { layer: state.layer, index } : { side: "target", index };
+}
+
+/**
+ * @typedef {object} ImageScene  what the panel shows; the screen and the exports draw the same
+ * @property {ShownImage} image
+ * @property {PanelLayout} layout
+ * @property {Float64Array | null} heat  (rows·cols,); null: no overlay (the note says why)
+ * @property {number} max                the colour scale's end: the largest |heat|, leaving out the
+ *   focused token's own patch where it is larger (colours clamp at the ends)
+ * @property {boolean} signed
+ * @property {string[]} table
+ * @property {number} token              whose row the heat is
+ * @property {number} layer
+ * @property {number | null} outline     the focused token's patch
+ * @property {number | null} pinned      the pinned token's patch
+ * @property {string} title
+ * @property {string} scaleText          what the colours mean
+ * @property {string} note               the prefix tokens' share, what is not stored
+ */
+
+/** Opacity of the heat over the picture: the picture stays recognisable under it. */
+export const HEAT_ALPHA = 0.6;
+
+/**
+ * The panel for a painted frame: the focused (hovered, else pinned) token's row, default the
+ * first token ([CLS]), at the selected layer (the whole-model view: the focused column's layer).
+ * @param {import("./state.js").ViewState} state
+ * @param {{ focus: { index: number, layer?: number } | null, pinned: { index: number } | null }} frame
+ * @param {import("./frames.js").EnvelopeOf} envelopeOf
+ * @param {PanelLayout} layout
+ * @returns {ImageScene | null}  null for text
+ */
+export function imageScene(state, frame, envelopeOf, layout) {
+  const { image } = state;
+  if (!image) return null;
+  const token = frame.focus?.index ?? 0;
+  const layer = frame.focus?.layer !== undefined && frame.focus.layer >= 1 ? frame.focus.layer : state.layer;
+  const patch = (/** @type {number | undefined} */ i) => (i !== undefined && i >= image.prefix ? i - image.prefix : null);
+  const name = `“${displayToken(state.tokens[token] ?? "")}”`;
+  const base = {
+    image, layout, token, layer, heat: null, max: 0, signed: false, table: colormap("heat"),
+    outline: patch(frame.focus?.index), pinned: patch(frame.pinned?.index),
+    title: `${name} at layer ${layer}`, scaleText: "", note: "",
+  };
+  if (image.problem) return { ...base, title: "", note: `Cannot draw the image: ${image.problem}.` };
+  if (!hasLayer(state, layer)) return { ...base, note: `${state.method.label} at layer ${layer} is not computed yet.` };
+  const env = dataOf(state, envelopeOf, state.method);
+  const slice = sliceIndex({ ...state, layer });
+  const row = new Float64Array(state.tokens.length);
+  const { cols, values } = rowEntries(env, slice, token);
+  for (let k = 0; k < values.length; k++) row[cols[k]] = values[k];
+  const { heat, max, signed, prefixShare } = rowHeat(row, image.prefix, image.rows, image.cols);
+  // A patch's row is often mostly its own patch (rollout's residual: 0.27 against 0.02 each in a
+  // 6 × 6 grid), which would leave every other patch black: the scale ends at the others' largest.
+  const own = base.outline; // the focused token's patch, whose row this is
+  const others = own === null ? max : Math.max(0, ...Array.from(heat, (v, k) => (k === own ? 0 : Math.abs(v))));
+  const above = own !== null && others > 0 && Math.abs(heat[own]) > others;
+  const names = state.tokens.slice(0, image.prefix).map(displayToken).join(", ");
+  const coverage = rowCoverage(env, slice, token);
+  const notes = [
+    above ? `its own patch (${formatValue(heat[/** @type {number} */ (own)])}) is above the scale` : "",
+    image.prefix ? `${names} (not on the image) ${image.prefix === 1 ? "holds" : "hold"} ${percent(prefixShare)} of this row` : "",
+    coverage < 0.9995 ? `the stored entries carry ${percent(coverage)} of it` : "",
+  ];
+  return {
+    ...base,
+    heat,
+    max: above ? others : max,
+    signed,
+    table: colormap(signed ? "diverging" : "heat"),
+    scaleText: `${state.method.label}: what ${name} draws from each patch`,
+    note: notes.filter(Boolean).join("; ").replace(/^[a-z]/, (first) => first.toUpperCase()),
+  };
+}
+
+/** @param {number} share */
+function percent(share) {
+  return `${(share * 100).toFixed(1)}%`;
+}
