@@ -47,7 +47,9 @@ def reference_flow(enc, dec, cross, alpha):
             edge(("t", m, u), ("t", m - 1, u), 1.0)
     for layer in range(1, ld + 1):  # decoder layer: self-attention then cross-attention, source nodes pass
         m = le + layer
-        s = (1 - alpha) * dec[layer - 1] / dec[layer - 1].sum(-1, keepdim=True) + alpha * torch.eye(nt, dtype=torch.float64)
+        s = (1 - alpha) * dec[layer - 1] / dec[layer - 1].sum(-1, keepdim=True) + alpha * torch.eye(
+            nt, dtype=torch.float64
+        )
         c = cross[layer - 1] / cross[layer - 1].sum(-1, keepdim=True)
         for i in range(ns):
             edge(("s", m, i), ("s", m - 1, i), 1.0)
@@ -112,3 +114,11 @@ def test_bad_shapes_are_refused():
         encoder_decoder_flow(enc, dec, cross[:, :, :2])
     with pytest.raises(ValueError, match="same Ld"):
         encoder_decoder_flow(enc, dec, cross[:1])
+
+
+def test_chosen_layers_are_those_of_all_layers():
+    enc, dec, cross = attentions(2, 3, ns=4, nt=3, seed=7)
+    full = encoder_decoder_flow(enc, dec, cross)
+    assert torch.equal(encoder_decoder_flow(enc, dec, cross, layers=[3, 1]), full[[2, 0]])
+    with pytest.raises(ValueError, match="layer numbers 1..3"):
+        encoder_decoder_flow(enc, dec, cross, layers=[4])

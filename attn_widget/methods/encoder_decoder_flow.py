@@ -13,13 +13,14 @@ kernel as text flow (``flow.FlowSolver``), for the target rows of the decoder la
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from concurrent.futures import ThreadPoolExecutor
 
 import numpy as np
 import torch
 
-from .flow import FlowSolver, Progress, _workers
 from ._checks import check_residual
+from .flow import FlowSolver, Progress, _workers, layer_numbers
 from .normalize import row_normalize
 from .rollout import residual_augment
 
@@ -42,7 +43,9 @@ def joint_layers(
     self_mix = residual_augment(decoder, residual)  # (Ld, nt, nt)
     le, ns, ld, nt = encoder_hat.shape[0], encoder_hat.shape[-1], self_mix.shape[0], self_mix.shape[-1]
     if cross.shape[1:] != (nt, ns):
-        raise ValueError(f"cross must be (Ld, {nt}, {ns}) for {ns} source and {nt} target tokens; got {tuple(cross.shape)}.")
+        raise ValueError(
+            f"cross must be (Ld, {nt}, {ns}) for {ns} source and {nt} target tokens; got {tuple(cross.shape)}."
+        )
     if not torch.isfinite(cross).all() or (cross < 0).any():
         raise ValueError("cross must hold finite, non-negative attention weights.")
     n = ns + nt
@@ -60,6 +63,7 @@ def encoder_decoder_flow(
     decoder: torch.Tensor,
     cross: torch.Tensor,
     residual: float = 0.5,
+    layers: Iterable[int] | None = None,
     *,
     normalize: bool = True,
     progress: Progress | None = None,
@@ -67,18 +71,21 @@ def encoder_decoder_flow(
     """Attention flow from every input node to every target position after every decoder layer.
 
     encoder ``(Le, ns, ns)``, decoder ``(Ld, nt, nt)``, cross ``(Ld, nt, ns)``: head-aggregated attention.
-    Returns ``(Ld, nt, ns + nt)`` float64: entry ``[l - 1, t, j]`` is the max flow between target
-    position t after decoder layer l (joint layer Le + l) and input node j (source token j at layer 0
+    layers: decoder layer numbers 1..Ld to compute (default: all), in the order wanted.
+    Returns ``(len(layers), nt, ns + nt)`` float64 (``(Ld, nt, ns + nt)`` by default): entry
+    ``[k, t, j]`` is the max flow between target position t after decoder layer l = layers[k]
+    (joint layer Le + l) and input node j (source token j at layer 0
     for j < ns, target token j - ns at the decoder's input otherwise), each row divided by its sum
     as text flow does (``normalize=False``: the max-flow values themselves). Target columns after t
     are exactly 0. progress: called as ``progress(done, total)`` with counts of rows.
     """
     joint = joint_layers(encoder, decoder, cross, residual)
-    le, ld = encoder.shape[0], decoder.shape[0]
+    le = encoder.shape[0]
+    wanted = layer_numbers(layers, decoder.shape[0])
     nt = decoder.shape[-1]
     ns = joint.shape[-1] - nt
     solver = FlowSolver(joint)
-    jobs = [(le + layer, ns + t) for layer in range(1, ld + 1) for t in range(nt)]
+    jobs = [(le + layer, ns + t) for layer in wanted for t in range(nt)]
     out = np.empty((len(jobs), ns + nt))
     # The kernel releases the GIL: one thread per core, rows collected in order (progress row by row).
     pool = ThreadPoolExecutor(max_workers=_workers())
@@ -89,5 +96,5 @@ def encoder_decoder_flow(
                 progress(k + 1, len(jobs))
     finally:
         pool.shutdown(wait=True, cancel_futures=True)
-    result = torch.from_numpy(out).reshape(ld, nt, ns + nt)
+    result = torch.from_numpy(out).reshape(len(wanted), nt, ns + nt)
     return row_normalize(result) if normalize else result
