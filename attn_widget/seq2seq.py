@@ -26,7 +26,7 @@ from .methods.rollout import residual_augment, rollout
 from .model_state import borrowed_for_capture
 from .models import SEQ2SEQ, find_sites
 from .progress import ProgressArg, progress_reporter
-from .seq2seq_values import KINDS, calls_of, decoder_sites, effective_of, value_record
+from .seq2seq_values import KINDS, DecoderValues, calls_of, decoder_sites, effective_of
 from .text import display_token
 
 MAX_NEW_TOKENS = 32  # the longest greedy output analysed when no target is given
@@ -105,7 +105,7 @@ class Seq2SeqAnalysis:
         )
 
     # Flow through cross-attention and effective attention of the decoder (issue 15) ------------------
-    _value_records: dict[str, Capture]  # "decoder", "cross": verified values, set by analyze_seq2seq
+    _decoder_values: DecoderValues  # the decoder's and cross-attention's values, set by analyze_seq2seq
 
     def flow(
         self, residual: float = 0.5, layers: Iterable[int] | None = None, progress: ProgressArg = True
@@ -142,14 +142,15 @@ class Seq2SeqAnalysis:
         """Signed effective attention (docs/methods.md §5) of one attention kind, float64, the shape of its
         attention: "encoder" ``(Le, H, ns, ns)`` (``.encoder.effective()``), "decoder" ``(Ld, H, nt, nt)``,
         "cross" ``(Ld, H, nt, ns)`` (rows are target queries; the null space is that of the source values,
-        so it differs from raw attention only when ns exceeds the head dimension). Cached."""
+        so it differs from raw attention only when ns exceeds the head dimension). Cached. The decoder's values
+        are verified on first use: A·V must reproduce what each output projection received; else this raises."""
         if kind not in KINDS:
             raise ValueError(f"kind must be one of {', '.join(map(repr, KINDS))}; got {kind!r}.")
         if kind == "encoder":
             return self.encoder.effective(sum_preserving).to(torch.float64)
         cache = vars(self).setdefault("_effective", {})
         if (kind, sum_preserving) not in cache:
-            cache[kind, sum_preserving] = effective_of(self._value_records[kind], sum_preserving)
+            cache[kind, sum_preserving] = effective_of(self._decoder_values.record(kind), sum_preserving)
         return cache[kind, sum_preserving]
 
 
@@ -254,8 +255,8 @@ def analyze_seq2seq(model, source: str, tokenizer=None, target: str | None = Non
         model_inputs={key: value.cpu() for key, value in encoded.model_inputs.items()},
     )
     _add_value_data(record, model, calls_of(calls, sites), dtype)
-    value_records = {
-        kind: value_record(kind, att, record, model, calls_of(calls, decoder_kinds[kind]), dtype)
+    pending = {
+        kind: (att, calls_of(calls, decoder_kinds[kind]))
         for kind, att in (("decoder", decoder_att), ("cross", cross_att))
     }
     # The encoder stack is what the encoder Analysis re-runs (gradients, value zeroing): its output is
@@ -264,7 +265,7 @@ def analyze_seq2seq(model, source: str, tokenizer=None, target: str | None = Non
     ids = decoder_ids[0].cpu()
     tokens = [display_token(tokenizer.decode([int(i)])) for i in ids]
     analysis = Seq2SeqAnalysis(encoder, ids, tokens, decoder_att, cross_att, generated=target is None)
-    analysis._value_records = value_records
+    analysis._decoder_values = DecoderValues(model, record, dtype, pending)
     return analysis
 
 

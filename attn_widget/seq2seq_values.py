@@ -3,8 +3,9 @@ attention of both (docs/methods.md §2.7, §5).
 
 The decoder's self-attention and cross-attention sites are hooked in the same forward pass as the
 encoder's (``seq2seq.analyze_seq2seq``); the calls are told apart by site. Each kind is read and
-verified exactly as the encoder's values are (``capture._add_value_data``): per layer, A·V per head must
-reproduce what the output projection received, and the projection's slices its output. For
+verified, when first asked for (``DecoderValues``), exactly as the encoder's values are
+(``capture._add_value_data``): per layer, A·V per head must reproduce what the output projection
+received, and the projection's slices its output. For
 cross-attention the rows are target queries and the values come from the encoder's output through the
 cross-attention's own value projection, so V is ``(H_kv, ns, d_h)`` and A is ``(H, nt, ns)``.
 """
@@ -65,6 +66,25 @@ def value_record(
         message = str(error)
         raise UnsupportedModelError(f"In the {_WHAT[kind]}, {message[:1].lower()}{message[1:]}") from None
     return record
+
+
+class DecoderValues:
+    """The decoder's hooked calls from the analysis pass, read and verified into value records on first use:
+    an analysis that never asks for them pays nothing for them (about a fifth of a forward pass at
+    128 + 32 tokens). The model's weights are read then, so a model changed in between fails the check."""
+
+    def __init__(self, model, template: Capture, dtype: torch.dtype, pending: dict[str, tuple[torch.Tensor, _Calls]]):
+        self._model, self._template, self._dtype = model, template, dtype
+        self._pending = pending  # kind -> (attentions (Ld, H, nt, nk), that kind's calls)
+        self._records: dict[str, Capture] = {}
+
+    def record(self, kind: str) -> Capture:
+        """The verified ``Capture`` of "decoder" or "cross" (``value_record``)."""
+        if kind not in self._records:
+            attentions, calls = self._pending[kind]
+            self._records[kind] = value_record(kind, attentions, self._template, self._model, calls, self._dtype)
+            del self._pending[kind]
+        return self._records[kind]
 
 
 def effective_of(record: Capture, sum_preserving: bool = False) -> torch.Tensor:

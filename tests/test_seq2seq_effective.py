@@ -65,7 +65,7 @@ def test_values_reproduce_the_model_and_effective_attention_keeps_the_output(fam
     assert ns > head_dim and nt > head_dim
     attentions = {"decoder": analysis.decoder_attentions, "cross": analysis.cross_attentions}
     for kind, att in attentions.items():
-        record = analysis._value_records[kind]
+        record = analysis._decoder_values.record(kind)
         values, weights, bias = record.require_values()
         keys = ns if kind == "cross" else nt
         assert values.shape[-2:] == (keys, head_dim)
@@ -101,8 +101,10 @@ def test_values_that_do_not_reproduce_the_output_are_refused(tokenizer):
     cross_output = next(m for n, m in model.named_modules() if n.endswith("EncDecAttention.o"))
     # What the output projection receives is no longer A·V: the weights do not explain the computation.
     cross_output.register_forward_pre_hook(lambda _m, args: (args[0] * 1.5,))
+    analysis = analyze(model, SOURCE, tokenizer, target=TARGET)  # values are read when first asked for
     with pytest.raises(UnsupportedModelError, match=r"^In the cross-attention, the attention weights .* layer 1 "):
-        analyze(model, SOURCE, tokenizer, target=TARGET)
+        analysis.effective("cross")
+    assert analysis.effective("decoder").shape == analysis.decoder_attentions.shape  # the other kind is fine
 
 
 def test_flow_is_cached_per_layer_and_equals_the_function(tokenizer):
