@@ -122,7 +122,7 @@ def vit_row(repeat: int) -> str:
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--repeat", type=int, default=5)
-    parser.add_argument("--no-flow", action="store_true", help="skip the flow timing (about 35 s on 2 cores)")
+    parser.add_argument("--no-flow", action="store_true", help="skip the flow timing (10-30 s on 2 cores)")
     parser.add_argument("--threads", type=int, default=0, help="torch threads (default: torch's own choice)")
     args = parser.parse_args()
     if args.threads:
