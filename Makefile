@@ -57,6 +57,7 @@ bench: $(VENV)/.installed
 	$(PYTHON) benchmarks/effective.py
 	$(PYTHON) benchmarks/frame_time.py
 	$(PYTHON) benchmarks/value_zeroing.py
+	$(PYTHON) benchmarks/seq2seq.py --threads 1
 
 clean:
 	rm -rf $(VENV) js/node_modules tests/artifacts

@@ -32,20 +32,31 @@ def reproduction_tolerance(dtype: torch.dtype) -> float:
     return _REPRODUCTION.get(dtype, 1e-4)
 
 
+def _work_dtype(*tensors: torch.Tensor) -> torch.dtype:
+    """float64 when any input is float64 (its tolerance, 1e-10, needs it), else float32: recomputing there
+    rounds to about 1e-6 of the scale, far below the 1e-4 allowed for float32 (and more for half
+    precision), at half the cost of float64 and without copying every tensor into it."""
+    return torch.float64 if any(t.dtype == torch.float64 for t in tensors) else torch.float32
+
+
 def scaled_error(result: torch.Tensor, expected: torch.Tensor, scale: torch.Tensor) -> float:
-    """``‖result − expected‖ / ‖scale‖`` in float64, scale being the magnitudes summed (|A|·|V|)."""
-    diff = (result.to("cpu", torch.float64) - expected.to("cpu", torch.float64)).norm()
-    return float(diff / scale.to("cpu", torch.float64).norm().clamp(min=1e-300))
+    """``‖result − expected‖ / ‖scale‖``, scale being the magnitudes summed (|A|·|V|); in float64 when
+    any input is float64, else float32."""
+    work = _work_dtype(result, expected, scale)
+    diff = (result.to("cpu", work) - expected.to("cpu", work)).norm()
+    return float(diff / scale.to("cpu", work).norm().clamp(min=1e-300 if work == torch.float64 else 1e-30))
 
 
 def heads_error(att: torch.Tensor, values: torch.Tensor, context: torch.Tensor) -> float:
     """How far the heads' outputs A_h·V_g(h) are from ``context``, what the output projection received.
 
-    att: ``(H, n, n)``; values: ``(H_kv, n, d_h)``; context: ``(n, H·d_h)``, heads side by side.
+    att: ``(H, nq, nk)`` (nq = nk but for cross-attention); values: ``(H_kv, nk, d_h)``; context:
+    ``(nq, H·d_h)``, heads side by side.
     """
     n_heads, n_kv = att.shape[0], values.shape[0]
-    v = values.to("cpu", torch.float64)[torch.arange(n_heads) // (n_heads // n_kv)]  # HF repeat_kv grouping
-    a = att.to("cpu", torch.float64)
+    work = _work_dtype(att, values, context)
+    v = values.to("cpu", work)[torch.arange(n_heads) // (n_heads // n_kv)]  # HF repeat_kv grouping
+    a = att.to("cpu", work)
     heads = (a @ v).transpose(0, 1).reshape(context.shape)
     return scaled_error(heads, context, (a.abs() @ v.abs()).transpose(0, 1).reshape(context.shape))
 
@@ -55,9 +66,10 @@ def output_error(context: torch.Tensor, weights: torch.Tensor, bias: torch.Tenso
 
     context: ``(n, H·d_h)``; weights: ``(H, d_h, d)``; bias: ``(d,)``; output: ``(n, d)``.
     """
-    c = context.to("cpu", torch.float64)
-    w = weights.to("cpu", torch.float64).reshape(-1, weights.shape[-1])
-    b = bias.to("cpu", torch.float64)
+    work = _work_dtype(context, weights, bias, output)
+    c = context.to("cpu", work)
+    w = weights.to("cpu", work).reshape(-1, weights.shape[-1])
+    b = bias.to("cpu", work)
     return scaled_error(c @ w + b, output, c.abs() @ w.abs() + b.abs())
 
 

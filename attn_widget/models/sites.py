@@ -64,15 +64,17 @@ def _child(root: nn.Module, dotted: str) -> nn.Module | None:
     return module
 
 
-def find_sites(model: nn.Module) -> list[Site]:
-    """Every self-attention site of ``model``, in module order (one per distinct block)."""
+def find_sites(model: nn.Module, cross: bool = False) -> list[Site]:
+    """Every self-attention site of ``model``, in module order (one per distinct block); with ``cross=True``
+    every cross-attention site instead (an encoder-decoder's decoder: T5's ``EncDecAttention``, BART's
+    ``encoder_attn``), whose value projection reads the encoder's output."""
     modules = dict(model.named_modules())
     sites = []
     for name, module in modules.items():
         *parents, last = name.split(".")
         if last not in VALUE_NAMES + FUSED_NAMES or not parents or not _is_projection(module):
             continue
-        if not any(_ATTENTION_PART.search(p) for p in parents) or any(_CROSS_PART.search(p) for p in parents):
+        if not any(_ATTENTION_PART.search(p) for p in parents) or any(_CROSS_PART.search(p) for p in parents) != cross:
             continue
         block_name = ".".join(parents)
         output = _output_projection(modules, block_name, module)
