@@ -10,11 +10,12 @@ attention offline on a model that has learnt something: where does [CLS] read th
 Also saved: ``samples.npz``, 20 held-out images (two per digit, uint8 (20, 8, 8)) and their labels,
 so notebooks and tests need no scikit-learn (only this script imports it).
 
-Reproduce (about 2 minutes on two CPU cores; CI never runs this)::
+Reproduce (one thread; 11 minutes wall-clock when measured on two CPU cores shared with several other
+jobs, much less on an idle machine; CI never runs this)::
 
     PYTHONPATH=. .venv/bin/python scripts/train_digits_vit.py
 
-The script is deterministic for a given torch build and prints the held-out accuracy.
+The script is deterministic for a given torch build and prints the held-out accuracy (97.8% over 360 images).
 """
 
 from __future__ import annotations
