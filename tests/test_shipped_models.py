@@ -12,6 +12,7 @@ import random
 import numpy as np
 import pytest
 import torch
+from test_model_state import assert_unchanged, snapshot
 
 from attn_widget import analyze
 from attn_widget.demo import digits_vit, reversal_bart
@@ -55,7 +56,9 @@ def test_the_reversal_model_reverses_fresh_lists(bart):
 
 def test_analyze_force_decodes_the_reversal(bart):
     model, tokenizer = bart
+    before = snapshot(model)
     a = analyze(model, "one small boy", tokenizer)
+    assert_unchanged(before, snapshot(model))
     assert isinstance(a, Seq2SeqAnalysis) and a.generated
     assert a.source_tokens == ["one", "small", "boy", "</s>"]
     assert a.target_tokens == ["<s>", "boy", "small", "one", "</s>"]
@@ -104,7 +107,9 @@ def test_the_preprocessing_is_a_plain_resize_and_normalisation(vit):
 
 def test_analyze_on_a_digit_gives_a_grid_and_a_rollout_patch_map(vit):
     model, images, labels = vit
+    before = snapshot(model)
     a = analyze(model, images[0])
+    assert_unchanged(before, snapshot(model))
     assert a.grid == (8, 8)
     assert a.tokens[0] == "[CLS]" and len(a.tokens) == 65
     patch = a.patch_map("rollout")
