@@ -1,6 +1,8 @@
-"""Bokeh figures of comparison results, with inline resources (no CDN at run time)."""
+"""Bokeh figures (method comparisons, heat maps), with inline resources (no CDN at run time)."""
 
 from __future__ import annotations
+
+from collections.abc import Sequence
 
 
 def correlation_figure(summary, reference: str = "blank_out", title: str | None = None):
@@ -41,6 +43,75 @@ def correlation_figure(summary, reference: str = "blank_out", title: str | None 
             )
     plot.legend.location = "bottom_right"
     plot.legend.click_policy = "hide"
+    return plot
+
+
+def heatmap_figure(
+    values,
+    row_labels: list[str] | None = None,
+    column_labels: list[str] | None = None,
+    title: str = "",
+    x_axis_label: str = "",
+    y_axis_label: str = "",
+    palette: str | Sequence[str] = "Viridis256",
+    cell: int = 34,
+    colour_bar: bool = True,
+):
+    """A heat map of a ``(rows, cols)`` matrix (tensor or array), row 0 at the top, one cell per entry.
+
+    Labels may repeat (a word twice in a sentence): the axes are positions, labelled with them.
+    ``palette``: a bokeh palette name or a list of colours, low values first. A hover tooltip gives each
+    cell's row, column and value. Show it with ``show_inline(figure)``.
+    """
+    import numpy as np
+    from bokeh.models import ColorBar, ColumnDataSource, LinearColorMapper, Range1d  # type: ignore[attr-defined]
+    from bokeh.plotting import figure
+
+    matrix = np.asarray(values.detach().cpu() if hasattr(values, "detach") else values, dtype=float)
+    if matrix.ndim != 2:
+        raise ValueError(f"heatmap_figure takes a (rows, cols) matrix; got shape {matrix.shape}.")
+    rows, cols = matrix.shape
+    row_labels = [str(r) for r in range(rows)] if row_labels is None else [str(x) for x in row_labels]
+    column_labels = [str(c) for c in range(cols)] if column_labels is None else [str(x) for x in column_labels]
+    if len(row_labels) != rows or len(column_labels) != cols:
+        raise ValueError(
+            f"{len(row_labels)} row and {len(column_labels)} column labels for a {rows}×{cols} matrix; "
+            "pass one label per row and per column."
+        )
+    r, c = np.meshgrid(np.arange(rows), np.arange(cols), indexing="ij")
+    source = ColumnDataSource(
+        {
+            "x": c.ravel(),
+            "y": (rows - 1 - r).ravel(),
+            "value": matrix.ravel(),
+            "row": [row_labels[i] for i in r.ravel()],
+            "column": [column_labels[j] for j in c.ravel()],
+        }
+    )
+    mapper = LinearColorMapper(palette=palette, low=float(matrix.min()), high=float(matrix.max()))
+    plot = figure(
+        title=title,
+        x_axis_label=x_axis_label,
+        y_axis_label=y_axis_label,
+        width=cols * cell + 160,
+        height=rows * cell + 110,
+        x_range=Range1d(start=-0.5, end=cols - 0.5),
+        y_range=Range1d(start=-0.5, end=rows - 0.5),
+        tools="hover,save",
+        tooltips=[("row", "@row"), ("column", "@column"), ("value", "@value{0.000}")],
+        toolbar_location=None,
+    )
+    plot.rect(
+        "x", "y", width=1, height=1, source=source, fill_color={"field": "value", "transform": mapper}, line_color=None
+    )
+    plot.xaxis.ticker = list(range(cols))
+    plot.xaxis.major_label_overrides = {j: column_labels[j] for j in range(cols)}
+    plot.xaxis.major_label_orientation = 0.8 if max(map(len, column_labels)) > 2 else 0
+    plot.yaxis.ticker = list(range(rows))
+    plot.yaxis.major_label_overrides = {rows - 1 - i: row_labels[i] for i in range(rows)}
+    plot.grid.visible = False
+    if colour_bar:
+        plot.add_layout(ColorBar(color_mapper=mapper, width=10), "right")
     return plot
 
 

@@ -1,0 +1,31 @@
+"""``plots.heatmap_figure``: every matrix entry is drawn once, at its row (row 0 at the top) and column, and
+labels may repeat; a wrong number of labels is refused."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+import torch
+
+pytest.importorskip("bokeh")
+
+from attn_widget.plots import heatmap_figure  # noqa: E402
+
+
+def test_cells_are_the_matrix_with_row_0_at_the_top():
+    matrix = torch.arange(6, dtype=torch.float64).reshape(2, 3)
+    plot = heatmap_figure(matrix, row_labels=["the", "the"], column_labels=["a", "b", "a"])
+    data = plot.renderers[0].data_source.data
+    drawn = np.full((2, 3), np.nan)
+    for x, y, value in zip(data["x"], data["y"], data["value"], strict=True):
+        drawn[1 - y, x] = value
+    np.testing.assert_array_equal(drawn, matrix.numpy())
+    assert list(data["row"]) == ["the"] * 6 and list(data["column"]) == ["a", "b", "a"] * 2
+    assert plot.yaxis[0].major_label_overrides == {1: "the", 0: "the"}
+
+
+def test_wrong_labels_or_shape_are_refused():
+    with pytest.raises(ValueError, match="one label per row"):
+        heatmap_figure(np.zeros((2, 3)), row_labels=["x"])
+    with pytest.raises(ValueError, match="matrix"):
+        heatmap_figure(np.zeros(3))
