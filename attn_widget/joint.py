@@ -16,12 +16,18 @@ rollout through them.
 
 from __future__ import annotations
 
+import dataclasses
+import warnings
 from dataclasses import dataclass
 
 import torch
 
+from .errors import UnsupportedModelError
+from .methods.flow import layer_numbers
+from .methods.heads import per_head_stack
 from .methods.registry import MatrixMethod
 from .methods.rollout import residual_augment
+from .progress import ProgressArg, progress_reporter
 from .seq2seq import Seq2SeqAnalysis
 from .seq2seq_gradients import METHODS as GRADIENT_METHODS
 from .seq2seq_gradients import gradient_part
@@ -111,25 +117,25 @@ class JointView:
         return list(range(self.n_encoder_layers + 1, self.n_layers + 1))
 
     # Data --------------------------------------------------------------------------------
-    def per_head(self, kind: str) -> torch.Tensor:
+    def per_head(self, kind: str, effective: bool = False) -> torch.Tensor:
         """``(L, H + 2, N, N)`` float64: one attention kind placed in its block (each head, mean, max),
         zero elsewhere. kind: "encoder" (source × source at encoder layers), "decoder" (target × target
-        at decoder layers) or "cross" (target queries × source keys at decoder layers)."""
+        at decoder layers) or "cross" (target queries × source keys at decoder layers); effective: its
+        effective attention (``Seq2SeqAnalysis.effective``) instead of the weights."""
         s2s, ns, le = self.seq2seq, self.ns, self.n_encoder_layers
-        heads = self.n_heads
-        out = torch.zeros(self.n_layers, heads + 2, ns + self.nt, ns + self.nt, dtype=torch.float64)
-        if kind == "encoder":
-            block, layers, rows, cols = s2s.encoder_attentions, slice(0, le), slice(0, ns), slice(0, ns)
-        elif kind == "decoder":
-            block, layers, rows, cols = s2s.decoder_attentions, slice(le, None), slice(ns, None), slice(ns, None)
-        elif kind == "cross":
-            block, layers, rows, cols = s2s.cross_attentions, slice(le, None), slice(ns, None), slice(0, ns)
+        out = torch.zeros(self.n_layers, self.n_heads + 2, ns + self.nt, ns + self.nt, dtype=torch.float64)
+        layers, rows, cols = {
+            "encoder": (slice(0, le), slice(0, ns), slice(0, ns)),
+            "decoder": (slice(le, None), slice(ns, None), slice(ns, None)),
+            "cross": (slice(le, None), slice(ns, None), slice(0, ns)),
+        }[kind]
+        if effective:
+            block = s2s.effective(kind)
         else:
-            raise ValueError(f"kind must be 'encoder', 'decoder' or 'cross'; got {kind!r}.")
-        block = block.to(torch.float64)
-        out[layers, :heads, rows, cols] = block
-        out[layers, heads, rows, cols] = block.mean(1)
-        out[layers, heads + 1, rows, cols] = block.amax(1)
+            block = {"encoder": s2s.encoder_attentions, "decoder": s2s.decoder_attentions}.get(
+                kind, s2s.cross_attentions
+            )
+        out[layers, :, rows, cols] = per_head_stack(block.to(torch.float64))
         return out
 
     def attention(self) -> torch.Tensor:
@@ -159,6 +165,42 @@ class JointView:
         maps[le:, ns:, ns:] = alpha * self_mix
         return maps
 
+    def flow(self, layers=None, progress: ProgressArg = False) -> torch.Tensor:
+        """``(len(layers), N, N)`` float64 joint attention flow (all layers by default): source rows are the
+        encoder's flow (through the decoder layers, its last layer's), target rows at decoder layers are
+        ``Seq2SeqAnalysis.flow()``, target rows at encoder layers wait (identity). Rows sum to 1."""
+        le, ns = self.n_encoder_layers, self.ns
+        wanted = layer_numbers(layers, self.n_layers)
+        decoder = [layer - le for layer in wanted if layer > le]
+        encoder = sorted({layer for layer in wanted if layer <= le} | ({le} if decoder else set()))
+        # One bar over both parts, counted in rows of max flows.
+        source_rows = len(encoder) * ns
+        total = source_rows + len(decoder) * self.nt
+        with progress_reporter(progress, "attention flow") as report:
+            encoder_flow = self.seq2seq.encoder.flow(
+                layers=encoder,
+                receptive_field="none",
+                progress=lambda done, all_: report(done / all_ * source_rows, total),
+            )
+            decoder_flow = self.seq2seq.flow(
+                RESIDUAL, layers=decoder, progress=lambda done, _all: report(source_rows + done, total)
+            )
+        source = {layer: encoder_flow[k] for k, layer in enumerate(encoder)}
+        target = {layer: decoder_flow[k] for k, layer in enumerate(decoder)}
+        out = torch.eye(ns + self.nt, dtype=torch.float64).repeat(len(wanted), 1, 1)
+        for k, layer in enumerate(wanted):
+            out[k, :ns, :ns] = source[min(layer, le)].to(torch.float64)
+            if layer > le:
+                out[k, ns:] = target[layer - le]
+        return out
+
+    def flow_layers_done(self) -> list[int]:
+        """Joint layers whose flow is computed (a decoder layer also needs the encoder's last)."""
+        encoder = self.seq2seq.encoder.flow_layers_done("attention", RESIDUAL)
+        le = self.n_encoder_layers
+        decoder = [le + layer for layer in self.seq2seq.flow_layers_done(RESIDUAL)] if le in encoder else []
+        return encoder + decoder
+
     def rollout(self) -> torch.Tensor:
         """``(L, N, N)`` float64: the joint state after each layer, the products of ``layer_maps``
         from the input. Target rows of decoder layer l are ``Seq2SeqAnalysis.rollout()[l]``."""
@@ -177,39 +219,89 @@ def _defined_in(part: str):
     return lambda view: view.encoder_layers() if part == "encoder" else view.decoder_layers()
 
 
-def _kind(id: str, label: str, description: str, part: str) -> MatrixMethod:
+def _kind(id: str, label: str, description: str, kind: str, effective: bool = False) -> MatrixMethod:
     return MatrixMethod(
         id=id,
         label=label,
         description=description,
-        compute=lambda view, _settings: view.per_head(id.removesuffix("_self")),
+        compute=lambda view, _settings: view.per_head(kind, effective),
         per_head=True,
-        defined_layers=_defined_in(part),
+        signed=effective,
+        defined_layers=_defined_in("encoder" if kind == "encoder" else "decoder"),
         compare=None,
+        group="Effective attention" if effective else "Attention weights",
+    )
+
+
+_EFFECTIVE = (
+    "Brunner et al. (2020): each row without its part in the left null space of the values, which changes "
+    "nothing in the head's output (signed: blue is negative). Equal to the weights where a row sees no more "
+    "keys than the head dimension."
+)
+
+
+def _effective_applies(kind: str):
+    """ "" when the analysis' captured values give this kind's effective attention, else why not."""
+
+    def applies(view) -> str:
+        try:
+            with warnings.catch_warnings():  # "equals raw attention here" is the method's note
+                warnings.simplefilter("ignore", UserWarning)
+                view.seq2seq.effective(kind)
+        except (ValueError, UnsupportedModelError) as error:
+            return str(error)
+        return ""
+
+    return applies
+
+
+def _effective_note(kind: str):
+    """A remark when the kind's rows never see more keys than the head dimension (nothing changes)."""
+
+    def note(view) -> str:
+        head_dim = view.seq2seq.encoder.capture.geometry.head_dim
+        keys = view.nt if kind == "decoder" else view.ns
+        if keys <= head_dim:
+            return f"{keys} keys do not exceed the head dimension ({head_dim}): equal to the weights here."
+        return f"Rows of the first {head_dim} target positions are unchanged." if kind == "decoder" else ""
+
+    return note
+
+
+def _flow_cost(view) -> str:
+    return (
+        f"{view.capture.n_tokens} tokens need a max-flow problem for every (layer, position, input token); "
+        "about 10 s at 128 + 32 tokens through 6 + 6 layers."
     )
 
 
 _WHOLE = "Through the whole model (encoder → decoder)"
-METHODS: tuple[MatrixMethod, ...] = (
-    _kind(
-        "encoder_self",
-        "Encoder self-attention",
-        "Attention weights of the encoder: each source token (right) reads every source token (left).",
-        "encoder",
-    ),
-    _kind(
-        "decoder_self",
-        "Decoder self-attention",
-        "Attention weights of the decoder over its own inputs: each target position (right) reads the "
-        "target positions up to itself (left).",
+_KINDS = (
+    ("encoder", "encoder self-attention", "each source token (right) reads every source token (left)"),
+    (
         "decoder",
+        "decoder self-attention",
+        "each target position (right) reads the target positions up to itself (left)",
     ),
-    _kind(
+    (
         "cross",
-        "Cross-attention",
-        "Attention weights from each target position (right, a decoder query) to the source tokens (left, "
-        "the encoder's output): where the decoder reads the source.",
-        "decoder",
+        "cross-attention",
+        "each target position (right, a decoder query) reads the source tokens (left, the encoder's output)",
+    ),
+)
+_IDS = {"encoder": "encoder_self", "decoder": "decoder_self", "cross": "cross"}
+METHODS: tuple[MatrixMethod, ...] = (
+    *(
+        _kind(_IDS[kind], label.capitalize(), f"Attention weights of the {label}: {reads}.", kind)
+        for kind, label, reads in _KINDS
+    ),
+    *(
+        dataclasses.replace(
+            _kind(f"effective_{_IDS[kind]}", f"Effective {label}", f"{_EFFECTIVE} Here: {reads}.", kind, True),
+            applies=_effective_applies(kind),
+            note=_effective_note(kind),
+        )
+        for kind, label, reads in _KINDS
     ),
     MatrixMethod(
         id="attention",
@@ -243,5 +335,20 @@ METHODS: tuple[MatrixMethod, ...] = (
         graph="attention",
         group=_WHOLE,
         compare=None,
+    ),
+    MatrixMethod(
+        id="flow",
+        label="Attention flow through cross-attention",
+        description="Abnar & Zuidema's exact attention flow on the joint graph whose capacities are the layer "
+        "maps: the maximum flow from each input token (source and target) to each position after this layer, "
+        "normalised per row (docs/methods.md §2.7).",
+        compute=lambda view, _settings: view.flow(),
+        cumulative=True,
+        graph="attention",
+        group=_WHOLE,
+        compare=None,
+        layers=lambda view, wanted, progress: view.flow(wanted, progress),
+        done=lambda view: view.flow_layers_done(),
+        on_request=_flow_cost,
     ),
 )

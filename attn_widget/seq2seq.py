@@ -159,6 +159,10 @@ class Seq2SeqAnalysis:
                     )[0]
         return torch.stack([cache[float(residual), layer] for layer in wanted])
 
+    def flow_layers_done(self, residual: float = 0.5) -> list[int]:
+        """Decoder layer numbers whose ``flow`` is already computed (cheap to ask)."""
+        return sorted(layer for key, layer in vars(self).get("_flows", {}) if key == float(residual))
+
     def effective(self, kind: str = "encoder", sum_preserving: bool = False) -> torch.Tensor:
         """Signed effective attention (docs/methods.md §5) of one attention kind, float64, the shape of its
         attention: "encoder" ``(Le, H, ns, ns)`` (``.encoder.effective()``), "decoder" ``(Ld, H, nt, nt)``,

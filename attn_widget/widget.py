@@ -214,7 +214,7 @@ class AttentionWidget(OnRequest, anywidget.AnyWidget):
         self._fact_writer = threading.local()
         record = shown.capture
         # This widget's methods: the registry as it is now (a method registered later is not added).
-        available = list(JOINT_METHODS) if joint is not None else registry.applicable(shown)
+        available = [m for m in JOINT_METHODS if not m.applies(joint)] if joint else registry.applicable(shown)
         self._specs = {method.id: method for method in available}
         # Before the comm opens, so that the front end gets these traits in the first message
         # (HasTraits' add_traits: ipywidgets' own would send each at once, and list it twice).

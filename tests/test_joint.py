@@ -84,3 +84,33 @@ def test_layer_follows_the_method_and_a_layer_without_it_is_refused(tokenizer):
     assert isinstance(widget.analysis, JointView)
     with pytest.raises(TypeError, match="not both"):
         AttentionWidget(t5, SOURCE, tokenizer, analysis=widget.analysis.seq2seq)
+
+
+def test_effective_kinds_and_flow_in_the_joint_view(tokenizer):
+    """Effective attention of each kind sits in its block (Seq2SeqAnalysis.effective); the joint flow is
+    the encoder's flow on the source rows and Seq2SeqAnalysis.flow() on the decoder rows."""
+    t5 = next(f for f in SEQ2SEQ if f.name == "T5").build().double()  # relative positions: no length limit
+    source, target = " ".join([SOURCE] * 4), " ".join([TARGET] * 3)  # 25 + 20 tokens > head dimension 8, > 40
+    widget = AttentionWidget(t5, source, tokenizer, target=target)
+    view = widget.analysis
+    s2s, ns, le, heads = view.seq2seq, view.ns, view.n_encoder_layers, view.n_heads
+    ids = {m["id"] for m in widget.methods}
+    assert {"effective_encoder_self", "effective_decoder_self", "effective_cross", "flow"} <= ids
+    cross = view.per_head("cross", effective=True)
+    assert torch.equal(cross[le:, :heads, ns:, :ns], s2s.effective("cross"))
+    assert not torch.allclose(cross[le:, :heads, ns:, :ns], s2s.cross_attentions), "26 source tokens > d_head 8"
+    meta = {m["id"]: m for m in widget.methods}
+    assert meta["effective_cross"]["signed"] and meta["effective_cross"]["layers"] == view.decoder_layers()
+    assert meta["effective_decoder_self"]["note"] == "Rows of the first 8 target positions are unchanged."
+
+    assert widget.ready["flow"] == [], "beyond 40 tokens flow is computed on request"
+    widget.compute("flow", wait=True)
+    assert widget.ready["flow"] == list(range(1, widget.n_layers + 1))
+    flow = view.flow()
+    assert torch.allclose(flow.sum(-1), torch.ones(widget.n_layers, len(widget.tokens), dtype=torch.float64))
+    assert torch.equal(flow[le:, ns:], s2s.flow(progress=False))
+    encoder_flow = s2s.encoder.flow(receptive_field="none", progress=False)
+    assert torch.allclose(flow[:le, :ns, :ns], encoder_flow)
+    assert torch.allclose(flow[le:, :ns, :ns], encoder_flow[-1].expand(view.n_decoder_layers, ns, ns))
+    exported = widget.to_numpy()["flow"]
+    assert abs(exported - flow.numpy()).max() < 1e-12
