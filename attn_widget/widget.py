@@ -60,6 +60,11 @@ class AttentionWidget(OnRequest, anywidget.AnyWidget):
         "Name of each layer 1..L for the labels ([] = 'layer 1', ...); encoder-decoders: 'encoder 1', ..., "
         "'decoder 1', ... (attn_widget.joint).",
     )
+    column_names = fact(
+        t.List(t.Unicode()),
+        "Title of each column 0..L, what its rows hold ([] = 'Input (layer 0)', 'Layer 1', ...); encoder-decoders "
+        "say it for both token lists, e.g. 'Encoder output · decoder 1'.",
+    )
     segments = fact(
         t.List(t.Dict()),
         "The token lists the tokens are made of, in order: [{label, size}] ([] = one text); encoder-decoders: "
@@ -232,6 +237,7 @@ class AttentionWidget(OnRequest, anywidget.AnyWidget):
                 methods=[m.meta(shown) for m in available],
                 attributions=[entry.meta() for entry in self._attribution_entries()],
                 layer_names=joint.layer_names() if joint else [],
+                column_names=joint.column_names() if joint else [],
                 segments=joint.segments() if joint else [],
                 top_k=0 if len(record.tokens) <= ALL_EDGES_UP_TO else LONG_INPUT_TOP_K,
             )

@@ -434,7 +434,7 @@ var VIEW_OPTIONS = [
   }
 ];
 var PICKS = ["target", "selected"];
-var FACTS = ["tokens", "special", "methods", "attributions", "n_layers", "n_heads", "causal", "model_name", "layer_names", "segments", "ready", "targets", "image"];
+var FACTS = ["tokens", "special", "methods", "attributions", "n_layers", "n_heads", "causal", "model_name", "layer_names", "column_names", "segments", "ready", "targets", "image"];
 var REDRAW_ON = [...FACTS, ...VIEW_OPTIONS.map((option2) => option2.trait), ...PICKS, "job", "attribution_data"];
 function choicesOf(trait) {
   return VIEW_OPTIONS.find((option2) => option2.trait === trait)?.choices ?? [];
@@ -469,6 +469,7 @@ function readState(model) {
   const options = readOptions(model, { n, nLayers: L, nHeads: H });
   const method = methods.find((m) => m.id === options.method) ?? methods[0] ?? NO_METHOD;
   const rawNames = model.get("layer_names");
+  const rawColumns = model.get("column_names");
   const rawSegments = model.get("segments");
   const segments = Array.isArray(rawSegments) ? rawSegments.filter((s) => isObject(s) && typeof s.label === "string" && isCount(s.size)) : [];
   const ready = model.get("ready");
@@ -487,6 +488,7 @@ function readState(model) {
       causal: model.get("causal") === true,
       modelName: String(model.get("model_name") ?? ""),
       layerNames: Array.isArray(rawNames) && rawNames.length === L ? rawNames.map(String) : [],
+      columnNames: Array.isArray(rawColumns) && rawColumns.length === L + 1 ? rawColumns.map(String) : [],
       segments: segments.reduce((sum, s) => sum + s.size, 0) === n ? segments : [],
       methods,
       method,
@@ -577,10 +579,18 @@ function headLabel(state) {
   return `head ${state.head}`;
 }
 function columnTitles(state) {
-  const title = (layer) => layer === 0 ? "Input (layer 0)" : capitalised(layerName(state, layer));
-  if (state.view === "model") return [title(0), title(state.nLayers)];
+  const name = (layer) => layer === 0 ? "Input (layer 0)" : capitalised(layerName(state, layer));
+  if (state.view === "model") return [name(0), name(state.nLayers)];
+  const title = (layer) => state.columnNames[layer] ?? name(layer);
   if (state.method.cumulative) return [title(0), title(state.layer)];
   return [title(state.layer - 1), title(state.layer)];
+}
+function rowTitle(state, title, index) {
+  const parts = title.split(" \xB7 ");
+  if (state.segments.length < 2 || parts.length !== state.segments.length) return title;
+  let end = 0;
+  const k = state.segments.findIndex((segment) => index < (end += segment.size));
+  return capitalised(parts[Math.max(0, k)]);
 }
 function capitalised(text2) {
   return text2.charAt(0).toUpperCase() + text2.slice(1);
@@ -1387,7 +1397,8 @@ function svgOf(doc, picture) {
   for (const y of scene.rules) add("line", { x1: 0, x2: layout.width, y1: y, y2: y, stroke: picture.foreground, "stroke-opacity": 0.5, "stroke-dasharray": "4 4" }, svg);
   for (const mark of scene.marks) text2(mark.text, mark.x, mark.y, "middle");
   text2(picture.titles[0], 0, 10, "start", "bold");
-  text2(picture.titles[1], layout.rightX + LABEL_GAP, 10, "start", "bold");
+  if (picture.titleAtEdge) text2(picture.titles[1], layout.width, 10, "end", "bold");
+  else text2(picture.titles[1], layout.rightX + LABEL_GAP, 10, "start", "bold");
   for (const label of labelsOf(picture)) text2(label.text, label.x, label.y, label.anchor);
   if (picture.image) svgImagePanel(add, svg, picture.image, panelX, 0, text2);
   text2(picture.caption, 0, body + 12, "start");
@@ -1408,7 +1419,9 @@ function paintPng(canvas, picture, scale = 2) {
   ctx.textBaseline = "middle";
   ctx.font = "bold 12px sans-serif";
   ctx.fillText(picture.titles[0], 0, 10);
-  ctx.fillText(picture.titles[1], layout.rightX + LABEL_GAP, 10);
+  ctx.textAlign = picture.titleAtEdge ? "right" : "left";
+  ctx.fillText(picture.titles[1], picture.titleAtEdge ? layout.width : layout.rightX + LABEL_GAP, 10);
+  ctx.textAlign = "left";
   ctx.font = "12px sans-serif";
   for (const label of labelsOf(picture)) {
     ctx.textAlign = label.anchor === "end" ? "right" : "left";
@@ -2095,6 +2108,9 @@ function layerPhrase(state) {
   const counted = `layer ${state.layer} of ${state.nLayers}`;
   return state.layerNames.length ? `${layerName(state, state.layer)} (${counted})` : counted;
 }
+function titleAtEdge(state) {
+  return state.columnNames.length > 0 && state.view === "layer";
+}
 function modelKind(state) {
   if (state.segments.length > 1) return `${state.segments.map((s) => `${s.size} ${s.label}`).join(" + ")} tokens`;
   return state.causal ? "decoder (causal)" : "encoder";
@@ -2185,7 +2201,9 @@ function createView(doc, model) {
       renderLabels(labelsLeft, layout, state.tokens, state.special, "source");
       renderLabels(labelsRight, layout, state.tokens, state.special, "target");
     }
-    titleRight.style.left = `${layout.rightX + LABEL_GAP}px`;
+    const wide = titleAtEdge(state);
+    titleRight.style.left = wide ? "" : `${layout.rightX + LABEL_GAP}px`;
+    titleRight.style.right = wide ? "0px" : "";
     canvas.dataset.edgesFrom = edgeLayer.show(scene, dpr);
     canvas.style.opacity = isHighlighted(scene) ? String(DIMMED) : "";
     const ctx = overlay.getContext("2d");
@@ -2253,7 +2271,7 @@ function createView(doc, model) {
         tokens: state.tokens,
         edges,
         touching: edgesOfNode(edges, focus),
-        columnTitle: focus.side === "source" ? titles[0] : titles[1],
+        columnTitle: rowTitle(state, focus.side === "source" ? titles[0] : titles[1], focus.index),
         coverage: rowCoverage(env, slice, focus.index),
         rowNote: frame.rows && focus.side === "target" ? [state.method.row_label ?? "", frame.rows[focus.index]] : null,
         scoreNote: scores ? ["token score", scores[focus.index]] : null,
@@ -2326,6 +2344,7 @@ function createView(doc, model) {
       scene,
       tokens: state.tokens,
       titles: columnTitles(state),
+      titleAtEdge: titleAtEdge(state),
       caption: caption.textContent ?? "",
       foreground: dark ? "#e6e6e6" : "#111111",
       background: dark ? "#111111" : "#ffffff",

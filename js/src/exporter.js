@@ -18,6 +18,7 @@ const CAPTION_HEIGHT = 24;
  * @property {import("./scene.js").Scene} scene
  * @property {string[]} tokens
  * @property {[string, string]} titles
+ * @property {boolean} [titleAtEdge]  the right title ends at the graph's right edge (long titles)
  * @property {string} caption
  * @property {string} foreground
  * @property {string} background
@@ -109,7 +110,8 @@ export function svgOf(doc, picture) {
   for (const y of scene.rules) add("line", { x1: 0, x2: layout.width, y1: y, y2: y, stroke: picture.foreground, "stroke-opacity": 0.5, "stroke-dasharray": "4 4" }, svg);
   for (const mark of scene.marks) text(mark.text, mark.x, mark.y, "middle");
   text(picture.titles[0], 0, 10, "start", "bold");
-  text(picture.titles[1], layout.rightX + LABEL_GAP, 10, "start", "bold");
+  if (picture.titleAtEdge) text(picture.titles[1], layout.width, 10, "end", "bold");
+  else text(picture.titles[1], layout.rightX + LABEL_GAP, 10, "start", "bold");
   for (const label of labelsOf(picture)) text(label.text, label.x, label.y, label.anchor);
   if (picture.image) svgImagePanel(add, svg, picture.image, panelX, 0, text);
   text(picture.caption, 0, body + 12, "start");
@@ -137,7 +139,9 @@ export function paintPng(canvas, picture, scale = 2) {
   ctx.textBaseline = "middle";
   ctx.font = "bold 12px sans-serif";
   ctx.fillText(picture.titles[0], 0, 10);
-  ctx.fillText(picture.titles[1], layout.rightX + LABEL_GAP, 10);
+  ctx.textAlign = picture.titleAtEdge ? "right" : "left";
+  ctx.fillText(picture.titles[1], picture.titleAtEdge ? layout.width : layout.rightX + LABEL_GAP, 10);
+  ctx.textAlign = "left";
   ctx.font = "12px sans-serif";
   for (const label of labelsOf(picture)) {
     ctx.textAlign = label.anchor === "end" ? "right" : "left";

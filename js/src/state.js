@@ -44,6 +44,7 @@ export { MAX_HEAD, MEAN_HEAD };
  * @property {boolean} causal
  * @property {string} modelName
  * @property {string[]} layerNames   name of each layer ([]: "layer 1", ...), e.g. "encoder 1", ..., "decoder 1", ...
+ * @property {string[]} columnNames  title of each column 0..L, what its rows hold ([]: "Input (layer 0)", "Layer 1", ...)
  * @property {{ label: string, size: number }[]} segments  the token lists the tokens are made of ([]: one text)
  * @property {MethodMeta[]} methods
  * @property {MethodMeta} method
@@ -111,6 +112,7 @@ export function readState(model) {
   const options = readOptions(model, { n, nLayers: L, nHeads: H });
   const method = methods.find((m) => m.id === options.method) ?? methods[0] ?? NO_METHOD;
   const rawNames = model.get("layer_names");
+  const rawColumns = model.get("column_names");
   const rawSegments = model.get("segments");
   const segments = Array.isArray(rawSegments) ? rawSegments.filter((s) => isObject(s) && typeof s.label === "string" && isCount(s.size)) : [];
   const ready = model.get("ready");
@@ -127,6 +129,7 @@ export function readState(model) {
     causal: model.get("causal") === true,
     modelName: String(model.get("model_name") ?? ""),
     layerNames: Array.isArray(rawNames) && rawNames.length === L ? rawNames.map(String) : [],
+    columnNames: Array.isArray(rawColumns) && rawColumns.length === L + 1 ? rawColumns.map(String) : [],
     segments: segments.reduce((sum, s) => sum + s.size, 0) === n ? segments : [],
     methods,
     method,
@@ -283,10 +286,25 @@ export function headLabel(state) {
  */
 export function columnTitles(state) {
   /** @param {number} layer */
-  const title = (layer) => (layer === 0 ? "Input (layer 0)" : capitalised(layerName(state, layer)));
-  if (state.view === "model") return [title(0), title(state.nLayers)];
+  const name = (layer) => (layer === 0 ? "Input (layer 0)" : capitalised(layerName(state, layer)));
+  if (state.view === "model") return [name(0), name(state.nLayers)];
+  /** @param {number} layer */
+  const title = (layer) => state.columnNames[layer] ?? name(layer);
   if (state.method.cumulative) return [title(0), title(state.layer)];
   return [title(state.layer - 1), title(state.layer)];
+}
+
+/**
+ * A column title for one row: where a title names each token list's state ("Encoder output · decoder 1"),
+ * the part for the row's list ("Decoder 1").
+ * @param {ViewState} state @param {string} title @param {number} index  the row
+ */
+export function rowTitle(state, title, index) {
+  const parts = title.split(" · ");
+  if (state.segments.length < 2 || parts.length !== state.segments.length) return title;
+  let end = 0;
+  const k = state.segments.findIndex((segment) => index < (end += segment.size));
+  return capitalised(parts[Math.max(0, k)]);
 }
 
 /** @param {string} text */

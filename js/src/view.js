@@ -23,13 +23,18 @@ import {
 import { createPending } from "./pending.js";
 import { createEdgeLayer, pixelSize } from "./raster.js";
 import { drawOverlay, isHighlighted, layerScene, modelScene } from "./scene.js";
-import { MEAN_HEAD, columnTitles, headLabel, layerName } from "./state.js";
+import { MEAN_HEAD, columnTitles, headLabel, layerName, rowTitle } from "./state.js";
 import { currentScores, renderStrip, renderStripStatus } from "./strip.js";
 
 /** "layer 3 of 6", or "decoder 2 (layer 5 of 8)" where layers have names. @param {import("./state.js").ViewState} state */
 function layerPhrase(state) {
   const counted = `layer ${state.layer} of ${state.nLayers}`;
   return state.layerNames.length ? `${layerName(state, state.layer)} (${counted})` : counted;
+}
+
+/** Titles that name both token lists' states are long: the right one ends at the plot's edge. @param {import("./state.js").ViewState} state */
+function titleAtEdge(state) {
+  return state.columnNames.length > 0 && state.view === "layer";
 }
 
 /** What kind of model, for the caption. @param {import("./state.js").ViewState} state */
@@ -127,7 +132,9 @@ export function createView(doc, model) {
       renderLabels(labelsLeft, layout, state.tokens, state.special, "source");
       renderLabels(labelsRight, layout, state.tokens, state.special, "target");
     }
-    titleRight.style.left = `${layout.rightX + LABEL_GAP}px`;
+    const wide = titleAtEdge(state);
+    titleRight.style.left = wide ? "" : `${layout.rightX + LABEL_GAP}px`;
+    titleRight.style.right = wide ? "0px" : "";
     // For benchmarks and tests: whether the edges were drawn, copied from a kept picture, or kept.
     canvas.dataset.edgesFrom = edgeLayer.show(scene, dpr);
     canvas.style.opacity = isHighlighted(scene) ? String(DIMMED) : "";
@@ -208,7 +215,7 @@ export function createView(doc, model) {
         tokens: state.tokens,
         edges,
         touching: edgesOfNode(edges, focus),
-        columnTitle: focus.side === "source" ? titles[0] : titles[1],
+        columnTitle: rowTitle(state, focus.side === "source" ? titles[0] : titles[1], focus.index),
         coverage: rowCoverage(env, slice, focus.index),
         rowNote: frame.rows && focus.side === "target" ? [state.method.row_label ?? "", frame.rows[focus.index]] : null,
         scoreNote: scores ? ["token score", scores[focus.index]] : null,
@@ -307,6 +314,7 @@ export function createView(doc, model) {
       scene,
       tokens: state.tokens,
       titles: columnTitles(state),
+      titleAtEdge: titleAtEdge(state),
       caption: caption.textContent ?? "",
       foreground: dark ? "#e6e6e6" : "#111111",
       background: dark ? "#111111" : "#ffffff",

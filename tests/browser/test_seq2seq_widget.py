@@ -41,6 +41,8 @@ def test_cross_attention_runs_from_source_rows_to_target_rows(browser, page_serv
     assert page.get_attribute(".attnw-layer", "min") == "3" and page.get_attribute(".attnw-layer", "max") == "4"
     assert page.text_content(".attnw-layer-value") == "decoder 1"
     assert "decoder 1 (layer 3 of 4)" in page.text_content(".attnw-caption")
+    titles = page.text_content(".attnw-title-left"), page.text_content(".attnw-title-right")
+    assert titles == ("Encoder 2 · decoder input", "Encoder output · decoder 1"), "what each column's rows hold"
     page.locator(".attnw-root").screenshot(path=str(artifacts / "seq2seq-cross.png"))
     g = geometry(page)
     assert edge_rows(page, g["left"] + 1, range(n)) == list(range(ns)), "edges leave the source rows only"
@@ -52,6 +54,14 @@ def test_cross_attention_runs_from_source_rows_to_target_rows(browser, page_serv
     left = sorted(i for column, i in idle if "left" in column)
     right = sorted(i for column, i in idle if "right" in column)
     assert (left, right) == (list(range(ns, n)), list(range(ns))), "labels without edges are faded"
+
+    with page.expect_download() as info:
+        page.click(".attnw-save-svg")
+    info.value.save_as(artifacts / "seq2seq-cross.svg")
+    svg = ET.parse(artifacts / "seq2seq-cross.svg").getroot()
+    title = next(node for node in svg.iter("{http://www.w3.org/2000/svg}text") if node.text == titles[1])
+    width = float(svg.get("width"))
+    assert (title.get("text-anchor"), float(title.get("x"))) == ("end", width), "the long title ends at the edge"
 
     page.select_option(".attnw-method", "encoder_self")
     page.wait_for_function("window.model.get('layer') === 2")
@@ -105,5 +115,29 @@ def test_token_scores_cover_source_and_target_tokens(browser, page_server, artif
     assert all(w == 0 for w in widths[target_row + 1 :]), "no relevance from decoder inputs after the target row"
     assert max(widths[:ns]) > 0, "the source carries relevance through cross-attention"
     page.locator(".attnw-root").screenshot(path=str(artifacts / "seq2seq-token-scores.png"))
+    assert errors == []
+    page.close()
+
+
+def test_the_shipped_reversal_model_reads_the_word_it_copies(browser, page_server, artifacts):
+    """The trained word-reversal BART at decoder 2: hovering each target position lists, first, the source
+    word it is about to write (the anti-diagonal docs/methods.md §0.4 measures)."""
+    from attn_widget.demo import reversal_bart
+
+    model, tokenizer = reversal_bart()
+    widget = AttentionWidget(model, "the old man found this letter from his mother", tokenizer, layer=4)
+    s2s = widget.analysis.seq2seq
+    ns = len(s2s.source_tokens)
+    page, errors = open_widget(browser, page_server, widget)
+    g = geometry(page)
+    box = page.locator("canvas.attnw-canvas").bounding_box()
+    read = []
+    for t, written in enumerate(s2s.target_tokens[1:4]):  # the first three words written
+        page.mouse.move(box["x"] + g["right"] + 20, box["y"] + g["top"] + (ns + t + 0.5) * g["row"])
+        page.wait_for_function(f"document.querySelector('.attnw-tooltip').textContent.includes('#{ns + t}')")
+        read.append((page.locator(".attnw-tooltip-list tr").first.inner_text().split("”")[0].strip("“"), written))
+    assert read == [(word, word) for _, word in read], read
+    page.mouse.move(box["x"] + g["right"] + 20, box["y"] + g["top"] + (ns + 0.5) * g["row"])
+    page.locator(".attnw-root").screenshot(path=str(artifacts / "seq2seq-reversal.png"))
     assert errors == []
     page.close()
