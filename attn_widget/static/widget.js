@@ -391,6 +391,22 @@ function tracePaths(perLayer, node, fan = 2) {
   return traced;
 }
 
+// src/image_fact.js
+function readImage(value, n) {
+  if (typeof value !== "object" || value === null || !("rgb" in value)) return null;
+  const { rgb: rgb2, size, grid, prefix } = (
+    /** @type {Record<string, any>} */
+    value
+  );
+  const whole = (v) => Number.isInteger(v) && /** @type {number} */
+  v > 0;
+  const [height, width] = Array.isArray(size) && size.every(whole) ? size : [0, 0];
+  const [rows, cols] = Array.isArray(grid) && grid.every(whole) ? grid : [0, 0];
+  const bytes = ArrayBuffer.isView(rgb2) ? new Uint8Array(rgb2.buffer, rgb2.byteOffset, rgb2.byteLength) : new Uint8Array(0);
+  const problem = !height || !rows || size.length !== 2 || grid.length !== 2 ? "the image's size or patch grid is not two whole numbers" : bytes.length !== height * width * 3 ? `the image has ${bytes.length} bytes, not ${height}\xD7${width}\xD73` : !Number.isInteger(prefix) || prefix < 0 || prefix + rows * cols !== n ? `its ${rows}\xD7${cols} patches after ${prefix} other tokens are not the ${n} tokens` : "";
+  return { width, height, rgb: bytes, rows, cols, prefix: problem ? 0 : prefix, problem };
+}
+
 // src/options.js
 var MEAN_HEAD = -1;
 var MAX_HEAD = -2;
@@ -892,20 +908,6 @@ var PANEL_GAP = 16;
 var BESIDE_FROM = 560;
 var SIDE_MIN = 160;
 var SIDE_MAX = 280;
-function readImage(value, n) {
-  if (typeof value !== "object" || value === null || !("rgb" in value)) return null;
-  const { rgb: rgb2, size, grid, prefix } = (
-    /** @type {Record<string, any>} */
-    value
-  );
-  const whole = (v) => Number.isInteger(v) && /** @type {number} */
-  v > 0;
-  const [height, width] = Array.isArray(size) && size.every(whole) ? size : [0, 0];
-  const [rows, cols] = Array.isArray(grid) && grid.every(whole) ? grid : [0, 0];
-  const bytes = ArrayBuffer.isView(rgb2) ? new Uint8Array(rgb2.buffer, rgb2.byteOffset, rgb2.byteLength) : new Uint8Array(0);
-  const problem = !height || !rows || size.length !== 2 || grid.length !== 2 ? "the image's size or patch grid is not two whole numbers" : bytes.length !== height * width * 3 ? `the image has ${bytes.length} bytes, not ${height}\xD7${width}\xD73` : !Number.isInteger(prefix) || prefix < 0 || prefix + rows * cols !== n ? `its ${rows}\xD7${cols} patches after ${prefix} other tokens are not the ${n} tokens` : "";
-  return { width, height, rgb: bytes, rows, cols, prefix: problem ? 0 : prefix, problem };
-}
 function panelLayout(total, image) {
   if (!image) return { graphWidth: total, beside: false, width: 0, box: { width: 0, height: 0 } };
   const beside = total >= BESIDE_FROM;

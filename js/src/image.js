@@ -17,40 +17,6 @@ const SIDE_MIN = 160;
 const SIDE_MAX = 280;
 
 /**
- * @typedef {object} ShownImage  the `image` fact: the model's input, RGB, with its patch grid
- * @property {number} width      pixels
- * @property {number} height
- * @property {Uint8Array} rgb    height · width · 3 bytes, row-major
- * @property {number} rows       patch grid
- * @property {number} cols
- * @property {number} prefix     tokens before the patches ([CLS], [DIST], registers)
- * @property {string} problem    why the fact describes no picture ("" when it does)
- */
-
-/**
- * The `image` trait as a ShownImage, or null for text ({} or absent). A fact that does not fit
- * the tokens keeps its problem: the panel says it rather than draw patches in the wrong place.
- * @param {unknown} value @param {number} n  tokens
- * @returns {ShownImage | null}
- */
-export function readImage(value, n) {
-  if (typeof value !== "object" || value === null || !("rgb" in value)) return null;
-  const { rgb, size, grid, prefix } = /** @type {Record<string, any>} */ (value);
-  const whole = (/** @type {unknown} */ v) => Number.isInteger(v) && /** @type {number} */ (v) > 0;
-  const [height, width] = Array.isArray(size) && size.every(whole) ? size : [0, 0];
-  const [rows, cols] = Array.isArray(grid) && grid.every(whole) ? grid : [0, 0];
-  const bytes = ArrayBuffer.isView(rgb) ? new Uint8Array(rgb.buffer, rgb.byteOffset, rgb.byteLength) : new Uint8Array(0);
-  const problem = !height || !rows || size.length !== 2 || grid.length !== 2
-    ? "the image's size or patch grid is not two whole numbers"
-    : bytes.length !== height * width * 3
-      ? `the image has ${bytes.length} bytes, not ${height}×${width}×3`
-      : !Number.isInteger(prefix) || prefix < 0 || prefix + rows * cols !== n
-        ? `its ${rows}×${cols} patches after ${prefix} other tokens are not the ${n} tokens`
-        : "";
-  return { width, height, rgb: bytes, rows, cols, prefix: problem ? 0 : prefix, problem };
-}
-
-/**
  * @typedef {object} PanelLayout
  * @property {number} graphWidth  CSS pixels left to the graph
  * @property {boolean} beside     beside the graph (else under it)
@@ -59,7 +25,7 @@ export function readImage(value, n) {
  */
 
 /**
- * @param {number} total  the widget's width @param {ShownImage | null} image
+ * @param {number} total  the widget's width @param {import("./image_fact.js").ShownImage | null} image
  * @returns {PanelLayout}
  */
 export function panelLayout(total, image) {
@@ -119,7 +85,7 @@ export function patchAt(box, rows, cols, x, y) {
 /**
  * The graph node of a patch, as the graph's own hover gives it: the receiving column of the
  * single-layer view, the selected layer's column of the whole-model view.
- * @param {import("./state.js").ViewState} state @param {ShownImage} image @param {number} patch
+ * @param {import("./state.js").ViewState} state @param {import("./image_fact.js").ShownImage} image @param {number} patch
  * @returns {import("./frames.js").LayerNode | import("./frames.js").ModelNode}
  */
 export function patchNode(state, image, patch) {
@@ -129,7 +95,7 @@ export function patchNode(state, image, patch) {
 
 /**
  * @typedef {object} ImageScene  what the panel shows; the screen and the exports draw the same
- * @property {ShownImage} image
+ * @property {import("./image_fact.js").ShownImage} image
  * @property {PanelLayout} layout
  * @property {Float64Array | null} heat  (rows·cols,); null: no overlay (the note says why)
  * @property {number} max                the colour scale's end: the largest |heat|, leaving out the

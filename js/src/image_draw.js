@@ -11,7 +11,7 @@ import { element, formatValue } from "./overlay.js";
 /** Each image's pixels on a canvas of their own, made once per trait value (its bytes' buffer). */
 const sources = new WeakMap();
 
-/** @param {Document} doc @param {import("./image.js").ShownImage} image */
+/** @param {Document} doc @param {import("./image_fact.js").ShownImage} image */
 function sourceOf(doc, image) {
   const hit = sources.get(image.rgb.buffer);
   if (hit && hit.offset === image.rgb.byteOffset && hit.doc === doc) return hit.canvas;

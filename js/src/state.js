@@ -3,7 +3,7 @@
 // state is usable: a setting out of range falls back to its default, and facts that cannot
 // describe a picture (no tokens, no methods) are reported in `problem` instead.
 
-import { readImage } from "./image.js";
+import { readImage } from "./image_fact.js";
 import { MAX_HEAD, MEAN_HEAD, readOptions } from "./options.js";
 
 export { MAX_HEAD, MEAN_HEAD };
@@ -66,7 +66,7 @@ export { MAX_HEAD, MEAN_HEAD };
  * @property {number} binarizeThreshold  path counts: an edge exists where Ā exceeds this
  * @property {"" | "in" | "out"} nodeSize  dots sized by the slice's in- or out-degree
  * @property {{ start: number, size: number }} window  token rows shown (size 0: all)
- * @property {import("./image.js").ShownImage | null} image  an image analysis's input (null: text)
+ * @property {import("./image_fact.js").ShownImage | null} image  an image analysis's input (null: text)
  */
 
 /**
