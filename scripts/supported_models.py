@@ -44,7 +44,10 @@ def _image_row(family) -> str:
     """What an image analysis of the family offers, asked of the analysis itself."""
     model = family.model.__name__ if family.model else family.config.__name__.replace("Config", "Model")
     analysis = analyze(family.build(), np.zeros((8, 8, 3), dtype=np.uint8))
-    gradients = "no gradients yet" if analysis.gradient_part.unavailable() else "gradients"
+    reason = analysis.gradient_part.unavailable()
+    gradients = "gradients to a class logit"
+    if reason:
+        gradients = "no gradients (no classification head)" if "classification head" in reason else "no gradients"
     offers = f"image: attention, rollout, vision_rollout, flow; {gradients}"
     values = "no" if analysis.capture.values_unavailable else "yes"
     return f"| {family.name} | {model} | {offers} | {values} | none (patch grid) | {family.note} |"
