@@ -60,6 +60,31 @@ class IntegratedGradients:
         )
 
 
+def until_complete(
+    integrate: Callable[[int], torch.Tensor], gap: float, steps: int, tolerance: float, max_steps: int, baseline: str
+) -> tuple[torch.Tensor, float, int, bool]:
+    """Integrated gradients with ``integrate(steps)`` (the attributions, float64), the steps doubled until
+    the completeness error ``|Σ IG − gap| / max(|gap|, 1e-6)`` is below ``tolerance``, or a ``RuntimeWarning``
+    when ``2 · steps`` would pass ``max_steps``. baseline: what the run started from, for the warning.
+    Returns the attributions, the error, the steps of the last run and whether it converged."""
+    while True:
+        attributions = integrate(steps)
+        error = abs(float(attributions.sum()) - gap) / max(abs(gap), 1e-6)
+        if error < tolerance or steps * 2 > max_steps:
+            break
+        steps *= 2
+    converged = error < tolerance  # False for NaN too
+    if not converged:
+        warnings.warn(
+            f"Integrated gradients did not converge: completeness error {error:.1%} after {steps} steps "
+            f"(tolerance {tolerance:.0%}), so the scores do not add up to y(x) − y(baseline). "
+            f"Pass a larger max_steps (now {max_steps}) or another baseline (this run used {baseline}).",
+            RuntimeWarning,
+            stacklevel=4,
+        )
+    return attributions, error, steps, converged
+
+
 class GradientRunner:
     """Gradient work on one text: ``record`` must come from ``capture(model, ...)``."""
 
@@ -224,23 +249,14 @@ class GradientRunner:
         base, described = runner.baseline(baseline)
         with borrowed_for_capture(runner.model, "integrated gradients"), torch.no_grad():
             ends = target.score(runner._forward(torch.cat([base, embeds]))).double()
-        gap = float(ends[1] - ends[0])
-        while True:
-            attributions = runner._integrate(target, embeds, base, steps, progress)
-            error = abs(float(attributions.sum()) - gap) / max(abs(gap), 1e-6)
-            if error < tolerance or steps * 2 > max_steps:
-                break
-            steps *= 2
-        converged = error < tolerance  # False for NaN too
-        if not converged:
-            warnings.warn(
-                f"Integrated gradients did not converge: completeness error {error:.1%} after {steps} steps "
-                f"(tolerance {tolerance:.0%}), so the token scores do not add up to y(x) − y(baseline). "
-                f"Pass a larger max_steps (now {max_steps}) or another baseline (this run used the {described}; "
-                'options "auto", "mask", "unk", "pad", "zero").',
-                RuntimeWarning,
-                stacklevel=3,
-            )
+        attributions, error, steps, converged = until_complete(
+            lambda count: runner._integrate(target, embeds, base, count, progress),
+            float(ends[1] - ends[0]),
+            steps,
+            tolerance,
+            max_steps,
+            f'the {described}; options "auto", "mask", "unk", "pad", "zero"',
+        )
         return IntegratedGradients(attributions[0].to("cpu", self.as_float), error, steps, converged, described)
 
     def _integrate(self, target, embeds, base, steps, progress) -> torch.Tensor:

@@ -12,7 +12,6 @@ The model is borrowed as for a capture (``model_state``) and left as it was foun
 
 from __future__ import annotations
 
-import warnings
 from collections.abc import Callable
 from dataclasses import dataclass
 
@@ -20,7 +19,7 @@ import torch
 
 from . import methods, targets
 from .errors import UnsupportedModelError
-from .gradients import _BATCH, BASELINES, IntegratedGradients, _float_model
+from .gradients import _BATCH, BASELINES, IntegratedGradients, _float_model, until_complete
 from .methods.encoder_decoder_relevance import Relevance, encoder_decoder_relevance
 from .model_state import borrowed_for_capture
 from .progress import ProgressArg, progress_reporter
@@ -254,22 +253,14 @@ class Seq2SeqRunner:
         with borrowed_for_capture(runner.model, "integrated gradients"), torch.no_grad():
             both = runner.forward(torch.cat([bases[0], ends[0]]), torch.cat([bases[1], ends[1]]))
             values = target.score(both).double()
-        gap = float(values[1] - values[0])
-        while True:
-            attributions = runner._integrate(target, ends, bases[:2], steps, progress)
-            error = abs(float(attributions.sum()) - gap) / max(abs(gap), 1e-6)
-            if error < tolerance or steps * 2 > max_steps:
-                break
-            steps *= 2
-        converged = error < tolerance
-        if not converged:
-            warnings.warn(
-                f"Integrated gradients did not converge: completeness error {error:.1%} after {steps} steps "
-                f"(tolerance {tolerance:.0%}). Pass a larger max_steps (now {max_steps}) or another baseline "
-                f'(this run used the {bases[2]}; options "auto", "mask", "unk", "pad", "zero").',
-                RuntimeWarning,
-                stacklevel=3,
-            )
+        attributions, error, steps, converged = until_complete(
+            lambda count: runner._integrate(target, ends, bases[:2], count, progress),
+            float(values[1] - values[0]),
+            steps,
+            tolerance,
+            max_steps,
+            f'the {bases[2]}; options "auto", "mask", "unk", "pad", "zero"',
+        )
         return IntegratedGradients(attributions.cpu(), error, steps, converged, bases[2])
 
     def _integrate(self, target, ends, bases, steps, progress) -> torch.Tensor:

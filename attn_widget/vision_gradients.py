@@ -11,14 +11,13 @@ gradient, Chefer's gradient rollout) come from the same backward pass as for tex
 
 from __future__ import annotations
 
-import warnings
 from collections.abc import Callable
 
 import torch
 
 from . import methods, targets
 from .capture import Capture
-from .gradients import _BATCH, Gradients, IntegratedGradients, _float_model
+from .gradients import _BATCH, Gradients, IntegratedGradients, _float_model, until_complete
 from .model_state import borrowed_for_capture
 from .targets import Context, Target
 from .vision import _pair
@@ -128,21 +127,14 @@ class VisionGradientRunner:
         x = runner.pixels.to(base.dtype)
         with borrowed_for_capture(runner.model, "integrated gradients"), torch.no_grad():
             ends = target.score(runner.model(pixel_values=torch.cat([base, x]))).double()
-        gap = float(ends[1] - ends[0])
-        while True:
-            attributions = runner._integrate(target, x, base, steps, progress)
-            error = abs(float(attributions.sum()) - gap) / max(abs(gap), 1e-6)
-            if error < tolerance or steps * 2 > max_steps:
-                break
-            steps *= 2
-        converged = error < tolerance
-        if not converged:
-            warnings.warn(
-                f"Integrated gradients did not converge: completeness error {error:.1%} after {steps} steps "
-                f"(tolerance {tolerance:.0%}). Pass a larger max_steps (now {max_steps}) or another baseline image.",
-                RuntimeWarning,
-                stacklevel=3,
-            )
+        attributions, error, steps, converged = until_complete(
+            lambda count: runner._integrate(target, x, base, count, progress),
+            float(ends[1] - ends[0]),
+            steps,
+            tolerance,
+            max_steps,
+            f"the {described}; or pass another baseline image",
+        )
         tokens = self.to_tokens(attributions)[0].to("cpu", self.as_float)
         return IntegratedGradients(tokens, error, steps, converged, described)
 
