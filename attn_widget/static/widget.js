@@ -949,6 +949,10 @@ function patchNode(state, image, patch) {
   return state.view === "model" ? { layer: state.layer, index } : { side: "target", index };
 }
 var HEAT_ALPHA = 0.6;
+var HEAT_ALPHA_LOW = 0.3;
+function heatAlpha(share) {
+  return HEAT_ALPHA_LOW + (HEAT_ALPHA - HEAT_ALPHA_LOW) * Math.min(1, Math.max(0, share));
+}
 function imageScene(state, frame, envelopeOf, layout) {
   const { image } = state;
   if (!image) return null;
@@ -1045,9 +1049,10 @@ function drawImageRaster(ctx, scene, x, y, doc) {
     return [x0, y0, x + Math.round((c + 1) * width / image.cols) - x0, y + Math.round((r + 1) * height / image.rows) - y0];
   };
   if (heat) {
-    ctx.globalAlpha = HEAT_ALPHA;
     for (let k = 0; k < heat.length; k++) {
-      ctx.fillStyle = colorAt(table, max > 0 ? heat[k] / max : 0, signed);
+      const share = max > 0 ? heat[k] / max : 0;
+      ctx.globalAlpha = heatAlpha(signed ? Math.abs(share) : share);
+      ctx.fillStyle = colorAt(table, share, signed);
       const [cx, cy, cw, ch] = cell(k);
       ctx.fillRect(cx, cy, cw, ch);
     }

@@ -111,8 +111,15 @@ export function patchNode(state, image, patch) {
  * @property {string} note               the prefix tokens' share, what is not stored
  */
 
-/** Opacity of the heat over the picture: the picture stays recognisable under it. */
+/** Opacity of the heat over the picture, from the row's smallest to its largest value: weak patches
+ * show the picture almost as it is (a learner sees what the patch holds), strong ones the colour. */
 export const HEAT_ALPHA = 0.6;
+const HEAT_ALPHA_LOW = 0.3;
+
+/** @param {number} share  the patch's value over the scale's largest, 0..1 */
+export function heatAlpha(share) {
+  return HEAT_ALPHA_LOW + (HEAT_ALPHA - HEAT_ALPHA_LOW) * Math.min(1, Math.max(0, share));
+}
 
 /**
  * The panel for a painted frame: the focused (hovered, else pinned) token's row, default the

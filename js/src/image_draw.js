@@ -3,7 +3,7 @@
 // (the same picture, the words drawn beside it). Token text reaches the page through textContent.
 
 import { colorAt } from "./colormap.js";
-import { HEAT_ALPHA } from "./image.js";
+import { heatAlpha } from "./image.js";
 import { element, formatValue } from "./overlay.js";
 
 /** @typedef {import("./image.js").ImageScene} ImageScene */
@@ -54,9 +54,10 @@ export function drawImageRaster(ctx, scene, x, y, doc) {
     return [x0, y0, x + Math.round(((c + 1) * width) / image.cols) - x0, y + Math.round(((r + 1) * height) / image.rows) - y0];
   };
   if (heat) {
-    ctx.globalAlpha = HEAT_ALPHA;
     for (let k = 0; k < heat.length; k++) {
-      ctx.fillStyle = colorAt(table, max > 0 ? heat[k] / max : 0, signed);
+      const share = max > 0 ? heat[k] / max : 0;
+      ctx.globalAlpha = heatAlpha(signed ? Math.abs(share) : share);
+      ctx.fillStyle = colorAt(table, share, signed);
       const [cx, cy, cw, ch] = cell(k);
       ctx.fillRect(cx, cy, cw, ch);
     }

@@ -3,7 +3,7 @@ import { test } from "node:test";
 import { rowEntries } from "../src/codec.js";
 import { colorAt, colormap } from "../src/colormap.js";
 import { envelopeCache } from "../src/frames.js";
-import { HEAT_ALPHA, imageScene, panelLayout, patchAt, patchNode, rowHeat } from "../src/image.js";
+import { HEAT_ALPHA, heatAlpha, imageScene, panelLayout, patchAt, patchNode, rowHeat } from "../src/image.js";
 import { readImage } from "../src/image_fact.js";
 import { render } from "../src/index.js";
 import { readState, sliceIndex } from "../src/state.js";
@@ -149,12 +149,16 @@ test("the panel is drawn beside the graph; hovering and clicking a patch hover a
   assert.equal(panel.hidden, false);
   assert.equal(canvas.dataset.token, "5", "the pinned token's row");
   const ctx = /** @type {any} */ (canvas.getContext("2d"));
-  const heat = ctx.fills.filter((/** @type {any} */ f) => f.alpha === HEAT_ALPHA);
+  const heat = ctx.fills.filter((/** @type {any} */ f) => f.alpha < 1);
   assert.equal(heat.length, 4, "one rectangle per patch");
   const state = readState(model);
   const row = imageScene(state, { focus: { index: 5 }, pinned: null }, envelopeCache(model), panelLayout(640, state.image));
   assert.ok(row?.heat && row.max > 0);
-  heat.forEach((/** @type {any} */ f, /** @type {number} */ k) => assert.equal(f.fillStyle, colorAt(colormap("heat"), row.heat[k] / row.max)));
+  heat.forEach((/** @type {any} */ f, /** @type {number} */ k) => {
+    assert.equal(f.fillStyle, colorAt(colormap("heat"), row.heat[k] / row.max));
+    assert.equal(f.alpha, heatAlpha(row.heat[k] / row.max), "weak patches show the picture more");
+  });
+  assert.ok(heatAlpha(0) < heatAlpha(1) && heatAlpha(1) === HEAT_ALPHA);
   assert.equal(el.querySelector(".attnw-image-title")?.textContent, "“&amp;” at layer 1");
 
   // Patch (1, 0) of the 2 × 2 grid is token 2 + 2 = 4.
