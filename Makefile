@@ -49,7 +49,7 @@ test-js: js/node_modules/.installed
 	cd js && npx tsc -p jsconfig.json && node --test test/
 
 test-py: $(VENV)/.installed chromium
-	$(PYTHON) -m pytest
+	$(PYTHON) -m pytest --durations=10  # the ten slowest, to see which test nears its timeout
 
 bench: $(VENV)/.installed
 	$(PYTHON) -m pip install --quiet -e ".[dev,bench]"
