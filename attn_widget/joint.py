@@ -10,8 +10,9 @@ joint layer maps, so the whole-model view of the joint system is the encoder's c
 the decoder's.
 
 ``JointView`` gives a ``Seq2SeqAnalysis`` the few fields the widget and ``MatrixMethod`` read from
-an analysis; ``METHODS`` are its menu: each attention kind per head, the joint layer maps, and the
-rollout through them.
+an analysis (and its token scores over both token lists); ``METHODS`` are its menu: each attention
+kind per head and its effective attention, the whole-model graph, the joint layer maps, and the
+rollout and exact flow through them.
 """
 
 from __future__ import annotations
