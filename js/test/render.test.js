@@ -97,7 +97,8 @@ test("hovering a receiving token highlights its edges and lists their values", a
   const highlighted = overlay.strokes.filter((/** @type {any} */ s) => s.segments.length);
   assert.ok(highlighted.length > 0);
   assert.ok(highlighted.every((/** @type {any} */ s) => s.segments.every((seg) => seg[7] === top + 3.5 * rowHeight)));
-  assert.equal(canvas.style.opacity, "0.25", "the other edges are dimmed");
+  assert.equal(canvas.style.opacity, "0.12", "the other edges are faint context");
+  assert.equal(canvas.style.filter, "grayscale(1)", "in grey");
   assert.equal(ctx.clears, edgesDrawn, "hovering does not redraw the edges");
   assert.ok(el.querySelector(".attnw-labels-right .attnw-hovered"));
 
@@ -105,6 +106,7 @@ test("hovering a receiving token highlights its edges and lists their values", a
   await flush();
   assert.equal(tooltip.hidden, true);
   assert.equal(canvas.style.opacity, "");
+  assert.equal(canvas.style.filter, "");
   assert.equal(overlay.segments().length, 0);
 });
 

@@ -125,6 +125,10 @@ def test_the_overlay_is_the_cls_row_and_moves_with_the_hovered_node(browser, pag
     page.close()
 
 
+def box(page, selector: str) -> dict:
+    return page.locator(selector).bounding_box()
+
+
 def test_hovering_and_clicking_a_patch_hovers_and_pins_its_node(browser, page_server, vit):
     widget = AttentionWidget(vit, picture(), method="rollout")
     page, errors = open_state(browser, page_server, widget_state(widget))
@@ -135,6 +139,9 @@ def test_hovering_and_clicking_a_patch_hovers_and_pins_its_node(browser, page_se
     page.wait_for_function(f"document.querySelector('.attnw-image-canvas').dataset.outline === '{patch}'")
     assert "attnw-hovered" in label.get_attribute("class")  # the graph's own hover mark
     assert "“(2,1)”" in page.inner_text(".attnw-tooltip")
+    # The value list is docked under the image, covering neither the image nor the plot.
+    tip, image, plot = (box(page, s) for s in (".attnw-tooltip", ".attnw-image-canvas", ".attnw-plot"))
+    assert tip["y"] >= image["y"] + image["height"] and tip["x"] >= plot["x"] + plot["width"]
     page.mouse.click(*patch_point(page, patch))
     assert page.evaluate("window.model.get('selected')") == {"side": "target", "index": token}
     page.mouse.move(5, 5)  # away: the pin stays
