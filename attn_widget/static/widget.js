@@ -964,7 +964,7 @@ function* edgeStrokes(ctx, layout, edges, options) {
   }
   ctx.lineCap = "round";
   if (options.unhighlighted ?? true) yield* strokeBuckets(ctx, layout, edges, buckets, options, highlight ? "context" : "plain");
-  if (highlight) yield* strokeBuckets(ctx, layout, edges, strong, options, "focus");
+  if (highlight && (options.highlighted ?? true)) yield* strokeBuckets(ctx, layout, edges, strong, options, "focus");
   ctx.restore();
 }
 function bucketStyle(b, sign, options, role = "plain") {
@@ -973,7 +973,7 @@ function bucketStyle(b, sign, options, role = "plain") {
   const color = colorAt(options.table, sign * t, options.signed);
   const alpha = 0.15 + 0.85 * t;
   const width = wide ? 1 + 5.2 * (t - 0.5) : HAIRLINE;
-  if (role === "context") return { color: greyOf(color), alpha: alpha * CONTEXT_OPACITY, width };
+  if (role === "context") return { color: greyOf(color), alpha: alpha * (options.contextOpacity ?? 1), width };
   if (role === "focus") return { color, alpha: Math.max(FOCUS_ALPHA, alpha), width: wide ? width * STRONG_WIDTH : STRONG_WIDTH };
   return { color, alpha, width };
 }
@@ -1306,12 +1306,42 @@ function isHighlighted(scene) {
   return scene.bundles.some((b) => b.highlight !== null);
 }
 function drawScene(ctx, scene) {
-  drain(bundleStrokes(ctx, scene, { highlighted: true, unhighlighted: true }));
+  if (!isHighlighted(scene)) drain(bundleStrokes(ctx, scene, { highlighted: false, unhighlighted: true }));
+  else {
+    const context = contextLayer(ctx);
+    if (context) {
+      drain(bundleStrokes(context, scene, { highlighted: false, unhighlighted: true, role: "context" }));
+      ctx.save();
+      ctx.setTransform(1, 0, 0, 1, 0, 0);
+      ctx.globalAlpha = CONTEXT_OPACITY;
+      ctx.drawImage(context.canvas, 0, 0);
+      ctx.restore();
+    } else {
+      drain(bundleStrokes(ctx, scene, { highlighted: false, unhighlighted: true, role: "context", contextOpacity: CONTEXT_OPACITY }));
+    }
+    drain(bundleStrokes(ctx, scene, { highlighted: true, unhighlighted: false }));
+  }
   drawMarks(ctx, scene);
 }
-function* bundleStrokes(ctx, scene, { highlighted, unhighlighted }) {
+function contextLayer(ctx) {
+  const target = ctx.canvas;
+  const doc = target?.ownerDocument;
+  if (!doc || typeof ctx.drawImage !== "function") return null;
+  const layer = (
+    /** @type {HTMLCanvasElement} */
+    doc.createElement("canvas")
+  );
+  layer.width = target.width;
+  layer.height = target.height;
+  const layered = layer.getContext("2d");
+  layered?.setTransform(ctx.getTransform());
+  return layered;
+}
+function* bundleStrokes(ctx, scene, { highlighted, unhighlighted, role, contextOpacity }) {
   for (const { layout, edges, highlight, wideFrom: wideFrom2 } of scene.bundles) {
-    yield* edgeStrokes(ctx, layout, edges, { table: scene.table, signed: scene.signed, highlight: highlighted ? highlight : null, wideFrom: wideFrom2, unhighlighted });
+    const shown = highlighted || role === "context" ? highlight ?? /* @__PURE__ */ new Set() : null;
+    const options = { table: scene.table, signed: scene.signed, highlight: shown, wideFrom: wideFrom2, unhighlighted, highlighted, contextOpacity };
+    yield* edgeStrokes(ctx, layout, edges, options);
   }
 }
 function drain(strokes) {
@@ -1396,8 +1426,11 @@ function svgOf(doc, picture) {
   add("rect", { x: 0, y: HEADER_HEIGHT, width: layout.width, height: layout.height - HEADER_HEIGHT }, clip);
   const group = add("g", { fill: "none", "stroke-linecap": "round", "clip-path": "url(#attnw-band)" }, svg);
   const options = { table: scene.table, signed: scene.signed };
+  const highlighted = scene.bundles.some((b) => b.highlight !== null);
+  const context = highlighted ? add("g", { opacity: CONTEXT_OPACITY }, group) : group;
   for (const bundle of scene.bundles) {
-    const { edges, highlight, wideFrom: wideFrom2 } = bundle;
+    const { edges, wideFrom: wideFrom2 } = bundle;
+    const highlight = highlighted ? bundle.highlight ?? /* @__PURE__ */ new Set() : null;
     const { leftX, rightX } = bundle.layout;
     const midX = (leftX + rightX) / 2;
     if (edges.max <= 0) continue;
@@ -1409,7 +1442,7 @@ function svgOf(doc, picture) {
         const y1 = rowCenter(bundle.layout, edges.target[e]);
         const d = `M${leftX} ${y0}C${midX} ${y0} ${midX} ${y1} ${rightX} ${y1}`;
         const stroke = { d, stroke: style.color, "stroke-opacity": style.alpha.toFixed(3), "stroke-width": style.width.toFixed(2) };
-        add("path", stroke, group);
+        add("path", stroke, strong ? group : context);
       }
     }
   }

@@ -7,10 +7,11 @@ const BUCKETS = 24;
 /**
  * With a highlight (a hovered or pinned token) the other edges become faint grey context: the
  * edge canvas is shown at CONTEXT_OPACITY through CONTEXT_FILTER (view.js; its pixels are kept,
- * so a hover redraws nothing), and pictures draw those edges in their colour's grey (the
- * filter's luminance) at CONTEXT_OPACITY times their alpha. The highlighted edges are drawn in
- * their colour, STRONG_WIDTH wider and at least FOCUS_ALPHA opaque, so that a weak edge of the
- * focused token still shows against the context.
+ * so a hover redraws nothing). Pictures draw those edges in their colour's grey (the filter's
+ * luminance) as one group, composited at CONTEXT_OPACITY (scene.js drawScene, the SVG's group
+ * opacity), so that overlapping context blends as on screen. The highlighted edges are drawn
+ * in their colour, STRONG_WIDTH wider and at least FOCUS_ALPHA opaque, so that a weak edge of
+ * the focused token still shows against the context.
  */
 export const CONTEXT_OPACITY = 0.12;
 export const CONTEXT_FILTER = "grayscale(1)";
@@ -28,9 +29,12 @@ const STROKE_EDGES = 256;
  * @typedef {object} DrawOptions
  * @property {string[]} table        colour table
  * @property {boolean} signed
- * @property {Set<number> | null} highlight  edges to emphasise (others are dimmed)
+ * @property {Set<number> | null} highlight  edges to emphasise (the others are context)
  * @property {number} [wideFrom]  buckets from this one up are drawn wide (see wideFrom)
  * @property {boolean} [unhighlighted]  draw the edges outside the highlight (default true)
+ * @property {boolean} [highlighted]  draw the highlighted edges (default true)
+ * @property {number} [contextOpacity]  multiplies the context's alpha, for a picture that cannot
+ *   composite the context as a group (default 1: the caller does)
  */
 
 /**
@@ -62,7 +66,7 @@ export function* edgeStrokes(ctx, layout, edges, options) {
   }
   ctx.lineCap = "round";
   if (options.unhighlighted ?? true) yield* strokeBuckets(ctx, layout, edges, buckets, options, highlight ? "context" : "plain");
-  if (highlight) yield* strokeBuckets(ctx, layout, edges, strong, options, "focus");
+  if (highlight && (options.highlighted ?? true)) yield* strokeBuckets(ctx, layout, edges, strong, options, "focus");
   ctx.restore();
 }
 
@@ -85,7 +89,7 @@ function bucketStyle(b, sign, options, role = "plain") {
   const color = colorAt(options.table, sign * t, options.signed);
   const alpha = 0.15 + 0.85 * t;
   const width = wide ? 1 + 5.2 * (t - 0.5) : HAIRLINE;
-  if (role === "context") return { color: greyOf(color), alpha: alpha * CONTEXT_OPACITY, width };
+  if (role === "context") return { color: greyOf(color), alpha: alpha * (options.contextOpacity ?? 1), width };
   if (role === "focus") return { color, alpha: Math.max(FOCUS_ALPHA, alpha), width: wide ? width * STRONG_WIDTH : STRONG_WIDTH };
   return { color, alpha, width };
 }

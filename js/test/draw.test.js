@@ -31,8 +31,11 @@ test("only the strongest edges are drawn wide: the stronger half, at most the li
   assert.ok(style.width > HAIRLINE);
   assert.ok(style.alpha >= 0.8, "a weak focused edge still shows");
   const dimmed = edgeStyle(1, 1, { ...options, highlight: new Set([0]), wideFrom: 24 }, false);
-  assert.ok(dimmed.alpha <= 0.12, "the others are faint context");
-  assert.equal(dimmed.color, greyOf(edgeStyle(1, 1, { ...options, highlight: null, wideFrom: 24 }, false).color), "in grey");
+  const plain = edgeStyle(1, 1, { ...options, highlight: null, wideFrom: 24 }, false);
+  assert.equal(dimmed.color, greyOf(plain.color), "the others are grey context");
+  assert.equal(dimmed.alpha, plain.alpha, "made faint as one group (CONTEXT_OPACITY), as on screen");
+  const alone = edgeStyle(1, 1, { ...options, highlight: new Set([0]), wideFrom: 24, contextOpacity: 0.12 }, false);
+  assert.ok(Math.abs(alone.alpha - 0.12 * plain.alpha) < 1e-12, "or edge by edge where no group can be made");
 });
 
 test("greyOf is CSS's grayscale(1): luminance weights, the same grey for both notations", () => {
