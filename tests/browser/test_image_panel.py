@@ -129,7 +129,7 @@ def box(page, selector: str) -> dict:
     return page.locator(selector).bounding_box()
 
 
-def test_hovering_and_clicking_a_patch_hovers_and_pins_its_node(browser, page_server, vit):
+def test_hovering_and_clicking_a_patch_hovers_and_pins_its_node(browser, page_server, vit, artifacts):
     widget = AttentionWidget(vit, picture(), method="rollout")
     page, errors = open_state(browser, page_server, widget_state(widget))
     patch = 2 * 6 + 1  # (2,1), on the red disc
@@ -154,6 +154,15 @@ def test_hovering_and_clicking_a_patch_hovers_and_pins_its_node(browser, page_se
     assert page.locator("canvas.attnw-image-canvas").is_visible()
     assert page.get_attribute("canvas.attnw-image-canvas", "data-token") == str(token)
     assert page.get_attribute("canvas.attnw-image-canvas", "data-layer") == "1"
+    tip, image = box(page, ".attnw-tooltip"), box(page, ".attnw-image-canvas")
+    assert tip["y"] >= image["y"] + image["height"], "the pinned list stays under the image"
+    page.locator(".attnw-root").screenshot(path=str(artifacts / "image-panel-pinned-wide.png"))
+    # A narrow widget: the image goes under the graph and the list under the plot, above both.
+    page.evaluate("document.body.style.width = '480px'")
+    page.wait_for_function("document.querySelector('.attnw-tooltip').dataset.dock === 'below'")
+    tip, image, plot = (box(page, s) for s in (".attnw-tooltip", ".attnw-image-canvas", ".attnw-plot"))
+    assert plot["y"] + plot["height"] <= tip["y"] and tip["y"] + tip["height"] <= image["y"]
+    page.locator(".attnw-root").screenshot(path=str(artifacts / "image-panel-pinned-narrow.png"))
     assert errors == []
     page.close()
 
