@@ -1,166 +1,3 @@
-// src/colormap.js
-var LIGHT = ["#c6dbef", "#6baed6", "#2171b5", "#08306b", "#2d004b"];
-var DARK = ["#1f4e5a", "#2a9d8f", "#8ac926", "#e9c46a", "#fff3b0"];
-var DIVERGING = ["#2166ac", "#92c5de", "#bdbdbd", "#f4a582", "#b2182b"];
-var HEAT = ["#000004", "#3b0f70", "#8c2981", "#de4968", "#fe9f6d", "#fcfdbf"];
-function rgb(hex) {
-  const v = parseInt(hex.slice(1), 16);
-  return [v >> 16 & 255, v >> 8 & 255, v & 255];
-}
-function interpolate(anchors, size = 256) {
-  const stops = anchors.map(rgb);
-  const out = [];
-  for (let i = 0; i < size; i++) {
-    const t = i / (size - 1) * (stops.length - 1);
-    const lo = Math.min(Math.floor(t), stops.length - 2);
-    const f = t - lo;
-    const c = stops[lo].map((a, ch) => Math.round(a + (stops[lo + 1][ch] - a) * f));
-    out.push(`rgb(${c[0]}, ${c[1]}, ${c[2]})`);
-  }
-  return out;
-}
-var tables = {
-  light: interpolate(LIGHT),
-  dark: interpolate(DARK),
-  diverging: interpolate(DIVERGING),
-  heat: interpolate(HEAT)
-};
-function colormap(name) {
-  return tables[name];
-}
-function colorAt(table, t, signed = false) {
-  const u = signed ? (t + 1) / 2 : t;
-  const i = Math.max(0, Math.min(table.length - 1, Math.round(u * (table.length - 1))));
-  return table[i];
-}
-function prefersDarkTable(textColor) {
-  const m = textColor.match(/\d+(\.\d+)?/g);
-  if (!m || m.length < 3) return false;
-  const [r, g, b] = m.slice(0, 3).map(Number);
-  return 0.2126 * r + 0.7152 * g + 0.0722 * b > 128;
-}
-
-// src/layout.js
-var LABEL_WIDTH = 120;
-var HEADER_HEIGHT = 22;
-var LABEL_GAP = 6;
-var MAX_PLOT_HEIGHT = 560;
-var MIN_PLOT_HEIGHT = 120;
-var ROW_HEIGHT = 20;
-var MIN_LABEL_ROW = 10;
-function computeLayout(width, n, window = { start: 0, size: 0 }) {
-  const size = window.size > 0 ? Math.min(window.size, n) : n;
-  const first = Math.max(0, Math.min(window.start, n - size));
-  const plotHeight = Math.max(MIN_PLOT_HEIGHT, Math.min(MAX_PLOT_HEIGHT, size * ROW_HEIGHT));
-  const rowHeight = plotHeight / Math.max(size, 1);
-  const labelWidth = Math.min(LABEL_WIDTH, Math.max(40, width * 0.22));
-  return {
-    width,
-    height: HEADER_HEIGHT + plotHeight + 4,
-    n,
-    // Rows before the window sit above the plot (and are clipped): indices stay the token's own.
-    top: HEADER_HEIGHT - first * rowHeight,
-    rowHeight,
-    leftX: labelWidth,
-    rightX: width - labelWidth,
-    showLabels: rowHeight >= MIN_LABEL_ROW,
-    first,
-    last: first + size - 1
-  };
-}
-function rowCenter(layout, index) {
-  return layout.top + (index + 0.5) * layout.rowHeight;
-}
-function nodeAt(layout, x, y) {
-  const index = rowAt(layout, y);
-  if (index === null) return null;
-  const middle = (layout.leftX + layout.rightX) / 2;
-  return { side: x < middle ? "source" : "target", index };
-}
-function rowAt(layout, y) {
-  const index = Math.floor((y - layout.top) / layout.rowHeight);
-  return index < layout.first || index > layout.last || y < HEADER_HEIGHT ? null : index;
-}
-
-// src/draw.js
-var BUCKETS = 24;
-var DIMMED = 0.25;
-var STRONG_WIDTH = 1.5;
-var HAIRLINE = 1;
-var STROKE_EDGES = 256;
-function* edgeStrokes(ctx, layout, edges, options) {
-  if (edges.count === 0 || edges.max <= 0) return;
-  ctx.save();
-  ctx.beginPath();
-  ctx.rect(0, HEADER_HEIGHT, layout.width, layout.height - HEADER_HEIGHT);
-  ctx.clip();
-  const { highlight } = options;
-  const buckets = Array.from({ length: BUCKETS }, () => []);
-  const strong = Array.from({ length: BUCKETS }, () => []);
-  for (let e = 0; e < edges.count; e++) {
-    (highlight && highlight.has(e) ? strong : buckets)[bucketOf(edges.weight[e], edges.max)].push(e);
-  }
-  ctx.lineCap = "round";
-  if (options.unhighlighted ?? true) yield* strokeBuckets(ctx, layout, edges, buckets, options, highlight ? DIMMED : 1);
-  if (highlight) yield* strokeBuckets(ctx, layout, edges, strong, options, 1, STRONG_WIDTH);
-  ctx.restore();
-}
-function bucketStyle(b, sign, options, alphaScale = 1, widthScale = 1) {
-  const t = (b + 0.5) / BUCKETS;
-  const wide = b >= (options.wideFrom ?? BUCKETS);
-  return {
-    color: colorAt(options.table, sign * t, options.signed),
-    alpha: Math.min(1, (0.15 + 0.85 * t) * alphaScale),
-    width: wide ? (1 + 5.2 * (t - 0.5)) * widthScale : widthScale === 1 ? HAIRLINE : widthScale
-  };
-}
-function edgeStyle(weight, max, options, highlighted) {
-  const dimmed = options.highlight !== null && !highlighted;
-  return bucketStyle(bucketOf(weight, max), Math.sign(weight) || 1, options, dimmed ? DIMMED : 1, highlighted ? STRONG_WIDTH : 1);
-}
-function wideFrom(edges, limit) {
-  const counts = new Array(BUCKETS).fill(0);
-  if (edges.max > 0) for (let e = 0; e < edges.count; e++) counts[bucketOf(edges.weight[e], edges.max)]++;
-  let from = BUCKETS;
-  let total = 0;
-  for (let b = BUCKETS - 1; b >= BUCKETS / 2; b--) {
-    total += counts[b];
-    if (total > limit) break;
-    from = b;
-  }
-  return from;
-}
-function bucketOf(weight, max) {
-  return Math.min(BUCKETS - 1, Math.floor(Math.abs(weight) / max * BUCKETS));
-}
-function* strokeBuckets(ctx, layout, edges, buckets, options, alphaScale, widthScale = 1) {
-  const midX = (layout.leftX + layout.rightX) / 2;
-  const scale = ctx.getTransform?.().a || 1;
-  for (let b = 0; b < BUCKETS; b++) {
-    for (const sign of options.signed ? [-1, 1] : [1]) {
-      const members = options.signed ? buckets[b].filter((e) => Math.sign(edges.weight[e]) === sign) : buckets[b];
-      const style = bucketStyle(b, sign, options, alphaScale, widthScale);
-      const most = style.width === HAIRLINE ? STROKE_EDGES : members.length;
-      for (let from = 0; from < members.length; from += most) {
-        const count2 = Math.min(most, members.length - from);
-        ctx.beginPath();
-        for (let i = from; i < from + count2; i++) {
-          const y0 = rowCenter(layout, edges.source[members[i]]);
-          const y1 = rowCenter(layout, edges.target[members[i]]);
-          ctx.moveTo(layout.leftX, y0);
-          ctx.bezierCurveTo(midX, y0, midX, y1, layout.rightX, y1);
-        }
-        yield count2;
-        ctx.strokeStyle = style.color;
-        ctx.globalAlpha = style.alpha;
-        ctx.lineWidth = style.width === HAIRLINE ? HAIRLINE / scale : style.width;
-        ctx.stroke();
-      }
-    }
-  }
-  ctx.globalAlpha = 1;
-}
-
 // src/codec.js
 var MAGIC = "AWP1";
 var FULL_SCALE = { u16: 65535, i16: 32767 };
@@ -240,6 +77,48 @@ function sliceMax(env, slice) {
   let max = 0;
   for (let r = slice * env.rows; r < (slice + 1) * env.rows; r++) max = Math.max(max, env.scale[r]);
   return max;
+}
+
+// src/colormap.js
+var LIGHT = ["#c6dbef", "#6baed6", "#2171b5", "#08306b", "#2d004b"];
+var DARK = ["#1f4e5a", "#2a9d8f", "#8ac926", "#e9c46a", "#fff3b0"];
+var DIVERGING = ["#2166ac", "#92c5de", "#bdbdbd", "#f4a582", "#b2182b"];
+var HEAT = ["#000004", "#3b0f70", "#8c2981", "#de4968", "#fe9f6d", "#fcfdbf"];
+function rgb(hex) {
+  const v = parseInt(hex.slice(1), 16);
+  return [v >> 16 & 255, v >> 8 & 255, v & 255];
+}
+function interpolate(anchors, size = 256) {
+  const stops = anchors.map(rgb);
+  const out = [];
+  for (let i = 0; i < size; i++) {
+    const t = i / (size - 1) * (stops.length - 1);
+    const lo = Math.min(Math.floor(t), stops.length - 2);
+    const f = t - lo;
+    const c = stops[lo].map((a, ch) => Math.round(a + (stops[lo + 1][ch] - a) * f));
+    out.push(`rgb(${c[0]}, ${c[1]}, ${c[2]})`);
+  }
+  return out;
+}
+var tables = {
+  light: interpolate(LIGHT),
+  dark: interpolate(DARK),
+  diverging: interpolate(DIVERGING),
+  heat: interpolate(HEAT)
+};
+function colormap(name) {
+  return tables[name];
+}
+function colorAt(table, t, signed = false) {
+  const u = signed ? (t + 1) / 2 : t;
+  const i = Math.max(0, Math.min(table.length - 1, Math.round(u * (table.length - 1))));
+  return table[i];
+}
+function prefersDarkTable(textColor) {
+  const m = textColor.match(/\d+(\.\d+)?/g);
+  if (!m || m.length < 3) return false;
+  const [r, g, b] = m.slice(0, 3).map(Number);
+  return 0.2126 * r + 0.7152 * g + 0.0722 * b > 128;
 }
 
 // src/edges.js
@@ -339,6 +218,48 @@ function degreesOf(edges, n, kind) {
   let max = 0;
   for (const v of values) max = Math.max(max, Math.abs(v));
   return { values, max, kind };
+}
+
+// src/layout.js
+var LABEL_WIDTH = 120;
+var HEADER_HEIGHT = 22;
+var LABEL_GAP = 6;
+var MAX_PLOT_HEIGHT = 560;
+var MIN_PLOT_HEIGHT = 120;
+var ROW_HEIGHT = 20;
+var MIN_LABEL_ROW = 10;
+function computeLayout(width, n, window = { start: 0, size: 0 }) {
+  const size = window.size > 0 ? Math.min(window.size, n) : n;
+  const first = Math.max(0, Math.min(window.start, n - size));
+  const plotHeight = Math.max(MIN_PLOT_HEIGHT, Math.min(MAX_PLOT_HEIGHT, size * ROW_HEIGHT));
+  const rowHeight = plotHeight / Math.max(size, 1);
+  const labelWidth = Math.min(LABEL_WIDTH, Math.max(40, width * 0.22));
+  return {
+    width,
+    height: HEADER_HEIGHT + plotHeight + 4,
+    n,
+    // Rows before the window sit above the plot (and are clipped): indices stay the token's own.
+    top: HEADER_HEIGHT - first * rowHeight,
+    rowHeight,
+    leftX: labelWidth,
+    rightX: width - labelWidth,
+    showLabels: rowHeight >= MIN_LABEL_ROW,
+    first,
+    last: first + size - 1
+  };
+}
+function rowCenter(layout, index) {
+  return layout.top + (index + 0.5) * layout.rowHeight;
+}
+function nodeAt(layout, x, y) {
+  const index = rowAt(layout, y);
+  if (index === null) return null;
+  const middle = (layout.leftX + layout.rightX) / 2;
+  return { side: x < middle ? "source" : "target", index };
+}
+function rowAt(layout, y) {
+  const index = Math.floor((y - layout.top) / layout.rowHeight);
+  return index < layout.first || index > layout.last || y < HEADER_HEIGHT ? null : index;
 }
 
 // src/model_view.js
@@ -1010,6 +931,105 @@ function percent(share) {
   return `${(share * 100).toFixed(1)}%`;
 }
 
+// src/dock.js
+var DOCK_BESIDE_FROM = 600;
+var DOCK_MIN = 200;
+var DOCK_MAX = 260;
+function dockLayout(total, panel, image) {
+  if (image) return { graphWidth: panel.graphWidth, beside: panel.beside, width: panel.beside ? panel.width : 0, image };
+  if (total < DOCK_BESIDE_FROM) return { graphWidth: total, beside: false, width: 0, image };
+  const width = Math.max(DOCK_MIN, Math.min(DOCK_MAX, Math.round(total * 0.28)));
+  return { graphWidth: total - width - PANEL_GAP, beside: true, width, image };
+}
+
+// src/draw.js
+var BUCKETS = 24;
+var CONTEXT_OPACITY = 0.12;
+var CONTEXT_FILTER = "grayscale(1)";
+var STRONG_WIDTH = 1.5;
+var FOCUS_ALPHA = 0.8;
+var HAIRLINE = 1;
+var STROKE_EDGES = 256;
+function* edgeStrokes(ctx, layout, edges, options) {
+  if (edges.count === 0 || edges.max <= 0) return;
+  ctx.save();
+  ctx.beginPath();
+  ctx.rect(0, HEADER_HEIGHT, layout.width, layout.height - HEADER_HEIGHT);
+  ctx.clip();
+  const { highlight } = options;
+  const buckets = Array.from({ length: BUCKETS }, () => []);
+  const strong = Array.from({ length: BUCKETS }, () => []);
+  for (let e = 0; e < edges.count; e++) {
+    (highlight && highlight.has(e) ? strong : buckets)[bucketOf(edges.weight[e], edges.max)].push(e);
+  }
+  ctx.lineCap = "round";
+  if (options.unhighlighted ?? true) yield* strokeBuckets(ctx, layout, edges, buckets, options, highlight ? "context" : "plain");
+  if (highlight && (options.highlighted ?? true)) yield* strokeBuckets(ctx, layout, edges, strong, options, "focus");
+  ctx.restore();
+}
+function bucketStyle(b, sign, options, role = "plain") {
+  const t = (b + 0.5) / BUCKETS;
+  const wide = b >= (options.wideFrom ?? BUCKETS);
+  const color = colorAt(options.table, sign * t, options.signed);
+  const alpha = 0.15 + 0.85 * t;
+  const width = wide ? 1 + 5.2 * (t - 0.5) : HAIRLINE;
+  if (role === "context") return { color: greyOf(color), alpha: alpha * (options.contextOpacity ?? 1), width };
+  if (role === "focus") return { color, alpha: Math.max(FOCUS_ALPHA, alpha), width: wide ? width * STRONG_WIDTH : STRONG_WIDTH };
+  return { color, alpha, width };
+}
+function greyOf(color) {
+  const channels = color.startsWith("#") ? [1, 3, 5].map((i) => parseInt(color.slice(i, i + 2), 16)) : (color.match(/[\d.]+/g) ?? ["0", "0", "0"]).slice(0, 3).map(Number);
+  const [r, g, b] = channels;
+  const y = Math.round(Math.min(255, 0.2126 * r + 0.7152 * g + 0.0722 * b));
+  return `rgb(${y}, ${y}, ${y})`;
+}
+function edgeStyle(weight, max, options, highlighted) {
+  const role = options.highlight === null ? "plain" : highlighted ? "focus" : "context";
+  return bucketStyle(bucketOf(weight, max), Math.sign(weight) || 1, options, role);
+}
+function wideFrom(edges, limit) {
+  const counts = new Array(BUCKETS).fill(0);
+  if (edges.max > 0) for (let e = 0; e < edges.count; e++) counts[bucketOf(edges.weight[e], edges.max)]++;
+  let from = BUCKETS;
+  let total = 0;
+  for (let b = BUCKETS - 1; b >= BUCKETS / 2; b--) {
+    total += counts[b];
+    if (total > limit) break;
+    from = b;
+  }
+  return from;
+}
+function bucketOf(weight, max) {
+  return Math.min(BUCKETS - 1, Math.floor(Math.abs(weight) / max * BUCKETS));
+}
+function* strokeBuckets(ctx, layout, edges, buckets, options, role) {
+  const midX = (layout.leftX + layout.rightX) / 2;
+  const scale = ctx.getTransform?.().a || 1;
+  for (let b = 0; b < BUCKETS; b++) {
+    for (const sign of options.signed ? [-1, 1] : [1]) {
+      const members = options.signed ? buckets[b].filter((e) => Math.sign(edges.weight[e]) === sign) : buckets[b];
+      const style = bucketStyle(b, sign, options, role);
+      const most = style.width === HAIRLINE ? STROKE_EDGES : members.length;
+      for (let from = 0; from < members.length; from += most) {
+        const count2 = Math.min(most, members.length - from);
+        ctx.beginPath();
+        for (let i = from; i < from + count2; i++) {
+          const y0 = rowCenter(layout, edges.source[members[i]]);
+          const y1 = rowCenter(layout, edges.target[members[i]]);
+          ctx.moveTo(layout.leftX, y0);
+          ctx.bezierCurveTo(midX, y0, midX, y1, layout.rightX, y1);
+        }
+        yield count2;
+        ctx.strokeStyle = style.color;
+        ctx.globalAlpha = style.alpha;
+        ctx.lineWidth = style.width === HAIRLINE ? HAIRLINE / scale : style.width;
+        ctx.stroke();
+      }
+    }
+  }
+  ctx.globalAlpha = 1;
+}
+
 // src/image_draw.js
 var sources = /* @__PURE__ */ new WeakMap();
 function sourceOf(doc, image) {
@@ -1098,7 +1118,6 @@ function createImagePanel(doc) {
   const paint = (scene) => {
     shown = scene;
     root.hidden = !scene;
-    root.parentElement?.classList.toggle("attnw-body-stacked", Boolean(scene && !scene.layout.beside));
     if (!scene) return;
     const { box } = scene.layout;
     root.style.width = `${scene.layout.width}px`;
@@ -1287,12 +1306,42 @@ function isHighlighted(scene) {
   return scene.bundles.some((b) => b.highlight !== null);
 }
 function drawScene(ctx, scene) {
-  drain(bundleStrokes(ctx, scene, { highlighted: true, unhighlighted: true }));
+  if (!isHighlighted(scene)) drain(bundleStrokes(ctx, scene, { highlighted: false, unhighlighted: true }));
+  else {
+    const context = contextLayer(ctx);
+    if (context) {
+      drain(bundleStrokes(context, scene, { highlighted: false, unhighlighted: true, role: "context" }));
+      ctx.save();
+      ctx.setTransform(1, 0, 0, 1, 0, 0);
+      ctx.globalAlpha = CONTEXT_OPACITY;
+      ctx.drawImage(context.canvas, 0, 0);
+      ctx.restore();
+    } else {
+      drain(bundleStrokes(ctx, scene, { highlighted: false, unhighlighted: true, role: "context", contextOpacity: CONTEXT_OPACITY }));
+    }
+    drain(bundleStrokes(ctx, scene, { highlighted: true, unhighlighted: false }));
+  }
   drawMarks(ctx, scene);
 }
-function* bundleStrokes(ctx, scene, { highlighted, unhighlighted }) {
+function contextLayer(ctx) {
+  const target = ctx.canvas;
+  const doc = target?.ownerDocument;
+  if (!doc || typeof ctx.drawImage !== "function") return null;
+  const layer = (
+    /** @type {HTMLCanvasElement} */
+    doc.createElement("canvas")
+  );
+  layer.width = target.width;
+  layer.height = target.height;
+  const layered = layer.getContext("2d");
+  layered?.setTransform(ctx.getTransform());
+  return layered;
+}
+function* bundleStrokes(ctx, scene, { highlighted, unhighlighted, role, contextOpacity }) {
   for (const { layout, edges, highlight, wideFrom: wideFrom2 } of scene.bundles) {
-    yield* edgeStrokes(ctx, layout, edges, { table: scene.table, signed: scene.signed, highlight: highlighted ? highlight : null, wideFrom: wideFrom2, unhighlighted });
+    const shown = highlighted || role === "context" ? highlight ?? /* @__PURE__ */ new Set() : null;
+    const options = { table: scene.table, signed: scene.signed, highlight: shown, wideFrom: wideFrom2, unhighlighted, highlighted, contextOpacity };
+    yield* edgeStrokes(ctx, layout, edges, options);
   }
 }
 function drain(strokes) {
@@ -1377,8 +1426,11 @@ function svgOf(doc, picture) {
   add("rect", { x: 0, y: HEADER_HEIGHT, width: layout.width, height: layout.height - HEADER_HEIGHT }, clip);
   const group = add("g", { fill: "none", "stroke-linecap": "round", "clip-path": "url(#attnw-band)" }, svg);
   const options = { table: scene.table, signed: scene.signed };
+  const highlighted = scene.bundles.some((b) => b.highlight !== null);
+  const context = highlighted ? add("g", { opacity: CONTEXT_OPACITY }, group) : group;
   for (const bundle of scene.bundles) {
-    const { edges, highlight, wideFrom: wideFrom2 } = bundle;
+    const { edges, wideFrom: wideFrom2 } = bundle;
+    const highlight = highlighted ? bundle.highlight ?? /* @__PURE__ */ new Set() : null;
     const { leftX, rightX } = bundle.layout;
     const midX = (leftX + rightX) / 2;
     if (edges.max <= 0) continue;
@@ -1390,7 +1442,7 @@ function svgOf(doc, picture) {
         const y1 = rowCenter(bundle.layout, edges.target[e]);
         const d = `M${leftX} ${y0}C${midX} ${y0} ${midX} ${y1} ${rightX} ${y1}`;
         const stroke = { d, stroke: style.color, "stroke-opacity": style.alpha.toFixed(3), "stroke-width": style.width.toFixed(2) };
-        add("path", stroke, group);
+        add("path", stroke, strong ? group : context);
       }
     }
   }
@@ -1487,6 +1539,14 @@ function toggledSelection(state, node) {
 }
 
 // src/controls.js
+function enterCommits(commit) {
+  return (event) => {
+    if (event.key !== "Enter" || event.isComposing) return;
+    event.preventDefault();
+    event.stopPropagation();
+    commit();
+  };
+}
 function createControls(doc, model) {
   const root = element(doc, "div", "attnw-controls");
   const view = (
@@ -1585,6 +1645,9 @@ function createControls(doc, model) {
     if (chosen && last) model.set("layer", nearestLayer(chosen, last.layer));
     commit("method", method.value);
   };
+  const onTopK = () => commit("top_k", Math.max(0, Math.round(Number(topK.value) || 0)));
+  const onThreshold = () => commit("threshold", Math.max(0, Number(threshold.value) || 0));
+  const onBinarize = () => commit("binarize_threshold", Math.min(0.99, Math.max(0, Number(binarize.value) || 0)));
   const listeners = [
     [method, "change", onMethod],
     [view, "change", () => commit("view", view.value)],
@@ -1592,13 +1655,19 @@ function createControls(doc, model) {
     [head, "change", () => commit("head", Number(head.value))],
     [target, "change", () => commit("target", target.value)],
     [attribution, "change", () => commit("attribution", attribution.value)],
-    [topK, "change", () => commit("top_k", Math.max(0, Math.round(Number(topK.value) || 0)))],
-    [threshold, "change", () => commit("threshold", Math.max(0, Number(threshold.value) || 0))],
+    [topK, "change", onTopK],
+    [threshold, "change", onThreshold],
     [specials, "change", () => commit("specials", specials.value)],
-    [binarize, "change", () => commit("binarize_threshold", Math.min(0.99, Math.max(0, Number(binarize.value) || 0)))],
+    [binarize, "change", onBinarize],
     [nodeSize, "change", () => commit("node_size", nodeSize.value)],
     [rows, "change", onWindow],
-    [from, "change", onWindow]
+    [from, "change", onWindow],
+    // Enter commits a number field. Notebook hosts bind Enter (JupyterLab: edit the cell, or
+    // run it with Shift): the key stops here, so it reaches neither them nor the plot.
+    [topK, "keydown", enterCommits(onTopK)],
+    [threshold, "keydown", enterCommits(onThreshold)],
+    [binarize, "keydown", enterCommits(onBinarize)],
+    [from, "keydown", enterCommits(onWindow)]
   ];
   for (const [node, type, callback] of listeners) node.addEventListener(type, callback);
   let optionsKey = "";
@@ -2171,12 +2240,17 @@ function createView(doc, model) {
   saveSvg.title = "Download the current view as an SVG drawing (labels as text)";
   controls.root.append(savePng, saveSvg);
   const pending = createPending(doc, model);
-  plot.append(canvas, overlay, strip, titleLeft, titleRight, labelsLeft, labelsRight, tooltip, pending.root);
+  plot.append(canvas, overlay, strip, titleLeft, titleRight, labelsLeft, labelsRight, pending.root);
+  const stop = (event) => event.stopPropagation();
+  for (const panel of [pending.root, strip, tooltip]) panel.addEventListener("click", stop);
+  pending.root.addEventListener("keydown", stop);
   const image = createImagePanel(doc);
   const graph = element(doc, "div", "attnw-graph");
   graph.append(plot, legend, stripStatus, stripWarning);
+  const side = element(doc, "div", "attnw-side");
+  side.append(image.root, tooltip);
   const body = element(doc, "div", "attnw-body");
-  body.append(graph, image.root);
+  body.append(graph, side);
   root.append(controls.root, caption, problem, body);
   let labelsKey = "";
   let idleOf = null;
@@ -2212,26 +2286,22 @@ function createView(doc, model) {
     titleRight.style.left = wide ? "" : `${layout.rightX + LABEL_GAP}px`;
     titleRight.style.right = wide ? "0px" : "";
     canvas.dataset.edgesFrom = edgeLayer.show(scene, dpr);
-    canvas.style.opacity = isHighlighted(scene) ? String(DIMMED) : "";
+    const highlighted = isHighlighted(scene);
+    canvas.style.opacity = highlighted ? String(CONTEXT_OPACITY) : "";
+    canvas.style.filter = highlighted ? CONTEXT_FILTER : "";
     const ctx = overlay.getContext("2d");
     if (!ctx) return;
     ctx.setTransform(dpr, 0, 0, dpr, 0, 0);
     ctx.clearRect(0, 0, layout.width, layout.height);
     drawOverlay(ctx, scene);
   };
-  const placeTooltip = (layout, index, x) => {
-    const left = x < layout.width / 2;
-    tooltip.style.left = left ? `${x + 8}px` : "";
-    tooltip.style.right = left ? "" : `${layout.width - x + 8}px`;
-    tooltip.style.maxHeight = `${layout.height}px`;
-    const gap = 4;
-    const rowTop = layout.top + index * layout.rowHeight;
-    const rowBottom = rowTop + layout.rowHeight;
-    const height = tooltip.offsetHeight;
-    const fitsBelow = rowBottom + gap + height <= layout.height;
-    const fitsAbove = rowTop - gap - height >= 0;
-    const top = fitsBelow || !fitsAbove ? Math.min(rowBottom + gap, layout.height - height) : rowTop - gap - height;
-    tooltip.style.top = `${Math.max(0, top)}px`;
+  const placeDock = (dock) => {
+    if (dock.beside && tooltip.parentElement !== side) side.append(tooltip);
+    if (!dock.beside && tooltip.previousElementSibling !== plot) plot.after(tooltip);
+    side.style.width = dock.beside ? `${dock.width}px` : "";
+    side.hidden = !dock.beside && !dock.image;
+    body.classList.toggle("attnw-body-stacked", dock.image && !dock.beside);
+    tooltip.dataset.dock = dock.beside ? "side" : "below";
   };
   const paintLayer = (frame) => {
     const { state, available, env, slice, edges, layout, pinned, focus } = frame;
@@ -2284,7 +2354,6 @@ function createView(doc, model) {
         scoreNote: scores ? ["token score", scores[focus.index]] : null,
         pinned: pinned !== null && focus.side === pinned.side && focus.index === pinned.index
       });
-      placeTooltip(layout, focus.index, focus.side === "source" ? layout.leftX : layout.rightX);
     }
     return scene;
   };
@@ -2323,7 +2392,6 @@ function createView(doc, model) {
         coverage: 1,
         pinned: pinned !== null && pinned.layer === focus.layer && pinned.index === focus.index
       });
-      placeTooltip(layout, focus.index, layout.columns[focus.layer]);
     }
     return scene;
   };
@@ -2358,7 +2426,7 @@ function createView(doc, model) {
       image: image.scene()
     };
   };
-  return { root, plot, canvas, image, savePng, saveSvg, paintLayer, paintModel, drawAhead, showProblem, paintComing: edgeLayer.paintComing, setOnScreen: edgeLayer.setOnScreen, pictureOf, destroy: () => (controls.destroy(), pending.destroy(), edgeLayer.destroy()) };
+  return { root, plot, canvas, image, savePng, saveSvg, paintLayer, paintModel, placeDock, drawAhead, showProblem, paintComing: edgeLayer.paintComing, setOnScreen: edgeLayer.setOnScreen, pictureOf, destroy: () => (controls.destroy(), pending.destroy(), edgeLayer.destroy()) };
 }
 
 // src/render.js
@@ -2380,8 +2448,11 @@ function render({ model, el }) {
     const started = win.performance.now();
     scheduled = 0;
     const state = readState(model);
-    const panel = panelLayout(el.clientWidth || DEFAULT_WIDTH, state.image);
-    const width = panel.graphWidth;
+    const total = el.clientWidth || DEFAULT_WIDTH;
+    const panel = panelLayout(total, state.image);
+    const dock = dockLayout(total, panel, Boolean(state.image));
+    view.placeDock(dock);
+    const width = dock.graphWidth;
     let problem = state.problem;
     if (!problem) {
       try {

@@ -14,6 +14,19 @@ import { headChoices, layerName, MAX_HEAD, MEAN_HEAD, nearestLayer } from "./sta
  */
 
 /**
+ * A keydown listener that commits the field on Enter and keeps the key from the host.
+ * @param {() => void} commit @returns {(event: KeyboardEvent) => void}
+ */
+function enterCommits(commit) {
+  return (event) => {
+    if (event.key !== "Enter" || event.isComposing) return;
+    event.preventDefault();
+    event.stopPropagation();
+    commit();
+  };
+}
+
+/**
  * @param {Document} doc
  * @param {import("./state.js").WidgetModel} model
  * @returns {Controls}
@@ -98,7 +111,10 @@ export function createControls(doc, model) {
     if (chosen && last) model.set("layer", nearestLayer(chosen, last.layer));
     commit("method", method.value);
   };
-  /** @type {Array<[HTMLElement, string, () => void]>} */
+  const onTopK = () => commit("top_k", Math.max(0, Math.round(Number(topK.value) || 0)));
+  const onThreshold = () => commit("threshold", Math.max(0, Number(threshold.value) || 0));
+  const onBinarize = () => commit("binarize_threshold", Math.min(0.99, Math.max(0, Number(binarize.value) || 0)));
+  /** @type {Array<[HTMLElement, string, (event: any) => void]>} */
   const listeners = [
     [method, "change", onMethod],
     [view, "change", () => commit("view", view.value)],
@@ -106,13 +122,19 @@ export function createControls(doc, model) {
     [head, "change", () => commit("head", Number(head.value))],
     [target, "change", () => commit("target", target.value)],
     [attribution, "change", () => commit("attribution", attribution.value)],
-    [topK, "change", () => commit("top_k", Math.max(0, Math.round(Number(topK.value) || 0)))],
-    [threshold, "change", () => commit("threshold", Math.max(0, Number(threshold.value) || 0))],
+    [topK, "change", onTopK],
+    [threshold, "change", onThreshold],
     [specials, "change", () => commit("specials", specials.value)],
-    [binarize, "change", () => commit("binarize_threshold", Math.min(0.99, Math.max(0, Number(binarize.value) || 0)))],
+    [binarize, "change", onBinarize],
     [nodeSize, "change", () => commit("node_size", nodeSize.value)],
     [rows, "change", onWindow],
     [from, "change", onWindow],
+    // Enter commits a number field. Notebook hosts bind Enter (JupyterLab: edit the cell, or
+    // run it with Shift): the key stops here, so it reaches neither them nor the plot.
+    [topK, "keydown", enterCommits(onTopK)],
+    [threshold, "keydown", enterCommits(onThreshold)],
+    [binarize, "keydown", enterCommits(onBinarize)],
+    [from, "keydown", enterCommits(onWindow)],
   ];
   for (const [node, type, callback] of listeners) node.addEventListener(type, callback);
 

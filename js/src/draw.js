@@ -4,9 +4,19 @@ import { colorAt } from "./colormap.js";
 import { HEADER_HEIGHT, rowCenter } from "./layout.js";
 
 const BUCKETS = 24;
-/** With a highlight, other edges are drawn at this opacity and highlighted ones this much wider. */
-export const DIMMED = 0.25;
+/**
+ * With a highlight (a hovered or pinned token) the other edges become faint grey context: the
+ * edge canvas is shown at CONTEXT_OPACITY through CONTEXT_FILTER (view.js; its pixels are kept,
+ * so a hover redraws nothing). Pictures draw those edges in their colour's grey (the filter's
+ * luminance) as one group, composited at CONTEXT_OPACITY (scene.js drawScene, the SVG's group
+ * opacity), so that overlapping context blends as on screen. The highlighted edges are drawn
+ * in their colour, STRONG_WIDTH wider and at least FOCUS_ALPHA opaque, so that a weak edge of
+ * the focused token still shows against the context.
+ */
+export const CONTEXT_OPACITY = 0.12;
+export const CONTEXT_FILTER = "grayscale(1)";
 const STRONG_WIDTH = 1.5;
+const FOCUS_ALPHA = 0.8;
 /** Width of the weaker edges: one device pixel on the canvas, one unit in SVG. */
 export const HAIRLINE = 1;
 /** Hairline edges per stroke at most: a stroke is the smallest piece of idle work (raster.js),
@@ -19,9 +29,12 @@ const STROKE_EDGES = 256;
  * @typedef {object} DrawOptions
  * @property {string[]} table        colour table
  * @property {boolean} signed
- * @property {Set<number> | null} highlight  edges to emphasise (others are dimmed)
+ * @property {Set<number> | null} highlight  edges to emphasise (the others are context)
  * @property {number} [wideFrom]  buckets from this one up are drawn wide (see wideFrom)
  * @property {boolean} [unhighlighted]  draw the edges outside the highlight (default true)
+ * @property {boolean} [highlighted]  draw the highlighted edges (default true)
+ * @property {number} [contextOpacity]  multiplies the context's alpha, for a picture that cannot
+ *   composite the context as a group (default 1: the caller does)
  */
 
 /**
@@ -52,31 +65,46 @@ export function* edgeStrokes(ctx, layout, edges, options) {
     (highlight && highlight.has(e) ? strong : buckets)[bucketOf(edges.weight[e], edges.max)].push(e);
   }
   ctx.lineCap = "round";
-  if (options.unhighlighted ?? true) yield* strokeBuckets(ctx, layout, edges, buckets, options, highlight ? DIMMED : 1);
-  if (highlight) yield* strokeBuckets(ctx, layout, edges, strong, options, 1, STRONG_WIDTH);
+  if (options.unhighlighted ?? true) yield* strokeBuckets(ctx, layout, edges, buckets, options, highlight ? "context" : "plain");
+  if (highlight && (options.highlighted ?? true)) yield* strokeBuckets(ctx, layout, edges, strong, options, "focus");
   ctx.restore();
 }
+
+/** @typedef {"plain" | "context" | "focus"} Role  no highlight; outside it; inside it */
 
 /**
  * Stroke style of an edge in bucket b (of BUCKETS). Edges below the bundle's `wideFrom`
  * bucket are one device pixel wide: software rasterisers (Chromium without a GPU) draw those
  * about ten times faster than wider anti-aliased strokes. Colour and opacity carry the weight;
- * width adds to it for the strongest edges.
+ * width adds to it for the strongest edges. Under a highlight see CONTEXT_OPACITY.
  * @param {number} b
  * @param {number} sign  +1 or -1 (signed data)
  * @param {DrawOptions} options
- * @param {number} alphaScale
- * @param {number} widthScale
+ * @param {Role} role
  * @returns {{ color: string, alpha: number, width: number }}  width in CSS pixels, HAIRLINE: one device pixel
  */
-function bucketStyle(b, sign, options, alphaScale = 1, widthScale = 1) {
+function bucketStyle(b, sign, options, role = "plain") {
   const t = (b + 0.5) / BUCKETS;
   const wide = b >= (options.wideFrom ?? BUCKETS);
-  return {
-    color: colorAt(options.table, sign * t, options.signed),
-    alpha: Math.min(1, (0.15 + 0.85 * t) * alphaScale),
-    width: wide ? (1 + 5.2 * (t - 0.5)) * widthScale : widthScale === 1 ? HAIRLINE : widthScale,
-  };
+  const color = colorAt(options.table, sign * t, options.signed);
+  const alpha = 0.15 + 0.85 * t;
+  const width = wide ? 1 + 5.2 * (t - 0.5) : HAIRLINE;
+  if (role === "context") return { color: greyOf(color), alpha: alpha * (options.contextOpacity ?? 1), width };
+  if (role === "focus") return { color, alpha: Math.max(FOCUS_ALPHA, alpha), width: wide ? width * STRONG_WIDTH : STRONG_WIDTH };
+  return { color, alpha, width };
+}
+
+/**
+ * The grey CSS's grayscale(1) filter turns a colour into (Filter Effects: luminance weights).
+ * @param {string} color  "rgb(r, g, b)" or "#rrggbb"
+ */
+export function greyOf(color) {
+  const channels = color.startsWith("#")
+    ? [1, 3, 5].map((i) => parseInt(color.slice(i, i + 2), 16))
+    : (color.match(/[\d.]+/g) ?? ["0", "0", "0"]).slice(0, 3).map(Number);
+  const [r, g, b] = channels;
+  const y = Math.round(Math.min(255, 0.2126 * r + 0.7152 * g + 0.0722 * b));
+  return `rgb(${y}, ${y}, ${y})`;
 }
 
 /**
@@ -87,8 +115,8 @@ function bucketStyle(b, sign, options, alphaScale = 1, widthScale = 1) {
  * @param {boolean} highlighted
  */
 export function edgeStyle(weight, max, options, highlighted) {
-  const dimmed = options.highlight !== null && !highlighted;
-  return bucketStyle(bucketOf(weight, max), Math.sign(weight) || 1, options, dimmed ? DIMMED : 1, highlighted ? STRONG_WIDTH : 1);
+  const role = options.highlight === null ? "plain" : highlighted ? "focus" : "context";
+  return bucketStyle(bucketOf(weight, max), Math.sign(weight) || 1, options, role);
 }
 
 /**
@@ -125,18 +153,17 @@ function bucketOf(weight, max) {
  * @param {import("./edges.js").EdgeList} edges
  * @param {number[][]} buckets
  * @param {DrawOptions} options
- * @param {number} alphaScale
- * @param {number} widthScale
+ * @param {Role} role
  * @returns {Generator<number, void, void>}  before each stroke, its edge count
  */
-function* strokeBuckets(ctx, layout, edges, buckets, options, alphaScale, widthScale = 1) {
+function* strokeBuckets(ctx, layout, edges, buckets, options, role) {
   const midX = (layout.leftX + layout.rightX) / 2;
   const scale = ctx.getTransform?.().a || 1; // CSS to device pixels
   for (let b = 0; b < BUCKETS; b++) {
     // Signed data: colour by sign and size; the bucket holds |w|, so split by sign.
     for (const sign of options.signed ? [-1, 1] : [1]) {
       const members = options.signed ? buckets[b].filter((e) => Math.sign(edges.weight[e]) === sign) : buckets[b];
-      const style = bucketStyle(b, sign, options, alphaScale, widthScale);
+      const style = bucketStyle(b, sign, options, role);
       const most = style.width === HAIRLINE ? STROKE_EDGES : members.length;
       for (let from = 0; from < members.length; from += most) {
         const count = Math.min(most, members.length - from);

@@ -2,7 +2,7 @@
 // (twice the screen resolution). Both draw the scene the canvas shows, plus the labels the
 // page shows as DOM text.
 
-import { edgeStyle } from "./draw.js";
+import { CONTEXT_OPACITY, edgeStyle } from "./draw.js";
 import { PANEL_GAP } from "./image.js";
 import { paintImagePanel, panelPicture, svgImagePanel } from "./image_draw.js";
 import { HEADER_HEIGHT, LABEL_GAP, rowCenter } from "./layout.js";
@@ -81,12 +81,16 @@ export function svgOf(doc, picture) {
   add("rect", { x: 0, y: HEADER_HEIGHT, width: layout.width, height: layout.height - HEADER_HEIGHT }, clip);
   const group = add("g", { fill: "none", "stroke-linecap": "round", "clip-path": "url(#attnw-band)" }, svg);
   const options = { table: scene.table, signed: scene.signed };
+  // Under a highlight the other edges are grey context, one group at CONTEXT_OPACITY, as on screen.
+  const highlighted = scene.bundles.some((b) => b.highlight !== null);
+  const context = highlighted ? add("g", { opacity: CONTEXT_OPACITY }, group) : group;
   for (const bundle of scene.bundles) {
-    const { edges, highlight, wideFrom } = bundle;
+    const { edges, wideFrom } = bundle;
+    const highlight = highlighted ? (bundle.highlight ?? new Set()) : null;
     const { leftX, rightX } = bundle.layout;
     const midX = (leftX + rightX) / 2;
     if (edges.max <= 0) continue;
-    // Dimmed edges first, highlighted ones on top, as the canvas draws them.
+    // Context first, highlighted edges on top, as the canvas draws them.
     for (const strong of [false, true]) {
       for (let e = 0; e < edges.count; e++) {
         if ((highlight?.has(e) ?? false) !== strong) continue;
@@ -95,7 +99,7 @@ export function svgOf(doc, picture) {
         const y1 = rowCenter(bundle.layout, edges.target[e]);
         const d = `M${leftX} ${y0}C${midX} ${y0} ${midX} ${y1} ${rightX} ${y1}`;
         const stroke = { d, stroke: style.color, "stroke-opacity": style.alpha.toFixed(3), "stroke-width": style.width.toFixed(2) };
-        add("path", stroke, group);
+        add("path", stroke, strong ? group : context);
       }
     }
   }

@@ -109,7 +109,6 @@ export function createImagePanel(doc) {
   const paint = (scene) => {
     shown = scene;
     root.hidden = !scene;
-    root.parentElement?.classList.toggle("attnw-body-stacked", Boolean(scene && !scene.layout.beside));
     if (!scene) return;
     const { box } = scene.layout;
     root.style.width = `${scene.layout.width}px`;

@@ -1,6 +1,7 @@
 // Wires a widget model's change events, the pointer and the keyboard to the view. No maths,
 // no byte layouts and no drawing here.
 
+import { dockLayout } from "./dock.js";
 import { download, paintPng, svgOf } from "./exporter.js";
 import { envelopeCache, layerFrame, modelFrame } from "./frames.js";
 import { imageScene, panelLayout, patchAt, patchNode } from "./image.js";
@@ -36,8 +37,12 @@ export function render({ model, el }) {
     scheduled = 0;
     const state = readState(model);
     // An image analysis's image takes room beside the graph (or goes under it).
-    const panel = panelLayout(el.clientWidth || DEFAULT_WIDTH, state.image);
-    const width = panel.graphWidth;
+    const total = el.clientWidth || DEFAULT_WIDTH;
+    const panel = panelLayout(total, state.image);
+    // The focused token's value list takes a column beside the graph, or goes under it.
+    const dock = dockLayout(total, panel, Boolean(state.image));
+    view.placeDock(dock);
+    const width = dock.graphWidth;
     // Traits that describe no picture: the widget says so rather than draw a wrong picture or
     // stop with a script error.
     let problem = state.problem;

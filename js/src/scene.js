@@ -3,7 +3,7 @@
 // downloaded picture is the view the user sees (pinned paths included).
 
 import { colormap } from "./colormap.js";
-import { edgeStrokes, wideFrom } from "./draw.js";
+import { CONTEXT_OPACITY, edgeStrokes, wideFrom } from "./draw.js";
 import { edgesOfNode } from "./edges.js";
 import { HEADER_HEIGHT, LABEL_GAP, rowCenter } from "./layout.js";
 import { tracePaths, transition } from "./model_view.js";
@@ -159,24 +159,62 @@ export function isHighlighted(scene) {
 }
 
 /**
- * The whole scene on one canvas (downloads): every edge, dimmed under a highlight, the
- * highlighted ones strong, then dots and column numbers.
+ * The whole scene on one canvas (downloads), as the screen shows it: under a highlight, the
+ * other edges as grey context on a canvas of their own, laid on at CONTEXT_OPACITY (the screen's
+ * edge canvas under its opacity and grayscale filter), then the highlighted edges, dots and
+ * column numbers.
  * @param {CanvasRenderingContext2D} ctx  scaled to CSS pixels
  * @param {Scene} scene
  */
 export function drawScene(ctx, scene) {
-  drain(bundleStrokes(ctx, scene, { highlighted: true, unhighlighted: true }));
+  if (!isHighlighted(scene)) drain(bundleStrokes(ctx, scene, { highlighted: false, unhighlighted: true }));
+  else {
+    const context = contextLayer(ctx);
+    if (context) {
+      drain(bundleStrokes(context, scene, { highlighted: false, unhighlighted: true, role: "context" }));
+      ctx.save();
+      ctx.setTransform(1, 0, 0, 1, 0, 0);
+      ctx.globalAlpha = CONTEXT_OPACITY;
+      ctx.drawImage(context.canvas, 0, 0);
+      ctx.restore();
+    } else {
+      // No second canvas (a test's recording context): each context edge at its own opacity.
+      drain(bundleStrokes(ctx, scene, { highlighted: false, unhighlighted: true, role: "context", contextOpacity: CONTEXT_OPACITY }));
+    }
+    drain(bundleStrokes(ctx, scene, { highlighted: true, unhighlighted: false }));
+  }
   drawMarks(ctx, scene);
 }
 
 /**
+ * An empty canvas of ctx's size with its transform, or null where none can be made.
+ * @param {CanvasRenderingContext2D} ctx @returns {CanvasRenderingContext2D | null}
+ */
+function contextLayer(ctx) {
+  const target = ctx.canvas;
+  const doc = target?.ownerDocument;
+  if (!doc || typeof ctx.drawImage !== "function") return null;
+  const layer = /** @type {HTMLCanvasElement} */ (doc.createElement("canvas"));
+  layer.width = target.width;
+  layer.height = target.height;
+  const layered = layer.getContext("2d");
+  layered?.setTransform(ctx.getTransform());
+  return layered;
+}
+
+/**
  * @param {CanvasRenderingContext2D} ctx @param {Scene} scene
- * @param {{ highlighted: boolean, unhighlighted: boolean }} which  the edges to draw
+ * @param {{ highlighted: boolean, unhighlighted: boolean, role?: "context", contextOpacity?: number }} which
+ *   the edges to draw: the highlighted ones (strong), the others (plain, or context under a
+ *   highlight when role is "context")
  * @returns {Generator<number, void, void>}
  */
-function* bundleStrokes(ctx, scene, { highlighted, unhighlighted }) {
+function* bundleStrokes(ctx, scene, { highlighted, unhighlighted, role, contextOpacity }) {
   for (const { layout, edges, highlight, wideFrom } of scene.bundles) {
-    yield* edgeStrokes(ctx, layout, edges, { table: scene.table, signed: scene.signed, highlight: highlighted ? highlight : null, wideFrom, unhighlighted });
+    // Under a highlight every bundle's other edges are context, even a bundle with none highlighted.
+    const shown = highlighted || role === "context" ? (highlight ?? new Set()) : null;
+    const options = { table: scene.table, signed: scene.signed, highlight: shown, wideFrom, unhighlighted, highlighted, contextOpacity };
+    yield* edgeStrokes(ctx, layout, edges, options);
   }
 }
 

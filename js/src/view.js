@@ -5,7 +5,7 @@
 import { rowCoverage } from "./codec.js";
 import { prefersDarkTable } from "./colormap.js";
 import { createControls } from "./controls.js";
-import { DIMMED } from "./draw.js";
+import { CONTEXT_FILTER, CONTEXT_OPACITY } from "./draw.js";
 import { edgesOfNode } from "./edges.js";
 import { createImagePanel } from "./image_draw.js";
 import { LABEL_GAP } from "./layout.js";
@@ -83,13 +83,24 @@ export function createView(doc, model) {
   saveSvg.title = "Download the current view as an SVG drawing (labels as text)";
   controls.root.append(savePng, saveSvg);
   const pending = createPending(doc, model);
-  plot.append(canvas, overlay, strip, titleLeft, titleRight, labelsLeft, labelsRight, tooltip, pending.root);
+  plot.append(canvas, overlay, strip, titleLeft, titleRight, labelsLeft, labelsRight, pending.root);
+  // A click on a panel over or beside the plot (buttons, the token-score strip, the value list)
+  // is the panel's: it never reaches the plot, where it would pin the token under it; nor does
+  // a key pressed on a button (Enter would pin the hovered token).
+  /** @param {Event} event */
+  const stop = (event) => event.stopPropagation();
+  for (const panel of [pending.root, strip, tooltip]) panel.addEventListener("click", stop);
+  pending.root.addEventListener("keydown", stop);
   // An image analysis shows its image beside the graph and its legend (image.js); hidden for text.
   const image = createImagePanel(doc);
   const graph = element(doc, "div", "attnw-graph");
   graph.append(plot, legend, stripStatus, stripWarning);
+  // The value list of the focused token is docked off the plot (dock.js): in the side column,
+  // under the image, or under the plot in a narrow widget.
+  const side = element(doc, "div", "attnw-side");
+  side.append(image.root, tooltip);
   const body = element(doc, "div", "attnw-body");
-  body.append(graph, image.root);
+  body.append(graph, side);
   root.append(controls.root, caption, problem, body);
   let labelsKey = "";
   /** @type {import("./edges.js").EdgeList | null} the edges whose idle rows the labels show */
@@ -137,7 +148,10 @@ export function createView(doc, model) {
     titleRight.style.right = wide ? "0px" : "";
     // For benchmarks and tests: whether the edges were drawn, copied from a kept picture, or kept.
     canvas.dataset.edgesFrom = edgeLayer.show(scene, dpr);
-    canvas.style.opacity = isHighlighted(scene) ? String(DIMMED) : "";
+    // A highlight turns the kept edges into faint grey context (draw.js CONTEXT_OPACITY).
+    const highlighted = isHighlighted(scene);
+    canvas.style.opacity = highlighted ? String(CONTEXT_OPACITY) : "";
+    canvas.style.filter = highlighted ? CONTEXT_FILTER : "";
     const ctx = overlay.getContext("2d");
     if (!ctx) return;
     ctx.setTransform(dpr, 0, 0, dpr, 0, 0);
@@ -146,24 +160,16 @@ export function createView(doc, model) {
   };
 
   /**
-   * Place the tooltip beside the column at x, below a token's row, or above it where there is
-   * no room below, within the plot (which clips what sticks out). Reading its height forces a
-   * layout, but this is a paint's last change to the DOM, so the frame needs no second one.
-   * @param {import("./layout.js").Layout} layout @param {number} index @param {number} x
+   * Dock the value list and size the side column (dock.js); before a paint.
+   * @param {import("./dock.js").Dock} dock
    */
-  const placeTooltip = (layout, index, x) => {
-    const left = x < layout.width / 2;
-    tooltip.style.left = left ? `${x + 8}px` : "";
-    tooltip.style.right = left ? "" : `${layout.width - x + 8}px`;
-    tooltip.style.maxHeight = `${layout.height}px`;
-    const gap = 4;
-    const rowTop = layout.top + index * layout.rowHeight;
-    const rowBottom = rowTop + layout.rowHeight;
-    const height = tooltip.offsetHeight;
-    const fitsBelow = rowBottom + gap + height <= layout.height;
-    const fitsAbove = rowTop - gap - height >= 0;
-    const top = fitsBelow || !fitsAbove ? Math.min(rowBottom + gap, layout.height - height) : rowTop - gap - height;
-    tooltip.style.top = `${Math.max(0, top)}px`;
+  const placeDock = (dock) => {
+    if (dock.beside && tooltip.parentElement !== side) side.append(tooltip);
+    if (!dock.beside && tooltip.previousElementSibling !== plot) plot.after(tooltip);
+    side.style.width = dock.beside ? `${dock.width}px` : "";
+    side.hidden = !dock.beside && !dock.image;
+    body.classList.toggle("attnw-body-stacked", dock.image && !dock.beside);
+    tooltip.dataset.dock = dock.beside ? "side" : "below";
   };
 
   /** @param {import("./frames.js").LayerFrame} frame @returns {import("./scene.js").Scene} */
@@ -221,7 +227,6 @@ export function createView(doc, model) {
         scoreNote: scores ? ["token score", scores[focus.index]] : null,
         pinned: pinned !== null && focus.side === pinned.side && focus.index === pinned.index,
       });
-      placeTooltip(layout, focus.index, focus.side === "source" ? layout.leftX : layout.rightX);
     }
     return scene;
   };
@@ -266,7 +271,6 @@ export function createView(doc, model) {
         coverage: 1,
         pinned: pinned !== null && pinned.layer === focus.layer && pinned.index === focus.index,
       });
-      placeTooltip(layout, focus.index, layout.columns[focus.layer]);
     }
     return scene;
   };
@@ -322,5 +326,5 @@ export function createView(doc, model) {
     };
   };
 
-  return { root, plot, canvas, image, savePng, saveSvg, paintLayer, paintModel, drawAhead, showProblem, paintComing: edgeLayer.paintComing, setOnScreen: edgeLayer.setOnScreen, pictureOf, destroy: () => (controls.destroy(), pending.destroy(), edgeLayer.destroy()) };
+  return { root, plot, canvas, image, savePng, saveSvg, paintLayer, paintModel, placeDock, drawAhead, showProblem, paintComing: edgeLayer.paintComing, setOnScreen: edgeLayer.setOnScreen, pictureOf, destroy: () => (controls.destroy(), pending.destroy(), edgeLayer.destroy()) };
 }

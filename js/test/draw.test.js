@@ -1,7 +1,7 @@
 import assert from "node:assert/strict";
 import { test } from "node:test";
 import { colormap } from "../src/colormap.js";
-import { edgeStrokes, edgeStyle, HAIRLINE, wideFrom } from "../src/draw.js";
+import { edgeStrokes, edgeStyle, greyOf, HAIRLINE, wideFrom } from "../src/draw.js";
 import { computeLayout } from "../src/layout.js";
 import { RecordingContext } from "./fake-model.js";
 
@@ -29,8 +29,19 @@ test("only the strongest edges are drawn wide: the stronger half, at most the li
   // A highlighted weak edge is wider than a hairline, a dimmed one is fainter.
   const style = edgeStyle(0.01, 1, { ...options, highlight: new Set([0]), wideFrom: 24 }, true);
   assert.ok(style.width > HAIRLINE);
+  assert.ok(style.alpha >= 0.8, "a weak focused edge still shows");
   const dimmed = edgeStyle(1, 1, { ...options, highlight: new Set([0]), wideFrom: 24 }, false);
-  assert.ok(dimmed.alpha <= 0.25);
+  const plain = edgeStyle(1, 1, { ...options, highlight: null, wideFrom: 24 }, false);
+  assert.equal(dimmed.color, greyOf(plain.color), "the others are grey context");
+  assert.equal(dimmed.alpha, plain.alpha, "made faint as one group (CONTEXT_OPACITY), as on screen");
+  const alone = edgeStyle(1, 1, { ...options, highlight: new Set([0]), wideFrom: 24, contextOpacity: 0.12 }, false);
+  assert.ok(Math.abs(alone.alpha - 0.12 * plain.alpha) < 1e-12, "or edge by edge where no group can be made");
+});
+
+test("greyOf is CSS's grayscale(1): luminance weights, the same grey for both notations", () => {
+  assert.equal(greyOf("rgb(255, 0, 0)"), "rgb(54, 54, 54)");
+  assert.equal(greyOf("#00ff00"), "rgb(182, 182, 182)");
+  assert.equal(greyOf("rgb(10, 10, 10)"), "rgb(10, 10, 10)");
 });
 
 test("a colour bucket's hairlines are stroked at most 256 at a time; wide edges in one stroke; every edge once", () => {

@@ -44,7 +44,7 @@ test("the SVG export draws every edge and keeps token text as escaped text", () 
   assert.equal(parsed.querySelectorAll("script, img").length, 0);
 });
 
-test("a pinned token's edges are exported strong and the others dimmed, as on screen", () => {
+test("a pinned token's edges are exported strong and the others as faint grey context, as on screen", () => {
   const { parsed } = exported({ method: "raw", layer: 2, selected: { side: "target", index: 5 } });
   const paths = [...parsed.querySelectorAll("path")];
   const strong = paths.slice(-6); // causal: row 5 draws on 6 tokens; highlighted edges come last
@@ -53,7 +53,13 @@ test("a pinned token's edges are exported strong and the others dimmed, as on sc
   assert.equal(ends.size, 1, "the strong edges all end at the pinned token");
   assert.ok(!weak.some((p) => ends.has((p.getAttribute("d") ?? "").split(" ").at(-1))));
   assert.ok(Math.min(...strong.map((p) => Number(p.getAttribute("stroke-width")))) >= 0.6 * 1.5 - 1e-9, "drawn wider");
-  assert.ok(Math.max(...weak.map((p) => Number(p.getAttribute("stroke-opacity")))) <= 0.25 + 1e-9, "dimmed");
+  assert.ok(weak.every((p) => p.parentElement?.getAttribute("opacity") === "0.12"), "faint context: one group at 0.12");
+  assert.ok(strong.every((p) => !p.parentElement?.hasAttribute("opacity")), "the pinned token's edges at full opacity");
+  for (const p of weak) {
+    const [r, g, b] = (p.getAttribute("stroke") ?? "").match(/\d+/g) ?? [];
+    assert.ok(r === g && g === b, "in grey");
+  }
+  assert.ok(strong.some((p) => new Set((p.getAttribute("stroke") ?? "").match(/\d+/g)).size > 1), "the pinned token's edges in colour");
 });
 
 test("the whole-model view exports every layer's edges, the node dots and the column numbers", () => {

@@ -97,7 +97,8 @@ test("hovering a receiving token highlights its edges and lists their values", a
   const highlighted = overlay.strokes.filter((/** @type {any} */ s) => s.segments.length);
   assert.ok(highlighted.length > 0);
   assert.ok(highlighted.every((/** @type {any} */ s) => s.segments.every((seg) => seg[7] === top + 3.5 * rowHeight)));
-  assert.equal(canvas.style.opacity, "0.25", "the other edges are dimmed");
+  assert.equal(canvas.style.opacity, "0.12", "the other edges are faint context");
+  assert.equal(canvas.style.filter, "grayscale(1)", "in grey");
   assert.equal(ctx.clears, edgesDrawn, "hovering does not redraw the edges");
   assert.ok(el.querySelector(".attnw-labels-right .attnw-hovered"));
 
@@ -105,6 +106,7 @@ test("hovering a receiving token highlights its edges and lists their values", a
   await flush();
   assert.equal(tooltip.hidden, true);
   assert.equal(canvas.style.opacity, "");
+  assert.equal(canvas.style.filter, "");
   assert.equal(overlay.segments().length, 0);
 });
 
@@ -289,6 +291,40 @@ test("edge controls write top_k, threshold and specials", async () => {
   await flush();
   assert.equal(ctx.segments().length, 0);
   assert.ok(before > 6);
+});
+
+test("Enter applies a number field and goes no further (notebook hosts bind it)", async () => {
+  const { el, model, dom } = mount({ layer: 3 });
+  let reached = 0;
+  el.addEventListener("keydown", () => reached++);
+  for (const [selector, value, trait, expected] of /** @type {const} */ ([
+    [".attnw-top-k", "2", "top_k", 2],
+    [".attnw-threshold", "0.05", "threshold", 0.05],
+    [".attnw-binarize", "0.3", "binarize_threshold", 0.3],
+  ])) {
+    const field = /** @type {HTMLInputElement} */ (el.querySelector(selector));
+    field.value = value;
+    const enter = new dom.window.KeyboardEvent("keydown", { key: "Enter", bubbles: true, cancelable: true });
+    field.dispatchEvent(enter);
+    assert.equal(model.get(trait), expected, selector);
+    assert.ok(enter.defaultPrevented, selector);
+  }
+  const from = /** @type {HTMLInputElement} */ (el.querySelector(".attnw-window-start"));
+  from.value = "2";
+  from.dispatchEvent(new dom.window.KeyboardEvent("keydown", { key: "Enter", bubbles: true }));
+  assert.equal(model.get("window")[0], 2);
+  const topK = /** @type {HTMLInputElement} */ (el.querySelector(".attnw-top-k"));
+  topK.dispatchEvent(new dom.window.KeyboardEvent("keydown", { key: "ArrowUp", bubbles: true }));
+  assert.equal(reached, 1, "only the other key reaches the host");
+});
+
+test("a click on the compute panel, the token-score strip or the value list never pins a token", async () => {
+  const { el, model, dom } = mount({ layer: 3 });
+  for (const selector of [".attnw-pending", ".attnw-strip", ".attnw-tooltip"]) {
+    const panel = /** @type {HTMLElement} */ (el.querySelector(selector));
+    panel.dispatchEvent(new dom.window.MouseEvent("click", { bubbles: true, clientX: 600, clientY: 60 }));
+    assert.deepEqual(model.get("selected") ?? {}, {}, selector);
+  }
 });
 
 test("the whole-model view draws every layer as a column, traces paths and shades what reaches a node", async () => {

@@ -125,7 +125,11 @@ def test_the_overlay_is_the_cls_row_and_moves_with_the_hovered_node(browser, pag
     page.close()
 
 
-def test_hovering_and_clicking_a_patch_hovers_and_pins_its_node(browser, page_server, vit):
+def box(page, selector: str) -> dict:
+    return page.locator(selector).bounding_box()
+
+
+def test_hovering_and_clicking_a_patch_hovers_and_pins_its_node(browser, page_server, vit, artifacts):
     widget = AttentionWidget(vit, picture(), method="rollout")
     page, errors = open_state(browser, page_server, widget_state(widget))
     patch = 2 * 6 + 1  # (2,1), on the red disc
@@ -135,6 +139,9 @@ def test_hovering_and_clicking_a_patch_hovers_and_pins_its_node(browser, page_se
     page.wait_for_function(f"document.querySelector('.attnw-image-canvas').dataset.outline === '{patch}'")
     assert "attnw-hovered" in label.get_attribute("class")  # the graph's own hover mark
     assert "“(2,1)”" in page.inner_text(".attnw-tooltip")
+    # The value list is docked under the image, covering neither the image nor the plot.
+    tip, image, plot = (box(page, s) for s in (".attnw-tooltip", ".attnw-image-canvas", ".attnw-plot"))
+    assert tip["y"] >= image["y"] + image["height"] and tip["x"] >= plot["x"] + plot["width"]
     page.mouse.click(*patch_point(page, patch))
     assert page.evaluate("window.model.get('selected')") == {"side": "target", "index": token}
     page.mouse.move(5, 5)  # away: the pin stays
@@ -147,6 +154,15 @@ def test_hovering_and_clicking_a_patch_hovers_and_pins_its_node(browser, page_se
     assert page.locator("canvas.attnw-image-canvas").is_visible()
     assert page.get_attribute("canvas.attnw-image-canvas", "data-token") == str(token)
     assert page.get_attribute("canvas.attnw-image-canvas", "data-layer") == "1"
+    tip, image = box(page, ".attnw-tooltip"), box(page, ".attnw-image-canvas")
+    assert tip["y"] >= image["y"] + image["height"], "the pinned list stays under the image"
+    page.locator(".attnw-root").screenshot(path=str(artifacts / "image-panel-pinned-wide.png"))
+    # A narrow widget: the image goes under the graph and the list under the plot, above both.
+    page.evaluate("document.body.style.width = '480px'")
+    page.wait_for_function("document.querySelector('.attnw-tooltip').dataset.dock === 'below'")
+    tip, image, plot = (box(page, s) for s in (".attnw-tooltip", ".attnw-image-canvas", ".attnw-plot"))
+    assert plot["y"] + plot["height"] <= tip["y"] and tip["y"] + tip["height"] <= image["y"]
+    page.locator(".attnw-root").screenshot(path=str(artifacts / "image-panel-pinned-narrow.png"))
     assert errors == []
     page.close()
 

