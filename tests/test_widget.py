@@ -237,11 +237,15 @@ def test_integrated_gradients_that_stop_at_the_step_cap_say_so_beside_the_bars(t
     assert "warning" not in w.attribution_data
 
 
-def test_models_without_a_head_offer_no_default_target(tokenizer):
-    w = AttentionWidget(tiny_model("bert"), TEXT, tokenizer)
+def test_headless_decoders_offer_no_default_target_and_headless_encoders_their_embedding(tokenizer):
+    w = AttentionWidget(tiny_model("llama"), TEXT, tokenizer)
     assert w.targets == [] and w.target == ""
     w.attribution = "saliency"  # nothing to explain yet: no job starts
     assert w.attribution_data == {}
+    # An encoder without a head explains its mean-pooled embedding (targets.sentence_embedding).
+    encoder = AttentionWidget(tiny_model("bert"), TEXT, tokenizer)
+    assert [t["position"] for t in encoder.targets] == [None] and encoder.target == "t0"
+    assert encoder.targets[0]["label"].startswith("the sentence embedding along its own direction")
 
 
 def test_data_export_gives_exact_values_with_token_labels(tokenizer):
@@ -435,7 +439,7 @@ def test_front_end_updates_are_checked_and_a_refused_one_is_undone_and_sent_back
         )
     for facts in ({"tokens": ["only one"]}, {"methods": []}, {"data_raw": b""}, {"layer": 3, "n_layers": 9}):
         w.set_state(facts)
-        assert (len(w.tokens), len(w.methods), w.n_layers, w.layer) == (8, 18, 3, 2) and w.data_raw
+        assert (len(w.tokens), len(w.methods), w.n_layers, w.layer) == (8, 19, 3, 2) and w.data_raw
     assert "cannot be set from the front end" in caplog.text and "selected" in caplog.text
 
 
