@@ -67,7 +67,8 @@ register(
     lambda analysis, settings: analysis.binarised(threshold=settings.binarize_threshold),
     explain=(
         "An edge from a token on the left to a token on the right means: the right token pays more than the "
-        "threshold (set in the view) of its attention, averaged over the heads, to the left token. Every edge "
+        "threshold (the box “Edge if weight >”) of its attention, averaged over the heads, to the left token. "
+        "Every edge "
         "has weight 1, so every edge has the same colour; no edge means at most the threshold. "
         "Definition: B = 1[Ā > threshold], with Ā the head-averaged attention of the layer and 1[·] equal to "
         "1 where the condition holds, else 0."
@@ -85,7 +86,8 @@ register(
     "weighted attention matrices have no such meaning.",
     lambda analysis, settings: analysis.path_counts(threshold=settings.binarize_threshold),
     explain=(
-        "Keep only the attention edges above the threshold (set in the view) and forget their weights. An edge "
+        "Keep only the attention edges above the threshold (the box “Edge if weight >”) and forget their "
+        "weights. An edge "
         "from an input token on the left to a token on the right after this layer means: at least one path of "
         "such edges, one per layer, leads from the input to it; the number (a whole number) is how many "
         "paths there are, and the colour grows with it. The whole-model view draws the 0/1 graph being counted. "

@@ -36,7 +36,7 @@ def test_path_counts_show_whole_numbers(browser, page_server, paths_widget):
     page.close()
 
 
-def test_the_about_panel_shows_the_selected_methods_text(browser, page_server, paths_widget):
+def test_the_about_panel_shows_the_selected_methods_text(browser, page_server, paths_widget, artifacts):
     page, errors = open_widget(browser, page_server, paths_widget)
     panel = page.locator(".attnw-explain")
     assert panel.is_hidden()
@@ -44,6 +44,7 @@ def test_the_about_panel_shows_the_selected_methods_text(browser, page_server, p
     panel.wait_for(state="visible")
     paths = next(m for m in paths_widget.methods if m["id"] == "paths")
     assert paths["explain"] in panel.inner_text()
+    page.locator(".attnw-root").screenshot(path=str(artifacts / "about-panel.png"))
     # The panel sits above the plot, not over it.
     assert panel.bounding_box()["y"] + panel.bounding_box()["height"] <= page.locator(".attnw-plot").bounding_box()["y"]
     page.select_option(".attnw-method", "rollout")
