@@ -114,6 +114,10 @@ class Analysis:
         """``(L, n, n)`` content-free attention with this input's masks (section 4.3)."""
         return self.attention_part.null_attention()
 
+    def binarised(self, threshold: float = 0.0, head: HeadChoice = None) -> torch.Tensor:
+        """``(L, n, n)`` float64 0/1 graph ``1[A > threshold]`` whose paths ``path_counts`` counts (§1.2)."""
+        return self.attention_part.binarised(threshold, head)
+
     def path_counts(self, threshold: float = 0.0, head: HeadChoice = None) -> torch.Tensor:
         """``(L, n, n)`` number of paths in the binarised graph ``A > threshold`` (docs/methods.md §1.2)."""
         return self.attention_part.path_counts(threshold, head)

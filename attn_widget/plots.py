@@ -21,8 +21,8 @@ def correlation_figure(summary, reference: str = "blank_out", title: str | None 
         title=title or f"Spearman's rho with {reference.replace('_', ' ')}, by layer",
         x_axis_label="layer",
         y_axis_label="Spearman's rho",
-        width=640,
-        height=360,
+        width=860,
+        height=380,
         y_range=Range1d(start=-1, end=1),
         tools="hover,save,reset",
         tooltips=[("method", "@method"), ("layer", "@layer"), ("rho", f"@{column}{{0.00}}")],
@@ -41,8 +41,14 @@ def correlation_figure(summary, reference: str = "blank_out", title: str | None 
             plot.add_layout(
                 Whisker(source=ColumnDataSource(rows), base="layer", lower="lower", upper="upper", line_color=colour)
             )
-    plot.legend.location = "bottom_right"
-    plot.legend.click_policy = "hide"
+    # Outside the plot area, on the right: inside, a dozen method names cover the lines.
+    legend = plot.legend[0]
+    plot.center.remove(legend)
+    plot.add_layout(legend, "right")
+    legend.location = "top_left"
+    legend.click_policy = "hide"
+    legend.label_text_font_size = "9pt"
+    legend.spacing = 0
     return plot
 
 

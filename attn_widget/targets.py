@@ -12,6 +12,8 @@ position that predicts the next token).
     next_token(position, "actual")     causal LM: the token that really follows (teacher forcing)
     similarity("Another sentence.")    sentence-embedding encoders: cosine similarity of the
                                        mean-pooled, L2-normalised embeddings
+    sentence_embedding()               encoders without a head (the widget's default there): the
+                                       mean-pooled embedding along its own direction, held fixed
     function(fn, position=0)           any scalar function of the outputs
 """
 
@@ -220,6 +222,35 @@ class similarity(TargetSpec):  # noqa: N801
             return (mine * other.to(mine.dtype)).sum(-1)
 
         return Target(score, None, f"cosine similarity with {self.other_text!r} (mean over positions)")
+
+
+class sentence_embedding(TargetSpec):  # noqa: N801
+    """Encoders without a head: which tokens make up the sentence embedding (docs/methods.md §6.1).
+
+    y = ⟨ē, ê₀⟩: the mean-pooled last hidden state ē projected on its own direction on this text,
+    ê₀ = ē₀/‖ē₀‖, computed once and held fixed (no gradient through it). Its value is ‖ē₀‖. Not the
+    cosine similarity with itself: cos(ē, ê₀) is at its maximum 1 on the text, so its gradient is
+    exactly zero and gradient methods would show nothing. The projection moves with ē in the same
+    direction, and being linear in ē, it splits over positions: y = mean_i ⟨h_i, ê₀⟩.
+    """
+
+    def resolve(self, context: Context) -> Target:
+        if context.causal:
+            raise ValueError(
+                "sentence_embedding() is for encoders; a decoder's mean-pooled state is no sentence embedding."
+            )
+        hidden = getattr(context.outputs, "last_hidden_state", None)
+        if hidden is None:
+            raise ValueError(
+                "sentence_embedding() needs a model that returns last_hidden_state (a base encoder without a head)."
+            )
+        direction = torch.nn.functional.normalize(hidden.detach().mean(1), dim=-1)  # (1, d), fixed
+
+        def score(outputs) -> torch.Tensor:
+            pooled = outputs.last_hidden_state.mean(1)  # (batch, d)
+            return (pooled * direction.to(pooled.dtype)).sum(-1)
+
+        return Target(score, None, "the sentence embedding along its own direction (mean over positions)")
 
 
 class function(TargetSpec):  # noqa: N801

@@ -11,7 +11,7 @@ import warnings
 import anywidget
 import traitlets as t
 
-from . import checks, export, payload
+from . import checks, export, payload, targets
 from .analysis import Analysis
 from .api import analyze
 from .jobs import BackgroundJob
@@ -283,10 +283,14 @@ class AttentionWidget(OnRequest, anywidget.AnyWidget):
         return registry.applicable_attributions(self.analysis)
 
     def _offer_default_target(self) -> None:
+        """The model's own prediction; for an encoder without a head (a sentence-embedding model such as
+        MiniLM), the sentence embedding along its own direction (targets.sentence_embedding)."""
         if self.analysis.model is None:
             return
-        with contextlib.suppress(ValueError):  # no output head: the strip asks for set_target(...)
-            self.set_target(None)
+        for default in (None, targets.sentence_embedding()):
+            with contextlib.suppress(ValueError):  # neither applies: the strip asks for set_target(...)
+                self.set_target(default)
+                return
 
     @t.observe("target", "attribution")
     def _attribute(self, _change=None) -> None:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import numpy as np
 import pytest
 import torch
 
@@ -61,3 +62,32 @@ def test_minilm_refuses_513_tokens(minilm):
     model, tokenizer = minilm
     with pytest.raises(ValueError, match="513 tokens long but the model accepts at most 512"):
         analyze(model, " ".join(["word"] * 511), tokenizer)
+
+
+def test_minilm_widget_explains_its_sentence_embedding_by_default(minilm):
+    """Issue 16: a headless encoder gets a target, targets.sentence_embedding(), and token scores
+    compute; compared with the gradient taken by hand through the word-embedding layer."""
+    model, tokenizer = minilm
+    w = AttentionWidget(model, TEXT, tokenizer)
+    assert len(w.targets) == 1 and w.target == w.targets[0]["id"]
+    assert w.targets[0]["label"].startswith("the sentence embedding") and w.targets[0]["position"] is None
+    w.attribution = "saliency"
+    w.wait()
+    assert w.attribution_data["status"] == "done"
+    shown = payload.decode(w.attribution_data["values"])["matrices"][0, 0]
+
+    encoded = tokenizer(TEXT, return_tensors="pt")
+    words = model.embeddings.word_embeddings(encoded["input_ids"]).detach().requires_grad_(True)
+    handle = model.embeddings.word_embeddings.register_forward_hook(lambda *_: words)
+    try:
+        pooled = model(**encoded).last_hidden_state.mean(1)[0]
+        direction = torch.nn.functional.normalize(pooled.detach(), dim=-1)
+        (grad,) = torch.autograd.grad(pooled @ direction, words, retain_graph=True)
+        (cos_grad,) = torch.autograd.grad(torch.nn.functional.normalize(pooled, dim=-1) @ direction, words)
+    finally:
+        handle.remove()
+    expected = grad[0].norm(dim=-1).numpy()
+    assert expected.max() > 0
+    np.testing.assert_allclose(shown, expected, rtol=2e-3, atol=2e-3 * expected.max())
+    # Why not the cosine with itself: at its maximum its gradient vanishes (up to rounding).
+    assert cos_grad.norm() < 1e-3 * grad.norm() / pooled.norm()

@@ -29,3 +29,19 @@ def test_wrong_labels_or_shape_are_refused():
         heatmap_figure(np.zeros((2, 3)), row_labels=["x"])
     with pytest.raises(ValueError, match="matrix"):
         heatmap_figure(np.zeros(3))
+
+
+def test_the_correlation_legend_sits_outside_the_plot_area():
+    import pandas as pd
+
+    from attn_widget.plots import correlation_figure
+
+    rows = [
+        {"method": m, "reference": "blank_out", "layer": layer, "rho_mean": 0.1 * layer, "rho_std": 0.05}
+        for m in ("raw", "rollout", "flow")
+        for layer in (1, 2, 3)
+    ]
+    plot = correlation_figure(pd.DataFrame(rows))
+    legends = [item for item in plot.right if type(item).__name__ == "Legend"]
+    assert len(legends) == 1 and not [item for item in plot.center if type(item).__name__ == "Legend"]
+    assert [item.label["value"] for item in legends[0].items] == ["raw", "rollout", "flow"]

@@ -4,6 +4,7 @@ widget's menu, its data trait, the exports and compare(); every registered metho
 from __future__ import annotations
 
 import json
+import re
 
 import numpy as np
 import pytest
@@ -43,7 +44,8 @@ def toy_attribution():
 
 def test_the_built_in_methods_are_registered_in_menu_order():
     assert [m.id for m in registry.matrix_methods()] == [
-        "raw", "effective", "rollout", "rollout_rf", "effective_rollout", "paths", "flow", "flow_rf", "effective_flow",
+        "raw", "effective", "rollout", "rollout_rf", "effective_rollout", "binarised", "paths",
+        "flow", "flow_rf", "effective_flow",
         "norm", "norm_rollout", "norm_residual", "norm_residual_rollout", "globenc", "globenc_rollout",
         "alti", "alti_rollout", "value_zeroing", "value_zeroing_rollout", "hidden_attribution",
     ]  # fmt: skip
@@ -123,3 +125,11 @@ def test_a_flow_layer_computed_on_request_re_sends_only_that_methods_data(tokeni
     # Binary values travel as buffers: their names are in buffer_paths, not in state.
     updated = {name for m in updates for name in [*m["state"], *(path[0] for path in m["buffer_paths"])]}
     assert "data_flow" in updated and updated <= {"data_flow", "ready", "job"}, updated
+
+
+def test_every_matrix_method_explains_itself_in_plain_text():
+    # Issue 16: the "About this method" panel has a plain-language text for every registered method.
+    for method in registry.matrix_methods():
+        assert len(method.explain) > 80, method.id
+        assert "Definition:" in method.explain, method.id
+        assert not re.search(r"<[a-zA-Z/]", method.explain), method.id  # plain text, no HTML

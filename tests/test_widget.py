@@ -27,7 +27,8 @@ def test_facts_and_methods(widget):
     assert widget.special == [True] + [False] * 6 + [True]
     assert (widget.n_layers, widget.n_heads, widget.causal) == (3, 4, True)
     assert [m["id"] for m in widget.methods] == [
-        "raw", "effective", "rollout", "rollout_rf", "effective_rollout", "paths", "flow", "flow_rf", "effective_flow",
+        "raw", "effective", "rollout", "rollout_rf", "effective_rollout", "binarised", "paths",
+        "flow", "flow_rf", "effective_flow",
         "norm", "norm_rollout", "norm_residual", "norm_residual_rollout", "globenc", "globenc_rollout",
         "alti", "alti_rollout", "value_zeroing", "value_zeroing_rollout", "hidden_attribution",
     ]  # fmt: skip
@@ -112,7 +113,7 @@ def test_flow_is_sent_up_front_for_short_inputs(widget):
 def test_encoders_get_no_receptive_field_variants(tokenizer):
     w = AttentionWidget(tiny_model("bert"), TEXT, tokenizer)
     assert [m["id"] for m in w.methods] == [
-        "raw", "effective", "rollout", "effective_rollout", "paths", "flow", "effective_flow",
+        "raw", "effective", "rollout", "effective_rollout", "binarised", "paths", "flow", "effective_flow",
         "norm", "norm_rollout", "norm_residual", "norm_residual_rollout", "globenc", "globenc_rollout",
         "alti", "alti_rollout", "value_zeroing", "value_zeroing_rollout", "hidden_attribution",
     ]  # fmt: skip
@@ -236,11 +237,15 @@ def test_integrated_gradients_that_stop_at_the_step_cap_say_so_beside_the_bars(t
     assert "warning" not in w.attribution_data
 
 
-def test_models_without_a_head_offer_no_default_target(tokenizer):
-    w = AttentionWidget(tiny_model("bert"), TEXT, tokenizer)
+def test_headless_decoders_offer_no_default_target_and_headless_encoders_their_embedding(tokenizer):
+    w = AttentionWidget(tiny_model("llama"), TEXT, tokenizer)
     assert w.targets == [] and w.target == ""
     w.attribution = "saliency"  # nothing to explain yet: no job starts
     assert w.attribution_data == {}
+    # An encoder without a head explains its mean-pooled embedding (targets.sentence_embedding).
+    encoder = AttentionWidget(tiny_model("bert"), TEXT, tokenizer)
+    assert [t["position"] for t in encoder.targets] == [None] and encoder.target == "t0"
+    assert encoder.targets[0]["label"].startswith("the sentence embedding along its own direction")
 
 
 def test_data_export_gives_exact_values_with_token_labels(tokenizer):
@@ -434,7 +439,7 @@ def test_front_end_updates_are_checked_and_a_refused_one_is_undone_and_sent_back
         )
     for facts in ({"tokens": ["only one"]}, {"methods": []}, {"data_raw": b""}, {"layer": 3, "n_layers": 9}):
         w.set_state(facts)
-        assert (len(w.tokens), len(w.methods), w.n_layers, w.layer) == (8, 18, 3, 2) and w.data_raw
+        assert (len(w.tokens), len(w.methods), w.n_layers, w.layer) == (8, 19, 3, 2) and w.data_raw
     assert "cannot be set from the front end" in caplog.text and "selected" in caplog.text
 
 
@@ -540,3 +545,19 @@ def test_every_synced_trait_is_checked(widget):
     # The data traits made per widget from the registry are facts too, and the widget's own.
     data = {name for name in widget.keys if name.startswith("data_")}
     assert data and all(isinstance(widget.traits()[name], FactBytes) for name in data) and data <= set(widget.own_keys)
+
+
+def test_path_counts_draw_the_binarised_graph_they_count(tokenizer):
+    # Issue 16: the whole-model graph of path counts is the 0/1 graph whose paths are counted.
+    w = AttentionWidget(tiny_model("bert"), TEXT, tokenizer, method="paths", binarize_threshold=0.1)
+    paths = next(m for m in w.methods if m["id"] == "paths")
+    assert paths["graph"] == "binarised" and paths["integer"]
+    graph = payload.decode(w.data_binarised)["matrices"].astype(np.float64)
+    assert set(np.unique(graph)) <= {0.0, 1.0} and graph.sum() > 0
+    # Independent reference: threshold the head mean of the model's own attentions, multiply the layers.
+    attentions = w.analysis.capture.attentions.to(torch.float64).mean(1).numpy()
+    np.testing.assert_array_equal(graph, (attentions > 0.1).astype(np.float64))
+    product = np.eye(graph.shape[-1])
+    for layer in range(graph.shape[0]):
+        product = graph[layer] @ product
+        np.testing.assert_array_equal(product, w.analysis.path_counts(threshold=0.1)[layer].numpy())

@@ -157,4 +157,11 @@ register_mixing(
     "Ferrando et al. (2022): how close each token's transformed vector T_i(x_j) (attention, residual and layer "
     "norm) is to the block's output y_i in L1 distance, max(0, ‖y_i‖₁ − ‖y_i − T_i(x_j)‖₁), rows normalised.",
     _maps,
+    explain=(
+        "ALTI (aggregation of layer-wise token-to-token interactions) asks how close each token's contribution is"
+        " to the right token's output: a contribution close to the output counts much. An edge means: that share "
+        "of the right token's block output is made by the left token; the colour goes from pale (little) to dark "
+        "(the most; the legend gives the scale). Definition: M[i, j] = max(0, ‖y_i‖₁ − ‖y_i − T_i(x_j)‖₁), rows "
+        "normalised, with T_i(x_j) token j's transformed vector and y_i the output."
+    ),
 )

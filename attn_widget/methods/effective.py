@@ -318,6 +318,13 @@ register(
     "changes nothing in the head's output. Signed: blue is negative. Equal to raw attention for rows that "
     "see no more keys than the head dimension.",
     lambda analysis, _settings: per_head_stack(analysis.effective()),
+    explain=(
+        "Raw attention with the part removed that has no effect on the layer's output: some weight patterns are "
+        "cancelled by the value vectors and change nothing. An edge means: that much of the right token's "
+        "attention to the left token actually reaches its output. Red edges are positive, blue negative. "
+        "Definition: A_eff = A − (the projection of each row of A onto the null space of (V·W_O)ᵀ), with V the "
+        "values and W_O the head's output projection."
+    ),
     per_head=True,
     signed=True,
     applies=needs_values,

@@ -15,6 +15,13 @@ register_flow(
     lambda analysis, layers, progress: analysis.effective_flow(
         layers=layers, receptive_field="none", progress=progress
     ),
+    explain=(
+        "Attention flow with effective attention (attention without the part that changes nothing in the output; "
+        "negatives set to 0, rows re-normalised: variant E1) as pipe widths. An edge means: the largest amount "
+        "that can flow from the input token to the right token, as a share of its row; the colour goes from pale "
+        "(little) to dark (the most; the legend gives the scale). Definition: maxflow with capacities 0.5·E + "
+        "0.5·I, E = rownormalise(max(Ā_eff, 0)), rows normalised."
+    ),
     done=lambda analysis: analysis.flow_layers_done("effective-clip"),
     applies=needs_values,
     compare=None,

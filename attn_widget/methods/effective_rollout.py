@@ -13,6 +13,13 @@ register(
     "Rollout on effective attention: head-averaged, negative entries clipped, rows re-normalised (E1), "
     "then 0.5·Ā + 0.5·I multiplied through the layers. Clipping gives up exact output preservation.",
     lambda analysis, _settings: analysis.effective_rollout(receptive_field="none"),
+    explain=(
+        "Attention rollout built on effective attention (attention without the part that changes nothing in the "
+        "output). Negative entries are set to 0 and rows re-normalised (variant E1 of docs/methods.md), then "
+        "multiplied through the layers like rollout. An edge means: that share of the right token traces back to "
+        "the input token; the colour goes from pale (little) to dark (the most; the legend gives the scale). "
+        "Definition: R_l = (0.5·E_l + 0.5·I) · … · (0.5·E_1 + 0.5·I), with E = rownormalise(max(Ā_eff, 0))."
+    ),
     cumulative=True,
     applies=needs_values,
     # Where no row sees more keys than the head dimension it equals rollout: nothing to compare.

@@ -198,6 +198,13 @@ register_flow(
     "Abnar & Zuidema (2020): the maximum flow from each position after this layer to each input token, "
     "with 0.5·A + 0.5·I as capacities, normalised per row. Exact.",
     lambda analysis, layers, progress: analysis.flow(layers=layers, receptive_field="none", progress=progress),
+    explain=(
+        "Treats the layers as a network of pipes whose widths are the attention weights (plus the residual) and "
+        "asks how much can flow from each input token to each token after this layer. An edge means: the largest "
+        "amount that can flow from the input token to the right token, as a share of its row; the colour goes "
+        "from pale (little) to dark (the most; the legend gives the scale). Definition: F_l[i, j] = maxflow(input"
+        " j → token i after layer l) with capacities 0.5·Ā + 0.5·I, rows normalised."
+    ),
     done=lambda analysis: analysis.flow_layers_done("attention"),
     compare=Comparison(rows=flow_compare_rows("none")),
 )

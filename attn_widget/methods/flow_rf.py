@@ -20,6 +20,13 @@ register_flow(
     "Flow, receptive-field normalised",
     "Attention flow." + RF_NOTE,
     lambda analysis, layers, progress: analysis.flow(layers=layers, receptive_field="rf-b", progress=progress),
+    explain=(
+        "Attention flow corrected for position: RF-B (receptive-field baseline) divides by the flow of content-"
+        "free attention (every visible key equally weighted) with the same causal mask, so that early tokens get "
+        "no weight just for being visible to everyone. An edge means: flow above what position alone gives; the "
+        "colour goes from pale (little) to dark (the most; the legend gives the scale). Definition: "
+        "rownormalise(F ⊘ F₀), with F the attention flow, F₀ the flow of uniform attention."
+    ),
     done=_done,
     applies=decoders_only,
     compare=Comparison(name="flow (RF-B)", rows=flow_compare_rows("rf-b")),

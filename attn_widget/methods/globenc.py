@@ -87,5 +87,12 @@ register_mixing(
     "Modarressi et al. (2022): the norm of each token's share of the whole encoder block's output (attention, "
     "residual and both layer norms; the feed-forward network skipped), rows normalised.",
     _maps,
+    explain=(
+        "GlobEnc (global encoder attribution) extends the norm-based view over the whole encoder block: "
+        "attention, residual and both layer norms (the feed-forward network is skipped). An edge means: that "
+        "share of the right token's block output comes from the left token; the colour goes from pale (little) to"
+        " dark (the most; the legend gives the scale). Definition: M[i, j] = ‖LN2_i(LN1_i(Σ_h A^h[i, j]·f^h(x_j) "
+        "+ 1[i = j]·x_i) + …)‖, rows normalised."
+    ),
     note=_note,
 )

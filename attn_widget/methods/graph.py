@@ -60,13 +60,43 @@ def path_counts(binary: torch.Tensor) -> torch.Tensor:
 
 
 register(
+    "binarised",
+    "Binarised attention graph (0/1)",
+    "The 0/1 matrix 1[Ā > threshold] of each layer (threshold set in the view): an edge where the head-averaged "
+    "attention exceeds the threshold. The graph whose paths the path counts count.",
+    lambda analysis, settings: analysis.binarised(threshold=settings.binarize_threshold),
+    explain=(
+        "An edge from a token on the left to a token on the right means: the right token pays more than the "
+        "threshold (the box “Edge if weight >”) of its attention, averaged over the heads, to the left token. "
+        "Every edge "
+        "has weight 1, so every edge has the same colour; no edge means at most the threshold. "
+        "Definition: B = 1[Ā > threshold], with Ā the head-averaged attention of the layer and 1[·] equal to "
+        "1 where the condition holds, else 0."
+    ),
+    settings=("binarize_threshold",),
+    integer=True,
+    compare=None,
+)
+
+register(
     "paths",
     "Path counts (binarised graph)",
     "Products of the 0/1 matrices 1[Ā > threshold] (threshold set in the view): how many paths lead from "
     "each input token to each token after this layer. Only binary matrices count paths; products of "
     "weighted attention matrices have no such meaning.",
     lambda analysis, settings: analysis.path_counts(threshold=settings.binarize_threshold),
+    explain=(
+        "Keep only the attention edges above the threshold (the box “Edge if weight >”) and forget their "
+        "weights. An edge "
+        "from an input token on the left to a token on the right after this layer means: at least one path of "
+        "such edges, one per layer, leads from the input to it; the number (a whole number) is how many "
+        "paths there are, and the colour grows with it. The whole-model view draws the 0/1 graph being counted. "
+        "Definition: P_l = B_l · B_(l−1) · … · B_1, with B_k = 1[Ā_k > threshold] the binarised head-averaged "
+        "attention of layer k."
+    ),
     cumulative=True,
+    graph="binarised",
     settings=("binarize_threshold",),
+    integer=True,
     compare=None,
 )

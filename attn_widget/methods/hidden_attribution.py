@@ -246,6 +246,13 @@ register(
     "Brunner et al. (2020): the share of input token j in token i's hidden vector after this layer, measured by "
     "the size of the Jacobian ‖∂e_i/∂x_j‖ and normalised over j. Exact gradients, costly: all layers at once.",
     lambda analysis, _settings: analysis.hidden_attribution(progress=False),
+    explain=(
+        "Asks the model directly, with gradients: how strongly does each input token's embedding move the right "
+        "token's hidden vector after this layer? An edge means: the input token's share of that sensitivity; each"
+        " row adds up to 1; the colour goes from pale (little) to dark (the most; the legend gives the scale). "
+        "Definition: H_l[i, j] = ‖∂e_i/∂x_j‖ / Σ_k ‖∂e_i/∂x_k‖, with e_i the hidden vector of token i after layer"
+        " l and x_j the input embedding of token j."
+    ),
     cumulative=True,
     applies=_applies,
     layers=_layers,

@@ -46,6 +46,13 @@ register_mixing(
     "Kobayashi et al. (2020): ‖Σ_h A^h_ij f^h(x_j)‖, the size of what token j's value vectors actually add to "
     "token i through the heads and the output projection, rows normalised. Accounts for values; no residual.",
     _maps,
+    explain=(
+        "Weighs attention by the size of what is actually passed: a large weight on a token with a tiny value "
+        "vector moves little. An edge means: that share of what this layer's attention adds to the right token "
+        "comes from the left token; the colour goes from pale (little) to dark (the most; the legend gives the "
+        "scale). Definition: M[i, j] = ‖Σ_h A^h[i, j] · f^h(x_j)‖, rows normalised, with f^h(x) = x·W_V^h·W_O^h "
+        "the head's value and output projection."
+    ),
     rollout="identity",
     needs="values",
 )

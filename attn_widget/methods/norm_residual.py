@@ -69,4 +69,11 @@ register_mixing(
     "connection and the first layer norm (linearised at the receiving token's own scale), rows normalised. "
     "The residual keeps much of each token in place.",
     _maps,
+    explain=(
+        "Like norm-based attention, but also counts the residual connection (each token keeps itself) and the "
+        "layer norm (LN) after it. An edge means: that share of the right token's output of the attention block "
+        "comes from the left token; the diagonal is usually large; the colour goes from pale (little) to dark "
+        "(the most; the legend gives the scale). Definition: M[i, j] = ‖LN_i(Σ_h A^h[i, j]·f^h(x_j) + 1[i = "
+        "j]·x_i)‖, rows normalised, LN linearised at token i."
+    ),
 )

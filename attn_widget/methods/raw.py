@@ -18,5 +18,12 @@ register(
     "Raw attention",
     "Attention weights of one layer: each token on the right draws on the tokens on the left.",
     raw_stack,
+    explain=(
+        "An edge from a token on the left to a token on the right means: when computing its new vector in this "
+        "layer, the right token takes that share of its information from the left token. Each right token's edges"
+        " add up to 1; the colour goes from pale (little) to dark (the most; the legend gives the scale). The "
+        "head menu shows one head, the heads' mean or their max. Definition: A = softmax(Q·Kᵀ / √d) per head, "
+        "with Q, K the queries and keys and d the head dimension."
+    ),
     per_head=True,
 )

@@ -84,7 +84,11 @@ class MatrixMethod:
     description: str
     # (analysis, settings) -> (L, n, n), or (L, H + 2, n, n) when per_head (each head, mean, max)
     compute: Callable[[Any, ViewSettings], torch.Tensor]
+    # Plain-language help shown in the widget's "About this method" panel (plain text, no HTML): what an
+    # edge means, what its colour means, the definition in one formula; every abbreviation spelled out.
+    explain: str = ""
     per_head: bool = False
+    integer: bool = False  # the values are whole numbers (path counts): printed without decimals
     cumulative: bool = False  # sources are the input tokens (layer 0), not the previous layer
     signed: bool = False  # values may be negative (drawn in a second colour)
     # (analysis) -> "" when the method applies, else one sentence saying why not.
@@ -153,6 +157,8 @@ class MatrixMethod:
             "cumulative": self.cumulative,
             "signed": self.signed,
             "description": self.description,
+            "explain": self.explain,
+            "integer": self.integer,
             "row_label": self.row_label,
             "graph": self.graph,
             "settings": list(self.settings),
@@ -229,14 +235,22 @@ def register(id: str, label: str, description: str, compute, **options) -> Matri
 
 
 def register_mixing(
-    id: str, label: str, description: str, maps=None, rollout: str = "none", needs: str = "structure", **deferred
+    id: str,
+    label: str,
+    description: str,
+    maps=None,
+    rollout: str = "none",
+    needs: str = "structure",
+    explain: str = "",
+    **deferred,
 ) -> MixingMethod:
     """Add a context-mixing map and its rollout to the menu (ids ``id`` and ``id + "_rollout"``).
 
     maps: ``(mixing part) -> (L, n, n)``, or ``layer_maps=`` (with ``upfront=``, ``on_request=``) for a
     costly map computed layer by layer on request; rollout, needs: as ``MixingMethod``. Both entries apply
     when the model's structure supports the method (``Analysis.mixing_unavailable``), and the
-    rollout's whole-model graph is drawn from the per-layer map.
+    rollout's whole-model graph is drawn from the per-layer map. explain: the map's plain-language help;
+    the rollout's is composed from it.
     """
     if rollout not in ROLLOUT_STYLES or needs not in MIXING_NEEDS:
         raise ValueError(f"rollout must be one of {ROLLOUT_STYLES} and needs one of {MIXING_NEEDS}.")
@@ -272,6 +286,7 @@ def register_mixing(
         label,
         description,
         lambda analysis, _settings: analysis.mixing(id),
+        explain=explain,
         **common,
         **deferral(lambda part: part.map_layers, lambda part: part.map_layers_done),
     )
@@ -285,6 +300,18 @@ def register_mixing(
         f"{label}, rolled out",
         f"{label} composed: {composed}. How much of each input token reaches each position after this layer.",
         lambda analysis, _settings: analysis.mixing_rollout(id),
+        explain=(
+            f"The per-layer map ({label}) followed through all layers up to this one. An edge from an input token "
+            "on the left to a token on the right after this layer means: that share of the right token traces back "
+            "to the input token; the colour goes from pale (little) to dark (the most; the legend gives the scale). "
+            + (
+                "Definition: R_l = (0.5·M_l + 0.5·I) · … · (0.5·M_1 + 0.5·I), with M the per-layer map and I the "
+                "identity (half of each step is the residual, which the map leaves out)."
+                if rollout == "identity"
+                else "Definition: R_l = M_l · … · M_1, with M the per-layer map (the residual is already inside it)."
+            )
+            + f" The per-layer map: {explain}"
+        ),
         cumulative=True,
         graph=id,
         **common,

@@ -45,5 +45,12 @@ register(
     "Abnar & Zuidema (2020): 0.5·A + 0.5·I multiplied through the layers. How much of each input "
     "token reaches each position after this layer (heads averaged).",
     lambda analysis, _settings: analysis.rollout(receptive_field="none"),
+    explain=(
+        "Follows attention through all layers up to this one, counting the residual connection as half of each "
+        "step. An edge from an input token on the left to a token on the right after this layer means: that share"
+        " of the right token traces back to the input token; the colour goes from pale (little) to dark (the "
+        "most; the legend gives the scale). Definition: R_l = (0.5·Ā_l + 0.5·I) · … · (0.5·Ā_1 + 0.5·I), with Ā "
+        "the head-averaged attention and I the identity."
+    ),
     cumulative=True,
 )

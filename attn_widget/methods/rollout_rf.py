@@ -13,6 +13,14 @@ register(
     "Rollout, receptive-field normalised",
     "Attention rollout." + RF_NOTE,
     lambda analysis, _settings: analysis.rollout(receptive_field="rf-b"),
+    explain=(
+        "Attention rollout corrected for position: in a decoder the first tokens are seen by every later token "
+        "and collect weight for that reason alone. RF-B (receptive-field baseline) divides by the rollout of "
+        "content-free attention (every visible key equally weighted) with the same causal mask. An edge means: "
+        "how much more than position alone would give the input token reaches the right token; the colour goes "
+        "from pale (little) to dark (the most; the legend gives the scale). Definition: rownormalise(R ⊘ R₀), "
+        "with R the rollout, R₀ the rollout of uniform attention, ⊘ division entry by entry."
+    ),
     cumulative=True,
     applies=decoders_only,
     compare=Comparison(name="rollout (RF-B)"),

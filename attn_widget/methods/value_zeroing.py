@@ -250,6 +250,13 @@ register_mixing(
     "Mohebbi et al. (2023): re-run each layer with token j's value vectors set to zero (attention weights kept) "
     "and measure how far each token's output moves, 1 − cos; rows normalised.",
     layer_maps=_layer_maps,
+    explain=(
+        "Re-runs the layer with the left token's value vectors set to zero (the attention weights kept) and "
+        "measures how much the right token's output changes. An edge means: that share of the right token's "
+        "change comes from removing the left token; the colour goes from pale (little) to dark (the most; the "
+        "legend gives the scale). Definition: M[i, j] = 1 − cos(y_i, y_i with the values of j zeroed), rows "
+        "normalised."
+    ),
     needs="values",
     check=_unavailable,
     on_request=lambda analysis: (

@@ -37,7 +37,12 @@ class AttentionPart(Part):
         """``(L, n, n)`` content-free attention with this input's masks."""
         return self.cached(("null",), lambda: methods.null_attention(self.capture.masks))
 
+    def binarised(self, threshold: float = 0.0, head: HeadChoice = None) -> torch.Tensor:
+        """``(L, n, n)`` float64 0/1 graph ``1[A > threshold]`` of the head mean (default), max or one head."""
+        key = ("binarised", float(threshold), "mean" if head is None else head)
+        return self.cached(key, lambda: methods.binarize(self.raw(head), threshold).to(torch.float64))
+
     def path_counts(self, threshold: float = 0.0, head: HeadChoice = None) -> torch.Tensor:
         """``(L, n, n)`` number of paths in the binarised graph ``A > threshold``."""
         key = ("path_counts", float(threshold), "mean" if head is None else head)
-        return self.cached(key, lambda: methods.path_counts(methods.binarize(self.raw(head), threshold)))
+        return self.cached(key, lambda: methods.path_counts(self.binarised(threshold, head)))

@@ -89,13 +89,13 @@ function rgb(hex) {
   return [v >> 16 & 255, v >> 8 & 255, v & 255];
 }
 function interpolate(anchors, size = 256) {
-  const stops = anchors.map(rgb);
+  const stops2 = anchors.map(rgb);
   const out = [];
   for (let i = 0; i < size; i++) {
-    const t = i / (size - 1) * (stops.length - 1);
-    const lo = Math.min(Math.floor(t), stops.length - 2);
+    const t = i / (size - 1) * (stops2.length - 1);
+    const lo = Math.min(Math.floor(t), stops2.length - 2);
     const f = t - lo;
-    const c = stops[lo].map((a, ch) => Math.round(a + (stops[lo + 1][ch] - a) * f));
+    const c = stops2[lo].map((a, ch) => Math.round(a + (stops2[lo + 1][ch] - a) * f));
     out.push(`rgb(${c[0]}, ${c[1]}, ${c[2]})`);
   }
   return out;
@@ -761,7 +761,7 @@ function renderTitles(left, right, titles) {
   right.textContent = titles[1];
   left.style.height = right.style.height = `${HEADER_HEIGHT}px`;
 }
-function renderTooltip(tooltip, { node, tokens, edges, touching, columnTitle, coverage, rowNote = null, scoreNote = null, pinned = false }) {
+function renderTooltip(tooltip, { node, tokens, edges, touching, columnTitle, coverage, rowNote = null, scoreNote = null, pinned = false, integer = false }) {
   const doc = tooltip.ownerDocument;
   tooltip.replaceChildren();
   const verb = node.side === "target" ? "draws on" : "feeds";
@@ -774,7 +774,7 @@ function renderTooltip(tooltip, { node, tokens, edges, touching, columnTitle, co
     const row = element(doc, "tr", "");
     const token = element(doc, "td", "attnw-tooltip-token");
     token.append(...quotedToken(doc, tokens[other], other));
-    row.append(token, element(doc, "td", "attnw-tooltip-value", formatValue(edges.weight[e])));
+    row.append(token, element(doc, "td", "attnw-tooltip-value", formatValue(edges.weight[e], integer)));
     list.append(row);
   }
   tooltip.append(list);
@@ -796,22 +796,23 @@ function quotedToken(doc, token, index) {
   const text2 = chars.length > TOOLTIP_TOKEN ? `${chars.slice(0, TOOLTIP_TOKEN - 1).join("")}\u2026` : chars.join("");
   return ["\u201C", element(doc, "bdi", "attnw-tooltip-text", text2), `\u201D #${index}`];
 }
-function formatValue(value) {
+function formatValue(value, integer = false) {
+  if (integer) return String(Math.round(value));
   if (value === 0) return "0";
   const abs = Math.abs(value);
   if (abs >= 1e-3) return value.toFixed(4);
   return value.toExponential(2);
 }
-function renderLegend(legend, { table, signed, max, meanCoverage, minCoverage, edgeCount, drawnShare = 1, rowLabel = "", rowMean = null }) {
+function renderLegend(legend, { table, signed, max, meanCoverage, minCoverage, edgeCount, drawnShare = 1, rowLabel = "", rowMean = null, integer = false }) {
   const doc = legend.ownerDocument;
   legend.replaceChildren();
-  const stops = table.filter((_, i) => i % 32 === 0 || i === table.length - 1);
+  const stops2 = table.filter((_, i) => i % 32 === 0 || i === table.length - 1);
   const bar = element(doc, "span", "attnw-legend-bar");
-  bar.style.background = `linear-gradient(to right, ${stops.join(", ")})`;
+  bar.style.background = `linear-gradient(to right, ${stops2.join(", ")})`;
   legend.append(
-    element(doc, "span", "attnw-legend-label", signed ? formatValue(-max) : "0"),
+    element(doc, "span", "attnw-legend-label", signed ? formatValue(-max, integer) : "0"),
     bar,
-    element(doc, "span", "attnw-legend-label", formatValue(max))
+    element(doc, "span", "attnw-legend-label", formatValue(max, integer))
   );
   const share = meanCoverage * drawnShare;
   const coverageText = minCoverage >= 0.9995 && drawnShare >= 0.9995 ? `${edgeCount} edges, all of the attention drawn` : `${edgeCount} edges carrying ${(share * 100).toFixed(1)}% of the attention` + (minCoverage < 0.9995 ? ` (the data keeps ${(meanCoverage * 100).toFixed(1)}% per row on average, least ${(minCoverage * 100).toFixed(1)}%)` : "");
@@ -1030,6 +1031,63 @@ function* strokeBuckets(ctx, layout, edges, buckets, options, role) {
   ctx.globalAlpha = 1;
 }
 
+// src/export_legend.js
+var LEGEND_HEIGHT = 26;
+var BAR_WIDTH = 160;
+var BAR_HEIGHT = 10;
+var STEP = 32;
+function legendOf(scene, method) {
+  const maxima = scene.bundles.map((b) => b.edges.max).filter((m) => m > 0);
+  if (maxima.length === 0) return null;
+  return {
+    label: method.label,
+    table: scene.table,
+    signed: scene.signed,
+    max: Math.max(...maxima),
+    integer: Boolean(method.integer),
+    perLayer: scene.bundles.length > 1
+  };
+}
+function texts(spec) {
+  const low = spec.signed ? formatValue(-spec.max, spec.integer) : "0";
+  const high = formatValue(spec.max, spec.integer);
+  const title = `${spec.label}: edge colour${spec.perLayer ? " (scaled per layer; largest layer's range)" : ""}`;
+  return { low, high, title };
+}
+function stops(spec) {
+  const n = spec.table.length;
+  return spec.table.map((color, i) => ({ offset: n > 1 ? i / (n - 1) : 0, color })).filter((_, i) => i % STEP === 0 || i === n - 1);
+}
+function svgLegend(add, svg, spec, x, y, text2) {
+  const { low, high, title } = texts(spec);
+  const defs = add("defs", {}, svg);
+  const gradient = add("linearGradient", { id: "attnw-legend-ramp", x1: 0, x2: 1, y1: 0, y2: 0 }, defs);
+  for (const stop of stops(spec)) add("stop", { offset: stop.offset.toFixed(4), "stop-color": stop.color }, gradient);
+  const middle = y + LEGEND_HEIGHT / 2;
+  text2(low, x, middle, "start");
+  const barX = x + 8 * low.length + 6;
+  add("rect", { class: "attnw-legend-bar", x: barX, y: middle - BAR_HEIGHT / 2, width: BAR_WIDTH, height: BAR_HEIGHT, fill: "url(#attnw-legend-ramp)" }, svg);
+  text2(high, barX + BAR_WIDTH + 6, middle, "start");
+  text2(title, barX + BAR_WIDTH + 14 + 8 * high.length, middle, "start");
+}
+function paintLegend(ctx, spec, x, y, foreground) {
+  const { low, high, title } = texts(spec);
+  const middle = y + LEGEND_HEIGHT / 2;
+  ctx.fillStyle = foreground;
+  ctx.font = "12px sans-serif";
+  ctx.textAlign = "left";
+  ctx.textBaseline = "middle";
+  ctx.fillText(low, x, middle);
+  const barX = x + 8 * low.length + 6;
+  const ramp = ctx.createLinearGradient(barX, 0, barX + BAR_WIDTH, 0);
+  for (const stop of stops(spec)) ramp.addColorStop(stop.offset, stop.color);
+  ctx.fillStyle = ramp;
+  ctx.fillRect(barX, middle - BAR_HEIGHT / 2, BAR_WIDTH, BAR_HEIGHT);
+  ctx.fillStyle = foreground;
+  ctx.fillText(high, barX + BAR_WIDTH + 6, middle);
+  ctx.fillText(title, barX + BAR_WIDTH + 14 + 8 * high.length, middle);
+}
+
 // src/image_draw.js
 var sources = /* @__PURE__ */ new WeakMap();
 function sourceOf(doc, image) {
@@ -1164,34 +1222,34 @@ function panelPicture(scene) {
     }
     return text2 ? lines : [];
   };
-  const texts = [{ text: scene.title, x: 0, y: 10, bold: true }];
+  const texts2 = [{ text: scene.title, x: 0, y: 10, bold: true }];
   const imageY = 22;
   let y = imageY + box.height + 8;
   const bar = scene.heat ? { x: 0, y, width: Math.min(width, 140), height: 10 } : null;
   if (bar) {
     const [low, high] = scaleEnds(scene);
-    texts.push({ text: low, x: 0, y: y + 20 }, { text: high, x: bar.width, y: y + 20, anchor: "end" });
+    texts2.push({ text: low, x: 0, y: y + 20 }, { text: high, x: bar.width, y: y + 20, anchor: "end" });
     y += 32;
   }
   for (const line of [...wrap(scene.scaleText), ...wrap(scene.note)]) {
-    texts.push({ text: line, x: 0, y: y + 6 });
+    texts2.push({ text: line, x: 0, y: y + 6 });
     y += LINE;
   }
-  return { texts, imageY, bar, height: y + 4 };
+  return { texts: texts2, imageY, bar, height: y + 4 };
 }
 function paintImagePanel(ctx, scene, x, y, foreground) {
-  const { texts, imageY, bar } = panelPicture(scene);
+  const { texts: texts2, imageY, bar } = panelPicture(scene);
   drawImageRaster(ctx, scene, x, y + imageY, ctx.canvas.ownerDocument);
   if (bar) {
-    const stops = scene.table;
-    for (let i = 0; i < stops.length; i++) {
-      ctx.fillStyle = stops[i];
-      ctx.fillRect(x + bar.x + i * bar.width / stops.length, y + bar.y, bar.width / stops.length + 0.5, bar.height);
+    const stops2 = scene.table;
+    for (let i = 0; i < stops2.length; i++) {
+      ctx.fillStyle = stops2[i];
+      ctx.fillRect(x + bar.x + i * bar.width / stops2.length, y + bar.y, bar.width / stops2.length + 0.5, bar.height);
     }
   }
   ctx.fillStyle = foreground;
   ctx.textBaseline = "middle";
-  for (const t of texts) {
+  for (const t of texts2) {
     ctx.font = t.bold ? TITLE_FONT : FONT;
     ctx.textAlign = t.anchor === "end" ? "right" : "left";
     ctx.fillText(t.text, x + t.x, y + t.y);
@@ -1199,7 +1257,7 @@ function paintImagePanel(ctx, scene, x, y, foreground) {
   ctx.textAlign = "left";
 }
 function svgImagePanel(add, svg, scene, x, y, text2) {
-  const { texts, imageY, bar } = panelPicture(scene);
+  const { texts: texts2, imageY, bar } = panelPicture(scene);
   const { box } = scene.layout;
   const doc = svg.ownerDocument;
   const raster = (
@@ -1222,11 +1280,11 @@ function svgImagePanel(add, svg, scene, x, y, text2) {
   if (url) add("image", { x, y: y + imageY, width: box.width, height: box.height, href: url }, svg);
   if (bar) {
     const gradient = add("linearGradient", { id: "attnw-heat" }, add("defs", {}, svg));
-    const stops = stopsOf(scene.table);
-    stops.forEach((color, i) => add("stop", { offset: (i / (stops.length - 1)).toFixed(3), "stop-color": color }, gradient));
+    const stops2 = stopsOf(scene.table);
+    stops2.forEach((color, i) => add("stop", { offset: (i / (stops2.length - 1)).toFixed(3), "stop-color": color }, gradient));
     add("rect", { x: x + bar.x, y: y + bar.y, width: bar.width, height: bar.height, fill: "url(#attnw-heat)" }, svg);
   }
-  for (const t of texts) text2(t.text, x + t.x, y + t.y, t.anchor ?? "start", t.bold ? "bold" : "normal");
+  for (const t of texts2) text2(t.text, x + t.x, y + t.y, t.anchor ?? "start", t.bold ? "bold" : "normal");
 }
 
 // src/scene.js
@@ -1382,11 +1440,11 @@ function drawMarks(ctx, scene) {
 // src/exporter.js
 var SVG = "http://www.w3.org/2000/svg";
 var CAPTION_HEIGHT = 24;
-function frameOf({ scene, image }) {
+function frameOf({ scene, image, legend }) {
   const panel = image ? panelPicture(image) : null;
   const body = Math.max(scene.layout.height, panel?.height ?? 0);
   const panelX = scene.layout.width + PANEL_GAP;
-  return { width: image ? panelX + image.layout.width : scene.layout.width, body, height: body + CAPTION_HEIGHT, panelX };
+  return { width: image ? panelX + image.layout.width : scene.layout.width, body, height: body + CAPTION_HEIGHT + (legend ? LEGEND_HEIGHT : 0), panelX };
 }
 function labelsOf({ scene, tokens }) {
   const { layout } = scene;
@@ -1461,6 +1519,7 @@ function svgOf(doc, picture) {
   for (const label of labelsOf(picture)) text2(label.text, label.x, label.y, label.anchor);
   if (picture.image) svgImagePanel(add, svg, picture.image, panelX, 0, text2);
   text2(picture.caption, 0, body + 12, "start");
+  if (picture.legend) svgLegend(add, svg, picture.legend, 0, body + CAPTION_HEIGHT, text2);
   return new (doc.defaultView ?? globalThis).XMLSerializer().serializeToString(svg);
 }
 function paintPng(canvas, picture, scale = 2) {
@@ -1491,6 +1550,7 @@ function paintPng(canvas, picture, scale = 2) {
   ctx.fillStyle = picture.foreground;
   ctx.font = "12px sans-serif";
   ctx.fillText(picture.caption, 0, body + 12);
+  if (picture.legend) paintLegend(ctx, picture.legend, 0, body + CAPTION_HEIGHT, picture.foreground);
 }
 function download(container, blob, name) {
   const url = URL.createObjectURL(blob);
@@ -1786,6 +1846,37 @@ function option(doc, value, text2) {
   );
   node.value = value;
   return node;
+}
+
+// src/explain.js
+function createExplain(doc) {
+  const button = (
+    /** @type {HTMLButtonElement} */
+    element(doc, "button", "attnw-save attnw-explain-toggle", "? About this method")
+  );
+  button.type = "button";
+  button.title = "Show or hide what the selected method draws, in plain words";
+  button.setAttribute("aria-expanded", "false");
+  const panel = element(doc, "div", "attnw-explain");
+  panel.hidden = true;
+  const heading = element(doc, "div", "attnw-explain-title");
+  const body = element(doc, "div", "attnw-explain-text");
+  panel.append(heading, body);
+  const panelId = `attnw-explain-${Math.random().toString(36).slice(2)}`;
+  panel.id = panelId;
+  button.setAttribute("aria-controls", panelId);
+  button.addEventListener("click", () => {
+    panel.hidden = !panel.hidden;
+    button.setAttribute("aria-expanded", String(!panel.hidden));
+  });
+  const update = (method) => {
+    heading.textContent = method.label ? `About \u201C${method.label}\u201D` : "";
+    body.textContent = explanationOf(method);
+  };
+  return { button, panel, update };
+}
+function explanationOf(method) {
+  return method.explain || method.description || "No explanation is available for this method.";
 }
 
 // src/pending.js
@@ -2238,7 +2329,8 @@ function createView(doc, model) {
   );
   savePng.title = "Download the current view as a PNG picture";
   saveSvg.title = "Download the current view as an SVG drawing (labels as text)";
-  controls.root.append(savePng, saveSvg);
+  const explain = createExplain(doc);
+  controls.root.append(savePng, saveSvg, explain.button);
   const pending = createPending(doc, model);
   plot.append(canvas, overlay, strip, titleLeft, titleRight, labelsLeft, labelsRight, pending.root);
   const stop = (event) => event.stopPropagation();
@@ -2251,7 +2343,7 @@ function createView(doc, model) {
   side.append(image.root, tooltip);
   const body = element(doc, "div", "attnw-body");
   body.append(graph, side);
-  root.append(controls.root, caption, problem, body);
+  root.append(controls.root, caption, explain.panel, problem, body);
   let labelsKey = "";
   let idleOf = null;
   const isDark = () => prefersDarkTable(win.getComputedStyle(root).color);
@@ -2307,6 +2399,7 @@ function createView(doc, model) {
     const { state, available, env, slice, edges, layout, pinned, focus } = frame;
     dark = isDark();
     controls.update(state);
+    explain.update(state.method);
     pending.update(state, available, state.job);
     const scene = layerScene(frame, dark);
     drawPicture(layout, state, scene);
@@ -2339,7 +2432,8 @@ function createView(doc, model) {
       edgeCount: edges.count,
       drawnShare: edges.drawnShare ?? 1,
       rowLabel: state.method.row_label,
-      rowMean: frame.rows ? frame.rows.reduce((a, b) => a + b, 0) / frame.rows.length : null
+      rowMean: frame.rows ? frame.rows.reduce((a, b) => a + b, 0) / frame.rows.length : null,
+      integer: state.method.integer
     });
     tooltip.hidden = !(focus && env);
     if (focus && env) {
@@ -2352,7 +2446,8 @@ function createView(doc, model) {
         coverage: rowCoverage(env, slice, focus.index),
         rowNote: frame.rows && focus.side === "target" ? [state.method.row_label ?? "", frame.rows[focus.index]] : null,
         scoreNote: scores ? ["token score", scores[focus.index]] : null,
-        pinned: pinned !== null && focus.side === pinned.side && focus.index === pinned.index
+        pinned: pinned !== null && focus.side === pinned.side && focus.index === pinned.index,
+        integer: state.method.integer
       });
     }
     return scene;
@@ -2361,6 +2456,7 @@ function createView(doc, model) {
     const { state, layout, perLayer, pinned, focus } = frame;
     dark = isDark();
     controls.update(state);
+    explain.update(state.method);
     pending.root.hidden = true;
     const scene = modelScene(frame, dark);
     drawPicture(layout, state, scene);
@@ -2375,7 +2471,7 @@ function createView(doc, model) {
     const graph2 = state.method.cumulative && drawn ? `edges: ${drawn.label} of each layer (${headLabel({ ...state, method: drawn, head: MEAN_HEAD })}); dots: how much of the focused input reaches each token` : headLabel(state);
     caption.textContent = `${state.method.label} \xB7 whole model, ${state.nLayers} layers \xB7 ${graph2} \xB7 colours scaled per layer`;
     legend.hidden = false;
-    renderLegend(legend, { table: scene.table, signed: scene.signed, max: Math.max(...perLayer.map((e) => e.max)), meanCoverage: 1, minCoverage: 1, edgeCount });
+    renderLegend(legend, { table: scene.table, signed: scene.signed, max: Math.max(...perLayer.map((e) => e.max)), meanCoverage: 1, minCoverage: 1, edgeCount, integer: (drawn ?? state.method).integer });
     renderStrip(strip, layout, null);
     stripStatus.hidden = stripWarning.hidden = true;
     tooltip.hidden = !focus;
@@ -2390,7 +2486,9 @@ function createView(doc, model) {
         touching: edgesOfNode(edges, node),
         columnTitle: frame.reach ? `${title}, ${state.method.label.toLowerCase()} from the input,` : title,
         coverage: 1,
-        pinned: pinned !== null && pinned.layer === focus.layer && pinned.index === focus.index
+        pinned: pinned !== null && pinned.layer === focus.layer && pinned.index === focus.index,
+        // Reach lists the method's own values; a layer's edges are its graph method's.
+        integer: (frame.reach ? state.method : drawn ?? state.method).integer
       });
     }
     return scene;
@@ -2423,7 +2521,8 @@ function createView(doc, model) {
       caption: caption.textContent ?? "",
       foreground: dark ? "#e6e6e6" : "#111111",
       background: dark ? "#111111" : "#ffffff",
-      image: image.scene()
+      image: image.scene(),
+      legend: legendOf(scene, state.view === "model" && state.method.graph ? state.methods.find((m) => m.id === state.method.graph) ?? state.method : state.method)
     };
   };
   return { root, plot, canvas, image, savePng, saveSvg, paintLayer, paintModel, placeDock, drawAhead, showProblem, paintComing: edgeLayer.paintComing, setOnScreen: edgeLayer.setOnScreen, pictureOf, destroy: () => (controls.destroy(), pending.destroy(), edgeLayer.destroy()) };

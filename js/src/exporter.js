@@ -3,6 +3,7 @@
 // page shows as DOM text.
 
 import { CONTEXT_OPACITY, edgeStyle } from "./draw.js";
+import { LEGEND_HEIGHT, paintLegend, svgLegend } from "./export_legend.js";
 import { PANEL_GAP } from "./image.js";
 import { paintImagePanel, panelPicture, svgImagePanel } from "./image_draw.js";
 import { HEADER_HEIGHT, LABEL_GAP, rowCenter } from "./layout.js";
@@ -23,17 +24,18 @@ const CAPTION_HEIGHT = 24;
  * @property {string} foreground
  * @property {string} background
  * @property {import("./image.js").ImageScene | null} [image]  the image panel, drawn right of the graph
+ * @property {import("./export_legend.js").LegendSpec | null} [legend]  the edge colour scale, drawn below the caption
  */
 
 /**
  * The whole picture's size and where its caption goes: the graph, and the image panel beside it.
  * @param {Picture} picture
  */
-function frameOf({ scene, image }) {
+function frameOf({ scene, image, legend }) {
   const panel = image ? panelPicture(image) : null;
   const body = Math.max(scene.layout.height, panel?.height ?? 0);
   const panelX = scene.layout.width + PANEL_GAP;
-  return { width: image ? panelX + image.layout.width : scene.layout.width, body, height: body + CAPTION_HEIGHT, panelX };
+  return { width: image ? panelX + image.layout.width : scene.layout.width, body, height: body + CAPTION_HEIGHT + (legend ? LEGEND_HEIGHT : 0), panelX };
 }
 
 /**
@@ -119,6 +121,7 @@ export function svgOf(doc, picture) {
   for (const label of labelsOf(picture)) text(label.text, label.x, label.y, label.anchor);
   if (picture.image) svgImagePanel(add, svg, picture.image, panelX, 0, text);
   text(picture.caption, 0, body + 12, "start");
+  if (picture.legend) svgLegend(add, svg, picture.legend, 0, body + CAPTION_HEIGHT, text);
   return new (doc.defaultView ?? globalThis).XMLSerializer().serializeToString(svg);
 }
 
@@ -156,6 +159,7 @@ export function paintPng(canvas, picture, scale = 2) {
   ctx.fillStyle = picture.foreground;
   ctx.font = "12px sans-serif";
   ctx.fillText(picture.caption, 0, body + 12);
+  if (picture.legend) paintLegend(ctx, picture.legend, 0, body + CAPTION_HEIGHT, picture.foreground);
 }
 
 /**

@@ -121,10 +121,11 @@ export function renderTitles(left, right, titles) {
  * @param {[string, number] | null} [args.rowNote]  a per-row quantity of the method: label, value
  * @param {[string, number] | null} [args.scoreNote]  the token's attribution score: label, value
  * @param {boolean} [args.pinned]  the token is pinned (click or Enter again to unpin)
+ * @param {boolean} [args.integer]  the weights are whole numbers (path counts)
  */
 export function renderTooltip(
   tooltip,
-  { node, tokens, edges, touching, columnTitle, coverage, rowNote = null, scoreNote = null, pinned = false },
+  { node, tokens, edges, touching, columnTitle, coverage, rowNote = null, scoreNote = null, pinned = false, integer = false },
 ) {
   const doc = tooltip.ownerDocument;
   tooltip.replaceChildren();
@@ -138,7 +139,7 @@ export function renderTooltip(
     const row = element(doc, "tr", "");
     const token = element(doc, "td", "attnw-tooltip-token");
     token.append(...quotedToken(doc, tokens[other], other));
-    row.append(token, element(doc, "td", "attnw-tooltip-value", formatValue(edges.weight[e])));
+    row.append(token, element(doc, "td", "attnw-tooltip-value", formatValue(edges.weight[e], integer)));
     list.append(row);
   }
   tooltip.append(list);
@@ -167,8 +168,13 @@ function quotedToken(doc, token, index) {
   return ["“", element(doc, "bdi", "attnw-tooltip-text", text), `” #${index}`];
 }
 
-/** @param {number} value */
-export function formatValue(value) {
+/**
+ * @param {number} value
+ * @param {boolean} [integer]  the method's values are whole numbers (its meta's `integer`): printed rounded,
+ *   since the payload quantises each row to 16 bits (3 comes back as 2.99998; exact while a row's largest is below 65,535)
+ */
+export function formatValue(value, integer = false) {
+  if (integer) return String(Math.round(value));
   if (value === 0) return "0";
   const abs = Math.abs(value);
   if (abs >= 0.001) return value.toFixed(4);
@@ -188,10 +194,11 @@ export function formatValue(value) {
  * @param {number} [args.drawnShare]      share of the stored weight the drawn edges carry
  * @param {string} [args.rowLabel]        label of the method's per-row quantity
  * @param {number | null} [args.rowMean]  its mean over the rows of this slice
+ * @param {boolean} [args.integer]        the weights are whole numbers (path counts)
  */
 export function renderLegend(
   legend,
-  { table, signed, max, meanCoverage, minCoverage, edgeCount, drawnShare = 1, rowLabel = "", rowMean = null },
+  { table, signed, max, meanCoverage, minCoverage, edgeCount, drawnShare = 1, rowLabel = "", rowMean = null, integer = false },
 ) {
   const doc = legend.ownerDocument;
   legend.replaceChildren();
@@ -199,9 +206,9 @@ export function renderLegend(
   const bar = element(doc, "span", "attnw-legend-bar");
   bar.style.background = `linear-gradient(to right, ${stops.join(", ")})`;
   legend.append(
-    element(doc, "span", "attnw-legend-label", signed ? formatValue(-max) : "0"),
+    element(doc, "span", "attnw-legend-label", signed ? formatValue(-max, integer) : "0"),
     bar,
-    element(doc, "span", "attnw-legend-label", formatValue(max)),
+    element(doc, "span", "attnw-legend-label", formatValue(max, integer)),
   );
   const share = meanCoverage * drawnShare;
   const coverageText =

@@ -15,6 +15,8 @@ export { MAX_HEAD, MEAN_HEAD };
  * @property {boolean} per_head     data is (L, H + 2, n, n): heads, then mean, then max
  * @property {boolean} cumulative   sources are the input tokens (layer 0)
  * @property {string} description
+ * @property {string} [explain]       plain-language help: what an edge and its colour mean, the definition
+ * @property {boolean} [integer]      the values are whole numbers (path counts): printed without decimals
  * @property {boolean} [signed]       values may be negative
  * @property {string} [row_label]     label of a per-row quantity in data_<id>_rows
  * @property {string} [note]          a remark about this input

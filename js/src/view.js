@@ -7,6 +7,8 @@ import { prefersDarkTable } from "./colormap.js";
 import { createControls } from "./controls.js";
 import { CONTEXT_FILTER, CONTEXT_OPACITY } from "./draw.js";
 import { edgesOfNode } from "./edges.js";
+import { createExplain } from "./explain.js";
+import { legendOf } from "./export_legend.js";
 import { createImagePanel } from "./image_draw.js";
 import { LABEL_GAP } from "./layout.js";
 import {
@@ -81,7 +83,8 @@ export function createView(doc, model) {
   const saveSvg = /** @type {HTMLButtonElement} */ (element(doc, "button", "attnw-save attnw-save-svg", "SVG"));
   savePng.title = "Download the current view as a PNG picture";
   saveSvg.title = "Download the current view as an SVG drawing (labels as text)";
-  controls.root.append(savePng, saveSvg);
+  const explain = createExplain(doc);
+  controls.root.append(savePng, saveSvg, explain.button);
   const pending = createPending(doc, model);
   plot.append(canvas, overlay, strip, titleLeft, titleRight, labelsLeft, labelsRight, pending.root);
   // A click on a panel over or beside the plot (buttons, the token-score strip, the value list)
@@ -101,7 +104,7 @@ export function createView(doc, model) {
   side.append(image.root, tooltip);
   const body = element(doc, "div", "attnw-body");
   body.append(graph, side);
-  root.append(controls.root, caption, problem, body);
+  root.append(controls.root, caption, explain.panel, problem, body);
   let labelsKey = "";
   /** @type {import("./edges.js").EdgeList | null} the edges whose idle rows the labels show */
   let idleOf = null;
@@ -177,6 +180,7 @@ export function createView(doc, model) {
     const { state, available, env, slice, edges, layout, pinned, focus } = frame;
     dark = isDark(); // before any DOM change: reading styles then would force a style recalculation
     controls.update(state);
+    explain.update(state.method);
     pending.update(state, available, state.job);
     const scene = layerScene(frame, dark);
     drawPicture(layout, state, scene);
@@ -213,6 +217,7 @@ export function createView(doc, model) {
       drawnShare: edges.drawnShare ?? 1,
       rowLabel: state.method.row_label,
       rowMean: frame.rows ? frame.rows.reduce((a, b) => a + b, 0) / frame.rows.length : null,
+      integer: state.method.integer,
     });
     tooltip.hidden = !(focus && env);
     if (focus && env) {
@@ -226,6 +231,7 @@ export function createView(doc, model) {
         rowNote: frame.rows && focus.side === "target" ? [state.method.row_label ?? "", frame.rows[focus.index]] : null,
         scoreNote: scores ? ["token score", scores[focus.index]] : null,
         pinned: pinned !== null && focus.side === pinned.side && focus.index === pinned.index,
+        integer: state.method.integer,
       });
     }
     return scene;
@@ -236,6 +242,7 @@ export function createView(doc, model) {
     const { state, layout, perLayer, pinned, focus } = frame;
     dark = isDark();
     controls.update(state);
+    explain.update(state.method);
     pending.root.hidden = true;
     const scene = modelScene(frame, dark);
     drawPicture(layout, state, scene);
@@ -252,7 +259,7 @@ export function createView(doc, model) {
       : headLabel(state);
     caption.textContent = `${state.method.label} · whole model, ${state.nLayers} layers · ${graph} · colours scaled per layer`;
     legend.hidden = false;
-    renderLegend(legend, { table: scene.table, signed: scene.signed, max: Math.max(...perLayer.map((e) => e.max)), meanCoverage: 1, minCoverage: 1, edgeCount });
+    renderLegend(legend, { table: scene.table, signed: scene.signed, max: Math.max(...perLayer.map((e) => e.max)), meanCoverage: 1, minCoverage: 1, edgeCount, integer: (drawn ?? state.method).integer });
     renderStrip(strip, layout, null);
     stripStatus.hidden = stripWarning.hidden = true;
     tooltip.hidden = !focus;
@@ -270,6 +277,8 @@ export function createView(doc, model) {
         columnTitle: frame.reach ? `${title}, ${state.method.label.toLowerCase()} from the input,` : title,
         coverage: 1,
         pinned: pinned !== null && pinned.layer === focus.layer && pinned.index === focus.index,
+        // Reach lists the method's own values; a layer's edges are its graph method's.
+        integer: (frame.reach ? state.method : drawn ?? state.method).integer,
       });
     }
     return scene;
@@ -323,6 +332,7 @@ export function createView(doc, model) {
       foreground: dark ? "#e6e6e6" : "#111111",
       background: dark ? "#111111" : "#ffffff",
       image: image.scene(),
+      legend: legendOf(scene, state.view === "model" && state.method.graph ? state.methods.find((m) => m.id === state.method.graph) ?? state.method : state.method),
     };
   };
 

@@ -1,0 +1,43 @@
+// The "About this method" panel: the selected method's plain-language explanation (its meta's
+// `explain`), shown under the caption when the user asks, so it never covers the plot. The
+// text reaches the page through textContent only.
+
+import { element } from "./overlay.js";
+
+/**
+ * @param {Document} doc
+ * @returns {{ button: HTMLButtonElement, panel: HTMLElement, update: (method: import("./state.js").MethodMeta) => void }}
+ */
+export function createExplain(doc) {
+  const button = /** @type {HTMLButtonElement} */ (element(doc, "button", "attnw-save attnw-explain-toggle", "? About this method"));
+  button.type = "button";
+  button.title = "Show or hide what the selected method draws, in plain words";
+  button.setAttribute("aria-expanded", "false");
+  const panel = element(doc, "div", "attnw-explain");
+  panel.hidden = true;
+  const heading = element(doc, "div", "attnw-explain-title");
+  const body = element(doc, "div", "attnw-explain-text");
+  panel.append(heading, body);
+  const panelId = `attnw-explain-${Math.random().toString(36).slice(2)}`;
+  panel.id = panelId;
+  button.setAttribute("aria-controls", panelId);
+  button.addEventListener("click", () => {
+    panel.hidden = !panel.hidden;
+    button.setAttribute("aria-expanded", String(!panel.hidden));
+  });
+  /** @param {import("./state.js").MethodMeta} method */
+  const update = (method) => {
+    heading.textContent = method.label ? `About “${method.label}”` : "";
+    body.textContent = explanationOf(method);
+  };
+  return { button, panel, update };
+}
+
+/**
+ * The text the panel shows for a method: its explanation, else its one-line description.
+ * @param {import("./state.js").MethodMeta} method
+ * @returns {string}
+ */
+export function explanationOf(method) {
+  return method.explain || method.description || "No explanation is available for this method.";
+}
