@@ -229,11 +229,41 @@ def _defined_in(part: str):
     return lambda view: view.encoder_layers() if part == "encoder" else view.decoder_layers()
 
 
+_ROWS = {
+    "encoder": "a source token after an encoder layer (right) and the source tokens it read (left)",
+    "decoder": "a target position after a decoder layer (right) and the target positions up to it that it read (left)",
+    "cross": "a target position (right, the decoder's query) and the source tokens it read (left, the encoder output)",
+}
+
+
+def _explain(kind: str, effective: bool) -> str:
+    what = (
+        "the attention weights with the part that changes nothing in the head's output removed (signed: blue "
+        "edges are negative)"
+        if effective
+        else "how strongly one attends to the other, its attention weight (pale: little, dark: the most; the "
+        "legend gives the scale)"
+    )
+    definition = (
+        "A_eff = A − (the part of each row in the left null space of the values); equal to A where a row has no "
+        "more keys than the head dimension."
+        if effective
+        else "A = softmax(Q·Kᵀ/√d) of this layer's "
+        + (
+            "cross-attention: queries from the decoder, keys from the encoder's output."
+            if kind == "cross"
+            else "self-attention."
+        )
+    )
+    return f"An edge joins {_ROWS[kind]}; its colour is {what}. Definition: {definition}"
+
+
 def _kind(id: str, label: str, description: str, kind: str, effective: bool = False) -> MatrixMethod:
     return MatrixMethod(
         id=id,
         label=label,
         description=description,
+        explain=_explain(kind, effective),
         compute=lambda view, _settings: view.per_head(kind, effective),
         per_head=True,
         signed=effective,
@@ -320,6 +350,11 @@ METHODS: tuple[MatrixMethod, ...] = (
         "tokens; in a decoder layer, cross-attention to the source and self-attention to the target together. "
         "Tokens a layer does not touch carry their state unchanged (horizontal edges of weight 1).",
         compute=lambda view, _settings: view.attention(),
+        explain="The graph the whole-model view draws: in an encoder layer, the source tokens' attention to each "
+        "other; in a decoder layer, each target position's cross-attention to the source and self-attention to the "
+        "target before it, together. Tokens a layer does not touch keep their state: a horizontal edge of weight 1. "
+        "Definition: encoder layer Ā_enc on the source rows; decoder layer [C̄ | Ā_self] on the target rows "
+        "(head means).",
         group=_WHOLE,
         compare=None,
     ),
@@ -331,6 +366,10 @@ METHODS: tuple[MatrixMethod, ...] = (
         "through cross-attention and half from the target through self-attention plus residual. Tokens a "
         "layer does not touch keep their state (horizontal edges).",
         compute=lambda view, _settings: view.layer_maps(),
+        explain="What rollout multiplies, one layer at a time. An edge says what share of a token after this layer "
+        "comes from a token before it, counting the residual connection as half of each attention step. "
+        "Definition: encoder layer 0.5·Ā + 0.5·I on the source; decoder layer: half from the source through "
+        "cross-attention (0.5·C̄), half from the target through self-attention plus residual (0.5·(0.5·Ā + 0.5·I)).",
         group=_WHOLE,
         compare=None,
     ),
@@ -341,6 +380,10 @@ METHODS: tuple[MatrixMethod, ...] = (
         "the layer maps multiplied from the input (docs/methods.md §2.7). After the last decoder layer, a "
         "target row splits between the source tokens and the target tokens before it.",
         compute=lambda view, _settings: view.rollout(),
+        explain="Follows the layer maps from the input through the encoder and across cross-attention into the "
+        "decoder. An edge from an input token (left: source and target tokens) to a token after this layer "
+        "(right) is the share of that token tracing back to the input token; dark is the most. Definition: "
+        "J_l = M_l · … · M_1, the product of the layer maps (docs/methods.md §2.7).",
         cumulative=True,
         graph="attention",
         group=_WHOLE,
@@ -353,6 +396,10 @@ METHODS: tuple[MatrixMethod, ...] = (
         "maps: the maximum flow from each input token (source and target) to each position after this layer, "
         "normalised per row (docs/methods.md §2.7).",
         compute=lambda view, _settings: view.flow(),
+        explain="Treats the layer maps as pipes with capacities and asks how much can flow from an input token "
+        "(left) to a token after this layer (right) at once, through every path together; each row is then "
+        "scaled to sum to 1. Unlike rollout it is not a sum over paths: shared bottlenecks limit it. Definition: "
+        "max-flow from input j to token t in the layered graph of the layer maps, normalised per row.",
         cumulative=True,
         graph="attention",
         group=_WHOLE,

@@ -82,6 +82,7 @@ def test_layer_follows_the_method_and_a_layer_without_it_is_refused(tokenizer):
     assert meta["cross"]["layers"] == list(range(le + 1, widget.n_layers + 1))
     assert meta["rollout"]["layers"] is None and meta["rollout"]["graph"] == "attention"
     assert isinstance(widget.analysis, JointView)
+    assert all("Definition:" in m["explain"] and "<" not in m["explain"] for m in widget.methods), "each explains"
     with pytest.raises(TypeError, match="not both"):
         AttentionWidget(t5, SOURCE, tokenizer, analysis=widget.analysis.seq2seq)
 
