@@ -11,7 +11,7 @@ import warnings
 import anywidget
 import traitlets as t
 
-from . import checks, export, payload, targets
+from . import checks, export, payload
 from .analysis import Analysis
 from .api import analyze
 from .jobs import BackgroundJob
@@ -24,6 +24,7 @@ from .on_request import OnRequest
 from .seq2seq import Seq2SeqAnalysis
 from .shown_image import MAX_SIDE, image_fact
 from .text import display_token
+from .token_scores import TokenScores
 from .traits import Choice, Count, data_traits, fact, option, pick, tagged
 
 _STATIC = pathlib.Path(__file__).parent / "static"
@@ -36,7 +37,7 @@ ALL_EDGES_UP_TO = 48
 LONG_INPUT_TOP_K = 5
 
 
-class AttentionWidget(OnRequest, anywidget.AnyWidget):
+class AttentionWidget(OnRequest, TokenScores, anywidget.AnyWidget):
     """Interactive bipartite layer graph of how attention moves information between tokens.
 
     ``display(AttentionWidget(model, text))`` runs ``model`` once on ``text`` and shows,
@@ -260,69 +261,9 @@ class AttentionWidget(OnRequest, anywidget.AnyWidget):
                 self._publish(method)
         self.on_msg(self._handle_message)
 
-    # Token scores ----------------------------------------------------------------
-    def set_target(self, target, label: str | None = None) -> None:
-        """Explain ``target`` (see ``attn_widget.targets``) in the token-score strip, and select it."""
-        resolved = self.analysis.target(target)
-        row = resolved.position
-        if row is not None and isinstance(self.analysis, JointView):
-            row += self.analysis.ns  # a decoder position; the joint token list starts with the source
-        target_id = f"t{len(self._target_specs)}"
-        self._target_specs[target_id] = target
-        with self._setting_facts():
-            self.targets = [
-                *self.targets,
-                {"id": target_id, "label": display_token(label or resolved.description), "position": row},
-            ]
-        self.target = target_id
-
-    def _attribution_entries(self) -> list[registry.AttributionMethod]:
-        """The token-score menu: what the registry offers this analysis, or an encoder-decoder's own list."""
-        if isinstance(self.analysis, JointView):
-            return [registry.attribution_method(method) for method in self.analysis.attributions()]
-        return registry.applicable_attributions(self.analysis)
-
-    def _offer_default_target(self) -> None:
-        """The model's own prediction; for an encoder without a head (a sentence-embedding model such as
-        MiniLM), the sentence embedding along its own direction (targets.sentence_embedding)."""
-        if self.analysis.model is None:
-            return
-        for default in (None, targets.sentence_embedding()):
-            with contextlib.suppress(ValueError):  # neither applies: the strip asks for set_target(...)
-                self.set_target(default)
-                return
-
     @t.observe("target", "attribution")
-    def _attribute(self, _change=None) -> None:
-        """Compute the selected token scores in the background. A new choice replaces the running
-        computation (cancelled and waited for); turning token scores off ('') cancels it."""
-        self._attribution_job.stop()
-        method, target_id = self.attribution, self.target
-        if not method or target_id not in self._target_specs:
-            return
-        spec = self._target_specs[target_id]
-        base = {"target": target_id, "method": method}
-        entry = registry.attribution_method(method)
-
-        def work(progress):
-            options = {"progress": progress} if entry.progress else {}
-            scores = self.analysis.attribution(method, spec, **options)
-            warning = entry.warning(self.analysis, self.analysis.target(spec))
-            done = {**base, "status": "done", "values": payload.encode(scores.reshape(1, 1, -1))}
-            self.attribution_data = done if warning is None else {**done, "warning": warning}
-
-        def on_progress(done: float, total: float) -> None:
-            self.attribution_data = {**base, "status": "running", "done": done, "total": total}
-
-        def on_finish(error: str | None) -> None:
-            if error:
-                self.attribution_data = {**base, "status": "error", "message": error}
-
-        def on_wait(holder: str) -> None:  # progress so far stays; the next report clears the message
-            self.attribution_data = {**self.attribution_data, "message": f"Waiting for the model, in use by {holder}."}
-
-        self.attribution_data = {**base, "status": "running", "done": 0, "total": 1}
-        self._attribution_job.start(work, on_progress, on_finish, on_wait)
+    def _token_scores_chosen(self, _change) -> None:
+        self._attribute()  # token_scores.py (observers are only bound when declared on the widget class)
 
     # Export ------------------------------------------------------------------------
     def to_html(self, path=None, title: str | None = None) -> str:
