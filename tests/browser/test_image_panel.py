@@ -186,7 +186,8 @@ def test_the_png_and_svg_exports_include_the_image_panel(browser, page_server, v
     ns = "{http://www.w3.org/2000/svg}"
     (image,) = root.iter(f"{ns}image")
     assert image.get("href").startswith("data:image/png;base64,") and float(image.get("x")) == graph_width + 16
-    assert len(list(root.iter(f"{ns}linearGradient"))) == 1
+    ramps = {gradient.get("id") for gradient in root.iter(f"{ns}linearGradient")}
+    assert ramps == {"attnw-heat", "attnw-legend-ramp"}, "the image's colour scale beside the edges' one"
     texts = [t.text for t in root.iter(f"{ns}text")]
     assert "“[CLS]” at layer 1" in texts and "0" in texts
     assert errors == []
