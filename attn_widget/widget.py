@@ -15,9 +15,9 @@ from . import checks, export, payload
 from .analysis import Analysis
 from .api import analyze
 from .jobs import BackgroundJob
-from .joint import DEFAULT_METHOD as JOINT_DEFAULT
-from .joint import METHODS as JOINT_METHODS
 from .joint import JointView
+from .joint_methods import DEFAULT_METHOD as JOINT_DEFAULT
+from .joint_methods import METHODS as JOINT_METHODS
 from .methods import registry
 from .methods.registry import DEFAULT_BINARIZE_THRESHOLD, MatrixMethod, ViewSettings
 from .on_request import OnRequest
