@@ -16,10 +16,10 @@ import warnings
 
 import torch
 
-from . import methods
 from .capture import Capture, _add_value_data, _Calls
 from .errors import UnsupportedModelError
 from .models import Site, find_sites
+from .parts.effective import effective_of_record
 
 KINDS = ("encoder", "decoder", "cross")
 _WHAT = {"decoder": "decoder self-attention", "cross": "cross-attention"}
@@ -92,7 +92,7 @@ def effective_of(record: Capture, sum_preserving: bool = False) -> torch.Tensor:
     each row projected onto the column space of its admissible keys' values, §5). It differs from raw
     attention only in rows that see more keys than the head dimension: for cross-attention, when
     ns > d_h."""
-    values, out_weights, _ = record.require_values()
+    record.require_values()
     assert record.geometry is not None  # read with the values
     keys, head_dim = record.attentions.shape[-1], record.geometry.head_dim
     if keys <= head_dim + int(sum_preserving):
@@ -101,19 +101,4 @@ def effective_of(record: Capture, sum_preserving: bool = False) -> torch.Tensor:
             "equals raw attention here.",
             stacklevel=3,
         )
-    eps = float(torch.finfo(record.values_dtype).eps)
-    group = record.geometry.kv_group()
-    att = record.attentions
-    result = torch.empty(att.shape, dtype=torch.float64)
-    for layer in range(record.n_layers):
-        methods.effective_attention(
-            att[layer],
-            values[layer],
-            record.masks[layer],
-            group=group,
-            out_weights=out_weights[layer],
-            sum_preserving=sum_preserving,
-            eps=eps,
-            out=result[layer],
-        )
-    return result
+    return effective_of_record(record, sum_preserving, torch.float64)

@@ -10,6 +10,27 @@ from .. import methods
 from .base import Part, normalise
 
 
+def effective_of_record(record, sum_preserving: bool, dtype: torch.dtype) -> torch.Tensor:
+    """``(L, H, nq, nk)`` effective attention of a capture record with verified values
+    (``methods.effective_attention`` layer by layer, in ``dtype``)."""
+    values, out_weights, _ = record.require_values()
+    eps = float(torch.finfo(record.values_dtype).eps)
+    group = record.geometry.kv_group()
+    result = torch.empty(record.attentions.shape, dtype=dtype)
+    for layer in range(record.n_layers):
+        methods.effective_attention(
+            record.attentions[layer],
+            values[layer],
+            record.masks[layer],
+            group=group,
+            out_weights=out_weights[layer],
+            sum_preserving=sum_preserving,
+            eps=eps,
+            out=result[layer],
+        )
+    return result
+
+
 class EffectivePart(Part):
     """Quantities that need the captured value vectors."""
 
@@ -22,30 +43,15 @@ class EffectivePart(Part):
 
     def _compute(self, sum_preserving: bool) -> torch.Tensor:
         record = self.capture
-        values, out_weights, _ = record.require_values()
+        record.require_values()  # refuses with the reason when the values are missing
         if record.n_tokens <= record.geometry.head_dim + int(sum_preserving):
             warnings.warn(
                 f"{record.n_tokens} tokens do not exceed the head dimension "
                 f"({record.geometry.head_dim}): effective attention equals raw attention here.",
                 stacklevel=4,
             )
-        eps = float(torch.finfo(record.values_dtype).eps)
-        group = record.geometry.kv_group()
-        attentions = record.attentions
-        dtype = torch.float64 if attentions.dtype == torch.float64 else torch.float32
-        result = torch.empty(attentions.shape, dtype=dtype)
-        for layer in range(record.n_layers):
-            methods.effective_attention(
-                attentions[layer],
-                values[layer],
-                record.masks[layer],
-                group=group,
-                out_weights=out_weights[layer],
-                sum_preserving=sum_preserving,
-                eps=eps,
-                out=result[layer],
-            )
-        return result
+        dtype = torch.float64 if record.attentions.dtype == torch.float64 else torch.float32
+        return effective_of_record(record, sum_preserving, dtype)
 
     @property
     def is_raw(self) -> bool:
