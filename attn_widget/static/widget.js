@@ -2735,7 +2735,7 @@ function render({ model, el }) {
     const state = readState(model);
     const total = el.clientWidth || DEFAULT_WIDTH;
     const panel = panelLayout(total, state.image);
-    const dock = dockLayout(total, panel, Boolean(state.image));
+    const dock = state.view === "heads" ? { graphWidth: total, beside: false, width: 0, image: false } : dockLayout(total, panel, Boolean(state.image));
     view.placeDock(dock);
     const width = dock.graphWidth;
     let problem = state.problem;

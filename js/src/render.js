@@ -41,7 +41,8 @@ export function render({ model, el }) {
     const total = el.clientWidth || DEFAULT_WIDTH;
     const panel = panelLayout(total, state.image);
     // The focused token's value list takes a column beside the graph, or goes under it.
-    const dock = dockLayout(total, panel, Boolean(state.image));
+    // The heads grid takes the whole width: no value list, no image beside it.
+    const dock = state.view === "heads" ? { graphWidth: total, beside: false, width: 0, image: false } : dockLayout(total, panel, Boolean(state.image));
     view.placeDock(dock);
     const width = dock.graphWidth;
     // Traits that describe no picture: the widget says so rather than draw a wrong picture or
