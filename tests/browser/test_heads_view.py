@@ -5,11 +5,18 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from tests.browser.test_harness import minilm_widget, open_widget  # noqa: F401 (a fixture)
+from attn_widget import AttentionWidget
+from tests.browser.test_harness import TEXT, open_widget
 
 pytestmark = pytest.mark.browser
 
 MARGIN_LEFT, MARGIN_TOP, GAP = 28, 16, 4  # js/src/heads_grid.js
+
+
+@pytest.fixture(scope="module")
+def minilm_widget(minilm):
+    model, tokenizer = minilm
+    return AttentionWidget(model, TEXT, tokenizer)
 
 
 def cell_pixels(page, row: int, column: int, n: int) -> np.ndarray:
@@ -22,7 +29,8 @@ def cell_pixels(page, row: int, column: int, n: int) -> np.ndarray:
             const d = c.getContext('2d').getImageData(0, 0, c.width, c.height).data;
             const out = [];
             for (let i = 0; i < n; i++) for (let j = 0; j < n; j++) {
-                const px = Math.floor((x0 + (j + 0.5) * cell / n) * dpr), py = Math.floor((y0 + (i + 0.5) * cell / n) * dpr);
+                const px = Math.floor((x0 + (j + 0.5) * cell / n) * dpr);
+                const py = Math.floor((y0 + (i + 0.5) * cell / n) * dpr);
                 const p = (py * c.width + px) * 4;
                 out.push([d[p], d[p + 1], d[p + 2]]);
             }
@@ -61,7 +69,8 @@ def test_heads_grid_draws_every_head_and_opens_a_cell(browser, page_server, mini
     assert page.locator(".attnw-heads-hover").inner_text().startswith("Layer 3, head 5")
     page.mouse.click(x, y)
     page.wait_for_function("document.querySelector('.attnw-canvas').dataset.view === 'layer'")
-    assert page.evaluate("[window.model.get('view'), window.model.get('layer'), window.model.get('head')]") == ["layer", 3, 5]
+    opened = page.evaluate("[window.model.get('view'), window.model.get('layer'), window.model.get('head')]")
+    assert opened == ["layer", 3, 5]
     assert "layer 3 of 6 · head 5" in page.inner_text(".attnw-caption")
     assert page.locator(".attnw-heads").is_hidden()
 
