@@ -1604,14 +1604,6 @@ function headsFrame(state, width, envelopeOf) {
 function cellSlice(frame, row, column) {
   return sliceIndex({ ...frame.state, layer: row + 1, head: frame.heads[column] });
 }
-function cellValues(env, slice) {
-  const out = new Float64Array(env.rows * env.cols);
-  for (let i = 0; i < env.rows; i++) {
-    const { cols, values } = rowEntries(env, slice, i);
-    for (let k = 0; k < values.length; k++) out[i * env.cols + cols[k]] = values[k];
-  }
-  return out;
-}
 function tableBytes(table) {
   const out = new Uint8Array(table.length * 3);
   table.forEach((css, i) => {
@@ -1620,21 +1612,35 @@ function tableBytes(table) {
   });
   return out;
 }
-function cellPixels(values, table, signed, out = new Uint8ClampedArray(values.length * 4)) {
-  let max = 0;
-  for (let i = 0; i < values.length; i++) max = Math.max(max, Math.abs(values[i]));
+function slicePixels(env, slice, table, out) {
   const top = table.length / 3 - 1;
-  const scale = max > 0 ? 1 / max : 0;
-  for (let i = 0; i < values.length; i++) {
-    const u = signed ? (values[i] * scale + 1) / 2 : Math.abs(values[i]) * scale;
-    const c = Math.round(u * top) * 3;
-    const p = i * 4;
-    out[p] = table[c];
-    out[p + 1] = table[c + 1];
-    out[p + 2] = table[c + 2];
-    out[p + 3] = 255;
+  const full = env.signed ? 32767 : 65535;
+  const max = sliceMax(env, slice);
+  const zero = (env.signed ? Math.round(top / 2) : 0) * 3;
+  if (env.indices) {
+    for (let p = 0; p < out.length; p += 4) {
+      out[p] = table[zero];
+      out[p + 1] = table[zero + 1];
+      out[p + 2] = table[zero + 2];
+      out[p + 3] = 255;
+    }
   }
-  return { pixels: out, max };
+  for (let i = 0; i < env.rows; i++) {
+    const r = slice * env.rows + i;
+    const step = max > 0 ? env.scale[r] / full / max : 0;
+    const start = r * env.k;
+    for (let k = 0; k < env.k; k++) {
+      const code = env.values[start + k];
+      const u = env.signed ? (code * step + 1) / 2 : Math.abs(code) * step;
+      const c = Math.round(u * top) * 3;
+      const p = (i * env.cols + (env.indices ? env.indices[start + k] : k)) * 4;
+      out[p] = table[c];
+      out[p + 1] = table[c + 1];
+      out[p + 2] = table[c + 2];
+      out[p + 3] = 255;
+    }
+  }
+  return out;
 }
 
 // src/keyboard.js
@@ -2031,7 +2037,7 @@ function createHeadsGrid(doc) {
             ctx.strokeRect(x + 0.5, y + 0.5, layout.cell - 1, layout.cell - 1);
             continue;
           }
-          cellPixels(cellValues(env, cellSlice(frame, row, column)), table, signed, image.data);
+          slicePixels(env, cellSlice(frame, row, column), table, image.data);
           sctx.putImageData(image, 0, 0);
           ctx.drawImage(scratch, x, y, layout.cell, layout.cell);
           cells++;

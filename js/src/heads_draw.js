@@ -3,7 +3,7 @@
 // under the pointer, and the colour key.
 
 import { colormap } from "./colormap.js";
-import { cellAt, cellOrigin, cellPixels, cellSlice, cellValues, headName, MARGIN_LEFT, MARGIN_TOP, tableBytes } from "./heads_grid.js";
+import { cellAt, cellOrigin, cellSlice, headName, MARGIN_LEFT, MARGIN_TOP, slicePixels, tableBytes } from "./heads_grid.js";
 import { element } from "./overlay.js";
 import { headLabel, layerMark, layerName } from "./state.js";
 
@@ -88,7 +88,7 @@ export function createHeadsGrid(doc) {
             ctx.strokeRect(x + 0.5, y + 0.5, layout.cell - 1, layout.cell - 1);
             continue;
           }
-          cellPixels(cellValues(env, cellSlice(frame, row, column)), table, signed, image.data);
+          slicePixels(env, cellSlice(frame, row, column), table, image.data);
           sctx.putImageData(image, 0, 0);
           ctx.drawImage(scratch, x, y, layout.cell, layout.cell);
           cells++;

@@ -2,7 +2,7 @@
 // selected method. The maths only: which slice each cell shows, where the cells lie, which cell is
 // under a point, and the pixel colours of a cell. No DOM and no drawing here (heads_draw.js).
 
-import { rowEntries } from "./codec.js";
+import { rowEntries, sliceMax } from "./codec.js";
 import { dataOf } from "./frames.js";
 import { hasLayer, MAX_HEAD, MEAN_HEAD, sliceIndex } from "./state.js";
 
@@ -150,4 +150,43 @@ export function cellPixels(values, table, signed, out = new Uint8ClampedArray(va
     out[p + 3] = 255;
   }
   return { pixels: out, max };
+}
+
+/**
+ * The pixels cellPixels(cellValues(env, slice), ...) gives, straight from the stored codes: no
+ * matrix in between (a grid paints 12 × 14 of them on every change). A row's codes are its values
+ * over its scale, and the slice's largest |value| is its largest row scale (sliceMax).
+ * @param {import("./codec.js").Envelope} env @param {number} slice @param {Uint8Array} table  (256, 3)
+ * @param {Uint8ClampedArray} out  rows * cols * 4 bytes to fill
+ */
+export function slicePixels(env, slice, table, out) {
+  const top = table.length / 3 - 1;
+  const full = env.signed ? 32767 : 65535;
+  const max = sliceMax(env, slice);
+  // Entries a top-k payload does not store are 0: the table's first colour, or its middle if signed.
+  const zero = (env.signed ? Math.round(top / 2) : 0) * 3;
+  if (env.indices) {
+    for (let p = 0; p < out.length; p += 4) {
+      out[p] = table[zero];
+      out[p + 1] = table[zero + 1];
+      out[p + 2] = table[zero + 2];
+      out[p + 3] = 255;
+    }
+  }
+  for (let i = 0; i < env.rows; i++) {
+    const r = slice * env.rows + i;
+    const step = max > 0 ? env.scale[r] / full / max : 0;
+    const start = r * env.k;
+    for (let k = 0; k < env.k; k++) {
+      const code = env.values[start + k];
+      const u = env.signed ? (code * step + 1) / 2 : Math.abs(code) * step;
+      const c = Math.round(u * top) * 3;
+      const p = (i * env.cols + (env.indices ? env.indices[start + k] : k)) * 4;
+      out[p] = table[c];
+      out[p + 1] = table[c + 1];
+      out[p + 2] = table[c + 2];
+      out[p + 3] = 255;
+    }
+  }
+  return out;
 }

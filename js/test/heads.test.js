@@ -2,10 +2,10 @@ import assert from "node:assert/strict";
 import { test } from "node:test";
 import { decodeEnvelope } from "../src/codec.js";
 import { colormap } from "../src/colormap.js";
-import { CELL_MAX, CELL_MIN, cellAt, cellOrigin, cellPixels, cellSlice, cellValues, GAP, gridLayout, headsFrame, MARGIN_LEFT, MARGIN_TOP, tableBytes } from "../src/heads_grid.js";
+import { CELL_MAX, CELL_MIN, cellAt, cellOrigin, cellPixels, cellSlice, cellValues, GAP, gridLayout, headsFrame, MARGIN_LEFT, MARGIN_TOP, slicePixels, tableBytes } from "../src/heads_grid.js";
 import { render } from "../src/index.js";
 import { readState } from "../src/state.js";
-import { FakeModel, makeDom, widgetTraits } from "./fake-model.js";
+import { FakeModel, fixtureBytes, makeDom, widgetTraits } from "./fake-model.js";
 
 /** @param {Record<string, any>} [overrides] */
 function stateOf(overrides = {}) {
@@ -57,6 +57,23 @@ test("pixels rank as the values: zero is the table's first colour, the cell's la
   assert.ok(light(0) < light(1) && light(1) < light(3) && light(3) < light(2));
   // Scaled to its own maximum: ten times the values paint the same pixels.
   assert.deepEqual([...cellPixels(values.map((v) => v * 10), table, false).pixels], [...pixels]);
+});
+
+test("the grid's pixels straight from the codes are the pixels of the decoded matrix (dense, top-k, signed)", () => {
+  for (const name of ["dense", "topk", "signed"]) {
+    const env = decodeEnvelope(fixtureBytes(name));
+    const table = tableBytes(colormap(env.signed ? "diverging" : "heat"));
+    for (let slice = 0; slice < env.slices; slice++) {
+      const fast = slicePixels(env, slice, table, new Uint8ClampedArray(env.rows * env.cols * 4));
+      const { pixels } = cellPixels(cellValues(env, slice), table, env.signed);
+      let same = 0;
+      for (let p = 0; p < fast.length; p++) {
+        assert.ok(Math.abs(fast[p] - pixels[p]) <= 8, `${name} slice ${slice} byte ${p}`); // at most one table step
+        same += Number(fast[p] === pixels[p]);
+      }
+      assert.ok(same >= 0.98 * fast.length, `${name} slice ${slice}: ${same} of ${fast.length}`);
+    }
+  }
 });
 
 test("cell size follows the width within its bounds", () => {
