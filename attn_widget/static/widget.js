@@ -1612,35 +1612,40 @@ function tableBytes(table) {
   });
   return out;
 }
-function slicePixels(env, slice, table, out) {
+function slicePixels(env, slice, table, size = Infinity) {
   const top = table.length / 3 - 1;
+  const middle = env.signed ? Math.round(top / 2) : 0;
   const full = env.signed ? 32767 : 65535;
   const max = sliceMax(env, slice);
-  const zero = (env.signed ? Math.round(top / 2) : 0) * 3;
-  if (env.indices) {
-    for (let p = 0; p < out.length; p += 4) {
-      out[p] = table[zero];
-      out[p + 1] = table[zero + 1];
-      out[p + 2] = table[zero + 2];
-      out[p + 3] = 255;
-    }
-  }
+  const side = Math.min(env.rows, Math.max(1, Math.floor(size)));
+  const index = new Uint8Array(side * side).fill(middle);
+  const strength = new Float64Array(side * side).fill(-1);
   for (let i = 0; i < env.rows; i++) {
     const r = slice * env.rows + i;
     const step = max > 0 ? env.scale[r] / full / max : 0;
     const start = r * env.k;
+    const y = Math.floor(i * side / env.rows) * side;
     for (let k = 0; k < env.k; k++) {
       const code = env.values[start + k];
       const u = env.signed ? (code * step + 1) / 2 : Math.abs(code) * step;
-      const c = Math.round(u * top) * 3;
-      const p = (i * env.cols + (env.indices ? env.indices[start + k] : k)) * 4;
-      out[p] = table[c];
-      out[p + 1] = table[c + 1];
-      out[p + 2] = table[c + 2];
-      out[p + 3] = 255;
+      const j = env.indices ? env.indices[start + k] : k;
+      const p = y + Math.floor(j * side / env.cols);
+      const far = Math.abs(code) * step;
+      if (far > strength[p]) {
+        strength[p] = far;
+        index[p] = Math.round(u * top);
+      }
     }
   }
-  return out;
+  const pixels = new Uint8ClampedArray(side * side * 4);
+  for (let p = 0; p < index.length; p++) {
+    const c = index[p] * 3;
+    pixels[p * 4] = table[c];
+    pixels[p * 4 + 1] = table[c + 1];
+    pixels[p * 4 + 2] = table[c + 2];
+    pixels[p * 4 + 3] = 255;
+  }
+  return { pixels, side };
 }
 
 // src/keyboard.js
@@ -2023,12 +2028,13 @@ function createHeadsGrid(doc) {
     for (let row = 0; row < layout.rows; row++) ctx.fillText(layerMark(state, row + 1), MARGIN_LEFT - 6, cellOrigin(layout, row, 0).y + layout.cell / 2);
     let cells = 0;
     if (env) {
-      scratch.width = env.cols;
-      scratch.height = env.rows;
+      const size = Math.round(layout.cell * dpr);
+      const side = Math.min(env.rows, size);
+      scratch.width = scratch.height = side;
       const sctx = scratch.getContext("2d");
       if (!sctx) return;
-      const image = sctx.createImageData(env.cols, env.rows);
-      ctx.imageSmoothingEnabled = env.rows > layout.cell * dpr;
+      const image = sctx.createImageData(side, side);
+      ctx.imageSmoothingEnabled = false;
       for (let row = 0; row < layout.rows; row++) {
         for (let column = 0; column < heads.length; column++) {
           const { x, y } = cellOrigin(layout, row, column);
@@ -2037,7 +2043,7 @@ function createHeadsGrid(doc) {
             ctx.strokeRect(x + 0.5, y + 0.5, layout.cell - 1, layout.cell - 1);
             continue;
           }
-          slicePixels(env, cellSlice(frame, row, column), table, image.data);
+          image.data.set(slicePixels(env, cellSlice(frame, row, column), table, size).pixels);
           sctx.putImageData(image, 0, 0);
           ctx.drawImage(scratch, x, y, layout.cell, layout.cell);
           cells++;
@@ -2048,7 +2054,7 @@ function createHeadsGrid(doc) {
     const stops2 = colormap(name);
     bar.style.background = `linear-gradient(to right, ${stops2[0]}, ${stops2[128]}, ${stops2[255]})`;
     const missing = frame.ready.filter((r) => !r).length;
-    keyText.textContent = (signed ? "negative \u2190 0 \u2192 positive" : "0 \u2192 largest") + ": each cell is scaled to its own largest value, so a cell shows its pattern, not its strength against the others. Rows of a cell: receiving tokens; columns: sending tokens." + (missing ? ` Empty boxes: ${missing} layers not computed yet.` : "");
+    keyText.textContent = (signed ? "negative \u2190 0 \u2192 positive" : "0 \u2192 largest") + ": each cell is scaled to its own largest value, so a cell shows its pattern, not its strength against the others. Rows of a cell: receiving tokens; columns: sending tokens." + (env && env.rows > Math.round(layout.cell * dpr) ? ` ${env.rows} tokens in ${Math.round(layout.cell * dpr)} pixels: each pixel shows the strongest entry of its block.` : "") + (env?.indices ? ` Only the ${env.k} strongest entries of each row are stored at this length; the rest show as 0.` : "") + (missing ? ` Empty boxes: ${missing} layers not computed yet.` : "");
     showHover(null);
   };
   return { root, canvas, paint, cellUnder, showHover };

@@ -73,13 +73,15 @@ export function createHeadsGrid(doc) {
     for (let row = 0; row < layout.rows; row++) ctx.fillText(layerMark(state, row + 1), MARGIN_LEFT - 6, cellOrigin(layout, row, 0).y + layout.cell / 2);
     let cells = 0;
     if (env) {
-      scratch.width = env.cols;
-      scratch.height = env.rows;
+      // One pixel per entry, blown up without blur; a matrix larger than its cell in device pixels
+      // is shrunk by taking each block's strongest entry (slicePixels), then drawn pixel for pixel.
+      const size = Math.round(layout.cell * dpr);
+      const side = Math.min(env.rows, size);
+      scratch.width = scratch.height = side;
       const sctx = scratch.getContext("2d");
       if (!sctx) return;
-      const image = sctx.createImageData(env.cols, env.rows);
-      // One pixel per entry, blown up without blur; a matrix larger than its cell is shrunk smoothly.
-      ctx.imageSmoothingEnabled = env.rows > layout.cell * dpr;
+      const image = sctx.createImageData(side, side);
+      ctx.imageSmoothingEnabled = false;
       for (let row = 0; row < layout.rows; row++) {
         for (let column = 0; column < heads.length; column++) {
           const { x, y } = cellOrigin(layout, row, column);
@@ -88,7 +90,7 @@ export function createHeadsGrid(doc) {
             ctx.strokeRect(x + 0.5, y + 0.5, layout.cell - 1, layout.cell - 1);
             continue;
           }
-          slicePixels(env, cellSlice(frame, row, column), table, image.data);
+          image.data.set(slicePixels(env, cellSlice(frame, row, column), table, size).pixels);
           sctx.putImageData(image, 0, 0);
           ctx.drawImage(scratch, x, y, layout.cell, layout.cell);
           cells++;
@@ -103,6 +105,8 @@ export function createHeadsGrid(doc) {
       (signed ? "negative ← 0 → positive" : "0 → largest") +
       ": each cell is scaled to its own largest value, so a cell shows its pattern, not its strength against the others." +
       " Rows of a cell: receiving tokens; columns: sending tokens." +
+      (env && env.rows > Math.round(layout.cell * dpr) ? ` ${env.rows} tokens in ${Math.round(layout.cell * dpr)} pixels: each pixel shows the strongest entry of its block.` : "") +
+      (env?.indices ? ` Only the ${env.k} strongest entries of each row are stored at this length; the rest show as 0.` : "") +
       (missing ? ` Empty boxes: ${missing} layers not computed yet.` : "");
     showHover(null);
   };

@@ -155,38 +155,47 @@ export function cellPixels(values, table, signed, out = new Uint8ClampedArray(va
 /**
  * The pixels cellPixels(cellValues(env, slice), ...) gives, straight from the stored codes: no
  * matrix in between (a grid paints 12 × 14 of them on every change). A row's codes are its values
- * over its scale, and the slice's largest |value| is its largest row scale (sliceMax).
+ * over its scale, and the slice's largest |value| is its largest row scale (sliceMax). A matrix
+ * larger than `size` is shrunk to size × size pixels, each the strongest entry of its block (for
+ * signed data: the farthest from 0): a scaled-down image would average a lone strong entry away
+ * into its weak neighbours, and a 128-token head's diagonal would all but vanish.
  * @param {import("./codec.js").Envelope} env @param {number} slice @param {Uint8Array} table  (256, 3)
- * @param {Uint8ClampedArray} out  rows * cols * 4 bytes to fill
+ * @param {number} size  the most pixels per side
+ * @returns {{ pixels: Uint8ClampedArray, side: number }}  side × side RGBA pixels
  */
-export function slicePixels(env, slice, table, out) {
+export function slicePixels(env, slice, table, size = Infinity) {
   const top = table.length / 3 - 1;
+  const middle = env.signed ? Math.round(top / 2) : 0;
   const full = env.signed ? 32767 : 65535;
   const max = sliceMax(env, slice);
-  // Entries a top-k payload does not store are 0: the table's first colour, or its middle if signed.
-  const zero = (env.signed ? Math.round(top / 2) : 0) * 3;
-  if (env.indices) {
-    for (let p = 0; p < out.length; p += 4) {
-      out[p] = table[zero];
-      out[p + 1] = table[zero + 1];
-      out[p + 2] = table[zero + 2];
-      out[p + 3] = 255;
-    }
-  }
+  const side = Math.min(env.rows, Math.max(1, Math.floor(size)));
+  // Table index per pixel; entries a top-k payload does not store are 0 (the table's first colour, or its middle if signed).
+  const index = new Uint8Array(side * side).fill(middle);
+  const strength = new Float64Array(side * side).fill(-1);
   for (let i = 0; i < env.rows; i++) {
     const r = slice * env.rows + i;
     const step = max > 0 ? env.scale[r] / full / max : 0;
     const start = r * env.k;
+    const y = Math.floor((i * side) / env.rows) * side;
     for (let k = 0; k < env.k; k++) {
       const code = env.values[start + k];
       const u = env.signed ? (code * step + 1) / 2 : Math.abs(code) * step;
-      const c = Math.round(u * top) * 3;
-      const p = (i * env.cols + (env.indices ? env.indices[start + k] : k)) * 4;
-      out[p] = table[c];
-      out[p + 1] = table[c + 1];
-      out[p + 2] = table[c + 2];
-      out[p + 3] = 255;
+      const j = env.indices ? env.indices[start + k] : k;
+      const p = y + Math.floor((j * side) / env.cols);
+      const far = Math.abs(code) * step;
+      if (far > strength[p]) {
+        strength[p] = far;
+        index[p] = Math.round(u * top);
+      }
     }
   }
-  return out;
+  const pixels = new Uint8ClampedArray(side * side * 4);
+  for (let p = 0; p < index.length; p++) {
+    const c = index[p] * 3;
+    pixels[p * 4] = table[c];
+    pixels[p * 4 + 1] = table[c + 1];
+    pixels[p * 4 + 2] = table[c + 2];
+    pixels[p * 4 + 3] = 255;
+  }
+  return { pixels, side };
 }

@@ -64,7 +64,8 @@ test("the grid's pixels straight from the codes are the pixels of the decoded ma
     const env = decodeEnvelope(fixtureBytes(name));
     const table = tableBytes(colormap(env.signed ? "diverging" : "heat"));
     for (let slice = 0; slice < env.slices; slice++) {
-      const fast = slicePixels(env, slice, table, new Uint8ClampedArray(env.rows * env.cols * 4));
+      const { pixels: fast, side } = slicePixels(env, slice, table);
+      assert.equal(side, env.rows);
       const { pixels } = cellPixels(cellValues(env, slice), table, env.signed);
       let same = 0;
       for (let p = 0; p < fast.length; p++) {
@@ -72,6 +73,36 @@ test("the grid's pixels straight from the codes are the pixels of the decoded ma
         same += Number(fast[p] === pixels[p]);
       }
       assert.ok(same >= 0.98 * fast.length, `${name} slice ${slice}: ${same} of ${fast.length}`);
+    }
+  }
+});
+
+test("a matrix larger than its cell: each pixel is the strongest entry of its block (brute force)", () => {
+  for (const name of ["dense", "topk", "signed"]) {
+    const env = decodeEnvelope(fixtureBytes(name));
+    const n = env.rows;
+    const table = tableBytes(colormap(env.signed ? "diverging" : "heat"));
+    for (const size of [1, 2, 3, n - 1]) {
+      const slice = env.slices - 1;
+      const { pixels, side } = slicePixels(env, slice, table, size);
+      assert.equal(side, size);
+      const values = cellValues(env, slice);
+      const reference = cellPixels(values, table, env.signed).pixels;
+      for (let a = 0; a < side; a++) {
+        for (let b = 0; b < side; b++) {
+          let best = -1;
+          let at = 0;
+          for (let i = 0; i < n; i++) {
+            for (let j = 0; j < n; j++) {
+              const inBlock = Math.floor((i * side) / n) === a && Math.floor((j * side) / n) === b;
+              if (inBlock && Math.abs(values[i * n + j]) > best) [best, at] = [Math.abs(values[i * n + j]), i * n + j];
+            }
+          }
+          for (let ch = 0; ch < 3; ch++) {
+            assert.ok(Math.abs(pixels[(a * side + b) * 4 + ch] - reference[at * 4 + ch]) <= 8, `${name} size ${size} pixel ${a}, ${b}`);
+          }
+        }
+      }
     }
   }
 });
