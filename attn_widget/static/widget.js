@@ -2587,6 +2587,7 @@ function createView(doc, model) {
     explain.update(state.method);
     pending.update(state, available, state.job);
     const scene = layerScene(frame, dark);
+    saveSvg.disabled = false;
     drawPicture(layout, state, scene);
     Object.assign(canvas.dataset, { edges: String(edges.count), view: "layer" });
     const idle = state.segments.length > 1 && available ? edges : null;
@@ -2644,6 +2645,7 @@ function createView(doc, model) {
     explain.update(state.method);
     pending.root.hidden = true;
     const scene = modelScene(frame, dark);
+    saveSvg.disabled = false;
     drawPicture(layout, state, scene);
     const edgeCount = perLayer.reduce((sum, edges) => sum + edges.count, 0);
     Object.assign(canvas.dataset, { edges: String(edgeCount), view: "model", columns: JSON.stringify(layout.columns) });
@@ -2688,6 +2690,7 @@ function createView(doc, model) {
     caption.textContent = `${state.method.label} \xB7 all ${state.nLayers} layers \xD7 ${frame.heads.length === 1 ? "1 matrix" : `${state.nHeads} heads`} \xB7 ${what} \xB7 ${modelKind(state)}`;
     caption.title = state.method.description;
     heads.paint(frame);
+    saveSvg.disabled = true;
   };
   const drawAhead = (frames) => {
     edgeLayer.drawAhead(frames.map((next) => () => {

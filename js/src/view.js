@@ -185,6 +185,7 @@ export function createView(doc, model) {
     explain.update(state.method);
     pending.update(state, available, state.job);
     const scene = layerScene(frame, dark);
+    saveSvg.disabled = false;
     drawPicture(layout, state, scene);
     Object.assign(canvas.dataset, { edges: String(edges.count), view: "layer" });
     // Token lists (an encoder-decoder's): rows a kind of attention does not touch are faded.
@@ -247,6 +248,7 @@ export function createView(doc, model) {
     explain.update(state.method);
     pending.root.hidden = true;
     const scene = modelScene(frame, dark);
+    saveSvg.disabled = false;
     drawPicture(layout, state, scene);
     const edgeCount = perLayer.reduce((sum, edges) => sum + edges.count, 0);
     Object.assign(canvas.dataset, { edges: String(edgeCount), view: "model", columns: JSON.stringify(layout.columns) });
@@ -297,6 +299,7 @@ export function createView(doc, model) {
     caption.textContent = `${state.method.label} · all ${state.nLayers} layers × ${frame.heads.length === 1 ? "1 matrix" : `${state.nHeads} heads`} · ${what} · ${modelKind(state)}`;
     caption.title = state.method.description;
     heads.paint(frame);
+    saveSvg.disabled = true; // the grid is pixels: PNG only
   };
 
   /**

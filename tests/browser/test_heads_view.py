@@ -49,6 +49,10 @@ def test_heads_grid_draws_every_head_and_opens_a_cell(browser, page_server, mini
     assert page.locator(".attnw-plot").is_hidden()
     assert int(page.get_attribute(".attnw-heads-canvas", "data-columns")) == H + 2
     page.locator(".attnw-root").screenshot(path=str(artifacts / "widget-heads-view.png"))
+    assert page.locator(".attnw-save-svg").is_disabled()
+    with page.expect_download() as info:
+        page.click(".attnw-save-png")
+    assert info.value.suggested_filename == "attention-raw-heads.png"
 
     # Brightness ranks as the slice's values: layer 3, head 5 (column 2 + 5), heat table (dark -> light).
     n = len(minilm_widget.tokens)
