@@ -2054,7 +2054,7 @@ function createHeadsGrid(doc) {
     const stops2 = colormap(name);
     bar.style.background = `linear-gradient(to right, ${stops2[0]}, ${stops2[128]}, ${stops2[255]})`;
     const missing = frame.ready.filter((r) => !r).length;
-    keyText.textContent = (signed ? "negative \u2190 0 \u2192 positive" : "0 \u2192 largest") + ": each cell is scaled to its own largest value, so a cell shows its pattern, not its strength against the others. Rows of a cell: receiving tokens; columns: sending tokens." + (env && env.rows > Math.round(layout.cell * dpr) ? ` ${env.rows} tokens in ${Math.round(layout.cell * dpr)} pixels: each pixel shows the strongest entry of its block.` : "") + (env?.indices ? ` Only the ${env.k} strongest entries of each row are stored at this length; the rest show as 0.` : "") + (missing ? ` Empty boxes: ${missing} layers not computed yet.` : "");
+    keyText.textContent = (signed ? "negative \u2190 0 \u2192 positive" : "0 \u2192 largest") + ": each cell is scaled to its own largest value, so a cell shows its pattern, not its strength against the others. Rows of a cell: receiving tokens; columns: sending tokens." + (env && env.rows > Math.round(layout.cell * dpr) ? ` ${env.rows} tokens in ${Math.round(layout.cell * dpr)} pixels: each pixel shows the strongest entry of its block.` : "") + (env?.indices ? ` Only the ${env.k} strongest entries of each row are stored at this length; the rest show as 0.` : "") + (missing ? ` Empty boxes: ${missing} layers not computed yet (click one to open it and compute it there).` : "");
     showHover(null);
   };
   return { root, canvas, paint, cellUnder, showHover };

@@ -107,7 +107,7 @@ export function createHeadsGrid(doc) {
       " Rows of a cell: receiving tokens; columns: sending tokens." +
       (env && env.rows > Math.round(layout.cell * dpr) ? ` ${env.rows} tokens in ${Math.round(layout.cell * dpr)} pixels: each pixel shows the strongest entry of its block.` : "") +
       (env?.indices ? ` Only the ${env.k} strongest entries of each row are stored at this length; the rest show as 0.` : "") +
-      (missing ? ` Empty boxes: ${missing} layers not computed yet.` : "");
+      (missing ? ` Empty boxes: ${missing} layers not computed yet (click one to open it and compute it there).` : "");
     showHover(null);
   };
 

@@ -4,7 +4,7 @@ import { decodeEnvelope } from "../src/codec.js";
 import { colormap } from "../src/colormap.js";
 import { CELL_MAX, CELL_MIN, cellAt, cellOrigin, cellPixels, cellSlice, cellValues, GAP, gridLayout, headsFrame, MARGIN_LEFT, MARGIN_TOP, slicePixels, tableBytes } from "../src/heads_grid.js";
 import { render } from "../src/index.js";
-import { readState } from "../src/state.js";
+import { neighbourStates, readState } from "../src/state.js";
 import { FakeModel, fixtureBytes, makeDom, widgetTraits } from "./fake-model.js";
 
 /** @param {Record<string, any>} [overrides] */
@@ -36,6 +36,12 @@ test("a cell's values are its envelope slice, entry by entry (decoded from the r
       }
     }
   }
+});
+
+test("nothing is drawn ahead in the heads view (the grid is drawn whole)", () => {
+  const { state } = stateOf();
+  assert.deepEqual(neighbourStates(state), []);
+  assert.ok(neighbourStates({ ...state, view: "layer" }).length > 0);
 });
 
 test("a method that is not per head has one cell per layer, its layer's slice", () => {
