@@ -118,9 +118,10 @@ class AttentionWidget(OnRequest, TokenScores, anywidget.AnyWidget):
     # control never re-sends data.
     view = option(
         Choice(
-            ("layer", "model"),
+            ("layer", "model", "heads"),
             "layer",
-            help="'layer': one layer as a bipartite graph; 'model': every layer as a column.",
+            help="'layer': one layer as a bipartite graph; 'model': every layer as a column; "
+            "'heads': a layers × heads grid of small heat maps (click one to open it).",
         )
     )
     layer = option(

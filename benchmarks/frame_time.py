@@ -110,6 +110,14 @@ SCENARIOS = [
     ("hover a token", [["hover", (3 + 7 * i) % 128] for i in range(CHANGES)], JUMP, None),
     ("view (to whole model and back)", control(".attnw-view", ["model", "layer"] * (CHANGES // 2)), JUMP, None),
     ("layer jumps, all stored edges", control(".attnw-layer", LAYER_JUMPS), JUMP, 0),
+    # The all-heads grid: 12 layers x 14 heat maps (raw, effective) or 12 (rollout), redrawn whole.
+    ("heads view (to all heads and back)", control(".attnw-view", ["heads", "layer"] * (CHANGES // 2)), JUMP, None),
+    (
+        "heads view, method",
+        [[".attnw-view", "heads"]] + control(".attnw-method", ["effective", "raw"] * (CHANGES // 2)),
+        JUMP,
+        None,
+    ),
 ]
 
 

@@ -67,7 +67,7 @@ def test_long_inputs_start_with_the_strongest_edges_per_token(widget, tokenizer)
         ("head", -3, "head must be 0..3"),
         ("method", "gradients", "must be one of \\['raw', 'effective', 'rollout'"),
         ("top_k", -1, "top_k must be 0"),
-        ("view", "graph", "view must be 'layer' or 'model'"),
+        ("view", "graph", "view must be 'layer', 'model' or 'heads'"),
         ("threshold", -0.5, "threshold must be a weight >= 0"),
         ("specials", "drop", "specials must be 'show', 'hide' or 'renormalise'"),
     ],
@@ -80,6 +80,14 @@ def test_invalid_state_is_refused(widget, name, value, message):
 def test_valid_state_changes(widget):
     widget.layer, widget.head, widget.method = 3, 2, "rollout"
     assert (widget.layer, widget.head, widget.method) == (3, 2, "rollout")
+
+
+def test_heads_view_is_a_view_choice(tokenizer):
+    w = AttentionWidget(tiny_model("bert"), TEXT, tokenizer, view="heads")
+    assert w.view == "heads"
+    w.view = "layer"
+    w.view = "heads"
+    assert w.view == "heads"
 
 
 def test_initial_state_and_analysis_reuse(tokenizer):

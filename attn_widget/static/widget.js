@@ -345,7 +345,7 @@ function text(trait) {
   return { trait, key: trait, read: (value) => String(value ?? "") };
 }
 var VIEW_OPTIONS = [
-  choice("view", [["layer", "one layer"], ["model", "whole model"]]),
+  choice("view", [["layer", "one layer"], ["model", "whole model"], ["heads", "all heads"]]),
   count("layer", "layer", 1, (facts) => facts.nLayers, 1),
   {
     trait: "head",
@@ -485,6 +485,7 @@ function headChoices(state) {
   return [MEAN_HEAD, MAX_HEAD, ...Array.from({ length: state.nHeads }, (_, h) => h)];
 }
 function neighbourStates(state) {
+  if (state.view === "heads") return [];
   const others = state.methods.filter((m) => m.id !== state.method.id).map((method) => ({ ...state, method }));
   if (state.view === "model") return [{ ...state, view: (
     /** @type {const} */
@@ -1564,6 +1565,89 @@ function download(container, blob, name) {
   setTimeout(() => URL.revokeObjectURL(url), 1e3);
 }
 
+// src/heads_grid.js
+var CELL_MIN = 40;
+var CELL_MAX = 72;
+var GAP = 4;
+var MARGIN_LEFT = 28;
+var MARGIN_TOP = 16;
+function gridHeads(state) {
+  if (!state.method.per_head) return [MEAN_HEAD];
+  return [MEAN_HEAD, MAX_HEAD, ...Array.from({ length: state.nHeads }, (_, h) => h)];
+}
+function headName(head) {
+  return head === MEAN_HEAD ? "mean" : head === MAX_HEAD ? "max" : String(head);
+}
+function gridLayout(width, rows, columns) {
+  const fit = Math.floor((width - MARGIN_LEFT) / columns) - GAP;
+  const cell = Math.max(CELL_MIN, Math.min(CELL_MAX, fit));
+  return { cell, rows, columns, width: MARGIN_LEFT + columns * (cell + GAP), height: MARGIN_TOP + rows * (cell + GAP) };
+}
+function cellOrigin(layout, row, column) {
+  return { x: MARGIN_LEFT + column * (layout.cell + GAP), y: MARGIN_TOP + row * (layout.cell + GAP) };
+}
+function cellAt(layout, x, y) {
+  const step = layout.cell + GAP;
+  const column = Math.floor((x - MARGIN_LEFT) / step);
+  const row = Math.floor((y - MARGIN_TOP) / step);
+  if (column < 0 || row < 0 || column >= layout.columns || row >= layout.rows) return null;
+  const origin = cellOrigin(layout, row, column);
+  if (x - origin.x >= layout.cell || y - origin.y >= layout.cell) return null;
+  return { row, column };
+}
+function headsFrame(state, width, envelopeOf) {
+  const heads = gridHeads(state);
+  const ready = Array.from({ length: state.nLayers }, (_, l) => hasLayer(state, l + 1));
+  const env = ready.some(Boolean) ? dataOf(state, envelopeOf, state.method) : null;
+  return { kind: "heads", state, layout: gridLayout(width, state.nLayers, heads.length), heads, env, ready };
+}
+function cellSlice(frame, row, column) {
+  return sliceIndex({ ...frame.state, layer: row + 1, head: frame.heads[column] });
+}
+function tableBytes(table) {
+  const out = new Uint8Array(table.length * 3);
+  table.forEach((css, i) => {
+    const [r, g, b] = (css.match(/\d+/g) ?? ["0", "0", "0"]).map(Number);
+    out.set([r, g, b], i * 3);
+  });
+  return out;
+}
+function slicePixels(env, slice, table, size = Infinity) {
+  const top = table.length / 3 - 1;
+  const middle = env.signed ? Math.round(top / 2) : 0;
+  const full = env.signed ? 32767 : 65535;
+  const max = sliceMax(env, slice);
+  const side = Math.min(env.rows, Math.max(1, Math.floor(size)));
+  const index = new Uint8Array(side * side).fill(middle);
+  const strength = new Float64Array(side * side).fill(-1);
+  for (let i = 0; i < env.rows; i++) {
+    const r = slice * env.rows + i;
+    const step = max > 0 ? env.scale[r] / full / max : 0;
+    const start = r * env.k;
+    const y = Math.floor(i * side / env.rows) * side;
+    for (let k = 0; k < env.k; k++) {
+      const code = env.values[start + k];
+      const u = env.signed ? (code * step + 1) / 2 : Math.abs(code) * step;
+      const j = env.indices ? env.indices[start + k] : k;
+      const p = y + Math.floor(j * side / env.cols);
+      const far = Math.abs(code) * step;
+      if (far > strength[p]) {
+        strength[p] = far;
+        index[p] = Math.round(u * top);
+      }
+    }
+  }
+  const pixels = new Uint8ClampedArray(side * side * 4);
+  for (let p = 0; p < index.length; p++) {
+    const c = index[p] * 3;
+    pixels[p * 4] = table[c];
+    pixels[p * 4 + 1] = table[c + 1];
+    pixels[p * 4 + 2] = table[c + 2];
+    pixels[p * 4 + 3] = 255;
+  }
+  return { pixels, side };
+}
+
 // src/keyboard.js
 function keyAction(state, focused, key) {
   const n = state.tokens.length;
@@ -1747,7 +1831,7 @@ function createControls(doc, model) {
         head.replaceChildren(...headChoices(state).map((h) => option(doc, String(h), names[h] ?? `head ${h}`)));
       }
       view.value = state.view;
-      layer.disabled = state.view === "model";
+      layer.disabled = state.view !== "layer";
       method.value = state.method.id;
       method.title = state.method.description;
       const layers = state.method.layers?.length ? state.method.layers : null;
@@ -1756,7 +1840,7 @@ function createControls(doc, model) {
       layer.value = String(state.layer);
       layerValue.textContent = state.layerNames.length ? layerName(state, state.layer) : `${state.layer} / ${state.nLayers}`;
       head.value = String(state.method.per_head ? state.head : MEAN_HEAD);
-      head.disabled = !state.method.per_head || state.view === "model" && state.method.cumulative;
+      head.disabled = !state.method.per_head || state.view === "heads" || state.view === "model" && state.method.cumulative;
       head.title = state.method.per_head ? "" : `${state.method.label} averages the heads`;
       const targetKey = JSON.stringify(state.targets);
       if (targetKey !== targetsKey) {
@@ -1877,6 +1961,106 @@ function createExplain(doc) {
 }
 function explanationOf(method) {
   return method.explain || method.description || "No explanation is available for this method.";
+}
+
+// src/heads_draw.js
+function createHeadsGrid(doc) {
+  const win = (
+    /** @type {Window} */
+    doc.defaultView
+  );
+  const root = element(doc, "div", "attnw-heads");
+  root.hidden = true;
+  const hover = element(doc, "div", "attnw-heads-hover");
+  const canvas = (
+    /** @type {HTMLCanvasElement} */
+    element(doc, "canvas", "attnw-heads-canvas")
+  );
+  canvas.setAttribute("role", "img");
+  canvas.style.cursor = "pointer";
+  const key = element(doc, "div", "attnw-heads-key");
+  const bar = element(doc, "span", "attnw-heads-bar");
+  const keyText = element(doc, "span", "attnw-heads-key-text");
+  Object.assign(bar.style, { display: "inline-block", width: "80px", height: "10px", marginRight: "6px", verticalAlign: "middle" });
+  key.append(bar, keyText);
+  root.append(hover, canvas, key);
+  let shown = null;
+  const scratch = (
+    /** @type {HTMLCanvasElement} */
+    doc.createElement("canvas")
+  );
+  const cellUnder = (event) => {
+    if (!shown) return null;
+    const box = canvas.getBoundingClientRect();
+    const at = cellAt(shown.layout, event.clientX - box.left, event.clientY - box.top);
+    return at && { layer: at.row + 1, head: shown.heads[at.column] };
+  };
+  const showHover = (cell) => {
+    if (!shown) return;
+    const { state } = shown;
+    hover.textContent = cell ? `${capitalised2(layerName(state, cell.layer))}, ${headLabel({ ...state, head: cell.head })}: click to open it` : "Point at a cell to name it; click it to open that layer and head.";
+  };
+  const paint = (frame) => {
+    shown = frame;
+    const { state, layout, heads, env } = frame;
+    const dpr = win.devicePixelRatio || 1;
+    canvas.style.width = `${layout.width}px`;
+    canvas.style.height = `${layout.height}px`;
+    canvas.width = Math.round(layout.width * dpr);
+    canvas.height = Math.round(layout.height * dpr);
+    const signed = Boolean(env?.signed);
+    const name = signed ? "diverging" : "heat";
+    const table = tableBytes(colormap(name));
+    Object.assign(canvas.dataset, { rows: String(layout.rows), columns: String(layout.columns), cells: "0", cell: String(layout.cell) });
+    canvas.setAttribute("aria-label", `${state.method.label}: ${layout.rows} layers \xD7 ${layout.columns} heat maps, one per ${state.method.per_head ? "head" : "layer"}`);
+    const ctx = canvas.getContext("2d");
+    if (!ctx) return;
+    ctx.setTransform(dpr, 0, 0, dpr, 0, 0);
+    ctx.clearRect(0, 0, layout.width, layout.height);
+    const ink = win.getComputedStyle(root).color || "#888";
+    ctx.fillStyle = ink;
+    ctx.font = "11px sans-serif";
+    ctx.textAlign = "center";
+    ctx.textBaseline = "alphabetic";
+    heads.forEach((head, column) => ctx.fillText(state.method.per_head ? headName(head) : "", cellOrigin(layout, 0, column).x + layout.cell / 2, MARGIN_TOP - 4));
+    ctx.textAlign = "right";
+    ctx.textBaseline = "middle";
+    for (let row = 0; row < layout.rows; row++) ctx.fillText(layerMark(state, row + 1), MARGIN_LEFT - 6, cellOrigin(layout, row, 0).y + layout.cell / 2);
+    let cells = 0;
+    if (env) {
+      const size = Math.round(layout.cell * dpr);
+      const side = Math.min(env.rows, size);
+      scratch.width = scratch.height = side;
+      const sctx = scratch.getContext("2d");
+      if (!sctx) return;
+      const image = sctx.createImageData(side, side);
+      ctx.imageSmoothingEnabled = false;
+      for (let row = 0; row < layout.rows; row++) {
+        for (let column = 0; column < heads.length; column++) {
+          const { x, y } = cellOrigin(layout, row, column);
+          if (!frame.ready[row]) {
+            ctx.strokeStyle = ink;
+            ctx.strokeRect(x + 0.5, y + 0.5, layout.cell - 1, layout.cell - 1);
+            continue;
+          }
+          image.data.set(slicePixels(env, cellSlice(frame, row, column), table, size).pixels);
+          sctx.putImageData(image, 0, 0);
+          ctx.drawImage(scratch, x, y, layout.cell, layout.cell);
+          cells++;
+        }
+      }
+    }
+    canvas.dataset.cells = String(cells);
+    const stops2 = colormap(name);
+    bar.style.background = `linear-gradient(to right, ${stops2[0]}, ${stops2[128]}, ${stops2[255]})`;
+    const missing = frame.ready.filter((r) => !r).length;
+    keyText.textContent = (signed ? "negative \u2190 0 \u2192 positive" : "0 \u2192 largest") + ": each cell is scaled to its own largest value, so a cell shows its pattern, not its strength against the others. Rows of a cell: receiving tokens; columns: sending tokens." + (env && env.rows > Math.round(layout.cell * dpr) ? ` ${env.rows} tokens in ${Math.round(layout.cell * dpr)} pixels: each pixel shows the strongest entry of its block.` : "") + (env?.indices ? ` Only the ${env.k} strongest entries of each row are stored at this length; the rest show as 0.` : "") + (missing ? ` Empty boxes: ${missing} layers not computed yet (click one to open it and compute it there).` : "");
+    showHover(null);
+  };
+  return { root, canvas, paint, cellUnder, showHover };
+}
+function capitalised2(text2) {
+  return text2.charAt(0).toUpperCase() + text2.slice(1);
 }
 
 // src/pending.js
@@ -2338,7 +2522,8 @@ function createView(doc, model) {
   pending.root.addEventListener("keydown", stop);
   const image = createImagePanel(doc);
   const graph = element(doc, "div", "attnw-graph");
-  graph.append(plot, legend, stripStatus, stripWarning);
+  const heads = createHeadsGrid(doc);
+  graph.append(heads.root, plot, legend, stripStatus, stripWarning);
   const side = element(doc, "div", "attnw-side");
   side.append(image.root, tooltip);
   const body = element(doc, "div", "attnw-body");
@@ -2402,6 +2587,7 @@ function createView(doc, model) {
     explain.update(state.method);
     pending.update(state, available, state.job);
     const scene = layerScene(frame, dark);
+    saveSvg.disabled = false;
     drawPicture(layout, state, scene);
     Object.assign(canvas.dataset, { edges: String(edges.count), view: "layer" });
     const idle = state.segments.length > 1 && available ? edges : null;
@@ -2459,6 +2645,7 @@ function createView(doc, model) {
     explain.update(state.method);
     pending.root.hidden = true;
     const scene = modelScene(frame, dark);
+    saveSvg.disabled = false;
     drawPicture(layout, state, scene);
     const edgeCount = perLayer.reduce((sum, edges) => sum + edges.count, 0);
     Object.assign(canvas.dataset, { edges: String(edgeCount), view: "model", columns: JSON.stringify(layout.columns) });
@@ -2493,6 +2680,18 @@ function createView(doc, model) {
     }
     return scene;
   };
+  const paintHeads = (frame) => {
+    const { state } = frame;
+    controls.update(state);
+    explain.update(state.method);
+    pending.root.hidden = true;
+    legend.hidden = stripStatus.hidden = stripWarning.hidden = tooltip.hidden = true;
+    const what = state.method.per_head ? "mean, max, then each head" : `${headLabel(state)}: one matrix per layer (this method is not per head)`;
+    caption.textContent = `${state.method.label} \xB7 all ${state.nLayers} layers \xD7 ${frame.heads.length === 1 ? "1 matrix" : `${state.nHeads} heads`} \xB7 ${what} \xB7 ${modelKind(state)}`;
+    caption.title = state.method.description;
+    heads.paint(frame);
+    saveSvg.disabled = true;
+  };
   const drawAhead = (frames) => {
     edgeLayer.drawAhead(frames.map((next) => () => {
       let frame;
@@ -2509,7 +2708,9 @@ function createView(doc, model) {
     if (reason) controls.update(state);
     problem.hidden = !reason;
     problem.textContent = reason ? `Cannot draw this view: ${reason}. Make the widget again, e.g. AttentionWidget(model, text).` : "";
-    caption.hidden = plot.hidden = Boolean(reason);
+    caption.hidden = Boolean(reason);
+    plot.hidden = Boolean(reason) || state.view === "heads";
+    heads.root.hidden = Boolean(reason) || state.view !== "heads";
     if (reason) legend.hidden = stripStatus.hidden = stripWarning.hidden = tooltip.hidden = true;
   };
   const pictureOf = (scene, state) => {
@@ -2525,7 +2726,7 @@ function createView(doc, model) {
       legend: legendOf(scene, state.view === "model" && state.method.graph ? state.methods.find((m) => m.id === state.method.graph) ?? state.method : state.method)
     };
   };
-  return { root, plot, canvas, image, savePng, saveSvg, paintLayer, paintModel, placeDock, drawAhead, showProblem, paintComing: edgeLayer.paintComing, setOnScreen: edgeLayer.setOnScreen, pictureOf, destroy: () => (controls.destroy(), pending.destroy(), edgeLayer.destroy()) };
+  return { root, plot, canvas, heads, image, savePng, saveSvg, paintLayer, paintModel, paintHeads, placeDock, drawAhead, showProblem, paintComing: edgeLayer.paintComing, setOnScreen: edgeLayer.setOnScreen, pictureOf, destroy: () => (controls.destroy(), pending.destroy(), edgeLayer.destroy()) };
 }
 
 // src/render.js
@@ -2549,20 +2750,22 @@ function render({ model, el }) {
     const state = readState(model);
     const total = el.clientWidth || DEFAULT_WIDTH;
     const panel = panelLayout(total, state.image);
-    const dock = dockLayout(total, panel, Boolean(state.image));
+    const dock = state.view === "heads" ? { graphWidth: total, beside: false, width: 0, image: false } : dockLayout(total, panel, Boolean(state.image));
     view.placeDock(dock);
     const width = dock.graphWidth;
     let problem = state.problem;
     if (!problem) {
       try {
-        if (state.view === "model") {
-          frame = modelFrame(state, width, envelopeOf, hovered);
-          scene = view.paintModel(frame);
+        if (state.view === "heads") {
+          frame = headsFrame(state, width, envelopeOf);
+          scene = null;
+          view.paintHeads(frame);
+          view.image.paint(null);
         } else {
-          frame = layerFrame(state, width, envelopeOf, hovered);
-          scene = view.paintLayer(frame);
+          frame = state.view === "model" ? modelFrame(state, width, envelopeOf, hovered) : layerFrame(state, width, envelopeOf, hovered);
+          scene = frame.kind === "model" ? view.paintModel(frame) : view.paintLayer(frame);
+          view.image.paint(imageScene(state, frame, envelopeOf, panel));
         }
-        view.image.paint(imageScene(state, frame, envelopeOf, panel));
       } catch (error) {
         console.error(error);
         problem = error instanceof Error ? error.message : String(error);
@@ -2574,7 +2777,10 @@ function render({ model, el }) {
       view.image.paint(null);
       return;
     }
-    view.drawAhead(neighbourStates(state).map((next) => () => next.view === "model" ? modelFrame(next, width, envelopeOf, null) : layerFrame(next, width, envelopeOf, null)));
+    view.drawAhead(neighbourStates(state).map((next) => () => (
+      // (none in the heads view)
+      next.view === "model" ? modelFrame(next, width, envelopeOf, null) : layerFrame(next, width, envelopeOf, null)
+    )));
     const ended = win.performance.now();
     view.root.dataset.paintEnd = String(ended);
     view.root.dataset.paintMs = (ended - started).toFixed(3);
@@ -2584,7 +2790,7 @@ function render({ model, el }) {
     if (!scheduled) scheduled = win.requestAnimationFrame ? win.requestAnimationFrame(paint) : win.setTimeout(paint, 0);
   };
   const nodeUnder = (event) => {
-    if (!frame) return null;
+    if (!frame || frame.kind === "heads") return null;
     const box = view.plot.getBoundingClientRect();
     const x = event.clientX - box.left;
     const y = event.clientY - box.top;
@@ -2592,7 +2798,7 @@ function render({ model, el }) {
   };
   const patchNodeUnder = (event) => {
     const shown = view.image.scene();
-    if (!frame || !shown) return null;
+    if (!frame || frame.kind === "heads" || !shown) return null;
     const box = view.image.canvas.getBoundingClientRect();
     const patch = patchAt(shown.layout.box, shown.image.rows, shown.image.cols, event.clientX - box.left, event.clientY - box.top);
     return patch === null ? null : patchNode(readState(model), shown.image, patch);
@@ -2607,7 +2813,7 @@ function render({ model, el }) {
   };
   const onClick = pinWith(nodeUnder);
   const onKey = (event) => {
-    if (!frame) return;
+    if (!frame || frame.kind === "heads") return;
     const action = keyAction(readState(model), hovered, event.key);
     if (!action) return;
     event.preventDefault();
@@ -2634,8 +2840,17 @@ function render({ model, el }) {
       schedule();
     }
   };
+  const onCellClick = (event) => {
+    const cell = view.heads.cellUnder(event);
+    if (!cell) return;
+    model.set("layer", cell.layer);
+    if (readState(model).method.per_head) model.set("head", cell.head);
+    model.set("view", "layer");
+    model.save_changes();
+  };
   const fileName = () => {
     const state = readState(model);
+    if (state.view === "heads") return `attention-${state.method.id}-heads`;
     return state.view === "model" ? `attention-${state.method.id}-model` : `attention-${state.method.id}-layer${state.layer}`;
   };
   const picture = () => {
@@ -2643,6 +2858,10 @@ function render({ model, el }) {
     return scene && view.pictureOf(scene, readState(model));
   };
   const onSavePng = () => {
+    if (readState(model).view === "heads") {
+      view.heads.canvas.toBlob((blob) => blob && download(view.root, blob, `${fileName()}.png`), "image/png");
+      return;
+    }
     const drawn = picture();
     if (!drawn) return;
     const canvas = (
@@ -2663,6 +2882,9 @@ function render({ model, el }) {
     [view.plot, "pointerleave", onPointerLeave],
     [view.plot, "click", onClick],
     [view.plot, "keydown", onKey],
+    [view.heads.canvas, "pointermove", (event) => view.heads.showHover(view.heads.cellUnder(event))],
+    [view.heads.canvas, "pointerleave", () => view.heads.showHover(null)],
+    [view.heads.canvas, "click", onCellClick],
     [view.image.canvas, "pointermove", hoverWith(patchNodeUnder)],
     [view.image.canvas, "pointerleave", onPointerLeave],
     [view.image.canvas, "click", pinWith(patchNodeUnder)]

@@ -158,7 +158,7 @@ export function createControls(doc, model) {
         head.replaceChildren(...headChoices(state).map((h) => option(doc, String(h), names[h] ?? `head ${h}`)));
       }
       view.value = state.view;
-      layer.disabled = state.view === "model";
+      layer.disabled = state.view !== "layer";
       method.value = state.method.id;
       method.title = state.method.description;
       const layers = state.method.layers?.length ? state.method.layers : null;
@@ -167,7 +167,7 @@ export function createControls(doc, model) {
       layer.value = String(state.layer);
       layerValue.textContent = state.layerNames.length ? layerName(state, state.layer) : `${state.layer} / ${state.nLayers}`;
       head.value = String(state.method.per_head ? state.head : MEAN_HEAD);
-      head.disabled = !state.method.per_head || (state.view === "model" && state.method.cumulative);
+      head.disabled = !state.method.per_head || state.view === "heads" || (state.view === "model" && state.method.cumulative);
       head.title = state.method.per_head ? "" : `${state.method.label} averages the heads`;
       const targetKey = JSON.stringify(state.targets);
       if (targetKey !== targetsKey) {

@@ -60,7 +60,7 @@ function text(trait) {
 
 /** @type {ViewOption[]} the widget's view settings (Python: the traits tagged view=True) */
 export const VIEW_OPTIONS = [
-  choice("view", [["layer", "one layer"], ["model", "whole model"]]),
+  choice("view", [["layer", "one layer"], ["model", "whole model"], ["heads", "all heads"]]),
   count("layer", "layer", 1, (facts) => facts.nLayers, 1),
   {
     trait: "head",

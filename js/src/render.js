@@ -4,6 +4,7 @@
 import { dockLayout } from "./dock.js";
 import { download, paintPng, svgOf } from "./exporter.js";
 import { envelopeCache, layerFrame, modelFrame } from "./frames.js";
+import { headsFrame } from "./heads_grid.js";
 import { imageScene, panelLayout, patchAt, patchNode } from "./image.js";
 import { keyAction, toggledSelection } from "./keyboard.js";
 import { nodeAt } from "./layout.js";
@@ -26,7 +27,7 @@ export function render({ model, el }) {
   const envelopeOf = envelopeCache(model);
   /** @type {import("./keyboard.js").Node | null} under the pointer or the keyboard focus */
   let hovered = null;
-  /** @type {import("./frames.js").LayerFrame | import("./frames.js").ModelFrame | null} */
+  /** @type {import("./frames.js").LayerFrame | import("./frames.js").ModelFrame | import("./heads_grid.js").HeadsFrame | null} */
   let frame = null;
   /** @type {import("./scene.js").Scene | null} */
   let scene = null;
@@ -40,7 +41,8 @@ export function render({ model, el }) {
     const total = el.clientWidth || DEFAULT_WIDTH;
     const panel = panelLayout(total, state.image);
     // The focused token's value list takes a column beside the graph, or goes under it.
-    const dock = dockLayout(total, panel, Boolean(state.image));
+    // The heads grid takes the whole width: no value list, no image beside it.
+    const dock = state.view === "heads" ? { graphWidth: total, beside: false, width: 0, image: false } : dockLayout(total, panel, Boolean(state.image));
     view.placeDock(dock);
     const width = dock.graphWidth;
     // Traits that describe no picture: the widget says so rather than draw a wrong picture or
@@ -48,14 +50,16 @@ export function render({ model, el }) {
     let problem = state.problem;
     if (!problem) {
       try {
-        if (state.view === "model") {
-          frame = modelFrame(state, width, envelopeOf, hovered);
-          scene = view.paintModel(frame);
+        if (state.view === "heads") {
+          frame = headsFrame(state, width, envelopeOf);
+          scene = null;
+          view.paintHeads(frame);
+          view.image.paint(null);
         } else {
-          frame = layerFrame(state, width, envelopeOf, hovered);
-          scene = view.paintLayer(frame);
+          frame = state.view === "model" ? modelFrame(state, width, envelopeOf, hovered) : layerFrame(state, width, envelopeOf, hovered);
+          scene = frame.kind === "model" ? view.paintModel(frame) : view.paintLayer(frame);
+          view.image.paint(imageScene(state, frame, envelopeOf, panel));
         }
-        view.image.paint(imageScene(state, frame, envelopeOf, panel));
       } catch (error) {
         console.error(error);
         problem = error instanceof Error ? error.message : String(error);
@@ -67,7 +71,7 @@ export function render({ model, el }) {
       view.image.paint(null);
       return;
     }
-    view.drawAhead(neighbourStates(state).map((next) => () =>
+    view.drawAhead(neighbourStates(state).map((next) => () => // (none in the heads view)
       next.view === "model" ? modelFrame(next, width, envelopeOf, null) : layerFrame(next, width, envelopeOf, null)));
     // For benchmarks and tests: when the last picture was finished and how long it took.
     const ended = win.performance.now();
@@ -81,7 +85,7 @@ export function render({ model, el }) {
 
   /** @param {MouseEvent} event */
   const nodeUnder = (event) => {
-    if (!frame) return null;
+    if (!frame || frame.kind === "heads") return null;
     const box = view.plot.getBoundingClientRect();
     const x = event.clientX - box.left;
     const y = event.clientY - box.top;
@@ -90,7 +94,7 @@ export function render({ model, el }) {
   /** The graph node of the patch under the pointer on the image, as the graph's hover gives it. @param {MouseEvent} event */
   const patchNodeUnder = (event) => {
     const shown = view.image.scene();
-    if (!frame || !shown) return null;
+    if (!frame || frame.kind === "heads" || !shown) return null;
     const box = view.image.canvas.getBoundingClientRect();
     const patch = patchAt(shown.layout.box, shown.image.rows, shown.image.cols, event.clientX - box.left, event.clientY - box.top);
     return patch === null ? null : patchNode(readState(model), shown.image, patch);
@@ -108,7 +112,7 @@ export function render({ model, el }) {
   const onClick = pinWith(nodeUnder);
   /** @param {KeyboardEvent} event */
   const onKey = (event) => {
-    if (!frame) return; // nothing drawn
+    if (!frame || frame.kind === "heads") return; // nothing drawn, or no tokens to move between
     const action = keyAction(readState(model), hovered, event.key);
     if (!action) return;
     event.preventDefault();
@@ -137,8 +141,19 @@ export function render({ model, el }) {
     }
   };
 
+  /** A click on a cell of the heads grid opens that layer and head in the single-layer view. @param {MouseEvent} event */
+  const onCellClick = (event) => {
+    const cell = view.heads.cellUnder(event);
+    if (!cell) return;
+    model.set("layer", cell.layer);
+    if (readState(model).method.per_head) model.set("head", cell.head);
+    model.set("view", "layer");
+    model.save_changes();
+  };
+
   const fileName = () => {
     const state = readState(model);
+    if (state.view === "heads") return `attention-${state.method.id}-heads`;
     return state.view === "model" ? `attention-${state.method.id}-model` : `attention-${state.method.id}-layer${state.layer}`;
   };
   const picture = () => {
@@ -146,6 +161,10 @@ export function render({ model, el }) {
     return scene && view.pictureOf(scene, readState(model));
   };
   const onSavePng = () => {
+    if (readState(model).view === "heads") {
+      view.heads.canvas.toBlob((blob) => blob && download(view.root, blob, `${fileName()}.png`), "image/png");
+      return;
+    }
     const drawn = picture();
     if (!drawn) return;
     const canvas = /** @type {HTMLCanvasElement} */ (doc.createElement("canvas"));
@@ -165,6 +184,9 @@ export function render({ model, el }) {
     [view.plot, "pointerleave", onPointerLeave],
     [view.plot, "click", onClick],
     [view.plot, "keydown", onKey],
+    [view.heads.canvas, "pointermove", (event) => view.heads.showHover(view.heads.cellUnder(event))],
+    [view.heads.canvas, "pointerleave", () => view.heads.showHover(null)],
+    [view.heads.canvas, "click", onCellClick],
     [view.image.canvas, "pointermove", hoverWith(patchNodeUnder)],
     [view.image.canvas, "pointerleave", onPointerLeave],
     [view.image.canvas, "click", pinWith(patchNodeUnder)],

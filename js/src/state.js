@@ -64,7 +64,7 @@ export { MAX_HEAD, MEAN_HEAD };
  * @property {number} threshold     smallest |weight| drawn
  * @property {"show" | "hide" | "renormalise"} specials
  * @property {{ side?: "source" | "target", layer?: number, index?: number }} selected  the pinned token
- * @property {"layer" | "model"} view  one layer as a bipartite graph, or every layer as a column
+ * @property {"layer" | "model" | "heads"} view  one layer as a bipartite graph, every layer as a column, or a grid of every layer's and head's matrix
  * @property {number} binarizeThreshold  path counts: an edge exists where Ā exceeds this
  * @property {"" | "in" | "out"} nodeSize  dots sized by the slice's in- or out-degree
  * @property {{ start: number, size: number }} window  token rows shown (size 0: all)
@@ -244,6 +244,7 @@ export function headChoices(state) {
  * @returns {ViewState[]}
  */
 export function neighbourStates(state) {
+  if (state.view === "heads") return []; // the grid is drawn whole, not from kept pictures
   const others = state.methods.filter((m) => m.id !== state.method.id).map((method) => ({ ...state, method }));
   if (state.view === "model") return [{ ...state, view: /** @type {const} */ ("layer") }, ...others.filter(hasWholeModel)];
   /** @type {ViewState[]} */

@@ -9,6 +9,7 @@ import { CONTEXT_FILTER, CONTEXT_OPACITY } from "./draw.js";
 import { edgesOfNode } from "./edges.js";
 import { createExplain } from "./explain.js";
 import { legendOf } from "./export_legend.js";
+import { createHeadsGrid } from "./heads_draw.js";
 import { createImagePanel } from "./image_draw.js";
 import { LABEL_GAP } from "./layout.js";
 import {
@@ -97,7 +98,8 @@ export function createView(doc, model) {
   // An image analysis shows its image beside the graph and its legend (image.js); hidden for text.
   const image = createImagePanel(doc);
   const graph = element(doc, "div", "attnw-graph");
-  graph.append(plot, legend, stripStatus, stripWarning);
+  const heads = createHeadsGrid(doc);
+  graph.append(heads.root, plot, legend, stripStatus, stripWarning);
   // The value list of the focused token is docked off the plot (dock.js): in the side column,
   // under the image, or under the plot in a narrow widget.
   const side = element(doc, "div", "attnw-side");
@@ -183,6 +185,7 @@ export function createView(doc, model) {
     explain.update(state.method);
     pending.update(state, available, state.job);
     const scene = layerScene(frame, dark);
+    saveSvg.disabled = false;
     drawPicture(layout, state, scene);
     Object.assign(canvas.dataset, { edges: String(edges.count), view: "layer" });
     // Token lists (an encoder-decoder's): rows a kind of attention does not touch are faded.
@@ -245,6 +248,7 @@ export function createView(doc, model) {
     explain.update(state.method);
     pending.root.hidden = true;
     const scene = modelScene(frame, dark);
+    saveSvg.disabled = false;
     drawPicture(layout, state, scene);
     const edgeCount = perLayer.reduce((sum, edges) => sum + edges.count, 0);
     Object.assign(canvas.dataset, { edges: String(edgeCount), view: "model", columns: JSON.stringify(layout.columns) });
@@ -284,6 +288,20 @@ export function createView(doc, model) {
     return scene;
   };
 
+  /** The "all heads" overview (heads_draw.js) in place of the graph. @param {import("./heads_grid.js").HeadsFrame} frame */
+  const paintHeads = (frame) => {
+    const { state } = frame;
+    controls.update(state);
+    explain.update(state.method);
+    pending.root.hidden = true;
+    legend.hidden = stripStatus.hidden = stripWarning.hidden = tooltip.hidden = true;
+    const what = state.method.per_head ? "mean, max, then each head" : `${headLabel(state)}: one matrix per layer (this method is not per head)`;
+    caption.textContent = `${state.method.label} · all ${state.nLayers} layers × ${frame.heads.length === 1 ? "1 matrix" : `${state.nHeads} heads`} · ${what} · ${modelKind(state)}`;
+    caption.title = state.method.description;
+    heads.paint(frame);
+    saveSvg.disabled = true; // the grid is pixels: PNG only
+  };
+
   /**
    * Draw these frames' edges ahead while the page is idle (see raster.js).
    * @param {Array<() => import("./frames.js").LayerFrame | import("./frames.js").ModelFrame>} frames
@@ -312,7 +330,9 @@ export function createView(doc, model) {
     if (reason) controls.update(state);
     problem.hidden = !reason;
     problem.textContent = reason ? `Cannot draw this view: ${reason}. Make the widget again, e.g. AttentionWidget(model, text).` : "";
-    caption.hidden = plot.hidden = Boolean(reason);
+    caption.hidden = Boolean(reason);
+    plot.hidden = Boolean(reason) || state.view === "heads";
+    heads.root.hidden = Boolean(reason) || state.view !== "heads";
     if (reason) legend.hidden = stripStatus.hidden = stripWarning.hidden = tooltip.hidden = true;
   };
 
@@ -336,5 +356,5 @@ export function createView(doc, model) {
     };
   };
 
-  return { root, plot, canvas, image, savePng, saveSvg, paintLayer, paintModel, placeDock, drawAhead, showProblem, paintComing: edgeLayer.paintComing, setOnScreen: edgeLayer.setOnScreen, pictureOf, destroy: () => (controls.destroy(), pending.destroy(), edgeLayer.destroy()) };
+  return { root, plot, canvas, heads, image, savePng, saveSvg, paintLayer, paintModel, paintHeads, placeDock, drawAhead, showProblem, paintComing: edgeLayer.paintComing, setOnScreen: edgeLayer.setOnScreen, pictureOf, destroy: () => (controls.destroy(), pending.destroy(), edgeLayer.destroy()) };
 }

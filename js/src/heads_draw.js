@@ -1,0 +1,120 @@
+// The DOM of the "all heads" overview (heads_grid.js does its maths): one canvas with a small heat
+// map per layer and head, the layer marks and column names around it, a line naming the cell
+// under the pointer, and the colour key.
+
+import { colormap } from "./colormap.js";
+import { cellAt, cellOrigin, cellSlice, headName, MARGIN_LEFT, MARGIN_TOP, slicePixels, tableBytes } from "./heads_grid.js";
+import { element } from "./overlay.js";
+import { headLabel, layerMark, layerName } from "./state.js";
+
+/** @param {Document} doc */
+export function createHeadsGrid(doc) {
+  const win = /** @type {Window} */ (doc.defaultView);
+  const root = element(doc, "div", "attnw-heads");
+  root.hidden = true;
+  const hover = element(doc, "div", "attnw-heads-hover");
+  const canvas = /** @type {HTMLCanvasElement} */ (element(doc, "canvas", "attnw-heads-canvas"));
+  canvas.setAttribute("role", "img");
+  canvas.style.cursor = "pointer";
+  const key = element(doc, "div", "attnw-heads-key");
+  const bar = element(doc, "span", "attnw-heads-bar");
+  const keyText = element(doc, "span", "attnw-heads-key-text");
+  Object.assign(bar.style, { display: "inline-block", width: "80px", height: "10px", marginRight: "6px", verticalAlign: "middle" });
+  key.append(bar, keyText);
+  root.append(hover, canvas, key);
+  /** @type {import("./heads_grid.js").HeadsFrame | null} */
+  let shown = null;
+  // One scratch canvas of n × n pixels: each cell's ImageData goes there, then is drawn scaled.
+  const scratch = /** @type {HTMLCanvasElement} */ (doc.createElement("canvas"));
+
+  /** The cell under a pointer event, as the layer (1..L) and head it shows. @param {MouseEvent} event */
+  const cellUnder = (event) => {
+    if (!shown) return null;
+    const box = canvas.getBoundingClientRect();
+    const at = cellAt(shown.layout, event.clientX - box.left, event.clientY - box.top);
+    return at && { layer: at.row + 1, head: shown.heads[at.column] };
+  };
+
+  /** @param {{ layer: number, head: number } | null} cell */
+  const showHover = (cell) => {
+    if (!shown) return;
+    const { state } = shown;
+    hover.textContent = cell
+      ? `${capitalised(layerName(state, cell.layer))}, ${headLabel({ ...state, head: cell.head })}: click to open it`
+      : "Point at a cell to name it; click it to open that layer and head.";
+  };
+
+  /** @param {import("./heads_grid.js").HeadsFrame} frame */
+  const paint = (frame) => {
+    shown = frame;
+    const { state, layout, heads, env } = frame;
+    const dpr = win.devicePixelRatio || 1;
+    canvas.style.width = `${layout.width}px`;
+    canvas.style.height = `${layout.height}px`;
+    canvas.width = Math.round(layout.width * dpr);
+    canvas.height = Math.round(layout.height * dpr);
+    const signed = Boolean(env?.signed);
+    const name = signed ? "diverging" : "heat";
+    const table = tableBytes(colormap(name));
+    Object.assign(canvas.dataset, { rows: String(layout.rows), columns: String(layout.columns), cells: "0", cell: String(layout.cell) });
+    canvas.setAttribute("aria-label", `${state.method.label}: ${layout.rows} layers × ${layout.columns} heat maps, one per ${state.method.per_head ? "head" : "layer"}`);
+    const ctx = canvas.getContext("2d");
+    if (!ctx) return;
+    ctx.setTransform(dpr, 0, 0, dpr, 0, 0);
+    ctx.clearRect(0, 0, layout.width, layout.height);
+    const ink = win.getComputedStyle(root).color || "#888";
+    ctx.fillStyle = ink;
+    ctx.font = "11px sans-serif";
+    ctx.textAlign = "center";
+    ctx.textBaseline = "alphabetic";
+    heads.forEach((head, column) => ctx.fillText(state.method.per_head ? headName(head) : "", cellOrigin(layout, 0, column).x + layout.cell / 2, MARGIN_TOP - 4));
+    ctx.textAlign = "right";
+    ctx.textBaseline = "middle";
+    for (let row = 0; row < layout.rows; row++) ctx.fillText(layerMark(state, row + 1), MARGIN_LEFT - 6, cellOrigin(layout, row, 0).y + layout.cell / 2);
+    let cells = 0;
+    if (env) {
+      // One pixel per entry, blown up without blur; a matrix larger than its cell in device pixels
+      // is shrunk by taking each block's strongest entry (slicePixels), then drawn pixel for pixel.
+      const size = Math.round(layout.cell * dpr);
+      const side = Math.min(env.rows, size);
+      scratch.width = scratch.height = side;
+      const sctx = scratch.getContext("2d");
+      if (!sctx) return;
+      const image = sctx.createImageData(side, side);
+      ctx.imageSmoothingEnabled = false;
+      for (let row = 0; row < layout.rows; row++) {
+        for (let column = 0; column < heads.length; column++) {
+          const { x, y } = cellOrigin(layout, row, column);
+          if (!frame.ready[row]) {
+            ctx.strokeStyle = ink;
+            ctx.strokeRect(x + 0.5, y + 0.5, layout.cell - 1, layout.cell - 1);
+            continue;
+          }
+          image.data.set(slicePixels(env, cellSlice(frame, row, column), table, size).pixels);
+          sctx.putImageData(image, 0, 0);
+          ctx.drawImage(scratch, x, y, layout.cell, layout.cell);
+          cells++;
+        }
+      }
+    }
+    canvas.dataset.cells = String(cells);
+    const stops = colormap(name);
+    bar.style.background = `linear-gradient(to right, ${stops[0]}, ${stops[128]}, ${stops[255]})`;
+    const missing = frame.ready.filter((r) => !r).length;
+    keyText.textContent =
+      (signed ? "negative ← 0 → positive" : "0 → largest") +
+      ": each cell is scaled to its own largest value, so a cell shows its pattern, not its strength against the others." +
+      " Rows of a cell: receiving tokens; columns: sending tokens." +
+      (env && env.rows > Math.round(layout.cell * dpr) ? ` ${env.rows} tokens in ${Math.round(layout.cell * dpr)} pixels: each pixel shows the strongest entry of its block.` : "") +
+      (env?.indices ? ` Only the ${env.k} strongest entries of each row are stored at this length; the rest show as 0.` : "") +
+      (missing ? ` Empty boxes: ${missing} layers not computed yet (click one to open it and compute it there).` : "");
+    showHover(null);
+  };
+
+  return { root, canvas, paint, cellUnder, showHover };
+}
+
+/** @param {string} text */
+function capitalised(text) {
+  return text.charAt(0).toUpperCase() + text.slice(1);
+}
