@@ -1744,7 +1744,9 @@ function createControls(doc, model) {
   );
   const nodeSize = (
     /** @type {HTMLSelectElement} */
-    control(doc, "select", "attnw-node-size", "Dots sized by degree", {}, choicesOf("node_size"))
+    control(doc, "select", "attnw-node-size", "Dots sized by degree", {
+      title: "Teaching overlay: size each token's dot by its in-degree (the right column's row sums) or out-degree (the left column's column sums)"
+    }, choicesOf("node_size"))
   );
   const rows = (
     /** @type {HTMLSelectElement} */
@@ -1756,13 +1758,13 @@ function createControls(doc, model) {
   );
   const target = (
     /** @type {HTMLSelectElement} */
-    control(doc, "select", "attnw-target", "Target to explain")
+    control(doc, "select", "attnw-target", "Target to explain", { title: "The number the token scores explain: a logit, a similarity, or your own (w.set_target)" })
   );
   const attribution = (
     /** @type {HTMLSelectElement} */
     control(doc, "select", "attnw-attribution", "Token scores")
   );
-  const targetControl = labelled(doc, "Explain", target);
+  const targetControl = labelled(doc, "Target", target);
   const binarizeControl = labelled(doc, "Edge if weight >", binarize);
   const windowControl = labelled(doc, "Token rows", rows, element(doc, "span", "attnw-control-name", "from"), from);
   root.append(
@@ -1774,7 +1776,7 @@ function createControls(doc, model) {
     labelled(doc, "Edges per token", topK),
     labelled(doc, "Min weight", threshold),
     labelled(doc, "Special tokens", specials),
-    labelled(doc, "Dots", nodeSize),
+    labelled(doc, "Dot size", nodeSize),
     windowControl,
     labelled(doc, "Token scores", attribution),
     targetControl
