@@ -60,6 +60,38 @@ class IntegratedGradients:
         )
 
 
+def path_integral(
+    ends: list[torch.Tensor],
+    bases: list[torch.Tensor],
+    steps: int,
+    gradients: Callable[[list[torch.Tensor]], tuple[torch.Tensor | None, ...]],
+    progress: Callable[[float, float], None] | None,
+) -> list[torch.Tensor]:
+    """Integrated gradients along the straight path from ``bases`` to ``ends`` (each ``(1, ...)``), by
+    Gauss–Legendre quadrature in batches of ``_BATCH`` points: ``(x − x') ⊙ Σ_i w_i ∂y/∂x(x' + α_i (x − x'))``,
+    float64, one per input. gradients(points) → ∂(Σ y)/∂point for each batch of points ``(b, ...)`` (None: y
+    does not depend on it)."""
+    alphas, weights = methods.gauss_legendre(steps)
+    totals = [torch.zeros(end.shape, dtype=torch.float64, device=end.device) for end in ends]
+    for start in range(0, steps, _BATCH):
+        a, w = alphas[start : start + _BATCH], weights[start : start + _BATCH]
+        points = [
+            (base + _along(a.to(end.device, end.dtype), end) * (end - base)).requires_grad_(True)
+            for end, base in zip(ends, bases, strict=True)
+        ]
+        for total, grad, point in zip(totals, gradients(points), points, strict=True):
+            if grad is not None:
+                total += (_along(w.to(total.device), point) * grad).sum(0, keepdim=True)
+        if progress is not None:
+            progress(min(start + _BATCH, steps), steps)
+    return [(end - base).double() * total for end, base, total in zip(ends, bases, totals, strict=True)]
+
+
+def _along(values: torch.Tensor, like: torch.Tensor) -> torch.Tensor:
+    """``(b,)`` → ``(b, 1, ..., 1)``, to broadcast over a batch of points shaped like ``like``."""
+    return values.view(-1, *[1] * (like.dim() - 1))
+
+
 def until_complete(
     integrate: Callable[[int], torch.Tensor], gap: float, steps: int, tolerance: float, max_steps: int, baseline: str
 ) -> tuple[torch.Tensor, float, int, bool]:
@@ -261,19 +293,13 @@ class GradientRunner:
 
     def _integrate(self, target, embeds, base, steps, progress) -> torch.Tensor:
         """``(1, n, d)`` float64: ``(e − e') ⊙ Σ_i w_i ∂y/∂e(e' + α_i (e − e'))``."""
-        alphas, weights = methods.gauss_legendre(steps)
-        total = torch.zeros(embeds.shape, dtype=torch.float64, device=self.device)
-        for start in range(0, steps, _BATCH):
-            a = alphas[start : start + _BATCH].to(self.device, embeds.dtype)[:, None, None]
-            w = weights[start : start + _BATCH].to(self.device)[:, None, None]
-            points = (base + a * (embeds - base)).requires_grad_(True)
+
+        def gradients(points: list[torch.Tensor]) -> tuple[torch.Tensor, ...]:
             with borrowed_for_capture(self.model, "integrated gradients"), torch.enable_grad():
-                y = target.score(self._forward(points)).sum()
-                (grad,) = torch.autograd.grad(y, [points])
-            total += (w * grad).sum(0, keepdim=True)
-            if progress is not None:
-                progress(min(start + _BATCH, steps), steps)
-        return (embeds - base).double() * total
+                y = target.score(self._forward(points[0])).sum()
+                return torch.autograd.grad(y, points)
+
+        return path_integral([embeds], [base], steps, gradients, progress)[0]
 
     def blank_out(self, target: Target) -> torch.Tensor:
         """``(n,)``: |y − y¬j| when token j is replaced by the mask token (else unk, else pad)."""

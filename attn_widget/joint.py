@@ -100,13 +100,14 @@ class JointView:
             f"decoder {i}" for i in range(1, self.n_decoder_layers + 1)
         ]
 
-    def column_names(self) -> list[str]:
-        """What each column 0..L holds, source rows then target rows: the input; after encoder layer m the
-        source is mixed and the target waits; after decoder layer k the source is the encoder's output."""
+    def column_names(self) -> list[list[str]]:
+        """What each column 0..L holds, one name per token list (source, target): the input; after encoder
+        layer m the source is mixed and the target waits; after decoder layer k the source is the encoder's
+        output."""
         return [
-            "Input (layer 0)",
-            *(f"Encoder {m} · decoder input" for m in range(1, self.n_encoder_layers + 1)),
-            *(f"Encoder output · decoder {k}" for k in range(1, self.n_decoder_layers + 1)),
+            ["Input (layer 0)"],
+            *([f"Encoder {m}", "decoder input"] for m in range(1, self.n_encoder_layers + 1)),
+            *(["Encoder output", f"decoder {k}"] for k in range(1, self.n_decoder_layers + 1)),
         ]
 
     def segments(self) -> list[dict]:

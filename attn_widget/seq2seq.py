@@ -49,6 +49,8 @@ class Seq2SeqAnalysis:
         decoder_attentions: torch.Tensor,
         cross_attentions: torch.Tensor,
         generated: bool,
+        model=None,
+        decoder_values: DecoderValues | None = None,
     ):
         self.encoder = encoder  # an ordinary Analysis of the encoder (same forward pass)
         self.target_ids = target_ids  # (nt,) long: the decoder's input ids
@@ -56,7 +58,12 @@ class Seq2SeqAnalysis:
         self.decoder_attentions = decoder_attentions  # (Ld, H, nt, nt)
         self.cross_attentions = cross_attentions  # (Ld, H, nt, ns): row = target query, column = source key
         self.generated = generated  # the target is the model's own greedy output
+        self.model = model  # the whole encoder-decoder: gradient methods re-run it
+        self._decoder_values = decoder_values  # the decoder's self- and cross-attention values, verified on use
         self._rollouts: dict[float, torch.Tensor] = {}
+        self._flows: dict[tuple[float, int], torch.Tensor] = {}  # (residual, decoder layer) -> (nt, ns + nt)
+        self._effective: dict[tuple[str, bool], torch.Tensor] = {}
+        self._gradient_part: Any = None  # seq2seq_gradients.gradient_part makes it on first use
 
     @property
     def source_tokens(self) -> list[str]:
@@ -106,8 +113,6 @@ class Seq2SeqAnalysis:
         )
 
     # Gradients (seq2seq_gradients.py, docs/methods.md §6.8) -------------------------------------------------
-    model: Any = None  # the whole encoder-decoder (analyze_seq2seq sets it): gradient methods re-run it
-    _gradient_part: Any = None
 
     def attribution(self, method: str, target=None, **options) -> torch.Tensor:
         """``(ns + nt,)`` float64 token scores, source tokens then decoder inputs, for ``target`` (default: the
@@ -125,8 +130,7 @@ class Seq2SeqAnalysis:
 
         return gradient_part(self).relevance(target)
 
-    # Flow through cross-attention and effective attention of the decoder (issue 15) ------------------
-    _decoder_values: DecoderValues  # the decoder's and cross-attention's values, set by analyze_seq2seq
+    # Flow through cross-attention and effective attention of the decoder ---------------------------------
 
     def flow(
         self, residual: float = 0.5, layers: Iterable[int] | None = None, progress: ProgressArg = True
@@ -138,7 +142,7 @@ class Seq2SeqAnalysis:
         progress is ``True`` for a bar, ``False`` for none, or a callable ``(done rows, total rows)``.
         Finished layers are cached per residual."""
         wanted = layer_numbers(layers, self.n_decoder_layers)
-        cache = vars(self).setdefault("_flows", {})
+        cache = self._flows
         missing = [layer for layer in dict.fromkeys(wanted) if (float(residual), layer) not in cache]
         if missing:
             with progress_reporter(progress, "attention flow") as report:
@@ -161,7 +165,7 @@ class Seq2SeqAnalysis:
 
     def flow_layers_done(self, residual: float = 0.5) -> list[int]:
         """Decoder layer numbers whose ``flow`` is already computed (cheap to ask)."""
-        return sorted(layer for key, layer in vars(self).get("_flows", {}) if key == float(residual))
+        return sorted(layer for key, layer in self._flows if key == float(residual))
 
     def effective(self, kind: str = "encoder", sum_preserving: bool = False) -> torch.Tensor:
         """Signed effective attention (docs/methods.md §5) of one attention kind, float64, the shape of its
@@ -173,10 +177,11 @@ class Seq2SeqAnalysis:
             raise ValueError(f"kind must be one of {', '.join(map(repr, KINDS))}; got {kind!r}.")
         if kind == "encoder":
             return self.encoder.effective(sum_preserving).to(torch.float64)
-        cache = vars(self).setdefault("_effective", {})
-        if (kind, sum_preserving) not in cache:
-            cache[kind, sum_preserving] = effective_of(self._decoder_values.record(kind), sum_preserving)
-        return cache[kind, sum_preserving]
+        if self._decoder_values is None:
+            raise ValueError("This analysis was built without the decoder's values; make it with analyze(model, ...).")
+        if (kind, sum_preserving) not in self._effective:
+            self._effective[kind, sum_preserving] = effective_of(self._decoder_values.record(kind), sum_preserving)
+        return self._effective[kind, sum_preserving]
 
 
 def encoder_decoder_rollout(
@@ -289,10 +294,10 @@ def analyze_seq2seq(model, source: str, tokenizer=None, target: str | None = Non
     encoder = Analysis(record, model=model.get_encoder(), tokenizer=tokenizer)
     ids = decoder_ids[0].cpu()
     tokens = [display_token(tokenizer.decode([int(i)])) for i in ids]
-    analysis = Seq2SeqAnalysis(encoder, ids, tokens, decoder_att, cross_att, generated=target is None)
-    analysis.model = model
-    analysis._decoder_values = DecoderValues(model, record, dtype, pending)
-    return analysis
+    values = DecoderValues(model, record, dtype, pending)
+    return Seq2SeqAnalysis(
+        encoder, ids, tokens, decoder_att, cross_att, generated=target is None, model=model, decoder_values=values
+    )
 
 
 def _greedy(model, encoded: Encoded, limit: int | None) -> torch.Tensor:

@@ -19,7 +19,7 @@ import torch
 
 from . import methods, targets
 from .errors import UnsupportedModelError
-from .gradients import _BATCH, BASELINES, IntegratedGradients, _float_model, until_complete
+from .gradients import BASELINES, IntegratedGradients, _float_model, path_integral, until_complete
 from .methods.encoder_decoder_relevance import Relevance, encoder_decoder_relevance
 from .model_state import borrowed_for_capture
 from .progress import ProgressArg, progress_reporter
@@ -265,20 +265,13 @@ class Seq2SeqRunner:
 
     def _integrate(self, target, ends, bases, steps, progress) -> torch.Tensor:
         """``(ns + nt, d)`` float64: ``(x − x') ⊙ Σ_i w_i ∂y/∂x(x' + α_i (x − x'))`` for both sequences."""
-        alphas, weights = methods.gauss_legendre(steps)
-        totals = [torch.zeros(e.shape[1:], dtype=torch.float64, device=self.device) for e in ends]
-        for start in range(0, steps, _BATCH):
-            a = alphas[start : start + _BATCH].to(self.device, ends[0].dtype)[:, None, None]
-            w = weights[start : start + _BATCH].to(self.device)[:, None, None]
-            points = [(b + a * (e - b)).requires_grad_(True) for e, b in zip(ends, bases, strict=True)]
+
+        def gradients(points: list[torch.Tensor]) -> tuple[torch.Tensor | None, ...]:
             with borrowed_for_capture(self.model, "integrated gradients"), torch.enable_grad():
                 y = target.score(self.forward(*points)).sum()
-                grads = torch.autograd.grad(y, points, allow_unused=True)
-            for total, grad, point in zip(totals, grads, points, strict=True):
-                total += (w * _or_zero(grad, point)).sum(0)
-            if progress is not None:
-                progress(min(start + _BATCH, steps), steps)
-        return torch.cat([(e - b)[0].double() * t for e, b, t in zip(ends, bases, totals, strict=True)])
+                return torch.autograd.grad(y, points, allow_unused=True)
+
+        return torch.cat([part[0] for part in path_integral(list(ends), list(bases), steps, gradients, progress)])
 
 
 def _or_zero(grad: torch.Tensor | None, like: torch.Tensor) -> torch.Tensor:

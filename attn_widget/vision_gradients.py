@@ -15,9 +15,9 @@ from collections.abc import Callable
 
 import torch
 
-from . import methods, targets
+from . import targets
 from .capture import Capture
-from .gradients import _BATCH, Gradients, IntegratedGradients, _float_model, until_complete
+from .gradients import _BATCH, Gradients, IntegratedGradients, _float_model, path_integral, until_complete
 from .model_state import borrowed_for_capture
 from .targets import Context, Target
 from .vision import _pair
@@ -140,19 +140,13 @@ class VisionGradientRunner:
 
     def _integrate(self, target, x, base, steps, progress) -> torch.Tensor:
         """``(1, C, H, W)`` float64: ``(x − x') ⊙ Σ_i w_i ∂y/∂x(x' + α_i (x − x'))``."""
-        alphas, weights = methods.gauss_legendre(steps)
-        total = torch.zeros(x.shape, dtype=torch.float64, device=self.device)
-        for start in range(0, steps, _BATCH):
-            a = alphas[start : start + _BATCH].to(self.device, x.dtype)[:, None, None, None]
-            w = weights[start : start + _BATCH].to(self.device)[:, None, None, None]
-            points = (base + a * (x - base)).requires_grad_(True)
+
+        def gradients(points: list[torch.Tensor]) -> tuple[torch.Tensor, ...]:
             with borrowed_for_capture(self.model, "integrated gradients"), torch.enable_grad():
-                y = target.score(self.model(pixel_values=points)).sum()
-                (grad,) = torch.autograd.grad(y, [points])
-            total += (w * grad).sum(0, keepdim=True)
-            if progress is not None:
-                progress(min(start + _BATCH, steps), steps)
-        return (x - base).double() * total
+                y = target.score(self.model(pixel_values=points[0])).sum()
+                return torch.autograd.grad(y, points)
+
+        return path_integral([x], [base], steps, gradients, progress)[0]
 
     def blank_out(self, target: Target) -> torch.Tensor:
         """``(n,)``: |y − y¬j| when patch j's pixels are set to the zero baseline; prefix tokens 0."""

@@ -62,9 +62,9 @@ class AttentionWidget(OnRequest, TokenScores, anywidget.AnyWidget):
         "'decoder 1', ... (attn_widget.joint).",
     )
     column_names = fact(
-        t.List(t.Unicode()),
-        "Title of each column 0..L, what its rows hold ([] = 'Input (layer 0)', 'Layer 1', ...); encoder-decoders "
-        "say it for both token lists, e.g. 'Encoder output · decoder 1'.",
+        t.List(t.List(t.Unicode())),
+        "What each column 0..L holds, one name per token list of ``segments`` or one for all ([] = 'Input (layer "
+        "0)', 'Layer 1', ...); encoder-decoders: e.g. ['Encoder output', 'decoder 1'].",
     )
     segments = fact(
         t.List(t.Dict()),

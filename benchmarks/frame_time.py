@@ -231,7 +231,8 @@ def main() -> None:
         parser.error(f"no scenario starts with {args.only}; the scenarios: {[s[0] for s in SCENARIOS]}")
     builds = {"this build": None} | ({args.against: bundle_at(args.against)} if args.against else {})
 
-    trained, tokenizer = minilm_twice()
+    text_models = [name for name in args.models if name != "vit"]
+    trained, tokenizer = minilm_twice() if text_models else (None, None)  # MiniLM's tokenizer serves both
     models = {"MiniLM x2": trained} if "minilm" in args.models else {}
     if "random" in args.models:
         models["random"] = random_bert()

@@ -425,7 +425,7 @@ function readState(model) {
       causal: model.get("causal") === true,
       modelName: String(model.get("model_name") ?? ""),
       layerNames: Array.isArray(rawNames) && rawNames.length === L ? rawNames.map(String) : [],
-      columnNames: Array.isArray(rawColumns) && rawColumns.length === L + 1 ? rawColumns.map(String) : [],
+      columnNames: Array.isArray(rawColumns) && rawColumns.length === L + 1 && rawColumns.every(Array.isArray) ? rawColumns.map((names) => names.map(String)) : [],
       segments: segments.reduce((sum, s) => sum + s.size, 0) === n ? segments : [],
       methods,
       method,
@@ -517,18 +517,24 @@ function headLabel(state) {
   return `head ${state.head}`;
 }
 function columnTitles(state) {
-  const name = (layer) => layer === 0 ? "Input (layer 0)" : capitalised(layerName(state, layer));
-  if (state.view === "model") return [name(0), name(state.nLayers)];
-  const title = (layer) => state.columnNames[layer] ?? name(layer);
-  if (state.method.cumulative) return [title(0), title(state.layer)];
-  return [title(state.layer - 1), title(state.layer)];
+  if (state.view === "model") return [columnName(state, 0), columnName(state, state.nLayers)];
+  const [left, right] = layerColumns(state);
+  const title = (layer) => state.columnNames[layer]?.join(" \xB7 ") ?? columnName(state, layer);
+  return [title(left), title(right)];
 }
-function rowTitle(state, title, index) {
-  const parts = title.split(" \xB7 ");
-  if (state.segments.length < 2 || parts.length !== state.segments.length) return title;
+function layerColumns(state) {
+  return [state.method.cumulative ? 0 : state.layer - 1, state.layer];
+}
+function columnName(state, layer) {
+  return layer === 0 ? "Input (layer 0)" : capitalised(layerName(state, layer));
+}
+function rowTitle(state, side, index) {
+  const column = layerColumns(state)[side === "source" ? 0 : 1];
+  const names = state.columnNames[column];
+  if (!names || names.length !== state.segments.length) return columnTitles(state)[side === "source" ? 0 : 1];
   let end = 0;
   const k = state.segments.findIndex((segment) => index < (end += segment.size));
-  return capitalised(parts[Math.max(0, k)]);
+  return capitalised(names[Math.max(0, k)]);
 }
 function capitalised(text2) {
   return text2.charAt(0).toUpperCase() + text2.slice(1);
@@ -2630,7 +2636,7 @@ function createView(doc, model) {
         tokens: state.tokens,
         edges,
         touching: edgesOfNode(edges, focus),
-        columnTitle: rowTitle(state, focus.side === "source" ? titles[0] : titles[1], focus.index),
+        columnTitle: rowTitle(state, focus.side, focus.index),
         coverage: rowCoverage(env, slice, focus.index),
         rowNote: frame.rows && focus.side === "target" ? [state.method.row_label ?? "", frame.rows[focus.index]] : null,
         scoreNote: scores ? ["token score", scores[focus.index]] : null,

@@ -46,7 +46,7 @@ export { MAX_HEAD, MEAN_HEAD };
  * @property {boolean} causal
  * @property {string} modelName
  * @property {string[]} layerNames   name of each layer ([]: "layer 1", ...), e.g. "encoder 1", ..., "decoder 1", ...
- * @property {string[]} columnNames  title of each column 0..L, what its rows hold ([]: "Input (layer 0)", "Layer 1", ...)
+ * @property {string[][]} columnNames  what each column 0..L holds, one name per token list (or one for all) ([]: "Input (layer 0)", "Layer 1", ...)
  * @property {{ label: string, size: number }[]} segments  the token lists the tokens are made of ([]: one text)
  * @property {MethodMeta[]} methods
  * @property {MethodMeta} method
@@ -131,7 +131,7 @@ export function readState(model) {
     causal: model.get("causal") === true,
     modelName: String(model.get("model_name") ?? ""),
     layerNames: Array.isArray(rawNames) && rawNames.length === L ? rawNames.map(String) : [],
-    columnNames: Array.isArray(rawColumns) && rawColumns.length === L + 1 ? rawColumns.map(String) : [],
+    columnNames: Array.isArray(rawColumns) && rawColumns.length === L + 1 && rawColumns.every(Array.isArray) ? rawColumns.map((names) => names.map(String)) : [],
     segments: segments.reduce((sum, s) => sum + s.size, 0) === n ? segments : [],
     methods,
     method,
@@ -288,26 +288,35 @@ export function headLabel(state) {
  * @returns {[string, string]}
  */
 export function columnTitles(state) {
+  if (state.view === "model") return [columnName(state, 0), columnName(state, state.nLayers)];
+  const [left, right] = layerColumns(state);
   /** @param {number} layer */
-  const name = (layer) => (layer === 0 ? "Input (layer 0)" : capitalised(layerName(state, layer)));
-  if (state.view === "model") return [name(0), name(state.nLayers)];
-  /** @param {number} layer */
-  const title = (layer) => state.columnNames[layer] ?? name(layer);
-  if (state.method.cumulative) return [title(0), title(state.layer)];
-  return [title(state.layer - 1), title(state.layer)];
+  const title = (layer) => state.columnNames[layer]?.join(" · ") ?? columnName(state, layer);
+  return [title(left), title(right)];
+}
+
+/** The columns 0..L the single-layer view joins: the method's sources and the selected layer. @param {ViewState} state */
+function layerColumns(state) {
+  return [state.method.cumulative ? 0 : state.layer - 1, state.layer];
+}
+
+/** @param {ViewState} state @param {number} layer */
+function columnName(state, layer) {
+  return layer === 0 ? "Input (layer 0)" : capitalised(layerName(state, layer));
 }
 
 /**
- * A column title for one row: where a title names each token list's state ("Encoder output · decoder 1"),
- * the part for the row's list ("Decoder 1").
- * @param {ViewState} state @param {string} title @param {number} index  the row
+ * The single-layer view's title for one row of one side: where a column names each token list's state
+ * (an encoder-decoder's "Encoder output" and "decoder 1"), the name for the row's list.
+ * @param {ViewState} state @param {"source" | "target"} side @param {number} index  the row
  */
-export function rowTitle(state, title, index) {
-  const parts = title.split(" · ");
-  if (state.segments.length < 2 || parts.length !== state.segments.length) return title;
+export function rowTitle(state, side, index) {
+  const column = layerColumns(state)[side === "source" ? 0 : 1];
+  const names = state.columnNames[column];
+  if (!names || names.length !== state.segments.length) return columnTitles(state)[side === "source" ? 0 : 1];
   let end = 0;
   const k = state.segments.findIndex((segment) => index < (end += segment.size));
-  return capitalised(parts[Math.max(0, k)]);
+  return capitalised(names[Math.max(0, k)]);
 }
 
 /** @param {string} text */

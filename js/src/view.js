@@ -229,7 +229,7 @@ export function createView(doc, model) {
         tokens: state.tokens,
         edges,
         touching: edgesOfNode(edges, focus),
-        columnTitle: rowTitle(state, focus.side === "source" ? titles[0] : titles[1], focus.index),
+        columnTitle: rowTitle(state, focus.side, focus.index),
         coverage: rowCoverage(env, slice, focus.index),
         rowNote: frame.rows && focus.side === "target" ? [state.method.row_label ?? "", frame.rows[focus.index]] : null,
         scoreNote: scores ? ["token score", scores[focus.index]] : null,
