@@ -74,10 +74,6 @@ class JointView:
     def n_heads(self) -> int:
         return self.capture.n_heads
 
-    @property
-    def causal(self) -> bool:
-        return False
-
     # Token scores: over the joint token list, source tokens then decoder inputs (docs/methods.md §6.8).
     def attributions(self) -> tuple[str, ...]:
         """The token-score methods an encoder-decoder offers (``seq2seq_gradients.METHODS``)."""
