@@ -72,7 +72,8 @@ def test_heads_grid_draws_every_head_and_opens_a_cell(browser, page_server, mini
     page.mouse.move(x, y)
     assert page.locator(".attnw-heads-hover").inner_text().startswith("Layer 3, head 5")
     page.mouse.click(x, y)
-    page.wait_for_function("document.querySelector('.attnw-canvas').dataset.view === 'layer'")
+    # The graph canvas keeps data-view "layer" from before the grid: wait for the repaint that hides the grid.
+    page.wait_for_function("document.querySelector('.attnw-heads').hidden")
     opened = page.evaluate("[window.model.get('view'), window.model.get('layer'), window.model.get('head')]")
     assert opened == ["layer", 3, 5]
     assert "layer 3 of 6 · head 5" in page.inner_text(".attnw-caption")
