@@ -29,8 +29,10 @@ js/node_modules/.installed: js/package.json js/package-lock.json
 	cd js && npm ci --no-audit --no-fund --loglevel=error
 	touch $@
 
+# A CJK font too: the widget's lang="zh" labels are checked by looking (tests/browser/test_language.py).
 chromium:
 	@test -x /usr/bin/chromium || { $(SUDO) apt-get update -q && $(SUDO) apt-get install -y -q chromium; }
+	@fc-list :lang=zh | grep -q . || { $(SUDO) apt-get update -q && $(SUDO) apt-get install -y -q fonts-wqy-microhei; }
 
 bundle: js/node_modules/.installed
 	cd js && node build.mjs

@@ -179,6 +179,14 @@ class AttentionWidget(OnRequest, TokenScores, anywidget.AnyWidget):
         ),
         lambda self, value: checks.window(value, len(self.tokens)),
     )
+    lang = option(
+        Choice(
+            ("en", "zh"),
+            "en",
+            help="The language of the widget's words: 'en' (English) or 'zh' (Chinese). Token text, the model's "
+            "own names and per-input notes stay as they are.",
+        )
+    )
 
     # What the tags say, derived once from the class body (declaration order).
     _FACTS = tagged(locals(), "fact")

@@ -37,7 +37,11 @@ def code_cells(path: pathlib.Path) -> list[str]:
 def test_course_notebook_has_a_chinese_twin_with_the_same_code(path):
     twin = path.with_name(f"{path.stem}_zh.ipynb")
     assert twin.exists(), f"{twin.name} is missing"
-    assert code_cells(twin) == code_cells(path), f"{twin.name} must run exactly the code of {path.name}"
+    # The same code, except that the twin's widgets speak Chinese: every AttentionWidget(...) ends with lang="zh".
+    code = code_cells(twin)
+    assert sum(c.count('lang="zh")') for c in code) == sum(c.count("AttentionWidget(") for c in code) > 0
+    same = [c.replace(', lang="zh")', ")") for c in code]
+    assert same == code_cells(path), f'{twin.name} must run exactly the code of {path.name}, with lang="zh" widgets'
     english = [c.cell_type for c in nbformat.read(path, as_version=4).cells]
     assert [c.cell_type for c in nbformat.read(twin, as_version=4).cells] == english
 

@@ -2,6 +2,7 @@
 // scores. Controls write to the model; the model's change events update the controls, so
 // Python-side changes show up too.
 
+import { tr } from "./i18n.js";
 import { element } from "./overlay.js";
 import { choicesOf } from "./options.js";
 import { headChoices, layerName, MAX_HEAD, MEAN_HEAD, nearestLayer } from "./state.js";
@@ -29,77 +30,82 @@ function enterCommits(commit) {
 /**
  * @param {Document} doc
  * @param {import("./state.js").WidgetModel} model
+ * @param {string} lang  the language of the labels (i18n.js)
  * @returns {Controls}
  */
-export function createControls(doc, model) {
+export function createControls(doc, model, lang) {
+  /** @param {string} text @param {Record<string, string | number>} [params] */
+  const say = (text, params) => tr(lang, text, params);
+  /** A choice option's menu entries in the widget's language. @param {string} trait @returns {Array<[string, string]>} */
+  const choices = (trait) => choicesOf(trait).map(([value, text]) => [value, say(text)]);
   const root = element(doc, "div", "attnw-controls");
 
   const view = /** @type {HTMLSelectElement} */ (
-    control(doc, "select", "attnw-view", "View", {}, choicesOf("view"))
+    control(doc, "select", "attnw-view", say("View"), {}, choices("view"))
   );
-  const method = /** @type {HTMLSelectElement} */ (control(doc, "select", "attnw-method", "Method"));
-  const layer = /** @type {HTMLInputElement} */ (control(doc, "input", "attnw-layer", "Layer", { type: "range", min: "1", step: "1" }));
+  const method = /** @type {HTMLSelectElement} */ (control(doc, "select", "attnw-method", say("Method")));
+  const layer = /** @type {HTMLInputElement} */ (control(doc, "input", "attnw-layer", say("Layer"), { type: "range", min: "1", step: "1" }));
   const layerValue = element(doc, "output", "attnw-layer-value");
-  const head = /** @type {HTMLSelectElement} */ (control(doc, "select", "attnw-head", "Head"));
+  const head = /** @type {HTMLSelectElement} */ (control(doc, "select", "attnw-head", say("Head")));
   const topK = /** @type {HTMLInputElement} */ (
-    control(doc, "input", "attnw-top-k", "Edges per token, 0 for all", {
+    control(doc, "input", "attnw-top-k", say("Edges per token, 0 for all"), {
       type: "number",
       min: "0",
       step: "1",
-      title: "Draw at most this many edges into each token (0: all)",
+      title: say("Draw at most this many edges into each token (0: all)"),
     })
   );
   const threshold = /** @type {HTMLInputElement} */ (
-    control(doc, "input", "attnw-threshold", "Smallest weight drawn", {
+    control(doc, "input", "attnw-threshold", say("Smallest weight drawn"), {
       type: "number",
       min: "0",
       step: "0.01",
-      title: "Hide edges whose weight is below this",
+      title: say("Hide edges whose weight is below this"),
     })
   );
   const specials = /** @type {HTMLSelectElement} */ (
-    control(doc, "select", "attnw-specials", "Special tokens", {}, choicesOf("specials"))
+    control(doc, "select", "attnw-specials", say("Special tokens"), {}, choices("specials"))
   );
   const binarize = /** @type {HTMLInputElement} */ (
-    control(doc, "input", "attnw-binarize", "Binarisation threshold", {
+    control(doc, "input", "attnw-binarize", say("Binarisation threshold"), {
       type: "number",
       min: "0",
       max: "0.99",
       step: "0.01",
-      title: "An edge exists where the head-mean attention exceeds this",
+      title: say("An edge exists where the head-mean attention exceeds this"),
     })
   );
   const nodeSize = /** @type {HTMLSelectElement} */ (
-    control(doc, "select", "attnw-node-size", "Dots sized by degree", {
-      title: "Teaching overlay: size each token's dot by its in-degree (the right column's row sums) or out-degree (the left column's column sums)",
-    }, choicesOf("node_size"))
+    control(doc, "select", "attnw-node-size", say("Dots sized by degree"), {
+      title: say("Teaching overlay: size each token's dot by its in-degree (the right column's row sums) or out-degree (the left column's column sums)"),
+    }, choices("node_size"))
   );
   const rows = /** @type {HTMLSelectElement} */ (
-    control(doc, "select", "attnw-window-size", "Token rows shown", {}, ["0", "32", "64", "128"].map((v) => [v, v === "0" ? "all" : v]))
+    control(doc, "select", "attnw-window-size", say("Token rows shown"), {}, ["0", "32", "64", "128"].map((v) => [v, v === "0" ? say("all") : v]))
   );
   const from = /** @type {HTMLInputElement} */ (
-    control(doc, "input", "attnw-window-start", "First token row shown", { type: "number", min: "0", step: "1" })
+    control(doc, "input", "attnw-window-start", say("First token row shown"), { type: "number", min: "0", step: "1" })
   );
   const target = /** @type {HTMLSelectElement} */ (
-    control(doc, "select", "attnw-target", "Target to explain", { title: "The number the token scores explain: a logit, a similarity, or your own (w.set_target)" })
+    control(doc, "select", "attnw-target", say("Target to explain"), { title: say("The number the token scores explain: a logit, a similarity, or your own (w.set_target)") })
   );
-  const attribution = /** @type {HTMLSelectElement} */ (control(doc, "select", "attnw-attribution", "Token scores"));
+  const attribution = /** @type {HTMLSelectElement} */ (control(doc, "select", "attnw-attribution", say("Token scores")));
 
-  const targetControl = labelled(doc, "Target", target);
-  const binarizeControl = labelled(doc, "Edge if weight >", binarize);
-  const windowControl = labelled(doc, "Token rows", rows, element(doc, "span", "attnw-control-name", "from"), from);
+  const targetControl = labelled(doc, say("Target"), target);
+  const binarizeControl = labelled(doc, say("Edge if weight >"), binarize);
+  const windowControl = labelled(doc, say("Token rows"), rows, element(doc, "span", "attnw-control-name", say("from")), from);
   root.append(
-    labelled(doc, "View", view),
-    labelled(doc, "Method", method),
-    labelled(doc, "Layer", layer, layerValue),
+    labelled(doc, say("View"), view),
+    labelled(doc, say("Method"), method),
+    labelled(doc, say("Layer"), layer, layerValue),
     binarizeControl,
-    labelled(doc, "Head", head),
-    labelled(doc, "Edges per token", topK),
-    labelled(doc, "Min weight", threshold),
-    labelled(doc, "Special tokens", specials),
-    labelled(doc, "Dot size", nodeSize),
+    labelled(doc, say("Head"), head),
+    labelled(doc, say("Edges per token"), topK),
+    labelled(doc, say("Min weight"), threshold),
+    labelled(doc, say("Special tokens"), specials),
+    labelled(doc, say("Dot size"), nodeSize),
     windowControl,
-    labelled(doc, "Token scores", attribution),
+    labelled(doc, say("Token scores"), attribution),
     targetControl,
   );
 
@@ -156,10 +162,10 @@ export function createControls(doc, model) {
       if (key !== optionsKey) {
         optionsKey = key;
         method.replaceChildren(...methodOptions(doc, state.methods));
-        attribution.replaceChildren(option(doc, "", "off"), ...state.attributions.map((a) => option(doc, a.id, a.label)));
+        attribution.replaceChildren(option(doc, "", say("off")), ...state.attributions.map((a) => option(doc, a.id, a.label)));
         /** @type {Record<number, string>} */
-        const names = { [MEAN_HEAD]: "mean", [MAX_HEAD]: "max" };
-        head.replaceChildren(...headChoices(state).map((h) => option(doc, String(h), names[h] ?? `head ${h}`)));
+        const names = { [MEAN_HEAD]: say("mean"), [MAX_HEAD]: say("max") };
+        head.replaceChildren(...headChoices(state).map((h) => option(doc, String(h), names[h] ?? say("head {n}", { n: h }))));
       }
       view.value = state.view;
       layer.disabled = state.view !== "layer";
@@ -172,7 +178,7 @@ export function createControls(doc, model) {
       layerValue.textContent = state.layerNames.length ? layerName(state, state.layer) : `${state.layer} / ${state.nLayers}`;
       head.value = String(state.method.per_head ? state.head : MEAN_HEAD);
       head.disabled = !state.method.per_head || state.view === "heads" || (state.view === "model" && state.method.cumulative);
-      head.title = state.method.per_head ? "" : `${state.method.label} averages the heads`;
+      head.title = state.method.per_head ? "" : say("{method} averages the heads", { method: state.method.label });
       const targetKey = JSON.stringify(state.targets);
       if (targetKey !== targetsKey) {
         targetsKey = targetKey;
@@ -194,8 +200,8 @@ export function createControls(doc, model) {
       from.disabled = state.window.size === 0;
       attribution.disabled = state.targets.length === 0;
       attribution.title = state.targets.length
-        ? "Gradient or blank-out scores of each token for the chosen target"
-        : "This model has no output head: choose a target from Python, e.g. w.set_target(attn_widget.targets.similarity(...))";
+        ? say("Gradient or blank-out scores of each token for the chosen target")
+        : say("This model has no output head: choose a target from Python, e.g. w.set_target(attn_widget.targets.similarity(...))");
     },
     destroy() {
       for (const [node, type, callback] of listeners) node.removeEventListener(type, callback);

@@ -2,16 +2,18 @@
 // `explain`), shown under the caption when the user asks, so it never covers the plot. The
 // text reaches the page through textContent only.
 
+import { tr } from "./i18n.js";
 import { element } from "./overlay.js";
 
 /**
  * @param {Document} doc
+ * @param {string} [lang]  the language of the words (i18n.js)
  * @returns {{ button: HTMLButtonElement, panel: HTMLElement, update: (method: import("./state.js").MethodMeta) => void }}
  */
-export function createExplain(doc) {
-  const button = /** @type {HTMLButtonElement} */ (element(doc, "button", "attnw-save attnw-explain-toggle", "? About this method"));
+export function createExplain(doc, lang = "en") {
+  const button = /** @type {HTMLButtonElement} */ (element(doc, "button", "attnw-save attnw-explain-toggle", tr(lang, "? About this method")));
   button.type = "button";
-  button.title = "Show or hide what the selected method draws, in plain words";
+  button.title = tr(lang, "Show or hide what the selected method draws, in plain words");
   button.setAttribute("aria-expanded", "false");
   const panel = element(doc, "div", "attnw-explain");
   panel.hidden = true;
@@ -27,17 +29,17 @@ export function createExplain(doc) {
   });
   /** @param {import("./state.js").MethodMeta} method */
   const update = (method) => {
-    heading.textContent = method.label ? `About “${method.label}”` : "";
-    body.textContent = explanationOf(method);
+    heading.textContent = method.label ? tr(lang, "About “{method}”", { method: method.label }) : "";
+    body.textContent = explanationOf(method, lang);
   };
   return { button, panel, update };
 }
 
 /**
  * The text the panel shows for a method: its explanation, else its one-line description.
- * @param {import("./state.js").MethodMeta} method
+ * @param {import("./state.js").MethodMeta} method @param {string} [lang]
  * @returns {string}
  */
-export function explanationOf(method) {
-  return method.explain || method.description || "No explanation is available for this method.";
+export function explanationOf(method, lang = "en") {
+  return method.explain || method.description || tr(lang, "No explanation is available for this method.");
 }

@@ -2,6 +2,7 @@
 // methods) to the largest drawn value, with the method's name, as the widget's legend shows it.
 // Drawn below the caption by svgOf and paintPng (exporter.js).
 
+import { tr } from "./i18n.js";
 import { formatValue } from "./overlay.js";
 
 /** Height the legend adds below the caption. */
@@ -14,6 +15,7 @@ const STEP = 32;
 /**
  * @typedef {object} LegendSpec
  * @property {string} label      the method's name
+ * @property {string} title      what the bar shows, in the widget's language
  * @property {string[]} table    the edge colour table
  * @property {boolean} signed
  * @property {number} max        largest |value| of the drawn edges (the colour scale's end)
@@ -25,18 +27,21 @@ const STEP = 32;
  * The legend of a scene, or null when nothing is drawn.
  * @param {import("./scene.js").Scene} scene
  * @param {{ label: string, integer?: boolean }} method
+ * @param {string} [lang]  the language of the title (i18n.js)
  * @returns {LegendSpec | null}
  */
-export function legendOf(scene, method) {
+export function legendOf(scene, method, lang = "en") {
   const maxima = scene.bundles.map((b) => b.edges.max).filter((m) => m > 0);
   if (maxima.length === 0) return null;
+  const perLayer = scene.bundles.length > 1;
   return {
     label: method.label,
+    title: tr(lang, perLayer ? "{method}: edge colour (scaled per layer; largest layer's range)" : "{method}: edge colour", { method: method.label }),
     table: scene.table,
     signed: scene.signed,
     max: Math.max(...maxima),
     integer: Boolean(method.integer),
-    perLayer: scene.bundles.length > 1,
+    perLayer,
   };
 }
 
@@ -44,8 +49,7 @@ export function legendOf(scene, method) {
 function texts(spec) {
   const low = spec.signed ? formatValue(-spec.max, spec.integer) : "0";
   const high = formatValue(spec.max, spec.integer);
-  const title = `${spec.label}: edge colour${spec.perLayer ? " (scaled per layer; largest layer's range)" : ""}`;
-  return { low, high, title };
+  return { low, high, title: spec.title };
 }
 
 /** @param {LegendSpec} spec @returns {{ offset: number, color: string }[]} */

@@ -2,13 +2,16 @@
 // map per layer and head, the layer marks and column names around it, a line naming the cell
 // under the pointer, and the colour key.
 
+import { tr } from "./i18n.js";
 import { colormap } from "./colormap.js";
 import { cellAt, cellOrigin, cellSlice, headName, MARGIN_LEFT, MARGIN_TOP, slicePixels, tableBytes } from "./heads_grid.js";
 import { element } from "./overlay.js";
 import { headLabel, layerMark, layerName } from "./state.js";
 
-/** @param {Document} doc */
-export function createHeadsGrid(doc) {
+/** @param {Document} doc @param {string} lang  the language of the words (i18n.js) */
+export function createHeadsGrid(doc, lang) {
+  /** @param {string} text @param {Record<string, string | number>} [params] */
+  const say = (text, params) => tr(lang, text, params);
   const win = /** @type {Window} */ (doc.defaultView);
   const root = element(doc, "div", "attnw-heads");
   root.hidden = true;
@@ -40,8 +43,8 @@ export function createHeadsGrid(doc) {
     if (!shown) return;
     const { state } = shown;
     hover.textContent = cell
-      ? `${capitalised(layerName(state, cell.layer))}, ${headLabel({ ...state, head: cell.head })}: click to open it`
-      : "Point at a cell to name it; click it to open that layer and head.";
+      ? say("{layer}, {head}: click to open it", { layer: capitalised(layerName(state, cell.layer)), head: headLabel({ ...state, head: cell.head }) })
+      : say("Point at a cell to name it; click it to open that layer and head.");
   };
 
   /** @param {import("./heads_grid.js").HeadsFrame} frame */
@@ -57,7 +60,7 @@ export function createHeadsGrid(doc) {
     const name = signed ? "diverging" : "heat";
     const table = tableBytes(colormap(name));
     Object.assign(canvas.dataset, { rows: String(layout.rows), columns: String(layout.columns), cells: "0", cell: String(layout.cell) });
-    canvas.setAttribute("aria-label", `${state.method.label}: ${layout.rows} layers × ${layout.columns} heat maps, one per ${state.method.per_head ? "head" : "layer"}`);
+    canvas.setAttribute("aria-label", say(state.method.per_head ? "{method}: {rows} layers × {columns} heat maps, one per head" : "{method}: {rows} layers × {columns} heat maps, one per layer", { method: state.method.label, rows: layout.rows, columns: layout.columns }));
     const ctx = canvas.getContext("2d");
     if (!ctx) return;
     ctx.setTransform(dpr, 0, 0, dpr, 0, 0);
@@ -67,7 +70,7 @@ export function createHeadsGrid(doc) {
     ctx.font = "11px sans-serif";
     ctx.textAlign = "center";
     ctx.textBaseline = "alphabetic";
-    heads.forEach((head, column) => ctx.fillText(state.method.per_head ? headName(head) : "", cellOrigin(layout, 0, column).x + layout.cell / 2, MARGIN_TOP - 4));
+    heads.forEach((head, column) => ctx.fillText(state.method.per_head ? say(headName(head)) : "", cellOrigin(layout, 0, column).x + layout.cell / 2, MARGIN_TOP - 4));
     ctx.textAlign = "right";
     ctx.textBaseline = "middle";
     for (let row = 0; row < layout.rows; row++) ctx.fillText(layerMark(state, row + 1), MARGIN_LEFT - 6, cellOrigin(layout, row, 0).y + layout.cell / 2);
@@ -101,13 +104,14 @@ export function createHeadsGrid(doc) {
     const stops = colormap(name);
     bar.style.background = `linear-gradient(to right, ${stops[0]}, ${stops[128]}, ${stops[255]})`;
     const missing = frame.ready.filter((r) => !r).length;
+    const pixels = Math.round(layout.cell * dpr);
     keyText.textContent =
-      (signed ? "negative ← 0 → positive" : "0 → largest") +
-      ": each cell is scaled to its own largest value, so a cell shows its pattern, not its strength against the others." +
-      " Rows of a cell: receiving tokens; columns: sending tokens." +
-      (env && env.rows > Math.round(layout.cell * dpr) ? ` ${env.rows} tokens in ${Math.round(layout.cell * dpr)} pixels: each pixel shows the strongest entry of its block.` : "") +
-      (env?.indices ? ` Only the ${env.k} strongest entries of each row are stored at this length; the rest show as 0.` : "") +
-      (missing ? ` Empty boxes: ${missing} layers not computed yet (click one to open it and compute it there).` : "");
+      say(signed ? "negative ← 0 → positive" : "0 → largest") +
+      say(": each cell is scaled to its own largest value, so a cell shows its pattern, not its strength against the others.") +
+      say(" Rows of a cell: receiving tokens; columns: sending tokens.") +
+      (env && env.rows > pixels ? say(" {n} tokens in {pixels} pixels: each pixel shows the strongest entry of its block.", { n: env.rows, pixels }) : "") +
+      (env?.indices ? say(" Only the {k} strongest entries of each row are stored at this length; the rest show as 0.", { k: env.k }) : "") +
+      (missing ? say(" Empty boxes: {n} layers not computed yet (click one to open it and compute it there).", { n: missing }) : "");
     showHover(null);
   };
 

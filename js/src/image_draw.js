@@ -2,6 +2,7 @@
 // focused patch outlined, on screen (a canvas, its words in DOM text) and in the PNG and SVG exports
 // (the same picture, the words drawn beside it). Token text reaches the page through textContent.
 
+import { tr } from "./i18n.js";
 import { colorAt } from "./colormap.js";
 import { heatAlpha } from "./image.js";
 import { element, formatValue } from "./overlay.js";
@@ -87,8 +88,9 @@ const scaleEnds = (scene) => [scene.signed ? formatValue(-scene.max) : "0", form
 /**
  * The panel on screen: title, picture, colour scale and notes.
  * @param {Document} doc
+ * @param {string} lang  the language of the words (i18n.js)
  */
-export function createImagePanel(doc) {
+export function createImagePanel(doc, lang) {
   const root = element(doc, "div", "attnw-image");
   root.hidden = true;
   const title = element(doc, "div", "attnw-image-title");
@@ -129,7 +131,7 @@ export function createImagePanel(doc) {
     bar.style.background = `linear-gradient(to right, ${stopsOf(scene.table).join(", ")})`;
     scaleText.textContent = scene.scaleText;
     note.textContent = scene.note;
-    canvas.setAttribute("aria-label", `The input image, ${scene.image.rows}×${scene.image.cols} patches, coloured by ${scene.scaleText || "nothing"}`);
+    canvas.setAttribute("aria-label", tr(lang, "The input image, {rows}×{cols} patches, coloured by {what}", { rows: scene.image.rows, cols: scene.image.cols, what: scene.scaleText || tr(lang, "nothing") }));
     // For tests: whose row the colours are, and which patches are outlined.
     Object.assign(canvas.dataset, {
       token: String(scene.token),

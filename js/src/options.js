@@ -2,6 +2,8 @@
 // is read (a value out of range or of the wrong kind falls back to the default). readState, the
 // traits a redraw follows, the standalone model's saves and the controls' choices derive from it.
 
+import { LANGUAGES } from "./i18n.js";
+
 /**
  * @typedef {object} Facts  what an option's reader may depend on
  * @property {number} n        tokens
@@ -74,6 +76,7 @@ export const VIEW_OPTIONS = [
   choice("specials", [["show", "show"], ["hide", "hide"], ["renormalise", "hide, renormalise rows"]]),
   finite("binarize_threshold", "binarizeThreshold", 0, 1, 0.05),
   choice("node_size", [["", "off"], ["in", "in-degree"], ["out", "out-degree"]], "nodeSize"),
+  choice("lang", LANGUAGES),
   {
     trait: "window",
     key: "window",

@@ -1,6 +1,7 @@
 // DOM parts drawn over and around the canvas: token labels, column titles,
 // the hover tooltip, the legend. Token text is untrusted: textContent only.
 
+import { tr } from "./i18n.js";
 import { colorAt } from "./colormap.js";
 import { HEADER_HEIGHT, LABEL_GAP, rowCenter } from "./layout.js";
 import { displayToken } from "./text.js";
@@ -122,16 +123,17 @@ export function renderTitles(left, right, titles) {
  * @param {[string, number] | null} [args.scoreNote]  the token's attribution score: label, value
  * @param {boolean} [args.pinned]  the token is pinned (click or Enter again to unpin)
  * @param {boolean} [args.integer]  the weights are whole numbers (path counts)
+ * @param {string} [args.lang]  the language of the words (i18n.js)
  */
 export function renderTooltip(
   tooltip,
-  { node, tokens, edges, touching, columnTitle, coverage, rowNote = null, scoreNote = null, pinned = false, integer = false },
+  { node, tokens, edges, touching, columnTitle, coverage, rowNote = null, scoreNote = null, pinned = false, integer = false, lang = "en" },
 ) {
   const doc = tooltip.ownerDocument;
   tooltip.replaceChildren();
-  const verb = node.side === "target" ? "draws on" : "feeds";
-  const title = element(doc, "div", "attnw-tooltip-title", pinned ? "Pinned · " : "");
-  title.append(...quotedToken(doc, tokens[node.index], node.index), ` · ${columnTitle} ${verb}:`);
+  const title = element(doc, "div", "attnw-tooltip-title", pinned ? tr(lang, "Pinned · ") : "");
+  const says = tr(lang, node.side === "target" ? "{column} draws on:" : "{column} feeds:", { column: columnTitle });
+  title.append(...quotedToken(doc, tokens[node.index], node.index), ` · ${says}`);
   tooltip.append(title);
   const list = element(doc, "table", "attnw-tooltip-list");
   for (const e of touching.slice(0, TOOLTIP_ROWS)) {
@@ -144,14 +146,14 @@ export function renderTooltip(
   }
   tooltip.append(list);
   if (touching.length > TOOLTIP_ROWS) {
-    tooltip.append(element(doc, "div", "attnw-tooltip-more", `… and ${touching.length - TOOLTIP_ROWS} more`));
+    tooltip.append(element(doc, "div", "attnw-tooltip-more", tr(lang, "… and {n} more", { n: touching.length - TOOLTIP_ROWS })));
   }
-  if (touching.length === 0) tooltip.append(element(doc, "div", "attnw-tooltip-more", "no edges"));
+  if (touching.length === 0) tooltip.append(element(doc, "div", "attnw-tooltip-more", tr(lang, "no edges")));
   if (rowNote) tooltip.append(element(doc, "div", "attnw-tooltip-more", `${rowNote[0]}: ${formatValue(rowNote[1])}`));
   if (scoreNote) tooltip.append(element(doc, "div", "attnw-tooltip-more", `${scoreNote[0]}: ${formatValue(scoreNote[1])}`));
   if (node.side === "target" && coverage < 0.9995) {
     tooltip.append(
-      element(doc, "div", "attnw-tooltip-more", `stored edges carry ${(coverage * 100).toFixed(1)}% of this row`),
+      element(doc, "div", "attnw-tooltip-more", tr(lang, "stored edges carry {share}% of this row", { share: (coverage * 100).toFixed(1) })),
     );
   }
   tooltip.hidden = false;
@@ -195,10 +197,11 @@ export function formatValue(value, integer = false) {
  * @param {string} [args.rowLabel]        label of the method's per-row quantity
  * @param {number | null} [args.rowMean]  its mean over the rows of this slice
  * @param {boolean} [args.integer]        the weights are whole numbers (path counts)
+ * @param {string} [args.lang]             the language of the words (i18n.js)
  */
 export function renderLegend(
   legend,
-  { table, signed, max, meanCoverage, minCoverage, edgeCount, drawnShare = 1, rowLabel = "", rowMean = null, integer = false },
+  { table, signed, max, meanCoverage, minCoverage, edgeCount, drawnShare = 1, rowLabel = "", rowMean = null, integer = false, lang = "en" },
 ) {
   const doc = legend.ownerDocument;
   legend.replaceChildren();
@@ -211,14 +214,16 @@ export function renderLegend(
     element(doc, "span", "attnw-legend-label", formatValue(max, integer)),
   );
   const share = meanCoverage * drawnShare;
+  /** @param {number} x */
+  const percent = (x) => (x * 100).toFixed(1);
   const coverageText =
     minCoverage >= 0.9995 && drawnShare >= 0.9995
-      ? `${edgeCount} edges, all of the attention drawn`
-      : `${edgeCount} edges carrying ${(share * 100).toFixed(1)}% of the attention` +
-        (minCoverage < 0.9995 ? ` (the data keeps ${(meanCoverage * 100).toFixed(1)}% per row on average, least ${(minCoverage * 100).toFixed(1)}%)` : "");
+      ? tr(lang, "{n} edges, all of the attention drawn", { n: edgeCount })
+      : tr(lang, "{n} edges carrying {share}% of the attention", { n: edgeCount, share: percent(share) }) +
+        (minCoverage < 0.9995 ? tr(lang, " (the data keeps {mean}% per row on average, least {least}%)", { mean: percent(meanCoverage), least: percent(minCoverage) }) : "");
   legend.append(element(doc, "span", "attnw-legend-coverage", coverageText));
   if (rowLabel && rowMean !== null) {
-    legend.append(element(doc, "span", "attnw-legend-coverage", `${rowLabel}: ${formatValue(rowMean)} per row on average`));
+    legend.append(element(doc, "span", "attnw-legend-coverage", tr(lang, "{label}: {value} per row on average", { label: rowLabel, value: formatValue(rowMean) })));
   }
   // Tests and screen readers can read the scale's maximum without parsing text.
   legend.dataset.max = String(max);

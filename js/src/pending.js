@@ -2,6 +2,7 @@
 // on request (attention flow for long inputs): a button to ask the kernel for it, and
 // the running job's progress with a cancel button.
 
+import { tr } from "./i18n.js";
 import { element } from "./overlay.js";
 
 /**
@@ -16,15 +17,18 @@ import { element } from "./overlay.js";
 /**
  * @param {Document} doc
  * @param {import("./state.js").WidgetModel & { send: (content: object) => void }} model
+ * @param {string} lang  the language of the words (i18n.js)
  */
-export function createPending(doc, model) {
+export function createPending(doc, model, lang) {
+  /** @param {string} text @param {Record<string, string | number>} [params] */
+  const say = (text, params) => tr(lang, text, params);
   const root = element(doc, "div", "attnw-pending");
   root.setAttribute("role", "status");
   const message = element(doc, "p", "attnw-pending-message");
   const buttons = element(doc, "div", "attnw-pending-buttons");
   const computeLayer = /** @type {HTMLButtonElement} */ (element(doc, "button", "attnw-compute"));
-  const computeAll = /** @type {HTMLButtonElement} */ (element(doc, "button", "attnw-compute-all", "Compute all layers"));
-  const cancel = /** @type {HTMLButtonElement} */ (element(doc, "button", "attnw-cancel", "Cancel"));
+  const computeAll = /** @type {HTMLButtonElement} */ (element(doc, "button", "attnw-compute-all", say("Compute all layers")));
+  const cancel = /** @type {HTMLButtonElement} */ (element(doc, "button", "attnw-cancel", say("Cancel")));
   const bar = /** @type {HTMLProgressElement} */ (element(doc, "progress", "attnw-progress"));
   const error = element(doc, "p", "attnw-pending-error");
   buttons.append(computeLayer, computeAll, bar, cancel);
@@ -56,12 +60,16 @@ export function createPending(doc, model) {
       const mine = job.method === method;
       root.hidden = available && !(running && mine);
       if (root.hidden) return;
-      message.textContent = available
-        ? `${state.method.label}: computing more layers…`
-        : state.offline
-          ? `${state.method.label} for layer ${layer} was not computed before this view was exported; in the notebook, call w.compute("${method}") before exporting.`
-          : `${state.method.label} for layer ${layer} is computed on request${state.method.on_request ? `: ${state.method.on_request}` : "."}`;
-      computeLayer.textContent = `Compute layer ${layer}`;
+      const words = { method: state.method.label, layer, id: method, cost: state.method.on_request ?? "" };
+      message.textContent = say(
+        available
+          ? "{method}: computing more layers…"
+          : state.offline
+            ? "{method} for layer {layer} was not computed before this view was exported; in the notebook, call w.compute(\"{id}\") before exporting."
+            : state.method.on_request ? "{method} for layer {layer} is computed on request: {cost}" : "{method} for layer {layer} is computed on request.",
+        words,
+      );
+      computeLayer.textContent = say("Compute layer {layer}", { layer });
       computeLayer.hidden = computeAll.hidden = running || available || state.offline;
       bar.hidden = cancel.hidden = !running;
       if (running && job.total) {
@@ -69,7 +77,7 @@ export function createPending(doc, model) {
         bar.value = job.done ?? 0;
         bar.textContent = `${Math.round(((job.done ?? 0) / job.total) * 100)}%`;
       }
-      error.textContent = job.error && mine ? (job.error === "cancelled" ? "Cancelled." : `Failed: ${job.error}`) : "";
+      error.textContent = job.error && mine ? (job.error === "cancelled" ? say("Cancelled.") : say("Failed: {error}", { error: job.error })) : "";
     },
     destroy() {
       computeLayer.removeEventListener("click", onLayer);

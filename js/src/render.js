@@ -16,13 +16,31 @@ import { createView } from "./view.js";
 const DEFAULT_WIDTH = 640;
 
 /**
+ * Draw the widget into `el`; a change of language draws it anew (every word is made with the view).
  * @param {{ model: import("./state.js").WidgetModel, el: HTMLElement }} context
  * @returns {() => void} cleanup
  */
 export function render({ model, el }) {
+  let cleanup = renderView(model, el);
+  const redo = () => {
+    cleanup();
+    cleanup = renderView(model, el);
+  };
+  model.on("change:lang", redo);
+  return () => {
+    model.off("change:lang", redo);
+    cleanup();
+  };
+}
+
+/**
+ * @param {import("./state.js").WidgetModel} model @param {HTMLElement} el
+ * @returns {() => void} cleanup
+ */
+function renderView(model, el) {
   const doc = el.ownerDocument;
   const win = /** @type {Window} */ (doc.defaultView);
-  const view = createView(doc, model);
+  const view = createView(doc, model, readState(model).lang);
   el.append(view.root);
   const envelopeOf = envelopeCache(model);
   /** @type {import("./keyboard.js").Node | null} under the pointer or the keyboard focus */
@@ -194,7 +212,7 @@ export function render({ model, el }) {
   for (const [target, type, callback] of listeners) target.addEventListener(type, callback);
 
   /** @type {Array<[string, () => void]>} */
-  const subscriptions = REDRAW_ON.filter((name) => name !== "view").map((name) => [`change:${name}`, schedule]);
+  const subscriptions = REDRAW_ON.filter((name) => name !== "view" && name !== "lang").map((name) => [`change:${name}`, schedule]);
   // The data traits are the methods' (the `methods` fact lists them), made per widget in Python.
   for (const method of readState(model).methods) {
     subscriptions.push([`change:data_${method.id}`, schedule]);

@@ -3,6 +3,7 @@
 // state is usable: a setting out of range falls back to its default, and facts that cannot
 // describe a picture (no tokens, no methods) are reported in `problem` instead.
 
+import { tr, trName } from "./i18n.js";
 import { readImage } from "./image_fact.js";
 import { MAX_HEAD, MEAN_HEAD, readOptions } from "./options.js";
 
@@ -68,6 +69,7 @@ export { MAX_HEAD, MEAN_HEAD };
  * @property {number} binarizeThreshold  path counts: an edge exists where Ā exceeds this
  * @property {"" | "in" | "out"} nodeSize  dots sized by the slice's in- or out-degree
  * @property {{ start: number, size: number }} window  token rows shown (size 0: all)
+ * @property {string} lang          the language of the widget's words ("en", "zh"; i18n.js)
  * @property {import("./image_fact.js").ShownImage | null} image  an image analysis's input (null: text)
  */
 
@@ -112,7 +114,9 @@ export function readState(model) {
   const L = problem ? 1 : nLayers;
   const H = problem ? 1 : nHeads;
   const options = readOptions(model, { n, nLayers: L, nHeads: H });
-  const method = methods.find((m) => m.id === options.method) ?? methods[0] ?? NO_METHOD;
+  const lang = options.lang;
+  const shownMethods = methods.map((m) => translatedMethod(m, lang));
+  const method = shownMethods.find((m) => m.id === options.method) ?? methods[0] ?? NO_METHOD;
   const rawNames = model.get("layer_names");
   const rawColumns = model.get("column_names");
   const rawSegments = model.get("segments");
@@ -133,19 +137,31 @@ export function readState(model) {
     layerNames: Array.isArray(rawNames) && rawNames.length === L ? rawNames.map(String) : [],
     columnNames: Array.isArray(rawColumns) && rawColumns.length === L + 1 && rawColumns.every(Array.isArray) ? rawColumns.map((names) => names.map(String)) : [],
     segments: segments.reduce((sum, s) => sum + s.size, 0) === n ? segments : [],
-    methods,
+    methods: shownMethods,
     method,
     layer: nearestLayer(method, options.layer),
     ready: isObject(ready) ? Object.fromEntries(Object.entries(ready).filter(([, layers]) => Array.isArray(layers))) : {},
     job: isObject(job) && (job.total === undefined || Number.isFinite(job.total)) && (job.done === undefined || Number.isFinite(job.done)) ? job : {},
     targets: Array.isArray(targets) ? targets.filter((t) => isObject(t) && typeof t.id === "string" && typeof t.label === "string") : [],
     target: String(model.get("target") ?? ""),
-    attributions: Array.isArray(attributions) ? attributions.filter((a) => isObject(a) && typeof a.id === "string" && typeof a.label === "string") : [],
+    attributions: Array.isArray(attributions)
+      ? attributions.filter((a) => isObject(a) && typeof a.id === "string" && typeof a.label === "string").map((a) => ({ ...a, label: tr(lang, a.label), description: tr(lang, a.description) }))
+      : [],
     attributionData: isObject(model.get("attribution_data")) ? model.get("attribution_data") : {},
     offline: model.get("offline") === true,
     selected: selection(model.get("selected"), n, L),
     image: readImage(model.get("image"), n),
   });
+}
+
+/**
+ * A method's words (label, menu group, description, explanation) in the widget's language.
+ * @param {MethodMeta} method @param {string} lang @returns {MethodMeta}
+ */
+function translatedMethod(method, lang) {
+  /** @param {string | undefined} text */
+  const words = (text) => (typeof text === "string" ? tr(lang, text) : text);
+  return { ...method, label: tr(lang, method.label), group: words(method.group), description: tr(lang, method.description), explain: words(method.explain) };
 }
 
 /**
@@ -160,11 +176,12 @@ export function nearestLayer(method, layer) {
 
 /**
  * A layer's name: "input" for 0, else the widget's name for it ("decoder 2") or "layer 3".
- * @param {{ layerNames: string[] }} state @param {number} layer
+ * @param {{ layerNames: string[], lang: string }} state @param {number} layer
  */
 export function layerName(state, layer) {
-  if (layer === 0) return "input";
-  return state.layerNames[layer - 1] ?? `layer ${layer}`;
+  if (layer === 0) return tr(state.lang, "input");
+  const name = state.layerNames[layer - 1];
+  return name ? trName(state.lang, name) : tr(state.lang, "layer {n}", { n: layer });
 }
 
 /**
@@ -276,10 +293,11 @@ function hasWholeModel(state) {
  * @param {ViewState} state
  */
 export function headLabel(state) {
-  if (!state.method.per_head) return state.method.heads === "combined" ? `all ${state.nHeads} heads combined` : `mean of ${state.nHeads} heads`;
-  if (state.head === MEAN_HEAD) return `mean of ${state.nHeads} heads`;
-  if (state.head === MAX_HEAD) return `max over ${state.nHeads} heads`;
-  return `head ${state.head}`;
+  const n = state.nHeads;
+  if (!state.method.per_head) return tr(state.lang, state.method.heads === "combined" ? "all {n} heads combined" : "mean of {n} heads", { n });
+  if (state.head === MEAN_HEAD) return tr(state.lang, "mean of {n} heads", { n });
+  if (state.head === MAX_HEAD) return tr(state.lang, "max over {n} heads", { n });
+  return tr(state.lang, "head {n}", { n: state.head });
 }
 
 /**
@@ -291,7 +309,7 @@ export function columnTitles(state) {
   if (state.view === "model") return [columnName(state, 0), columnName(state, state.nLayers)];
   const [left, right] = layerColumns(state);
   /** @param {number} layer */
-  const title = (layer) => state.columnNames[layer]?.join(" · ") ?? columnName(state, layer);
+  const title = (layer) => state.columnNames[layer]?.map((name) => trName(state.lang, name)).join(" · ") ?? columnName(state, layer);
   return [title(left), title(right)];
 }
 
@@ -302,7 +320,7 @@ function layerColumns(state) {
 
 /** @param {ViewState} state @param {number} layer */
 function columnName(state, layer) {
-  return layer === 0 ? "Input (layer 0)" : capitalised(layerName(state, layer));
+  return layer === 0 ? tr(state.lang, "Input (layer 0)") : capitalised(layerName(state, layer));
 }
 
 /**
@@ -316,7 +334,7 @@ export function rowTitle(state, side, index) {
   if (!names || names.length !== state.segments.length) return columnTitles(state)[side === "source" ? 0 : 1];
   let end = 0;
   const k = state.segments.findIndex((segment) => index < (end += segment.size));
-  return capitalised(names[Math.max(0, k)]);
+  return capitalised(trName(state.lang, names[Math.max(0, k)]));
 }
 
 /** @param {string} text */

@@ -1,6 +1,7 @@
 // Token scores (gradient or blank-out attributions) as bars in the left label column,
 // one per token, beside the graph. Signed methods use two colours.
 
+import { tr } from "./i18n.js";
 import { decodeEnvelope, rowEntries } from "./codec.js";
 import { element, formatValue } from "./overlay.js";
 import { rowCenter } from "./layout.js";
@@ -76,8 +77,9 @@ export function renderStrip(container, layout, scores) {
  * @param {import("./state.js").AttributionMeta[]} menu  the token-score methods (labels)
  * @param {string} targetLabel
  * @param {Float64Array | null} scores
+ * @param {string} lang  the language of the words (i18n.js)
  */
-export function renderStripStatus(line, warningLine, data, method, menu, targetLabel, scores) {
+export function renderStripStatus(line, warningLine, data, method, menu, targetLabel, scores, lang) {
   const warning = scores && typeof data.warning === "string" ? data.warning : "";
   warningLine.hidden = !warning;
   warningLine.textContent = warning ? `⚠ ${warning}` : "";
@@ -85,15 +87,15 @@ export function renderStripStatus(line, warningLine, data, method, menu, targetL
   if (!method) return;
   const name = menu.find((entry) => entry.id === method)?.label ?? method;
   if (data.status === "error" && data.method === method) {
-    line.textContent = `Token scores (${name}) failed: ${data.message}`;
+    line.textContent = tr(lang, "Token scores ({name}) failed: {message}", { name, message: String(data.message) });
   } else if (scores) {
     let max = 0;
     for (const v of scores) max = Math.max(max, Math.abs(v));
-    line.textContent = `Bars: ${name} of ${targetLabel}; longest ${formatValue(max)}`;
+    line.textContent = tr(lang, "Bars: {name} of {target}; longest {max}", { name, target: targetLabel, max: formatValue(max) });
   } else {
     const share = data.status === "running" && data.total ? ` ${Math.round(((data.done ?? 0) / data.total) * 100)}%` : "";
     // While running, the kernel may say why nothing moves: another computation holds the model.
     const waiting = data.status === "running" && data.message ? ` ${data.message}` : "";
-    line.textContent = `Computing ${name}…${share}${waiting}`;
+    line.textContent = tr(lang, "Computing {name}…", { name }) + share + waiting;
   }
 }

@@ -9,6 +9,7 @@ import { CONTEXT_FILTER, CONTEXT_OPACITY } from "./draw.js";
 import { edgesOfNode } from "./edges.js";
 import { createExplain } from "./explain.js";
 import { legendOf } from "./export_legend.js";
+import { tr } from "./i18n.js";
 import { createHeadsGrid } from "./heads_draw.js";
 import { createImagePanel } from "./image_draw.js";
 import { LABEL_GAP } from "./layout.js";
@@ -31,7 +32,7 @@ import { currentScores, renderStrip, renderStripStatus } from "./strip.js";
 
 /** "layer 3 of 6", or "decoder 2 (layer 5 of 8)" where layers have names. @param {import("./state.js").ViewState} state */
 function layerPhrase(state) {
-  const counted = `layer ${state.layer} of ${state.nLayers}`;
+  const counted = tr(state.lang, "layer {layer} of {n}", { layer: state.layer, n: state.nLayers });
   return state.layerNames.length ? `${layerName(state, state.layer)} (${counted})` : counted;
 }
 
@@ -42,18 +43,22 @@ function titleAtEdge(state) {
 
 /** What kind of model, for the caption. @param {import("./state.js").ViewState} state */
 function modelKind(state) {
-  if (state.segments.length > 1) return `${state.segments.map((s) => `${s.size} ${s.label}`).join(" + ")} tokens`;
-  return state.causal ? "decoder (causal)" : "encoder";
+  if (state.segments.length > 1) return tr(state.lang, "{counts} tokens", { counts: state.segments.map((s) => `${s.size} ${tr(state.lang, s.label)}`).join(" + ") });
+  return tr(state.lang, state.causal ? "decoder (causal)" : "encoder");
 }
 
 /**
  * @param {Document} doc
  * @param {import("./state.js").WidgetModel} model
+ * @param {string} lang  the language of the widget's words (i18n.js); a change makes a new view
  */
-export function createView(doc, model) {
+export function createView(doc, model, lang) {
+  /** @param {string} text @param {Record<string, string | number>} [params] */
+  const say = (text, params) => tr(lang, text, params);
   const win = /** @type {Window} */ (doc.defaultView);
   const root = element(doc, "div", "attnw-root");
-  const controls = createControls(doc, model);
+  root.lang = lang;
+  const controls = createControls(doc, model, lang);
   const caption = element(doc, "div", "attnw-caption");
   const problem = element(doc, "div", "attnw-problem");
   problem.setAttribute("role", "alert");
@@ -61,7 +66,7 @@ export function createView(doc, model) {
   const plot = element(doc, "div", "attnw-plot");
   plot.tabIndex = 0;
   plot.dataset.lmSuppressShortcuts = "true"; // JupyterLab binds arrow keys in command mode
-  plot.setAttribute("aria-label", "Attention graph. Arrow keys move between tokens and columns, Enter pins a token, Escape unpins.");
+  plot.setAttribute("aria-label", say("Attention graph. Arrow keys move between tokens and columns, Enter pins a token, Escape unpins."));
   // Edges on one canvas, redrawn only when they change; highlights, dots and column numbers
   // on a second one above it, redrawn on every hover.
   const canvas = /** @type {HTMLCanvasElement} */ (element(doc, "canvas", "attnw-canvas"));
@@ -82,11 +87,11 @@ export function createView(doc, model) {
   const legend = element(doc, "div", "attnw-legend");
   const savePng = /** @type {HTMLButtonElement} */ (element(doc, "button", "attnw-save attnw-save-png", "PNG"));
   const saveSvg = /** @type {HTMLButtonElement} */ (element(doc, "button", "attnw-save attnw-save-svg", "SVG"));
-  savePng.title = "Download the current view as a PNG picture";
-  saveSvg.title = "Download the current view as an SVG drawing (labels as text)";
-  const explain = createExplain(doc);
+  savePng.title = say("Download the current view as a PNG picture");
+  saveSvg.title = say("Download the current view as an SVG drawing (labels as text)");
+  const explain = createExplain(doc, lang);
   controls.root.append(savePng, saveSvg, explain.button);
-  const pending = createPending(doc, model);
+  const pending = createPending(doc, model, lang);
   plot.append(canvas, overlay, strip, titleLeft, titleRight, labelsLeft, labelsRight, pending.root);
   // A click on a panel over or beside the plot (buttons, the token-score strip, the value list)
   // is the panel's: it never reaches the plot, where it would pin the token under it; nor does
@@ -96,9 +101,9 @@ export function createView(doc, model) {
   for (const panel of [pending.root, strip, tooltip]) panel.addEventListener("click", stop);
   pending.root.addEventListener("keydown", stop);
   // An image analysis shows its image beside the graph and its legend (image.js); hidden for text.
-  const image = createImagePanel(doc);
+  const image = createImagePanel(doc, lang);
   const graph = element(doc, "div", "attnw-graph");
-  const heads = createHeadsGrid(doc);
+  const heads = createHeadsGrid(doc, lang);
   graph.append(heads.root, plot, legend, stripStatus, stripWarning);
   // The value list of the focused token is docked off the plot (dock.js): in the side column,
   // under the image, or under the plot in a narrow widget.
@@ -193,18 +198,18 @@ export function createView(doc, model) {
     if (idle !== idleOf) markIdle(labelsLeft, labelsRight, (idleOf = idle));
     canvas.setAttribute(
       "aria-label",
-      `${state.method.label}, ${layerPhrase(state)}, ${headLabel(state)}: ${edges.count} edges between ${state.tokens.length} tokens`,
+      say("{method}, {layer}, {heads}: {edges} edges between {n} tokens", { method: state.method.label, layer: layerPhrase(state), heads: headLabel(state), edges: edges.count, n: state.tokens.length }),
     );
     const titles = columnTitles(state);
     const chosen = state.targets.find((t) => t.id === state.target);
     const scores = currentScores(state.attributionData, state.target, state.attribution, state.tokens.length);
     renderStrip(strip, layout, scores);
-    renderStripStatus(stripStatus, stripWarning, state.attributionData, state.attribution, state.attributions, chosen?.label ?? "", scores);
+    renderStripStatus(stripStatus, stripWarning, state.attributionData, state.attribution, state.attributions, chosen?.label ?? "", scores, lang);
     renderTitles(titleLeft, titleRight, titles);
     markHovered(root, focus, pinned);
     markTarget(labelsRight, state.attribution && chosen ? chosen.position : null);
     const dots = frame.degrees
-      ? ` · dots: ${state.nodeSize === "in" ? "in-degree of the right column (row sums)" : "out-degree of the left column (column sums, attention received)"}, largest ${formatValue(frame.degrees.max)}`
+      ? ` · ${say(state.nodeSize === "in" ? "dots: in-degree of the right column (row sums), largest {max}" : "dots: out-degree of the left column (column sums, attention received), largest {max}", { max: formatValue(frame.degrees.max) })}`
       : "";
     const note = (state.method.note ? ` · ${state.method.note}` : "") + dots;
     caption.textContent = `${state.method.label} · ${layerPhrase(state)} · ${headLabel(state)} · ${modelKind(state)}${note}`;
@@ -221,6 +226,7 @@ export function createView(doc, model) {
       rowLabel: state.method.row_label,
       rowMean: frame.rows ? frame.rows.reduce((a, b) => a + b, 0) / frame.rows.length : null,
       integer: state.method.integer,
+      lang,
     });
     tooltip.hidden = !(focus && env);
     if (focus && env) {
@@ -232,9 +238,10 @@ export function createView(doc, model) {
         columnTitle: rowTitle(state, focus.side, focus.index),
         coverage: rowCoverage(env, slice, focus.index),
         rowNote: frame.rows && focus.side === "target" ? [state.method.row_label ?? "", frame.rows[focus.index]] : null,
-        scoreNote: scores ? ["token score", scores[focus.index]] : null,
+        scoreNote: scores ? [say("token score"), scores[focus.index]] : null,
         pinned: pinned !== null && focus.side === pinned.side && focus.index === pinned.index,
         integer: state.method.integer,
+        lang,
       });
     }
     return scene;
@@ -252,18 +259,18 @@ export function createView(doc, model) {
     drawPicture(layout, state, scene);
     const edgeCount = perLayer.reduce((sum, edges) => sum + edges.count, 0);
     Object.assign(canvas.dataset, { edges: String(edgeCount), view: "model", columns: JSON.stringify(layout.columns) });
-    canvas.setAttribute("aria-label", `${state.method.label}, all ${state.nLayers} layers as columns: ${edgeCount} edges between ${state.tokens.length} tokens per layer`);
+    canvas.setAttribute("aria-label", say("{method}, all {layers} layers as columns: {edges} edges between {n} tokens per layer", { method: state.method.label, layers: state.nLayers, edges: edgeCount, n: state.tokens.length }));
     renderTitles(titleLeft, titleRight, columnTitles(state));
     markHovered(root, null);
     markTarget(labelsRight, null);
     if (idleOf !== null) markIdle(labelsLeft, labelsRight, (idleOf = null));
     const drawn = state.methods.find((m) => m.id === state.method.graph);
     const graph = state.method.cumulative && drawn
-      ? `edges: ${drawn.label} of each layer (${headLabel({ ...state, method: drawn, head: MEAN_HEAD })}); dots: how much of the focused input reaches each token`
+      ? say("edges: {graph} of each layer ({heads}); dots: how much of the focused input reaches each token", { graph: drawn.label, heads: headLabel({ ...state, method: drawn, head: MEAN_HEAD }) })
       : headLabel(state);
-    caption.textContent = `${state.method.label} · whole model, ${state.nLayers} layers · ${graph} · colours scaled per layer`;
+    caption.textContent = `${state.method.label} · ${say("whole model, {n} layers", { n: state.nLayers })} · ${graph} · ${say("colours scaled per layer")}`;
     legend.hidden = false;
-    renderLegend(legend, { table: scene.table, signed: scene.signed, max: Math.max(...perLayer.map((e) => e.max)), meanCoverage: 1, minCoverage: 1, edgeCount, integer: (drawn ?? state.method).integer });
+    renderLegend(legend, { table: scene.table, signed: scene.signed, max: Math.max(...perLayer.map((e) => e.max)), meanCoverage: 1, minCoverage: 1, edgeCount, integer: (drawn ?? state.method).integer, lang });
     renderStrip(strip, layout, null);
     stripStatus.hidden = stripWarning.hidden = true;
     tooltip.hidden = !focus;
@@ -272,17 +279,18 @@ export function createView(doc, model) {
       const edges = frame.reach ?? perLayer[Math.max(0, focus.layer - 1)];
       /** @type {import("./frames.js").LayerNode} */
       const node = { side: focus.layer === 0 ? "source" : "target", index: focus.index };
-      const title = focus.layer === 0 ? "input token" : `after ${layerName(state, focus.layer)}`;
+      const title = focus.layer === 0 ? say("input token") : say("after {layer}", { layer: layerName(state, focus.layer) });
       renderTooltip(tooltip, {
         node,
         tokens: state.tokens,
         edges,
         touching: edgesOfNode(edges, node),
-        columnTitle: frame.reach ? `${title}, ${state.method.label.toLowerCase()} from the input,` : title,
+        columnTitle: frame.reach ? say("{title}, {method} from the input,", { title, method: state.method.label.toLowerCase() }) : title,
         coverage: 1,
         pinned: pinned !== null && pinned.layer === focus.layer && pinned.index === focus.index,
         // Reach lists the method's own values; a layer's edges are its graph method's.
         integer: (frame.reach ? state.method : drawn ?? state.method).integer,
+        lang,
       });
     }
     return scene;
@@ -295,8 +303,9 @@ export function createView(doc, model) {
     explain.update(state.method);
     pending.root.hidden = true;
     legend.hidden = stripStatus.hidden = stripWarning.hidden = tooltip.hidden = true;
-    const what = state.method.per_head ? "mean, max, then each head" : `${headLabel(state)}: one matrix per layer (this method is not per head)`;
-    caption.textContent = `${state.method.label} · all ${state.nLayers} layers × ${frame.heads.length === 1 ? "1 matrix" : `${state.nHeads} heads`} · ${what} · ${modelKind(state)}`;
+    const what = state.method.per_head ? say("mean, max, then each head") : say("{heads}: one matrix per layer (this method is not per head)", { heads: headLabel(state) });
+    const grid = say(frame.heads.length === 1 ? "all {layers} layers × 1 matrix" : "all {layers} layers × {heads} heads", { layers: state.nLayers, heads: state.nHeads });
+    caption.textContent = `${state.method.label} · ${grid} · ${what} · ${modelKind(state)}`;
     caption.title = state.method.description;
     heads.paint(frame);
     saveSvg.disabled = true; // the grid is pixels: PNG only
@@ -329,7 +338,7 @@ export function createView(doc, model) {
   const showProblem = (reason, state) => {
     if (reason) controls.update(state);
     problem.hidden = !reason;
-    problem.textContent = reason ? `Cannot draw this view: ${reason}. Make the widget again, e.g. AttentionWidget(model, text).` : "";
+    problem.textContent = reason ? say("Cannot draw this view: {reason}. Make the widget again, e.g. AttentionWidget(model, text).", { reason }) : "";
     caption.hidden = Boolean(reason);
     plot.hidden = Boolean(reason) || state.view === "heads";
     heads.root.hidden = Boolean(reason) || state.view !== "heads";
@@ -352,7 +361,7 @@ export function createView(doc, model) {
       foreground: dark ? "#e6e6e6" : "#111111",
       background: dark ? "#111111" : "#ffffff",
       image: image.scene(),
-      legend: legendOf(scene, state.view === "model" && state.method.graph ? state.methods.find((m) => m.id === state.method.graph) ?? state.method : state.method),
+      legend: legendOf(scene, state.view === "model" && state.method.graph ? state.methods.find((m) => m.id === state.method.graph) ?? state.method : state.method, lang),
     };
   };
 

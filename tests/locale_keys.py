@@ -1,0 +1,66 @@
+"""The English phrases the widget translates (js/src/i18n.js): every string literal passed to
+``tr(lang, ...)`` or a module's ``say(...)`` in js/src, the menu texts of js/src/options.js, and
+the words Python sends (method and token-score menus, layer and column names). tests/test_locale.py
+checks each language table against them."""
+
+from __future__ import annotations
+
+import pathlib
+import re
+
+SRC = pathlib.Path(__file__).resolve().parent.parent / "js" / "src"
+_CALL = re.compile(r"\b(?:tr|say)\(")
+
+
+def _literals_of_call(text: str, start: int) -> list[str]:
+    """Double-quoted literals at the top level of the call whose "(" is at ``start - 1``: the
+    phrase, both phrases of a ternary; not those inside nested calls, objects or arrays."""
+    depth, i, found = 0, start, []
+    while i < len(text):
+        c = text[i]
+        if c == '"':
+            end = i + 1
+            while text[end] != '"':
+                end += 2 if text[end] == "\\" else 1
+            if depth == 0 and not re.search(r"[=!]==\s*$", text[:i]):  # a comparison's operand is no phrase
+                found.append(text[i + 1 : end].replace('\\"', '"'))
+            i = end + 1
+            continue
+        if c in "`'":  # template or single-quoted literal: skip (phrases are double-quoted)
+            end = text.index(c, i + 1)
+            i = end + 1
+            continue
+        if c in "([{":
+            depth += 1
+        elif c in ")]}":
+            if depth == 0:
+                return found
+            depth -= 1
+        i += 1
+    return found
+
+
+def js_phrases() -> set[str]:
+    phrases: set[str] = set()
+    for path in SRC.glob("*.js"):
+        text = path.read_text(encoding="utf-8")
+        for match in _CALL.finditer(text):
+            phrases.update(_literals_of_call(text, match.end()))
+    options = (SRC / "options.js").read_text(encoding="utf-8")
+    for choices in re.findall(r"choice\(\"\w+\", (\[\[.*?\]\])", options):
+        phrases.update(re.findall(r'\["[^"]*", "([^"]*)"\]', choices))
+    return phrases
+
+
+def widget_phrases(widget) -> set[str]:
+    """The words a widget sends that the front end translates (state.js: translatedMethod, layerName,
+    trName), layer and column names as their "{n}" patterns."""
+    phrases = {segment["label"] for segment in widget.segments}
+    for method in widget.methods:
+        phrases.update(method.get(key) for key in ("label", "group", "description", "explain") if method.get(key))
+    for entry in widget.attributions:
+        phrases.update((entry["label"], entry["description"]))
+    for name in [*widget.layer_names, *(name for names in widget.column_names for name in names)]:
+        numbered = re.fullmatch(r"(.*\S) (\d+)", name)
+        phrases.add(f"{numbered[1]} {{n}}" if numbered else name)
+    return phrases
