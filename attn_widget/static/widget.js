@@ -372,10 +372,18 @@ function colorAt(table, t, signed = false) {
   return table[i];
 }
 function prefersDarkTable(textColor) {
-  const m = textColor.match(/\d+(\.\d+)?/g);
-  if (!m || m.length < 3) return false;
-  const [r, g, b] = m.slice(0, 3).map(Number);
-  return 0.2126 * r + 0.7152 * g + 0.0722 * b > 128;
+  return lightness(textColor) > 0.5;
+}
+function lightness(color) {
+  const [space, ...rest] = color.trim().toLowerCase().split(/[\s(),/]+/).filter(Boolean);
+  const numbers = rest.map((part) => part.endsWith("%") ? parseFloat(part) / 100 : parseFloat(part));
+  const luminance = ([r, g, b]) => 0.2126 * r + 0.7152 * g + 0.0722 * b;
+  let value = NaN;
+  if (space === "rgb" || space === "rgba") value = luminance(rest.map((part, i) => part.endsWith("%") ? numbers[i] : numbers[i] / 255));
+  else if (space === "color" && (rest[0] === "srgb" || rest[0] === "display-p3")) value = luminance(numbers.slice(1));
+  else if (space === "oklch" || space === "oklab") value = numbers[0];
+  else if (space === "lab" || space === "lch") value = rest[0].endsWith("%") ? numbers[0] : numbers[0] / 100;
+  return Number.isFinite(value) ? value : 0;
 }
 
 // src/edges.js
@@ -3289,6 +3297,5 @@ function renderStandalone(el, state) {
 var index_default = { render };
 export {
   index_default as default,
-  render,
   renderStandalone
 };

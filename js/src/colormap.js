@@ -63,13 +63,29 @@ export function colorAt(table, t, signed = false) {
 
 /**
  * Does the host use a dark theme? Decided from the text colour our root inherits
- * (light text means a dark background), which works in JupyterLab, Notebook,
- * VS Code and Colab without knowing their variable names.
- * @param {string} textColor computed CSS colour, e.g. "rgb(230, 230, 230)"
+ * (light text means a dark background), which works in JupyterLab, Notebook, Voila,
+ * marimo, Solara, VS Code and Colab without knowing their variable names.
+ * @param {string} textColor  a computed CSS colour: "rgb(230, 230, 230)", or a CSS Color 4 form
+ *   ("color(srgb 0.93 0.93 0.93)", as marimo's dark theme gives; "oklch(0.95 0 0)", "lab(93 0 0)")
  */
 export function prefersDarkTable(textColor) {
-  const m = textColor.match(/\d+(\.\d+)?/g);
-  if (!m || m.length < 3) return false;
-  const [r, g, b] = m.slice(0, 3).map(Number);
-  return 0.2126 * r + 0.7152 * g + 0.0722 * b > 128;
+  return lightness(textColor) > 0.5;
+}
+
+/**
+ * Lightness in [0, 1] of a computed CSS colour: relative luminance for sRGB forms, the colour
+ * space's own lightness for Lab-like ones; 0 for what cannot be read.
+ * @param {string} color
+ */
+function lightness(color) {
+  const [space, ...rest] = color.trim().toLowerCase().split(/[\s(),/]+/).filter(Boolean);
+  const numbers = rest.map((part) => (part.endsWith("%") ? parseFloat(part) / 100 : parseFloat(part)));
+  /** @param {number[]} rgb  channels in [0, 1] */
+  const luminance = ([r, g, b]) => 0.2126 * r + 0.7152 * g + 0.0722 * b;
+  let value = NaN;
+  if (space === "rgb" || space === "rgba") value = luminance(rest.map((part, i) => (part.endsWith("%") ? numbers[i] : numbers[i] / 255)));
+  else if (space === "color" && (rest[0] === "srgb" || rest[0] === "display-p3")) value = luminance(numbers.slice(1));
+  else if (space === "oklch" || space === "oklab") value = numbers[0];
+  else if (space === "lab" || space === "lch") value = rest[0].endsWith("%") ? numbers[0] : numbers[0] / 100;
+  return Number.isFinite(value) ? value : 0;
 }

@@ -1,7 +1,8 @@
-// anywidget entry point: the widget's render, and the in-page model of exported HTML files.
+// anywidget entry point: the widget's render (as the default export's, the form anywidget asks
+// for: a named `render` export draws a deprecation warning in every host), and the in-page model
+// of exported HTML files.
 
 import { render } from "./render.js";
 
-export { render };
 export { renderStandalone } from "./standalone.js";
 export default { render };

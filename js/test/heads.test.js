@@ -3,9 +3,11 @@ import { test } from "node:test";
 import { decodeEnvelope } from "../src/codec.js";
 import { colormap } from "../src/colormap.js";
 import { CELL_MAX, CELL_MIN, cellAt, cellOrigin, cellPixels, cellSlice, cellValues, GAP, gridLayout, headsFrame, MARGIN_LEFT, MARGIN_TOP, slicePixels, tableBytes } from "../src/heads_grid.js";
-import { render } from "../src/index.js";
+import entry from "../src/index.js";
 import { neighbourStates, readState } from "../src/state.js";
 import { FakeModel, fixtureBytes, makeDom, widgetTraits } from "./fake-model.js";
+
+const { render } = entry; // the entry point as anywidget reads it
 
 /** @param {Record<string, any>} [overrides] */
 function stateOf(overrides = {}) {

@@ -5,9 +5,11 @@ import { colorAt, colormap } from "../src/colormap.js";
 import { envelopeCache } from "../src/frames.js";
 import { HEAT_ALPHA, heatAlpha, imageScene, panelLayout, patchAt, patchNode, rowHeat } from "../src/image.js";
 import { readImage } from "../src/image_fact.js";
-import { render } from "../src/index.js";
+import entry from "../src/index.js";
 import { readState, sliceIndex } from "../src/state.js";
 import { FakeModel, makeDom, widgetTraits } from "./fake-model.js";
+
+const { render } = entry; // the entry point as anywidget reads it
 
 /** The synthetic widget's 6 tokens as an image: 2 prefix tokens, then 2 × 2 patches of a 4 × 6 picture. */
 function imageFact(overrides = {}) {

@@ -1,7 +1,9 @@
 import assert from "node:assert/strict";
 import { test } from "node:test";
-import { render } from "../src/index.js";
+import entry from "../src/index.js";
 import { FakeModel, fixtureBytes, makeDom, widgetTraits } from "./fake-model.js";
+
+const { render } = entry; // the entry point as anywidget reads it
 
 /** @param {Record<string, any>} [overrides] traits @param {(win: any) => void} [prepare] before rendering */
 function mount(overrides = {}, prepare) {

@@ -2,9 +2,11 @@
 // stops with a script error. (The kernel side refuses such values; a page can still receive them.)
 import assert from "node:assert/strict";
 import { test } from "node:test";
-import { render } from "../src/index.js";
+import entry from "../src/index.js";
 import { readState } from "../src/state.js";
 import { FakeModel, makeDom, widgetTraits } from "./fake-model.js";
+
+const { render } = entry; // the entry point as anywidget reads it
 
 /** What the page's console would show (this file runs in its own process). */
 const logged = /** @type {unknown[]} */ ([]);
