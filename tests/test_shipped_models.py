@@ -15,7 +15,7 @@ import torch
 from test_model_state import assert_unchanged, snapshot
 
 from attn_widget import analyze
-from attn_widget.demo import digits_vit, reversal_bart
+from attn_widget.demo import digits_vit, pydoc_gpt2, reversal_bart
 from attn_widget.seq2seq import Seq2SeqAnalysis
 from attn_widget.vision import pixel_values
 
@@ -116,3 +116,12 @@ def test_analyze_on_a_digit_gives_a_grid_and_a_rollout_patch_map(vit):
     assert patch.shape == (8, 8)
     # The patch map is the [CLS] row of the last layer's rollout over the patches.
     torch.testing.assert_close(patch.flatten(), a.rollout()[-1, 0, 1:])
+
+
+def test_loading_a_shipped_model_prints_no_progress_bar_and_restores_the_setting(capfd):
+    from transformers.utils import logging
+
+    assert logging.is_progress_bar_enabled()
+    pydoc_gpt2()
+    assert "Loading weights" not in capfd.readouterr().err
+    assert logging.is_progress_bar_enabled(), "transformers' own setting is left as it was"
