@@ -79,48 +79,6 @@ function sliceMax(env, slice) {
   return max;
 }
 
-// src/colormap.js
-var LIGHT = ["#c6dbef", "#6baed6", "#2171b5", "#08306b", "#2d004b"];
-var DARK = ["#1f4e5a", "#2a9d8f", "#8ac926", "#e9c46a", "#fff3b0"];
-var DIVERGING = ["#2166ac", "#92c5de", "#bdbdbd", "#f4a582", "#b2182b"];
-var HEAT = ["#000004", "#3b0f70", "#8c2981", "#de4968", "#fe9f6d", "#fcfdbf"];
-function rgb(hex) {
-  const v = parseInt(hex.slice(1), 16);
-  return [v >> 16 & 255, v >> 8 & 255, v & 255];
-}
-function interpolate(anchors, size = 256) {
-  const stops2 = anchors.map(rgb);
-  const out = [];
-  for (let i = 0; i < size; i++) {
-    const t = i / (size - 1) * (stops2.length - 1);
-    const lo = Math.min(Math.floor(t), stops2.length - 2);
-    const f = t - lo;
-    const c = stops2[lo].map((a, ch) => Math.round(a + (stops2[lo + 1][ch] - a) * f));
-    out.push(`rgb(${c[0]}, ${c[1]}, ${c[2]})`);
-  }
-  return out;
-}
-var tables = {
-  light: interpolate(LIGHT),
-  dark: interpolate(DARK),
-  diverging: interpolate(DIVERGING),
-  heat: interpolate(HEAT)
-};
-function colormap(name) {
-  return tables[name];
-}
-function colorAt(table, t, signed = false) {
-  const u = signed ? (t + 1) / 2 : t;
-  const i = Math.max(0, Math.min(table.length - 1, Math.round(u * (table.length - 1))));
-  return table[i];
-}
-function prefersDarkTable(textColor) {
-  const m = textColor.match(/\d+(\.\d+)?/g);
-  if (!m || m.length < 3) return false;
-  const [r, g, b] = m.slice(0, 3).map(Number);
-  return 0.2126 * r + 0.7152 * g + 0.0722 * b > 128;
-}
-
 // src/edges.js
 function sliceEdges(env, slice, only) {
   const [first, end] = only === void 0 ? [0, env.rows] : [only, only + 1];
@@ -341,8 +299,8 @@ function count(trait, key, low, high, fallback) {
 function finite(trait, key, low, high, fallback) {
   return { trait, key, read: (value) => typeof value === "number" && Number.isFinite(value) && value >= low && value <= high ? value : fallback };
 }
-function text(trait) {
-  return { trait, key: trait, read: (value) => String(value ?? "") };
+function text(trait, key = trait) {
+  return { trait, key, read: (value) => String(value ?? "") };
 }
 var VIEW_OPTIONS = [
   choice("view", [["layer", "one layer"], ["model", "whole model"], ["heads", "all heads"]]),
@@ -356,6 +314,8 @@ var VIEW_OPTIONS = [
   },
   text("method"),
   text("attribution"),
+  text("compare_method", "compareMethod"),
+  choice("compare_mode", [["side", "side by side"], ["difference", "difference"]], "compareMode"),
   count("top_k", "topK", 0, () => Infinity, 0),
   finite("threshold", "threshold", 0, Infinity, 0),
   choice("specials", [["show", "show"], ["hide", "hide"], ["renormalise", "hide, renormalise rows"]]),
@@ -372,12 +332,12 @@ var VIEW_OPTIONS = [
 ];
 var PICKS = ["target", "selected"];
 var FACTS = ["tokens", "special", "methods", "attributions", "n_layers", "n_heads", "causal", "model_name", "layer_names", "column_names", "segments", "ready", "targets", "image"];
-var REDRAW_ON = [...FACTS, ...VIEW_OPTIONS.map((option2) => option2.trait), ...PICKS, "job", "attribution_data"];
+var REDRAW_ON = [...FACTS, ...VIEW_OPTIONS.map((option3) => option3.trait), ...PICKS, "job", "attribution_data"];
 function choicesOf(trait) {
-  return VIEW_OPTIONS.find((option2) => option2.trait === trait)?.choices ?? [];
+  return VIEW_OPTIONS.find((option3) => option3.trait === trait)?.choices ?? [];
 }
 function readOptions(model, facts) {
-  return Object.fromEntries(VIEW_OPTIONS.map((option2) => [option2.key, option2.read(model.get(option2.trait), facts)]));
+  return Object.fromEntries(VIEW_OPTIONS.map((option3) => [option3.key, option3.read(model.get(option3.trait), facts)]));
 }
 function clamp(value, low, high, fallback) {
   return typeof value === "number" && Number.isFinite(value) ? Math.min(high, Math.max(low, Math.round(value))) : fallback;
@@ -674,6 +634,151 @@ function reachShading(state, cumulative, focus) {
     shade[0] = scaled(shade[0]);
   }
   return shade;
+}
+
+// src/compare.js
+var WORDS = {
+  compareWith: "Compare with",
+  compareWithTitle: "Draw a second method of the same graph beside this one (off: one method)",
+  off: "off",
+  mode: "Compare as",
+  modeTitle: "Side by side on one colour scale, or the difference of the two per edge",
+  notComparable: "draws another graph (other sources or layers)",
+  /** @param {string} a @param {string} b */
+  difference: (a, b) => `${a} \u2212 ${b}`,
+  /** @param {string} a @param {string} b */
+  besides: (a, b) => `${a} (left) and ${b} (right)`,
+  /** @param {string} a @param {number} max @param {string} b @param {number} maxB @param {(v: number) => string} f */
+  sharedScale: (a, max, b, maxB, f) => `One colour scale for both panes: the largest edge is ${f(Math.max(max, maxB))} (${a}: ${f(max)}, ${b}: ${f(maxB)})`,
+  /** @param {string} a @param {string} b */
+  differenceScale: (a, b) => `Red: ${a} is larger; blue: ${b} is larger; grey: equal (0 at the centre)`,
+  /** @param {number} count */
+  differenceEdges: (count2) => `${count2} edges of the difference`,
+  /** @param {string} b */
+  neededFor: (b) => `${b}: needed for the difference`,
+  singleLayerOnly: "Comparisons are drawn in the single-layer view only",
+  /** @param {string} a @param {string} b */
+  bothOnOneScale: (a, b) => `${a} and ${b} (one scale)`
+};
+var PANE_GAP = 16;
+function comparable(a, b) {
+  return a.cumulative === b.cumulative && JSON.stringify(a.layers ?? null) === JSON.stringify(b.layers ?? null);
+}
+function compareMeta(state) {
+  if (!state.compareMethod || state.view !== "layer") return null;
+  const other = state.methods.find((m) => m.id === state.compareMethod);
+  return other && comparable(other, state.method) ? other : null;
+}
+function sharedScale(a, b) {
+  const max = Math.max(a.max, b.max);
+  return [{ ...a, max }, { ...b, max }];
+}
+function differenceEdges(a, b, n) {
+  const values = /* @__PURE__ */ new Map();
+  for (let e = 0; e < a.count; e++) {
+    const key = a.target[e] * n + a.source[e];
+    values.set(key, (values.get(key) ?? 0) + a.weight[e]);
+  }
+  for (let e = 0; e < b.count; e++) {
+    const key = b.target[e] * n + b.source[e];
+    values.set(key, (values.get(key) ?? 0) - b.weight[e]);
+  }
+  const keys = [...values.keys()].filter((key) => values.get(key) !== 0).sort((x, y) => x - y);
+  const out = { source: new Uint16Array(keys.length), target: new Uint16Array(keys.length), weight: new Float64Array(keys.length), count: keys.length, max: 0 };
+  keys.forEach((key, e) => {
+    out.target[e] = Math.floor(key / n);
+    out.source[e] = key % n;
+    out.weight[e] = /** @type {number} */
+    values.get(key);
+    out.max = Math.max(out.max, Math.abs(out.weight[e]));
+  });
+  return out;
+}
+var differencesOf = /* @__PURE__ */ new WeakMap();
+function filteredDifference(state, envA, envB, sliceA, sliceB) {
+  const { topK, threshold, specials, special } = state;
+  const key = `${sliceA} ${sliceB} ${topK} ${threshold} ${specials} ${special.map(Number).join("")}`;
+  let kept = differencesOf.get(envA)?.get(envB);
+  if (!kept) {
+    if (!differencesOf.has(envA)) differencesOf.set(envA, /* @__PURE__ */ new WeakMap());
+    differencesOf.get(envA).set(envB, kept = /* @__PURE__ */ new Map());
+  }
+  let edges = kept.get(key);
+  if (!edges) {
+    const rows = (env, slice) => specials === "renormalise" ? filterEdges(sliceEdges(env, slice), { topK: 0, threshold: 0, specials, special }) : sliceEdges(env, slice);
+    const difference = differenceEdges(rows(envA, sliceA), rows(envB, sliceB), state.tokens.length);
+    edges = { ...filterEdges(difference, { topK, threshold, specials: specials === "renormalise" ? "hide" : specials, special }), drawnShare: 1 };
+    kept.set(key, edges);
+  }
+  return edges;
+}
+function compareFrames(state, other, width, envelopeOf, hovered) {
+  const otherState = { ...state, method: other };
+  if (state.compareMode === "difference") {
+    const main2 = layerFrame(state, width, envelopeOf, hovered);
+    const second2 = layerFrame(otherState, width, envelopeOf, hovered);
+    if (!main2.available || !main2.env || !second2.available || !second2.env) {
+      return { mode: "difference", other, main: { ...main2, available: main2.available && second2.available }, second: second2, maxMain: 0, maxOther: 0 };
+    }
+    const envB = dataOf(otherState, envelopeOf, other);
+    const edges = filteredDifference(state, main2.env, envB, main2.slice, sliceIndex(otherState));
+    const difference = { ...main2, edges, signed: true, rows: null, degrees: null, meanCoverage: 1, minCoverage: 1 };
+    return { mode: "difference", other, main: difference, second: second2, maxMain: main2.edges.max, maxOther: second2.edges.max };
+  }
+  const paneWidth = Math.max(0, (width - PANE_GAP) / 2);
+  const main = layerFrame(state, paneWidth, envelopeOf, hovered);
+  const second = layerFrame(otherState, paneWidth, envelopeOf, hovered);
+  const [edgesMain, edgesOther] = sharedScale(main.edges, second.edges);
+  return {
+    mode: "side",
+    other,
+    main: { ...main, edges: edgesMain },
+    second: { ...second, edges: edgesOther },
+    maxMain: main.edges.max,
+    maxOther: second.edges.max
+  };
+}
+
+// src/colormap.js
+var LIGHT = ["#c6dbef", "#6baed6", "#2171b5", "#08306b", "#2d004b"];
+var DARK = ["#1f4e5a", "#2a9d8f", "#8ac926", "#e9c46a", "#fff3b0"];
+var DIVERGING = ["#2166ac", "#92c5de", "#bdbdbd", "#f4a582", "#b2182b"];
+var HEAT = ["#000004", "#3b0f70", "#8c2981", "#de4968", "#fe9f6d", "#fcfdbf"];
+function rgb(hex) {
+  const v = parseInt(hex.slice(1), 16);
+  return [v >> 16 & 255, v >> 8 & 255, v & 255];
+}
+function interpolate(anchors, size = 256) {
+  const stops2 = anchors.map(rgb);
+  const out = [];
+  for (let i = 0; i < size; i++) {
+    const t = i / (size - 1) * (stops2.length - 1);
+    const lo = Math.min(Math.floor(t), stops2.length - 2);
+    const f = t - lo;
+    const c = stops2[lo].map((a, ch) => Math.round(a + (stops2[lo + 1][ch] - a) * f));
+    out.push(`rgb(${c[0]}, ${c[1]}, ${c[2]})`);
+  }
+  return out;
+}
+var tables = {
+  light: interpolate(LIGHT),
+  dark: interpolate(DARK),
+  diverging: interpolate(DIVERGING),
+  heat: interpolate(HEAT)
+};
+function colormap(name) {
+  return tables[name];
+}
+function colorAt(table, t, signed = false) {
+  const u = signed ? (t + 1) / 2 : t;
+  const i = Math.max(0, Math.min(table.length - 1, Math.round(u * (table.length - 1))));
+  return table[i];
+}
+function prefersDarkTable(textColor) {
+  const m = textColor.match(/\d+(\.\d+)?/g);
+  if (!m || m.length < 3) return false;
+  const [r, g, b] = m.slice(0, 3).map(Number);
+  return 0.2126 * r + 0.7152 * g + 0.0722 * b > 128;
 }
 
 // src/text.js
@@ -1043,11 +1148,11 @@ var LEGEND_HEIGHT = 26;
 var BAR_WIDTH = 160;
 var BAR_HEIGHT = 10;
 var STEP = 32;
-function legendOf(scene, method) {
+function legendOf(scene, method, label = "") {
   const maxima = scene.bundles.map((b) => b.edges.max).filter((m) => m > 0);
   if (maxima.length === 0) return null;
   return {
-    label: method.label,
+    label: label || method.label,
     table: scene.table,
     signed: scene.signed,
     max: Math.max(...maxima),
@@ -1304,7 +1409,7 @@ function edgeTable(signed, dark) {
 }
 function layerScene(frame, dark) {
   const { layout, edges, pinned, focus, degrees } = frame;
-  const signed = frame.env?.signed ?? false;
+  const signed = frame.signed ?? frame.env?.signed ?? false;
   const ink = inkOf(dark);
   const highlight = focus ? /* @__PURE__ */ new Set([...pinned ? edgesOfNode(edges, pinned) : [], ...edgesOfNode(edges, focus)]) : null;
   const dots = [];
@@ -1447,11 +1552,23 @@ function drawMarks(ctx, scene) {
 // src/exporter.js
 var SVG = "http://www.w3.org/2000/svg";
 var CAPTION_HEIGHT = 24;
-function frameOf({ scene, image, legend }) {
+var HEADING_HEIGHT = 20;
+function panesOf(picture) {
+  const panes = [{ scene: picture.scene, titles: picture.titles, titleAtEdge: picture.titleAtEdge ?? false, heading: picture.heading ?? "", x: 0 }];
+  if (picture.compare) {
+    const { scene, titles, heading } = picture.compare;
+    panes.push({ scene, titles, titleAtEdge: false, heading, x: picture.scene.layout.width + PANE_GAP });
+  }
+  return panes;
+}
+function frameOf(picture) {
+  const { scene, image, legend } = picture;
   const panel = image ? panelPicture(image) : null;
-  const body = Math.max(scene.layout.height, panel?.height ?? 0);
-  const panelX = scene.layout.width + PANEL_GAP;
-  return { width: image ? panelX + image.layout.width : scene.layout.width, body, height: body + CAPTION_HEIGHT + (legend ? LEGEND_HEIGHT : 0), panelX };
+  const top = picture.heading ? HEADING_HEIGHT : 0;
+  const graphWidth = picture.compare ? picture.scene.layout.width + PANE_GAP + picture.compare.scene.layout.width : scene.layout.width;
+  const body = Math.max(top + Math.max(scene.layout.height, picture.compare?.scene.layout.height ?? 0), panel?.height ?? 0);
+  const panelX = graphWidth + PANEL_GAP;
+  return { width: image ? panelX + image.layout.width : graphWidth, body, height: body + CAPTION_HEIGHT + (legend ? LEGEND_HEIGHT : 0), panelX, top };
 }
 function labelsOf({ scene, tokens }) {
   const { layout } = scene;
@@ -1471,9 +1588,7 @@ function labelsOf({ scene, tokens }) {
   return labels;
 }
 function svgOf(doc, picture) {
-  const { scene } = picture;
-  const { layout } = scene;
-  const { width, height, body, panelX } = frameOf(picture);
+  const { width, height, body, panelX, top } = frameOf(picture);
   const add = (tag, attributes, parent) => {
     const node = doc.createElementNS(SVG, tag);
     for (const [name, value] of Object.entries(attributes)) node.setAttribute(name, xmlText(String(value)));
@@ -1487,9 +1602,26 @@ function svgOf(doc, picture) {
   svg.setAttribute("font-family", "sans-serif");
   svg.setAttribute("font-size", "12");
   add("rect", { width: "100%", height: "100%", fill: picture.background }, svg);
-  const clip = add("clipPath", { id: "attnw-band" }, add("defs", {}, svg));
+  const text2 = (content, x, y, anchor, weight = "normal", parent = svg) => {
+    const node = add("text", { x, y, "text-anchor": anchor, "dominant-baseline": "middle", fill: picture.foreground, "font-weight": weight }, parent);
+    node.textContent = xmlText(content);
+  };
+  panesOf(picture).forEach((pane, p) => {
+    if (pane.heading) text2(pane.heading, pane.x, HEADING_HEIGHT / 2, "start", "bold");
+    const g = top || pane.x ? add("g", { transform: `translate(${pane.x} ${top})` }, svg) : svg;
+    svgPane(add, g, { ...pane, tokens: picture.tokens }, `attnw-band${p ? `-${p}` : ""}`, picture.foreground, (content, x, y, anchor, weight) => text2(content, x, y, anchor, weight, g));
+  });
+  if (picture.image) svgImagePanel(add, svg, picture.image, panelX, 0, text2);
+  text2(picture.caption, 0, body + 12, "start");
+  if (picture.legend) svgLegend(add, svg, picture.legend, 0, body + CAPTION_HEIGHT, text2);
+  return new (doc.defaultView ?? globalThis).XMLSerializer().serializeToString(svg);
+}
+function svgPane(add, parent, pane, clipId, foreground, text2) {
+  const { scene } = pane;
+  const { layout } = scene;
+  const clip = add("clipPath", { id: clipId }, add("defs", {}, parent));
   add("rect", { x: 0, y: HEADER_HEIGHT, width: layout.width, height: layout.height - HEADER_HEIGHT }, clip);
-  const group = add("g", { fill: "none", "stroke-linecap": "round", "clip-path": "url(#attnw-band)" }, svg);
+  const group = add("g", { fill: "none", "stroke-linecap": "round", "clip-path": `url(#${clipId})` }, parent);
   const options = { table: scene.table, signed: scene.signed };
   const highlighted = scene.bundles.some((b) => b.highlight !== null);
   const context = highlighted ? add("g", { opacity: CONTEXT_OPACITY }, group) : group;
@@ -1512,26 +1644,17 @@ function svgOf(doc, picture) {
     }
   }
   for (const dot of scene.dots) {
-    if (dot.radius > 0) add("circle", { cx: dot.x, cy: dot.y, r: dot.radius.toFixed(2), fill: dot.color, "fill-opacity": dot.alpha }, svg);
+    if (dot.radius > 0) add("circle", { cx: dot.x, cy: dot.y, r: dot.radius.toFixed(2), fill: dot.color, "fill-opacity": dot.alpha }, parent);
   }
-  const text2 = (content, x, y, anchor, weight = "normal") => {
-    const node = add("text", { x, y, "text-anchor": anchor, "dominant-baseline": "middle", fill: picture.foreground, "font-weight": weight }, svg);
-    node.textContent = xmlText(content);
-  };
-  for (const y of scene.rules) add("line", { x1: 0, x2: layout.width, y1: y, y2: y, stroke: picture.foreground, "stroke-opacity": 0.5, "stroke-dasharray": "4 4" }, svg);
+  for (const y of scene.rules) add("line", { x1: 0, x2: layout.width, y1: y, y2: y, stroke: foreground, "stroke-opacity": 0.5, "stroke-dasharray": "4 4" }, parent);
   for (const mark of scene.marks) text2(mark.text, mark.x, mark.y, "middle");
-  text2(picture.titles[0], 0, 10, "start", "bold");
-  if (picture.titleAtEdge) text2(picture.titles[1], layout.width, 10, "end", "bold");
-  else text2(picture.titles[1], layout.rightX + LABEL_GAP, 10, "start", "bold");
-  for (const label of labelsOf(picture)) text2(label.text, label.x, label.y, label.anchor);
-  if (picture.image) svgImagePanel(add, svg, picture.image, panelX, 0, text2);
-  text2(picture.caption, 0, body + 12, "start");
-  if (picture.legend) svgLegend(add, svg, picture.legend, 0, body + CAPTION_HEIGHT, text2);
-  return new (doc.defaultView ?? globalThis).XMLSerializer().serializeToString(svg);
+  text2(pane.titles[0], 0, 10, "start", "bold");
+  if (pane.titleAtEdge) text2(pane.titles[1], layout.width, 10, "end", "bold");
+  else text2(pane.titles[1], layout.rightX + LABEL_GAP, 10, "start", "bold");
+  for (const label of labelsOf(pane)) text2(label.text, label.x, label.y, label.anchor);
 }
 function paintPng(canvas, picture, scale = 2) {
-  const { layout } = picture.scene;
-  const { width, height, body, panelX } = frameOf(picture);
+  const { width, height, body, panelX, top } = frameOf(picture);
   canvas.width = Math.round(width * scale);
   canvas.height = Math.round(height * scale);
   const ctx = canvas.getContext("2d");
@@ -1539,18 +1662,28 @@ function paintPng(canvas, picture, scale = 2) {
   ctx.setTransform(scale, 0, 0, scale, 0, 0);
   ctx.fillStyle = picture.background;
   ctx.fillRect(0, 0, width, height);
-  drawScene(ctx, picture.scene);
-  ctx.fillStyle = picture.foreground;
-  ctx.textBaseline = "middle";
-  ctx.font = "bold 12px sans-serif";
-  ctx.fillText(picture.titles[0], 0, 10);
-  ctx.textAlign = picture.titleAtEdge ? "right" : "left";
-  ctx.fillText(picture.titles[1], picture.titleAtEdge ? layout.width : layout.rightX + LABEL_GAP, 10);
-  ctx.textAlign = "left";
-  ctx.font = "12px sans-serif";
-  for (const label of labelsOf(picture)) {
-    ctx.textAlign = label.anchor === "end" ? "right" : "left";
-    ctx.fillText(label.text, label.x, label.y);
+  for (const pane of panesOf(picture)) {
+    const { layout } = pane.scene;
+    ctx.fillStyle = picture.foreground;
+    ctx.textBaseline = "middle";
+    ctx.textAlign = "left";
+    ctx.font = "bold 12px sans-serif";
+    if (pane.heading) ctx.fillText(pane.heading, pane.x, HEADING_HEIGHT / 2);
+    ctx.setTransform(scale, 0, 0, scale, pane.x * scale, top * scale);
+    drawScene(ctx, pane.scene);
+    ctx.fillStyle = picture.foreground;
+    ctx.textBaseline = "middle";
+    ctx.font = "bold 12px sans-serif";
+    ctx.fillText(pane.titles[0], 0, 10);
+    ctx.textAlign = pane.titleAtEdge ? "right" : "left";
+    ctx.fillText(pane.titles[1], pane.titleAtEdge ? layout.width : layout.rightX + LABEL_GAP, 10);
+    ctx.textAlign = "left";
+    ctx.font = "12px sans-serif";
+    for (const label of labelsOf({ scene: pane.scene, tokens: picture.tokens })) {
+      ctx.textAlign = label.anchor === "end" ? "right" : "left";
+      ctx.fillText(label.text, label.x, label.y);
+    }
+    ctx.setTransform(scale, 0, 0, scale, 0, 0);
   }
   ctx.textAlign = "left";
   if (picture.image) paintImagePanel(ctx, picture.image, panelX, 0, picture.foreground);
@@ -1686,389 +1819,6 @@ function keyAction(state, focused, key) {
 function toggledSelection(state, node) {
   const pinned = state.view === "model" ? pinnedModelNode(state) : pinnedNode(state);
   return JSON.stringify(pinned) === JSON.stringify(node) ? {} : node;
-}
-
-// src/controls.js
-function enterCommits(commit) {
-  return (event) => {
-    if (event.key !== "Enter" || event.isComposing) return;
-    event.preventDefault();
-    event.stopPropagation();
-    commit();
-  };
-}
-function createControls(doc, model) {
-  const root = element(doc, "div", "attnw-controls");
-  const view = (
-    /** @type {HTMLSelectElement} */
-    control(doc, "select", "attnw-view", "View", {}, choicesOf("view"))
-  );
-  const method = (
-    /** @type {HTMLSelectElement} */
-    control(doc, "select", "attnw-method", "Method")
-  );
-  const layer = (
-    /** @type {HTMLInputElement} */
-    control(doc, "input", "attnw-layer", "Layer", { type: "range", min: "1", step: "1" })
-  );
-  const layerValue = element(doc, "output", "attnw-layer-value");
-  const head = (
-    /** @type {HTMLSelectElement} */
-    control(doc, "select", "attnw-head", "Head")
-  );
-  const topK = (
-    /** @type {HTMLInputElement} */
-    control(doc, "input", "attnw-top-k", "Edges per token, 0 for all", {
-      type: "number",
-      min: "0",
-      step: "1",
-      title: "Draw at most this many edges into each token (0: all)"
-    })
-  );
-  const threshold = (
-    /** @type {HTMLInputElement} */
-    control(doc, "input", "attnw-threshold", "Smallest weight drawn", {
-      type: "number",
-      min: "0",
-      step: "0.01",
-      title: "Hide edges whose weight is below this"
-    })
-  );
-  const specials = (
-    /** @type {HTMLSelectElement} */
-    control(doc, "select", "attnw-specials", "Special tokens", {}, choicesOf("specials"))
-  );
-  const binarize = (
-    /** @type {HTMLInputElement} */
-    control(doc, "input", "attnw-binarize", "Binarisation threshold", {
-      type: "number",
-      min: "0",
-      max: "0.99",
-      step: "0.01",
-      title: "An edge exists where the head-mean attention exceeds this"
-    })
-  );
-  const nodeSize = (
-    /** @type {HTMLSelectElement} */
-    control(doc, "select", "attnw-node-size", "Dots sized by degree", {
-      title: "Teaching overlay: size each token's dot by its in-degree (the right column's row sums) or out-degree (the left column's column sums)"
-    }, choicesOf("node_size"))
-  );
-  const rows = (
-    /** @type {HTMLSelectElement} */
-    control(doc, "select", "attnw-window-size", "Token rows shown", {}, ["0", "32", "64", "128"].map((v) => [v, v === "0" ? "all" : v]))
-  );
-  const from = (
-    /** @type {HTMLInputElement} */
-    control(doc, "input", "attnw-window-start", "First token row shown", { type: "number", min: "0", step: "1" })
-  );
-  const target = (
-    /** @type {HTMLSelectElement} */
-    control(doc, "select", "attnw-target", "Target to explain", { title: "The number the token scores explain: a logit, a similarity, or your own (w.set_target)" })
-  );
-  const attribution = (
-    /** @type {HTMLSelectElement} */
-    control(doc, "select", "attnw-attribution", "Token scores")
-  );
-  const targetControl = labelled(doc, "Target", target);
-  const binarizeControl = labelled(doc, "Edge if weight >", binarize);
-  const windowControl = labelled(doc, "Token rows", rows, element(doc, "span", "attnw-control-name", "from"), from);
-  root.append(
-    labelled(doc, "View", view),
-    labelled(doc, "Method", method),
-    labelled(doc, "Layer", layer, layerValue),
-    binarizeControl,
-    labelled(doc, "Head", head),
-    labelled(doc, "Edges per token", topK),
-    labelled(doc, "Min weight", threshold),
-    labelled(doc, "Special tokens", specials),
-    labelled(doc, "Dot size", nodeSize),
-    windowControl,
-    labelled(doc, "Token scores", attribution),
-    targetControl
-  );
-  const commit = (name, value) => {
-    model.set(name, value);
-    model.save_changes();
-  };
-  const onWindow = () => commit("window", [Math.max(0, Math.round(Number(from.value) || 0)), Number(rows.value)]);
-  const onMethod = () => {
-    const chosen = last?.methods.find((m) => m.id === method.value);
-    if (chosen && last) model.set("layer", nearestLayer(chosen, last.layer));
-    commit("method", method.value);
-  };
-  const onTopK = () => commit("top_k", Math.max(0, Math.round(Number(topK.value) || 0)));
-  const onThreshold = () => commit("threshold", Math.max(0, Number(threshold.value) || 0));
-  const onBinarize = () => commit("binarize_threshold", Math.min(0.99, Math.max(0, Number(binarize.value) || 0)));
-  const listeners = [
-    [method, "change", onMethod],
-    [view, "change", () => commit("view", view.value)],
-    [layer, "input", () => commit("layer", Number(layer.value))],
-    [head, "change", () => commit("head", Number(head.value))],
-    [target, "change", () => commit("target", target.value)],
-    [attribution, "change", () => commit("attribution", attribution.value)],
-    [topK, "change", onTopK],
-    [threshold, "change", onThreshold],
-    [specials, "change", () => commit("specials", specials.value)],
-    [binarize, "change", onBinarize],
-    [nodeSize, "change", () => commit("node_size", nodeSize.value)],
-    [rows, "change", onWindow],
-    [from, "change", onWindow],
-    // Enter commits a number field. Notebook hosts bind Enter (JupyterLab: edit the cell, or
-    // run it with Shift): the key stops here, so it reaches neither them nor the plot.
-    [topK, "keydown", enterCommits(onTopK)],
-    [threshold, "keydown", enterCommits(onThreshold)],
-    [binarize, "keydown", enterCommits(onBinarize)],
-    [from, "keydown", enterCommits(onWindow)]
-  ];
-  for (const [node, type, callback] of listeners) node.addEventListener(type, callback);
-  let optionsKey = "";
-  let targetsKey = "";
-  let last = null;
-  return {
-    root,
-    update(state) {
-      if (last && UPDATED_BY.every((name) => same(last?.[name], state[name]))) return;
-      last = state;
-      const key = JSON.stringify([state.methods.map((m) => [m.id, m.label, m.group]), state.nHeads, state.attributions.map((a) => [a.id, a.label])]);
-      if (key !== optionsKey) {
-        optionsKey = key;
-        method.replaceChildren(...methodOptions(doc, state.methods));
-        attribution.replaceChildren(option(doc, "", "off"), ...state.attributions.map((a) => option(doc, a.id, a.label)));
-        const names = { [MEAN_HEAD]: "mean", [MAX_HEAD]: "max" };
-        head.replaceChildren(...headChoices(state).map((h) => option(doc, String(h), names[h] ?? `head ${h}`)));
-      }
-      view.value = state.view;
-      layer.disabled = state.view !== "layer";
-      method.value = state.method.id;
-      method.title = state.method.description;
-      const layers = state.method.layers?.length ? state.method.layers : null;
-      layer.min = String(layers ? layers[0] : 1);
-      layer.max = String(layers ? layers[layers.length - 1] : state.nLayers);
-      layer.value = String(state.layer);
-      layerValue.textContent = state.layerNames.length ? layerName(state, state.layer) : `${state.layer} / ${state.nLayers}`;
-      head.value = String(state.method.per_head ? state.head : MEAN_HEAD);
-      head.disabled = !state.method.per_head || state.view === "heads" || state.view === "model" && state.method.cumulative;
-      head.title = state.method.per_head ? "" : `${state.method.label} averages the heads`;
-      const targetKey = JSON.stringify(state.targets);
-      if (targetKey !== targetsKey) {
-        targetsKey = targetKey;
-        target.replaceChildren(...state.targets.map((t) => option(doc, t.id, t.label)));
-      }
-      target.value = state.target;
-      targetControl.hidden = state.targets.length === 0;
-      attribution.value = state.attribution;
-      if (doc.activeElement !== topK) topK.value = String(state.topK);
-      if (doc.activeElement !== threshold) threshold.value = String(state.threshold);
-      specials.value = state.specials;
-      binarizeControl.hidden = !state.method.settings?.includes("binarize_threshold");
-      if (doc.activeElement !== binarize) binarize.value = String(state.binarizeThreshold);
-      nodeSize.value = state.nodeSize;
-      windowControl.hidden = state.tokens.length <= 32;
-      rows.value = String(state.window.size);
-      from.max = String(Math.max(0, state.tokens.length - 1));
-      if (doc.activeElement !== from) from.value = String(state.window.start);
-      from.disabled = state.window.size === 0;
-      attribution.disabled = state.targets.length === 0;
-      attribution.title = state.targets.length ? "Gradient or blank-out scores of each token for the chosen target" : "This model has no output head: choose a target from Python, e.g. w.set_target(attn_widget.targets.similarity(...))";
-    },
-    destroy() {
-      for (const [node, type, callback] of listeners) node.removeEventListener(type, callback);
-    }
-  };
-}
-var UPDATED_BY = [
-  "methods",
-  "attributions",
-  "nHeads",
-  "view",
-  "method",
-  "nLayers",
-  "layer",
-  "head",
-  "targets",
-  "target",
-  "attribution",
-  "topK",
-  "layerNames",
-  "threshold",
-  "specials",
-  "binarizeThreshold",
-  "nodeSize",
-  "tokens",
-  "window"
-];
-function same(a, b) {
-  return a === b || typeof a === "object" && JSON.stringify(a) === JSON.stringify(b);
-}
-function control(doc, tag, className, label, properties = {}, options = []) {
-  const node = element(doc, tag, className);
-  Object.assign(node, properties);
-  node.setAttribute("aria-label", label);
-  node.dataset.lmSuppressShortcuts = "true";
-  if (options.length) node.replaceChildren(...options.map(([value, text2]) => option(doc, value, text2)));
-  return node;
-}
-function labelled(doc, text2, ...children) {
-  const label = element(doc, "label", "attnw-control");
-  label.append(element(doc, "span", "attnw-control-name", text2), ...children);
-  return label;
-}
-function methodOptions(doc, methods) {
-  const groups = /* @__PURE__ */ new Map();
-  for (const m of methods) {
-    const heading = typeof m.group === "string" ? m.group : "";
-    groups.set(heading, [...groups.get(heading) ?? [], option(doc, m.id, m.label)]);
-  }
-  return [...groups].flatMap(([heading, options]) => {
-    if (!heading) return options;
-    const group = (
-      /** @type {HTMLOptGroupElement} */
-      element(doc, "optgroup", "", "")
-    );
-    group.label = heading;
-    group.append(...options);
-    return [group];
-  });
-}
-function option(doc, value, text2) {
-  const node = (
-    /** @type {HTMLOptionElement} */
-    element(doc, "option", "", text2)
-  );
-  node.value = value;
-  return node;
-}
-
-// src/explain.js
-function createExplain(doc) {
-  const button = (
-    /** @type {HTMLButtonElement} */
-    element(doc, "button", "attnw-save attnw-explain-toggle", "? About this method")
-  );
-  button.type = "button";
-  button.title = "Show or hide what the selected method draws, in plain words";
-  button.setAttribute("aria-expanded", "false");
-  const panel = element(doc, "div", "attnw-explain");
-  panel.hidden = true;
-  const heading = element(doc, "div", "attnw-explain-title");
-  const body = element(doc, "div", "attnw-explain-text");
-  panel.append(heading, body);
-  const panelId = `attnw-explain-${Math.random().toString(36).slice(2)}`;
-  panel.id = panelId;
-  button.setAttribute("aria-controls", panelId);
-  button.addEventListener("click", () => {
-    panel.hidden = !panel.hidden;
-    button.setAttribute("aria-expanded", String(!panel.hidden));
-  });
-  const update = (method) => {
-    heading.textContent = method.label ? `About \u201C${method.label}\u201D` : "";
-    body.textContent = explanationOf(method);
-  };
-  return { button, panel, update };
-}
-function explanationOf(method) {
-  return method.explain || method.description || "No explanation is available for this method.";
-}
-
-// src/heads_draw.js
-function createHeadsGrid(doc) {
-  const win = (
-    /** @type {Window} */
-    doc.defaultView
-  );
-  const root = element(doc, "div", "attnw-heads");
-  root.hidden = true;
-  const hover = element(doc, "div", "attnw-heads-hover");
-  const canvas = (
-    /** @type {HTMLCanvasElement} */
-    element(doc, "canvas", "attnw-heads-canvas")
-  );
-  canvas.setAttribute("role", "img");
-  canvas.style.cursor = "pointer";
-  const key = element(doc, "div", "attnw-heads-key");
-  const bar = element(doc, "span", "attnw-heads-bar");
-  const keyText = element(doc, "span", "attnw-heads-key-text");
-  Object.assign(bar.style, { display: "inline-block", width: "80px", height: "10px", marginRight: "6px", verticalAlign: "middle" });
-  key.append(bar, keyText);
-  root.append(hover, canvas, key);
-  let shown = null;
-  const scratch = (
-    /** @type {HTMLCanvasElement} */
-    doc.createElement("canvas")
-  );
-  const cellUnder = (event) => {
-    if (!shown) return null;
-    const box = canvas.getBoundingClientRect();
-    const at = cellAt(shown.layout, event.clientX - box.left, event.clientY - box.top);
-    return at && { layer: at.row + 1, head: shown.heads[at.column] };
-  };
-  const showHover = (cell) => {
-    if (!shown) return;
-    const { state } = shown;
-    hover.textContent = cell ? `${capitalised2(layerName(state, cell.layer))}, ${headLabel({ ...state, head: cell.head })}: click to open it` : "Point at a cell to name it; click it to open that layer and head.";
-  };
-  const paint = (frame) => {
-    shown = frame;
-    const { state, layout, heads, env } = frame;
-    const dpr = win.devicePixelRatio || 1;
-    canvas.style.width = `${layout.width}px`;
-    canvas.style.height = `${layout.height}px`;
-    canvas.width = Math.round(layout.width * dpr);
-    canvas.height = Math.round(layout.height * dpr);
-    const signed = Boolean(env?.signed);
-    const name = signed ? "diverging" : "heat";
-    const table = tableBytes(colormap(name));
-    Object.assign(canvas.dataset, { rows: String(layout.rows), columns: String(layout.columns), cells: "0", cell: String(layout.cell) });
-    canvas.setAttribute("aria-label", `${state.method.label}: ${layout.rows} layers \xD7 ${layout.columns} heat maps, one per ${state.method.per_head ? "head" : "layer"}`);
-    const ctx = canvas.getContext("2d");
-    if (!ctx) return;
-    ctx.setTransform(dpr, 0, 0, dpr, 0, 0);
-    ctx.clearRect(0, 0, layout.width, layout.height);
-    const ink = win.getComputedStyle(root).color || "#888";
-    ctx.fillStyle = ink;
-    ctx.font = "11px sans-serif";
-    ctx.textAlign = "center";
-    ctx.textBaseline = "alphabetic";
-    heads.forEach((head, column) => ctx.fillText(state.method.per_head ? headName(head) : "", cellOrigin(layout, 0, column).x + layout.cell / 2, MARGIN_TOP - 4));
-    ctx.textAlign = "right";
-    ctx.textBaseline = "middle";
-    for (let row = 0; row < layout.rows; row++) ctx.fillText(layerMark(state, row + 1), MARGIN_LEFT - 6, cellOrigin(layout, row, 0).y + layout.cell / 2);
-    let cells = 0;
-    if (env) {
-      const size = Math.round(layout.cell * dpr);
-      const side = Math.min(env.rows, size);
-      scratch.width = scratch.height = side;
-      const sctx = scratch.getContext("2d");
-      if (!sctx) return;
-      const image = sctx.createImageData(side, side);
-      ctx.imageSmoothingEnabled = false;
-      for (let row = 0; row < layout.rows; row++) {
-        for (let column = 0; column < heads.length; column++) {
-          const { x, y } = cellOrigin(layout, row, column);
-          if (!frame.ready[row]) {
-            ctx.strokeStyle = ink;
-            ctx.strokeRect(x + 0.5, y + 0.5, layout.cell - 1, layout.cell - 1);
-            continue;
-          }
-          image.data.set(slicePixels(env, cellSlice(frame, row, column), table, size).pixels);
-          sctx.putImageData(image, 0, 0);
-          ctx.drawImage(scratch, x, y, layout.cell, layout.cell);
-          cells++;
-        }
-      }
-    }
-    canvas.dataset.cells = String(cells);
-    const stops2 = colormap(name);
-    bar.style.background = `linear-gradient(to right, ${stops2[0]}, ${stops2[128]}, ${stops2[255]})`;
-    const missing = frame.ready.filter((r) => !r).length;
-    keyText.textContent = (signed ? "negative \u2190 0 \u2192 positive" : "0 \u2192 largest") + ": each cell is scaled to its own largest value, so a cell shows its pattern, not its strength against the others. Rows of a cell: receiving tokens; columns: sending tokens." + (env && env.rows > Math.round(layout.cell * dpr) ? ` ${env.rows} tokens in ${Math.round(layout.cell * dpr)} pixels: each pixel shows the strongest entry of its block.` : "") + (env?.indices ? ` Only the ${env.k} strongest entries of each row are stored at this length; the rest show as 0.` : "") + (missing ? ` Empty boxes: ${missing} layers not computed yet (click one to open it and compute it there).` : "");
-    showHover(null);
-  };
-  return { root, canvas, paint, cellUnder, showHover };
-}
-function capitalised2(text2) {
-  return text2.charAt(0).toUpperCase() + text2.slice(1);
 }
 
 // src/pending.js
@@ -2408,6 +2158,607 @@ function equalEdges(a, b) {
   return true;
 }
 
+// src/compare_pane.js
+function createComparePane(doc, model, plot) {
+  const win = (
+    /** @type {Window} */
+    doc.defaultView
+  );
+  const row = element(doc, "div", "attnw-panes");
+  const mainPane = element(doc, "div", "attnw-pane attnw-pane-main");
+  const mainHeading = element(doc, "div", "attnw-pane-heading");
+  const otherPane = element(doc, "div", "attnw-pane attnw-pane-compare");
+  const otherHeading = element(doc, "div", "attnw-pane-heading");
+  const otherPlot = element(doc, "div", "attnw-plot attnw-compare-plot");
+  const canvas = (
+    /** @type {HTMLCanvasElement} */
+    element(doc, "canvas", "attnw-compare-canvas")
+  );
+  canvas.setAttribute("role", "img");
+  const overlay = (
+    /** @type {HTMLCanvasElement} */
+    element(doc, "canvas", "attnw-compare-overlay")
+  );
+  overlay.setAttribute("aria-hidden", "true");
+  const titleLeft = element(doc, "div", "attnw-title attnw-title-left");
+  const titleRight = element(doc, "div", "attnw-title attnw-title-right");
+  const labelsLeft = element(doc, "div", "attnw-labels attnw-labels-left");
+  const labelsRight = element(doc, "div", "attnw-labels attnw-labels-right");
+  const pending = createPending(
+    doc,
+    /** @type {any} */
+    model
+  );
+  pending.root.addEventListener("click", (event) => event.stopPropagation());
+  otherPlot.append(canvas, overlay, titleLeft, titleRight, labelsLeft, labelsRight, pending.root);
+  mainPane.append(mainHeading, plot);
+  otherPane.append(otherHeading, otherPlot);
+  row.append(mainPane, otherPane);
+  const edgeLayer = createEdgeLayer(canvas);
+  mainHeading.hidden = otherPane.hidden = true;
+  let labelsKey = "";
+  let shown = null;
+  let mainHeadingText = "";
+  const drawPane = (frame, scene) => {
+    const { layout, state } = frame;
+    const dpr = win.devicePixelRatio || 1;
+    const { width, height } = pixelSize(layout, dpr);
+    for (const c of [canvas, overlay]) {
+      c.style.width = `${layout.width}px`;
+      c.style.height = `${layout.height}px`;
+      if (c.width !== width || c.height !== height) {
+        c.width = width;
+        c.height = height;
+        if (c === canvas) edgeLayer.invalidate();
+      }
+    }
+    Object.assign(canvas.dataset, { leftX: String(layout.leftX), rightX: String(layout.rightX), top: String(layout.top), rowHeight: String(layout.rowHeight) });
+    otherPlot.style.height = `${layout.height}px`;
+    otherPlot.style.width = `${layout.width}px`;
+    const key = JSON.stringify([layout.width, layout.n, layout.first, layout.last, state.tokens]);
+    if (key !== labelsKey) {
+      labelsKey = key;
+      renderLabels(labelsLeft, layout, state.tokens, state.special, "source");
+      renderLabels(labelsRight, layout, state.tokens, state.special, "target");
+    }
+    titleRight.style.left = `${layout.rightX + LABEL_GAP}px`;
+    renderTitles(titleLeft, titleRight, columnTitles(state));
+    canvas.dataset.edgesFrom = edgeLayer.show(scene, dpr);
+    const highlighted = isHighlighted(scene);
+    canvas.style.opacity = highlighted ? String(CONTEXT_OPACITY) : "";
+    canvas.style.filter = highlighted ? CONTEXT_FILTER : "";
+    const ctx = overlay.getContext("2d");
+    if (ctx) {
+      ctx.setTransform(dpr, 0, 0, dpr, 0, 0);
+      ctx.clearRect(0, 0, layout.width, layout.height);
+      drawOverlay(ctx, scene);
+    }
+    markHovered(otherPlot, frame.focus, frame.pinned);
+  };
+  return {
+    row,
+    otherPlot,
+    /**
+     * Show a comparison (frames from compare.js) or none (null). After the view painted the
+     * main pane: the legend and caption get the comparison's words.
+     * @param {import("./compare.js").CompareFrames | null} frames
+     * @param {boolean} dark
+     * @param {{ legend: HTMLElement, caption: HTMLElement }} parts
+     */
+    paint(frames, dark, { legend, caption }) {
+      mainPane.classList.toggle("attnw-pane-side", frames?.mode === "side");
+      if (!frames) {
+        mainHeading.hidden = otherPane.hidden = true;
+        mainPane.style.width = "";
+        shown = null;
+        mainHeadingText = "";
+        return;
+      }
+      const { state } = frames.main;
+      const a = state.method.label;
+      const b = frames.other.label;
+      mainHeading.hidden = false;
+      mainHeadingText = mainHeading.textContent = frames.mode === "side" ? a : WORDS.difference(a, b);
+      const integer = Boolean(state.method.integer && frames.other.integer);
+      const f = (v) => formatValue(v, integer);
+      const second = frames.second;
+      const otherShown = frames.mode === "side" || !second.available;
+      otherPane.hidden = !otherShown;
+      mainPane.style.width = frames.mode === "side" ? `${frames.main.layout.width}px` : "";
+      const otherSt = second.state;
+      pending.update(otherSt, second.available, state.job);
+      otherHeading.textContent = frames.mode === "side" ? b : WORDS.neededFor(b);
+      if (otherShown) {
+        const scene = layerScene(second, dark);
+        drawPane(second, scene);
+        canvas.dataset.edges = String(second.edges.count);
+        canvas.dataset.method = frames.other.id;
+        canvas.setAttribute("aria-label", `${b}: ${second.edges.count} edges between ${state.tokens.length} tokens`);
+        shown = frames.mode === "side" ? { scene, titles: columnTitles(otherSt), heading: b } : null;
+      } else shown = null;
+      const note = frames.mode === "side" ? WORDS.sharedScale(a, frames.maxMain, b, frames.maxOther, f) : WORDS.differenceScale(a, b);
+      legend.append(element(doc, "span", "attnw-legend-coverage attnw-legend-compare", note));
+      if (frames.mode === "difference") {
+        const coverage = legend.querySelector(".attnw-legend-coverage");
+        if (coverage) coverage.textContent = WORDS.differenceEdges(frames.main.edges.count);
+        const high = legend.querySelectorAll(".attnw-legend-label")[1];
+        if (high && frames.main.edges.max > 0) high.textContent = `+${high.textContent}`;
+      }
+      legend.dataset.compare = frames.mode;
+      const named = frames.mode === "side" ? WORDS.besides(a, b) : WORDS.difference(a, b);
+      caption.textContent = `${named}${(caption.textContent ?? "").slice(a.length)}`;
+    },
+    /** What a downloaded picture's legend is named: both methods on one scale, or their difference ("": one method). */
+    legendLabel() {
+      return shown ? WORDS.bothOnOneScale(mainHeadingText, shown.heading) : mainHeadingText;
+    },
+    /** The heading of the first pane and the second pane, for a downloaded picture (null: none shown). */
+    picture() {
+      return { heading: mainHeadingText, compare: shown };
+    },
+    destroy() {
+      pending.destroy();
+      edgeLayer.destroy();
+    }
+  };
+}
+function createCompareControls(doc, model) {
+  const menu = (
+    /** @type {HTMLSelectElement} */
+    element(doc, "select", "attnw-compare")
+  );
+  const mode = (
+    /** @type {HTMLSelectElement} */
+    element(doc, "select", "attnw-compare-mode")
+  );
+  for (
+    const [node, label, title] of
+    /** @type {const} */
+    [[menu, WORDS.compareWith, WORDS.compareWithTitle], [mode, WORDS.mode, WORDS.modeTitle]]
+  ) {
+    node.setAttribute("aria-label", label);
+    node.title = title;
+    node.dataset.lmSuppressShortcuts = "true";
+  }
+  mode.replaceChildren(...choicesOf("compare_mode").map(([value, text2]) => option(doc, value, text2)));
+  const menuControl = labelled(doc, WORDS.compareWith, menu);
+  const modeControl = labelled(doc, WORDS.mode, mode);
+  const commit = (name, value) => {
+    model.set(name, value);
+    model.save_changes();
+  };
+  const onMenu = () => commit("compare_method", menu.value);
+  const onMode = () => commit("compare_mode", mode.value);
+  menu.addEventListener("change", onMenu);
+  mode.addEventListener("change", onMode);
+  let key = "";
+  return {
+    nodes: [menuControl, modeControl],
+    /** @param {import("./state.js").ViewState} state */
+    update(state) {
+      const now = JSON.stringify([state.methods.map((m) => [m.id, m.label]), state.method.id]);
+      if (now !== key) {
+        key = now;
+        menu.replaceChildren(
+          option(doc, "", WORDS.off),
+          ...state.methods.map((m) => {
+            const entry = option(doc, m.id, m.label);
+            entry.disabled = !comparable(m, state.method);
+            if (entry.disabled) entry.title = WORDS.notComparable;
+            return entry;
+          })
+        );
+      }
+      const other = state.methods.find((m) => m.id === state.compareMethod);
+      menu.value = other && comparable(other, state.method) ? other.id : "";
+      menu.disabled = state.view !== "layer";
+      menu.title = state.view === "layer" ? WORDS.compareWithTitle : WORDS.singleLayerOnly;
+      mode.value = state.compareMode;
+      modeControl.hidden = menu.value === "";
+    },
+    destroy() {
+      menu.removeEventListener("change", onMenu);
+      mode.removeEventListener("change", onMode);
+    }
+  };
+}
+function option(doc, value, text2) {
+  const node = (
+    /** @type {HTMLOptionElement} */
+    element(doc, "option", "", text2)
+  );
+  node.value = value;
+  return node;
+}
+function labelled(doc, text2, child) {
+  const label = element(doc, "label", "attnw-control");
+  label.append(element(doc, "span", "attnw-control-name", text2), child);
+  return label;
+}
+
+// src/controls.js
+function enterCommits(commit) {
+  return (event) => {
+    if (event.key !== "Enter" || event.isComposing) return;
+    event.preventDefault();
+    event.stopPropagation();
+    commit();
+  };
+}
+function createControls(doc, model) {
+  const root = element(doc, "div", "attnw-controls");
+  const view = (
+    /** @type {HTMLSelectElement} */
+    control(doc, "select", "attnw-view", "View", {}, choicesOf("view"))
+  );
+  const method = (
+    /** @type {HTMLSelectElement} */
+    control(doc, "select", "attnw-method", "Method")
+  );
+  const layer = (
+    /** @type {HTMLInputElement} */
+    control(doc, "input", "attnw-layer", "Layer", { type: "range", min: "1", step: "1" })
+  );
+  const layerValue = element(doc, "output", "attnw-layer-value");
+  const head = (
+    /** @type {HTMLSelectElement} */
+    control(doc, "select", "attnw-head", "Head")
+  );
+  const topK = (
+    /** @type {HTMLInputElement} */
+    control(doc, "input", "attnw-top-k", "Edges per token, 0 for all", {
+      type: "number",
+      min: "0",
+      step: "1",
+      title: "Draw at most this many edges into each token (0: all)"
+    })
+  );
+  const threshold = (
+    /** @type {HTMLInputElement} */
+    control(doc, "input", "attnw-threshold", "Smallest weight drawn", {
+      type: "number",
+      min: "0",
+      step: "0.01",
+      title: "Hide edges whose weight is below this"
+    })
+  );
+  const specials = (
+    /** @type {HTMLSelectElement} */
+    control(doc, "select", "attnw-specials", "Special tokens", {}, choicesOf("specials"))
+  );
+  const binarize = (
+    /** @type {HTMLInputElement} */
+    control(doc, "input", "attnw-binarize", "Binarisation threshold", {
+      type: "number",
+      min: "0",
+      max: "0.99",
+      step: "0.01",
+      title: "An edge exists where the head-mean attention exceeds this"
+    })
+  );
+  const nodeSize = (
+    /** @type {HTMLSelectElement} */
+    control(doc, "select", "attnw-node-size", "Dots sized by degree", {
+      title: "Teaching overlay: size each token's dot by its in-degree (the right column's row sums) or out-degree (the left column's column sums)"
+    }, choicesOf("node_size"))
+  );
+  const rows = (
+    /** @type {HTMLSelectElement} */
+    control(doc, "select", "attnw-window-size", "Token rows shown", {}, ["0", "32", "64", "128"].map((v) => [v, v === "0" ? "all" : v]))
+  );
+  const from = (
+    /** @type {HTMLInputElement} */
+    control(doc, "input", "attnw-window-start", "First token row shown", { type: "number", min: "0", step: "1" })
+  );
+  const target = (
+    /** @type {HTMLSelectElement} */
+    control(doc, "select", "attnw-target", "Target to explain", { title: "The number the token scores explain: a logit, a similarity, or your own (w.set_target)" })
+  );
+  const attribution = (
+    /** @type {HTMLSelectElement} */
+    control(doc, "select", "attnw-attribution", "Token scores")
+  );
+  const targetControl = labelled2(doc, "Target", target);
+  const binarizeControl = labelled2(doc, "Edge if weight >", binarize);
+  const windowControl = labelled2(doc, "Token rows", rows, element(doc, "span", "attnw-control-name", "from"), from);
+  root.append(
+    labelled2(doc, "View", view),
+    labelled2(doc, "Method", method),
+    labelled2(doc, "Layer", layer, layerValue),
+    binarizeControl,
+    labelled2(doc, "Head", head),
+    labelled2(doc, "Edges per token", topK),
+    labelled2(doc, "Min weight", threshold),
+    labelled2(doc, "Special tokens", specials),
+    labelled2(doc, "Dot size", nodeSize),
+    windowControl,
+    labelled2(doc, "Token scores", attribution),
+    targetControl
+  );
+  const commit = (name, value) => {
+    model.set(name, value);
+    model.save_changes();
+  };
+  const onWindow = () => commit("window", [Math.max(0, Math.round(Number(from.value) || 0)), Number(rows.value)]);
+  const onMethod = () => {
+    const chosen = last?.methods.find((m) => m.id === method.value);
+    if (chosen && last) model.set("layer", nearestLayer(chosen, last.layer));
+    commit("method", method.value);
+  };
+  const onTopK = () => commit("top_k", Math.max(0, Math.round(Number(topK.value) || 0)));
+  const onThreshold = () => commit("threshold", Math.max(0, Number(threshold.value) || 0));
+  const onBinarize = () => commit("binarize_threshold", Math.min(0.99, Math.max(0, Number(binarize.value) || 0)));
+  const listeners = [
+    [method, "change", onMethod],
+    [view, "change", () => commit("view", view.value)],
+    [layer, "input", () => commit("layer", Number(layer.value))],
+    [head, "change", () => commit("head", Number(head.value))],
+    [target, "change", () => commit("target", target.value)],
+    [attribution, "change", () => commit("attribution", attribution.value)],
+    [topK, "change", onTopK],
+    [threshold, "change", onThreshold],
+    [specials, "change", () => commit("specials", specials.value)],
+    [binarize, "change", onBinarize],
+    [nodeSize, "change", () => commit("node_size", nodeSize.value)],
+    [rows, "change", onWindow],
+    [from, "change", onWindow],
+    // Enter commits a number field. Notebook hosts bind Enter (JupyterLab: edit the cell, or
+    // run it with Shift): the key stops here, so it reaches neither them nor the plot.
+    [topK, "keydown", enterCommits(onTopK)],
+    [threshold, "keydown", enterCommits(onThreshold)],
+    [binarize, "keydown", enterCommits(onBinarize)],
+    [from, "keydown", enterCommits(onWindow)]
+  ];
+  for (const [node, type, callback] of listeners) node.addEventListener(type, callback);
+  let optionsKey = "";
+  let targetsKey = "";
+  let last = null;
+  return {
+    root,
+    update(state) {
+      if (last && UPDATED_BY.every((name) => same(last?.[name], state[name]))) return;
+      last = state;
+      const key = JSON.stringify([state.methods.map((m) => [m.id, m.label, m.group]), state.nHeads, state.attributions.map((a) => [a.id, a.label])]);
+      if (key !== optionsKey) {
+        optionsKey = key;
+        method.replaceChildren(...methodOptions(doc, state.methods));
+        attribution.replaceChildren(option2(doc, "", "off"), ...state.attributions.map((a) => option2(doc, a.id, a.label)));
+        const names = { [MEAN_HEAD]: "mean", [MAX_HEAD]: "max" };
+        head.replaceChildren(...headChoices(state).map((h) => option2(doc, String(h), names[h] ?? `head ${h}`)));
+      }
+      view.value = state.view;
+      layer.disabled = state.view !== "layer";
+      method.value = state.method.id;
+      method.title = state.method.description;
+      const layers = state.method.layers?.length ? state.method.layers : null;
+      layer.min = String(layers ? layers[0] : 1);
+      layer.max = String(layers ? layers[layers.length - 1] : state.nLayers);
+      layer.value = String(state.layer);
+      layerValue.textContent = state.layerNames.length ? layerName(state, state.layer) : `${state.layer} / ${state.nLayers}`;
+      head.value = String(state.method.per_head ? state.head : MEAN_HEAD);
+      head.disabled = !state.method.per_head || state.view === "heads" || state.view === "model" && state.method.cumulative;
+      head.title = state.method.per_head ? "" : `${state.method.label} averages the heads`;
+      const targetKey = JSON.stringify(state.targets);
+      if (targetKey !== targetsKey) {
+        targetsKey = targetKey;
+        target.replaceChildren(...state.targets.map((t) => option2(doc, t.id, t.label)));
+      }
+      target.value = state.target;
+      targetControl.hidden = state.targets.length === 0;
+      attribution.value = state.attribution;
+      if (doc.activeElement !== topK) topK.value = String(state.topK);
+      if (doc.activeElement !== threshold) threshold.value = String(state.threshold);
+      specials.value = state.specials;
+      binarizeControl.hidden = !state.method.settings?.includes("binarize_threshold");
+      if (doc.activeElement !== binarize) binarize.value = String(state.binarizeThreshold);
+      nodeSize.value = state.nodeSize;
+      windowControl.hidden = state.tokens.length <= 32;
+      rows.value = String(state.window.size);
+      from.max = String(Math.max(0, state.tokens.length - 1));
+      if (doc.activeElement !== from) from.value = String(state.window.start);
+      from.disabled = state.window.size === 0;
+      attribution.disabled = state.targets.length === 0;
+      attribution.title = state.targets.length ? "Gradient or blank-out scores of each token for the chosen target" : "This model has no output head: choose a target from Python, e.g. w.set_target(attn_widget.targets.similarity(...))";
+    },
+    destroy() {
+      for (const [node, type, callback] of listeners) node.removeEventListener(type, callback);
+    }
+  };
+}
+var UPDATED_BY = [
+  "methods",
+  "attributions",
+  "nHeads",
+  "view",
+  "method",
+  "nLayers",
+  "layer",
+  "head",
+  "targets",
+  "target",
+  "attribution",
+  "topK",
+  "layerNames",
+  "threshold",
+  "specials",
+  "binarizeThreshold",
+  "nodeSize",
+  "tokens",
+  "window"
+];
+function same(a, b) {
+  return a === b || typeof a === "object" && JSON.stringify(a) === JSON.stringify(b);
+}
+function control(doc, tag, className, label, properties = {}, options = []) {
+  const node = element(doc, tag, className);
+  Object.assign(node, properties);
+  node.setAttribute("aria-label", label);
+  node.dataset.lmSuppressShortcuts = "true";
+  if (options.length) node.replaceChildren(...options.map(([value, text2]) => option2(doc, value, text2)));
+  return node;
+}
+function labelled2(doc, text2, ...children) {
+  const label = element(doc, "label", "attnw-control");
+  label.append(element(doc, "span", "attnw-control-name", text2), ...children);
+  return label;
+}
+function methodOptions(doc, methods) {
+  const groups = /* @__PURE__ */ new Map();
+  for (const m of methods) {
+    const heading = typeof m.group === "string" ? m.group : "";
+    groups.set(heading, [...groups.get(heading) ?? [], option2(doc, m.id, m.label)]);
+  }
+  return [...groups].flatMap(([heading, options]) => {
+    if (!heading) return options;
+    const group = (
+      /** @type {HTMLOptGroupElement} */
+      element(doc, "optgroup", "", "")
+    );
+    group.label = heading;
+    group.append(...options);
+    return [group];
+  });
+}
+function option2(doc, value, text2) {
+  const node = (
+    /** @type {HTMLOptionElement} */
+    element(doc, "option", "", text2)
+  );
+  node.value = value;
+  return node;
+}
+
+// src/explain.js
+function createExplain(doc) {
+  const button = (
+    /** @type {HTMLButtonElement} */
+    element(doc, "button", "attnw-save attnw-explain-toggle", "? About this method")
+  );
+  button.type = "button";
+  button.title = "Show or hide what the selected method draws, in plain words";
+  button.setAttribute("aria-expanded", "false");
+  const panel = element(doc, "div", "attnw-explain");
+  panel.hidden = true;
+  const heading = element(doc, "div", "attnw-explain-title");
+  const body = element(doc, "div", "attnw-explain-text");
+  panel.append(heading, body);
+  const panelId = `attnw-explain-${Math.random().toString(36).slice(2)}`;
+  panel.id = panelId;
+  button.setAttribute("aria-controls", panelId);
+  button.addEventListener("click", () => {
+    panel.hidden = !panel.hidden;
+    button.setAttribute("aria-expanded", String(!panel.hidden));
+  });
+  const update = (method) => {
+    heading.textContent = method.label ? `About \u201C${method.label}\u201D` : "";
+    body.textContent = explanationOf(method);
+  };
+  return { button, panel, update };
+}
+function explanationOf(method) {
+  return method.explain || method.description || "No explanation is available for this method.";
+}
+
+// src/heads_draw.js
+function createHeadsGrid(doc) {
+  const win = (
+    /** @type {Window} */
+    doc.defaultView
+  );
+  const root = element(doc, "div", "attnw-heads");
+  root.hidden = true;
+  const hover = element(doc, "div", "attnw-heads-hover");
+  const canvas = (
+    /** @type {HTMLCanvasElement} */
+    element(doc, "canvas", "attnw-heads-canvas")
+  );
+  canvas.setAttribute("role", "img");
+  canvas.style.cursor = "pointer";
+  const key = element(doc, "div", "attnw-heads-key");
+  const bar = element(doc, "span", "attnw-heads-bar");
+  const keyText = element(doc, "span", "attnw-heads-key-text");
+  Object.assign(bar.style, { display: "inline-block", width: "80px", height: "10px", marginRight: "6px", verticalAlign: "middle" });
+  key.append(bar, keyText);
+  root.append(hover, canvas, key);
+  let shown = null;
+  const scratch = (
+    /** @type {HTMLCanvasElement} */
+    doc.createElement("canvas")
+  );
+  const cellUnder = (event) => {
+    if (!shown) return null;
+    const box = canvas.getBoundingClientRect();
+    const at = cellAt(shown.layout, event.clientX - box.left, event.clientY - box.top);
+    return at && { layer: at.row + 1, head: shown.heads[at.column] };
+  };
+  const showHover = (cell) => {
+    if (!shown) return;
+    const { state } = shown;
+    hover.textContent = cell ? `${capitalised2(layerName(state, cell.layer))}, ${headLabel({ ...state, head: cell.head })}: click to open it` : "Point at a cell to name it; click it to open that layer and head.";
+  };
+  const paint = (frame) => {
+    shown = frame;
+    const { state, layout, heads, env } = frame;
+    const dpr = win.devicePixelRatio || 1;
+    canvas.style.width = `${layout.width}px`;
+    canvas.style.height = `${layout.height}px`;
+    canvas.width = Math.round(layout.width * dpr);
+    canvas.height = Math.round(layout.height * dpr);
+    const signed = Boolean(env?.signed);
+    const name = signed ? "diverging" : "heat";
+    const table = tableBytes(colormap(name));
+    Object.assign(canvas.dataset, { rows: String(layout.rows), columns: String(layout.columns), cells: "0", cell: String(layout.cell) });
+    canvas.setAttribute("aria-label", `${state.method.label}: ${layout.rows} layers \xD7 ${layout.columns} heat maps, one per ${state.method.per_head ? "head" : "layer"}`);
+    const ctx = canvas.getContext("2d");
+    if (!ctx) return;
+    ctx.setTransform(dpr, 0, 0, dpr, 0, 0);
+    ctx.clearRect(0, 0, layout.width, layout.height);
+    const ink = win.getComputedStyle(root).color || "#888";
+    ctx.fillStyle = ink;
+    ctx.font = "11px sans-serif";
+    ctx.textAlign = "center";
+    ctx.textBaseline = "alphabetic";
+    heads.forEach((head, column) => ctx.fillText(state.method.per_head ? headName(head) : "", cellOrigin(layout, 0, column).x + layout.cell / 2, MARGIN_TOP - 4));
+    ctx.textAlign = "right";
+    ctx.textBaseline = "middle";
+    for (let row = 0; row < layout.rows; row++) ctx.fillText(layerMark(state, row + 1), MARGIN_LEFT - 6, cellOrigin(layout, row, 0).y + layout.cell / 2);
+    let cells = 0;
+    if (env) {
+      const size = Math.round(layout.cell * dpr);
+      const side = Math.min(env.rows, size);
+      scratch.width = scratch.height = side;
+      const sctx = scratch.getContext("2d");
+      if (!sctx) return;
+      const image = sctx.createImageData(side, side);
+      ctx.imageSmoothingEnabled = false;
+      for (let row = 0; row < layout.rows; row++) {
+        for (let column = 0; column < heads.length; column++) {
+          const { x, y } = cellOrigin(layout, row, column);
+          if (!frame.ready[row]) {
+            ctx.strokeStyle = ink;
+            ctx.strokeRect(x + 0.5, y + 0.5, layout.cell - 1, layout.cell - 1);
+            continue;
+          }
+          image.data.set(slicePixels(env, cellSlice(frame, row, column), table, size).pixels);
+          sctx.putImageData(image, 0, 0);
+          ctx.drawImage(scratch, x, y, layout.cell, layout.cell);
+          cells++;
+        }
+      }
+    }
+    canvas.dataset.cells = String(cells);
+    const stops2 = colormap(name);
+    bar.style.background = `linear-gradient(to right, ${stops2[0]}, ${stops2[128]}, ${stops2[255]})`;
+    const missing = frame.ready.filter((r) => !r).length;
+    keyText.textContent = (signed ? "negative \u2190 0 \u2192 positive" : "0 \u2192 largest") + ": each cell is scaled to its own largest value, so a cell shows its pattern, not its strength against the others. Rows of a cell: receiving tokens; columns: sending tokens." + (env && env.rows > Math.round(layout.cell * dpr) ? ` ${env.rows} tokens in ${Math.round(layout.cell * dpr)} pixels: each pixel shows the strongest entry of its block.` : "") + (env?.indices ? ` Only the ${env.k} strongest entries of each row are stored at this length; the rest show as 0.` : "") + (missing ? ` Empty boxes: ${missing} layers not computed yet (click one to open it and compute it there).` : "");
+    showHover(null);
+  };
+  return { root, canvas, paint, cellUnder, showHover };
+}
+function capitalised2(text2) {
+  return text2.charAt(0).toUpperCase() + text2.slice(1);
+}
+
 // src/strip.js
 function currentScores(data, target, method, n) {
   if (!method || data.status !== "done" || data.target !== target || data.method !== method || !data.values) {
@@ -2522,7 +2873,8 @@ function createView(doc, model) {
   savePng.title = "Download the current view as a PNG picture";
   saveSvg.title = "Download the current view as an SVG drawing (labels as text)";
   const explain = createExplain(doc);
-  controls.root.append(savePng, saveSvg, explain.button);
+  const compareControls = createCompareControls(doc, model);
+  controls.root.append(...compareControls.nodes, savePng, saveSvg, explain.button);
   const pending = createPending(doc, model);
   plot.append(canvas, overlay, strip, titleLeft, titleRight, labelsLeft, labelsRight, pending.root);
   const stop = (event) => event.stopPropagation();
@@ -2531,7 +2883,8 @@ function createView(doc, model) {
   const image = createImagePanel(doc);
   const graph = element(doc, "div", "attnw-graph");
   const heads = createHeadsGrid(doc);
-  graph.append(heads.root, plot, legend, stripStatus, stripWarning);
+  const compare = createComparePane(doc, model, plot);
+  graph.append(heads.root, compare.row, legend, stripStatus, stripWarning);
   const side = element(doc, "div", "attnw-side");
   side.append(image.root, tooltip);
   const body = element(doc, "div", "attnw-body");
@@ -2582,7 +2935,7 @@ function createView(doc, model) {
   };
   const placeDock = (dock) => {
     if (dock.beside && tooltip.parentElement !== side) side.append(tooltip);
-    if (!dock.beside && tooltip.previousElementSibling !== plot) plot.after(tooltip);
+    if (!dock.beside && tooltip.previousElementSibling !== compare.row) compare.row.after(tooltip);
     side.style.width = dock.beside ? `${dock.width}px` : "";
     side.hidden = !dock.beside && !dock.image;
     body.classList.toggle("attnw-body-stacked", dock.image && !dock.beside);
@@ -2592,6 +2945,7 @@ function createView(doc, model) {
     const { state, available, env, slice, edges, layout, pinned, focus } = frame;
     dark = isDark();
     controls.update(state);
+    compareControls.update(state);
     explain.update(state.method);
     pending.update(state, available, state.job);
     const scene = layerScene(frame, dark);
@@ -2650,6 +3004,7 @@ function createView(doc, model) {
     const { state, layout, perLayer, pinned, focus } = frame;
     dark = isDark();
     controls.update(state);
+    compareControls.update(state);
     explain.update(state.method);
     pending.root.hidden = true;
     const scene = modelScene(frame, dark);
@@ -2691,6 +3046,7 @@ function createView(doc, model) {
   const paintHeads = (frame) => {
     const { state } = frame;
     controls.update(state);
+    compareControls.update(state);
     explain.update(state.method);
     pending.root.hidden = true;
     legend.hidden = stripStatus.hidden = stripWarning.hidden = tooltip.hidden = true;
@@ -2713,7 +3069,10 @@ function createView(doc, model) {
     }));
   };
   const showProblem = (reason, state) => {
-    if (reason) controls.update(state);
+    if (reason) {
+      controls.update(state);
+      compareControls.update(state);
+    }
     problem.hidden = !reason;
     problem.textContent = reason ? `Cannot draw this view: ${reason}. Make the widget again, e.g. AttentionWidget(model, text).` : "";
     caption.hidden = Boolean(reason);
@@ -2731,10 +3090,12 @@ function createView(doc, model) {
       foreground: dark ? "#e6e6e6" : "#111111",
       background: dark ? "#111111" : "#ffffff",
       image: image.scene(),
-      legend: legendOf(scene, state.view === "model" && state.method.graph ? state.methods.find((m) => m.id === state.method.graph) ?? state.method : state.method)
+      legend: legendOf(scene, state.view === "model" && state.method.graph ? state.methods.find((m) => m.id === state.method.graph) ?? state.method : state.method, compare.legendLabel()),
+      ...compare.picture()
     };
   };
-  return { root, plot, canvas, heads, image, savePng, saveSvg, paintLayer, paintModel, paintHeads, placeDock, drawAhead, showProblem, paintComing: edgeLayer.paintComing, setOnScreen: edgeLayer.setOnScreen, pictureOf, destroy: () => (controls.destroy(), pending.destroy(), edgeLayer.destroy()) };
+  const paintCompare = (frames) => compare.paint(frames, dark, { legend, caption });
+  return { root, plot, canvas, heads, image, comparePlot: compare.otherPlot, savePng, saveSvg, paintLayer, paintModel, paintHeads, paintCompare, placeDock, drawAhead, showProblem, paintComing: edgeLayer.paintComing, setOnScreen: edgeLayer.setOnScreen, pictureOf, destroy: () => (controls.destroy(), compareControls.destroy(), compare.destroy(), pending.destroy(), edgeLayer.destroy()) };
 }
 
 // src/render.js
@@ -2751,6 +3112,7 @@ function render({ model, el }) {
   let hovered = null;
   let frame = null;
   let scene = null;
+  let compared = null;
   let scheduled = 0;
   const paint = () => {
     const started = win.performance.now();
@@ -2758,20 +3120,31 @@ function render({ model, el }) {
     const state = readState(model);
     const total = el.clientWidth || DEFAULT_WIDTH;
     const panel = panelLayout(total, state.image);
-    const dock = state.view === "heads" ? { graphWidth: total, beside: false, width: 0, image: false } : dockLayout(total, panel, Boolean(state.image));
+    const other = compareMeta(state);
+    const wide = state.view === "heads" || other !== null && state.compareMode === "side" && !state.image;
+    const dock = wide ? { graphWidth: total, beside: false, width: 0, image: false } : dockLayout(total, panel, Boolean(state.image));
     view.placeDock(dock);
     const width = dock.graphWidth;
     let problem = state.problem;
+    compared = null;
     if (!problem) {
       try {
         if (state.view === "heads") {
           frame = headsFrame(state, width, envelopeOf);
           scene = null;
           view.paintHeads(frame);
+          view.paintCompare(null);
           view.image.paint(null);
+        } else if (other) {
+          compared = compareFrames(state, other, width, envelopeOf, hovered);
+          frame = compared.main;
+          scene = view.paintLayer(frame);
+          view.paintCompare(compared);
+          view.image.paint(imageScene(state, frame, envelopeOf, panel));
         } else {
           frame = state.view === "model" ? modelFrame(state, width, envelopeOf, hovered) : layerFrame(state, width, envelopeOf, hovered);
           scene = frame.kind === "model" ? view.paintModel(frame) : view.paintLayer(frame);
+          view.paintCompare(null);
           view.image.paint(imageScene(state, frame, envelopeOf, panel));
         }
       } catch (error) {
@@ -2781,14 +3154,16 @@ function render({ model, el }) {
     }
     view.showProblem(problem, state);
     if (problem) {
-      frame = scene = hovered = null;
+      frame = scene = hovered = compared = null;
+      view.paintCompare(null);
       view.image.paint(null);
       return;
     }
-    view.drawAhead(neighbourStates(state).map((next) => () => (
-      // (none in the heads view)
-      next.view === "model" ? modelFrame(next, width, envelopeOf, null) : layerFrame(next, width, envelopeOf, null)
-    )));
+    const ahead = other ? neighbourStates(state).filter((next) => next.view === "layer" && next.method.id === state.method.id) : neighbourStates(state);
+    view.drawAhead(ahead.map((next) => () => {
+      if (other) return compareFrames(next, other, width, envelopeOf, null).main;
+      return next.view === "model" ? modelFrame(next, width, envelopeOf, null) : layerFrame(next, width, envelopeOf, null);
+    }));
     const ended = win.performance.now();
     view.root.dataset.paintEnd = String(ended);
     view.root.dataset.paintMs = (ended - started).toFixed(3);
@@ -2803,6 +3178,11 @@ function render({ model, el }) {
     const x = event.clientX - box.left;
     const y = event.clientY - box.top;
     return frame.kind === "model" ? modelNodeAt(frame.layout, x, y) : nodeAt(frame.layout, x, y);
+  };
+  const compareNodeUnder = (event) => {
+    if (!compared || compared.mode !== "side") return null;
+    const box = view.comparePlot.getBoundingClientRect();
+    return nodeAt(compared.second.layout, event.clientX - box.left, event.clientY - box.top);
   };
   const patchNodeUnder = (event) => {
     const shown = view.image.scene();
@@ -2859,6 +3239,8 @@ function render({ model, el }) {
   const fileName = () => {
     const state = readState(model);
     if (state.view === "heads") return `attention-${state.method.id}-heads`;
+    const other = compareMeta(state);
+    if (other) return `attention-${state.method.id}-${state.compareMode === "side" ? "vs" : "minus"}-${other.id}-layer${state.layer}`;
     return state.view === "model" ? `attention-${state.method.id}-model` : `attention-${state.method.id}-layer${state.layer}`;
   };
   const picture = () => {
@@ -2890,6 +3272,9 @@ function render({ model, el }) {
     [view.plot, "pointerleave", onPointerLeave],
     [view.plot, "click", onClick],
     [view.plot, "keydown", onKey],
+    [view.comparePlot, "pointermove", hoverWith(compareNodeUnder)],
+    [view.comparePlot, "pointerleave", onPointerLeave],
+    [view.comparePlot, "click", pinWith(compareNodeUnder)],
     [view.heads.canvas, "pointermove", (event) => view.heads.showHover(view.heads.cellUnder(event))],
     [view.heads.canvas, "pointerleave", () => view.heads.showHover(null)],
     [view.heads.canvas, "click", onCellClick],
@@ -2949,7 +3334,7 @@ function decodeState(value) {
   }
   return value;
 }
-var SAVED = [...VIEW_OPTIONS.map((option2) => option2.trait), ...PICKS];
+var SAVED = [...VIEW_OPTIONS.map((option3) => option3.trait), ...PICKS];
 function createStandaloneModel(state) {
   const traits = new Map(Object.entries(decodeState(state)));
   const listeners = /* @__PURE__ */ new Map();

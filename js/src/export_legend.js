@@ -25,13 +25,14 @@ const STEP = 32;
  * The legend of a scene, or null when nothing is drawn.
  * @param {import("./scene.js").Scene} scene
  * @param {{ label: string, integer?: boolean }} method
+ * @param {string} [label]  in place of the method's name (a comparison's)
  * @returns {LegendSpec | null}
  */
-export function legendOf(scene, method) {
+export function legendOf(scene, method, label = "") {
   const maxima = scene.bundles.map((b) => b.edges.max).filter((m) => m > 0);
   if (maxima.length === 0) return null;
   return {
-    label: method.label,
+    label: label || method.label,
     table: scene.table,
     signed: scene.signed,
     max: Math.max(...maxima),

@@ -1,0 +1,239 @@
+// The DOM of a comparison (compare.js): a heading over each pane, the second pane (its own edge
+// and overlay canvases, token labels, titles and pending panel), the "Compare with" and
+// "Compare as" controls, and what the legend and caption add. Token text reaches the page
+// through textContent only.
+
+import { choicesOf } from "./options.js";
+import { comparable, WORDS } from "./compare.js";
+import { CONTEXT_FILTER, CONTEXT_OPACITY } from "./draw.js";
+import { element, formatValue, markHovered, renderLabels, renderTitles } from "./overlay.js";
+import { createPending } from "./pending.js";
+import { createEdgeLayer, pixelSize } from "./raster.js";
+import { drawOverlay, isHighlighted, layerScene } from "./scene.js";
+import { columnTitles } from "./state.js";
+import { LABEL_GAP } from "./layout.js";
+
+/**
+ * @typedef {object} PanePicture  the second pane of a downloaded picture (exporter.js)
+ * @property {import("./scene.js").Scene} scene
+ * @property {[string, string]} titles
+ * @property {string} heading
+ */
+
+/**
+ * @param {Document} doc
+ * @param {import("./state.js").WidgetModel} model
+ * @param {HTMLElement} plot  the view's plot: it moves into the first pane
+ */
+export function createComparePane(doc, model, plot) {
+  const win = /** @type {Window} */ (doc.defaultView);
+  const row = element(doc, "div", "attnw-panes");
+  const mainPane = element(doc, "div", "attnw-pane attnw-pane-main");
+  const mainHeading = element(doc, "div", "attnw-pane-heading");
+  const otherPane = element(doc, "div", "attnw-pane attnw-pane-compare");
+  const otherHeading = element(doc, "div", "attnw-pane-heading");
+  const otherPlot = element(doc, "div", "attnw-plot attnw-compare-plot");
+  const canvas = /** @type {HTMLCanvasElement} */ (element(doc, "canvas", "attnw-compare-canvas"));
+  canvas.setAttribute("role", "img");
+  const overlay = /** @type {HTMLCanvasElement} */ (element(doc, "canvas", "attnw-compare-overlay"));
+  overlay.setAttribute("aria-hidden", "true");
+  const titleLeft = element(doc, "div", "attnw-title attnw-title-left");
+  const titleRight = element(doc, "div", "attnw-title attnw-title-right");
+  const labelsLeft = element(doc, "div", "attnw-labels attnw-labels-left");
+  const labelsRight = element(doc, "div", "attnw-labels attnw-labels-right");
+  const pending = createPending(doc, /** @type {any} */ (model));
+  pending.root.addEventListener("click", (event) => event.stopPropagation());
+  otherPlot.append(canvas, overlay, titleLeft, titleRight, labelsLeft, labelsRight, pending.root);
+  mainPane.append(mainHeading, plot);
+  otherPane.append(otherHeading, otherPlot);
+  row.append(mainPane, otherPane);
+  const edgeLayer = createEdgeLayer(canvas);
+  mainHeading.hidden = otherPane.hidden = true;
+  let labelsKey = "";
+  /** @type {PanePicture | null} */
+  let shown = null;
+  let mainHeadingText = "";
+
+  /**
+   * Size the canvases and labels to the frame's layout and draw its scene, as the view draws its plot.
+   * @param {import("./frames.js").LayerFrame} frame @param {import("./scene.js").Scene} scene
+   */
+  const drawPane = (frame, scene) => {
+    const { layout, state } = frame;
+    const dpr = win.devicePixelRatio || 1;
+    const { width, height } = pixelSize(layout, dpr);
+    for (const c of [canvas, overlay]) {
+      c.style.width = `${layout.width}px`;
+      c.style.height = `${layout.height}px`;
+      if (c.width !== width || c.height !== height) {
+        c.width = width;
+        c.height = height;
+        if (c === canvas) edgeLayer.invalidate();
+      }
+    }
+    Object.assign(canvas.dataset, { leftX: String(layout.leftX), rightX: String(layout.rightX), top: String(layout.top), rowHeight: String(layout.rowHeight) });
+    otherPlot.style.height = `${layout.height}px`;
+    otherPlot.style.width = `${layout.width}px`;
+    const key = JSON.stringify([layout.width, layout.n, layout.first, layout.last, state.tokens]);
+    if (key !== labelsKey) {
+      labelsKey = key;
+      renderLabels(labelsLeft, layout, state.tokens, state.special, "source");
+      renderLabels(labelsRight, layout, state.tokens, state.special, "target");
+    }
+    titleRight.style.left = `${layout.rightX + LABEL_GAP}px`;
+    renderTitles(titleLeft, titleRight, columnTitles(state));
+    canvas.dataset.edgesFrom = edgeLayer.show(scene, dpr);
+    const highlighted = isHighlighted(scene);
+    canvas.style.opacity = highlighted ? String(CONTEXT_OPACITY) : "";
+    canvas.style.filter = highlighted ? CONTEXT_FILTER : "";
+    const ctx = overlay.getContext("2d");
+    if (ctx) {
+      ctx.setTransform(dpr, 0, 0, dpr, 0, 0);
+      ctx.clearRect(0, 0, layout.width, layout.height);
+      drawOverlay(ctx, scene);
+    }
+    markHovered(otherPlot, frame.focus, frame.pinned);
+  };
+
+  return {
+    row,
+    otherPlot,
+    /**
+     * Show a comparison (frames from compare.js) or none (null). After the view painted the
+     * main pane: the legend and caption get the comparison's words.
+     * @param {import("./compare.js").CompareFrames | null} frames
+     * @param {boolean} dark
+     * @param {{ legend: HTMLElement, caption: HTMLElement }} parts
+     */
+    paint(frames, dark, { legend, caption }) {
+      mainPane.classList.toggle("attnw-pane-side", frames?.mode === "side");
+      if (!frames) {
+        mainHeading.hidden = otherPane.hidden = true;
+        mainPane.style.width = "";
+        shown = null;
+        mainHeadingText = "";
+        return;
+      }
+      const { state } = frames.main;
+      const a = state.method.label;
+      const b = frames.other.label;
+      mainHeading.hidden = false;
+      mainHeadingText = mainHeading.textContent = frames.mode === "side" ? a : WORDS.difference(a, b);
+      const integer = Boolean(state.method.integer && frames.other.integer);
+      /** @param {number} v */
+      const f = (v) => formatValue(v, integer);
+      const second = frames.second;
+      // Difference: the second pane shows only the compared method's pending state, when it has one.
+      const otherShown = frames.mode === "side" || !second.available;
+      otherPane.hidden = !otherShown;
+      mainPane.style.width = frames.mode === "side" ? `${frames.main.layout.width}px` : "";
+      const otherSt = second.state;
+      pending.update(otherSt, second.available, state.job);
+      otherHeading.textContent = frames.mode === "side" ? b : WORDS.neededFor(b);
+      if (otherShown) {
+        const scene = layerScene(second, dark);
+        drawPane(second, scene);
+        canvas.dataset.edges = String(second.edges.count);
+        canvas.dataset.method = frames.other.id;
+        canvas.setAttribute("aria-label", `${b}: ${second.edges.count} edges between ${state.tokens.length} tokens`);
+        shown = frames.mode === "side" ? { scene, titles: columnTitles(otherSt), heading: b } : null;
+      } else shown = null;
+      const note = frames.mode === "side" ? WORDS.sharedScale(a, frames.maxMain, b, frames.maxOther, f) : WORDS.differenceScale(a, b);
+      legend.append(element(doc, "span", "attnw-legend-coverage attnw-legend-compare", note));
+      if (frames.mode === "difference") {
+        const coverage = legend.querySelector(".attnw-legend-coverage");
+        if (coverage) coverage.textContent = WORDS.differenceEdges(frames.main.edges.count);
+        const high = legend.querySelectorAll(".attnw-legend-label")[1];
+        if (high && frames.main.edges.max > 0) high.textContent = `+${high.textContent}`;
+      }
+      legend.dataset.compare = frames.mode;
+      const named = frames.mode === "side" ? WORDS.besides(a, b) : WORDS.difference(a, b);
+      caption.textContent = `${named}${(caption.textContent ?? "").slice(a.length)}`; // the view's caption starts with the method's name
+    },
+    /** What a downloaded picture's legend is named: both methods on one scale, or their difference ("": one method). */
+    legendLabel() {
+      return shown ? WORDS.bothOnOneScale(mainHeadingText, shown.heading) : mainHeadingText;
+    },
+    /** The heading of the first pane and the second pane, for a downloaded picture (null: none shown). */
+    picture() {
+      return { heading: mainHeadingText, compare: shown };
+    },
+    destroy() {
+      pending.destroy();
+      edgeLayer.destroy();
+    },
+  };
+}
+
+/**
+ * The "Compare with" menu (off, then the methods; those drawing another graph disabled) and the
+ * "Compare as" choice, for the control bar.
+ * @param {Document} doc
+ * @param {import("./state.js").WidgetModel} model
+ */
+export function createCompareControls(doc, model) {
+  const menu = /** @type {HTMLSelectElement} */ (element(doc, "select", "attnw-compare"));
+  const mode = /** @type {HTMLSelectElement} */ (element(doc, "select", "attnw-compare-mode"));
+  for (const [node, label, title] of /** @type {const} */ ([[menu, WORDS.compareWith, WORDS.compareWithTitle], [mode, WORDS.mode, WORDS.modeTitle]])) {
+    node.setAttribute("aria-label", label);
+    node.title = title;
+    node.dataset.lmSuppressShortcuts = "true";
+  }
+  mode.replaceChildren(...choicesOf("compare_mode").map(([value, text]) => option(doc, value, text)));
+  const menuControl = labelled(doc, WORDS.compareWith, menu);
+  const modeControl = labelled(doc, WORDS.mode, mode);
+  /** @param {string} name @param {string} value */
+  const commit = (name, value) => {
+    model.set(name, value);
+    model.save_changes();
+  };
+  const onMenu = () => commit("compare_method", menu.value);
+  const onMode = () => commit("compare_mode", mode.value);
+  menu.addEventListener("change", onMenu);
+  mode.addEventListener("change", onMode);
+  let key = "";
+  return {
+    nodes: [menuControl, modeControl],
+    /** @param {import("./state.js").ViewState} state */
+    update(state) {
+      const now = JSON.stringify([state.methods.map((m) => [m.id, m.label]), state.method.id]);
+      if (now !== key) {
+        key = now;
+        menu.replaceChildren(
+          option(doc, "", WORDS.off),
+          ...state.methods.map((m) => {
+            const entry = option(doc, m.id, m.label);
+            entry.disabled = !comparable(m, state.method);
+            if (entry.disabled) entry.title = WORDS.notComparable;
+            return entry;
+          }),
+        );
+      }
+      // A compared method that draws another graph than the one now shown reads as off.
+      const other = state.methods.find((m) => m.id === state.compareMethod);
+      menu.value = other && comparable(other, state.method) ? other.id : "";
+      menu.disabled = state.view !== "layer";
+      menu.title = state.view === "layer" ? WORDS.compareWithTitle : WORDS.singleLayerOnly;
+      mode.value = state.compareMode;
+      modeControl.hidden = menu.value === "";
+    },
+    destroy() {
+      menu.removeEventListener("change", onMenu);
+      mode.removeEventListener("change", onMode);
+    },
+  };
+}
+
+/** @param {Document} doc @param {string} value @param {string} text */
+function option(doc, value, text) {
+  const node = /** @type {HTMLOptionElement} */ (element(doc, "option", "", text));
+  node.value = value;
+  return node;
+}
+
+/** @param {Document} doc @param {string} text @param {HTMLElement} child */
+function labelled(doc, text, child) {
+  const label = element(doc, "label", "attnw-control");
+  label.append(element(doc, "span", "attnw-control-name", text), child);
+  return label;
+}
