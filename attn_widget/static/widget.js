@@ -2169,7 +2169,7 @@ function createComparePane(doc, model, plot) {
   const mainHeading = element(doc, "div", "attnw-pane-heading");
   const otherPane = element(doc, "div", "attnw-pane attnw-pane-compare");
   const otherHeading = element(doc, "div", "attnw-pane-heading");
-  const otherPlot = element(doc, "div", "attnw-plot attnw-compare-plot");
+  const otherPlot = element(doc, "div", "attnw-compare-plot");
   const canvas = (
     /** @type {HTMLCanvasElement} */
     element(doc, "canvas", "attnw-compare-canvas")
@@ -2190,7 +2190,6 @@ function createComparePane(doc, model, plot) {
     model
   );
   pending.root.addEventListener("click", (event) => event.stopPropagation());
-  otherPlot.append(canvas, overlay, titleLeft, titleRight, labelsLeft, labelsRight, pending.root);
   mainPane.append(mainHeading, plot);
   otherPane.append(otherHeading, otherPlot);
   row.append(mainPane, otherPane);
@@ -2199,8 +2198,12 @@ function createComparePane(doc, model, plot) {
   let labelsKey = "";
   let shown = null;
   let mainHeadingText = "";
+  const fill = () => {
+    if (!otherPlot.firstChild) otherPlot.append(canvas, overlay, titleLeft, titleRight, labelsLeft, labelsRight, pending.root);
+  };
   const drawPane = (frame, scene) => {
     const { layout, state } = frame;
+    fill();
     const dpr = win.devicePixelRatio || 1;
     const { width, height } = pixelSize(layout, dpr);
     for (const c of [canvas, overlay]) {
@@ -2243,9 +2246,9 @@ function createComparePane(doc, model, plot) {
      * main pane: the legend and caption get the comparison's words.
      * @param {import("./compare.js").CompareFrames | null} frames
      * @param {boolean} dark
-     * @param {{ legend: HTMLElement, caption: HTMLElement }} parts
+     * @param {{ legend: HTMLElement, caption: HTMLElement, tooltip: HTMLElement }} parts
      */
-    paint(frames, dark, { legend, caption }) {
+    paint(frames, dark, { legend, caption, tooltip }) {
       mainPane.classList.toggle("attnw-pane-side", frames?.mode === "side");
       if (!frames) {
         mainHeading.hidden = otherPane.hidden = true;
@@ -2266,6 +2269,7 @@ function createComparePane(doc, model, plot) {
       otherPane.hidden = !otherShown;
       mainPane.style.width = frames.mode === "side" ? `${frames.main.layout.width}px` : "";
       const otherSt = second.state;
+      fill();
       pending.update(otherSt, second.available, state.job);
       otherHeading.textContent = frames.mode === "side" ? b : WORDS.neededFor(b);
       if (otherShown) {
@@ -2285,6 +2289,8 @@ function createComparePane(doc, model, plot) {
         if (high && frames.main.edges.max > 0) high.textContent = `+${high.textContent}`;
       }
       legend.dataset.compare = frames.mode;
+      const title = tooltip.hidden ? null : tooltip.querySelector(".attnw-tooltip-title");
+      title?.prepend(`${mainHeadingText}: `);
       const named = frames.mode === "side" ? WORDS.besides(a, b) : WORDS.difference(a, b);
       caption.textContent = `${named}${(caption.textContent ?? "").slice(a.length)}`;
     },
@@ -2296,6 +2302,23 @@ function createComparePane(doc, model, plot) {
     picture() {
       return { heading: mainHeadingText, compare: shown };
     },
+    /**
+     * Draw the second pane's neighbouring pictures ahead while the page is idle (raster.js).
+     * @param {Array<() => import("./frames.js").LayerFrame>} frames  computed when their turn comes
+     * @param {boolean} dark
+     */
+    drawAhead(frames, dark) {
+      edgeLayer.drawAhead(frames.map((next) => () => {
+        try {
+          const frame = next();
+          return frame.available ? layerScene(frame, dark) : null;
+        } catch {
+          return null;
+        }
+      }));
+    },
+    paintComing: edgeLayer.paintComing,
+    setOnScreen: edgeLayer.setOnScreen,
     destroy() {
       pending.destroy();
       edgeLayer.destroy();
@@ -3094,8 +3117,8 @@ function createView(doc, model) {
       ...compare.picture()
     };
   };
-  const paintCompare = (frames) => compare.paint(frames, dark, { legend, caption });
-  return { root, plot, canvas, heads, image, comparePlot: compare.otherPlot, savePng, saveSvg, paintLayer, paintModel, paintHeads, paintCompare, placeDock, drawAhead, showProblem, paintComing: edgeLayer.paintComing, setOnScreen: edgeLayer.setOnScreen, pictureOf, destroy: () => (controls.destroy(), compareControls.destroy(), compare.destroy(), pending.destroy(), edgeLayer.destroy()) };
+  const paintCompare = (frames) => compare.paint(frames, dark, { legend, caption, tooltip });
+  return { root, plot, canvas, heads, image, comparePlot: compare.otherPlot, savePng, saveSvg, paintLayer, paintModel, paintHeads, paintCompare, placeDock, drawAhead, showProblem, paintComing: () => (edgeLayer.paintComing(), compare.paintComing()), setOnScreen: (on) => (edgeLayer.setOnScreen(on), compare.setOnScreen(on)), drawAheadCompare: (frames) => compare.drawAhead(frames, dark), pictureOf, destroy: () => (controls.destroy(), compareControls.destroy(), compare.destroy(), pending.destroy(), edgeLayer.destroy()) };
 }
 
 // src/render.js
@@ -3164,6 +3187,14 @@ function render({ model, el }) {
       if (other) return compareFrames(next, other, width, envelopeOf, null).main;
       return next.view === "model" ? modelFrame(next, width, envelopeOf, null) : layerFrame(next, width, envelopeOf, null);
     }));
+    if (compared?.mode === "side") view.drawAheadCompare(ahead.map((next) => () => compareFrames(
+      next,
+      /** @type {import("./state.js").MethodMeta} */
+      other,
+      width,
+      envelopeOf,
+      null
+    ).second));
     const ended = win.performance.now();
     view.root.dataset.paintEnd = String(ended);
     view.root.dataset.paintMs = (ended - started).toFixed(3);

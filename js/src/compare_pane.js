@@ -32,7 +32,8 @@ export function createComparePane(doc, model, plot) {
   const mainHeading = element(doc, "div", "attnw-pane-heading");
   const otherPane = element(doc, "div", "attnw-pane attnw-pane-compare");
   const otherHeading = element(doc, "div", "attnw-pane-heading");
-  const otherPlot = element(doc, "div", "attnw-plot attnw-compare-plot");
+  // Not .attnw-plot: that names the view's own plot (one per widget, for hosts and tests).
+  const otherPlot = element(doc, "div", "attnw-compare-plot");
   const canvas = /** @type {HTMLCanvasElement} */ (element(doc, "canvas", "attnw-compare-canvas"));
   canvas.setAttribute("role", "img");
   const overlay = /** @type {HTMLCanvasElement} */ (element(doc, "canvas", "attnw-compare-overlay"));
@@ -43,7 +44,6 @@ export function createComparePane(doc, model, plot) {
   const labelsRight = element(doc, "div", "attnw-labels attnw-labels-right");
   const pending = createPending(doc, /** @type {any} */ (model));
   pending.root.addEventListener("click", (event) => event.stopPropagation());
-  otherPlot.append(canvas, overlay, titleLeft, titleRight, labelsLeft, labelsRight, pending.root);
   mainPane.append(mainHeading, plot);
   otherPane.append(otherHeading, otherPlot);
   row.append(mainPane, otherPane);
@@ -53,6 +53,10 @@ export function createComparePane(doc, model, plot) {
   /** @type {PanePicture | null} */
   let shown = null;
   let mainHeadingText = "";
+  /** The second pane's parts go in when a comparison is first shown: until then a widget holds one of each. */
+  const fill = () => {
+    if (!otherPlot.firstChild) otherPlot.append(canvas, overlay, titleLeft, titleRight, labelsLeft, labelsRight, pending.root);
+  };
 
   /**
    * Size the canvases and labels to the frame's layout and draw its scene, as the view draws its plot.
@@ -60,6 +64,7 @@ export function createComparePane(doc, model, plot) {
    */
   const drawPane = (frame, scene) => {
     const { layout, state } = frame;
+    fill();
     const dpr = win.devicePixelRatio || 1;
     const { width, height } = pixelSize(layout, dpr);
     for (const c of [canvas, overlay]) {
@@ -103,9 +108,9 @@ export function createComparePane(doc, model, plot) {
      * main pane: the legend and caption get the comparison's words.
      * @param {import("./compare.js").CompareFrames | null} frames
      * @param {boolean} dark
-     * @param {{ legend: HTMLElement, caption: HTMLElement }} parts
+     * @param {{ legend: HTMLElement, caption: HTMLElement, tooltip: HTMLElement }} parts
      */
-    paint(frames, dark, { legend, caption }) {
+    paint(frames, dark, { legend, caption, tooltip }) {
       mainPane.classList.toggle("attnw-pane-side", frames?.mode === "side");
       if (!frames) {
         mainHeading.hidden = otherPane.hidden = true;
@@ -128,6 +133,7 @@ export function createComparePane(doc, model, plot) {
       otherPane.hidden = !otherShown;
       mainPane.style.width = frames.mode === "side" ? `${frames.main.layout.width}px` : "";
       const otherSt = second.state;
+      fill();
       pending.update(otherSt, second.available, state.job);
       otherHeading.textContent = frames.mode === "side" ? b : WORDS.neededFor(b);
       if (otherShown) {
@@ -147,6 +153,9 @@ export function createComparePane(doc, model, plot) {
         if (high && frames.main.edges.max > 0) high.textContent = `+${high.textContent}`;
       }
       legend.dataset.compare = frames.mode;
+      // The value list is the first pane's (or the difference's): say whose values it lists.
+      const title = tooltip.hidden ? null : tooltip.querySelector(".attnw-tooltip-title");
+      title?.prepend(`${mainHeadingText}: `);
       const named = frames.mode === "side" ? WORDS.besides(a, b) : WORDS.difference(a, b);
       caption.textContent = `${named}${(caption.textContent ?? "").slice(a.length)}`; // the view's caption starts with the method's name
     },
@@ -158,6 +167,23 @@ export function createComparePane(doc, model, plot) {
     picture() {
       return { heading: mainHeadingText, compare: shown };
     },
+    /**
+     * Draw the second pane's neighbouring pictures ahead while the page is idle (raster.js).
+     * @param {Array<() => import("./frames.js").LayerFrame>} frames  computed when their turn comes
+     * @param {boolean} dark
+     */
+    drawAhead(frames, dark) {
+      edgeLayer.drawAhead(frames.map((next) => () => {
+        try {
+          const frame = next();
+          return frame.available ? layerScene(frame, dark) : null;
+        } catch {
+          return null; // data that does not fit the state: the view says why when shown
+        }
+      }));
+    },
+    paintComing: edgeLayer.paintComing,
+    setOnScreen: edgeLayer.setOnScreen,
     destroy() {
       pending.destroy();
       edgeLayer.destroy();

@@ -93,6 +93,7 @@ export function render({ model, el }) {
       if (other) return compareFrames(next, other, width, envelopeOf, null).main;
       return next.view === "model" ? modelFrame(next, width, envelopeOf, null) : layerFrame(next, width, envelopeOf, null);
     }));
+    if (compared?.mode === "side") view.drawAheadCompare(ahead.map((next) => () => compareFrames(next, /** @type {import("./state.js").MethodMeta} */ (other), width, envelopeOf, null).second));
     // For benchmarks and tests: when the last picture was finished and how long it took.
     const ended = win.performance.now();
     view.root.dataset.paintEnd = String(ended);

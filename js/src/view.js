@@ -371,7 +371,7 @@ export function createView(doc, model) {
    * After paintLayer: the comparison's second pane, headings and words (compare_pane.js), or none.
    * @param {import("./compare.js").CompareFrames | null} frames
    */
-  const paintCompare = (frames) => compare.paint(frames, dark, { legend, caption });
+  const paintCompare = (frames) => compare.paint(frames, dark, { legend, caption, tooltip });
 
-  return { root, plot, canvas, heads, image, comparePlot: compare.otherPlot, savePng, saveSvg, paintLayer, paintModel, paintHeads, paintCompare, placeDock, drawAhead, showProblem, paintComing: edgeLayer.paintComing, setOnScreen: edgeLayer.setOnScreen, pictureOf, destroy: () => (controls.destroy(), compareControls.destroy(), compare.destroy(), pending.destroy(), edgeLayer.destroy()) };
+  return { root, plot, canvas, heads, image, comparePlot: compare.otherPlot, savePng, saveSvg, paintLayer, paintModel, paintHeads, paintCompare, placeDock, drawAhead, showProblem, paintComing: () => (edgeLayer.paintComing(), compare.paintComing()), setOnScreen: (/** @type {boolean} */ on) => (edgeLayer.setOnScreen(on), compare.setOnScreen(on)), drawAheadCompare: (/** @type {Array<() => import("./frames.js").LayerFrame>} */ frames) => compare.drawAhead(frames, dark), pictureOf, destroy: () => (controls.destroy(), compareControls.destroy(), compare.destroy(), pending.destroy(), edgeLayer.destroy()) };
 }

@@ -17,6 +17,11 @@ from .test_harness import open_state
 pytestmark = pytest.mark.browser
 
 TEXT = "The animal didn't cross the street because it was too tired."
+# More tokens than MiniLM's heads have dimensions (32): effective attention differs from attention.
+LONG_TEXT = (
+    "The animal didn't cross the street because it was too tired. The trophy would not fit in the brown "
+    "suitcase because it was too big, so she left it at home."
+)
 WIDTH = 1000  # wide enough for two panes and their labels
 COMPARE = "canvas.attnw-compare-canvas"
 MAIN = "canvas.attnw-canvas"
@@ -85,6 +90,12 @@ def test_side_by_side_draws_both_methods_on_one_scale(browser, page_server, mini
     assert legend_max == pytest.approx(max(np.abs(a).max(), np.abs(b).max()), rel=1e-3)
     assert abs(np.abs(a).max() - np.abs(b).max()) > 0.05 * legend_max  # the panes' own scales would differ
     assert "One colour scale for both panes" in page.inner_text(".attnw-legend")
+    # Pinned in the right pane, "it" is traced in both (the README's picture).
+    it = w.tokens.index("it")
+    g = geometry_of(page, COMPARE)
+    page.mouse.click(g["x"] + g["right"] + 20, g["y"] + g["top"] + (it + 0.5) * g["row"])
+    page.mouse.move(5, 5)
+    page.wait_for_function("document.querySelectorAll('.attnw-pinned').length === 2")
     page.locator(".attnw-root").screenshot(path=str(artifacts / "compare-side.png"))
     assert errors == []
     page.close()
@@ -163,7 +174,7 @@ def test_hovering_a_token_in_either_pane_focuses_it_in_both(browser, page_server
     w = minilm_widget
     it = w.tokens.index("it")
     page, errors = open_compare(browser, page_server, w, method="raw", compare_method="effective", layer=3)
-    for hovered, other in ((MAIN, ".attnw-compare-plot"), (COMPARE, ".attnw-pane-main .attnw-plot")):
+    for hovered, other in ((MAIN, ".attnw-compare-plot"), (COMPARE, ".attnw-plot")):
         g = geometry_of(page, hovered)
         page.mouse.move(g["x"] + g["right"] + 20, g["y"] + g["top"] + (it + 0.5) * g["row"])
         page.wait_for_selector(f"{other} .attnw-labels-right .attnw-hovered[data-index='{it}']")
@@ -224,5 +235,27 @@ def test_downloads_hold_both_panes_and_the_shared_scale(browser, page_server, mi
     panes = sum(page.eval_on_selector(canvas, "c => c.clientWidth") for canvas in (MAIN, COMPARE))
     assert width >= 2 * panes  # both panes, at twice the screen resolution
     (artifacts / "compare-export.png").write_bytes(data)
+    assert errors == []
+    page.close()
+
+
+def test_attention_minus_effective_attention_on_a_longer_text(browser, page_server, minilm, artifacts):
+    """Effective attention drops each row's part in the values' null space: on a text longer than a head's
+    dimensions the difference is non-zero, and the view draws a − b of the widget's own data."""
+    model, tokenizer = minilm
+    w, layer = AttentionWidget(model, LONG_TEXT, tokenizer), 2
+    assert len(w.tokens) > 32
+    page, errors = open_compare(
+        browser, page_server, w, method="raw", compare_method="effective", compare_mode="difference", layer=layer
+    )
+    diff = slice_of(w, "raw", layer) - slice_of(w, "effective", layer)
+    assert np.abs(diff).max() > 0.05
+    legend_max = float(page.get_attribute(".attnw-legend", "data-max"))
+    assert legend_max == pytest.approx(np.abs(diff).max(), rel=2e-3)
+    it = w.tokens.index("it")
+    g = geometry_of(page, MAIN)
+    page.mouse.move(g["x"] + g["right"] + 20, g["y"] + g["top"] + (it + 0.5) * g["row"])
+    page.locator(".attnw-tooltip").wait_for(state="visible")
+    page.locator(".attnw-root").screenshot(path=str(artifacts / "compare-difference-effective.png"))
     assert errors == []
     page.close()
