@@ -136,25 +136,6 @@ class AttentionWidget(OnRequest, TokenScores, anywidget.AnyWidget):
         t.Unicode("raw", help="Selected method id, one of ``methods``."),
         lambda self, value: checks.method(value, self._method_ids),
     )
-    compare_method = option(
-        t.Unicode(
-            "",
-            help="A second method id drawn beside ``method`` on the same graph ('' = off): one drawn from the same "
-            "tokens (both cumulative, or both per layer) in the same layers. Changing ``method`` to one it cannot "
-            "be compared with turns it off.",
-        ),
-        lambda self, value: checks.compare_method(
-            value, self._meta(self.method), self.methods, [a["id"] for a in self.attributions]
-        ),
-    )
-    compare_mode = option(
-        Choice(
-            ("side", "difference"),
-            "side",
-            help="With ``compare_method``: 'side' draws both methods side by side on one colour scale; "
-            "'difference' draws method − compare_method per edge on a diverging scale centred at 0.",
-        )
-    )
     attribution = option(
         t.Unicode("", help="Token-score method ('' = off), one of ``attributions``."),
         lambda self, value: checks.choice("attribution", value, ["", *(a["id"] for a in self.attributions)]),
@@ -197,6 +178,26 @@ class AttentionWidget(OnRequest, TokenScores, anywidget.AnyWidget):
             help="Token window [first row 0..n-1, rows shown >= 0] for long inputs; rows 0 shows all tokens.",
         ),
         lambda self, value: checks.window(value, len(self.tokens)),
+    )
+
+    compare_method = option(
+        t.Unicode(
+            "",
+            help="A second method id drawn beside ``method`` on the same graph ('' = off): one drawn from the same "
+            "tokens (both cumulative, or both per layer) in the same layers. Changing ``method`` to one it cannot "
+            "be compared with turns it off.",
+        ),
+        lambda self, value: checks.compare_method(
+            value, self._meta(self.method), self.methods, [a["id"] for a in self.attributions]
+        ),
+    )
+    compare_mode = option(
+        Choice(
+            ("side", "difference"),
+            "side",
+            help="With ``compare_method``: 'side' draws both methods side by side on one colour scale; "
+            "'difference' draws method − compare_method per edge on a diverging scale centred at 0.",
+        )
     )
 
     # What the tags say, derived once from the class body (declaration order).

@@ -647,6 +647,8 @@ var WORDS = {
   /** @param {string} a @param {string} b */
   difference: (a, b) => `${a} \u2212 ${b}`,
   /** @param {string} a @param {string} b */
+  bothColumns: (a, b) => `Values: ${a} | ${b} \xB7 `,
+  /** @param {string} a @param {string} b */
   besides: (a, b) => `${a} (left) and ${b} (right)`,
   /** @param {string} a @param {number} max @param {string} b @param {number} maxB @param {(v: number) => string} f */
   sharedScale: (a, max, b, maxB, f) => `One colour scale for both panes: the largest edge is ${f(Math.max(max, maxB))} (${a}: ${f(max)}, ${b}: ${f(maxB)})`,
@@ -884,6 +886,7 @@ function renderTooltip(tooltip, { node, tokens, edges, touching, columnTitle, co
   for (const e of touching.slice(0, TOOLTIP_ROWS)) {
     const other = node.side === "target" ? edges.source[e] : edges.target[e];
     const row = element(doc, "tr", "");
+    row.dataset.index = String(other);
     const token = element(doc, "td", "attnw-tooltip-token");
     token.append(...quotedToken(doc, tokens[other], other));
     row.append(token, element(doc, "td", "attnw-tooltip-value", formatValue(edges.weight[e], integer)));
@@ -2289,8 +2292,7 @@ function createComparePane(doc, model, plot) {
         if (high && frames.main.edges.max > 0) high.textContent = `+${high.textContent}`;
       }
       legend.dataset.compare = frames.mode;
-      const title = tooltip.hidden ? null : tooltip.querySelector(".attnw-tooltip-title");
-      title?.prepend(`${mainHeadingText}: `);
+      if (!tooltip.hidden) listBoth(tooltip, frames, f);
       const named = frames.mode === "side" ? WORDS.besides(a, b) : WORDS.difference(a, b);
       caption.textContent = `${named}${(caption.textContent ?? "").slice(a.length)}`;
     },
@@ -2324,6 +2326,25 @@ function createComparePane(doc, model, plot) {
       edgeLayer.destroy();
     }
   };
+}
+function listBoth(tooltip, frames, f) {
+  const a = frames.main.state.method.label;
+  const b = frames.other.label;
+  tooltip.querySelector(".attnw-tooltip-title")?.prepend(frames.mode === "side" ? WORDS.bothColumns(a, b) : `${WORDS.difference(a, b)}: `);
+  const node = frames.main.focus;
+  if (frames.mode !== "side" || !node) return;
+  const { edges } = frames.second;
+  const ends = node.side === "target" ? edges.source : edges.target;
+  const values = new Map(edgesOfNode(edges, node).map((e) => [ends[e], edges.weight[e]]));
+  const doc = tooltip.ownerDocument;
+  for (
+    const row of
+    /** @type {NodeListOf<HTMLElement>} */
+    tooltip.querySelectorAll(".attnw-tooltip-list tr")
+  ) {
+    const value = values.get(Number(row.dataset.index));
+    row.append(element(doc, "td", "attnw-tooltip-value attnw-tooltip-compare", value === void 0 ? "\u2013" : f(value)));
+  }
 }
 function createCompareControls(doc, model) {
   const menu = (

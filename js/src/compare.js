@@ -17,6 +17,8 @@ export const WORDS = {
   /** @param {string} a @param {string} b */
   difference: (a, b) => `${a} − ${b}`,
   /** @param {string} a @param {string} b */
+  bothColumns: (a, b) => `Values: ${a} | ${b} · `,
+  /** @param {string} a @param {string} b */
   besides: (a, b) => `${a} (left) and ${b} (right)`,
   /** @param {string} a @param {number} max @param {string} b @param {number} maxB @param {(v: number) => string} f */
   sharedScale: (a, max, b, maxB, f) => `One colour scale for both panes: the largest edge is ${f(Math.max(max, maxB))} (${a}: ${f(max)}, ${b}: ${f(maxB)})`,

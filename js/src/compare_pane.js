@@ -6,6 +6,7 @@
 import { choicesOf } from "./options.js";
 import { comparable, WORDS } from "./compare.js";
 import { CONTEXT_FILTER, CONTEXT_OPACITY } from "./draw.js";
+import { edgesOfNode } from "./edges.js";
 import { element, formatValue, markHovered, renderLabels, renderTitles } from "./overlay.js";
 import { createPending } from "./pending.js";
 import { createEdgeLayer, pixelSize } from "./raster.js";
@@ -153,9 +154,7 @@ export function createComparePane(doc, model, plot) {
         if (high && frames.main.edges.max > 0) high.textContent = `+${high.textContent}`;
       }
       legend.dataset.compare = frames.mode;
-      // The value list is the first pane's (or the difference's): say whose values it lists.
-      const title = tooltip.hidden ? null : tooltip.querySelector(".attnw-tooltip-title");
-      title?.prepend(`${mainHeadingText}: `);
+      if (!tooltip.hidden) listBoth(tooltip, frames, f);
       const named = frames.mode === "side" ? WORDS.besides(a, b) : WORDS.difference(a, b);
       caption.textContent = `${named}${(caption.textContent ?? "").slice(a.length)}`; // the view's caption starts with the method's name
     },
@@ -189,6 +188,28 @@ export function createComparePane(doc, model, plot) {
       edgeLayer.destroy();
     },
   };
+}
+
+/**
+ * The focused token's value list names whose values it lists; side by side, each row gets the
+ * second method's value of the same edge beside the first's ("–": not drawn there).
+ * @param {HTMLElement} tooltip @param {import("./compare.js").CompareFrames} frames @param {(v: number) => string} f
+ */
+function listBoth(tooltip, frames, f) {
+  const a = frames.main.state.method.label;
+  const b = frames.other.label;
+  tooltip.querySelector(".attnw-tooltip-title")?.prepend(frames.mode === "side" ? WORDS.bothColumns(a, b) : `${WORDS.difference(a, b)}: `);
+  const node = frames.main.focus;
+  if (frames.mode !== "side" || !node) return;
+  const { edges } = frames.second;
+  const ends = node.side === "target" ? edges.source : edges.target;
+  /** @type {Map<number, number>} */
+  const values = new Map(edgesOfNode(edges, node).map((e) => [ends[e], edges.weight[e]]));
+  const doc = tooltip.ownerDocument;
+  for (const row of /** @type {NodeListOf<HTMLElement>} */ (tooltip.querySelectorAll(".attnw-tooltip-list tr"))) {
+    const value = values.get(Number(row.dataset.index));
+    row.append(element(doc, "td", "attnw-tooltip-value attnw-tooltip-compare", value === undefined ? "–" : f(value)));
+  }
 }
 
 /**

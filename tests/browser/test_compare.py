@@ -170,10 +170,12 @@ def test_difference_view_is_signed_and_centred_at_zero(browser, page_server, min
     page.close()
 
 
-def test_hovering_a_token_in_either_pane_focuses_it_in_both(browser, page_server, minilm_widget):
-    w = minilm_widget
+def test_hovering_a_token_in_either_pane_focuses_it_in_both(browser, page_server, minilm_widget, artifacts):
+    """Attention beside ALTI: a token hovered in either pane is focused in both, its value list shows
+    both methods' value of each edge, and a click in the second pane pins it for both."""
+    w, layer = minilm_widget, 3
     it = w.tokens.index("it")
-    page, errors = open_compare(browser, page_server, w, method="raw", compare_method="effective", layer=3)
+    page, errors = open_compare(browser, page_server, w, method="raw", compare_method="alti", layer=layer)
     for hovered, other in ((MAIN, ".attnw-compare-plot"), (COMPARE, ".attnw-plot")):
         g = geometry_of(page, hovered)
         page.mouse.move(g["x"] + g["right"] + 20, g["y"] + g["top"] + (it + 0.5) * g["row"])
@@ -182,6 +184,19 @@ def test_hovering_a_token_in_either_pane_focuses_it_in_both(browser, page_server
         # Both panes highlight the token's edges (their edge canvases dimmed under the highlight).
         for canvas in (MAIN, COMPARE):
             assert page.eval_on_selector(canvas, "c => c.style.opacity") != ""
+        rows = page.eval_on_selector_all(
+            ".attnw-tooltip-list tr",
+            "rows => rows.map(r => [+r.dataset.index, ...[...r.cells].slice(1).map(c => c.textContent)])",
+        )
+        assert len(rows) == 10
+        raw, alti = slice_of(w, "raw", layer), slice_of(w, "alti", layer)
+        for index, first, second in rows:
+            assert float(first) == pytest.approx(raw[it, index], abs=2e-4)
+            # "–": no ALTI edge there (ALTI clips negative contributions to 0)
+            assert (0.0 if second == "–" else float(second)) == pytest.approx(alti[it, index], abs=2e-4)
+        assert "Values: Raw attention | ALTI" in page.inner_text(".attnw-tooltip-title")
+        if hovered == COMPARE:
+            page.locator(".attnw-root").screenshot(path=str(artifacts / "compare-hover.png"))
         page.mouse.move(5, 5)
         page.wait_for_function("document.querySelectorAll('.attnw-hovered').length === 0")
     # A click in the second pane pins the token for both.
@@ -204,6 +219,13 @@ def test_a_method_computed_on_request_shows_its_pending_state_in_its_pane(browse
     assert "computed on request" in pending.inner_text()
     assert page.locator(".attnw-pane-compare .attnw-compute").is_visible()
     assert page.locator(".attnw-pane-main .attnw-pending").is_hidden()  # rollout is there
+    # While the kernel computes it, the pane shows its progress.
+    page.evaluate("() => window.model.set('job', {method: 'hidden_attribution', layers: [1], done: 1, total: 4})")
+    bar = page.locator(".attnw-pane-compare .attnw-progress")
+    bar.wait_for(state="visible")
+    assert page.eval_on_selector(".attnw-pane-compare .attnw-progress", "b => b.value / b.max") == 0.25
+    assert page.locator(".attnw-pane-compare .attnw-cancel").is_visible()
+    page.evaluate("() => window.model.set('job', {})")
     page.select_option(".attnw-compare-mode", "difference")
     heading = ".attnw-pane-compare .attnw-pane-heading"
     page.wait_for_function(f"document.querySelector('{heading}').textContent.includes('needed')")
