@@ -662,6 +662,7 @@ var WORDS = {
   /** @param {string} a @param {string} b */
   bothOnOneScale: (a, b) => `${a} and ${b} (one scale)`
 };
+var NO_EDGES2 = { source: new Uint16Array(0), target: new Uint16Array(0), weight: new Float64Array(0), count: 0, max: 0, drawnShare: 1 };
 var PANE_GAP = 16;
 function comparable(a, b) {
   return a.cumulative === b.cumulative && JSON.stringify(a.layers ?? null) === JSON.stringify(b.layers ?? null);
@@ -676,24 +677,30 @@ function sharedScale(a, b) {
   return [{ ...a, max }, { ...b, max }];
 }
 function differenceEdges(a, b, n) {
-  const values = /* @__PURE__ */ new Map();
-  for (let e = 0; e < a.count; e++) {
-    const key = a.target[e] * n + a.source[e];
-    values.set(key, (values.get(key) ?? 0) + a.weight[e]);
+  const values = new Float64Array(n * n);
+  const stored = new Uint8Array(n * n);
+  for (let e2 = 0; e2 < a.count; e2++) {
+    const key = a.target[e2] * n + a.source[e2];
+    values[key] += a.weight[e2];
+    stored[key] = 1;
   }
-  for (let e = 0; e < b.count; e++) {
-    const key = b.target[e] * n + b.source[e];
-    values.set(key, (values.get(key) ?? 0) - b.weight[e]);
+  for (let e2 = 0; e2 < b.count; e2++) {
+    const key = b.target[e2] * n + b.source[e2];
+    values[key] -= b.weight[e2];
+    stored[key] = 1;
   }
-  const keys = [...values.keys()].filter((key) => values.get(key) !== 0).sort((x, y) => x - y);
-  const out = { source: new Uint16Array(keys.length), target: new Uint16Array(keys.length), weight: new Float64Array(keys.length), count: keys.length, max: 0 };
-  keys.forEach((key, e) => {
+  let count2 = 0;
+  for (let key = 0; key < n * n; key++) if (stored[key] && values[key] !== 0) count2++;
+  const out = { source: new Uint16Array(count2), target: new Uint16Array(count2), weight: new Float64Array(count2), count: count2, max: 0 };
+  let e = 0;
+  for (let key = 0; key < n * n; key++) {
+    if (!stored[key] || values[key] === 0) continue;
     out.target[e] = Math.floor(key / n);
     out.source[e] = key % n;
-    out.weight[e] = /** @type {number} */
-    values.get(key);
-    out.max = Math.max(out.max, Math.abs(out.weight[e]));
-  });
+    out.weight[e] = values[key];
+    out.max = Math.max(out.max, Math.abs(values[key]));
+    e++;
+  }
   return out;
 }
 var differencesOf = /* @__PURE__ */ new WeakMap();
@@ -720,7 +727,7 @@ function compareFrames(state, other, width, envelopeOf, hovered) {
     const main2 = layerFrame(state, width, envelopeOf, hovered);
     const second2 = layerFrame(otherState, width, envelopeOf, hovered);
     if (!main2.available || !main2.env || !second2.available || !second2.env) {
-      return { mode: "difference", other, main: { ...main2, available: main2.available && second2.available }, second: second2, maxMain: 0, maxOther: 0 };
+      return { mode: "difference", other, main: { ...main2, edges: NO_EDGES2, signed: true, rows: null, degrees: null }, second: second2, maxMain: 0, maxOther: 0 };
     }
     const envB = dataOf(otherState, envelopeOf, other);
     const edges = filteredDifference(state, main2.env, envB, main2.slice, sliceIndex(otherState));
@@ -2292,6 +2299,7 @@ function createComparePane(doc, model, plot) {
         if (high && frames.main.edges.max > 0) high.textContent = `+${high.textContent}`;
       }
       legend.dataset.compare = frames.mode;
+      if (frames.mode === "difference" && !second.available) legend.hidden = true;
       if (!tooltip.hidden) listBoth(tooltip, frames, f);
       const named = frames.mode === "side" ? WORDS.besides(a, b) : WORDS.difference(a, b);
       caption.textContent = `${named}${(caption.textContent ?? "").slice(a.length)}`;

@@ -4,7 +4,7 @@
 
 import { sliceEdges, filterEdges } from "./edges.js";
 import { dataOf, layerFrame } from "./frames.js";
-import { isAvailable, sliceIndex } from "./state.js";
+import { sliceIndex } from "./state.js";
 
 /** Every user-visible string of the comparison, in one place (a translation table may replace it). */
 export const WORDS = {
@@ -32,6 +32,9 @@ export const WORDS = {
   /** @param {string} a @param {string} b */
   bothOnOneScale: (a, b) => `${a} and ${b} (one scale)`,
 };
+
+/** @type {import("./edges.js").EdgeList & { drawnShare: number }} */
+const NO_EDGES = { source: new Uint16Array(0), target: new Uint16Array(0), weight: new Float64Array(0), count: 0, max: 0, drawnShare: 1 };
 
 /** CSS pixels between the two panes. */
 export const PANE_GAP = 16;
@@ -87,24 +90,31 @@ export function sharedScale(a, b) {
  * @returns {import("./edges.js").EdgeList}  max: the largest |a − b|
  */
 export function differenceEdges(a, b, n) {
-  /** @type {Map<number, number>} target · n + source → value */
-  const values = new Map();
+  // Dense n × n sums (a 128-token slice is 16k entries): no hashing or sorting on a layer change.
+  const values = new Float64Array(n * n);
+  const stored = new Uint8Array(n * n);
   for (let e = 0; e < a.count; e++) {
     const key = a.target[e] * n + a.source[e];
-    values.set(key, (values.get(key) ?? 0) + a.weight[e]);
+    values[key] += a.weight[e];
+    stored[key] = 1;
   }
   for (let e = 0; e < b.count; e++) {
     const key = b.target[e] * n + b.source[e];
-    values.set(key, (values.get(key) ?? 0) - b.weight[e]);
+    values[key] -= b.weight[e];
+    stored[key] = 1;
   }
-  const keys = [...values.keys()].filter((key) => values.get(key) !== 0).sort((x, y) => x - y);
-  const out = { source: new Uint16Array(keys.length), target: new Uint16Array(keys.length), weight: new Float64Array(keys.length), count: keys.length, max: 0 };
-  keys.forEach((key, e) => {
+  let count = 0;
+  for (let key = 0; key < n * n; key++) if (stored[key] && values[key] !== 0) count++;
+  const out = { source: new Uint16Array(count), target: new Uint16Array(count), weight: new Float64Array(count), count, max: 0 };
+  let e = 0;
+  for (let key = 0; key < n * n; key++) {
+    if (!stored[key] || values[key] === 0) continue;
     out.target[e] = Math.floor(key / n);
     out.source[e] = key % n;
-    out.weight[e] = /** @type {number} */ (values.get(key));
-    out.max = Math.max(out.max, Math.abs(out.weight[e]));
-  });
+    out.weight[e] = values[key];
+    out.max = Math.max(out.max, Math.abs(values[key]));
+    e++;
+  }
   return out;
 }
 
@@ -155,7 +165,8 @@ export function compareFrames(state, other, width, envelopeOf, hovered) {
     const main = layerFrame(state, width, envelopeOf, hovered);
     const second = layerFrame(otherState, width, envelopeOf, hovered);
     if (!main.available || !main.env || !second.available || !second.env) {
-      return { mode: "difference", other, main: { ...main, available: main.available && second.available }, second, maxMain: 0, maxOther: 0 };
+      // Nothing to draw yet; each pane's pending panel says which method's layer is missing.
+      return { mode: "difference", other, main: { ...main, edges: NO_EDGES, signed: true, rows: null, degrees: null }, second, maxMain: 0, maxOther: 0 };
     }
     const envB = dataOf(otherState, envelopeOf, other);
     const edges = filteredDifference(state, main.env, envB, main.slice, sliceIndex(otherState));
@@ -175,17 +186,4 @@ export function compareFrames(state, other, width, envelopeOf, hovered) {
     maxMain: main.edges.max,
     maxOther: second.edges.max,
   };
-}
-
-/**
- * The compared method's pane state: the state with its method in place of the shown one.
- * @param {import("./state.js").ViewState} state @param {import("./state.js").MethodMeta} other
- */
-export function otherState(state, other) {
-  return { ...state, method: other };
-}
-
-/** Whether the compared method's layer is in its data. @param {import("./state.js").ViewState} state @param {import("./state.js").MethodMeta} other */
-export function otherAvailable(state, other) {
-  return isAvailable(otherState(state, other));
 }

@@ -154,6 +154,7 @@ export function createComparePane(doc, model, plot) {
         if (high && frames.main.edges.max > 0) high.textContent = `+${high.textContent}`;
       }
       legend.dataset.compare = frames.mode;
+      if (frames.mode === "difference" && !second.available) legend.hidden = true; // no difference yet
       if (!tooltip.hidden) listBoth(tooltip, frames, f);
       const named = frames.mode === "side" ? WORDS.besides(a, b) : WORDS.difference(a, b);
       caption.textContent = `${named}${(caption.textContent ?? "").slice(a.length)}`; // the view's caption starts with the method's name

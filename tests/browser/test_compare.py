@@ -230,6 +230,8 @@ def test_a_method_computed_on_request_shows_its_pending_state_in_its_pane(browse
     heading = ".attnw-pane-compare .attnw-pane-heading"
     page.wait_for_function(f"document.querySelector('{heading}').textContent.includes('needed')")
     assert pending.is_visible()
+    assert page.locator(".attnw-pane-main .attnw-pending").is_hidden()  # rollout is there: no button for it
+    assert page.locator(".attnw-legend").is_hidden()
     assert errors == []
     page.close()
 
