@@ -1566,8 +1566,8 @@ var HEADING_HEIGHT = 20;
 function panesOf(picture) {
   const panes = [{ scene: picture.scene, titles: picture.titles, titleAtEdge: picture.titleAtEdge ?? false, heading: picture.heading ?? "", x: 0 }];
   if (picture.compare) {
-    const { scene, titles, heading } = picture.compare;
-    panes.push({ scene, titles, titleAtEdge: false, heading, x: picture.scene.layout.width + PANE_GAP });
+    const { scene, titles, heading, titleAtEdge: titleAtEdge3 } = picture.compare;
+    panes.push({ scene, titles, titleAtEdge: titleAtEdge3, heading, x: picture.scene.layout.width + PANE_GAP });
   }
   return panes;
 }
@@ -2169,6 +2169,7 @@ function equalEdges(a, b) {
 }
 
 // src/compare_pane.js
+var titleAtEdge = (state) => state.columnNames.length > 0;
 function createComparePane(doc, model, plot) {
   const win = (
     /** @type {Window} */
@@ -2234,7 +2235,10 @@ function createComparePane(doc, model, plot) {
       renderLabels(labelsLeft, layout, state.tokens, state.special, "source");
       renderLabels(labelsRight, layout, state.tokens, state.special, "target");
     }
-    titleRight.style.left = `${layout.rightX + LABEL_GAP}px`;
+    const wide = titleAtEdge(state);
+    titleRight.style.left = wide ? "" : `${layout.rightX + LABEL_GAP}px`;
+    titleRight.style.right = wide ? "0px" : "";
+    markIdle(labelsLeft, labelsRight, state.segments.length > 1 && frame.available ? frame.edges : null);
     renderTitles(titleLeft, titleRight, columnTitles(state));
     canvas.dataset.edgesFrom = edgeLayer.show(scene, dpr);
     const highlighted = isHighlighted(scene);
@@ -2288,7 +2292,7 @@ function createComparePane(doc, model, plot) {
         canvas.dataset.edges = String(second.edges.count);
         canvas.dataset.method = frames.other.id;
         canvas.setAttribute("aria-label", `${b}: ${second.edges.count} edges between ${state.tokens.length} tokens`);
-        shown = frames.mode === "side" ? { scene, titles: columnTitles(otherSt), heading: b } : null;
+        shown = frames.mode === "side" ? { scene, titles: columnTitles(otherSt), heading: b, titleAtEdge: titleAtEdge(otherSt) } : null;
       } else shown = null;
       const note = frames.mode === "side" ? WORDS.sharedScale(a, frames.maxMain, b, frames.maxOther, f) : WORDS.differenceScale(a, b);
       legend.append(element(doc, "span", "attnw-legend-coverage attnw-legend-compare", note));
@@ -2870,7 +2874,7 @@ function layerPhrase(state) {
   const counted = `layer ${state.layer} of ${state.nLayers}`;
   return state.layerNames.length ? `${layerName(state, state.layer)} (${counted})` : counted;
 }
-function titleAtEdge(state) {
+function titleAtEdge2(state) {
   return state.columnNames.length > 0 && state.view === "layer";
 }
 function modelKind(state) {
@@ -2972,7 +2976,7 @@ function createView(doc, model) {
       renderLabels(labelsLeft, layout, state.tokens, state.special, "source");
       renderLabels(labelsRight, layout, state.tokens, state.special, "target");
     }
-    const wide = titleAtEdge(state);
+    const wide = titleAtEdge2(state);
     titleRight.style.left = wide ? "" : `${layout.rightX + LABEL_GAP}px`;
     titleRight.style.right = wide ? "0px" : "";
     canvas.dataset.edgesFrom = edgeLayer.show(scene, dpr);
@@ -3137,7 +3141,7 @@ function createView(doc, model) {
       scene,
       tokens: state.tokens,
       titles: columnTitles(state),
-      titleAtEdge: titleAtEdge(state),
+      titleAtEdge: titleAtEdge2(state),
       caption: caption.textContent ?? "",
       foreground: dark ? "#e6e6e6" : "#111111",
       background: dark ? "#111111" : "#ffffff",

@@ -7,7 +7,7 @@ import { choicesOf } from "./options.js";
 import { comparable, WORDS } from "./compare.js";
 import { CONTEXT_FILTER, CONTEXT_OPACITY } from "./draw.js";
 import { edgesOfNode } from "./edges.js";
-import { element, formatValue, markHovered, renderLabels, renderTitles } from "./overlay.js";
+import { element, formatValue, markHovered, markIdle, renderLabels, renderTitles } from "./overlay.js";
 import { createPending } from "./pending.js";
 import { createEdgeLayer, pixelSize } from "./raster.js";
 import { drawOverlay, isHighlighted, layerScene } from "./scene.js";
@@ -19,7 +19,11 @@ import { LABEL_GAP } from "./layout.js";
  * @property {import("./scene.js").Scene} scene
  * @property {[string, string]} titles
  * @property {string} heading
+ * @property {boolean} titleAtEdge  the right title ends at the pane's right edge (long titles)
  */
+
+/** Titles that name both token lists' states are long: the right one ends at the pane's edge (as view.js's). @param {import("./state.js").ViewState} state */
+const titleAtEdge = (state) => state.columnNames.length > 0;
 
 /**
  * @param {Document} doc
@@ -86,7 +90,11 @@ export function createComparePane(doc, model, plot) {
       renderLabels(labelsLeft, layout, state.tokens, state.special, "source");
       renderLabels(labelsRight, layout, state.tokens, state.special, "target");
     }
-    titleRight.style.left = `${layout.rightX + LABEL_GAP}px`;
+    const wide = titleAtEdge(state);
+    titleRight.style.left = wide ? "" : `${layout.rightX + LABEL_GAP}px`;
+    titleRight.style.right = wide ? "0px" : "";
+    // Token lists (an encoder-decoder's): rows this kind of attention does not touch are faded.
+    markIdle(labelsLeft, labelsRight, state.segments.length > 1 && frame.available ? frame.edges : null);
     renderTitles(titleLeft, titleRight, columnTitles(state));
     canvas.dataset.edgesFrom = edgeLayer.show(scene, dpr);
     const highlighted = isHighlighted(scene);
@@ -143,7 +151,7 @@ export function createComparePane(doc, model, plot) {
         canvas.dataset.edges = String(second.edges.count);
         canvas.dataset.method = frames.other.id;
         canvas.setAttribute("aria-label", `${b}: ${second.edges.count} edges between ${state.tokens.length} tokens`);
-        shown = frames.mode === "side" ? { scene, titles: columnTitles(otherSt), heading: b } : null;
+        shown = frames.mode === "side" ? { scene, titles: columnTitles(otherSt), heading: b, titleAtEdge: titleAtEdge(otherSt) } : null;
       } else shown = null;
       const note = frames.mode === "side" ? WORDS.sharedScale(a, frames.maxMain, b, frames.maxOther, f) : WORDS.differenceScale(a, b);
       legend.append(element(doc, "span", "attnw-legend-coverage attnw-legend-compare", note));

@@ -37,8 +37,8 @@ const HEADING_HEIGHT = 20;
 function panesOf(picture) {
   const panes = [{ scene: picture.scene, titles: picture.titles, titleAtEdge: picture.titleAtEdge ?? false, heading: picture.heading ?? "", x: 0 }];
   if (picture.compare) {
-    const { scene, titles, heading } = picture.compare;
-    panes.push({ scene, titles, titleAtEdge: false, heading, x: picture.scene.layout.width + COMPARE_GAP });
+    const { scene, titles, heading, titleAtEdge } = picture.compare;
+    panes.push({ scene, titles, titleAtEdge, heading, x: picture.scene.layout.width + COMPARE_GAP });
   }
   return panes;
 }
