@@ -184,3 +184,39 @@ def compute_request(content: dict, ids: Sequence[str], n_layers: int) -> tuple[s
         return method(content.get("method"), ids), [layer(number, n_layers) for number in layers]
     except TypeError as error:
         raise ValueError(str(error)) from None
+
+
+def compare_method(value: str, shown: dict, methods: Sequence[dict], token_scores: Sequence[str]) -> str:
+    """'' (off) or the id of a method drawn on the same graph as ``shown`` (the selected method's meta):
+    both cumulative (edges from the input tokens) or both per layer, and defined in the same layers."""
+    if value == "":
+        return value
+    metas = {m["id"]: m for m in methods}
+    if value in token_scores:
+        raise ValueError(
+            f"compare_method {value!r} is a token-score method (one number per token, not a graph); show it with "
+            f"attribution={value!r}, or compare with one of {list(metas)}."
+        )
+    if value not in metas:
+        raise ValueError(f"compare_method must be '' (off) or one of {list(metas)}; got {value!r}.")
+    other = metas[value]
+    if not comparable(other, shown):
+        alike = [m["id"] for m in methods if comparable(m, shown)]
+        raise ValueError(
+            f"compare_method {value!r} cannot be compared with method {shown['id']!r}: {_graph_of(other)}, "
+            f"{_graph_of(shown)}; choose one of {alike}, or another method first."
+        )
+    return value
+
+
+def comparable(a: dict, b: dict) -> bool:
+    """Two methods' metas describe the same graph: the same sources and the same layers."""
+    return a["cumulative"] == b["cumulative"] and a.get("layers") == b.get("layers")
+
+
+def _graph_of(meta: dict) -> str:
+    """What a method's edges join, in words, for a refusal."""
+    sources = "the input tokens" if meta["cumulative"] else "the layer before"
+    layers = meta.get("layers")
+    where = f" in layers {layers[0]} to {layers[-1]}" if layers else " in every layer"
+    return f"{meta['id']!r} draws edges from {sources}{where}"

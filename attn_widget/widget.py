@@ -188,6 +188,26 @@ class AttentionWidget(OnRequest, TokenScores, anywidget.AnyWidget):
         )
     )
 
+    compare_method = option(
+        t.Unicode(
+            "",
+            help="A second method id drawn beside ``method`` on the same graph ('' = off): one drawn from the same "
+            "tokens (both cumulative, or both per layer) in the same layers. Changing ``method`` to one it cannot "
+            "be compared with turns it off.",
+        ),
+        lambda self, value: checks.compare_method(
+            value, self._meta(self.method), self.methods, [a["id"] for a in self.attributions]
+        ),
+    )
+    compare_mode = option(
+        Choice(
+            ("side", "difference"),
+            "side",
+            help="With ``compare_method``: 'side' draws both methods side by side on one colour scale; "
+            "'difference' draws method − compare_method per edge on a diverging scale centred at 0.",
+        )
+    )
+
     # What the tags say, derived once from the class body (declaration order).
     _FACTS = tagged(locals(), "fact")
     _VIEW_OPTIONS = tagged(locals(), "view")
@@ -258,7 +278,8 @@ class AttentionWidget(OnRequest, TokenScores, anywidget.AnyWidget):
         self._target_specs: dict[str, object] = {}
         self._attribution_job = BackgroundJob()
         self._offer_default_target()
-        for name, value in state.items():
+        # compare_method after method: it is checked against the method shown.
+        for name, value in sorted(state.items(), key=lambda item: item[0] == "compare_method"):
             if name not in self._VIEW_OPTIONS:
                 raise TypeError(f"Unknown option {name!r}; the initial view accepts {', '.join(self._VIEW_OPTIONS)}.")
             setattr(self, name, value)
@@ -328,10 +349,16 @@ class AttentionWidget(OnRequest, TokenScores, anywidget.AnyWidget):
     @t.observe("method")
     def _layer_of_method(self, change) -> None:
         """A method defined in some layers only (cross-attention: the decoder's) moves the layer to the
-        nearest of them."""
+        nearest of them; a compared method that no longer draws the same graph is turned off."""
         defined = self._method_layers(change["new"])
         if defined is not None and self.layer not in defined[1]:
             self.layer = min(defined[1], key=lambda layer: abs(layer - self.layer))
+        if self.compare_method and not checks.comparable(self._meta(self.compare_method), self._meta(change["new"])):
+            self.compare_method = ""  # a comparison of graphs over different tokens or layers draws nothing true
+
+    def _meta(self, method_id: str) -> dict:
+        """The ``methods`` entry of one method id."""
+        return next(m for m in self.methods if m["id"] == method_id)
 
     def method_spec(self, method_id: str) -> MatrixMethod:
         """The registry entry behind one of ``methods`` (KeyError if it is not one)."""

@@ -26,6 +26,9 @@ rasterised in software). Each scenario starts on a freshly loaded page. Figures 
 arrow keys give); "jumps" wait 20 ms (layers and heads: values not shown before; the counts say
 how many of those had been drawn ahead).
 Flow is left out (it is computed on request at these sizes).
+Comparisons (``compare_method``): raw attention beside effective attention (two panes of half the
+width on one colour scale) or their difference (one picture), hovering and changing layer; the
+same changes without a comparison are the scenarios above, in the same run.
 """
 
 from __future__ import annotations
@@ -98,8 +101,12 @@ def control(selector: str, values: list) -> list:
     return [[selector, v] for v in values]
 
 
+SIDE = {"compare_method": "effective", "compare_mode": "side"}
+DIFFERENCE = {"compare_method": "effective", "compare_mode": "difference"}
+HOVERS = [["hover", (3 + 7 * i) % 128] for i in range(CHANGES)]
+
 SCENARIOS = [
-    # label, changes, pause, edges per token (None: the widget's default)
+    # label, changes, pause, edges per token (None: the widget's default)[, view settings]
     ("layer, steps", control(".attnw-layer", list(range(2, LAYERS + 1))), STEP, None),
     ("layer, jumps", control(".attnw-layer", LAYER_JUMPS), JUMP, None),
     ("head, steps", control(".attnw-head", HEADS[1:]), STEP, None),
@@ -107,7 +114,7 @@ SCENARIOS = [
     ("method, steps", control(".attnw-method", METHODS * (CHANGES // 4)), STEP, None),
     ("method, jumps", control(".attnw-method", METHODS * (CHANGES // 4)), JUMP, None),
     ("edges per token", control(".attnw-top-k", [1, 3, 10, 5] * (CHANGES // 4)), JUMP, None),
-    ("hover a token", [["hover", (3 + 7 * i) % 128] for i in range(CHANGES)], JUMP, None),
+    ("hover a token", HOVERS, JUMP, None),
     ("view (to whole model and back)", control(".attnw-view", ["model", "layer"] * (CHANGES // 2)), JUMP, None),
     ("layer jumps, all stored edges", control(".attnw-layer", LAYER_JUMPS), JUMP, 0),
     # The all-heads grid: 12 layers x 14 heat maps (raw, effective) or 12 (rollout), redrawn whole.
@@ -118,6 +125,12 @@ SCENARIOS = [
         JUMP,
         None,
     ),
+    ("compare side by side, hover a token", HOVERS, JUMP, None, SIDE),
+    ("compare side by side, layer steps", control(".attnw-layer", list(range(2, LAYERS + 1))), STEP, None, SIDE),
+    ("compare side by side, layer jumps", control(".attnw-layer", LAYER_JUMPS), JUMP, None, SIDE),
+    ("compare difference, hover a token", HOVERS, JUMP, None, DIFFERENCE),
+    ("compare difference, layer steps", control(".attnw-layer", list(range(2, LAYERS + 1))), STEP, None, DIFFERENCE),
+    ("compare difference, layer jumps", control(".attnw-layer", LAYER_JUMPS), JUMP, None, DIFFERENCE),
 ]
 
 
@@ -263,8 +276,11 @@ def main() -> None:
                     if data:
                         sizes.append((n, meta["id"], len(data)))
             path = os.path.join(folder, f"view{n}.html")
-            for label, changes, pause, top_k in scenarios:
+            for label, changes, pause, top_k, *settings in scenarios:
                 widget.top_k = LONG_INPUT_TOP_K if top_k is None else top_k
+                view = {"compare_method": "", "compare_mode": "side"} | (settings[0] if settings else {})
+                for key, value in view.items():
+                    setattr(widget, key, value)
                 results = {build: [] for build in builds}
                 # Builds take turns in both orders, so that neither is always the first one run.
                 turns = [build for r in range(args.rounds) for build in list(builds)[:: 1 if r % 2 == 0 else -1]]

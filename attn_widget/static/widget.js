@@ -1,260 +1,3 @@
-// src/locale/zh.json
-var zh_default = {
-  " (the data keeps {mean}% per row on average, least {least}%)": "\uFF08\u6570\u636E\u5E73\u5747\u6BCF\u884C\u4FDD\u7559 {mean}%\uFF0C\u6700\u5C11 {least}%\uFF09",
-  " Empty boxes: {n} layers not computed yet (click one to open it and compute it there).": " \u7A7A\u6846\uFF1A{n} \u5C42\u5C1A\u672A\u8BA1\u7B97\uFF08\u70B9\u51FB\u4E00\u4E2A\u5373\u53EF\u6253\u5F00\u5E76\u5728\u90A3\u91CC\u8BA1\u7B97\uFF09\u3002",
-  " Only the {k} strongest entries of each row are stored at this length; the rest show as 0.": " \u5728\u8FD9\u4E2A\u957F\u5EA6\u4E0B\u6BCF\u884C\u53EA\u4FDD\u5B58\u6700\u5F3A\u7684 {k} \u4E2A\u503C\uFF0C\u5176\u4F59\u663E\u793A\u4E3A 0\u3002",
-  " Rows of a cell: receiving tokens; columns: sending tokens.": " \u6BCF\u683C\u7684\u884C\uFF1A\u63A5\u6536\u4FE1\u606F\u7684 token\uFF1B\u5217\uFF1A\u53D1\u51FA\u4FE1\u606F\u7684 token\u3002",
-  " {n} tokens in {pixels} pixels: each pixel shows the strongest entry of its block.": " {n} \u4E2A token \u6324\u5728 {pixels} \u4E2A\u50CF\u7D20\u91CC\uFF1A\u6BCF\u4E2A\u50CF\u7D20\u663E\u793A\u5B83\u90A3\u4E00\u5757\u4E2D\u6700\u5F3A\u7684\u503C\u3002",
-  "0 \u2192 largest": "0 \u2192 \u6700\u5927",
-  ": each cell is scaled to its own largest value, so a cell shows its pattern, not its strength against the others.": "\uFF1A\u6BCF\u683C\u6309\u81EA\u5DF1\u7684\u6700\u5927\u503C\u5B9A\u8272\u9636\uFF0C\u6240\u4EE5\u4E00\u683C\u663E\u793A\u7684\u662F\u5B83\u7684\u6A21\u5F0F\uFF0C\u800C\u4E0D\u662F\u4E0E\u5176\u4ED6\u683C\u76F8\u6BD4\u7684\u5F3A\u5F31\u3002",
-  "? About this method": "? \u5173\u4E8E\u8FD9\u4E2A\u65B9\u6CD5",
-  ALTI: "ALTI",
-  "ALTI (aggregation of layer-wise token-to-token interactions) asks how close each token's contribution is to the right token's output: a contribution close to the output counts much. An edge means: that share of the right token's block output is made by the left token; the colour goes from pale (little) to dark (the most; the legend gives the scale). Definition: M[i, j] = max(0, \u2016y_i\u2016\u2081 \u2212 \u2016y_i \u2212 T_i(x_j)\u2016\u2081), rows normalised, with T_i(x_j) token j's transformed vector and y_i the output.": "ALTI\uFF08\u9010\u5C42 token \u95F4\u76F8\u4E92\u4F5C\u7528\u7684\u805A\u5408\uFF09\u770B\u6BCF\u4E2A token \u7684\u8D21\u732E\u4E0E\u53F3\u8FB9 token \u7684\u8F93\u51FA\u6709\u591A\u63A5\u8FD1\uFF1A\u8D8A\u63A5\u8FD1\u8F93\u51FA\uFF0C\u8D21\u732E\u8D8A\u5927\u3002\u4E00\u6761\u8FB9\u8868\u793A\uFF1A\u53F3\u8FB9 token \u7684\u5757\u8F93\u51FA\u4E2D\u6709\u8FD9\u4E48\u5927\u7684\u4EFD\u989D\u7531\u5DE6\u8FB9\u7684 token \u6784\u6210\uFF1B\u989C\u8272\u4ECE\u6D45\uFF08\u5C11\uFF09\u5230\u6DF1\uFF08\u6700\u591A\uFF1B\u8272\u9636\u89C1\u56FE\u4F8B\uFF09\u3002\u5B9A\u4E49\uFF1AM[i, j] = max(0, \u2016y_i\u2016\u2081 \u2212 \u2016y_i \u2212 T_i(x_j)\u2016\u2081)\uFF0C\u6309\u884C\u5F52\u4E00\u5316\uFF0C\u5176\u4E2D T_i(x_j) \u662F token j \u53D8\u6362\u540E\u7684\u5411\u91CF\uFF0Cy_i \u662F\u8F93\u51FA\u3002",
-  "ALTI composed: the maps multiplied through the layers, with no added identity (the residual is inside each map). How much of each input token reaches each position after this layer.": "ALTI\u7684\u7EC4\u5408\uFF1A\u628A\u5404\u5C42\u6620\u5C04\u9010\u5C42\u76F8\u4E58\uFF0C\u4E0D\u53E6\u52A0\u5355\u4F4D\u77E9\u9635\uFF08\u6B8B\u5DEE\u5DF2\u5728\u6BCF\u4E2A\u6620\u5C04\u4E4B\u5185\uFF09\u3002\u6BCF\u4E2A\u8F93\u5165 token \u6709\u591A\u5C11\u5230\u8FBE\u8FD9\u4E00\u5C42\u4E4B\u540E\u7684\u6BCF\u4E2A\u4F4D\u7F6E\u3002",
-  "ALTI, rolled out": "ALTI\uFF0C\u5C55\u5F00",
-  "ALTI-Logit (signed)": "ALTI-Logit\uFF08\u6709\u6B63\u8D1F\uFF09",
-  "Abnar & Zuidema (2020): 0.5\xB7A + 0.5\xB7I multiplied through the layers. How much of each input token reaches each position after this layer (heads averaged).": "Abnar \u4E0E Zuidema\uFF082020\uFF09\uFF1A\u628A 0.5\xB7A + 0.5\xB7I \u9010\u5C42\u76F8\u4E58\u3002\u6BCF\u4E2A\u8F93\u5165 token \u6709\u591A\u5C11\u5230\u8FBE\u8FD9\u4E00\u5C42\u4E4B\u540E\u7684\u6BCF\u4E2A\u4F4D\u7F6E\uFF08\u5404\u5934\u53D6\u5E73\u5747\uFF09\u3002",
-  "Abnar & Zuidema (2020): the maximum flow from each position after this layer to each input token, with 0.5\xB7A + 0.5\xB7I as capacities, normalised per row. Exact.": "Abnar \u4E0E Zuidema\uFF082020\uFF09\uFF1A\u4EE5 0.5\xB7A + 0.5\xB7I \u4E3A\u5BB9\u91CF\uFF0C\u4ECE\u8FD9\u4E00\u5C42\u4E4B\u540E\u7684\u6BCF\u4E2A\u4F4D\u7F6E\u5230\u6BCF\u4E2A\u8F93\u5165 token \u7684\u6700\u5927\u6D41\uFF0C\u6309\u884C\u5F52\u4E00\u5316\u3002\u7CBE\u786E\u8BA1\u7B97\u3002",
-  "Abnar & Zuidema's exact attention flow on the joint graph whose capacities are the layer maps: the maximum flow from each input token (source and target) to each position after this layer, normalised per row (docs/methods.md \xA72.7).": "Abnar \u4E0E Zuidema \u7684\u7CBE\u786E\u6CE8\u610F\u529B\u6D41\uFF0C\u5728\u4EE5\u5C42\u6620\u5C04\u4E3A\u5BB9\u91CF\u7684\u8054\u5408\u56FE\u4E0A\u8BA1\u7B97\uFF1A\u4ECE\u6BCF\u4E2A\u8F93\u5165 token\uFF08\u6E90\u548C\u76EE\u6807\uFF09\u5230\u8FD9\u4E00\u5C42\u4E4B\u540E\u6BCF\u4E2A\u4F4D\u7F6E\u7684\u6700\u5927\u6D41\uFF0C\u6309\u884C\u5F52\u4E00\u5316\uFF08docs/methods.md \xA72.7\uFF09\u3002",
-  "About \u201C{method}\u201D": "\u5173\u4E8E\u201C{method}\u201D",
-  "An edge exists where the head-mean attention exceeds this": "\u5404\u5934\u5E73\u5747\u6CE8\u610F\u529B\u8D85\u8FC7\u8FD9\u4E2A\u503C\u7684\u5730\u65B9\u624D\u6709\u8FB9",
-  "An edge from a token on the left to a token on the right means: the right token pays more than the threshold (the box \u201CEdge if weight >\u201D) of its attention, averaged over the heads, to the left token. Every edge has weight 1, so every edge has the same colour; no edge means at most the threshold. Definition: B = 1[\u0100 > threshold], with \u0100 the head-averaged attention of the layer and 1[\xB7] equal to 1 where the condition holds, else 0.": "\u4ECE\u5DE6\u8FB9\u4E00\u4E2A token \u5230\u53F3\u8FB9\u4E00\u4E2A token \u7684\u8FB9\u8868\u793A\uFF1A\u53F3\u8FB9\u7684 token \u628A\u8D85\u8FC7\u9608\u503C\uFF08\u201C\u6709\u8FB9\uFF0C\u82E5\u6743\u91CD >\u201D\u4E00\u680F\uFF09\u7684\u6CE8\u610F\u529B\uFF08\u5404\u5934\u5E73\u5747\uFF09\u7ED9\u4E86\u5DE6\u8FB9\u7684 token\u3002\u6BCF\u6761\u8FB9\u7684\u6743\u91CD\u90FD\u662F 1\uFF0C\u6240\u4EE5\u989C\u8272\u90FD\u4E00\u6837\uFF1B\u6CA1\u6709\u8FB9\u8868\u793A\u4E0D\u8D85\u8FC7\u9608\u503C\u3002\u5B9A\u4E49\uFF1AB = 1[\u0100 > \u9608\u503C]\uFF0C\u5176\u4E2D \u0100 \u662F\u8FD9\u4E00\u5C42\u5404\u5934\u5E73\u5747\u7684\u6CE8\u610F\u529B\uFF0C\u6761\u4EF6\u6210\u7ACB\u65F6 1[\xB7] \u4E3A 1\uFF0C\u5426\u5219\u4E3A 0\u3002",
-  "An edge from a token on the left to a token on the right means: when computing its new vector in this layer, the right token takes that share of its information from the left token. Each right token's edges add up to 1; the colour goes from pale (little) to dark (the most; the legend gives the scale). The head menu shows one head, the heads' mean or their max. Definition: A = softmax(Q\xB7K\u1D40 / \u221Ad) per head, with Q, K the queries and keys and d the head dimension.": "\u4ECE\u5DE6\u8FB9\u4E00\u4E2A token \u5230\u53F3\u8FB9\u4E00\u4E2A token \u7684\u8FB9\u8868\u793A\uFF1A\u53F3\u8FB9\u7684 token \u5728\u8FD9\u4E00\u5C42\u8BA1\u7B97\u65B0\u5411\u91CF\u65F6\uFF0C\u6709\u8FD9\u4E48\u5927\u7684\u4EFD\u989D\u7684\u4FE1\u606F\u53D6\u81EA\u5DE6\u8FB9\u7684 token\u3002\u53F3\u8FB9\u6BCF\u4E2A token \u7684\u8FB9\u52A0\u8D77\u6765\u7B49\u4E8E 1\uFF1B\u989C\u8272\u4ECE\u6D45\uFF08\u5C11\uFF09\u5230\u6DF1\uFF08\u6700\u591A\uFF1B\u8272\u9636\u89C1\u56FE\u4F8B\uFF09\u3002\u201C\u5934\u201D\u83DC\u5355\u53EF\u663E\u793A\u4E00\u4E2A\u5934\u3001\u5404\u5934\u7684\u5E73\u5747\u6216\u6700\u5927\u503C\u3002\u5B9A\u4E49\uFF1A\u6BCF\u4E2A\u5934 A = softmax(Q\xB7K\u1D40 / \u221Ad)\uFF0C\u5176\u4E2D Q\u3001K \u662F\u67E5\u8BE2\u548C\u952E\uFF0Cd \u662F\u5934\u7684\u7EF4\u5EA6\u3002",
-  "An edge joins a source token after an encoder layer (right) and the source tokens it read (left); its colour is how strongly one attends to the other, its attention weight (pale: little, dark: the most; the legend gives the scale). Definition: A = softmax(Q\xB7K\u1D40/\u221Ad) of this layer's self-attention.": "\u4E00\u6761\u8FB9\u8FDE\u63A5\u7F16\u7801\u5668\u5C42\u4E4B\u540E\u7684\u4E00\u4E2A\u6E90 token\uFF08\u53F3\uFF09\u548C\u5B83\u8BFB\u53D6\u7684\u6E90 token\uFF08\u5DE6\uFF09\uFF1B\u989C\u8272\u8868\u793A\u524D\u8005\u5BF9\u540E\u8005\u7684\u5173\u6CE8\u7A0B\u5EA6\uFF0C\u5373\u6CE8\u610F\u529B\u6743\u91CD\uFF08\u6D45\uFF1A\u5C11\uFF0C\u6DF1\uFF1A\u6700\u591A\uFF1B\u8272\u9636\u89C1\u56FE\u4F8B\uFF09\u3002\u5B9A\u4E49\uFF1A\u8FD9\u4E00\u5C42\u81EA\u6CE8\u610F\u529B\u7684 A = softmax(Q\xB7K\u1D40/\u221Ad)\u3002",
-  "An edge joins a source token after an encoder layer (right) and the source tokens it read (left); its colour is the attention weights with the part that changes nothing in the head's output removed (signed: blue edges are negative). Definition: A_eff = A \u2212 (the part of each row in the left null space of the values); equal to A where a row has no more keys than the head dimension.": "\u4E00\u6761\u8FB9\u8FDE\u63A5\u7F16\u7801\u5668\u5C42\u4E4B\u540E\u7684\u4E00\u4E2A\u6E90 token\uFF08\u53F3\uFF09\u548C\u5B83\u8BFB\u53D6\u7684\u6E90 token\uFF08\u5DE6\uFF09\uFF1B\u989C\u8272\u662F\u53BB\u6389\u4E86\u5BF9\u8BE5\u5934\u8F93\u51FA\u6BEB\u65E0\u5F71\u54CD\u7684\u90E8\u5206\u4E4B\u540E\u7684\u6CE8\u610F\u529B\u6743\u91CD\uFF08\u6709\u6B63\u8D1F\uFF1A\u84DD\u8272\u7684\u8FB9\u4E3A\u8D1F\uFF09\u3002\u5B9A\u4E49\uFF1AA_eff = A \u2212\uFF08\u6BCF\u4E00\u884C\u5728\u503C\u5411\u91CF\u5DE6\u96F6\u7A7A\u95F4\u4E2D\u7684\u90E8\u5206\uFF09\uFF1B\u4E00\u884C\u7684\u952E\u4E0D\u591A\u4E8E\u5934\u7EF4\u5EA6\u65F6\u7B49\u4E8E A\u3002",
-  "An edge joins a target position (right, the decoder's query) and the source tokens it read (left, the encoder output); its colour is how strongly one attends to the other, its attention weight (pale: little, dark: the most; the legend gives the scale). Definition: A = softmax(Q\xB7K\u1D40/\u221Ad) of this layer's cross-attention: queries from the decoder, keys from the encoder's output.": "\u4E00\u6761\u8FB9\u8FDE\u63A5\u4E00\u4E2A\u76EE\u6807\u4F4D\u7F6E\uFF08\u53F3\uFF0C\u89E3\u7801\u5668\u7684\u67E5\u8BE2\uFF09\u548C\u5B83\u8BFB\u53D6\u7684\u6E90 token\uFF08\u5DE6\uFF0C\u7F16\u7801\u5668\u8F93\u51FA\uFF09\uFF1B\u989C\u8272\u8868\u793A\u524D\u8005\u5BF9\u540E\u8005\u7684\u5173\u6CE8\u7A0B\u5EA6\uFF0C\u5373\u6CE8\u610F\u529B\u6743\u91CD\uFF08\u6D45\uFF1A\u5C11\uFF0C\u6DF1\uFF1A\u6700\u591A\uFF1B\u8272\u9636\u89C1\u56FE\u4F8B\uFF09\u3002\u5B9A\u4E49\uFF1A\u8FD9\u4E00\u5C42\u4EA4\u53C9\u6CE8\u610F\u529B\u7684 A = softmax(Q\xB7K\u1D40/\u221Ad)\uFF1A\u67E5\u8BE2\u6765\u81EA\u89E3\u7801\u5668\uFF0C\u952E\u6765\u81EA\u7F16\u7801\u5668\u7684\u8F93\u51FA\u3002",
-  "An edge joins a target position (right, the decoder's query) and the source tokens it read (left, the encoder output); its colour is the attention weights with the part that changes nothing in the head's output removed (signed: blue edges are negative). Definition: A_eff = A \u2212 (the part of each row in the left null space of the values); equal to A where a row has no more keys than the head dimension.": "\u4E00\u6761\u8FB9\u8FDE\u63A5\u4E00\u4E2A\u76EE\u6807\u4F4D\u7F6E\uFF08\u53F3\uFF0C\u89E3\u7801\u5668\u7684\u67E5\u8BE2\uFF09\u548C\u5B83\u8BFB\u53D6\u7684\u6E90 token\uFF08\u5DE6\uFF0C\u7F16\u7801\u5668\u8F93\u51FA\uFF09\uFF1B\u989C\u8272\u662F\u53BB\u6389\u4E86\u5BF9\u8BE5\u5934\u8F93\u51FA\u6BEB\u65E0\u5F71\u54CD\u7684\u90E8\u5206\u4E4B\u540E\u7684\u6CE8\u610F\u529B\u6743\u91CD\uFF08\u6709\u6B63\u8D1F\uFF1A\u84DD\u8272\u7684\u8FB9\u4E3A\u8D1F\uFF09\u3002\u5B9A\u4E49\uFF1AA_eff = A \u2212\uFF08\u6BCF\u4E00\u884C\u5728\u503C\u5411\u91CF\u5DE6\u96F6\u7A7A\u95F4\u4E2D\u7684\u90E8\u5206\uFF09\uFF1B\u4E00\u884C\u7684\u952E\u4E0D\u591A\u4E8E\u5934\u7EF4\u5EA6\u65F6\u7B49\u4E8E A\u3002",
-  "An edge joins a target position after a decoder layer (right) and the target positions up to it that it read (left); its colour is how strongly one attends to the other, its attention weight (pale: little, dark: the most; the legend gives the scale). Definition: A = softmax(Q\xB7K\u1D40/\u221Ad) of this layer's self-attention.": "\u4E00\u6761\u8FB9\u8FDE\u63A5\u89E3\u7801\u5668\u5C42\u4E4B\u540E\u7684\u4E00\u4E2A\u76EE\u6807\u4F4D\u7F6E\uFF08\u53F3\uFF09\u548C\u5B83\u8BFB\u53D6\u7684\u3001\u5230\u5B83\u4E3A\u6B62\u7684\u76EE\u6807\u4F4D\u7F6E\uFF08\u5DE6\uFF09\uFF1B\u989C\u8272\u8868\u793A\u524D\u8005\u5BF9\u540E\u8005\u7684\u5173\u6CE8\u7A0B\u5EA6\uFF0C\u5373\u6CE8\u610F\u529B\u6743\u91CD\uFF08\u6D45\uFF1A\u5C11\uFF0C\u6DF1\uFF1A\u6700\u591A\uFF1B\u8272\u9636\u89C1\u56FE\u4F8B\uFF09\u3002\u5B9A\u4E49\uFF1A\u8FD9\u4E00\u5C42\u81EA\u6CE8\u610F\u529B\u7684 A = softmax(Q\xB7K\u1D40/\u221Ad)\u3002",
-  "An edge joins a target position after a decoder layer (right) and the target positions up to it that it read (left); its colour is the attention weights with the part that changes nothing in the head's output removed (signed: blue edges are negative). Definition: A_eff = A \u2212 (the part of each row in the left null space of the values); equal to A where a row has no more keys than the head dimension.": "\u4E00\u6761\u8FB9\u8FDE\u63A5\u89E3\u7801\u5668\u5C42\u4E4B\u540E\u7684\u4E00\u4E2A\u76EE\u6807\u4F4D\u7F6E\uFF08\u53F3\uFF09\u548C\u5B83\u8BFB\u53D6\u7684\u3001\u5230\u5B83\u4E3A\u6B62\u7684\u76EE\u6807\u4F4D\u7F6E\uFF08\u5DE6\uFF09\uFF1B\u989C\u8272\u662F\u53BB\u6389\u4E86\u5BF9\u8BE5\u5934\u8F93\u51FA\u6BEB\u65E0\u5F71\u54CD\u7684\u90E8\u5206\u4E4B\u540E\u7684\u6CE8\u610F\u529B\u6743\u91CD\uFF08\u6709\u6B63\u8D1F\uFF1A\u84DD\u8272\u7684\u8FB9\u4E3A\u8D1F\uFF09\u3002\u5B9A\u4E49\uFF1AA_eff = A \u2212\uFF08\u6BCF\u4E00\u884C\u5728\u503C\u5411\u91CF\u5DE6\u96F6\u7A7A\u95F4\u4E2D\u7684\u90E8\u5206\uFF09\uFF1B\u4E00\u884C\u7684\u952E\u4E0D\u591A\u4E8E\u5934\u7EF4\u5EA6\u65F6\u7B49\u4E8E A\u3002",
-  "Asks the model directly, with gradients: how strongly does each input token's embedding move the right token's hidden vector after this layer? An edge means: the input token's share of that sensitivity; each row adds up to 1; the colour goes from pale (little) to dark (the most; the legend gives the scale). Definition: H_l[i, j] = \u2016\u2202e_i/\u2202x_j\u2016 / \u03A3_k \u2016\u2202e_i/\u2202x_k\u2016, with e_i the hidden vector of token i after layer l and x_j the input embedding of token j.": "\u7528\u68AF\u5EA6\u76F4\u63A5\u95EE\u6A21\u578B\uFF1A\u6BCF\u4E2A\u8F93\u5165 token \u7684\u8BCD\u5411\u91CF\u5BF9\u53F3\u8FB9 token \u5728\u8FD9\u4E00\u5C42\u4E4B\u540E\u7684\u9690\u5411\u91CF\u5F71\u54CD\u6709\u591A\u5927\uFF1F\u4E00\u6761\u8FB9\u8868\u793A\uFF1A\u8FD9\u4E2A\u8F93\u5165 token \u5728\u8FD9\u79CD\u654F\u611F\u5EA6\u4E2D\u6240\u5360\u7684\u4EFD\u989D\uFF1B\u6BCF\u884C\u52A0\u8D77\u6765\u7B49\u4E8E 1\uFF1B\u989C\u8272\u4ECE\u6D45\uFF08\u5C11\uFF09\u5230\u6DF1\uFF08\u6700\u591A\uFF1B\u8272\u9636\u89C1\u56FE\u4F8B\uFF09\u3002\u5B9A\u4E49\uFF1AH_l[i, j] = \u2016\u2202e_i/\u2202x_j\u2016 / \u03A3_k \u2016\u2202e_i/\u2202x_k\u2016\uFF0C\u5176\u4E2D e_i \u662F\u7B2C l \u5C42\u4E4B\u540E token i \u7684\u9690\u5411\u91CF\uFF0Cx_j \u662F token j \u7684\u8F93\u5165\u8BCD\u5411\u91CF\u3002",
-  "Attention flow": "\u6CE8\u610F\u529B\u6D41",
-  "Attention flow corrected for position: RF-B (receptive-field baseline) divides by the flow of content-free attention (every visible key equally weighted) with the same causal mask, so that early tokens get no weight just for being visible to everyone. An edge means: flow above what position alone gives; the colour goes from pale (little) to dark (the most; the legend gives the scale). Definition: rownormalise(F \u2298 F\u2080), with F the attention flow, F\u2080 the flow of uniform attention.": "\u6309\u4F4D\u7F6E\u6821\u6B63\u7684\u6CE8\u610F\u529B\u6D41\uFF1ARF-B\uFF08\u611F\u53D7\u91CE\u57FA\u7EBF\uFF09\u9664\u4EE5\u540C\u4E00\u56E0\u679C\u63A9\u7801\u4E0B\u65E0\u5185\u5BB9\u6CE8\u610F\u529B\uFF08\u6BCF\u4E2A\u53EF\u89C1\u7684\u952E\u6743\u91CD\u76F8\u540C\uFF09\u7684\u6D41\uFF0C\u8FD9\u6837\u9760\u524D\u7684 token \u4E0D\u4F1A\u4EC5\u4EC5\u56E0\u4E3A\u4EBA\u4EBA\u90FD\u770B\u5F97\u89C1\u800C\u83B7\u5F97\u6743\u91CD\u3002\u4E00\u6761\u8FB9\u8868\u793A\uFF1A\u8D85\u51FA\u4EC5\u7531\u4F4D\u7F6E\u6240\u7ED9\u7684\u90A3\u90E8\u5206\u6D41\uFF1B\u989C\u8272\u4ECE\u6D45\uFF08\u5C11\uFF09\u5230\u6DF1\uFF08\u6700\u591A\uFF1B\u8272\u9636\u89C1\u56FE\u4F8B\uFF09\u3002\u5B9A\u4E49\uFF1Arownormalise(F \u2298 F\u2080)\uFF0C\u5176\u4E2D F \u662F\u6CE8\u610F\u529B\u6D41\uFF0CF\u2080 \u662F\u5747\u5300\u6CE8\u610F\u529B\u7684\u6D41\u3002",
-  "Attention flow through cross-attention": "\u7ECF\u4EA4\u53C9\u6CE8\u610F\u529B\u7684\u6CE8\u610F\u529B\u6D41",
-  "Attention flow with effective attention (attention without the part that changes nothing in the output; negatives set to 0, rows re-normalised: variant E1) as pipe widths. An edge means: the largest amount that can flow from the input token to the right token, as a share of its row; the colour goes from pale (little) to dark (the most; the legend gives the scale). Definition: maxflow with capacities 0.5\xB7E + 0.5\xB7I, E = rownormalise(max(\u0100_eff, 0)), rows normalised.": "\u4EE5\u6709\u6548\u6CE8\u610F\u529B\uFF08\u53BB\u6389\u5BF9\u8F93\u51FA\u6BEB\u65E0\u5F71\u54CD\u7684\u90E8\u5206\u7684\u6CE8\u610F\u529B\uFF1B\u8D1F\u503C\u7F6E 0\uFF0C\u5404\u884C\u91CD\u65B0\u5F52\u4E00\u5316\uFF1A\u53D8\u4F53 E1\uFF09\u4E3A\u7BA1\u9053\u5BBD\u5EA6\u7684\u6CE8\u610F\u529B\u6D41\u3002\u4E00\u6761\u8FB9\u8868\u793A\uFF1A\u4ECE\u8F93\u5165 token \u5230\u53F3\u8FB9 token \u6700\u591A\u80FD\u6D41\u8FC7\u591A\u5C11\uFF0C\u5360\u8BE5\u884C\u7684\u4EFD\u989D\uFF1B\u989C\u8272\u4ECE\u6D45\uFF08\u5C11\uFF09\u5230\u6DF1\uFF08\u6700\u591A\uFF1B\u8272\u9636\u89C1\u56FE\u4F8B\uFF09\u3002\u5B9A\u4E49\uFF1A\u4EE5 0.5\xB7E + 0.5\xB7I \u4E3A\u5BB9\u91CF\u7684\u6700\u5927\u6D41\uFF0CE = rownormalise(max(\u0100_eff, 0))\uFF0C\u6309\u884C\u5F52\u4E00\u5316\u3002",
-  "Attention flow with the clipped, re-normalised effective attention (E1) as capacities.": "\u4EE5\u622A\u65AD\u8D1F\u503C\u5E76\u91CD\u65B0\u5F52\u4E00\u5316\u7684\u6709\u6548\u6CE8\u610F\u529B\uFF08E1\uFF09\u4E3A\u5BB9\u91CF\u7684\u6CE8\u610F\u529B\u6D41\u3002",
-  "Attention flow. Receptive-field normalised (RF-B, our interpretation of Abnar & Zuidema's advice): divided by the same quantity on content-free attention with the same causal mask, so that position alone gives uniform rows.": "\u6CE8\u610F\u529B\u6D41\u3002\u611F\u53D7\u91CE\u5F52\u4E00\u5316\uFF08RF-B\uFF0C\u6211\u4EEC\u5BF9 Abnar \u4E0E Zuidema \u5EFA\u8BAE\u7684\u89E3\u8BFB\uFF09\uFF1A\u9664\u4EE5\u540C\u4E00\u56E0\u679C\u63A9\u7801\u4E0B\u65E0\u5185\u5BB9\u6CE8\u610F\u529B\u7684\u540C\u4E00\u91CF\uFF0C\u4F7F\u4EC5\u7531\u4F4D\u7F6E\u9020\u6210\u7684\u90E8\u5206\u7ED9\u51FA\u5747\u5300\u7684\u884C\u3002",
-  "Attention graph. Arrow keys move between tokens and columns, Enter pins a token, Escape unpins.": "\u6CE8\u610F\u529B\u56FE\u3002\u65B9\u5411\u952E\u5728 token \u548C\u5217\u4E4B\u95F4\u79FB\u52A8\uFF0CEnter \u56FA\u5B9A\u4E00\u4E2A token\uFF0CEsc \u53D6\u6D88\u56FA\u5B9A\u3002",
-  "Attention of each layer (both kinds)": "\u6BCF\u5C42\u7684\u6CE8\u610F\u529B\uFF08\u4E24\u79CD\uFF09",
-  "Attention rollout": "\u6CE8\u610F\u529B\u5C55\u5F00\uFF08rollout\uFF09",
-  "Attention rollout built on effective attention (attention without the part that changes nothing in the output). Negative entries are set to 0 and rows re-normalised (variant E1 of docs/methods.md), then multiplied through the layers like rollout. An edge means: that share of the right token traces back to the input token; the colour goes from pale (little) to dark (the most; the legend gives the scale). Definition: R_l = (0.5\xB7E_l + 0.5\xB7I) \xB7 \u2026 \xB7 (0.5\xB7E_1 + 0.5\xB7I), with E = rownormalise(max(\u0100_eff, 0)).": "\u5EFA\u7ACB\u5728\u6709\u6548\u6CE8\u610F\u529B\uFF08\u53BB\u6389\u5BF9\u8F93\u51FA\u6BEB\u65E0\u5F71\u54CD\u7684\u90E8\u5206\u7684\u6CE8\u610F\u529B\uFF09\u4E0A\u7684\u6CE8\u610F\u529B\u5C55\u5F00\u3002\u8D1F\u503C\u7F6E 0\u3001\u5404\u884C\u91CD\u65B0\u5F52\u4E00\u5316\uFF08docs/methods.md \u7684\u53D8\u4F53 E1\uFF09\uFF0C\u518D\u50CF\u5C55\u5F00\u4E00\u6837\u9010\u5C42\u76F8\u4E58\u3002\u4E00\u6761\u8FB9\u8868\u793A\uFF1A\u53F3\u8FB9 token \u6709\u8FD9\u4E48\u5927\u7684\u4EFD\u989D\u53EF\u8FFD\u6EAF\u5230\u8FD9\u4E2A\u8F93\u5165 token\uFF1B\u989C\u8272\u4ECE\u6D45\uFF08\u5C11\uFF09\u5230\u6DF1\uFF08\u6700\u591A\uFF1B\u8272\u9636\u89C1\u56FE\u4F8B\uFF09\u3002\u5B9A\u4E49\uFF1AR_l = (0.5\xB7E_l + 0.5\xB7I) \xB7 \u2026 \xB7 (0.5\xB7E_1 + 0.5\xB7I)\uFF0CE = rownormalise(max(\u0100_eff, 0))\u3002",
-  "Attention rollout corrected for position: in a decoder the first tokens are seen by every later token and collect weight for that reason alone. RF-B (receptive-field baseline) divides by the rollout of content-free attention (every visible key equally weighted) with the same causal mask. An edge means: how much more than position alone would give the input token reaches the right token; the colour goes from pale (little) to dark (the most; the legend gives the scale). Definition: rownormalise(R \u2298 R\u2080), with R the rollout, R\u2080 the rollout of uniform attention, \u2298 division entry by entry.": "\u6309\u4F4D\u7F6E\u6821\u6B63\u7684\u6CE8\u610F\u529B\u5C55\u5F00\uFF1A\u5728\u89E3\u7801\u5668\u4E2D\uFF0C\u6700\u524D\u9762\u7684 token \u88AB\u540E\u9762\u6BCF\u4E2A token \u770B\u5230\uFF0C\u4EC5\u56E0\u6B64\u5C31\u4F1A\u79EF\u7D2F\u6743\u91CD\u3002RF-B\uFF08\u611F\u53D7\u91CE\u57FA\u7EBF\uFF09\u9664\u4EE5\u540C\u4E00\u56E0\u679C\u63A9\u7801\u4E0B\u65E0\u5185\u5BB9\u6CE8\u610F\u529B\uFF08\u6BCF\u4E2A\u53EF\u89C1\u7684\u952E\u6743\u91CD\u76F8\u540C\uFF09\u7684\u5C55\u5F00\u3002\u4E00\u6761\u8FB9\u8868\u793A\uFF1A\u8FD9\u4E2A\u8F93\u5165 token \u5230\u8FBE\u53F3\u8FB9 token \u7684\u91CF\u6BD4\u4EC5\u7531\u4F4D\u7F6E\u6240\u7ED9\u7684\u591A\u591A\u5C11\uFF1B\u989C\u8272\u4ECE\u6D45\uFF08\u5C11\uFF09\u5230\u6DF1\uFF08\u6700\u591A\uFF1B\u8272\u9636\u89C1\u56FE\u4F8B\uFF09\u3002\u5B9A\u4E49\uFF1Arownormalise(R \u2298 R\u2080)\uFF0C\u5176\u4E2D R \u662F\u5C55\u5F00\uFF0CR\u2080 \u662F\u5747\u5300\u6CE8\u610F\u529B\u7684\u5C55\u5F00\uFF0C\u2298 \u662F\u9010\u5143\u7D20\u76F8\u9664\u3002",
-  "Attention rollout. Receptive-field normalised (RF-B, our interpretation of Abnar & Zuidema's advice): divided by the same quantity on content-free attention with the same causal mask, so that position alone gives uniform rows.": "\u6CE8\u610F\u529B\u5C55\u5F00\u3002\u611F\u53D7\u91CE\u5F52\u4E00\u5316\uFF08RF-B\uFF0C\u6211\u4EEC\u5BF9 Abnar \u4E0E Zuidema \u5EFA\u8BAE\u7684\u89E3\u8BFB\uFF09\uFF1A\u9664\u4EE5\u540C\u4E00\u56E0\u679C\u63A9\u7801\u4E0B\u65E0\u5185\u5BB9\u6CE8\u610F\u529B\u7684\u540C\u4E00\u91CF\uFF0C\u4F7F\u4EC5\u7531\u4F4D\u7F6E\u9020\u6210\u7684\u90E8\u5206\u7ED9\u51FA\u5747\u5300\u7684\u884C\u3002",
-  "Attention weights": "\u6CE8\u610F\u529B\u6743\u91CD",
-  "Attention weights of one layer: each token on the right draws on the tokens on the left.": "\u4E00\u5C42\u7684\u6CE8\u610F\u529B\u6743\u91CD\uFF1A\u53F3\u8FB9\u7684\u6BCF\u4E2A token \u4ECE\u5DE6\u8FB9\u7684 token \u83B7\u53D6\u4FE1\u606F\u3002",
-  "Attention weights of the cross-attention: each target position (right, a decoder query) reads the source tokens (left, the encoder's output).": "\u4EA4\u53C9\u6CE8\u610F\u529B\u7684\u6743\u91CD\uFF1A\u6BCF\u4E2A\u76EE\u6807\u4F4D\u7F6E\uFF08\u53F3\uFF0C\u89E3\u7801\u5668\u7684\u67E5\u8BE2\uFF09\u8BFB\u53D6\u6E90 token\uFF08\u5DE6\uFF0C\u7F16\u7801\u5668\u7684\u8F93\u51FA\uFF09\u3002",
-  "Attention weights of the decoder self-attention: each target position (right) reads the target positions up to itself (left).": "\u89E3\u7801\u5668\u81EA\u6CE8\u610F\u529B\u7684\u6743\u91CD\uFF1A\u6BCF\u4E2A\u76EE\u6807\u4F4D\u7F6E\uFF08\u53F3\uFF09\u8BFB\u53D6\u5B83\u81EA\u5DF1\u53CA\u4E4B\u524D\u7684\u76EE\u6807\u4F4D\u7F6E\uFF08\u5DE6\uFF09\u3002",
-  "Attention weights of the encoder self-attention: each source token (right) reads every source token (left).": "\u7F16\u7801\u5668\u81EA\u6CE8\u610F\u529B\u7684\u6743\u91CD\uFF1A\u6BCF\u4E2A\u6E90 token\uFF08\u53F3\uFF09\u8BFB\u53D6\u6240\u6709\u6E90 token\uFF08\u5DE6\uFF09\u3002",
-  "Bars: {name} of {target}; longest {max}": "\u6761\u5F62\uFF1A{target} \u7684{name}\uFF1B\u6700\u957F {max}",
-  "Binarisation threshold": "\u4E8C\u503C\u5316\u9608\u503C",
-  "Binarised attention graph (0/1)": "\u4E8C\u503C\u5316\u6CE8\u610F\u529B\u56FE\uFF080/1\uFF09",
-  "Brunner et al. (2020): each attention row without its part in the left null space of V\xB7W_O, which changes nothing in the head's output. Signed: blue is negative. Equal to raw attention for rows that see no more keys than the head dimension.": "Brunner \u7B49\uFF082020\uFF09\uFF1A\u6BCF\u4E00\u884C\u6CE8\u610F\u529B\u53BB\u6389\u5B83\u5728 V\xB7W_O \u5DE6\u96F6\u7A7A\u95F4\u4E2D\u7684\u90E8\u5206\uFF0C\u8FD9\u90E8\u5206\u5BF9\u8BE5\u5934\u7684\u8F93\u51FA\u6CA1\u6709\u4EFB\u4F55\u5F71\u54CD\u3002\u6709\u6B63\u8D1F\uFF1A\u84DD\u8272\u4E3A\u8D1F\u3002\u5BF9\u4E8E\u80FD\u770B\u5230\u7684\u952E\u4E0D\u591A\u4E8E\u5934\u7EF4\u5EA6\u7684\u884C\uFF0C\u5B83\u7B49\u4E8E\u539F\u59CB\u6CE8\u610F\u529B\u3002",
-  "Brunner et al. (2020): each row without its part in the left null space of the values, which changes nothing in the head's output (signed: blue is negative). Equal to the weights where a row sees no more keys than the head dimension. Here: each source token (right) reads every source token (left).": "Brunner \u7B49\uFF082020\uFF09\uFF1A\u6BCF\u4E00\u884C\u53BB\u6389\u5B83\u5728\u503C\u5411\u91CF\u5DE6\u96F6\u7A7A\u95F4\u4E2D\u7684\u90E8\u5206\uFF0C\u8FD9\u90E8\u5206\u5BF9\u8BE5\u5934\u7684\u8F93\u51FA\u6CA1\u6709\u4EFB\u4F55\u5F71\u54CD\uFF08\u6709\u6B63\u8D1F\uFF1A\u84DD\u8272\u4E3A\u8D1F\uFF09\u3002\u4E00\u884C\u80FD\u770B\u5230\u7684\u952E\u4E0D\u591A\u4E8E\u5934\u7EF4\u5EA6\u65F6\uFF0C\u5B83\u7B49\u4E8E\u539F\u6743\u91CD\u3002\u8FD9\u91CC\uFF1A\u6BCF\u4E2A\u6E90 token\uFF08\u53F3\uFF09\u8BFB\u53D6\u6240\u6709\u6E90 token\uFF08\u5DE6\uFF09\u3002",
-  "Brunner et al. (2020): each row without its part in the left null space of the values, which changes nothing in the head's output (signed: blue is negative). Equal to the weights where a row sees no more keys than the head dimension. Here: each target position (right) reads the target positions up to itself (left).": "Brunner \u7B49\uFF082020\uFF09\uFF1A\u6BCF\u4E00\u884C\u53BB\u6389\u5B83\u5728\u503C\u5411\u91CF\u5DE6\u96F6\u7A7A\u95F4\u4E2D\u7684\u90E8\u5206\uFF0C\u8FD9\u90E8\u5206\u5BF9\u8BE5\u5934\u7684\u8F93\u51FA\u6CA1\u6709\u4EFB\u4F55\u5F71\u54CD\uFF08\u6709\u6B63\u8D1F\uFF1A\u84DD\u8272\u4E3A\u8D1F\uFF09\u3002\u4E00\u884C\u80FD\u770B\u5230\u7684\u952E\u4E0D\u591A\u4E8E\u5934\u7EF4\u5EA6\u65F6\uFF0C\u5B83\u7B49\u4E8E\u539F\u6743\u91CD\u3002\u8FD9\u91CC\uFF1A\u6BCF\u4E2A\u76EE\u6807\u4F4D\u7F6E\uFF08\u53F3\uFF09\u8BFB\u53D6\u5B83\u81EA\u5DF1\u53CA\u4E4B\u524D\u7684\u76EE\u6807\u4F4D\u7F6E\uFF08\u5DE6\uFF09\u3002",
-  "Brunner et al. (2020): each row without its part in the left null space of the values, which changes nothing in the head's output (signed: blue is negative). Equal to the weights where a row sees no more keys than the head dimension. Here: each target position (right, a decoder query) reads the source tokens (left, the encoder's output).": "Brunner \u7B49\uFF082020\uFF09\uFF1A\u6BCF\u4E00\u884C\u53BB\u6389\u5B83\u5728\u503C\u5411\u91CF\u5DE6\u96F6\u7A7A\u95F4\u4E2D\u7684\u90E8\u5206\uFF0C\u8FD9\u90E8\u5206\u5BF9\u8BE5\u5934\u7684\u8F93\u51FA\u6CA1\u6709\u4EFB\u4F55\u5F71\u54CD\uFF08\u6709\u6B63\u8D1F\uFF1A\u84DD\u8272\u4E3A\u8D1F\uFF09\u3002\u4E00\u884C\u80FD\u770B\u5230\u7684\u952E\u4E0D\u591A\u4E8E\u5934\u7EF4\u5EA6\u65F6\uFF0C\u5B83\u7B49\u4E8E\u539F\u6743\u91CD\u3002\u8FD9\u91CC\uFF1A\u6BCF\u4E2A\u76EE\u6807\u4F4D\u7F6E\uFF08\u53F3\uFF0C\u89E3\u7801\u5668\u7684\u67E5\u8BE2\uFF09\u8BFB\u53D6\u6E90 token\uFF08\u5DE6\uFF0C\u7F16\u7801\u5668\u7684\u8F93\u51FA\uFF09\u3002",
-  "Brunner et al. (2020): the share of input token j in token i's hidden vector after this layer, measured by the size of the Jacobian \u2016\u2202e_i/\u2202x_j\u2016 and normalised over j. Exact gradients, costly: all layers at once.": "Brunner \u7B49\uFF082020\uFF09\uFF1A\u8F93\u5165 token j \u5728\u8FD9\u4E00\u5C42\u4E4B\u540E token i \u7684\u9690\u5411\u91CF\u4E2D\u6240\u5360\u7684\u4EFD\u989D\uFF0C\u7528\u96C5\u53EF\u6BD4\u77E9\u9635\u7684\u5927\u5C0F \u2016\u2202e_i/\u2202x_j\u2016 \u8861\u91CF\uFF0C\u5E76\u5BF9 j \u5F52\u4E00\u5316\u3002\u7CBE\u786E\u68AF\u5EA6\uFF0C\u4EE3\u4EF7\u9AD8\uFF1A\u4E00\u6B21\u7B97\u51FA\u6240\u6709\u5C42\u3002",
-  Cancel: "\u53D6\u6D88",
-  "Cancelled.": "\u5DF2\u53D6\u6D88\u3002",
-  "Cannot draw the image: {problem}.": "\u65E0\u6CD5\u7ED8\u5236\u56FE\u50CF\uFF1A{problem}\u3002",
-  "Cannot draw this view: {reason}. Make the widget again, e.g. AttentionWidget(model, text).": "\u65E0\u6CD5\u7ED8\u5236\u8FD9\u4E2A\u89C6\u56FE\uFF1A{reason}\u3002\u8BF7\u91CD\u65B0\u521B\u5EFA\u90E8\u4EF6\uFF0C\u4F8B\u5982 AttentionWidget(model, text)\u3002",
-  "Chefer et al. (2021): rollout of the positive part of A \u2299 \u2202y/\u2202A; row t of the last layer, minus the identity.": "Chefer \u7B49\uFF082021\uFF09\uFF1A\u5BF9 A \u2299 \u2202y/\u2202A \u7684\u6B63\u90E8\u505A\u5C55\u5F00\uFF1B\u53D6\u6700\u540E\u4E00\u5C42\u7684\u7B2C t \u884C\uFF0C\u51CF\u53BB\u5355\u4F4D\u77E9\u9635\u3002",
-  "Compute all layers": "\u8BA1\u7B97\u6240\u6709\u5C42",
-  "Compute layer {layer}": "\u8BA1\u7B97\u7B2C {layer} \u5C42",
-  "Computing {name}\u2026": "\u6B63\u5728\u8BA1\u7B97{name}\u2026",
-  "Context mixing (values, residual, norms)": "\u4E0A\u4E0B\u6587\u6DF7\u5408\uFF08\u503C\u5411\u91CF\u3001\u6B8B\u5DEE\u3001\u8303\u6570\uFF09",
-  "Cross-attention": "\u4EA4\u53C9\u6CE8\u610F\u529B",
-  "Decoder self-attention": "\u89E3\u7801\u5668\u81EA\u6CE8\u610F\u529B",
-  "Dot size": "\u5706\u70B9\u5927\u5C0F",
-  "Dots sized by degree": "\u6309\u5EA6\u6570\u51B3\u5B9A\u5706\u70B9\u5927\u5C0F",
-  "Download the current view as a PNG picture": "\u628A\u5F53\u524D\u89C6\u56FE\u4E0B\u8F7D\u4E3A PNG \u56FE\u7247",
-  "Download the current view as an SVG drawing (labels as text)": "\u628A\u5F53\u524D\u89C6\u56FE\u4E0B\u8F7D\u4E3A SVG \u77E2\u91CF\u56FE\uFF08\u6807\u7B7E\u4E3A\u6587\u5B57\uFF09",
-  "Draw at most this many edges into each token (0: all)": "\u6BCF\u4E2A token \u6700\u591A\u753B\u8FD9\u4E48\u591A\u6761\u8FDB\u5165\u7684\u8FB9\uFF080\uFF1A\u5168\u90E8\uFF09",
-  "Each layer's mixing as rollout composes it (head means, residual share 0.5): an encoder layer mixes the source tokens, a decoder layer gives each target position half from the source through cross-attention and half from the target through self-attention plus residual. Tokens a layer does not touch keep their state (horizontal edges).": "\u5C55\u5F00\u6240\u7EC4\u5408\u7684\u6BCF\u5C42\u6DF7\u5408\uFF08\u5404\u5934\u5E73\u5747\uFF0C\u6B8B\u5DEE\u5360 0.5\uFF09\uFF1A\u7F16\u7801\u5668\u5C42\u6DF7\u5408\u6E90 token\uFF1B\u89E3\u7801\u5668\u5C42\u7ED9\u6BCF\u4E2A\u76EE\u6807\u4F4D\u7F6E\u4E00\u534A\u6765\u81EA\u6E90\uFF08\u7ECF\u4EA4\u53C9\u6CE8\u610F\u529B\uFF09\uFF0C\u4E00\u534A\u6765\u81EA\u76EE\u6807\uFF08\u7ECF\u81EA\u6CE8\u610F\u529B\u52A0\u6B8B\u5DEE\uFF09\u3002\u4E00\u5C42\u4E0D\u89E6\u53CA\u7684 token \u4FDD\u6301\u539F\u72B6\uFF08\u6C34\u5E73\u7684\u8FB9\uFF09\u3002",
-  "Edge if weight >": "\u6709\u8FB9\uFF0C\u82E5\u6743\u91CD >",
-  "Edges per token": "\u6BCF\u4E2A token \u7684\u8FB9\u6570",
-  "Edges per token, 0 for all": "\u6BCF\u4E2A token \u7684\u8FB9\u6570\uFF0C0 \u8868\u793A\u5168\u90E8",
-  "Effective attention": "\u6709\u6548\u6CE8\u610F\u529B",
-  "Effective cross-attention": "\u6709\u6548\u4EA4\u53C9\u6CE8\u610F\u529B",
-  "Effective decoder self-attention": "\u6709\u6548\u89E3\u7801\u5668\u81EA\u6CE8\u610F\u529B",
-  "Effective encoder self-attention": "\u6709\u6548\u7F16\u7801\u5668\u81EA\u6CE8\u610F\u529B",
-  "Effective flow": "\u6709\u6548\u6CE8\u610F\u529B\u6D41",
-  "Effective rollout": "\u6709\u6548\u6CE8\u610F\u529B\u5C55\u5F00",
-  "Encoder output": "\u7F16\u7801\u5668\u8F93\u51FA",
-  "Encoder self-attention": "\u7F16\u7801\u5668\u81EA\u6CE8\u610F\u529B",
-  "Encoder {n}": "\u7F16\u7801\u5668 {n}",
-  "Every attention weight of a layer (head means): encoder self-attention among the source tokens; in a decoder layer, cross-attention to the source and self-attention to the target together. Tokens a layer does not touch carry their state unchanged (horizontal edges of weight 1).": "\u4E00\u5C42\u7684\u6240\u6709\u6CE8\u610F\u529B\u6743\u91CD\uFF08\u5404\u5934\u5E73\u5747\uFF09\uFF1A\u7F16\u7801\u5668\u5C42\u662F\u6E90 token \u4E4B\u95F4\u7684\u81EA\u6CE8\u610F\u529B\uFF1B\u89E3\u7801\u5668\u5C42\u662F\u5BF9\u6E90\u7684\u4EA4\u53C9\u6CE8\u610F\u529B\u548C\u5BF9\u76EE\u6807\u7684\u81EA\u6CE8\u610F\u529B\u5408\u5728\u4E00\u8D77\u3002\u4E00\u5C42\u4E0D\u89E6\u53CA\u7684 token \u539F\u6837\u4F20\u9012\u72B6\u6001\uFF08\u6743\u91CD\u4E3A 1 \u7684\u6C34\u5E73\u8FB9\uFF09\u3002",
-  "Failed: {error}": "\u5931\u8D25\uFF1A{error}",
-  "Ferrando et al. (2022): how close each token's transformed vector T_i(x_j) (attention, residual and layer norm) is to the block's output y_i in L1 distance, max(0, \u2016y_i\u2016\u2081 \u2212 \u2016y_i \u2212 T_i(x_j)\u2016\u2081), rows normalised.": "Ferrando \u7B49\uFF082022\uFF09\uFF1A\u6BCF\u4E2A token \u53D8\u6362\u540E\u7684\u5411\u91CF T_i(x_j)\uFF08\u6CE8\u610F\u529B\u3001\u6B8B\u5DEE\u548C\u5C42\u5F52\u4E00\u5316\uFF09\u4E0E\u8BE5\u5757\u8F93\u51FA y_i \u7684 L1 \u8DDD\u79BB\u6709\u591A\u8FD1\uFF0Cmax(0, \u2016y_i\u2016\u2081 \u2212 \u2016y_i \u2212 T_i(x_j)\u2016\u2081)\uFF0C\u6309\u884C\u5F52\u4E00\u5316\u3002",
-  "Ferrando et al. (2023): each input token's signed contribution to the target logit, through every layer's attention, tracked back to the input tokens with the ALTI rollout. Decoders with a language-model head.": "Ferrando \u7B49\uFF082023\uFF09\uFF1A\u6BCF\u4E2A\u8F93\u5165 token \u5BF9\u76EE\u6807 logit \u7684\u5E26\u7B26\u53F7\u8D21\u732E\uFF0C\u7ECF\u8FC7\u6BCF\u5C42\u7684\u6CE8\u610F\u529B\uFF0C\u7528 ALTI \u5C55\u5F00\u8FFD\u6EAF\u56DE\u8F93\u5165 token\u3002\u9002\u7528\u4E8E\u5E26\u8BED\u8A00\u6A21\u578B\u5934\u7684\u89E3\u7801\u5668\u3002",
-  "First token row shown": "\u663E\u793A\u7684\u7B2C\u4E00\u884C token",
-  "Flow, receptive-field normalised": "\u6CE8\u610F\u529B\u6D41\uFF0C\u611F\u53D7\u91CE\u5F52\u4E00\u5316",
-  "Follows attention through all layers up to this one, counting the residual connection as half of each step. An edge from an input token on the left to a token on the right after this layer means: that share of the right token traces back to the input token; the colour goes from pale (little) to dark (the most; the legend gives the scale). Definition: R_l = (0.5\xB7\u0100_l + 0.5\xB7I) \xB7 \u2026 \xB7 (0.5\xB7\u0100_1 + 0.5\xB7I), with \u0100 the head-averaged attention and I the identity.": "\u6CBF\u7740\u6CE8\u610F\u529B\u7A7F\u8FC7\u5230\u8FD9\u4E00\u5C42\u4E3A\u6B62\u7684\u6240\u6709\u5C42\uFF0C\u628A\u6B8B\u5DEE\u8FDE\u63A5\u7B97\u4F5C\u6BCF\u4E00\u6B65\u7684\u4E00\u534A\u3002\u4ECE\u5DE6\u8FB9\u4E00\u4E2A\u8F93\u5165 token \u5230\u8FD9\u4E00\u5C42\u4E4B\u540E\u53F3\u8FB9\u4E00\u4E2A token \u7684\u8FB9\u8868\u793A\uFF1A\u53F3\u8FB9\u7684 token \u6709\u8FD9\u4E48\u5927\u7684\u4EFD\u989D\u53EF\u8FFD\u6EAF\u5230\u8FD9\u4E2A\u8F93\u5165 token\uFF1B\u989C\u8272\u4ECE\u6D45\uFF08\u5C11\uFF09\u5230\u6DF1\uFF08\u6700\u591A\uFF1B\u8272\u9636\u89C1\u56FE\u4F8B\uFF09\u3002\u5B9A\u4E49\uFF1AR_l = (0.5\xB7\u0100_l + 0.5\xB7I) \xB7 \u2026 \xB7 (0.5\xB7\u0100_1 + 0.5\xB7I)\uFF0C\u5176\u4E2D \u0100 \u662F\u5404\u5934\u5E73\u5747\u7684\u6CE8\u610F\u529B\uFF0CI \u662F\u5355\u4F4D\u77E9\u9635\u3002",
-  "Follows the layer maps from the input through the encoder and across cross-attention into the decoder. An edge from an input token (left: source and target tokens) to a token after this layer (right) is the share of that token tracing back to the input token; dark is the most. Definition: J_l = M_l \xB7 \u2026 \xB7 M_1, the product of the layer maps (docs/methods.md \xA72.7).": "\u4ECE\u8F93\u5165\u5F00\u59CB\u6CBF\u7740\u5C42\u6620\u5C04\u7A7F\u8FC7\u7F16\u7801\u5668\uFF0C\u518D\u7ECF\u4EA4\u53C9\u6CE8\u610F\u529B\u8FDB\u5165\u89E3\u7801\u5668\u3002\u4ECE\u4E00\u4E2A\u8F93\u5165 token\uFF08\u5DE6\uFF1A\u6E90\u548C\u76EE\u6807 token\uFF09\u5230\u8FD9\u4E00\u5C42\u4E4B\u540E\u4E00\u4E2A token\uFF08\u53F3\uFF09\u7684\u8FB9\uFF0C\u662F\u540E\u8005\u53EF\u8FFD\u6EAF\u5230\u8FD9\u4E2A\u8F93\u5165 token \u7684\u4EFD\u989D\uFF1B\u8D8A\u6DF1\u8D8A\u591A\u3002\u5B9A\u4E49\uFF1AJ_l = M_l \xB7 \u2026 \xB7 M_1\uFF0C\u5C42\u6620\u5C04\u7684\u4E58\u79EF\uFF08docs/methods.md \xA72.7\uFF09\u3002",
-  GlobEnc: "GlobEnc",
-  "GlobEnc (global encoder attribution) extends the norm-based view over the whole encoder block: attention, residual and both layer norms (the feed-forward network is skipped). An edge means: that share of the right token's block output comes from the left token; the colour goes from pale (little) to dark (the most; the legend gives the scale). Definition: M[i, j] = \u2016LN2_i(LN1_i(\u03A3_h A^h[i, j]\xB7f^h(x_j) + 1[i = j]\xB7x_i) + \u2026)\u2016, rows normalised.": "GlobEnc\uFF08\u5168\u5C40\u7F16\u7801\u5668\u5F52\u56E0\uFF09\u628A\u57FA\u4E8E\u8303\u6570\u7684\u89C6\u89D2\u6269\u5C55\u5230\u6574\u4E2A\u7F16\u7801\u5668\u5757\uFF1A\u6CE8\u610F\u529B\u3001\u6B8B\u5DEE\u548C\u4E24\u4E2A\u5C42\u5F52\u4E00\u5316\uFF08\u7565\u53BB\u524D\u9988\u7F51\u7EDC\uFF09\u3002\u4E00\u6761\u8FB9\u8868\u793A\uFF1A\u53F3\u8FB9 token \u7684\u5757\u8F93\u51FA\u4E2D\u6709\u8FD9\u4E48\u5927\u7684\u4EFD\u989D\u6765\u81EA\u5DE6\u8FB9\u7684 token\uFF1B\u989C\u8272\u4ECE\u6D45\uFF08\u5C11\uFF09\u5230\u6DF1\uFF08\u6700\u591A\uFF1B\u8272\u9636\u89C1\u56FE\u4F8B\uFF09\u3002\u5B9A\u4E49\uFF1AM[i, j] = \u2016LN2_i(LN1_i(\u03A3_h A^h[i, j]\xB7f^h(x_j) + 1[i = j]\xB7x_i) + \u2026)\u2016\uFF0C\u6309\u884C\u5F52\u4E00\u5316\u3002",
-  "GlobEnc composed: the maps multiplied through the layers, with no added identity (the residual is inside each map). How much of each input token reaches each position after this layer.": "GlobEnc\u7684\u7EC4\u5408\uFF1A\u628A\u5404\u5C42\u6620\u5C04\u9010\u5C42\u76F8\u4E58\uFF0C\u4E0D\u53E6\u52A0\u5355\u4F4D\u77E9\u9635\uFF08\u6B8B\u5DEE\u5DF2\u5728\u6BCF\u4E2A\u6620\u5C04\u4E4B\u5185\uFF09\u3002\u6BCF\u4E2A\u8F93\u5165 token \u6709\u591A\u5C11\u5230\u8FBE\u8FD9\u4E00\u5C42\u4E4B\u540E\u7684\u6BCF\u4E2A\u4F4D\u7F6E\u3002",
-  "GlobEnc, rolled out": "GlobEnc\uFF0C\u5C55\u5F00",
-  "Gradient or blank-out scores of each token for the chosen target": "\u6BCF\u4E2A token \u5BF9\u6240\u9009\u76EE\u6807\u7684\u68AF\u5EA6\u5206\u6570\u6216\u906E\u76D6\u5206\u6570",
-  Gradients: "\u68AF\u5EA6",
-  Head: "\u5934",
-  "Hidden-state attribution (gradients)": "\u9690\u72B6\u6001\u5F52\u56E0\uFF08\u68AF\u5EA6\uFF09",
-  "Hide edges whose weight is below this": "\u9690\u85CF\u6743\u91CD\u4F4E\u4E8E\u8FD9\u4E2A\u503C\u7684\u8FB9",
-  "How much of each input token (source and target) reaches each position after this layer: the layer maps multiplied from the input (docs/methods.md \xA72.7). After the last decoder layer, a target row splits between the source tokens and the target tokens before it.": "\u6BCF\u4E2A\u8F93\u5165 token\uFF08\u6E90\u548C\u76EE\u6807\uFF09\u6709\u591A\u5C11\u5230\u8FBE\u8FD9\u4E00\u5C42\u4E4B\u540E\u7684\u6BCF\u4E2A\u4F4D\u7F6E\uFF1A\u4ECE\u8F93\u5165\u5F00\u59CB\u628A\u5C42\u6620\u5C04\u76F8\u4E58\uFF08docs/methods.md \xA72.7\uFF09\u3002\u6700\u540E\u4E00\u4E2A\u89E3\u7801\u5668\u5C42\u4E4B\u540E\uFF0C\u4E00\u4E2A\u76EE\u6807\u884C\u7684\u4EFD\u989D\u5206\u5728\u6E90 token \u548C\u5B83\u4E4B\u524D\u7684\u76EE\u6807 token \u4E4B\u95F4\u3002",
-  "Input (layer 0)": "\u8F93\u5165\uFF08\u7B2C 0 \u5C42\uFF09",
-  "Keep only the attention edges above the threshold (the box \u201CEdge if weight >\u201D) and forget their weights. An edge from an input token on the left to a token on the right after this layer means: at least one path of such edges, one per layer, leads from the input to it; the number (a whole number) is how many paths there are, and the colour grows with it. The whole-model view draws the 0/1 graph being counted. Definition: P_l = B_l \xB7 B_(l\u22121) \xB7 \u2026 \xB7 B_1, with B_k = 1[\u0100_k > threshold] the binarised head-averaged attention of layer k.": "\u53EA\u4FDD\u7559\u8D85\u8FC7\u9608\u503C\uFF08\u201C\u6709\u8FB9\uFF0C\u82E5\u6743\u91CD >\u201D\u4E00\u680F\uFF09\u7684\u6CE8\u610F\u529B\u8FB9\uFF0C\u5E76\u5FD8\u6389\u5B83\u4EEC\u7684\u6743\u91CD\u3002\u4ECE\u5DE6\u8FB9\u4E00\u4E2A\u8F93\u5165 token \u5230\u8FD9\u4E00\u5C42\u4E4B\u540E\u53F3\u8FB9\u4E00\u4E2A token \u7684\u8FB9\u8868\u793A\uFF1A\u81F3\u5C11\u6709\u4E00\u6761\u7531\u8FD9\u79CD\u8FB9\u7EC4\u6210\u3001\u6BCF\u5C42\u4E00\u6761\u7684\u8DEF\u5F84\u4ECE\u8F93\u5165\u901A\u5411\u5B83\uFF1B\u6570\u5B57\uFF08\u6574\u6570\uFF09\u662F\u8DEF\u5F84\u7684\u6761\u6570\uFF0C\u989C\u8272\u968F\u4E4B\u52A0\u6DF1\u3002\u6574\u4E2A\u6A21\u578B\u89C6\u56FE\u753B\u7684\u5C31\u662F\u88AB\u8BA1\u6570\u7684 0/1 \u56FE\u3002\u5B9A\u4E49\uFF1AP_l = B_l \xB7 B_(l\u22121) \xB7 \u2026 \xB7 B_1\uFF0C\u5176\u4E2D B_k = 1[\u0100_k > \u9608\u503C] \u662F\u7B2C k \u5C42\u4E8C\u503C\u5316\u7684\u5404\u5934\u5E73\u5747\u6CE8\u610F\u529B\u3002",
-  "Kobayashi et al. (2020): \u2016\u03A3_h A^h_ij f^h(x_j)\u2016, the size of what token j's value vectors actually add to token i through the heads and the output projection, rows normalised. Accounts for values; no residual.": "Kobayashi \u7B49\uFF082020\uFF09\uFF1A\u2016\u03A3_h A^h_ij f^h(x_j)\u2016\uFF0C\u5373 token j \u7684\u503C\u5411\u91CF\u7ECF\u8FC7\u5404\u5934\u548C\u8F93\u51FA\u6295\u5F71\u5B9E\u9645\u52A0\u5230 token i \u4E0A\u7684\u91CF\u7684\u5927\u5C0F\uFF0C\u6309\u884C\u5F52\u4E00\u5316\u3002\u8003\u8651\u4E86\u503C\u5411\u91CF\uFF1B\u4E0D\u542B\u6B8B\u5DEE\u3002",
-  "Kobayashi et al. (2021): the norm of each token's share of the attention block's output with the residual connection and the first layer norm (linearised at the receiving token's own scale), rows normalised. The residual keeps much of each token in place.": "Kobayashi \u7B49\uFF082021\uFF09\uFF1A\u6BCF\u4E2A token \u5728\u6CE8\u610F\u529B\u5757\u8F93\u51FA\uFF08\u542B\u6B8B\u5DEE\u8FDE\u63A5\u548C\u7B2C\u4E00\u4E2A\u5C42\u5F52\u4E00\u5316\uFF0C\u5728\u63A5\u6536 token \u81EA\u8EAB\u7684\u5C3A\u5EA6\u4E0A\u7EBF\u6027\u5316\uFF09\u4E2D\u6240\u5360\u4EFD\u989D\u7684\u8303\u6570\uFF0C\u6309\u884C\u5F52\u4E00\u5316\u3002\u6B8B\u5DEE\u8BA9\u6BCF\u4E2A token \u7684\u5F88\u5927\u4E00\u90E8\u5206\u7559\u5728\u539F\u5904\u3002",
-  Layer: "\u5C42",
-  "Layer maps (attention + residual)": "\u5C42\u6620\u5C04\uFF08\u6CE8\u610F\u529B + \u6B8B\u5DEE\uFF09",
-  "Like norm-based attention, but also counts the residual connection (each token keeps itself) and the layer norm (LN) after it. An edge means: that share of the right token's output of the attention block comes from the left token; the diagonal is usually large; the colour goes from pale (little) to dark (the most; the legend gives the scale). Definition: M[i, j] = \u2016LN_i(\u03A3_h A^h[i, j]\xB7f^h(x_j) + 1[i = j]\xB7x_i)\u2016, rows normalised, LN linearised at token i.": "\u4E0E\u57FA\u4E8E\u8303\u6570\u7684\u6CE8\u610F\u529B\u76F8\u4F3C\uFF0C\u4F46\u8FD8\u8BA1\u5165\u6B8B\u5DEE\u8FDE\u63A5\uFF08\u6BCF\u4E2A token \u4FDD\u7559\u81EA\u8EAB\uFF09\u548C\u5B83\u4E4B\u540E\u7684\u5C42\u5F52\u4E00\u5316\uFF08LN\uFF09\u3002\u4E00\u6761\u8FB9\u8868\u793A\uFF1A\u53F3\u8FB9 token \u7684\u6CE8\u610F\u529B\u5757\u8F93\u51FA\u4E2D\u6709\u8FD9\u4E48\u5927\u7684\u4EFD\u989D\u6765\u81EA\u5DE6\u8FB9\u7684 token\uFF1B\u5BF9\u89D2\u7EBF\u901A\u5E38\u5F88\u5927\uFF1B\u989C\u8272\u4ECE\u6D45\uFF08\u5C11\uFF09\u5230\u6DF1\uFF08\u6700\u591A\uFF1B\u8272\u9636\u89C1\u56FE\u4F8B\uFF09\u3002\u5B9A\u4E49\uFF1AM[i, j] = \u2016LN_i(\u03A3_h A^h[i, j]\xB7f^h(x_j) + 1[i = j]\xB7x_i)\u2016\uFF0C\u6309\u884C\u5F52\u4E00\u5316\uFF0CLN \u5728 token i \u5904\u7EBF\u6027\u5316\u3002",
-  Method: "\u65B9\u6CD5",
-  "Min weight": "\u6700\u5C0F\u6743\u91CD",
-  "Modarressi et al. (2022): the norm of each token's share of the whole encoder block's output (attention, residual and both layer norms; the feed-forward network skipped), rows normalised.": "Modarressi \u7B49\uFF082022\uFF09\uFF1A\u6BCF\u4E2A token \u5728\u6574\u4E2A\u7F16\u7801\u5668\u5757\u8F93\u51FA\uFF08\u6CE8\u610F\u529B\u3001\u6B8B\u5DEE\u548C\u4E24\u4E2A\u5C42\u5F52\u4E00\u5316\uFF1B\u7565\u53BB\u524D\u9988\u7F51\u7EDC\uFF09\u4E2D\u6240\u5360\u4EFD\u989D\u7684\u8303\u6570\uFF0C\u6309\u884C\u5F52\u4E00\u5316\u3002",
-  "Mohebbi et al. (2023): re-run each layer with token j's value vectors set to zero (attention weights kept) and measure how far each token's output moves, 1 \u2212 cos; rows normalised.": "Mohebbi \u7B49\uFF082023\uFF09\uFF1A\u628A token j \u7684\u503C\u5411\u91CF\u7F6E\u96F6\uFF08\u6CE8\u610F\u529B\u6743\u91CD\u4E0D\u53D8\uFF09\u540E\u91CD\u65B0\u8FD0\u884C\u6BCF\u4E00\u5C42\uFF0C\u7528 1 \u2212 cos \u8861\u91CF\u6BCF\u4E2A token \u7684\u8F93\u51FA\u79FB\u52A8\u4E86\u591A\u5C11\uFF1B\u6309\u884C\u5F52\u4E00\u5316\u3002",
-  "No explanation is available for this method.": "\u8FD9\u4E2A\u65B9\u6CD5\u6CA1\u6709\u8BF4\u660E\u3002",
-  "Norm-based attention": "\u57FA\u4E8E\u8303\u6570\u7684\u6CE8\u610F\u529B",
-  "Norm-based attention composed: 0.5\xB7M + 0.5\xB7I multiplied through the layers (the map holds no residual). How much of each input token reaches each position after this layer.": "\u57FA\u4E8E\u8303\u6570\u7684\u6CE8\u610F\u529B\u7684\u7EC4\u5408\uFF1A\u628A 0.5\xB7M + 0.5\xB7I \u9010\u5C42\u76F8\u4E58\uFF08\u6620\u5C04\u4E2D\u4E0D\u542B\u6B8B\u5DEE\uFF09\u3002\u6BCF\u4E2A\u8F93\u5165 token \u6709\u591A\u5C11\u5230\u8FBE\u8FD9\u4E00\u5C42\u4E4B\u540E\u7684\u6BCF\u4E2A\u4F4D\u7F6E\u3002",
-  "Norm-based attention, rolled out": "\u57FA\u4E8E\u8303\u6570\u7684\u6CE8\u610F\u529B\uFF0C\u5C55\u5F00",
-  "Norm: attention + residual + LN": "\u8303\u6570\uFF1A\u6CE8\u610F\u529B + \u6B8B\u5DEE + LN",
-  "Norm: attention + residual + LN composed: the maps multiplied through the layers, with no added identity (the residual is inside each map). How much of each input token reaches each position after this layer.": "\u8303\u6570\uFF1A\u6CE8\u610F\u529B + \u6B8B\u5DEE + LN\u7684\u7EC4\u5408\uFF1A\u628A\u5404\u5C42\u6620\u5C04\u9010\u5C42\u76F8\u4E58\uFF0C\u4E0D\u53E6\u52A0\u5355\u4F4D\u77E9\u9635\uFF08\u6B8B\u5DEE\u5DF2\u5728\u6BCF\u4E2A\u6620\u5C04\u4E4B\u5185\uFF09\u3002\u6BCF\u4E2A\u8F93\u5165 token \u6709\u591A\u5C11\u5230\u8FBE\u8FD9\u4E00\u5C42\u4E4B\u540E\u7684\u6BCF\u4E2A\u4F4D\u7F6E\u3002",
-  "Norm: attention + residual + LN, rolled out": "\u8303\u6570\uFF1A\u6CE8\u610F\u529B + \u6B8B\u5DEE + LN\uFF0C\u5C55\u5F00",
-  "Path counts (binarised graph)": "\u8DEF\u5F84\u8BA1\u6570\uFF08\u4E8C\u503C\u5316\u56FE\uFF09",
-  "Pinned \xB7 ": "\u5DF2\u56FA\u5B9A \xB7 ",
-  "Point at a cell to name it; click it to open that layer and head.": "\u6307\u5411\u4E00\u683C\u53EF\u770B\u5B83\u7684\u540D\u5B57\uFF1B\u70B9\u51FB\u5B83\u5373\u53EF\u6253\u5F00\u90A3\u4E00\u5C42\u548C\u90A3\u4E2A\u5934\u3002",
-  "Products of the 0/1 matrices 1[\u0100 > threshold] (threshold set in the view): how many paths lead from each input token to each token after this layer. Only binary matrices count paths; products of weighted attention matrices have no such meaning.": "0/1 \u77E9\u9635 1[\u0100 > \u9608\u503C] \u7684\u4E58\u79EF\uFF08\u9608\u503C\u5728\u89C6\u56FE\u4E2D\u8BBE\u7F6E\uFF09\uFF1A\u4ECE\u6BCF\u4E2A\u8F93\u5165 token \u5230\u8FD9\u4E00\u5C42\u4E4B\u540E\u7684\u6BCF\u4E2A token \u6709\u591A\u5C11\u6761\u8DEF\u5F84\u3002\u53EA\u6709\u4E8C\u503C\u77E9\u9635\u7684\u4E58\u79EF\u624D\u662F\u8DEF\u5F84\u8BA1\u6570\uFF1B\u52A0\u6743\u6CE8\u610F\u529B\u77E9\u9635\u7684\u4E58\u79EF\u6CA1\u6709\u8FD9\u79CD\u542B\u4E49\u3002",
-  "Raw attention": "\u539F\u59CB\u6CE8\u610F\u529B",
-  "Raw attention with the part removed that has no effect on the layer's output: some weight patterns are cancelled by the value vectors and change nothing. An edge means: that much of the right token's attention to the left token actually reaches its output. Red edges are positive, blue negative. Definition: A_eff = A \u2212 (the projection of each row of A onto the null space of (V\xB7W_O)\u1D40), with V the values and W_O the head's output projection.": "\u53BB\u6389\u4E86\u5BF9\u8FD9\u4E00\u5C42\u8F93\u51FA\u6CA1\u6709\u5F71\u54CD\u7684\u90E8\u5206\u7684\u539F\u59CB\u6CE8\u610F\u529B\uFF1A\u6709\u4E9B\u6743\u91CD\u6A21\u5F0F\u4F1A\u88AB\u503C\u5411\u91CF\u62B5\u6D88\uFF0C\u4EC0\u4E48\u4E5F\u4E0D\u6539\u53D8\u3002\u4E00\u6761\u8FB9\u8868\u793A\uFF1A\u53F3\u8FB9 token \u5BF9\u5DE6\u8FB9 token \u7684\u6CE8\u610F\u529B\u4E2D\u6709\u8FD9\u4E48\u591A\u771F\u6B63\u5230\u8FBE\u4E86\u5B83\u7684\u8F93\u51FA\u3002\u7EA2\u8272\u7684\u8FB9\u4E3A\u6B63\uFF0C\u84DD\u8272\u4E3A\u8D1F\u3002\u5B9A\u4E49\uFF1AA_eff = A \u2212\uFF08A \u7684\u6BCF\u4E00\u884C\u5728 (V\xB7W_O)\u1D40 \u96F6\u7A7A\u95F4\u4E0A\u7684\u6295\u5F71\uFF09\uFF0C\u5176\u4E2D V \u662F\u503C\u5411\u91CF\uFF0CW_O \u662F\u8BE5\u5934\u7684\u8F93\u51FA\u6295\u5F71\u3002",
-  "Re-runs the layer with the left token's value vectors set to zero (the attention weights kept) and measures how much the right token's output changes. An edge means: that share of the right token's change comes from removing the left token; the colour goes from pale (little) to dark (the most; the legend gives the scale). Definition: M[i, j] = 1 \u2212 cos(y_i, y_i with the values of j zeroed), rows normalised.": "\u628A\u5DE6\u8FB9 token \u7684\u503C\u5411\u91CF\u7F6E\u96F6\uFF08\u6CE8\u610F\u529B\u6743\u91CD\u4E0D\u53D8\uFF09\u540E\u91CD\u65B0\u8FD0\u884C\u8FD9\u4E00\u5C42\uFF0C\u770B\u53F3\u8FB9 token \u7684\u8F93\u51FA\u53D8\u5316\u591A\u5C11\u3002\u4E00\u6761\u8FB9\u8868\u793A\uFF1A\u53F3\u8FB9 token \u7684\u53D8\u5316\u4E2D\u6709\u8FD9\u4E48\u5927\u7684\u4EFD\u989D\u6765\u81EA\u53BB\u6389\u5DE6\u8FB9\u7684 token\uFF1B\u989C\u8272\u4ECE\u6D45\uFF08\u5C11\uFF09\u5230\u6DF1\uFF08\u6700\u591A\uFF1B\u8272\u9636\u89C1\u56FE\u4F8B\uFF09\u3002\u5B9A\u4E49\uFF1AM[i, j] = 1 \u2212 cos(y_i, \u628A j \u7684\u503C\u5411\u91CF\u7F6E\u96F6\u540E\u7684 y_i)\uFF0C\u6309\u884C\u5F52\u4E00\u5316\u3002",
-  "Rollout on effective attention: head-averaged, negative entries clipped, rows re-normalised (E1), then 0.5\xB7\u0100 + 0.5\xB7I multiplied through the layers. Clipping gives up exact output preservation.": "\u5728\u6709\u6548\u6CE8\u610F\u529B\u4E0A\u505A\u5C55\u5F00\uFF1A\u5404\u5934\u5E73\u5747\uFF0C\u8D1F\u503C\u622A\u65AD\uFF0C\u5404\u884C\u91CD\u65B0\u5F52\u4E00\u5316\uFF08E1\uFF09\uFF0C\u518D\u628A 0.5\xB7\u0100 + 0.5\xB7I \u9010\u5C42\u76F8\u4E58\u3002\u622A\u65AD\u4F1A\u5931\u53BB\u5BF9\u8F93\u51FA\u7684\u7CBE\u786E\u4FDD\u6301\u3002",
-  "Rollout through cross-attention": "\u7ECF\u4EA4\u53C9\u6CE8\u610F\u529B\u7684\u5C55\u5F00",
-  "Rollout, receptive-field normalised": "\u5C55\u5F00\uFF0C\u611F\u53D7\u91CE\u5F52\u4E00\u5316",
-  "Row t (the target position) of the last layer's head-averaged A \u2299 \u2202y/\u2202A.": "\u6700\u540E\u4E00\u5C42\u5404\u5934\u5E73\u5747\u7684 A \u2299 \u2202y/\u2202A \u7684\u7B2C t \u884C\uFF08\u76EE\u6807\u4F4D\u7F6E\uFF09\u3002",
-  "Show or hide what the selected method draws, in plain words": "\u7528\u901A\u4FD7\u7684\u8BDD\u663E\u793A\u6216\u9690\u85CF\u6240\u9009\u65B9\u6CD5\u753B\u7684\u662F\u4EC0\u4E48",
-  "Smallest weight drawn": "\u753B\u51FA\u7684\u6700\u5C0F\u6743\u91CD",
-  "Special tokens": "\u7279\u6B8A token",
-  "Sundararajan et al. (2017): gradients integrated from a [MASK] baseline to each embedding, times the difference, summed over its dimensions; steps doubled until the completeness error is below 5%.": "Sundararajan \u7B49\uFF082017\uFF09\uFF1A\u6CBF\u4ECE [MASK] \u57FA\u7EBF\u5230\u6BCF\u4E2A\u8BCD\u5411\u91CF\u7684\u8DEF\u5F84\u79EF\u5206\u68AF\u5EA6\uFF0C\u4E58\u4EE5\u4E24\u8005\u4E4B\u5DEE\uFF0C\u518D\u5BF9\u5404\u7EF4\u6C42\u548C\uFF1B\u6B65\u6570\u52A0\u500D\u76F4\u5230\u5B8C\u5907\u6027\u8BEF\u5DEE\u4F4E\u4E8E 5%\u3002",
-  Target: "\u76EE\u6807",
-  "Target to explain": "\u8981\u89E3\u91CA\u7684\u76EE\u6807",
-  "Teaching overlay: size each token's dot by its in-degree (the right column's row sums) or out-degree (the left column's column sums)": "\u6559\u5B66\u53E0\u52A0\uFF1A\u6309\u5165\u5EA6\uFF08\u53F3\u5217\u7684\u884C\u548C\uFF09\u6216\u51FA\u5EA6\uFF08\u5DE6\u5217\u7684\u5217\u548C\uFF09\u51B3\u5B9A\u6BCF\u4E2A token \u5706\u70B9\u7684\u5927\u5C0F",
-  "The 0/1 matrix 1[\u0100 > threshold] of each layer (threshold set in the view): an edge where the head-averaged attention exceeds the threshold. The graph whose paths the path counts count.": "\u6BCF\u5C42\u7684 0/1 \u77E9\u9635 1[\u0100 > \u9608\u503C]\uFF08\u9608\u503C\u5728\u89C6\u56FE\u4E2D\u8BBE\u7F6E\uFF09\uFF1A\u5404\u5934\u5E73\u5747\u6CE8\u610F\u529B\u8D85\u8FC7\u9608\u503C\u7684\u5730\u65B9\u6709\u4E00\u6761\u8FB9\u3002\u8DEF\u5F84\u8BA1\u6570\u6570\u7684\u5C31\u662F\u8FD9\u5F20\u56FE\u4E0A\u7684\u8DEF\u5F84\u3002",
-  "The L2 norm of the gradient of the target with respect to each token's word embedding.": "\u76EE\u6807\u5BF9\u6BCF\u4E2A token \u8BCD\u5411\u91CF\u7684\u68AF\u5EA6\u7684 L2 \u8303\u6570\u3002",
-  "The gradient with respect to each word embedding times the embedding, summed over its dimensions.": "\u5BF9\u6BCF\u4E2A\u8BCD\u5411\u91CF\u7684\u68AF\u5EA6\u4E58\u4EE5\u8BE5\u8BCD\u5411\u91CF\uFF0C\u518D\u5BF9\u5404\u7EF4\u6C42\u548C\u3002",
-  "The graph the whole-model view draws: in an encoder layer, the source tokens' attention to each other; in a decoder layer, each target position's cross-attention to the source and self-attention to the target before it, together. Tokens a layer does not touch keep their state: a horizontal edge of weight 1. Definition: encoder layer \u0100_enc on the source rows; decoder layer [C\u0304 | \u0100_self] on the target rows (head means).": "\u6574\u4E2A\u6A21\u578B\u89C6\u56FE\u6240\u753B\u7684\u56FE\uFF1A\u7F16\u7801\u5668\u5C42\u4E2D\u662F\u6E90 token \u4E4B\u95F4\u7684\u6CE8\u610F\u529B\uFF1B\u89E3\u7801\u5668\u5C42\u4E2D\u662F\u6BCF\u4E2A\u76EE\u6807\u4F4D\u7F6E\u5BF9\u6E90\u7684\u4EA4\u53C9\u6CE8\u610F\u529B\u4E0E\u5BF9\u5B83\u4E4B\u524D\u76EE\u6807\u7684\u81EA\u6CE8\u610F\u529B\u5408\u5728\u4E00\u8D77\u3002\u4E00\u5C42\u4E0D\u89E6\u53CA\u7684 token \u4FDD\u6301\u539F\u72B6\uFF1A\u4E00\u6761\u6743\u91CD\u4E3A 1 \u7684\u6C34\u5E73\u8FB9\u3002\u5B9A\u4E49\uFF1A\u7F16\u7801\u5668\u5C42\u5728\u6E90\u7684\u884C\u4E0A\u4E3A \u0100_enc\uFF1B\u89E3\u7801\u5668\u5C42\u5728\u76EE\u6807\u7684\u884C\u4E0A\u4E3A [C\u0304 | \u0100_self]\uFF08\u5404\u5934\u5E73\u5747\uFF09\u3002",
-  "The input image, {rows}\xD7{cols} patches, coloured by {what}": "\u8F93\u5165\u56FE\u50CF\uFF0C{rows}\xD7{cols} \u4E2A\u56FE\u5757\uFF0C\u7740\u8272\u4F9D\u636E\uFF1A{what}",
-  "The number the token scores explain: a logit, a similarity, or your own (w.set_target)": "token \u5206\u6570\u6240\u89E3\u91CA\u7684\u6570\uFF1A\u4E00\u4E2A logit\u3001\u4E00\u4E2A\u76F8\u4F3C\u5EA6\uFF0C\u6216\u4F60\u81EA\u5DF1\u7684\u76EE\u6807\uFF08w.set_target\uFF09",
-  "The per-layer map (ALTI) followed through all layers up to this one. An edge from an input token on the left to a token on the right after this layer means: that share of the right token traces back to the input token; the colour goes from pale (little) to dark (the most; the legend gives the scale). Definition: R_l = M_l \xB7 \u2026 \xB7 M_1, with M the per-layer map (the residual is already inside it). The per-layer map: ALTI (aggregation of layer-wise token-to-token interactions) asks how close each token's contribution is to the right token's output: a contribution close to the output counts much. An edge means: that share of the right token's block output is made by the left token; the colour goes from pale (little) to dark (the most; the legend gives the scale). Definition: M[i, j] = max(0, \u2016y_i\u2016\u2081 \u2212 \u2016y_i \u2212 T_i(x_j)\u2016\u2081), rows normalised, with T_i(x_j) token j's transformed vector and y_i the output.": "\u6CBF\u7740\u6BCF\u5C42\u7684\u6620\u5C04\uFF08ALTI\uFF09\u7A7F\u8FC7\u5230\u8FD9\u4E00\u5C42\u4E3A\u6B62\u7684\u6240\u6709\u5C42\u3002\u4ECE\u5DE6\u8FB9\u4E00\u4E2A\u8F93\u5165 token \u5230\u8FD9\u4E00\u5C42\u4E4B\u540E\u53F3\u8FB9\u4E00\u4E2A token \u7684\u8FB9\u8868\u793A\uFF1A\u53F3\u8FB9\u7684 token \u6709\u8FD9\u4E48\u5927\u7684\u4EFD\u989D\u53EF\u8FFD\u6EAF\u5230\u8FD9\u4E2A\u8F93\u5165 token\uFF1B\u989C\u8272\u4ECE\u6D45\uFF08\u5C11\uFF09\u5230\u6DF1\uFF08\u6700\u591A\uFF1B\u8272\u9636\u89C1\u56FE\u4F8B\uFF09\u3002\u5B9A\u4E49\uFF1AR_l = M_l \xB7 \u2026 \xB7 M_1\uFF0C\u5176\u4E2D M \u662F\u6BCF\u5C42\u7684\u6620\u5C04\uFF08\u6B8B\u5DEE\u5DF2\u5728\u5176\u4E2D\uFF09\u3002 \u6BCF\u5C42\u7684\u6620\u5C04\uFF1AALTI\uFF08\u9010\u5C42 token \u95F4\u76F8\u4E92\u4F5C\u7528\u7684\u805A\u5408\uFF09\u770B\u6BCF\u4E2A token \u7684\u8D21\u732E\u4E0E\u53F3\u8FB9 token \u7684\u8F93\u51FA\u6709\u591A\u63A5\u8FD1\uFF1A\u8D8A\u63A5\u8FD1\u8F93\u51FA\uFF0C\u8D21\u732E\u8D8A\u5927\u3002\u4E00\u6761\u8FB9\u8868\u793A\uFF1A\u53F3\u8FB9 token \u7684\u5757\u8F93\u51FA\u4E2D\u6709\u8FD9\u4E48\u5927\u7684\u4EFD\u989D\u7531\u5DE6\u8FB9\u7684 token \u6784\u6210\uFF1B\u989C\u8272\u4ECE\u6D45\uFF08\u5C11\uFF09\u5230\u6DF1\uFF08\u6700\u591A\uFF1B\u8272\u9636\u89C1\u56FE\u4F8B\uFF09\u3002\u5B9A\u4E49\uFF1AM[i, j] = max(0, \u2016y_i\u2016\u2081 \u2212 \u2016y_i \u2212 T_i(x_j)\u2016\u2081)\uFF0C\u6309\u884C\u5F52\u4E00\u5316\uFF0C\u5176\u4E2D T_i(x_j) \u662F token j \u53D8\u6362\u540E\u7684\u5411\u91CF\uFF0Cy_i \u662F\u8F93\u51FA\u3002",
-  "The per-layer map (GlobEnc) followed through all layers up to this one. An edge from an input token on the left to a token on the right after this layer means: that share of the right token traces back to the input token; the colour goes from pale (little) to dark (the most; the legend gives the scale). Definition: R_l = M_l \xB7 \u2026 \xB7 M_1, with M the per-layer map (the residual is already inside it). The per-layer map: GlobEnc (global encoder attribution) extends the norm-based view over the whole encoder block: attention, residual and both layer norms (the feed-forward network is skipped). An edge means: that share of the right token's block output comes from the left token; the colour goes from pale (little) to dark (the most; the legend gives the scale). Definition: M[i, j] = \u2016LN2_i(LN1_i(\u03A3_h A^h[i, j]\xB7f^h(x_j) + 1[i = j]\xB7x_i) + \u2026)\u2016, rows normalised.": "\u6CBF\u7740\u6BCF\u5C42\u7684\u6620\u5C04\uFF08GlobEnc\uFF09\u7A7F\u8FC7\u5230\u8FD9\u4E00\u5C42\u4E3A\u6B62\u7684\u6240\u6709\u5C42\u3002\u4ECE\u5DE6\u8FB9\u4E00\u4E2A\u8F93\u5165 token \u5230\u8FD9\u4E00\u5C42\u4E4B\u540E\u53F3\u8FB9\u4E00\u4E2A token \u7684\u8FB9\u8868\u793A\uFF1A\u53F3\u8FB9\u7684 token \u6709\u8FD9\u4E48\u5927\u7684\u4EFD\u989D\u53EF\u8FFD\u6EAF\u5230\u8FD9\u4E2A\u8F93\u5165 token\uFF1B\u989C\u8272\u4ECE\u6D45\uFF08\u5C11\uFF09\u5230\u6DF1\uFF08\u6700\u591A\uFF1B\u8272\u9636\u89C1\u56FE\u4F8B\uFF09\u3002\u5B9A\u4E49\uFF1AR_l = M_l \xB7 \u2026 \xB7 M_1\uFF0C\u5176\u4E2D M \u662F\u6BCF\u5C42\u7684\u6620\u5C04\uFF08\u6B8B\u5DEE\u5DF2\u5728\u5176\u4E2D\uFF09\u3002 \u6BCF\u5C42\u7684\u6620\u5C04\uFF1AGlobEnc\uFF08\u5168\u5C40\u7F16\u7801\u5668\u5F52\u56E0\uFF09\u628A\u57FA\u4E8E\u8303\u6570\u7684\u89C6\u89D2\u6269\u5C55\u5230\u6574\u4E2A\u7F16\u7801\u5668\u5757\uFF1A\u6CE8\u610F\u529B\u3001\u6B8B\u5DEE\u548C\u4E24\u4E2A\u5C42\u5F52\u4E00\u5316\uFF08\u7565\u53BB\u524D\u9988\u7F51\u7EDC\uFF09\u3002\u4E00\u6761\u8FB9\u8868\u793A\uFF1A\u53F3\u8FB9 token \u7684\u5757\u8F93\u51FA\u4E2D\u6709\u8FD9\u4E48\u5927\u7684\u4EFD\u989D\u6765\u81EA\u5DE6\u8FB9\u7684 token\uFF1B\u989C\u8272\u4ECE\u6D45\uFF08\u5C11\uFF09\u5230\u6DF1\uFF08\u6700\u591A\uFF1B\u8272\u9636\u89C1\u56FE\u4F8B\uFF09\u3002\u5B9A\u4E49\uFF1AM[i, j] = \u2016LN2_i(LN1_i(\u03A3_h A^h[i, j]\xB7f^h(x_j) + 1[i = j]\xB7x_i) + \u2026)\u2016\uFF0C\u6309\u884C\u5F52\u4E00\u5316\u3002",
-  "The per-layer map (Norm-based attention) followed through all layers up to this one. An edge from an input token on the left to a token on the right after this layer means: that share of the right token traces back to the input token; the colour goes from pale (little) to dark (the most; the legend gives the scale). Definition: R_l = (0.5\xB7M_l + 0.5\xB7I) \xB7 \u2026 \xB7 (0.5\xB7M_1 + 0.5\xB7I), with M the per-layer map and I the identity (half of each step is the residual, which the map leaves out). The per-layer map: Weighs attention by the size of what is actually passed: a large weight on a token with a tiny value vector moves little. An edge means: that share of what this layer's attention adds to the right token comes from the left token; the colour goes from pale (little) to dark (the most; the legend gives the scale). Definition: M[i, j] = \u2016\u03A3_h A^h[i, j] \xB7 f^h(x_j)\u2016, rows normalised, with f^h(x) = x\xB7W_V^h\xB7W_O^h the head's value and output projection.": "\u6CBF\u7740\u6BCF\u5C42\u7684\u6620\u5C04\uFF08\u57FA\u4E8E\u8303\u6570\u7684\u6CE8\u610F\u529B\uFF09\u7A7F\u8FC7\u5230\u8FD9\u4E00\u5C42\u4E3A\u6B62\u7684\u6240\u6709\u5C42\u3002\u4ECE\u5DE6\u8FB9\u4E00\u4E2A\u8F93\u5165 token \u5230\u8FD9\u4E00\u5C42\u4E4B\u540E\u53F3\u8FB9\u4E00\u4E2A token \u7684\u8FB9\u8868\u793A\uFF1A\u53F3\u8FB9\u7684 token \u6709\u8FD9\u4E48\u5927\u7684\u4EFD\u989D\u53EF\u8FFD\u6EAF\u5230\u8FD9\u4E2A\u8F93\u5165 token\uFF1B\u989C\u8272\u4ECE\u6D45\uFF08\u5C11\uFF09\u5230\u6DF1\uFF08\u6700\u591A\uFF1B\u8272\u9636\u89C1\u56FE\u4F8B\uFF09\u3002\u5B9A\u4E49\uFF1AR_l = (0.5\xB7M_l + 0.5\xB7I) \xB7 \u2026 \xB7 (0.5\xB7M_1 + 0.5\xB7I)\uFF0C\u5176\u4E2D M \u662F\u6BCF\u5C42\u7684\u6620\u5C04\uFF0CI \u662F\u5355\u4F4D\u77E9\u9635\uFF08\u6BCF\u4E00\u6B65\u7684\u4E00\u534A\u662F\u6B8B\u5DEE\uFF0C\u6620\u5C04\u4E2D\u6CA1\u6709\u5B83\uFF09\u3002 \u6BCF\u5C42\u7684\u6620\u5C04\uFF1A\u6309\u5B9E\u9645\u4F20\u9012\u7684\u91CF\u7684\u5927\u5C0F\u6765\u8861\u91CF\u6CE8\u610F\u529B\uFF1A\u7ED9\u4E00\u4E2A\u503C\u5411\u91CF\u5F88\u5C0F\u7684 token \u518D\u5927\u7684\u6743\u91CD\u4E5F\u4F20\u4E0D\u4E86\u591A\u5C11\u3002\u4E00\u6761\u8FB9\u8868\u793A\uFF1A\u8FD9\u4E00\u5C42\u6CE8\u610F\u529B\u52A0\u5230\u53F3\u8FB9 token \u4E0A\u7684\u91CF\u4E2D\u6709\u8FD9\u4E48\u5927\u7684\u4EFD\u989D\u6765\u81EA\u5DE6\u8FB9\u7684 token\uFF1B\u989C\u8272\u4ECE\u6D45\uFF08\u5C11\uFF09\u5230\u6DF1\uFF08\u6700\u591A\uFF1B\u8272\u9636\u89C1\u56FE\u4F8B\uFF09\u3002\u5B9A\u4E49\uFF1AM[i, j] = \u2016\u03A3_h A^h[i, j] \xB7 f^h(x_j)\u2016\uFF0C\u6309\u884C\u5F52\u4E00\u5316\uFF0C\u5176\u4E2D f^h(x) = x\xB7W_V^h\xB7W_O^h \u662F\u8BE5\u5934\u7684\u503C\u6295\u5F71\u548C\u8F93\u51FA\u6295\u5F71\u3002",
-  "The per-layer map (Norm: attention + residual + LN) followed through all layers up to this one. An edge from an input token on the left to a token on the right after this layer means: that share of the right token traces back to the input token; the colour goes from pale (little) to dark (the most; the legend gives the scale). Definition: R_l = M_l \xB7 \u2026 \xB7 M_1, with M the per-layer map (the residual is already inside it). The per-layer map: Like norm-based attention, but also counts the residual connection (each token keeps itself) and the layer norm (LN) after it. An edge means: that share of the right token's output of the attention block comes from the left token; the diagonal is usually large; the colour goes from pale (little) to dark (the most; the legend gives the scale). Definition: M[i, j] = \u2016LN_i(\u03A3_h A^h[i, j]\xB7f^h(x_j) + 1[i = j]\xB7x_i)\u2016, rows normalised, LN linearised at token i.": "\u6CBF\u7740\u6BCF\u5C42\u7684\u6620\u5C04\uFF08\u8303\u6570\uFF1A\u6CE8\u610F\u529B + \u6B8B\u5DEE + LN\uFF09\u7A7F\u8FC7\u5230\u8FD9\u4E00\u5C42\u4E3A\u6B62\u7684\u6240\u6709\u5C42\u3002\u4ECE\u5DE6\u8FB9\u4E00\u4E2A\u8F93\u5165 token \u5230\u8FD9\u4E00\u5C42\u4E4B\u540E\u53F3\u8FB9\u4E00\u4E2A token \u7684\u8FB9\u8868\u793A\uFF1A\u53F3\u8FB9\u7684 token \u6709\u8FD9\u4E48\u5927\u7684\u4EFD\u989D\u53EF\u8FFD\u6EAF\u5230\u8FD9\u4E2A\u8F93\u5165 token\uFF1B\u989C\u8272\u4ECE\u6D45\uFF08\u5C11\uFF09\u5230\u6DF1\uFF08\u6700\u591A\uFF1B\u8272\u9636\u89C1\u56FE\u4F8B\uFF09\u3002\u5B9A\u4E49\uFF1AR_l = M_l \xB7 \u2026 \xB7 M_1\uFF0C\u5176\u4E2D M \u662F\u6BCF\u5C42\u7684\u6620\u5C04\uFF08\u6B8B\u5DEE\u5DF2\u5728\u5176\u4E2D\uFF09\u3002 \u6BCF\u5C42\u7684\u6620\u5C04\uFF1A\u4E0E\u57FA\u4E8E\u8303\u6570\u7684\u6CE8\u610F\u529B\u76F8\u4F3C\uFF0C\u4F46\u8FD8\u8BA1\u5165\u6B8B\u5DEE\u8FDE\u63A5\uFF08\u6BCF\u4E2A token \u4FDD\u7559\u81EA\u8EAB\uFF09\u548C\u5B83\u4E4B\u540E\u7684\u5C42\u5F52\u4E00\u5316\uFF08LN\uFF09\u3002\u4E00\u6761\u8FB9\u8868\u793A\uFF1A\u53F3\u8FB9 token \u7684\u6CE8\u610F\u529B\u5757\u8F93\u51FA\u4E2D\u6709\u8FD9\u4E48\u5927\u7684\u4EFD\u989D\u6765\u81EA\u5DE6\u8FB9\u7684 token\uFF1B\u5BF9\u89D2\u7EBF\u901A\u5E38\u5F88\u5927\uFF1B\u989C\u8272\u4ECE\u6D45\uFF08\u5C11\uFF09\u5230\u6DF1\uFF08\u6700\u591A\uFF1B\u8272\u9636\u89C1\u56FE\u4F8B\uFF09\u3002\u5B9A\u4E49\uFF1AM[i, j] = \u2016LN_i(\u03A3_h A^h[i, j]\xB7f^h(x_j) + 1[i = j]\xB7x_i)\u2016\uFF0C\u6309\u884C\u5F52\u4E00\u5316\uFF0CLN \u5728 token i \u5904\u7EBF\u6027\u5316\u3002",
-  "The per-layer map (Value zeroing) followed through all layers up to this one. An edge from an input token on the left to a token on the right after this layer means: that share of the right token traces back to the input token; the colour goes from pale (little) to dark (the most; the legend gives the scale). Definition: R_l = M_l \xB7 \u2026 \xB7 M_1, with M the per-layer map (the residual is already inside it). The per-layer map: Re-runs the layer with the left token's value vectors set to zero (the attention weights kept) and measures how much the right token's output changes. An edge means: that share of the right token's change comes from removing the left token; the colour goes from pale (little) to dark (the most; the legend gives the scale). Definition: M[i, j] = 1 \u2212 cos(y_i, y_i with the values of j zeroed), rows normalised.": "\u6CBF\u7740\u6BCF\u5C42\u7684\u6620\u5C04\uFF08\u503C\u7F6E\u96F6\uFF09\u7A7F\u8FC7\u5230\u8FD9\u4E00\u5C42\u4E3A\u6B62\u7684\u6240\u6709\u5C42\u3002\u4ECE\u5DE6\u8FB9\u4E00\u4E2A\u8F93\u5165 token \u5230\u8FD9\u4E00\u5C42\u4E4B\u540E\u53F3\u8FB9\u4E00\u4E2A token \u7684\u8FB9\u8868\u793A\uFF1A\u53F3\u8FB9\u7684 token \u6709\u8FD9\u4E48\u5927\u7684\u4EFD\u989D\u53EF\u8FFD\u6EAF\u5230\u8FD9\u4E2A\u8F93\u5165 token\uFF1B\u989C\u8272\u4ECE\u6D45\uFF08\u5C11\uFF09\u5230\u6DF1\uFF08\u6700\u591A\uFF1B\u8272\u9636\u89C1\u56FE\u4F8B\uFF09\u3002\u5B9A\u4E49\uFF1AR_l = M_l \xB7 \u2026 \xB7 M_1\uFF0C\u5176\u4E2D M \u662F\u6BCF\u5C42\u7684\u6620\u5C04\uFF08\u6B8B\u5DEE\u5DF2\u5728\u5176\u4E2D\uFF09\u3002 \u6BCF\u5C42\u7684\u6620\u5C04\uFF1A\u628A\u5DE6\u8FB9 token \u7684\u503C\u5411\u91CF\u7F6E\u96F6\uFF08\u6CE8\u610F\u529B\u6743\u91CD\u4E0D\u53D8\uFF09\u540E\u91CD\u65B0\u8FD0\u884C\u8FD9\u4E00\u5C42\uFF0C\u770B\u53F3\u8FB9 token \u7684\u8F93\u51FA\u53D8\u5316\u591A\u5C11\u3002\u4E00\u6761\u8FB9\u8868\u793A\uFF1A\u53F3\u8FB9 token \u7684\u53D8\u5316\u4E2D\u6709\u8FD9\u4E48\u5927\u7684\u4EFD\u989D\u6765\u81EA\u53BB\u6389\u5DE6\u8FB9\u7684 token\uFF1B\u989C\u8272\u4ECE\u6D45\uFF08\u5C11\uFF09\u5230\u6DF1\uFF08\u6700\u591A\uFF1B\u8272\u9636\u89C1\u56FE\u4F8B\uFF09\u3002\u5B9A\u4E49\uFF1AM[i, j] = 1 \u2212 cos(y_i, \u628A j \u7684\u503C\u5411\u91CF\u7F6E\u96F6\u540E\u7684 y_i)\uFF0C\u6309\u884C\u5F52\u4E00\u5316\u3002",
-  "This model has no output head: choose a target from Python, e.g. w.set_target(attn_widget.targets.similarity(...))": "\u8FD9\u4E2A\u6A21\u578B\u6CA1\u6709\u8F93\u51FA\u5934\uFF1A\u8BF7\u5728 Python \u4E2D\u9009\u62E9\u76EE\u6807\uFF0C\u4F8B\u5982 w.set_target(attn_widget.targets.similarity(...))",
-  "Through the whole model (encoder \u2192 decoder)": "\u8D2F\u7A7F\u6574\u4E2A\u6A21\u578B\uFF08\u7F16\u7801\u5668 \u2192 \u89E3\u7801\u5668\uFF09",
-  "Token rows": "token \u884C",
-  "Token rows shown": "\u663E\u793A\u7684 token \u884C\u6570",
-  "Token scores": "token \u5206\u6570",
-  "Token scores ({name}) failed: {message}": "token \u5206\u6570\uFF08{name}\uFF09\u5931\u8D25\uFF1A{message}",
-  "Treats the layer maps as pipes with capacities and asks how much can flow from an input token (left) to a token after this layer (right) at once, through every path together; each row is then scaled to sum to 1. Unlike rollout it is not a sum over paths: shared bottlenecks limit it. Definition: max-flow from input j to token t in the layered graph of the layer maps, normalised per row.": "\u628A\u5C42\u6620\u5C04\u770B\u4F5C\u6709\u5BB9\u91CF\u7684\u7BA1\u9053\uFF0C\u95EE\u4ECE\u4E00\u4E2A\u8F93\u5165 token\uFF08\u5DE6\uFF09\u5230\u8FD9\u4E00\u5C42\u4E4B\u540E\u7684\u4E00\u4E2A token\uFF08\u53F3\uFF09\u540C\u65F6\u7ECF\u8FC7\u6240\u6709\u8DEF\u5F84\u6700\u591A\u80FD\u6D41\u8FC7\u591A\u5C11\uFF1B\u7136\u540E\u628A\u6BCF\u884C\u7F29\u653E\u5230\u548C\u4E3A 1\u3002\u4E0E\u5C55\u5F00\u4E0D\u540C\uFF0C\u5B83\u4E0D\u662F\u5BF9\u8DEF\u5F84\u6C42\u548C\uFF1A\u5171\u4EAB\u7684\u74F6\u9888\u4F1A\u9650\u5236\u5B83\u3002\u5B9A\u4E49\uFF1A\u5728\u5C42\u6620\u5C04\u6784\u6210\u7684\u5206\u5C42\u56FE\u4E2D\u4ECE\u8F93\u5165 j \u5230 token t \u7684\u6700\u5927\u6D41\uFF0C\u6309\u884C\u5F52\u4E00\u5316\u3002",
-  "Treats the layers as a network of pipes whose widths are the attention weights (plus the residual) and asks how much can flow from each input token to each token after this layer. An edge means: the largest amount that can flow from the input token to the right token, as a share of its row; the colour goes from pale (little) to dark (the most; the legend gives the scale). Definition: F_l[i, j] = maxflow(input j \u2192 token i after layer l) with capacities 0.5\xB7\u0100 + 0.5\xB7I, rows normalised.": "\u628A\u5404\u5C42\u770B\u4F5C\u4E00\u4E2A\u7BA1\u9053\u7F51\u7EDC\uFF0C\u7BA1\u9053\u5BBD\u5EA6\u662F\u6CE8\u610F\u529B\u6743\u91CD\uFF08\u52A0\u4E0A\u6B8B\u5DEE\uFF09\uFF0C\u95EE\u4ECE\u6BCF\u4E2A\u8F93\u5165 token \u5230\u8FD9\u4E00\u5C42\u4E4B\u540E\u7684\u6BCF\u4E2A token \u6700\u591A\u80FD\u6D41\u8FC7\u591A\u5C11\u3002\u4E00\u6761\u8FB9\u8868\u793A\uFF1A\u4ECE\u8F93\u5165 token \u5230\u53F3\u8FB9 token \u6700\u591A\u80FD\u6D41\u8FC7\u7684\u91CF\uFF0C\u5360\u8BE5\u884C\u7684\u4EFD\u989D\uFF1B\u989C\u8272\u4ECE\u6D45\uFF08\u5C11\uFF09\u5230\u6DF1\uFF08\u6700\u591A\uFF1B\u8272\u9636\u89C1\u56FE\u4F8B\uFF09\u3002\u5B9A\u4E49\uFF1AF_l[i, j] = maxflow(\u8F93\u5165 j \u2192 \u7B2C l \u5C42\u4E4B\u540E\u7684 token i)\uFF0C\u5BB9\u91CF\u4E3A 0.5\xB7\u0100 + 0.5\xB7I\uFF0C\u6309\u884C\u5F52\u4E00\u5316\u3002",
-  "Value zeroing": "\u503C\u7F6E\u96F6",
-  "Value zeroing composed: the maps multiplied through the layers, with no added identity (the residual is inside each map). How much of each input token reaches each position after this layer.": "\u503C\u7F6E\u96F6\u7684\u7EC4\u5408\uFF1A\u628A\u5404\u5C42\u6620\u5C04\u9010\u5C42\u76F8\u4E58\uFF0C\u4E0D\u53E6\u52A0\u5355\u4F4D\u77E9\u9635\uFF08\u6B8B\u5DEE\u5DF2\u5728\u6BCF\u4E2A\u6620\u5C04\u4E4B\u5185\uFF09\u3002\u6BCF\u4E2A\u8F93\u5165 token \u6709\u591A\u5C11\u5230\u8FBE\u8FD9\u4E00\u5C42\u4E4B\u540E\u7684\u6BCF\u4E2A\u4F4D\u7F6E\u3002",
-  "Value zeroing, rolled out": "\u503C\u7F6E\u96F6\uFF0C\u5C55\u5F00",
-  View: "\u89C6\u56FE",
-  "Weighs attention by the size of what is actually passed: a large weight on a token with a tiny value vector moves little. An edge means: that share of what this layer's attention adds to the right token comes from the left token; the colour goes from pale (little) to dark (the most; the legend gives the scale). Definition: M[i, j] = \u2016\u03A3_h A^h[i, j] \xB7 f^h(x_j)\u2016, rows normalised, with f^h(x) = x\xB7W_V^h\xB7W_O^h the head's value and output projection.": "\u6309\u5B9E\u9645\u4F20\u9012\u7684\u91CF\u7684\u5927\u5C0F\u6765\u8861\u91CF\u6CE8\u610F\u529B\uFF1A\u7ED9\u4E00\u4E2A\u503C\u5411\u91CF\u5F88\u5C0F\u7684 token \u518D\u5927\u7684\u6743\u91CD\u4E5F\u4F20\u4E0D\u4E86\u591A\u5C11\u3002\u4E00\u6761\u8FB9\u8868\u793A\uFF1A\u8FD9\u4E00\u5C42\u6CE8\u610F\u529B\u52A0\u5230\u53F3\u8FB9 token \u4E0A\u7684\u91CF\u4E2D\u6709\u8FD9\u4E48\u5927\u7684\u4EFD\u989D\u6765\u81EA\u5DE6\u8FB9\u7684 token\uFF1B\u989C\u8272\u4ECE\u6D45\uFF08\u5C11\uFF09\u5230\u6DF1\uFF08\u6700\u591A\uFF1B\u8272\u9636\u89C1\u56FE\u4F8B\uFF09\u3002\u5B9A\u4E49\uFF1AM[i, j] = \u2016\u03A3_h A^h[i, j] \xB7 f^h(x_j)\u2016\uFF0C\u6309\u884C\u5F52\u4E00\u5316\uFF0C\u5176\u4E2D f^h(x) = x\xB7W_V^h\xB7W_O^h \u662F\u8BE5\u5934\u7684\u503C\u6295\u5F71\u548C\u8F93\u51FA\u6295\u5F71\u3002",
-  "What rollout multiplies, one layer at a time. An edge says what share of a token after this layer comes from a token before it, counting the residual connection as half of each attention step. Definition: encoder layer 0.5\xB7\u0100 + 0.5\xB7I on the source; decoder layer: half from the source through cross-attention (0.5\xB7C\u0304), half from the target through self-attention plus residual (0.5\xB7(0.5\xB7\u0100 + 0.5\xB7I)).": "\u5C55\u5F00\u6240\u76F8\u4E58\u7684\u4E1C\u897F\uFF0C\u4E00\u6B21\u4E00\u5C42\u3002\u4E00\u6761\u8FB9\u8868\u793A\u8FD9\u4E00\u5C42\u4E4B\u540E\u7684\u4E00\u4E2A token \u6709\u591A\u5927\u4EFD\u989D\u6765\u81EA\u8FD9\u4E00\u5C42\u4E4B\u524D\u7684\u4E00\u4E2A token\uFF0C\u628A\u6B8B\u5DEE\u8FDE\u63A5\u7B97\u4F5C\u6BCF\u4E2A\u6CE8\u610F\u529B\u6B65\u9AA4\u7684\u4E00\u534A\u3002\u5B9A\u4E49\uFF1A\u7F16\u7801\u5668\u5C42\u5728\u6E90\u4E0A\u4E3A 0.5\xB7\u0100 + 0.5\xB7I\uFF1B\u89E3\u7801\u5668\u5C42\uFF1A\u4E00\u534A\u7ECF\u4EA4\u53C9\u6CE8\u610F\u529B\u6765\u81EA\u6E90\uFF080.5\xB7C\u0304\uFF09\uFF0C\u4E00\u534A\u7ECF\u81EA\u6CE8\u610F\u529B\u52A0\u6B8B\u5DEE\u6765\u81EA\u76EE\u6807\uFF080.5\xB7(0.5\xB7\u0100 + 0.5\xB7I)\uFF09\u3002",
-  "after {layer}": "{layer}\u4E4B\u540E",
-  all: "\u5168\u90E8",
-  "all heads": "\u6240\u6709\u5934",
-  "all {layers} layers \xD7 1 matrix": "\u5168\u90E8 {layers} \u5C42 \xD7 1 \u4E2A\u77E9\u9635",
-  "all {layers} layers \xD7 {heads} heads": "\u5168\u90E8 {layers} \u5C42 \xD7 {heads} \u4E2A\u5934",
-  "all {n} heads combined": "\u5168\u90E8 {n} \u4E2A\u5934\u5408\u5728\u4E00\u8D77",
-  "attention \xD7 gradient": "\u6CE8\u610F\u529B \xD7 \u68AF\u5EA6",
-  "blank-out |y \u2212 y\xACj|": "\u906E\u76D6 |y \u2212 y\xACj|",
-  "colours scaled per layer": "\u989C\u8272\u6309\u5C42\u5206\u522B\u5B9A\u8272\u9636",
-  "decoder (causal)": "\u89E3\u7801\u5668\uFF08\u56E0\u679C\uFF09",
-  "decoder input": "\u89E3\u7801\u5668\u8F93\u5165",
-  "decoder {n}": "\u89E3\u7801\u5668 {n}",
-  "dots: in-degree of the right column (row sums), largest {max}": "\u5706\u70B9\uFF1A\u53F3\u5217\u7684\u5165\u5EA6\uFF08\u884C\u548C\uFF09\uFF0C\u6700\u5927 {max}",
-  "dots: out-degree of the left column (column sums, attention received), largest {max}": "\u5706\u70B9\uFF1A\u5DE6\u5217\u7684\u51FA\u5EA6\uFF08\u5217\u548C\uFF0C\u5373\u6536\u5230\u7684\u6CE8\u610F\u529B\uFF09\uFF0C\u6700\u5927 {max}",
-  "edges: {graph} of each layer ({heads}); dots: how much of the focused input reaches each token": "\u8FB9\uFF1A\u6BCF\u5C42\u7684{graph}\uFF08{heads}\uFF09\uFF1B\u5706\u70B9\uFF1A\u805A\u7126\u7684\u8F93\u5165\u6709\u591A\u5C11\u5230\u8FBE\u6BCF\u4E2A token",
-  encoder: "\u7F16\u7801\u5668",
-  "encoder {n}": "\u7F16\u7801\u5668 {n}",
-  from: "\u8D77\u59CB",
-  "gradient \xD7 input": "\u68AF\u5EA6 \xD7 \u8F93\u5165",
-  "gradient-weighted rollout": "\u68AF\u5EA6\u52A0\u6743\u5C55\u5F00",
-  "head {n}": "\u5934 {n}",
-  hide: "\u9690\u85CF",
-  "hide, renormalise rows": "\u9690\u85CF\uFF0C\u5E76\u91CD\u65B0\u5F52\u4E00\u5316\u5404\u884C",
-  "in-degree": "\u5165\u5EA6",
-  input: "\u8F93\u5165",
-  "input token": "\u8F93\u5165 token",
-  "integrated gradients": "\u79EF\u5206\u68AF\u5EA6",
-  "its own patch ({value}) is above the scale": "\u5B83\u81EA\u5DF1\u7684\u56FE\u5757\uFF08{value}\uFF09\u8D85\u51FA\u8272\u9636",
-  "layer {layer} of {n}": "\u7B2C {layer} \u5C42\uFF0C\u5171 {n} \u5C42",
-  "layer {n}": "\u7B2C {n} \u5C42",
-  max: "\u6700\u5927",
-  "max over {n} heads": "{n} \u4E2A\u5934\u7684\u6700\u5927\u503C",
-  mean: "\u5E73\u5747",
-  "mean of {n} heads": "{n} \u4E2A\u5934\u7684\u5E73\u5747",
-  "mean, max, then each head": "\u5E73\u5747\u3001\u6700\u5927\uFF0C\u7136\u540E\u662F\u6BCF\u4E2A\u5934",
-  "negative \u2190 0 \u2192 positive": "\u8D1F \u2190 0 \u2192 \u6B63",
-  "no edges": "\u6CA1\u6709\u8FB9",
-  nothing: "\u65E0",
-  off: "\u5173",
-  "one layer": "\u5355\u5C42",
-  "out-degree": "\u51FA\u5EA6",
-  "saliency (\u2016\u2202y/\u2202e\u2016)": "\u663E\u8457\u6027\uFF08\u2016\u2202y/\u2202e\u2016\uFF09",
-  show: "\u663E\u793A",
-  source: "\u6E90",
-  "stored edges carry {share}% of this row": "\u4FDD\u5B58\u7684\u8FB9\u627F\u8F7D\u4E86\u8FD9\u4E00\u884C\u7684 {share}%",
-  target: "\u76EE\u6807",
-  "the stored entries carry {share} of it": "\u4FDD\u5B58\u7684\u503C\u627F\u8F7D\u4E86\u5176\u4E2D\u7684 {share}",
-  "token score": "token \u5206\u6570",
-  "whole model": "\u6574\u4E2A\u6A21\u578B",
-  "whole model, {n} layers": "\u6574\u4E2A\u6A21\u578B\uFF0C{n} \u5C42",
-  "{column} draws on:": "{column}\u53D6\u81EA\uFF1A",
-  "{column} feeds:": "{column}\u6D41\u5411\uFF1A",
-  "{counts} tokens": "{counts} \u4E2A token",
-  "{heads}: one matrix per layer (this method is not per head)": "{heads}\uFF1A\u6BCF\u5C42\u4E00\u4E2A\u77E9\u9635\uFF08\u8FD9\u4E2A\u65B9\u6CD5\u4E0D\u5206\u5934\uFF09",
-  "{label}: {value} per row on average": "{label}\uFF1A\u5E73\u5747\u6BCF\u884C {value}",
-  "{layer}, {head}: click to open it": "{layer}\uFF0C{head}\uFF1A\u70B9\u51FB\u6253\u5F00",
-  "{method} at layer {layer} is not computed yet.": "\u7B2C {layer} \u5C42\u7684{method}\u5C1A\u672A\u8BA1\u7B97\u3002",
-  "{method} averages the heads": "{method}\u5BF9\u5404\u5934\u53D6\u5E73\u5747",
-  "{method} for layer {layer} is computed on request.": "\u7B2C {layer} \u5C42\u7684{method}\u6309\u9700\u8BA1\u7B97\u3002",
-  "{method} for layer {layer} is computed on request: {cost}": "\u7B2C {layer} \u5C42\u7684{method}\u6309\u9700\u8BA1\u7B97\uFF1A{cost}",
-  '{method} for layer {layer} was not computed before this view was exported; in the notebook, call w.compute("{id}") before exporting.': '\u7B2C {layer} \u5C42\u7684{method}\u5728\u5BFC\u51FA\u8FD9\u4E2A\u89C6\u56FE\u4E4B\u524D\u6CA1\u6709\u8BA1\u7B97\uFF1B\u8BF7\u5728\u7B14\u8BB0\u672C\u4E2D\u5148\u8C03\u7528 w.compute("{id}") \u518D\u5BFC\u51FA\u3002',
-  "{method}, all {layers} layers as columns: {edges} edges between {n} tokens per layer": "{method}\uFF0C\u5168\u90E8 {layers} \u5C42\u5404\u4E3A\u4E00\u5217\uFF1A\u6BCF\u5C42 {n} \u4E2A token \u4E4B\u95F4\u5171 {edges} \u6761\u8FB9",
-  "{method}, {layer}, {heads}: {edges} edges between {n} tokens": "{method}\uFF0C{layer}\uFF0C{heads}\uFF1A{n} \u4E2A token \u4E4B\u95F4\u5171 {edges} \u6761\u8FB9",
-  "{method}: computing more layers\u2026": "{method}\uFF1A\u6B63\u5728\u8BA1\u7B97\u66F4\u591A\u5C42\u2026",
-  "{method}: edge colour": "{method}\uFF1A\u8FB9\u7684\u989C\u8272",
-  "{method}: edge colour (scaled per layer; largest layer's range)": "{method}\uFF1A\u8FB9\u7684\u989C\u8272\uFF08\u6309\u5C42\u5B9A\u8272\u9636\uFF1B\u53D6\u8303\u56F4\u6700\u5927\u7684\u4E00\u5C42\uFF09",
-  "{method}: what {token} draws from each patch": "{method}\uFF1A{token} \u4ECE\u6BCF\u4E2A\u56FE\u5757\u83B7\u53D6\u591A\u5C11",
-  "{method}: {rows} layers \xD7 {columns} heat maps, one per head": "{method}\uFF1A{rows} \u5C42 \xD7 {columns} \u5F20\u70ED\u56FE\uFF0C\u6BCF\u4E2A\u5934\u4E00\u5F20",
-  "{method}: {rows} layers \xD7 {columns} heat maps, one per layer": "{method}\uFF1A{rows} \u5C42 \xD7 {columns} \u5F20\u70ED\u56FE\uFF0C\u6BCF\u5C42\u4E00\u5F20",
-  "{names} (not on the image) hold {share} of this row": "{names}\uFF08\u4E0D\u5728\u56FE\u50CF\u4E0A\uFF09\u5360\u8FD9\u4E00\u884C\u7684 {share}",
-  "{names} (not on the image) holds {share} of this row": "{names}\uFF08\u4E0D\u5728\u56FE\u50CF\u4E0A\uFF09\u5360\u8FD9\u4E00\u884C\u7684 {share}",
-  "{n} edges carrying {share}% of the attention": "{n} \u6761\u8FB9\uFF0C\u627F\u8F7D {share}% \u7684\u6CE8\u610F\u529B",
-  "{n} edges, all of the attention drawn": "{n} \u6761\u8FB9\uFF0C\u753B\u51FA\u4E86\u5168\u90E8\u6CE8\u610F\u529B",
-  "{title}, {method} from the input,": "{title}\uFF0C\u4ECE\u8F93\u5165\u8D77\u7684{method}\uFF0C",
-  "{token} at layer {layer}": "\u7B2C {layer} \u5C42\u7684 {token}",
-  "|y \u2212 y\xACj|: the change of the target when token j is replaced by the mask token (else unk, else pad).": "|y \u2212 y\xACj|\uFF1A\u628A token j \u6362\u6210\u63A9\u7801 token\uFF08\u6CA1\u6709\u5219\u7528 unk\uFF0C\u518D\u6CA1\u6709\u5219\u7528 pad\uFF09\u65F6\u76EE\u6807\u7684\u53D8\u5316\u3002",
-  "\u2026 and {n} more": "\u2026\u2026\u8FD8\u6709 {n} \u4E2A"
-};
-
-// src/i18n.js
-var TABLES = { zh: zh_default };
-var LANGUAGES = (
-  /** @type {Array<[string, string]>} */
-  [["en", "English"], ["zh", "\u4E2D\u6587"]]
-);
-function tr(lang, text2, params) {
-  const translated = TABLES[lang]?.[text2] ?? text2;
-  return params ? translated.replace(/\{(\w+)\}/g, (whole, name) => name in params ? String(params[name]) : whole) : translated;
-}
-function trName(lang, name) {
-  const numbered = /^(.*\S) (\d+)$/.exec(name);
-  if (TABLES[lang]?.[name] || !numbered) return tr(lang, name);
-  return tr(lang, `${numbered[1]} {n}`, { n: numbered[2] });
-}
-
 // src/codec.js
 var MAGIC = "AWP1";
 var FULL_SCALE = { u16: 65535, i16: 32767 };
@@ -334,56 +77,6 @@ function sliceMax(env, slice) {
   let max = 0;
   for (let r = slice * env.rows; r < (slice + 1) * env.rows; r++) max = Math.max(max, env.scale[r]);
   return max;
-}
-
-// src/colormap.js
-var LIGHT = ["#c6dbef", "#6baed6", "#2171b5", "#08306b", "#2d004b"];
-var DARK = ["#1f4e5a", "#2a9d8f", "#8ac926", "#e9c46a", "#fff3b0"];
-var DIVERGING = ["#2166ac", "#92c5de", "#bdbdbd", "#f4a582", "#b2182b"];
-var HEAT = ["#000004", "#3b0f70", "#8c2981", "#de4968", "#fe9f6d", "#fcfdbf"];
-function rgb(hex) {
-  const v = parseInt(hex.slice(1), 16);
-  return [v >> 16 & 255, v >> 8 & 255, v & 255];
-}
-function interpolate(anchors, size = 256) {
-  const stops2 = anchors.map(rgb);
-  const out = [];
-  for (let i = 0; i < size; i++) {
-    const t = i / (size - 1) * (stops2.length - 1);
-    const lo = Math.min(Math.floor(t), stops2.length - 2);
-    const f = t - lo;
-    const c = stops2[lo].map((a, ch) => Math.round(a + (stops2[lo + 1][ch] - a) * f));
-    out.push(`rgb(${c[0]}, ${c[1]}, ${c[2]})`);
-  }
-  return out;
-}
-var tables = {
-  light: interpolate(LIGHT),
-  dark: interpolate(DARK),
-  diverging: interpolate(DIVERGING),
-  heat: interpolate(HEAT)
-};
-function colormap(name) {
-  return tables[name];
-}
-function colorAt(table, t, signed = false) {
-  const u = signed ? (t + 1) / 2 : t;
-  const i = Math.max(0, Math.min(table.length - 1, Math.round(u * (table.length - 1))));
-  return table[i];
-}
-function prefersDarkTable(textColor) {
-  return lightness(textColor) > 0.5;
-}
-function lightness(color) {
-  const [space, ...rest] = color.trim().toLowerCase().split(/[\s(),/]+/).filter(Boolean);
-  const numbers = rest.map((part) => part.endsWith("%") ? parseFloat(part) / 100 : parseFloat(part));
-  const luminance = ([r, g, b]) => 0.2126 * r + 0.7152 * g + 0.0722 * b;
-  let value = NaN;
-  if (space === "rgb" || space === "rgba") value = luminance(rest.map((part, i) => part.endsWith("%") ? numbers[i] : numbers[i] / 255));
-  else if (space === "color" && (rest[0] === "srgb" || rest[0] === "display-p3")) value = luminance(numbers.slice(1));
-  else if (space === "oklch" || space === "oklab") value = numbers[0];
-  else if (space === "lab" || space === "lch") value = rest[0].endsWith("%") ? numbers[0] : numbers[0] / 100;
-  return Number.isFinite(value) ? value : 0;
 }
 
 // src/edges.js
@@ -483,6 +176,280 @@ function degreesOf(edges, n, kind) {
   let max = 0;
   for (const v of values) max = Math.max(max, Math.abs(v));
   return { values, max, kind };
+}
+
+// src/locale/zh.json
+var zh_default = {
+  " (the data keeps {mean}% per row on average, least {least}%)": "\uFF08\u6570\u636E\u5E73\u5747\u6BCF\u884C\u4FDD\u7559 {mean}%\uFF0C\u6700\u5C11 {least}%\uFF09",
+  " Empty boxes: {n} layers not computed yet (click one to open it and compute it there).": " \u7A7A\u6846\uFF1A{n} \u5C42\u5C1A\u672A\u8BA1\u7B97\uFF08\u70B9\u51FB\u4E00\u4E2A\u5373\u53EF\u6253\u5F00\u5E76\u5728\u90A3\u91CC\u8BA1\u7B97\uFF09\u3002",
+  " Only the {k} strongest entries of each row are stored at this length; the rest show as 0.": " \u5728\u8FD9\u4E2A\u957F\u5EA6\u4E0B\u6BCF\u884C\u53EA\u4FDD\u5B58\u6700\u5F3A\u7684 {k} \u4E2A\u503C\uFF0C\u5176\u4F59\u663E\u793A\u4E3A 0\u3002",
+  " Rows of a cell: receiving tokens; columns: sending tokens.": " \u6BCF\u683C\u7684\u884C\uFF1A\u63A5\u6536\u4FE1\u606F\u7684 token\uFF1B\u5217\uFF1A\u53D1\u51FA\u4FE1\u606F\u7684 token\u3002",
+  " {n} tokens in {pixels} pixels: each pixel shows the strongest entry of its block.": " {n} \u4E2A token \u6324\u5728 {pixels} \u4E2A\u50CF\u7D20\u91CC\uFF1A\u6BCF\u4E2A\u50CF\u7D20\u663E\u793A\u5B83\u90A3\u4E00\u5757\u4E2D\u6700\u5F3A\u7684\u503C\u3002",
+  "0 \u2192 largest": "0 \u2192 \u6700\u5927",
+  ": each cell is scaled to its own largest value, so a cell shows its pattern, not its strength against the others.": "\uFF1A\u6BCF\u683C\u6309\u81EA\u5DF1\u7684\u6700\u5927\u503C\u5B9A\u8272\u9636\uFF0C\u6240\u4EE5\u4E00\u683C\u663E\u793A\u7684\u662F\u5B83\u7684\u6A21\u5F0F\uFF0C\u800C\u4E0D\u662F\u4E0E\u5176\u4ED6\u683C\u76F8\u6BD4\u7684\u5F3A\u5F31\u3002",
+  "? About this method": "? \u5173\u4E8E\u8FD9\u4E2A\u65B9\u6CD5",
+  ALTI: "ALTI",
+  "ALTI (aggregation of layer-wise token-to-token interactions) asks how close each token's contribution is to the right token's output: a contribution close to the output counts much. An edge means: that share of the right token's block output is made by the left token; the colour goes from pale (little) to dark (the most; the legend gives the scale). Definition: M[i, j] = max(0, \u2016y_i\u2016\u2081 \u2212 \u2016y_i \u2212 T_i(x_j)\u2016\u2081), rows normalised, with T_i(x_j) token j's transformed vector and y_i the output.": "ALTI\uFF08\u9010\u5C42 token \u95F4\u76F8\u4E92\u4F5C\u7528\u7684\u805A\u5408\uFF09\u770B\u6BCF\u4E2A token \u7684\u8D21\u732E\u4E0E\u53F3\u8FB9 token \u7684\u8F93\u51FA\u6709\u591A\u63A5\u8FD1\uFF1A\u8D8A\u63A5\u8FD1\u8F93\u51FA\uFF0C\u8D21\u732E\u8D8A\u5927\u3002\u4E00\u6761\u8FB9\u8868\u793A\uFF1A\u53F3\u8FB9 token \u7684\u5757\u8F93\u51FA\u4E2D\u6709\u8FD9\u4E48\u5927\u7684\u4EFD\u989D\u7531\u5DE6\u8FB9\u7684 token \u6784\u6210\uFF1B\u989C\u8272\u4ECE\u6D45\uFF08\u5C11\uFF09\u5230\u6DF1\uFF08\u6700\u591A\uFF1B\u8272\u9636\u89C1\u56FE\u4F8B\uFF09\u3002\u5B9A\u4E49\uFF1AM[i, j] = max(0, \u2016y_i\u2016\u2081 \u2212 \u2016y_i \u2212 T_i(x_j)\u2016\u2081)\uFF0C\u6309\u884C\u5F52\u4E00\u5316\uFF0C\u5176\u4E2D T_i(x_j) \u662F token j \u53D8\u6362\u540E\u7684\u5411\u91CF\uFF0Cy_i \u662F\u8F93\u51FA\u3002",
+  "ALTI composed: the maps multiplied through the layers, with no added identity (the residual is inside each map). How much of each input token reaches each position after this layer.": "ALTI\u7684\u7EC4\u5408\uFF1A\u628A\u5404\u5C42\u6620\u5C04\u9010\u5C42\u76F8\u4E58\uFF0C\u4E0D\u53E6\u52A0\u5355\u4F4D\u77E9\u9635\uFF08\u6B8B\u5DEE\u5DF2\u5728\u6BCF\u4E2A\u6620\u5C04\u4E4B\u5185\uFF09\u3002\u6BCF\u4E2A\u8F93\u5165 token \u6709\u591A\u5C11\u5230\u8FBE\u8FD9\u4E00\u5C42\u4E4B\u540E\u7684\u6BCF\u4E2A\u4F4D\u7F6E\u3002",
+  "ALTI, rolled out": "ALTI\uFF0C\u5C55\u5F00",
+  "ALTI-Logit (signed)": "ALTI-Logit\uFF08\u6709\u6B63\u8D1F\uFF09",
+  "Abnar & Zuidema (2020): 0.5\xB7A + 0.5\xB7I multiplied through the layers. How much of each input token reaches each position after this layer (heads averaged).": "Abnar \u4E0E Zuidema\uFF082020\uFF09\uFF1A\u628A 0.5\xB7A + 0.5\xB7I \u9010\u5C42\u76F8\u4E58\u3002\u6BCF\u4E2A\u8F93\u5165 token \u6709\u591A\u5C11\u5230\u8FBE\u8FD9\u4E00\u5C42\u4E4B\u540E\u7684\u6BCF\u4E2A\u4F4D\u7F6E\uFF08\u5404\u5934\u53D6\u5E73\u5747\uFF09\u3002",
+  "Abnar & Zuidema (2020): the maximum flow from each position after this layer to each input token, with 0.5\xB7A + 0.5\xB7I as capacities, normalised per row. Exact.": "Abnar \u4E0E Zuidema\uFF082020\uFF09\uFF1A\u4EE5 0.5\xB7A + 0.5\xB7I \u4E3A\u5BB9\u91CF\uFF0C\u4ECE\u8FD9\u4E00\u5C42\u4E4B\u540E\u7684\u6BCF\u4E2A\u4F4D\u7F6E\u5230\u6BCF\u4E2A\u8F93\u5165 token \u7684\u6700\u5927\u6D41\uFF0C\u6309\u884C\u5F52\u4E00\u5316\u3002\u7CBE\u786E\u8BA1\u7B97\u3002",
+  "Abnar & Zuidema's exact attention flow on the joint graph whose capacities are the layer maps: the maximum flow from each input token (source and target) to each position after this layer, normalised per row (docs/methods.md \xA72.7).": "Abnar \u4E0E Zuidema \u7684\u7CBE\u786E\u6CE8\u610F\u529B\u6D41\uFF0C\u5728\u4EE5\u5C42\u6620\u5C04\u4E3A\u5BB9\u91CF\u7684\u8054\u5408\u56FE\u4E0A\u8BA1\u7B97\uFF1A\u4ECE\u6BCF\u4E2A\u8F93\u5165 token\uFF08\u6E90\u548C\u76EE\u6807\uFF09\u5230\u8FD9\u4E00\u5C42\u4E4B\u540E\u6BCF\u4E2A\u4F4D\u7F6E\u7684\u6700\u5927\u6D41\uFF0C\u6309\u884C\u5F52\u4E00\u5316\uFF08docs/methods.md \xA72.7\uFF09\u3002",
+  "About \u201C{method}\u201D": "\u5173\u4E8E\u201C{method}\u201D",
+  "An edge exists where the head-mean attention exceeds this": "\u5404\u5934\u5E73\u5747\u6CE8\u610F\u529B\u8D85\u8FC7\u8FD9\u4E2A\u503C\u7684\u5730\u65B9\u624D\u6709\u8FB9",
+  "An edge from a token on the left to a token on the right means: the right token pays more than the threshold (the box \u201CEdge if weight >\u201D) of its attention, averaged over the heads, to the left token. Every edge has weight 1, so every edge has the same colour; no edge means at most the threshold. Definition: B = 1[\u0100 > threshold], with \u0100 the head-averaged attention of the layer and 1[\xB7] equal to 1 where the condition holds, else 0.": "\u4ECE\u5DE6\u8FB9\u4E00\u4E2A token \u5230\u53F3\u8FB9\u4E00\u4E2A token \u7684\u8FB9\u8868\u793A\uFF1A\u53F3\u8FB9\u7684 token \u628A\u8D85\u8FC7\u9608\u503C\uFF08\u201C\u6709\u8FB9\uFF0C\u82E5\u6743\u91CD >\u201D\u4E00\u680F\uFF09\u7684\u6CE8\u610F\u529B\uFF08\u5404\u5934\u5E73\u5747\uFF09\u7ED9\u4E86\u5DE6\u8FB9\u7684 token\u3002\u6BCF\u6761\u8FB9\u7684\u6743\u91CD\u90FD\u662F 1\uFF0C\u6240\u4EE5\u989C\u8272\u90FD\u4E00\u6837\uFF1B\u6CA1\u6709\u8FB9\u8868\u793A\u4E0D\u8D85\u8FC7\u9608\u503C\u3002\u5B9A\u4E49\uFF1AB = 1[\u0100 > \u9608\u503C]\uFF0C\u5176\u4E2D \u0100 \u662F\u8FD9\u4E00\u5C42\u5404\u5934\u5E73\u5747\u7684\u6CE8\u610F\u529B\uFF0C\u6761\u4EF6\u6210\u7ACB\u65F6 1[\xB7] \u4E3A 1\uFF0C\u5426\u5219\u4E3A 0\u3002",
+  "An edge from a token on the left to a token on the right means: when computing its new vector in this layer, the right token takes that share of its information from the left token. Each right token's edges add up to 1; the colour goes from pale (little) to dark (the most; the legend gives the scale). The head menu shows one head, the heads' mean or their max. Definition: A = softmax(Q\xB7K\u1D40 / \u221Ad) per head, with Q, K the queries and keys and d the head dimension.": "\u4ECE\u5DE6\u8FB9\u4E00\u4E2A token \u5230\u53F3\u8FB9\u4E00\u4E2A token \u7684\u8FB9\u8868\u793A\uFF1A\u53F3\u8FB9\u7684 token \u5728\u8FD9\u4E00\u5C42\u8BA1\u7B97\u65B0\u5411\u91CF\u65F6\uFF0C\u6709\u8FD9\u4E48\u5927\u7684\u4EFD\u989D\u7684\u4FE1\u606F\u53D6\u81EA\u5DE6\u8FB9\u7684 token\u3002\u53F3\u8FB9\u6BCF\u4E2A token \u7684\u8FB9\u52A0\u8D77\u6765\u7B49\u4E8E 1\uFF1B\u989C\u8272\u4ECE\u6D45\uFF08\u5C11\uFF09\u5230\u6DF1\uFF08\u6700\u591A\uFF1B\u8272\u9636\u89C1\u56FE\u4F8B\uFF09\u3002\u201C\u5934\u201D\u83DC\u5355\u53EF\u663E\u793A\u4E00\u4E2A\u5934\u3001\u5404\u5934\u7684\u5E73\u5747\u6216\u6700\u5927\u503C\u3002\u5B9A\u4E49\uFF1A\u6BCF\u4E2A\u5934 A = softmax(Q\xB7K\u1D40 / \u221Ad)\uFF0C\u5176\u4E2D Q\u3001K \u662F\u67E5\u8BE2\u548C\u952E\uFF0Cd \u662F\u5934\u7684\u7EF4\u5EA6\u3002",
+  "An edge joins a source token after an encoder layer (right) and the source tokens it read (left); its colour is how strongly one attends to the other, its attention weight (pale: little, dark: the most; the legend gives the scale). Definition: A = softmax(Q\xB7K\u1D40/\u221Ad) of this layer's self-attention.": "\u4E00\u6761\u8FB9\u8FDE\u63A5\u7F16\u7801\u5668\u5C42\u4E4B\u540E\u7684\u4E00\u4E2A\u6E90 token\uFF08\u53F3\uFF09\u548C\u5B83\u8BFB\u53D6\u7684\u6E90 token\uFF08\u5DE6\uFF09\uFF1B\u989C\u8272\u8868\u793A\u524D\u8005\u5BF9\u540E\u8005\u7684\u5173\u6CE8\u7A0B\u5EA6\uFF0C\u5373\u6CE8\u610F\u529B\u6743\u91CD\uFF08\u6D45\uFF1A\u5C11\uFF0C\u6DF1\uFF1A\u6700\u591A\uFF1B\u8272\u9636\u89C1\u56FE\u4F8B\uFF09\u3002\u5B9A\u4E49\uFF1A\u8FD9\u4E00\u5C42\u81EA\u6CE8\u610F\u529B\u7684 A = softmax(Q\xB7K\u1D40/\u221Ad)\u3002",
+  "An edge joins a source token after an encoder layer (right) and the source tokens it read (left); its colour is the attention weights with the part that changes nothing in the head's output removed (signed: blue edges are negative). Definition: A_eff = A \u2212 (the part of each row in the left null space of the values); equal to A where a row has no more keys than the head dimension.": "\u4E00\u6761\u8FB9\u8FDE\u63A5\u7F16\u7801\u5668\u5C42\u4E4B\u540E\u7684\u4E00\u4E2A\u6E90 token\uFF08\u53F3\uFF09\u548C\u5B83\u8BFB\u53D6\u7684\u6E90 token\uFF08\u5DE6\uFF09\uFF1B\u989C\u8272\u662F\u53BB\u6389\u4E86\u5BF9\u8BE5\u5934\u8F93\u51FA\u6BEB\u65E0\u5F71\u54CD\u7684\u90E8\u5206\u4E4B\u540E\u7684\u6CE8\u610F\u529B\u6743\u91CD\uFF08\u6709\u6B63\u8D1F\uFF1A\u84DD\u8272\u7684\u8FB9\u4E3A\u8D1F\uFF09\u3002\u5B9A\u4E49\uFF1AA_eff = A \u2212\uFF08\u6BCF\u4E00\u884C\u5728\u503C\u5411\u91CF\u5DE6\u96F6\u7A7A\u95F4\u4E2D\u7684\u90E8\u5206\uFF09\uFF1B\u4E00\u884C\u7684\u952E\u4E0D\u591A\u4E8E\u5934\u7EF4\u5EA6\u65F6\u7B49\u4E8E A\u3002",
+  "An edge joins a target position (right, the decoder's query) and the source tokens it read (left, the encoder output); its colour is how strongly one attends to the other, its attention weight (pale: little, dark: the most; the legend gives the scale). Definition: A = softmax(Q\xB7K\u1D40/\u221Ad) of this layer's cross-attention: queries from the decoder, keys from the encoder's output.": "\u4E00\u6761\u8FB9\u8FDE\u63A5\u4E00\u4E2A\u76EE\u6807\u4F4D\u7F6E\uFF08\u53F3\uFF0C\u89E3\u7801\u5668\u7684\u67E5\u8BE2\uFF09\u548C\u5B83\u8BFB\u53D6\u7684\u6E90 token\uFF08\u5DE6\uFF0C\u7F16\u7801\u5668\u8F93\u51FA\uFF09\uFF1B\u989C\u8272\u8868\u793A\u524D\u8005\u5BF9\u540E\u8005\u7684\u5173\u6CE8\u7A0B\u5EA6\uFF0C\u5373\u6CE8\u610F\u529B\u6743\u91CD\uFF08\u6D45\uFF1A\u5C11\uFF0C\u6DF1\uFF1A\u6700\u591A\uFF1B\u8272\u9636\u89C1\u56FE\u4F8B\uFF09\u3002\u5B9A\u4E49\uFF1A\u8FD9\u4E00\u5C42\u4EA4\u53C9\u6CE8\u610F\u529B\u7684 A = softmax(Q\xB7K\u1D40/\u221Ad)\uFF1A\u67E5\u8BE2\u6765\u81EA\u89E3\u7801\u5668\uFF0C\u952E\u6765\u81EA\u7F16\u7801\u5668\u7684\u8F93\u51FA\u3002",
+  "An edge joins a target position (right, the decoder's query) and the source tokens it read (left, the encoder output); its colour is the attention weights with the part that changes nothing in the head's output removed (signed: blue edges are negative). Definition: A_eff = A \u2212 (the part of each row in the left null space of the values); equal to A where a row has no more keys than the head dimension.": "\u4E00\u6761\u8FB9\u8FDE\u63A5\u4E00\u4E2A\u76EE\u6807\u4F4D\u7F6E\uFF08\u53F3\uFF0C\u89E3\u7801\u5668\u7684\u67E5\u8BE2\uFF09\u548C\u5B83\u8BFB\u53D6\u7684\u6E90 token\uFF08\u5DE6\uFF0C\u7F16\u7801\u5668\u8F93\u51FA\uFF09\uFF1B\u989C\u8272\u662F\u53BB\u6389\u4E86\u5BF9\u8BE5\u5934\u8F93\u51FA\u6BEB\u65E0\u5F71\u54CD\u7684\u90E8\u5206\u4E4B\u540E\u7684\u6CE8\u610F\u529B\u6743\u91CD\uFF08\u6709\u6B63\u8D1F\uFF1A\u84DD\u8272\u7684\u8FB9\u4E3A\u8D1F\uFF09\u3002\u5B9A\u4E49\uFF1AA_eff = A \u2212\uFF08\u6BCF\u4E00\u884C\u5728\u503C\u5411\u91CF\u5DE6\u96F6\u7A7A\u95F4\u4E2D\u7684\u90E8\u5206\uFF09\uFF1B\u4E00\u884C\u7684\u952E\u4E0D\u591A\u4E8E\u5934\u7EF4\u5EA6\u65F6\u7B49\u4E8E A\u3002",
+  "An edge joins a target position after a decoder layer (right) and the target positions up to it that it read (left); its colour is how strongly one attends to the other, its attention weight (pale: little, dark: the most; the legend gives the scale). Definition: A = softmax(Q\xB7K\u1D40/\u221Ad) of this layer's self-attention.": "\u4E00\u6761\u8FB9\u8FDE\u63A5\u89E3\u7801\u5668\u5C42\u4E4B\u540E\u7684\u4E00\u4E2A\u76EE\u6807\u4F4D\u7F6E\uFF08\u53F3\uFF09\u548C\u5B83\u8BFB\u53D6\u7684\u3001\u5230\u5B83\u4E3A\u6B62\u7684\u76EE\u6807\u4F4D\u7F6E\uFF08\u5DE6\uFF09\uFF1B\u989C\u8272\u8868\u793A\u524D\u8005\u5BF9\u540E\u8005\u7684\u5173\u6CE8\u7A0B\u5EA6\uFF0C\u5373\u6CE8\u610F\u529B\u6743\u91CD\uFF08\u6D45\uFF1A\u5C11\uFF0C\u6DF1\uFF1A\u6700\u591A\uFF1B\u8272\u9636\u89C1\u56FE\u4F8B\uFF09\u3002\u5B9A\u4E49\uFF1A\u8FD9\u4E00\u5C42\u81EA\u6CE8\u610F\u529B\u7684 A = softmax(Q\xB7K\u1D40/\u221Ad)\u3002",
+  "An edge joins a target position after a decoder layer (right) and the target positions up to it that it read (left); its colour is the attention weights with the part that changes nothing in the head's output removed (signed: blue edges are negative). Definition: A_eff = A \u2212 (the part of each row in the left null space of the values); equal to A where a row has no more keys than the head dimension.": "\u4E00\u6761\u8FB9\u8FDE\u63A5\u89E3\u7801\u5668\u5C42\u4E4B\u540E\u7684\u4E00\u4E2A\u76EE\u6807\u4F4D\u7F6E\uFF08\u53F3\uFF09\u548C\u5B83\u8BFB\u53D6\u7684\u3001\u5230\u5B83\u4E3A\u6B62\u7684\u76EE\u6807\u4F4D\u7F6E\uFF08\u5DE6\uFF09\uFF1B\u989C\u8272\u662F\u53BB\u6389\u4E86\u5BF9\u8BE5\u5934\u8F93\u51FA\u6BEB\u65E0\u5F71\u54CD\u7684\u90E8\u5206\u4E4B\u540E\u7684\u6CE8\u610F\u529B\u6743\u91CD\uFF08\u6709\u6B63\u8D1F\uFF1A\u84DD\u8272\u7684\u8FB9\u4E3A\u8D1F\uFF09\u3002\u5B9A\u4E49\uFF1AA_eff = A \u2212\uFF08\u6BCF\u4E00\u884C\u5728\u503C\u5411\u91CF\u5DE6\u96F6\u7A7A\u95F4\u4E2D\u7684\u90E8\u5206\uFF09\uFF1B\u4E00\u884C\u7684\u952E\u4E0D\u591A\u4E8E\u5934\u7EF4\u5EA6\u65F6\u7B49\u4E8E A\u3002",
+  "Asks the model directly, with gradients: how strongly does each input token's embedding move the right token's hidden vector after this layer? An edge means: the input token's share of that sensitivity; each row adds up to 1; the colour goes from pale (little) to dark (the most; the legend gives the scale). Definition: H_l[i, j] = \u2016\u2202e_i/\u2202x_j\u2016 / \u03A3_k \u2016\u2202e_i/\u2202x_k\u2016, with e_i the hidden vector of token i after layer l and x_j the input embedding of token j.": "\u7528\u68AF\u5EA6\u76F4\u63A5\u95EE\u6A21\u578B\uFF1A\u6BCF\u4E2A\u8F93\u5165 token \u7684\u8BCD\u5411\u91CF\u5BF9\u53F3\u8FB9 token \u5728\u8FD9\u4E00\u5C42\u4E4B\u540E\u7684\u9690\u5411\u91CF\u5F71\u54CD\u6709\u591A\u5927\uFF1F\u4E00\u6761\u8FB9\u8868\u793A\uFF1A\u8FD9\u4E2A\u8F93\u5165 token \u5728\u8FD9\u79CD\u654F\u611F\u5EA6\u4E2D\u6240\u5360\u7684\u4EFD\u989D\uFF1B\u6BCF\u884C\u52A0\u8D77\u6765\u7B49\u4E8E 1\uFF1B\u989C\u8272\u4ECE\u6D45\uFF08\u5C11\uFF09\u5230\u6DF1\uFF08\u6700\u591A\uFF1B\u8272\u9636\u89C1\u56FE\u4F8B\uFF09\u3002\u5B9A\u4E49\uFF1AH_l[i, j] = \u2016\u2202e_i/\u2202x_j\u2016 / \u03A3_k \u2016\u2202e_i/\u2202x_k\u2016\uFF0C\u5176\u4E2D e_i \u662F\u7B2C l \u5C42\u4E4B\u540E token i \u7684\u9690\u5411\u91CF\uFF0Cx_j \u662F token j \u7684\u8F93\u5165\u8BCD\u5411\u91CF\u3002",
+  "Attention flow": "\u6CE8\u610F\u529B\u6D41",
+  "Attention flow corrected for position: RF-B (receptive-field baseline) divides by the flow of content-free attention (every visible key equally weighted) with the same causal mask, so that early tokens get no weight just for being visible to everyone. An edge means: flow above what position alone gives; the colour goes from pale (little) to dark (the most; the legend gives the scale). Definition: rownormalise(F \u2298 F\u2080), with F the attention flow, F\u2080 the flow of uniform attention.": "\u6309\u4F4D\u7F6E\u6821\u6B63\u7684\u6CE8\u610F\u529B\u6D41\uFF1ARF-B\uFF08\u611F\u53D7\u91CE\u57FA\u7EBF\uFF09\u9664\u4EE5\u540C\u4E00\u56E0\u679C\u63A9\u7801\u4E0B\u65E0\u5185\u5BB9\u6CE8\u610F\u529B\uFF08\u6BCF\u4E2A\u53EF\u89C1\u7684\u952E\u6743\u91CD\u76F8\u540C\uFF09\u7684\u6D41\uFF0C\u8FD9\u6837\u9760\u524D\u7684 token \u4E0D\u4F1A\u4EC5\u4EC5\u56E0\u4E3A\u4EBA\u4EBA\u90FD\u770B\u5F97\u89C1\u800C\u83B7\u5F97\u6743\u91CD\u3002\u4E00\u6761\u8FB9\u8868\u793A\uFF1A\u8D85\u51FA\u4EC5\u7531\u4F4D\u7F6E\u6240\u7ED9\u7684\u90A3\u90E8\u5206\u6D41\uFF1B\u989C\u8272\u4ECE\u6D45\uFF08\u5C11\uFF09\u5230\u6DF1\uFF08\u6700\u591A\uFF1B\u8272\u9636\u89C1\u56FE\u4F8B\uFF09\u3002\u5B9A\u4E49\uFF1Arownormalise(F \u2298 F\u2080)\uFF0C\u5176\u4E2D F \u662F\u6CE8\u610F\u529B\u6D41\uFF0CF\u2080 \u662F\u5747\u5300\u6CE8\u610F\u529B\u7684\u6D41\u3002",
+  "Attention flow through cross-attention": "\u7ECF\u4EA4\u53C9\u6CE8\u610F\u529B\u7684\u6CE8\u610F\u529B\u6D41",
+  "Attention flow with effective attention (attention without the part that changes nothing in the output; negatives set to 0, rows re-normalised: variant E1) as pipe widths. An edge means: the largest amount that can flow from the input token to the right token, as a share of its row; the colour goes from pale (little) to dark (the most; the legend gives the scale). Definition: maxflow with capacities 0.5\xB7E + 0.5\xB7I, E = rownormalise(max(\u0100_eff, 0)), rows normalised.": "\u4EE5\u6709\u6548\u6CE8\u610F\u529B\uFF08\u53BB\u6389\u5BF9\u8F93\u51FA\u6BEB\u65E0\u5F71\u54CD\u7684\u90E8\u5206\u7684\u6CE8\u610F\u529B\uFF1B\u8D1F\u503C\u7F6E 0\uFF0C\u5404\u884C\u91CD\u65B0\u5F52\u4E00\u5316\uFF1A\u53D8\u4F53 E1\uFF09\u4E3A\u7BA1\u9053\u5BBD\u5EA6\u7684\u6CE8\u610F\u529B\u6D41\u3002\u4E00\u6761\u8FB9\u8868\u793A\uFF1A\u4ECE\u8F93\u5165 token \u5230\u53F3\u8FB9 token \u6700\u591A\u80FD\u6D41\u8FC7\u591A\u5C11\uFF0C\u5360\u8BE5\u884C\u7684\u4EFD\u989D\uFF1B\u989C\u8272\u4ECE\u6D45\uFF08\u5C11\uFF09\u5230\u6DF1\uFF08\u6700\u591A\uFF1B\u8272\u9636\u89C1\u56FE\u4F8B\uFF09\u3002\u5B9A\u4E49\uFF1A\u4EE5 0.5\xB7E + 0.5\xB7I \u4E3A\u5BB9\u91CF\u7684\u6700\u5927\u6D41\uFF0CE = rownormalise(max(\u0100_eff, 0))\uFF0C\u6309\u884C\u5F52\u4E00\u5316\u3002",
+  "Attention flow with the clipped, re-normalised effective attention (E1) as capacities.": "\u4EE5\u622A\u65AD\u8D1F\u503C\u5E76\u91CD\u65B0\u5F52\u4E00\u5316\u7684\u6709\u6548\u6CE8\u610F\u529B\uFF08E1\uFF09\u4E3A\u5BB9\u91CF\u7684\u6CE8\u610F\u529B\u6D41\u3002",
+  "Attention flow. Receptive-field normalised (RF-B, our interpretation of Abnar & Zuidema's advice): divided by the same quantity on content-free attention with the same causal mask, so that position alone gives uniform rows.": "\u6CE8\u610F\u529B\u6D41\u3002\u611F\u53D7\u91CE\u5F52\u4E00\u5316\uFF08RF-B\uFF0C\u6211\u4EEC\u5BF9 Abnar \u4E0E Zuidema \u5EFA\u8BAE\u7684\u89E3\u8BFB\uFF09\uFF1A\u9664\u4EE5\u540C\u4E00\u56E0\u679C\u63A9\u7801\u4E0B\u65E0\u5185\u5BB9\u6CE8\u610F\u529B\u7684\u540C\u4E00\u91CF\uFF0C\u4F7F\u4EC5\u7531\u4F4D\u7F6E\u9020\u6210\u7684\u90E8\u5206\u7ED9\u51FA\u5747\u5300\u7684\u884C\u3002",
+  "Attention graph. Arrow keys move between tokens and columns, Enter pins a token, Escape unpins.": "\u6CE8\u610F\u529B\u56FE\u3002\u65B9\u5411\u952E\u5728 token \u548C\u5217\u4E4B\u95F4\u79FB\u52A8\uFF0CEnter \u56FA\u5B9A\u4E00\u4E2A token\uFF0CEsc \u53D6\u6D88\u56FA\u5B9A\u3002",
+  "Attention of each layer (both kinds)": "\u6BCF\u5C42\u7684\u6CE8\u610F\u529B\uFF08\u4E24\u79CD\uFF09",
+  "Attention rollout": "\u6CE8\u610F\u529B\u5C55\u5F00\uFF08rollout\uFF09",
+  "Attention rollout built on effective attention (attention without the part that changes nothing in the output). Negative entries are set to 0 and rows re-normalised (variant E1 of docs/methods.md), then multiplied through the layers like rollout. An edge means: that share of the right token traces back to the input token; the colour goes from pale (little) to dark (the most; the legend gives the scale). Definition: R_l = (0.5\xB7E_l + 0.5\xB7I) \xB7 \u2026 \xB7 (0.5\xB7E_1 + 0.5\xB7I), with E = rownormalise(max(\u0100_eff, 0)).": "\u5EFA\u7ACB\u5728\u6709\u6548\u6CE8\u610F\u529B\uFF08\u53BB\u6389\u5BF9\u8F93\u51FA\u6BEB\u65E0\u5F71\u54CD\u7684\u90E8\u5206\u7684\u6CE8\u610F\u529B\uFF09\u4E0A\u7684\u6CE8\u610F\u529B\u5C55\u5F00\u3002\u8D1F\u503C\u7F6E 0\u3001\u5404\u884C\u91CD\u65B0\u5F52\u4E00\u5316\uFF08docs/methods.md \u7684\u53D8\u4F53 E1\uFF09\uFF0C\u518D\u50CF\u5C55\u5F00\u4E00\u6837\u9010\u5C42\u76F8\u4E58\u3002\u4E00\u6761\u8FB9\u8868\u793A\uFF1A\u53F3\u8FB9 token \u6709\u8FD9\u4E48\u5927\u7684\u4EFD\u989D\u53EF\u8FFD\u6EAF\u5230\u8FD9\u4E2A\u8F93\u5165 token\uFF1B\u989C\u8272\u4ECE\u6D45\uFF08\u5C11\uFF09\u5230\u6DF1\uFF08\u6700\u591A\uFF1B\u8272\u9636\u89C1\u56FE\u4F8B\uFF09\u3002\u5B9A\u4E49\uFF1AR_l = (0.5\xB7E_l + 0.5\xB7I) \xB7 \u2026 \xB7 (0.5\xB7E_1 + 0.5\xB7I)\uFF0CE = rownormalise(max(\u0100_eff, 0))\u3002",
+  "Attention rollout corrected for position: in a decoder the first tokens are seen by every later token and collect weight for that reason alone. RF-B (receptive-field baseline) divides by the rollout of content-free attention (every visible key equally weighted) with the same causal mask. An edge means: how much more than position alone would give the input token reaches the right token; the colour goes from pale (little) to dark (the most; the legend gives the scale). Definition: rownormalise(R \u2298 R\u2080), with R the rollout, R\u2080 the rollout of uniform attention, \u2298 division entry by entry.": "\u6309\u4F4D\u7F6E\u6821\u6B63\u7684\u6CE8\u610F\u529B\u5C55\u5F00\uFF1A\u5728\u89E3\u7801\u5668\u4E2D\uFF0C\u6700\u524D\u9762\u7684 token \u88AB\u540E\u9762\u6BCF\u4E2A token \u770B\u5230\uFF0C\u4EC5\u56E0\u6B64\u5C31\u4F1A\u79EF\u7D2F\u6743\u91CD\u3002RF-B\uFF08\u611F\u53D7\u91CE\u57FA\u7EBF\uFF09\u9664\u4EE5\u540C\u4E00\u56E0\u679C\u63A9\u7801\u4E0B\u65E0\u5185\u5BB9\u6CE8\u610F\u529B\uFF08\u6BCF\u4E2A\u53EF\u89C1\u7684\u952E\u6743\u91CD\u76F8\u540C\uFF09\u7684\u5C55\u5F00\u3002\u4E00\u6761\u8FB9\u8868\u793A\uFF1A\u8FD9\u4E2A\u8F93\u5165 token \u5230\u8FBE\u53F3\u8FB9 token \u7684\u91CF\u6BD4\u4EC5\u7531\u4F4D\u7F6E\u6240\u7ED9\u7684\u591A\u591A\u5C11\uFF1B\u989C\u8272\u4ECE\u6D45\uFF08\u5C11\uFF09\u5230\u6DF1\uFF08\u6700\u591A\uFF1B\u8272\u9636\u89C1\u56FE\u4F8B\uFF09\u3002\u5B9A\u4E49\uFF1Arownormalise(R \u2298 R\u2080)\uFF0C\u5176\u4E2D R \u662F\u5C55\u5F00\uFF0CR\u2080 \u662F\u5747\u5300\u6CE8\u610F\u529B\u7684\u5C55\u5F00\uFF0C\u2298 \u662F\u9010\u5143\u7D20\u76F8\u9664\u3002",
+  "Attention rollout. Receptive-field normalised (RF-B, our interpretation of Abnar & Zuidema's advice): divided by the same quantity on content-free attention with the same causal mask, so that position alone gives uniform rows.": "\u6CE8\u610F\u529B\u5C55\u5F00\u3002\u611F\u53D7\u91CE\u5F52\u4E00\u5316\uFF08RF-B\uFF0C\u6211\u4EEC\u5BF9 Abnar \u4E0E Zuidema \u5EFA\u8BAE\u7684\u89E3\u8BFB\uFF09\uFF1A\u9664\u4EE5\u540C\u4E00\u56E0\u679C\u63A9\u7801\u4E0B\u65E0\u5185\u5BB9\u6CE8\u610F\u529B\u7684\u540C\u4E00\u91CF\uFF0C\u4F7F\u4EC5\u7531\u4F4D\u7F6E\u9020\u6210\u7684\u90E8\u5206\u7ED9\u51FA\u5747\u5300\u7684\u884C\u3002",
+  "Attention weights": "\u6CE8\u610F\u529B\u6743\u91CD",
+  "Attention weights of one layer: each token on the right draws on the tokens on the left.": "\u4E00\u5C42\u7684\u6CE8\u610F\u529B\u6743\u91CD\uFF1A\u53F3\u8FB9\u7684\u6BCF\u4E2A token \u4ECE\u5DE6\u8FB9\u7684 token \u83B7\u53D6\u4FE1\u606F\u3002",
+  "Attention weights of the cross-attention: each target position (right, a decoder query) reads the source tokens (left, the encoder's output).": "\u4EA4\u53C9\u6CE8\u610F\u529B\u7684\u6743\u91CD\uFF1A\u6BCF\u4E2A\u76EE\u6807\u4F4D\u7F6E\uFF08\u53F3\uFF0C\u89E3\u7801\u5668\u7684\u67E5\u8BE2\uFF09\u8BFB\u53D6\u6E90 token\uFF08\u5DE6\uFF0C\u7F16\u7801\u5668\u7684\u8F93\u51FA\uFF09\u3002",
+  "Attention weights of the decoder self-attention: each target position (right) reads the target positions up to itself (left).": "\u89E3\u7801\u5668\u81EA\u6CE8\u610F\u529B\u7684\u6743\u91CD\uFF1A\u6BCF\u4E2A\u76EE\u6807\u4F4D\u7F6E\uFF08\u53F3\uFF09\u8BFB\u53D6\u5B83\u81EA\u5DF1\u53CA\u4E4B\u524D\u7684\u76EE\u6807\u4F4D\u7F6E\uFF08\u5DE6\uFF09\u3002",
+  "Attention weights of the encoder self-attention: each source token (right) reads every source token (left).": "\u7F16\u7801\u5668\u81EA\u6CE8\u610F\u529B\u7684\u6743\u91CD\uFF1A\u6BCF\u4E2A\u6E90 token\uFF08\u53F3\uFF09\u8BFB\u53D6\u6240\u6709\u6E90 token\uFF08\u5DE6\uFF09\u3002",
+  "Bars: {name} of {target}; longest {max}": "\u6761\u5F62\uFF1A{target} \u7684{name}\uFF1B\u6700\u957F {max}",
+  "Binarisation threshold": "\u4E8C\u503C\u5316\u9608\u503C",
+  "Binarised attention graph (0/1)": "\u4E8C\u503C\u5316\u6CE8\u610F\u529B\u56FE\uFF080/1\uFF09",
+  "Brunner et al. (2020): each attention row without its part in the left null space of V\xB7W_O, which changes nothing in the head's output. Signed: blue is negative. Equal to raw attention for rows that see no more keys than the head dimension.": "Brunner \u7B49\uFF082020\uFF09\uFF1A\u6BCF\u4E00\u884C\u6CE8\u610F\u529B\u53BB\u6389\u5B83\u5728 V\xB7W_O \u5DE6\u96F6\u7A7A\u95F4\u4E2D\u7684\u90E8\u5206\uFF0C\u8FD9\u90E8\u5206\u5BF9\u8BE5\u5934\u7684\u8F93\u51FA\u6CA1\u6709\u4EFB\u4F55\u5F71\u54CD\u3002\u6709\u6B63\u8D1F\uFF1A\u84DD\u8272\u4E3A\u8D1F\u3002\u5BF9\u4E8E\u80FD\u770B\u5230\u7684\u952E\u4E0D\u591A\u4E8E\u5934\u7EF4\u5EA6\u7684\u884C\uFF0C\u5B83\u7B49\u4E8E\u539F\u59CB\u6CE8\u610F\u529B\u3002",
+  "Brunner et al. (2020): each row without its part in the left null space of the values, which changes nothing in the head's output (signed: blue is negative). Equal to the weights where a row sees no more keys than the head dimension. Here: each source token (right) reads every source token (left).": "Brunner \u7B49\uFF082020\uFF09\uFF1A\u6BCF\u4E00\u884C\u53BB\u6389\u5B83\u5728\u503C\u5411\u91CF\u5DE6\u96F6\u7A7A\u95F4\u4E2D\u7684\u90E8\u5206\uFF0C\u8FD9\u90E8\u5206\u5BF9\u8BE5\u5934\u7684\u8F93\u51FA\u6CA1\u6709\u4EFB\u4F55\u5F71\u54CD\uFF08\u6709\u6B63\u8D1F\uFF1A\u84DD\u8272\u4E3A\u8D1F\uFF09\u3002\u4E00\u884C\u80FD\u770B\u5230\u7684\u952E\u4E0D\u591A\u4E8E\u5934\u7EF4\u5EA6\u65F6\uFF0C\u5B83\u7B49\u4E8E\u539F\u6743\u91CD\u3002\u8FD9\u91CC\uFF1A\u6BCF\u4E2A\u6E90 token\uFF08\u53F3\uFF09\u8BFB\u53D6\u6240\u6709\u6E90 token\uFF08\u5DE6\uFF09\u3002",
+  "Brunner et al. (2020): each row without its part in the left null space of the values, which changes nothing in the head's output (signed: blue is negative). Equal to the weights where a row sees no more keys than the head dimension. Here: each target position (right) reads the target positions up to itself (left).": "Brunner \u7B49\uFF082020\uFF09\uFF1A\u6BCF\u4E00\u884C\u53BB\u6389\u5B83\u5728\u503C\u5411\u91CF\u5DE6\u96F6\u7A7A\u95F4\u4E2D\u7684\u90E8\u5206\uFF0C\u8FD9\u90E8\u5206\u5BF9\u8BE5\u5934\u7684\u8F93\u51FA\u6CA1\u6709\u4EFB\u4F55\u5F71\u54CD\uFF08\u6709\u6B63\u8D1F\uFF1A\u84DD\u8272\u4E3A\u8D1F\uFF09\u3002\u4E00\u884C\u80FD\u770B\u5230\u7684\u952E\u4E0D\u591A\u4E8E\u5934\u7EF4\u5EA6\u65F6\uFF0C\u5B83\u7B49\u4E8E\u539F\u6743\u91CD\u3002\u8FD9\u91CC\uFF1A\u6BCF\u4E2A\u76EE\u6807\u4F4D\u7F6E\uFF08\u53F3\uFF09\u8BFB\u53D6\u5B83\u81EA\u5DF1\u53CA\u4E4B\u524D\u7684\u76EE\u6807\u4F4D\u7F6E\uFF08\u5DE6\uFF09\u3002",
+  "Brunner et al. (2020): each row without its part in the left null space of the values, which changes nothing in the head's output (signed: blue is negative). Equal to the weights where a row sees no more keys than the head dimension. Here: each target position (right, a decoder query) reads the source tokens (left, the encoder's output).": "Brunner \u7B49\uFF082020\uFF09\uFF1A\u6BCF\u4E00\u884C\u53BB\u6389\u5B83\u5728\u503C\u5411\u91CF\u5DE6\u96F6\u7A7A\u95F4\u4E2D\u7684\u90E8\u5206\uFF0C\u8FD9\u90E8\u5206\u5BF9\u8BE5\u5934\u7684\u8F93\u51FA\u6CA1\u6709\u4EFB\u4F55\u5F71\u54CD\uFF08\u6709\u6B63\u8D1F\uFF1A\u84DD\u8272\u4E3A\u8D1F\uFF09\u3002\u4E00\u884C\u80FD\u770B\u5230\u7684\u952E\u4E0D\u591A\u4E8E\u5934\u7EF4\u5EA6\u65F6\uFF0C\u5B83\u7B49\u4E8E\u539F\u6743\u91CD\u3002\u8FD9\u91CC\uFF1A\u6BCF\u4E2A\u76EE\u6807\u4F4D\u7F6E\uFF08\u53F3\uFF0C\u89E3\u7801\u5668\u7684\u67E5\u8BE2\uFF09\u8BFB\u53D6\u6E90 token\uFF08\u5DE6\uFF0C\u7F16\u7801\u5668\u7684\u8F93\u51FA\uFF09\u3002",
+  "Brunner et al. (2020): the share of input token j in token i's hidden vector after this layer, measured by the size of the Jacobian \u2016\u2202e_i/\u2202x_j\u2016 and normalised over j. Exact gradients, costly: all layers at once.": "Brunner \u7B49\uFF082020\uFF09\uFF1A\u8F93\u5165 token j \u5728\u8FD9\u4E00\u5C42\u4E4B\u540E token i \u7684\u9690\u5411\u91CF\u4E2D\u6240\u5360\u7684\u4EFD\u989D\uFF0C\u7528\u96C5\u53EF\u6BD4\u77E9\u9635\u7684\u5927\u5C0F \u2016\u2202e_i/\u2202x_j\u2016 \u8861\u91CF\uFF0C\u5E76\u5BF9 j \u5F52\u4E00\u5316\u3002\u7CBE\u786E\u68AF\u5EA6\uFF0C\u4EE3\u4EF7\u9AD8\uFF1A\u4E00\u6B21\u7B97\u51FA\u6240\u6709\u5C42\u3002",
+  Cancel: "\u53D6\u6D88",
+  "Cancelled.": "\u5DF2\u53D6\u6D88\u3002",
+  "Cannot draw the image: {problem}.": "\u65E0\u6CD5\u7ED8\u5236\u56FE\u50CF\uFF1A{problem}\u3002",
+  "Cannot draw this view: {reason}. Make the widget again, e.g. AttentionWidget(model, text).": "\u65E0\u6CD5\u7ED8\u5236\u8FD9\u4E2A\u89C6\u56FE\uFF1A{reason}\u3002\u8BF7\u91CD\u65B0\u521B\u5EFA\u90E8\u4EF6\uFF0C\u4F8B\u5982 AttentionWidget(model, text)\u3002",
+  "Chefer et al. (2021): rollout of the positive part of A \u2299 \u2202y/\u2202A; row t of the last layer, minus the identity.": "Chefer \u7B49\uFF082021\uFF09\uFF1A\u5BF9 A \u2299 \u2202y/\u2202A \u7684\u6B63\u90E8\u505A\u5C55\u5F00\uFF1B\u53D6\u6700\u540E\u4E00\u5C42\u7684\u7B2C t \u884C\uFF0C\u51CF\u53BB\u5355\u4F4D\u77E9\u9635\u3002",
+  "Compare as": "\u6BD4\u8F83\u65B9\u5F0F",
+  "Compare with": "\u6BD4\u8F83\u5BF9\u8C61",
+  "Comparisons are drawn in the single-layer view only": "\u53EA\u6709\u5355\u5C42\u89C6\u56FE\u4E2D\u624D\u753B\u6BD4\u8F83",
+  "Compute all layers": "\u8BA1\u7B97\u6240\u6709\u5C42",
+  "Compute layer {layer}": "\u8BA1\u7B97\u7B2C {layer} \u5C42",
+  "Computing {name}\u2026": "\u6B63\u5728\u8BA1\u7B97{name}\u2026",
+  "Context mixing (values, residual, norms)": "\u4E0A\u4E0B\u6587\u6DF7\u5408\uFF08\u503C\u5411\u91CF\u3001\u6B8B\u5DEE\u3001\u8303\u6570\uFF09",
+  "Cross-attention": "\u4EA4\u53C9\u6CE8\u610F\u529B",
+  "Decoder self-attention": "\u89E3\u7801\u5668\u81EA\u6CE8\u610F\u529B",
+  "Dot size": "\u5706\u70B9\u5927\u5C0F",
+  "Dots sized by degree": "\u6309\u5EA6\u6570\u51B3\u5B9A\u5706\u70B9\u5927\u5C0F",
+  "Download the current view as a PNG picture": "\u628A\u5F53\u524D\u89C6\u56FE\u4E0B\u8F7D\u4E3A PNG \u56FE\u7247",
+  "Download the current view as an SVG drawing (labels as text)": "\u628A\u5F53\u524D\u89C6\u56FE\u4E0B\u8F7D\u4E3A SVG \u77E2\u91CF\u56FE\uFF08\u6807\u7B7E\u4E3A\u6587\u5B57\uFF09",
+  "Draw a second method of the same graph beside this one (off: one method)": "\u5728\u65C1\u8FB9\u753B\u51FA\u540C\u4E00\u5F20\u56FE\u7684\u7B2C\u4E8C\u79CD\u65B9\u6CD5\uFF08\u5173\uFF1A\u53EA\u753B\u4E00\u79CD\uFF09",
+  "Draw at most this many edges into each token (0: all)": "\u6BCF\u4E2A token \u6700\u591A\u753B\u8FD9\u4E48\u591A\u6761\u8FDB\u5165\u7684\u8FB9\uFF080\uFF1A\u5168\u90E8\uFF09",
+  "Each layer's mixing as rollout composes it (head means, residual share 0.5): an encoder layer mixes the source tokens, a decoder layer gives each target position half from the source through cross-attention and half from the target through self-attention plus residual. Tokens a layer does not touch keep their state (horizontal edges).": "\u5C55\u5F00\u6240\u7EC4\u5408\u7684\u6BCF\u5C42\u6DF7\u5408\uFF08\u5404\u5934\u5E73\u5747\uFF0C\u6B8B\u5DEE\u5360 0.5\uFF09\uFF1A\u7F16\u7801\u5668\u5C42\u6DF7\u5408\u6E90 token\uFF1B\u89E3\u7801\u5668\u5C42\u7ED9\u6BCF\u4E2A\u76EE\u6807\u4F4D\u7F6E\u4E00\u534A\u6765\u81EA\u6E90\uFF08\u7ECF\u4EA4\u53C9\u6CE8\u610F\u529B\uFF09\uFF0C\u4E00\u534A\u6765\u81EA\u76EE\u6807\uFF08\u7ECF\u81EA\u6CE8\u610F\u529B\u52A0\u6B8B\u5DEE\uFF09\u3002\u4E00\u5C42\u4E0D\u89E6\u53CA\u7684 token \u4FDD\u6301\u539F\u72B6\uFF08\u6C34\u5E73\u7684\u8FB9\uFF09\u3002",
+  "Edge if weight >": "\u6709\u8FB9\uFF0C\u82E5\u6743\u91CD >",
+  "Edges per token": "\u6BCF\u4E2A token \u7684\u8FB9\u6570",
+  "Edges per token, 0 for all": "\u6BCF\u4E2A token \u7684\u8FB9\u6570\uFF0C0 \u8868\u793A\u5168\u90E8",
+  "Effective attention": "\u6709\u6548\u6CE8\u610F\u529B",
+  "Effective cross-attention": "\u6709\u6548\u4EA4\u53C9\u6CE8\u610F\u529B",
+  "Effective decoder self-attention": "\u6709\u6548\u89E3\u7801\u5668\u81EA\u6CE8\u610F\u529B",
+  "Effective encoder self-attention": "\u6709\u6548\u7F16\u7801\u5668\u81EA\u6CE8\u610F\u529B",
+  "Effective flow": "\u6709\u6548\u6CE8\u610F\u529B\u6D41",
+  "Effective rollout": "\u6709\u6548\u6CE8\u610F\u529B\u5C55\u5F00",
+  "Encoder output": "\u7F16\u7801\u5668\u8F93\u51FA",
+  "Encoder self-attention": "\u7F16\u7801\u5668\u81EA\u6CE8\u610F\u529B",
+  "Encoder {n}": "\u7F16\u7801\u5668 {n}",
+  "Every attention weight of a layer (head means): encoder self-attention among the source tokens; in a decoder layer, cross-attention to the source and self-attention to the target together. Tokens a layer does not touch carry their state unchanged (horizontal edges of weight 1).": "\u4E00\u5C42\u7684\u6240\u6709\u6CE8\u610F\u529B\u6743\u91CD\uFF08\u5404\u5934\u5E73\u5747\uFF09\uFF1A\u7F16\u7801\u5668\u5C42\u662F\u6E90 token \u4E4B\u95F4\u7684\u81EA\u6CE8\u610F\u529B\uFF1B\u89E3\u7801\u5668\u5C42\u662F\u5BF9\u6E90\u7684\u4EA4\u53C9\u6CE8\u610F\u529B\u548C\u5BF9\u76EE\u6807\u7684\u81EA\u6CE8\u610F\u529B\u5408\u5728\u4E00\u8D77\u3002\u4E00\u5C42\u4E0D\u89E6\u53CA\u7684 token \u539F\u6837\u4F20\u9012\u72B6\u6001\uFF08\u6743\u91CD\u4E3A 1 \u7684\u6C34\u5E73\u8FB9\uFF09\u3002",
+  "Failed: {error}": "\u5931\u8D25\uFF1A{error}",
+  "Ferrando et al. (2022): how close each token's transformed vector T_i(x_j) (attention, residual and layer norm) is to the block's output y_i in L1 distance, max(0, \u2016y_i\u2016\u2081 \u2212 \u2016y_i \u2212 T_i(x_j)\u2016\u2081), rows normalised.": "Ferrando \u7B49\uFF082022\uFF09\uFF1A\u6BCF\u4E2A token \u53D8\u6362\u540E\u7684\u5411\u91CF T_i(x_j)\uFF08\u6CE8\u610F\u529B\u3001\u6B8B\u5DEE\u548C\u5C42\u5F52\u4E00\u5316\uFF09\u4E0E\u8BE5\u5757\u8F93\u51FA y_i \u7684 L1 \u8DDD\u79BB\u6709\u591A\u8FD1\uFF0Cmax(0, \u2016y_i\u2016\u2081 \u2212 \u2016y_i \u2212 T_i(x_j)\u2016\u2081)\uFF0C\u6309\u884C\u5F52\u4E00\u5316\u3002",
+  "Ferrando et al. (2023): each input token's signed contribution to the target logit, through every layer's attention, tracked back to the input tokens with the ALTI rollout. Decoders with a language-model head.": "Ferrando \u7B49\uFF082023\uFF09\uFF1A\u6BCF\u4E2A\u8F93\u5165 token \u5BF9\u76EE\u6807 logit \u7684\u5E26\u7B26\u53F7\u8D21\u732E\uFF0C\u7ECF\u8FC7\u6BCF\u5C42\u7684\u6CE8\u610F\u529B\uFF0C\u7528 ALTI \u5C55\u5F00\u8FFD\u6EAF\u56DE\u8F93\u5165 token\u3002\u9002\u7528\u4E8E\u5E26\u8BED\u8A00\u6A21\u578B\u5934\u7684\u89E3\u7801\u5668\u3002",
+  "First token row shown": "\u663E\u793A\u7684\u7B2C\u4E00\u884C token",
+  "Flow, receptive-field normalised": "\u6CE8\u610F\u529B\u6D41\uFF0C\u611F\u53D7\u91CE\u5F52\u4E00\u5316",
+  "Follows attention through all layers up to this one, counting the residual connection as half of each step. An edge from an input token on the left to a token on the right after this layer means: that share of the right token traces back to the input token; the colour goes from pale (little) to dark (the most; the legend gives the scale). Definition: R_l = (0.5\xB7\u0100_l + 0.5\xB7I) \xB7 \u2026 \xB7 (0.5\xB7\u0100_1 + 0.5\xB7I), with \u0100 the head-averaged attention and I the identity.": "\u6CBF\u7740\u6CE8\u610F\u529B\u7A7F\u8FC7\u5230\u8FD9\u4E00\u5C42\u4E3A\u6B62\u7684\u6240\u6709\u5C42\uFF0C\u628A\u6B8B\u5DEE\u8FDE\u63A5\u7B97\u4F5C\u6BCF\u4E00\u6B65\u7684\u4E00\u534A\u3002\u4ECE\u5DE6\u8FB9\u4E00\u4E2A\u8F93\u5165 token \u5230\u8FD9\u4E00\u5C42\u4E4B\u540E\u53F3\u8FB9\u4E00\u4E2A token \u7684\u8FB9\u8868\u793A\uFF1A\u53F3\u8FB9\u7684 token \u6709\u8FD9\u4E48\u5927\u7684\u4EFD\u989D\u53EF\u8FFD\u6EAF\u5230\u8FD9\u4E2A\u8F93\u5165 token\uFF1B\u989C\u8272\u4ECE\u6D45\uFF08\u5C11\uFF09\u5230\u6DF1\uFF08\u6700\u591A\uFF1B\u8272\u9636\u89C1\u56FE\u4F8B\uFF09\u3002\u5B9A\u4E49\uFF1AR_l = (0.5\xB7\u0100_l + 0.5\xB7I) \xB7 \u2026 \xB7 (0.5\xB7\u0100_1 + 0.5\xB7I)\uFF0C\u5176\u4E2D \u0100 \u662F\u5404\u5934\u5E73\u5747\u7684\u6CE8\u610F\u529B\uFF0CI \u662F\u5355\u4F4D\u77E9\u9635\u3002",
+  "Follows the layer maps from the input through the encoder and across cross-attention into the decoder. An edge from an input token (left: source and target tokens) to a token after this layer (right) is the share of that token tracing back to the input token; dark is the most. Definition: J_l = M_l \xB7 \u2026 \xB7 M_1, the product of the layer maps (docs/methods.md \xA72.7).": "\u4ECE\u8F93\u5165\u5F00\u59CB\u6CBF\u7740\u5C42\u6620\u5C04\u7A7F\u8FC7\u7F16\u7801\u5668\uFF0C\u518D\u7ECF\u4EA4\u53C9\u6CE8\u610F\u529B\u8FDB\u5165\u89E3\u7801\u5668\u3002\u4ECE\u4E00\u4E2A\u8F93\u5165 token\uFF08\u5DE6\uFF1A\u6E90\u548C\u76EE\u6807 token\uFF09\u5230\u8FD9\u4E00\u5C42\u4E4B\u540E\u4E00\u4E2A token\uFF08\u53F3\uFF09\u7684\u8FB9\uFF0C\u662F\u540E\u8005\u53EF\u8FFD\u6EAF\u5230\u8FD9\u4E2A\u8F93\u5165 token \u7684\u4EFD\u989D\uFF1B\u8D8A\u6DF1\u8D8A\u591A\u3002\u5B9A\u4E49\uFF1AJ_l = M_l \xB7 \u2026 \xB7 M_1\uFF0C\u5C42\u6620\u5C04\u7684\u4E58\u79EF\uFF08docs/methods.md \xA72.7\uFF09\u3002",
+  GlobEnc: "GlobEnc",
+  "GlobEnc (global encoder attribution) extends the norm-based view over the whole encoder block: attention, residual and both layer norms (the feed-forward network is skipped). An edge means: that share of the right token's block output comes from the left token; the colour goes from pale (little) to dark (the most; the legend gives the scale). Definition: M[i, j] = \u2016LN2_i(LN1_i(\u03A3_h A^h[i, j]\xB7f^h(x_j) + 1[i = j]\xB7x_i) + \u2026)\u2016, rows normalised.": "GlobEnc\uFF08\u5168\u5C40\u7F16\u7801\u5668\u5F52\u56E0\uFF09\u628A\u57FA\u4E8E\u8303\u6570\u7684\u89C6\u89D2\u6269\u5C55\u5230\u6574\u4E2A\u7F16\u7801\u5668\u5757\uFF1A\u6CE8\u610F\u529B\u3001\u6B8B\u5DEE\u548C\u4E24\u4E2A\u5C42\u5F52\u4E00\u5316\uFF08\u7565\u53BB\u524D\u9988\u7F51\u7EDC\uFF09\u3002\u4E00\u6761\u8FB9\u8868\u793A\uFF1A\u53F3\u8FB9 token \u7684\u5757\u8F93\u51FA\u4E2D\u6709\u8FD9\u4E48\u5927\u7684\u4EFD\u989D\u6765\u81EA\u5DE6\u8FB9\u7684 token\uFF1B\u989C\u8272\u4ECE\u6D45\uFF08\u5C11\uFF09\u5230\u6DF1\uFF08\u6700\u591A\uFF1B\u8272\u9636\u89C1\u56FE\u4F8B\uFF09\u3002\u5B9A\u4E49\uFF1AM[i, j] = \u2016LN2_i(LN1_i(\u03A3_h A^h[i, j]\xB7f^h(x_j) + 1[i = j]\xB7x_i) + \u2026)\u2016\uFF0C\u6309\u884C\u5F52\u4E00\u5316\u3002",
+  "GlobEnc composed: the maps multiplied through the layers, with no added identity (the residual is inside each map). How much of each input token reaches each position after this layer.": "GlobEnc\u7684\u7EC4\u5408\uFF1A\u628A\u5404\u5C42\u6620\u5C04\u9010\u5C42\u76F8\u4E58\uFF0C\u4E0D\u53E6\u52A0\u5355\u4F4D\u77E9\u9635\uFF08\u6B8B\u5DEE\u5DF2\u5728\u6BCF\u4E2A\u6620\u5C04\u4E4B\u5185\uFF09\u3002\u6BCF\u4E2A\u8F93\u5165 token \u6709\u591A\u5C11\u5230\u8FBE\u8FD9\u4E00\u5C42\u4E4B\u540E\u7684\u6BCF\u4E2A\u4F4D\u7F6E\u3002",
+  "GlobEnc, rolled out": "GlobEnc\uFF0C\u5C55\u5F00",
+  "Gradient or blank-out scores of each token for the chosen target": "\u6BCF\u4E2A token \u5BF9\u6240\u9009\u76EE\u6807\u7684\u68AF\u5EA6\u5206\u6570\u6216\u906E\u76D6\u5206\u6570",
+  Gradients: "\u68AF\u5EA6",
+  Head: "\u5934",
+  "Hidden-state attribution (gradients)": "\u9690\u72B6\u6001\u5F52\u56E0\uFF08\u68AF\u5EA6\uFF09",
+  "Hide edges whose weight is below this": "\u9690\u85CF\u6743\u91CD\u4F4E\u4E8E\u8FD9\u4E2A\u503C\u7684\u8FB9",
+  "How much of each input token (source and target) reaches each position after this layer: the layer maps multiplied from the input (docs/methods.md \xA72.7). After the last decoder layer, a target row splits between the source tokens and the target tokens before it.": "\u6BCF\u4E2A\u8F93\u5165 token\uFF08\u6E90\u548C\u76EE\u6807\uFF09\u6709\u591A\u5C11\u5230\u8FBE\u8FD9\u4E00\u5C42\u4E4B\u540E\u7684\u6BCF\u4E2A\u4F4D\u7F6E\uFF1A\u4ECE\u8F93\u5165\u5F00\u59CB\u628A\u5C42\u6620\u5C04\u76F8\u4E58\uFF08docs/methods.md \xA72.7\uFF09\u3002\u6700\u540E\u4E00\u4E2A\u89E3\u7801\u5668\u5C42\u4E4B\u540E\uFF0C\u4E00\u4E2A\u76EE\u6807\u884C\u7684\u4EFD\u989D\u5206\u5728\u6E90 token \u548C\u5B83\u4E4B\u524D\u7684\u76EE\u6807 token \u4E4B\u95F4\u3002",
+  "Input (layer 0)": "\u8F93\u5165\uFF08\u7B2C 0 \u5C42\uFF09",
+  "Keep only the attention edges above the threshold (the box \u201CEdge if weight >\u201D) and forget their weights. An edge from an input token on the left to a token on the right after this layer means: at least one path of such edges, one per layer, leads from the input to it; the number (a whole number) is how many paths there are, and the colour grows with it. The whole-model view draws the 0/1 graph being counted. Definition: P_l = B_l \xB7 B_(l\u22121) \xB7 \u2026 \xB7 B_1, with B_k = 1[\u0100_k > threshold] the binarised head-averaged attention of layer k.": "\u53EA\u4FDD\u7559\u8D85\u8FC7\u9608\u503C\uFF08\u201C\u6709\u8FB9\uFF0C\u82E5\u6743\u91CD >\u201D\u4E00\u680F\uFF09\u7684\u6CE8\u610F\u529B\u8FB9\uFF0C\u5E76\u5FD8\u6389\u5B83\u4EEC\u7684\u6743\u91CD\u3002\u4ECE\u5DE6\u8FB9\u4E00\u4E2A\u8F93\u5165 token \u5230\u8FD9\u4E00\u5C42\u4E4B\u540E\u53F3\u8FB9\u4E00\u4E2A token \u7684\u8FB9\u8868\u793A\uFF1A\u81F3\u5C11\u6709\u4E00\u6761\u7531\u8FD9\u79CD\u8FB9\u7EC4\u6210\u3001\u6BCF\u5C42\u4E00\u6761\u7684\u8DEF\u5F84\u4ECE\u8F93\u5165\u901A\u5411\u5B83\uFF1B\u6570\u5B57\uFF08\u6574\u6570\uFF09\u662F\u8DEF\u5F84\u7684\u6761\u6570\uFF0C\u989C\u8272\u968F\u4E4B\u52A0\u6DF1\u3002\u6574\u4E2A\u6A21\u578B\u89C6\u56FE\u753B\u7684\u5C31\u662F\u88AB\u8BA1\u6570\u7684 0/1 \u56FE\u3002\u5B9A\u4E49\uFF1AP_l = B_l \xB7 B_(l\u22121) \xB7 \u2026 \xB7 B_1\uFF0C\u5176\u4E2D B_k = 1[\u0100_k > \u9608\u503C] \u662F\u7B2C k \u5C42\u4E8C\u503C\u5316\u7684\u5404\u5934\u5E73\u5747\u6CE8\u610F\u529B\u3002",
+  "Kobayashi et al. (2020): \u2016\u03A3_h A^h_ij f^h(x_j)\u2016, the size of what token j's value vectors actually add to token i through the heads and the output projection, rows normalised. Accounts for values; no residual.": "Kobayashi \u7B49\uFF082020\uFF09\uFF1A\u2016\u03A3_h A^h_ij f^h(x_j)\u2016\uFF0C\u5373 token j \u7684\u503C\u5411\u91CF\u7ECF\u8FC7\u5404\u5934\u548C\u8F93\u51FA\u6295\u5F71\u5B9E\u9645\u52A0\u5230 token i \u4E0A\u7684\u91CF\u7684\u5927\u5C0F\uFF0C\u6309\u884C\u5F52\u4E00\u5316\u3002\u8003\u8651\u4E86\u503C\u5411\u91CF\uFF1B\u4E0D\u542B\u6B8B\u5DEE\u3002",
+  "Kobayashi et al. (2021): the norm of each token's share of the attention block's output with the residual connection and the first layer norm (linearised at the receiving token's own scale), rows normalised. The residual keeps much of each token in place.": "Kobayashi \u7B49\uFF082021\uFF09\uFF1A\u6BCF\u4E2A token \u5728\u6CE8\u610F\u529B\u5757\u8F93\u51FA\uFF08\u542B\u6B8B\u5DEE\u8FDE\u63A5\u548C\u7B2C\u4E00\u4E2A\u5C42\u5F52\u4E00\u5316\uFF0C\u5728\u63A5\u6536 token \u81EA\u8EAB\u7684\u5C3A\u5EA6\u4E0A\u7EBF\u6027\u5316\uFF09\u4E2D\u6240\u5360\u4EFD\u989D\u7684\u8303\u6570\uFF0C\u6309\u884C\u5F52\u4E00\u5316\u3002\u6B8B\u5DEE\u8BA9\u6BCF\u4E2A token \u7684\u5F88\u5927\u4E00\u90E8\u5206\u7559\u5728\u539F\u5904\u3002",
+  Layer: "\u5C42",
+  "Layer maps (attention + residual)": "\u5C42\u6620\u5C04\uFF08\u6CE8\u610F\u529B + \u6B8B\u5DEE\uFF09",
+  "Like norm-based attention, but also counts the residual connection (each token keeps itself) and the layer norm (LN) after it. An edge means: that share of the right token's output of the attention block comes from the left token; the diagonal is usually large; the colour goes from pale (little) to dark (the most; the legend gives the scale). Definition: M[i, j] = \u2016LN_i(\u03A3_h A^h[i, j]\xB7f^h(x_j) + 1[i = j]\xB7x_i)\u2016, rows normalised, LN linearised at token i.": "\u4E0E\u57FA\u4E8E\u8303\u6570\u7684\u6CE8\u610F\u529B\u76F8\u4F3C\uFF0C\u4F46\u8FD8\u8BA1\u5165\u6B8B\u5DEE\u8FDE\u63A5\uFF08\u6BCF\u4E2A token \u4FDD\u7559\u81EA\u8EAB\uFF09\u548C\u5B83\u4E4B\u540E\u7684\u5C42\u5F52\u4E00\u5316\uFF08LN\uFF09\u3002\u4E00\u6761\u8FB9\u8868\u793A\uFF1A\u53F3\u8FB9 token \u7684\u6CE8\u610F\u529B\u5757\u8F93\u51FA\u4E2D\u6709\u8FD9\u4E48\u5927\u7684\u4EFD\u989D\u6765\u81EA\u5DE6\u8FB9\u7684 token\uFF1B\u5BF9\u89D2\u7EBF\u901A\u5E38\u5F88\u5927\uFF1B\u989C\u8272\u4ECE\u6D45\uFF08\u5C11\uFF09\u5230\u6DF1\uFF08\u6700\u591A\uFF1B\u8272\u9636\u89C1\u56FE\u4F8B\uFF09\u3002\u5B9A\u4E49\uFF1AM[i, j] = \u2016LN_i(\u03A3_h A^h[i, j]\xB7f^h(x_j) + 1[i = j]\xB7x_i)\u2016\uFF0C\u6309\u884C\u5F52\u4E00\u5316\uFF0CLN \u5728 token i \u5904\u7EBF\u6027\u5316\u3002",
+  Method: "\u65B9\u6CD5",
+  "Min weight": "\u6700\u5C0F\u6743\u91CD",
+  "Modarressi et al. (2022): the norm of each token's share of the whole encoder block's output (attention, residual and both layer norms; the feed-forward network skipped), rows normalised.": "Modarressi \u7B49\uFF082022\uFF09\uFF1A\u6BCF\u4E2A token \u5728\u6574\u4E2A\u7F16\u7801\u5668\u5757\u8F93\u51FA\uFF08\u6CE8\u610F\u529B\u3001\u6B8B\u5DEE\u548C\u4E24\u4E2A\u5C42\u5F52\u4E00\u5316\uFF1B\u7565\u53BB\u524D\u9988\u7F51\u7EDC\uFF09\u4E2D\u6240\u5360\u4EFD\u989D\u7684\u8303\u6570\uFF0C\u6309\u884C\u5F52\u4E00\u5316\u3002",
+  "Mohebbi et al. (2023): re-run each layer with token j's value vectors set to zero (attention weights kept) and measure how far each token's output moves, 1 \u2212 cos; rows normalised.": "Mohebbi \u7B49\uFF082023\uFF09\uFF1A\u628A token j \u7684\u503C\u5411\u91CF\u7F6E\u96F6\uFF08\u6CE8\u610F\u529B\u6743\u91CD\u4E0D\u53D8\uFF09\u540E\u91CD\u65B0\u8FD0\u884C\u6BCF\u4E00\u5C42\uFF0C\u7528 1 \u2212 cos \u8861\u91CF\u6BCF\u4E2A token \u7684\u8F93\u51FA\u79FB\u52A8\u4E86\u591A\u5C11\uFF1B\u6309\u884C\u5F52\u4E00\u5316\u3002",
+  "No explanation is available for this method.": "\u8FD9\u4E2A\u65B9\u6CD5\u6CA1\u6709\u8BF4\u660E\u3002",
+  "Norm-based attention": "\u57FA\u4E8E\u8303\u6570\u7684\u6CE8\u610F\u529B",
+  "Norm-based attention composed: 0.5\xB7M + 0.5\xB7I multiplied through the layers (the map holds no residual). How much of each input token reaches each position after this layer.": "\u57FA\u4E8E\u8303\u6570\u7684\u6CE8\u610F\u529B\u7684\u7EC4\u5408\uFF1A\u628A 0.5\xB7M + 0.5\xB7I \u9010\u5C42\u76F8\u4E58\uFF08\u6620\u5C04\u4E2D\u4E0D\u542B\u6B8B\u5DEE\uFF09\u3002\u6BCF\u4E2A\u8F93\u5165 token \u6709\u591A\u5C11\u5230\u8FBE\u8FD9\u4E00\u5C42\u4E4B\u540E\u7684\u6BCF\u4E2A\u4F4D\u7F6E\u3002",
+  "Norm-based attention, rolled out": "\u57FA\u4E8E\u8303\u6570\u7684\u6CE8\u610F\u529B\uFF0C\u5C55\u5F00",
+  "Norm: attention + residual + LN": "\u8303\u6570\uFF1A\u6CE8\u610F\u529B + \u6B8B\u5DEE + LN",
+  "Norm: attention + residual + LN composed: the maps multiplied through the layers, with no added identity (the residual is inside each map). How much of each input token reaches each position after this layer.": "\u8303\u6570\uFF1A\u6CE8\u610F\u529B + \u6B8B\u5DEE + LN\u7684\u7EC4\u5408\uFF1A\u628A\u5404\u5C42\u6620\u5C04\u9010\u5C42\u76F8\u4E58\uFF0C\u4E0D\u53E6\u52A0\u5355\u4F4D\u77E9\u9635\uFF08\u6B8B\u5DEE\u5DF2\u5728\u6BCF\u4E2A\u6620\u5C04\u4E4B\u5185\uFF09\u3002\u6BCF\u4E2A\u8F93\u5165 token \u6709\u591A\u5C11\u5230\u8FBE\u8FD9\u4E00\u5C42\u4E4B\u540E\u7684\u6BCF\u4E2A\u4F4D\u7F6E\u3002",
+  "Norm: attention + residual + LN, rolled out": "\u8303\u6570\uFF1A\u6CE8\u610F\u529B + \u6B8B\u5DEE + LN\uFF0C\u5C55\u5F00",
+  "One colour scale for both panes: the largest edge is {largest} ({a}: {max}, {b}: {maxB})": "\u4E24\u680F\u5171\u7528\u4E00\u4E2A\u8272\u9636\uFF1A\u6700\u5927\u7684\u8FB9\u662F {largest}\uFF08{a}\uFF1A{max}\uFF0C{b}\uFF1A{maxB}\uFF09",
+  "Path counts (binarised graph)": "\u8DEF\u5F84\u8BA1\u6570\uFF08\u4E8C\u503C\u5316\u56FE\uFF09",
+  "Pinned \xB7 ": "\u5DF2\u56FA\u5B9A \xB7 ",
+  "Point at a cell to name it; click it to open that layer and head.": "\u6307\u5411\u4E00\u683C\u53EF\u770B\u5B83\u7684\u540D\u5B57\uFF1B\u70B9\u51FB\u5B83\u5373\u53EF\u6253\u5F00\u90A3\u4E00\u5C42\u548C\u90A3\u4E2A\u5934\u3002",
+  "Products of the 0/1 matrices 1[\u0100 > threshold] (threshold set in the view): how many paths lead from each input token to each token after this layer. Only binary matrices count paths; products of weighted attention matrices have no such meaning.": "0/1 \u77E9\u9635 1[\u0100 > \u9608\u503C] \u7684\u4E58\u79EF\uFF08\u9608\u503C\u5728\u89C6\u56FE\u4E2D\u8BBE\u7F6E\uFF09\uFF1A\u4ECE\u6BCF\u4E2A\u8F93\u5165 token \u5230\u8FD9\u4E00\u5C42\u4E4B\u540E\u7684\u6BCF\u4E2A token \u6709\u591A\u5C11\u6761\u8DEF\u5F84\u3002\u53EA\u6709\u4E8C\u503C\u77E9\u9635\u7684\u4E58\u79EF\u624D\u662F\u8DEF\u5F84\u8BA1\u6570\uFF1B\u52A0\u6743\u6CE8\u610F\u529B\u77E9\u9635\u7684\u4E58\u79EF\u6CA1\u6709\u8FD9\u79CD\u542B\u4E49\u3002",
+  "Raw attention": "\u539F\u59CB\u6CE8\u610F\u529B",
+  "Raw attention with the part removed that has no effect on the layer's output: some weight patterns are cancelled by the value vectors and change nothing. An edge means: that much of the right token's attention to the left token actually reaches its output. Red edges are positive, blue negative. Definition: A_eff = A \u2212 (the projection of each row of A onto the null space of (V\xB7W_O)\u1D40), with V the values and W_O the head's output projection.": "\u53BB\u6389\u4E86\u5BF9\u8FD9\u4E00\u5C42\u8F93\u51FA\u6CA1\u6709\u5F71\u54CD\u7684\u90E8\u5206\u7684\u539F\u59CB\u6CE8\u610F\u529B\uFF1A\u6709\u4E9B\u6743\u91CD\u6A21\u5F0F\u4F1A\u88AB\u503C\u5411\u91CF\u62B5\u6D88\uFF0C\u4EC0\u4E48\u4E5F\u4E0D\u6539\u53D8\u3002\u4E00\u6761\u8FB9\u8868\u793A\uFF1A\u53F3\u8FB9 token \u5BF9\u5DE6\u8FB9 token \u7684\u6CE8\u610F\u529B\u4E2D\u6709\u8FD9\u4E48\u591A\u771F\u6B63\u5230\u8FBE\u4E86\u5B83\u7684\u8F93\u51FA\u3002\u7EA2\u8272\u7684\u8FB9\u4E3A\u6B63\uFF0C\u84DD\u8272\u4E3A\u8D1F\u3002\u5B9A\u4E49\uFF1AA_eff = A \u2212\uFF08A \u7684\u6BCF\u4E00\u884C\u5728 (V\xB7W_O)\u1D40 \u96F6\u7A7A\u95F4\u4E0A\u7684\u6295\u5F71\uFF09\uFF0C\u5176\u4E2D V \u662F\u503C\u5411\u91CF\uFF0CW_O \u662F\u8BE5\u5934\u7684\u8F93\u51FA\u6295\u5F71\u3002",
+  "Re-runs the layer with the left token's value vectors set to zero (the attention weights kept) and measures how much the right token's output changes. An edge means: that share of the right token's change comes from removing the left token; the colour goes from pale (little) to dark (the most; the legend gives the scale). Definition: M[i, j] = 1 \u2212 cos(y_i, y_i with the values of j zeroed), rows normalised.": "\u628A\u5DE6\u8FB9 token \u7684\u503C\u5411\u91CF\u7F6E\u96F6\uFF08\u6CE8\u610F\u529B\u6743\u91CD\u4E0D\u53D8\uFF09\u540E\u91CD\u65B0\u8FD0\u884C\u8FD9\u4E00\u5C42\uFF0C\u770B\u53F3\u8FB9 token \u7684\u8F93\u51FA\u53D8\u5316\u591A\u5C11\u3002\u4E00\u6761\u8FB9\u8868\u793A\uFF1A\u53F3\u8FB9 token \u7684\u53D8\u5316\u4E2D\u6709\u8FD9\u4E48\u5927\u7684\u4EFD\u989D\u6765\u81EA\u53BB\u6389\u5DE6\u8FB9\u7684 token\uFF1B\u989C\u8272\u4ECE\u6D45\uFF08\u5C11\uFF09\u5230\u6DF1\uFF08\u6700\u591A\uFF1B\u8272\u9636\u89C1\u56FE\u4F8B\uFF09\u3002\u5B9A\u4E49\uFF1AM[i, j] = 1 \u2212 cos(y_i, \u628A j \u7684\u503C\u5411\u91CF\u7F6E\u96F6\u540E\u7684 y_i)\uFF0C\u6309\u884C\u5F52\u4E00\u5316\u3002",
+  "Red: {a} is larger; blue: {b} is larger; grey: equal (0 at the centre)": "\u7EA2\u8272\uFF1A{a}\u66F4\u5927\uFF1B\u84DD\u8272\uFF1A{b}\u66F4\u5927\uFF1B\u7070\u8272\uFF1A\u76F8\u7B49\uFF08\u4E2D\u5FC3\u4E3A 0\uFF09",
+  "Rollout on effective attention: head-averaged, negative entries clipped, rows re-normalised (E1), then 0.5\xB7\u0100 + 0.5\xB7I multiplied through the layers. Clipping gives up exact output preservation.": "\u5728\u6709\u6548\u6CE8\u610F\u529B\u4E0A\u505A\u5C55\u5F00\uFF1A\u5404\u5934\u5E73\u5747\uFF0C\u8D1F\u503C\u622A\u65AD\uFF0C\u5404\u884C\u91CD\u65B0\u5F52\u4E00\u5316\uFF08E1\uFF09\uFF0C\u518D\u628A 0.5\xB7\u0100 + 0.5\xB7I \u9010\u5C42\u76F8\u4E58\u3002\u622A\u65AD\u4F1A\u5931\u53BB\u5BF9\u8F93\u51FA\u7684\u7CBE\u786E\u4FDD\u6301\u3002",
+  "Rollout through cross-attention": "\u7ECF\u4EA4\u53C9\u6CE8\u610F\u529B\u7684\u5C55\u5F00",
+  "Rollout, receptive-field normalised": "\u5C55\u5F00\uFF0C\u611F\u53D7\u91CE\u5F52\u4E00\u5316",
+  "Row t (the target position) of the last layer's head-averaged A \u2299 \u2202y/\u2202A.": "\u6700\u540E\u4E00\u5C42\u5404\u5934\u5E73\u5747\u7684 A \u2299 \u2202y/\u2202A \u7684\u7B2C t \u884C\uFF08\u76EE\u6807\u4F4D\u7F6E\uFF09\u3002",
+  "Show or hide what the selected method draws, in plain words": "\u7528\u901A\u4FD7\u7684\u8BDD\u663E\u793A\u6216\u9690\u85CF\u6240\u9009\u65B9\u6CD5\u753B\u7684\u662F\u4EC0\u4E48",
+  "Side by side on one colour scale, or the difference of the two per edge": "\u4EE5\u540C\u4E00\u8272\u9636\u5E76\u6392\u663E\u793A\uFF0C\u6216\u663E\u793A\u4E24\u8005\u5728\u6BCF\u6761\u8FB9\u4E0A\u7684\u5DEE",
+  "Smallest weight drawn": "\u753B\u51FA\u7684\u6700\u5C0F\u6743\u91CD",
+  "Special tokens": "\u7279\u6B8A token",
+  "Sundararajan et al. (2017): gradients integrated from a [MASK] baseline to each embedding, times the difference, summed over its dimensions; steps doubled until the completeness error is below 5%.": "Sundararajan \u7B49\uFF082017\uFF09\uFF1A\u6CBF\u4ECE [MASK] \u57FA\u7EBF\u5230\u6BCF\u4E2A\u8BCD\u5411\u91CF\u7684\u8DEF\u5F84\u79EF\u5206\u68AF\u5EA6\uFF0C\u4E58\u4EE5\u4E24\u8005\u4E4B\u5DEE\uFF0C\u518D\u5BF9\u5404\u7EF4\u6C42\u548C\uFF1B\u6B65\u6570\u52A0\u500D\u76F4\u5230\u5B8C\u5907\u6027\u8BEF\u5DEE\u4F4E\u4E8E 5%\u3002",
+  Target: "\u76EE\u6807",
+  "Target to explain": "\u8981\u89E3\u91CA\u7684\u76EE\u6807",
+  "Teaching overlay: size each token's dot by its in-degree (the right column's row sums) or out-degree (the left column's column sums)": "\u6559\u5B66\u53E0\u52A0\uFF1A\u6309\u5165\u5EA6\uFF08\u53F3\u5217\u7684\u884C\u548C\uFF09\u6216\u51FA\u5EA6\uFF08\u5DE6\u5217\u7684\u5217\u548C\uFF09\u51B3\u5B9A\u6BCF\u4E2A token \u5706\u70B9\u7684\u5927\u5C0F",
+  "The 0/1 matrix 1[\u0100 > threshold] of each layer (threshold set in the view): an edge where the head-averaged attention exceeds the threshold. The graph whose paths the path counts count.": "\u6BCF\u5C42\u7684 0/1 \u77E9\u9635 1[\u0100 > \u9608\u503C]\uFF08\u9608\u503C\u5728\u89C6\u56FE\u4E2D\u8BBE\u7F6E\uFF09\uFF1A\u5404\u5934\u5E73\u5747\u6CE8\u610F\u529B\u8D85\u8FC7\u9608\u503C\u7684\u5730\u65B9\u6709\u4E00\u6761\u8FB9\u3002\u8DEF\u5F84\u8BA1\u6570\u6570\u7684\u5C31\u662F\u8FD9\u5F20\u56FE\u4E0A\u7684\u8DEF\u5F84\u3002",
+  "The L2 norm of the gradient of the target with respect to each token's word embedding.": "\u76EE\u6807\u5BF9\u6BCF\u4E2A token \u8BCD\u5411\u91CF\u7684\u68AF\u5EA6\u7684 L2 \u8303\u6570\u3002",
+  "The gradient with respect to each word embedding times the embedding, summed over its dimensions.": "\u5BF9\u6BCF\u4E2A\u8BCD\u5411\u91CF\u7684\u68AF\u5EA6\u4E58\u4EE5\u8BE5\u8BCD\u5411\u91CF\uFF0C\u518D\u5BF9\u5404\u7EF4\u6C42\u548C\u3002",
+  "The graph the whole-model view draws: in an encoder layer, the source tokens' attention to each other; in a decoder layer, each target position's cross-attention to the source and self-attention to the target before it, together. Tokens a layer does not touch keep their state: a horizontal edge of weight 1. Definition: encoder layer \u0100_enc on the source rows; decoder layer [C\u0304 | \u0100_self] on the target rows (head means).": "\u6574\u4E2A\u6A21\u578B\u89C6\u56FE\u6240\u753B\u7684\u56FE\uFF1A\u7F16\u7801\u5668\u5C42\u4E2D\u662F\u6E90 token \u4E4B\u95F4\u7684\u6CE8\u610F\u529B\uFF1B\u89E3\u7801\u5668\u5C42\u4E2D\u662F\u6BCF\u4E2A\u76EE\u6807\u4F4D\u7F6E\u5BF9\u6E90\u7684\u4EA4\u53C9\u6CE8\u610F\u529B\u4E0E\u5BF9\u5B83\u4E4B\u524D\u76EE\u6807\u7684\u81EA\u6CE8\u610F\u529B\u5408\u5728\u4E00\u8D77\u3002\u4E00\u5C42\u4E0D\u89E6\u53CA\u7684 token \u4FDD\u6301\u539F\u72B6\uFF1A\u4E00\u6761\u6743\u91CD\u4E3A 1 \u7684\u6C34\u5E73\u8FB9\u3002\u5B9A\u4E49\uFF1A\u7F16\u7801\u5668\u5C42\u5728\u6E90\u7684\u884C\u4E0A\u4E3A \u0100_enc\uFF1B\u89E3\u7801\u5668\u5C42\u5728\u76EE\u6807\u7684\u884C\u4E0A\u4E3A [C\u0304 | \u0100_self]\uFF08\u5404\u5934\u5E73\u5747\uFF09\u3002",
+  "The input image, {rows}\xD7{cols} patches, coloured by {what}": "\u8F93\u5165\u56FE\u50CF\uFF0C{rows}\xD7{cols} \u4E2A\u56FE\u5757\uFF0C\u7740\u8272\u4F9D\u636E\uFF1A{what}",
+  "The number the token scores explain: a logit, a similarity, or your own (w.set_target)": "token \u5206\u6570\u6240\u89E3\u91CA\u7684\u6570\uFF1A\u4E00\u4E2A logit\u3001\u4E00\u4E2A\u76F8\u4F3C\u5EA6\uFF0C\u6216\u4F60\u81EA\u5DF1\u7684\u76EE\u6807\uFF08w.set_target\uFF09",
+  "The per-layer map (ALTI) followed through all layers up to this one. An edge from an input token on the left to a token on the right after this layer means: that share of the right token traces back to the input token; the colour goes from pale (little) to dark (the most; the legend gives the scale). Definition: R_l = M_l \xB7 \u2026 \xB7 M_1, with M the per-layer map (the residual is already inside it). The per-layer map: ALTI (aggregation of layer-wise token-to-token interactions) asks how close each token's contribution is to the right token's output: a contribution close to the output counts much. An edge means: that share of the right token's block output is made by the left token; the colour goes from pale (little) to dark (the most; the legend gives the scale). Definition: M[i, j] = max(0, \u2016y_i\u2016\u2081 \u2212 \u2016y_i \u2212 T_i(x_j)\u2016\u2081), rows normalised, with T_i(x_j) token j's transformed vector and y_i the output.": "\u6CBF\u7740\u6BCF\u5C42\u7684\u6620\u5C04\uFF08ALTI\uFF09\u7A7F\u8FC7\u5230\u8FD9\u4E00\u5C42\u4E3A\u6B62\u7684\u6240\u6709\u5C42\u3002\u4ECE\u5DE6\u8FB9\u4E00\u4E2A\u8F93\u5165 token \u5230\u8FD9\u4E00\u5C42\u4E4B\u540E\u53F3\u8FB9\u4E00\u4E2A token \u7684\u8FB9\u8868\u793A\uFF1A\u53F3\u8FB9\u7684 token \u6709\u8FD9\u4E48\u5927\u7684\u4EFD\u989D\u53EF\u8FFD\u6EAF\u5230\u8FD9\u4E2A\u8F93\u5165 token\uFF1B\u989C\u8272\u4ECE\u6D45\uFF08\u5C11\uFF09\u5230\u6DF1\uFF08\u6700\u591A\uFF1B\u8272\u9636\u89C1\u56FE\u4F8B\uFF09\u3002\u5B9A\u4E49\uFF1AR_l = M_l \xB7 \u2026 \xB7 M_1\uFF0C\u5176\u4E2D M \u662F\u6BCF\u5C42\u7684\u6620\u5C04\uFF08\u6B8B\u5DEE\u5DF2\u5728\u5176\u4E2D\uFF09\u3002 \u6BCF\u5C42\u7684\u6620\u5C04\uFF1AALTI\uFF08\u9010\u5C42 token \u95F4\u76F8\u4E92\u4F5C\u7528\u7684\u805A\u5408\uFF09\u770B\u6BCF\u4E2A token \u7684\u8D21\u732E\u4E0E\u53F3\u8FB9 token \u7684\u8F93\u51FA\u6709\u591A\u63A5\u8FD1\uFF1A\u8D8A\u63A5\u8FD1\u8F93\u51FA\uFF0C\u8D21\u732E\u8D8A\u5927\u3002\u4E00\u6761\u8FB9\u8868\u793A\uFF1A\u53F3\u8FB9 token \u7684\u5757\u8F93\u51FA\u4E2D\u6709\u8FD9\u4E48\u5927\u7684\u4EFD\u989D\u7531\u5DE6\u8FB9\u7684 token \u6784\u6210\uFF1B\u989C\u8272\u4ECE\u6D45\uFF08\u5C11\uFF09\u5230\u6DF1\uFF08\u6700\u591A\uFF1B\u8272\u9636\u89C1\u56FE\u4F8B\uFF09\u3002\u5B9A\u4E49\uFF1AM[i, j] = max(0, \u2016y_i\u2016\u2081 \u2212 \u2016y_i \u2212 T_i(x_j)\u2016\u2081)\uFF0C\u6309\u884C\u5F52\u4E00\u5316\uFF0C\u5176\u4E2D T_i(x_j) \u662F token j \u53D8\u6362\u540E\u7684\u5411\u91CF\uFF0Cy_i \u662F\u8F93\u51FA\u3002",
+  "The per-layer map (GlobEnc) followed through all layers up to this one. An edge from an input token on the left to a token on the right after this layer means: that share of the right token traces back to the input token; the colour goes from pale (little) to dark (the most; the legend gives the scale). Definition: R_l = M_l \xB7 \u2026 \xB7 M_1, with M the per-layer map (the residual is already inside it). The per-layer map: GlobEnc (global encoder attribution) extends the norm-based view over the whole encoder block: attention, residual and both layer norms (the feed-forward network is skipped). An edge means: that share of the right token's block output comes from the left token; the colour goes from pale (little) to dark (the most; the legend gives the scale). Definition: M[i, j] = \u2016LN2_i(LN1_i(\u03A3_h A^h[i, j]\xB7f^h(x_j) + 1[i = j]\xB7x_i) + \u2026)\u2016, rows normalised.": "\u6CBF\u7740\u6BCF\u5C42\u7684\u6620\u5C04\uFF08GlobEnc\uFF09\u7A7F\u8FC7\u5230\u8FD9\u4E00\u5C42\u4E3A\u6B62\u7684\u6240\u6709\u5C42\u3002\u4ECE\u5DE6\u8FB9\u4E00\u4E2A\u8F93\u5165 token \u5230\u8FD9\u4E00\u5C42\u4E4B\u540E\u53F3\u8FB9\u4E00\u4E2A token \u7684\u8FB9\u8868\u793A\uFF1A\u53F3\u8FB9\u7684 token \u6709\u8FD9\u4E48\u5927\u7684\u4EFD\u989D\u53EF\u8FFD\u6EAF\u5230\u8FD9\u4E2A\u8F93\u5165 token\uFF1B\u989C\u8272\u4ECE\u6D45\uFF08\u5C11\uFF09\u5230\u6DF1\uFF08\u6700\u591A\uFF1B\u8272\u9636\u89C1\u56FE\u4F8B\uFF09\u3002\u5B9A\u4E49\uFF1AR_l = M_l \xB7 \u2026 \xB7 M_1\uFF0C\u5176\u4E2D M \u662F\u6BCF\u5C42\u7684\u6620\u5C04\uFF08\u6B8B\u5DEE\u5DF2\u5728\u5176\u4E2D\uFF09\u3002 \u6BCF\u5C42\u7684\u6620\u5C04\uFF1AGlobEnc\uFF08\u5168\u5C40\u7F16\u7801\u5668\u5F52\u56E0\uFF09\u628A\u57FA\u4E8E\u8303\u6570\u7684\u89C6\u89D2\u6269\u5C55\u5230\u6574\u4E2A\u7F16\u7801\u5668\u5757\uFF1A\u6CE8\u610F\u529B\u3001\u6B8B\u5DEE\u548C\u4E24\u4E2A\u5C42\u5F52\u4E00\u5316\uFF08\u7565\u53BB\u524D\u9988\u7F51\u7EDC\uFF09\u3002\u4E00\u6761\u8FB9\u8868\u793A\uFF1A\u53F3\u8FB9 token \u7684\u5757\u8F93\u51FA\u4E2D\u6709\u8FD9\u4E48\u5927\u7684\u4EFD\u989D\u6765\u81EA\u5DE6\u8FB9\u7684 token\uFF1B\u989C\u8272\u4ECE\u6D45\uFF08\u5C11\uFF09\u5230\u6DF1\uFF08\u6700\u591A\uFF1B\u8272\u9636\u89C1\u56FE\u4F8B\uFF09\u3002\u5B9A\u4E49\uFF1AM[i, j] = \u2016LN2_i(LN1_i(\u03A3_h A^h[i, j]\xB7f^h(x_j) + 1[i = j]\xB7x_i) + \u2026)\u2016\uFF0C\u6309\u884C\u5F52\u4E00\u5316\u3002",
+  "The per-layer map (Norm-based attention) followed through all layers up to this one. An edge from an input token on the left to a token on the right after this layer means: that share of the right token traces back to the input token; the colour goes from pale (little) to dark (the most; the legend gives the scale). Definition: R_l = (0.5\xB7M_l + 0.5\xB7I) \xB7 \u2026 \xB7 (0.5\xB7M_1 + 0.5\xB7I), with M the per-layer map and I the identity (half of each step is the residual, which the map leaves out). The per-layer map: Weighs attention by the size of what is actually passed: a large weight on a token with a tiny value vector moves little. An edge means: that share of what this layer's attention adds to the right token comes from the left token; the colour goes from pale (little) to dark (the most; the legend gives the scale). Definition: M[i, j] = \u2016\u03A3_h A^h[i, j] \xB7 f^h(x_j)\u2016, rows normalised, with f^h(x) = x\xB7W_V^h\xB7W_O^h the head's value and output projection.": "\u6CBF\u7740\u6BCF\u5C42\u7684\u6620\u5C04\uFF08\u57FA\u4E8E\u8303\u6570\u7684\u6CE8\u610F\u529B\uFF09\u7A7F\u8FC7\u5230\u8FD9\u4E00\u5C42\u4E3A\u6B62\u7684\u6240\u6709\u5C42\u3002\u4ECE\u5DE6\u8FB9\u4E00\u4E2A\u8F93\u5165 token \u5230\u8FD9\u4E00\u5C42\u4E4B\u540E\u53F3\u8FB9\u4E00\u4E2A token \u7684\u8FB9\u8868\u793A\uFF1A\u53F3\u8FB9\u7684 token \u6709\u8FD9\u4E48\u5927\u7684\u4EFD\u989D\u53EF\u8FFD\u6EAF\u5230\u8FD9\u4E2A\u8F93\u5165 token\uFF1B\u989C\u8272\u4ECE\u6D45\uFF08\u5C11\uFF09\u5230\u6DF1\uFF08\u6700\u591A\uFF1B\u8272\u9636\u89C1\u56FE\u4F8B\uFF09\u3002\u5B9A\u4E49\uFF1AR_l = (0.5\xB7M_l + 0.5\xB7I) \xB7 \u2026 \xB7 (0.5\xB7M_1 + 0.5\xB7I)\uFF0C\u5176\u4E2D M \u662F\u6BCF\u5C42\u7684\u6620\u5C04\uFF0CI \u662F\u5355\u4F4D\u77E9\u9635\uFF08\u6BCF\u4E00\u6B65\u7684\u4E00\u534A\u662F\u6B8B\u5DEE\uFF0C\u6620\u5C04\u4E2D\u6CA1\u6709\u5B83\uFF09\u3002 \u6BCF\u5C42\u7684\u6620\u5C04\uFF1A\u6309\u5B9E\u9645\u4F20\u9012\u7684\u91CF\u7684\u5927\u5C0F\u6765\u8861\u91CF\u6CE8\u610F\u529B\uFF1A\u7ED9\u4E00\u4E2A\u503C\u5411\u91CF\u5F88\u5C0F\u7684 token \u518D\u5927\u7684\u6743\u91CD\u4E5F\u4F20\u4E0D\u4E86\u591A\u5C11\u3002\u4E00\u6761\u8FB9\u8868\u793A\uFF1A\u8FD9\u4E00\u5C42\u6CE8\u610F\u529B\u52A0\u5230\u53F3\u8FB9 token \u4E0A\u7684\u91CF\u4E2D\u6709\u8FD9\u4E48\u5927\u7684\u4EFD\u989D\u6765\u81EA\u5DE6\u8FB9\u7684 token\uFF1B\u989C\u8272\u4ECE\u6D45\uFF08\u5C11\uFF09\u5230\u6DF1\uFF08\u6700\u591A\uFF1B\u8272\u9636\u89C1\u56FE\u4F8B\uFF09\u3002\u5B9A\u4E49\uFF1AM[i, j] = \u2016\u03A3_h A^h[i, j] \xB7 f^h(x_j)\u2016\uFF0C\u6309\u884C\u5F52\u4E00\u5316\uFF0C\u5176\u4E2D f^h(x) = x\xB7W_V^h\xB7W_O^h \u662F\u8BE5\u5934\u7684\u503C\u6295\u5F71\u548C\u8F93\u51FA\u6295\u5F71\u3002",
+  "The per-layer map (Norm: attention + residual + LN) followed through all layers up to this one. An edge from an input token on the left to a token on the right after this layer means: that share of the right token traces back to the input token; the colour goes from pale (little) to dark (the most; the legend gives the scale). Definition: R_l = M_l \xB7 \u2026 \xB7 M_1, with M the per-layer map (the residual is already inside it). The per-layer map: Like norm-based attention, but also counts the residual connection (each token keeps itself) and the layer norm (LN) after it. An edge means: that share of the right token's output of the attention block comes from the left token; the diagonal is usually large; the colour goes from pale (little) to dark (the most; the legend gives the scale). Definition: M[i, j] = \u2016LN_i(\u03A3_h A^h[i, j]\xB7f^h(x_j) + 1[i = j]\xB7x_i)\u2016, rows normalised, LN linearised at token i.": "\u6CBF\u7740\u6BCF\u5C42\u7684\u6620\u5C04\uFF08\u8303\u6570\uFF1A\u6CE8\u610F\u529B + \u6B8B\u5DEE + LN\uFF09\u7A7F\u8FC7\u5230\u8FD9\u4E00\u5C42\u4E3A\u6B62\u7684\u6240\u6709\u5C42\u3002\u4ECE\u5DE6\u8FB9\u4E00\u4E2A\u8F93\u5165 token \u5230\u8FD9\u4E00\u5C42\u4E4B\u540E\u53F3\u8FB9\u4E00\u4E2A token \u7684\u8FB9\u8868\u793A\uFF1A\u53F3\u8FB9\u7684 token \u6709\u8FD9\u4E48\u5927\u7684\u4EFD\u989D\u53EF\u8FFD\u6EAF\u5230\u8FD9\u4E2A\u8F93\u5165 token\uFF1B\u989C\u8272\u4ECE\u6D45\uFF08\u5C11\uFF09\u5230\u6DF1\uFF08\u6700\u591A\uFF1B\u8272\u9636\u89C1\u56FE\u4F8B\uFF09\u3002\u5B9A\u4E49\uFF1AR_l = M_l \xB7 \u2026 \xB7 M_1\uFF0C\u5176\u4E2D M \u662F\u6BCF\u5C42\u7684\u6620\u5C04\uFF08\u6B8B\u5DEE\u5DF2\u5728\u5176\u4E2D\uFF09\u3002 \u6BCF\u5C42\u7684\u6620\u5C04\uFF1A\u4E0E\u57FA\u4E8E\u8303\u6570\u7684\u6CE8\u610F\u529B\u76F8\u4F3C\uFF0C\u4F46\u8FD8\u8BA1\u5165\u6B8B\u5DEE\u8FDE\u63A5\uFF08\u6BCF\u4E2A token \u4FDD\u7559\u81EA\u8EAB\uFF09\u548C\u5B83\u4E4B\u540E\u7684\u5C42\u5F52\u4E00\u5316\uFF08LN\uFF09\u3002\u4E00\u6761\u8FB9\u8868\u793A\uFF1A\u53F3\u8FB9 token \u7684\u6CE8\u610F\u529B\u5757\u8F93\u51FA\u4E2D\u6709\u8FD9\u4E48\u5927\u7684\u4EFD\u989D\u6765\u81EA\u5DE6\u8FB9\u7684 token\uFF1B\u5BF9\u89D2\u7EBF\u901A\u5E38\u5F88\u5927\uFF1B\u989C\u8272\u4ECE\u6D45\uFF08\u5C11\uFF09\u5230\u6DF1\uFF08\u6700\u591A\uFF1B\u8272\u9636\u89C1\u56FE\u4F8B\uFF09\u3002\u5B9A\u4E49\uFF1AM[i, j] = \u2016LN_i(\u03A3_h A^h[i, j]\xB7f^h(x_j) + 1[i = j]\xB7x_i)\u2016\uFF0C\u6309\u884C\u5F52\u4E00\u5316\uFF0CLN \u5728 token i \u5904\u7EBF\u6027\u5316\u3002",
+  "The per-layer map (Value zeroing) followed through all layers up to this one. An edge from an input token on the left to a token on the right after this layer means: that share of the right token traces back to the input token; the colour goes from pale (little) to dark (the most; the legend gives the scale). Definition: R_l = M_l \xB7 \u2026 \xB7 M_1, with M the per-layer map (the residual is already inside it). The per-layer map: Re-runs the layer with the left token's value vectors set to zero (the attention weights kept) and measures how much the right token's output changes. An edge means: that share of the right token's change comes from removing the left token; the colour goes from pale (little) to dark (the most; the legend gives the scale). Definition: M[i, j] = 1 \u2212 cos(y_i, y_i with the values of j zeroed), rows normalised.": "\u6CBF\u7740\u6BCF\u5C42\u7684\u6620\u5C04\uFF08\u503C\u7F6E\u96F6\uFF09\u7A7F\u8FC7\u5230\u8FD9\u4E00\u5C42\u4E3A\u6B62\u7684\u6240\u6709\u5C42\u3002\u4ECE\u5DE6\u8FB9\u4E00\u4E2A\u8F93\u5165 token \u5230\u8FD9\u4E00\u5C42\u4E4B\u540E\u53F3\u8FB9\u4E00\u4E2A token \u7684\u8FB9\u8868\u793A\uFF1A\u53F3\u8FB9\u7684 token \u6709\u8FD9\u4E48\u5927\u7684\u4EFD\u989D\u53EF\u8FFD\u6EAF\u5230\u8FD9\u4E2A\u8F93\u5165 token\uFF1B\u989C\u8272\u4ECE\u6D45\uFF08\u5C11\uFF09\u5230\u6DF1\uFF08\u6700\u591A\uFF1B\u8272\u9636\u89C1\u56FE\u4F8B\uFF09\u3002\u5B9A\u4E49\uFF1AR_l = M_l \xB7 \u2026 \xB7 M_1\uFF0C\u5176\u4E2D M \u662F\u6BCF\u5C42\u7684\u6620\u5C04\uFF08\u6B8B\u5DEE\u5DF2\u5728\u5176\u4E2D\uFF09\u3002 \u6BCF\u5C42\u7684\u6620\u5C04\uFF1A\u628A\u5DE6\u8FB9 token \u7684\u503C\u5411\u91CF\u7F6E\u96F6\uFF08\u6CE8\u610F\u529B\u6743\u91CD\u4E0D\u53D8\uFF09\u540E\u91CD\u65B0\u8FD0\u884C\u8FD9\u4E00\u5C42\uFF0C\u770B\u53F3\u8FB9 token \u7684\u8F93\u51FA\u53D8\u5316\u591A\u5C11\u3002\u4E00\u6761\u8FB9\u8868\u793A\uFF1A\u53F3\u8FB9 token \u7684\u53D8\u5316\u4E2D\u6709\u8FD9\u4E48\u5927\u7684\u4EFD\u989D\u6765\u81EA\u53BB\u6389\u5DE6\u8FB9\u7684 token\uFF1B\u989C\u8272\u4ECE\u6D45\uFF08\u5C11\uFF09\u5230\u6DF1\uFF08\u6700\u591A\uFF1B\u8272\u9636\u89C1\u56FE\u4F8B\uFF09\u3002\u5B9A\u4E49\uFF1AM[i, j] = 1 \u2212 cos(y_i, \u628A j \u7684\u503C\u5411\u91CF\u7F6E\u96F6\u540E\u7684 y_i)\uFF0C\u6309\u884C\u5F52\u4E00\u5316\u3002",
+  "This model has no output head: choose a target from Python, e.g. w.set_target(attn_widget.targets.similarity(...))": "\u8FD9\u4E2A\u6A21\u578B\u6CA1\u6709\u8F93\u51FA\u5934\uFF1A\u8BF7\u5728 Python \u4E2D\u9009\u62E9\u76EE\u6807\uFF0C\u4F8B\u5982 w.set_target(attn_widget.targets.similarity(...))",
+  "Through the whole model (encoder \u2192 decoder)": "\u8D2F\u7A7F\u6574\u4E2A\u6A21\u578B\uFF08\u7F16\u7801\u5668 \u2192 \u89E3\u7801\u5668\uFF09",
+  "Token rows": "token \u884C",
+  "Token rows shown": "\u663E\u793A\u7684 token \u884C\u6570",
+  "Token scores": "token \u5206\u6570",
+  "Token scores ({name}) failed: {message}": "token \u5206\u6570\uFF08{name}\uFF09\u5931\u8D25\uFF1A{message}",
+  "Treats the layer maps as pipes with capacities and asks how much can flow from an input token (left) to a token after this layer (right) at once, through every path together; each row is then scaled to sum to 1. Unlike rollout it is not a sum over paths: shared bottlenecks limit it. Definition: max-flow from input j to token t in the layered graph of the layer maps, normalised per row.": "\u628A\u5C42\u6620\u5C04\u770B\u4F5C\u6709\u5BB9\u91CF\u7684\u7BA1\u9053\uFF0C\u95EE\u4ECE\u4E00\u4E2A\u8F93\u5165 token\uFF08\u5DE6\uFF09\u5230\u8FD9\u4E00\u5C42\u4E4B\u540E\u7684\u4E00\u4E2A token\uFF08\u53F3\uFF09\u540C\u65F6\u7ECF\u8FC7\u6240\u6709\u8DEF\u5F84\u6700\u591A\u80FD\u6D41\u8FC7\u591A\u5C11\uFF1B\u7136\u540E\u628A\u6BCF\u884C\u7F29\u653E\u5230\u548C\u4E3A 1\u3002\u4E0E\u5C55\u5F00\u4E0D\u540C\uFF0C\u5B83\u4E0D\u662F\u5BF9\u8DEF\u5F84\u6C42\u548C\uFF1A\u5171\u4EAB\u7684\u74F6\u9888\u4F1A\u9650\u5236\u5B83\u3002\u5B9A\u4E49\uFF1A\u5728\u5C42\u6620\u5C04\u6784\u6210\u7684\u5206\u5C42\u56FE\u4E2D\u4ECE\u8F93\u5165 j \u5230 token t \u7684\u6700\u5927\u6D41\uFF0C\u6309\u884C\u5F52\u4E00\u5316\u3002",
+  "Treats the layers as a network of pipes whose widths are the attention weights (plus the residual) and asks how much can flow from each input token to each token after this layer. An edge means: the largest amount that can flow from the input token to the right token, as a share of its row; the colour goes from pale (little) to dark (the most; the legend gives the scale). Definition: F_l[i, j] = maxflow(input j \u2192 token i after layer l) with capacities 0.5\xB7\u0100 + 0.5\xB7I, rows normalised.": "\u628A\u5404\u5C42\u770B\u4F5C\u4E00\u4E2A\u7BA1\u9053\u7F51\u7EDC\uFF0C\u7BA1\u9053\u5BBD\u5EA6\u662F\u6CE8\u610F\u529B\u6743\u91CD\uFF08\u52A0\u4E0A\u6B8B\u5DEE\uFF09\uFF0C\u95EE\u4ECE\u6BCF\u4E2A\u8F93\u5165 token \u5230\u8FD9\u4E00\u5C42\u4E4B\u540E\u7684\u6BCF\u4E2A token \u6700\u591A\u80FD\u6D41\u8FC7\u591A\u5C11\u3002\u4E00\u6761\u8FB9\u8868\u793A\uFF1A\u4ECE\u8F93\u5165 token \u5230\u53F3\u8FB9 token \u6700\u591A\u80FD\u6D41\u8FC7\u7684\u91CF\uFF0C\u5360\u8BE5\u884C\u7684\u4EFD\u989D\uFF1B\u989C\u8272\u4ECE\u6D45\uFF08\u5C11\uFF09\u5230\u6DF1\uFF08\u6700\u591A\uFF1B\u8272\u9636\u89C1\u56FE\u4F8B\uFF09\u3002\u5B9A\u4E49\uFF1AF_l[i, j] = maxflow(\u8F93\u5165 j \u2192 \u7B2C l \u5C42\u4E4B\u540E\u7684 token i)\uFF0C\u5BB9\u91CF\u4E3A 0.5\xB7\u0100 + 0.5\xB7I\uFF0C\u6309\u884C\u5F52\u4E00\u5316\u3002",
+  "Value zeroing": "\u503C\u7F6E\u96F6",
+  "Value zeroing composed: the maps multiplied through the layers, with no added identity (the residual is inside each map). How much of each input token reaches each position after this layer.": "\u503C\u7F6E\u96F6\u7684\u7EC4\u5408\uFF1A\u628A\u5404\u5C42\u6620\u5C04\u9010\u5C42\u76F8\u4E58\uFF0C\u4E0D\u53E6\u52A0\u5355\u4F4D\u77E9\u9635\uFF08\u6B8B\u5DEE\u5DF2\u5728\u6BCF\u4E2A\u6620\u5C04\u4E4B\u5185\uFF09\u3002\u6BCF\u4E2A\u8F93\u5165 token \u6709\u591A\u5C11\u5230\u8FBE\u8FD9\u4E00\u5C42\u4E4B\u540E\u7684\u6BCF\u4E2A\u4F4D\u7F6E\u3002",
+  "Value zeroing, rolled out": "\u503C\u7F6E\u96F6\uFF0C\u5C55\u5F00",
+  "Values: {a} | {b} \xB7 ": "\u6570\u503C\uFF1A{a} | {b} \xB7 ",
+  View: "\u89C6\u56FE",
+  "Weighs attention by the size of what is actually passed: a large weight on a token with a tiny value vector moves little. An edge means: that share of what this layer's attention adds to the right token comes from the left token; the colour goes from pale (little) to dark (the most; the legend gives the scale). Definition: M[i, j] = \u2016\u03A3_h A^h[i, j] \xB7 f^h(x_j)\u2016, rows normalised, with f^h(x) = x\xB7W_V^h\xB7W_O^h the head's value and output projection.": "\u6309\u5B9E\u9645\u4F20\u9012\u7684\u91CF\u7684\u5927\u5C0F\u6765\u8861\u91CF\u6CE8\u610F\u529B\uFF1A\u7ED9\u4E00\u4E2A\u503C\u5411\u91CF\u5F88\u5C0F\u7684 token \u518D\u5927\u7684\u6743\u91CD\u4E5F\u4F20\u4E0D\u4E86\u591A\u5C11\u3002\u4E00\u6761\u8FB9\u8868\u793A\uFF1A\u8FD9\u4E00\u5C42\u6CE8\u610F\u529B\u52A0\u5230\u53F3\u8FB9 token \u4E0A\u7684\u91CF\u4E2D\u6709\u8FD9\u4E48\u5927\u7684\u4EFD\u989D\u6765\u81EA\u5DE6\u8FB9\u7684 token\uFF1B\u989C\u8272\u4ECE\u6D45\uFF08\u5C11\uFF09\u5230\u6DF1\uFF08\u6700\u591A\uFF1B\u8272\u9636\u89C1\u56FE\u4F8B\uFF09\u3002\u5B9A\u4E49\uFF1AM[i, j] = \u2016\u03A3_h A^h[i, j] \xB7 f^h(x_j)\u2016\uFF0C\u6309\u884C\u5F52\u4E00\u5316\uFF0C\u5176\u4E2D f^h(x) = x\xB7W_V^h\xB7W_O^h \u662F\u8BE5\u5934\u7684\u503C\u6295\u5F71\u548C\u8F93\u51FA\u6295\u5F71\u3002",
+  "What rollout multiplies, one layer at a time. An edge says what share of a token after this layer comes from a token before it, counting the residual connection as half of each attention step. Definition: encoder layer 0.5\xB7\u0100 + 0.5\xB7I on the source; decoder layer: half from the source through cross-attention (0.5\xB7C\u0304), half from the target through self-attention plus residual (0.5\xB7(0.5\xB7\u0100 + 0.5\xB7I)).": "\u5C55\u5F00\u6240\u76F8\u4E58\u7684\u4E1C\u897F\uFF0C\u4E00\u6B21\u4E00\u5C42\u3002\u4E00\u6761\u8FB9\u8868\u793A\u8FD9\u4E00\u5C42\u4E4B\u540E\u7684\u4E00\u4E2A token \u6709\u591A\u5927\u4EFD\u989D\u6765\u81EA\u8FD9\u4E00\u5C42\u4E4B\u524D\u7684\u4E00\u4E2A token\uFF0C\u628A\u6B8B\u5DEE\u8FDE\u63A5\u7B97\u4F5C\u6BCF\u4E2A\u6CE8\u610F\u529B\u6B65\u9AA4\u7684\u4E00\u534A\u3002\u5B9A\u4E49\uFF1A\u7F16\u7801\u5668\u5C42\u5728\u6E90\u4E0A\u4E3A 0.5\xB7\u0100 + 0.5\xB7I\uFF1B\u89E3\u7801\u5668\u5C42\uFF1A\u4E00\u534A\u7ECF\u4EA4\u53C9\u6CE8\u610F\u529B\u6765\u81EA\u6E90\uFF080.5\xB7C\u0304\uFF09\uFF0C\u4E00\u534A\u7ECF\u81EA\u6CE8\u610F\u529B\u52A0\u6B8B\u5DEE\u6765\u81EA\u76EE\u6807\uFF080.5\xB7(0.5\xB7\u0100 + 0.5\xB7I)\uFF09\u3002",
+  "after {layer}": "{layer}\u4E4B\u540E",
+  all: "\u5168\u90E8",
+  "all heads": "\u6240\u6709\u5934",
+  "all {layers} layers \xD7 1 matrix": "\u5168\u90E8 {layers} \u5C42 \xD7 1 \u4E2A\u77E9\u9635",
+  "all {layers} layers \xD7 {heads} heads": "\u5168\u90E8 {layers} \u5C42 \xD7 {heads} \u4E2A\u5934",
+  "all {n} heads combined": "\u5168\u90E8 {n} \u4E2A\u5934\u5408\u5728\u4E00\u8D77",
+  "attention \xD7 gradient": "\u6CE8\u610F\u529B \xD7 \u68AF\u5EA6",
+  "blank-out |y \u2212 y\xACj|": "\u906E\u76D6 |y \u2212 y\xACj|",
+  "colours scaled per layer": "\u989C\u8272\u6309\u5C42\u5206\u522B\u5B9A\u8272\u9636",
+  "decoder (causal)": "\u89E3\u7801\u5668\uFF08\u56E0\u679C\uFF09",
+  "decoder input": "\u89E3\u7801\u5668\u8F93\u5165",
+  "decoder {n}": "\u89E3\u7801\u5668 {n}",
+  difference: "\u5DEE",
+  "dots: in-degree of the right column (row sums), largest {max}": "\u5706\u70B9\uFF1A\u53F3\u5217\u7684\u5165\u5EA6\uFF08\u884C\u548C\uFF09\uFF0C\u6700\u5927 {max}",
+  "dots: out-degree of the left column (column sums, attention received), largest {max}": "\u5706\u70B9\uFF1A\u5DE6\u5217\u7684\u51FA\u5EA6\uFF08\u5217\u548C\uFF0C\u5373\u6536\u5230\u7684\u6CE8\u610F\u529B\uFF09\uFF0C\u6700\u5927 {max}",
+  "draws another graph (other sources or layers)": "\u753B\u7684\u662F\u53E6\u4E00\u5F20\u56FE\uFF08\u6765\u6E90\u6216\u5C42\u4E0D\u540C\uFF09",
+  "edges: {graph} of each layer ({heads}); dots: how much of the focused input reaches each token": "\u8FB9\uFF1A\u6BCF\u5C42\u7684{graph}\uFF08{heads}\uFF09\uFF1B\u5706\u70B9\uFF1A\u805A\u7126\u7684\u8F93\u5165\u6709\u591A\u5C11\u5230\u8FBE\u6BCF\u4E2A token",
+  encoder: "\u7F16\u7801\u5668",
+  "encoder {n}": "\u7F16\u7801\u5668 {n}",
+  from: "\u8D77\u59CB",
+  "gradient \xD7 input": "\u68AF\u5EA6 \xD7 \u8F93\u5165",
+  "gradient-weighted rollout": "\u68AF\u5EA6\u52A0\u6743\u5C55\u5F00",
+  "head {n}": "\u5934 {n}",
+  hide: "\u9690\u85CF",
+  "hide, renormalise rows": "\u9690\u85CF\uFF0C\u5E76\u91CD\u65B0\u5F52\u4E00\u5316\u5404\u884C",
+  "in-degree": "\u5165\u5EA6",
+  input: "\u8F93\u5165",
+  "input token": "\u8F93\u5165 token",
+  "integrated gradients": "\u79EF\u5206\u68AF\u5EA6",
+  "its own patch ({value}) is above the scale": "\u5B83\u81EA\u5DF1\u7684\u56FE\u5757\uFF08{value}\uFF09\u8D85\u51FA\u8272\u9636",
+  "layer {layer} of {n}": "\u7B2C {layer} \u5C42\uFF0C\u5171 {n} \u5C42",
+  "layer {n}": "\u7B2C {n} \u5C42",
+  max: "\u6700\u5927",
+  "max over {n} heads": "{n} \u4E2A\u5934\u7684\u6700\u5927\u503C",
+  mean: "\u5E73\u5747",
+  "mean of {n} heads": "{n} \u4E2A\u5934\u7684\u5E73\u5747",
+  "mean, max, then each head": "\u5E73\u5747\u3001\u6700\u5927\uFF0C\u7136\u540E\u662F\u6BCF\u4E2A\u5934",
+  "negative \u2190 0 \u2192 positive": "\u8D1F \u2190 0 \u2192 \u6B63",
+  "no edges": "\u6CA1\u6709\u8FB9",
+  nothing: "\u65E0",
+  off: "\u5173",
+  "one layer": "\u5355\u5C42",
+  "out-degree": "\u51FA\u5EA6",
+  "saliency (\u2016\u2202y/\u2202e\u2016)": "\u663E\u8457\u6027\uFF08\u2016\u2202y/\u2202e\u2016\uFF09",
+  show: "\u663E\u793A",
+  "side by side": "\u5E76\u6392",
+  source: "\u6E90",
+  "stored edges carry {share}% of this row": "\u4FDD\u5B58\u7684\u8FB9\u627F\u8F7D\u4E86\u8FD9\u4E00\u884C\u7684 {share}%",
+  target: "\u76EE\u6807",
+  "the stored entries carry {share} of it": "\u4FDD\u5B58\u7684\u503C\u627F\u8F7D\u4E86\u5176\u4E2D\u7684 {share}",
+  "token score": "token \u5206\u6570",
+  "whole model": "\u6574\u4E2A\u6A21\u578B",
+  "whole model, {n} layers": "\u6574\u4E2A\u6A21\u578B\uFF0C{n} \u5C42",
+  "{a} (left) and {b} (right)": "{a}\uFF08\u5DE6\uFF09\u4E0E{b}\uFF08\u53F3\uFF09",
+  "{a} and {b} (one scale)": "{a}\u4E0E{b}\uFF08\u540C\u4E00\u8272\u9636\uFF09",
+  "{a} \u2212 {b}": "{a} \u2212 {b}",
+  "{b}: needed for the difference": "{b}\uFF1A\u8BA1\u7B97\u5DEE\u503C\u6240\u9700",
+  "{column} draws on:": "{column}\u53D6\u81EA\uFF1A",
+  "{column} feeds:": "{column}\u6D41\u5411\uFF1A",
+  "{counts} tokens": "{counts} \u4E2A token",
+  "{heads}: one matrix per layer (this method is not per head)": "{heads}\uFF1A\u6BCF\u5C42\u4E00\u4E2A\u77E9\u9635\uFF08\u8FD9\u4E2A\u65B9\u6CD5\u4E0D\u5206\u5934\uFF09",
+  "{label}: {value} per row on average": "{label}\uFF1A\u5E73\u5747\u6BCF\u884C {value}",
+  "{layer}, {head}: click to open it": "{layer}\uFF0C{head}\uFF1A\u70B9\u51FB\u6253\u5F00",
+  "{method} at layer {layer} is not computed yet.": "\u7B2C {layer} \u5C42\u7684{method}\u5C1A\u672A\u8BA1\u7B97\u3002",
+  "{method} averages the heads": "{method}\u5BF9\u5404\u5934\u53D6\u5E73\u5747",
+  "{method} for layer {layer} is computed on request.": "\u7B2C {layer} \u5C42\u7684{method}\u6309\u9700\u8BA1\u7B97\u3002",
+  "{method} for layer {layer} is computed on request: {cost}": "\u7B2C {layer} \u5C42\u7684{method}\u6309\u9700\u8BA1\u7B97\uFF1A{cost}",
+  '{method} for layer {layer} was not computed before this view was exported; in the notebook, call w.compute("{id}") before exporting.': '\u7B2C {layer} \u5C42\u7684{method}\u5728\u5BFC\u51FA\u8FD9\u4E2A\u89C6\u56FE\u4E4B\u524D\u6CA1\u6709\u8BA1\u7B97\uFF1B\u8BF7\u5728\u7B14\u8BB0\u672C\u4E2D\u5148\u8C03\u7528 w.compute("{id}") \u518D\u5BFC\u51FA\u3002',
+  "{method}, all {layers} layers as columns: {edges} edges between {n} tokens per layer": "{method}\uFF0C\u5168\u90E8 {layers} \u5C42\u5404\u4E3A\u4E00\u5217\uFF1A\u6BCF\u5C42 {n} \u4E2A token \u4E4B\u95F4\u5171 {edges} \u6761\u8FB9",
+  "{method}, {layer}, {heads}: {edges} edges between {n} tokens": "{method}\uFF0C{layer}\uFF0C{heads}\uFF1A{n} \u4E2A token \u4E4B\u95F4\u5171 {edges} \u6761\u8FB9",
+  "{method}: computing more layers\u2026": "{method}\uFF1A\u6B63\u5728\u8BA1\u7B97\u66F4\u591A\u5C42\u2026",
+  "{method}: edge colour": "{method}\uFF1A\u8FB9\u7684\u989C\u8272",
+  "{method}: edge colour (scaled per layer; largest layer's range)": "{method}\uFF1A\u8FB9\u7684\u989C\u8272\uFF08\u6309\u5C42\u5B9A\u8272\u9636\uFF1B\u53D6\u8303\u56F4\u6700\u5927\u7684\u4E00\u5C42\uFF09",
+  "{method}: what {token} draws from each patch": "{method}\uFF1A{token} \u4ECE\u6BCF\u4E2A\u56FE\u5757\u83B7\u53D6\u591A\u5C11",
+  "{method}: {edges} edges between {n} tokens": "{method}\uFF1A{n} \u4E2A token \u4E4B\u95F4\u5171 {edges} \u6761\u8FB9",
+  "{method}: {rows} layers \xD7 {columns} heat maps, one per head": "{method}\uFF1A{rows} \u5C42 \xD7 {columns} \u5F20\u70ED\u56FE\uFF0C\u6BCF\u4E2A\u5934\u4E00\u5F20",
+  "{method}: {rows} layers \xD7 {columns} heat maps, one per layer": "{method}\uFF1A{rows} \u5C42 \xD7 {columns} \u5F20\u70ED\u56FE\uFF0C\u6BCF\u5C42\u4E00\u5F20",
+  "{names} (not on the image) hold {share} of this row": "{names}\uFF08\u4E0D\u5728\u56FE\u50CF\u4E0A\uFF09\u5360\u8FD9\u4E00\u884C\u7684 {share}",
+  "{names} (not on the image) holds {share} of this row": "{names}\uFF08\u4E0D\u5728\u56FE\u50CF\u4E0A\uFF09\u5360\u8FD9\u4E00\u884C\u7684 {share}",
+  "{n} edges carrying {share}% of the attention": "{n} \u6761\u8FB9\uFF0C\u627F\u8F7D {share}% \u7684\u6CE8\u610F\u529B",
+  "{n} edges of the difference": "\u5DEE\u503C\u7684 {n} \u6761\u8FB9",
+  "{n} edges, all of the attention drawn": "{n} \u6761\u8FB9\uFF0C\u753B\u51FA\u4E86\u5168\u90E8\u6CE8\u610F\u529B",
+  "{title}, {method} from the input,": "{title}\uFF0C\u4ECE\u8F93\u5165\u8D77\u7684{method}\uFF0C",
+  "{token} at layer {layer}": "\u7B2C {layer} \u5C42\u7684 {token}",
+  "|y \u2212 y\xACj|: the change of the target when token j is replaced by the mask token (else unk, else pad).": "|y \u2212 y\xACj|\uFF1A\u628A token j \u6362\u6210\u63A9\u7801 token\uFF08\u6CA1\u6709\u5219\u7528 unk\uFF0C\u518D\u6CA1\u6709\u5219\u7528 pad\uFF09\u65F6\u76EE\u6807\u7684\u53D8\u5316\u3002",
+  "\u2026 and {n} more": "\u2026\u2026\u8FD8\u6709 {n} \u4E2A"
+};
+
+// src/i18n.js
+var TABLES = { zh: zh_default };
+var LANGUAGES = (
+  /** @type {Array<[string, string]>} */
+  [["en", "English"], ["zh", "\u4E2D\u6587"]]
+);
+function tr(lang, text2, params) {
+  const translated = TABLES[lang]?.[text2] ?? text2;
+  return params ? translated.replace(/\{(\w+)\}/g, (whole, name) => name in params ? String(params[name]) : whole) : translated;
+}
+function trName(lang, name) {
+  const numbered = /^(.*\S) (\d+)$/.exec(name);
+  if (TABLES[lang]?.[name] || !numbered) return tr(lang, name);
+  return tr(lang, `${numbered[1]} {n}`, { n: numbered[2] });
 }
 
 // src/layout.js
@@ -606,8 +573,8 @@ function count(trait, key, low, high, fallback) {
 function finite(trait, key, low, high, fallback) {
   return { trait, key, read: (value) => typeof value === "number" && Number.isFinite(value) && value >= low && value <= high ? value : fallback };
 }
-function text(trait) {
-  return { trait, key: trait, read: (value) => String(value ?? "") };
+function text(trait, key = trait) {
+  return { trait, key, read: (value) => String(value ?? "") };
 }
 var VIEW_OPTIONS = [
   choice("view", [["layer", "one layer"], ["model", "whole model"], ["heads", "all heads"]]),
@@ -621,6 +588,8 @@ var VIEW_OPTIONS = [
   },
   text("method"),
   text("attribution"),
+  text("compare_method", "compareMethod"),
+  choice("compare_mode", [["side", "side by side"], ["difference", "difference"]], "compareMode"),
   count("top_k", "topK", 0, () => Infinity, 0),
   finite("threshold", "threshold", 0, Infinity, 0),
   choice("specials", [["show", "show"], ["hide", "hide"], ["renormalise", "hide, renormalise rows"]]),
@@ -950,6 +919,173 @@ function reachShading(state, cumulative, focus) {
   return shade;
 }
 
+// src/compare.js
+function compareWords(lang) {
+  const say = (text2, params) => tr(lang, text2, params);
+  return {
+    compareWith: say("Compare with"),
+    compareWithTitle: say("Draw a second method of the same graph beside this one (off: one method)"),
+    off: say("off"),
+    mode: say("Compare as"),
+    modeTitle: say("Side by side on one colour scale, or the difference of the two per edge"),
+    notComparable: say("draws another graph (other sources or layers)"),
+    singleLayerOnly: say("Comparisons are drawn in the single-layer view only"),
+    /** @param {string} a @param {string} b */
+    difference: (a, b) => say("{a} \u2212 {b}", { a, b }),
+    /** @param {string} a @param {string} b */
+    bothColumns: (a, b) => say("Values: {a} | {b} \xB7 ", { a, b }),
+    /** @param {string} a @param {string} b */
+    besides: (a, b) => say("{a} (left) and {b} (right)", { a, b }),
+    /** @param {string} a @param {number} max @param {string} b @param {number} maxB @param {(v: number) => string} f */
+    sharedScale: (a, max, b, maxB, f) => say("One colour scale for both panes: the largest edge is {largest} ({a}: {max}, {b}: {maxB})", { largest: f(Math.max(max, maxB)), a, max: f(max), b, maxB: f(maxB) }),
+    /** @param {string} a @param {string} b */
+    differenceScale: (a, b) => say("Red: {a} is larger; blue: {b} is larger; grey: equal (0 at the centre)", { a, b }),
+    /** @param {number} count */
+    differenceEdges: (count2) => say("{n} edges of the difference", { n: count2 }),
+    /** @param {string} b */
+    neededFor: (b) => say("{b}: needed for the difference", { b }),
+    /** @param {string} b @param {number} edges @param {number} n */
+    paneLabel: (b, edges, n) => say("{method}: {edges} edges between {n} tokens", { method: b, edges, n }),
+    /** @param {string} a @param {string} b */
+    bothOnOneScale: (a, b) => say("{a} and {b} (one scale)", { a, b })
+  };
+}
+var NO_EDGES2 = { source: new Uint16Array(0), target: new Uint16Array(0), weight: new Float64Array(0), count: 0, max: 0, drawnShare: 1 };
+var PANE_GAP = 16;
+function comparable(a, b) {
+  return a.cumulative === b.cumulative && JSON.stringify(a.layers ?? null) === JSON.stringify(b.layers ?? null);
+}
+function compareMeta(state) {
+  if (!state.compareMethod || state.view !== "layer") return null;
+  const other = state.methods.find((m) => m.id === state.compareMethod);
+  return other && comparable(other, state.method) ? other : null;
+}
+function sharedScale(a, b) {
+  const max = Math.max(a.max, b.max);
+  return [{ ...a, max }, { ...b, max }];
+}
+function differenceEdges(a, b, n) {
+  const values = new Float64Array(n * n);
+  const stored = new Uint8Array(n * n);
+  for (let e2 = 0; e2 < a.count; e2++) {
+    const key = a.target[e2] * n + a.source[e2];
+    values[key] += a.weight[e2];
+    stored[key] = 1;
+  }
+  for (let e2 = 0; e2 < b.count; e2++) {
+    const key = b.target[e2] * n + b.source[e2];
+    values[key] -= b.weight[e2];
+    stored[key] = 1;
+  }
+  let count2 = 0;
+  for (let key = 0; key < n * n; key++) if (stored[key] && values[key] !== 0) count2++;
+  const out = { source: new Uint16Array(count2), target: new Uint16Array(count2), weight: new Float64Array(count2), count: count2, max: 0 };
+  let e = 0;
+  for (let key = 0; key < n * n; key++) {
+    if (!stored[key] || values[key] === 0) continue;
+    out.target[e] = Math.floor(key / n);
+    out.source[e] = key % n;
+    out.weight[e] = values[key];
+    out.max = Math.max(out.max, Math.abs(values[key]));
+    e++;
+  }
+  return out;
+}
+var differencesOf = /* @__PURE__ */ new WeakMap();
+function filteredDifference(state, envA, envB, sliceA, sliceB) {
+  const { topK, threshold, specials, special } = state;
+  const key = `${sliceA} ${sliceB} ${topK} ${threshold} ${specials} ${special.map(Number).join("")}`;
+  let kept = differencesOf.get(envA)?.get(envB);
+  if (!kept) {
+    if (!differencesOf.has(envA)) differencesOf.set(envA, /* @__PURE__ */ new WeakMap());
+    differencesOf.get(envA).set(envB, kept = /* @__PURE__ */ new Map());
+  }
+  let edges = kept.get(key);
+  if (!edges) {
+    const rows = (env, slice) => specials === "renormalise" ? filterEdges(sliceEdges(env, slice), { topK: 0, threshold: 0, specials, special }) : sliceEdges(env, slice);
+    const difference = differenceEdges(rows(envA, sliceA), rows(envB, sliceB), state.tokens.length);
+    edges = { ...filterEdges(difference, { topK, threshold, specials: specials === "renormalise" ? "hide" : specials, special }), drawnShare: 1 };
+    kept.set(key, edges);
+  }
+  return edges;
+}
+function compareFrames(state, other, width, envelopeOf, hovered) {
+  const otherState = { ...state, method: other };
+  if (state.compareMode === "difference") {
+    const main2 = layerFrame(state, width, envelopeOf, hovered);
+    const second2 = layerFrame(otherState, width, envelopeOf, hovered);
+    if (!main2.available || !main2.env || !second2.available || !second2.env) {
+      return { mode: "difference", other, main: { ...main2, edges: NO_EDGES2, signed: true, rows: null, degrees: null }, second: second2, maxMain: 0, maxOther: 0 };
+    }
+    const envB = dataOf(otherState, envelopeOf, other);
+    const edges = filteredDifference(state, main2.env, envB, main2.slice, sliceIndex(otherState));
+    const difference = { ...main2, edges, signed: true, rows: null, degrees: null, meanCoverage: 1, minCoverage: 1 };
+    return { mode: "difference", other, main: difference, second: second2, maxMain: main2.edges.max, maxOther: second2.edges.max };
+  }
+  const paneWidth = Math.max(0, (width - PANE_GAP) / 2);
+  const main = layerFrame(state, paneWidth, envelopeOf, hovered);
+  const second = layerFrame(otherState, paneWidth, envelopeOf, hovered);
+  const [edgesMain, edgesOther] = sharedScale(main.edges, second.edges);
+  return {
+    mode: "side",
+    other,
+    main: { ...main, edges: edgesMain },
+    second: { ...second, edges: edgesOther },
+    maxMain: main.edges.max,
+    maxOther: second.edges.max
+  };
+}
+
+// src/colormap.js
+var LIGHT = ["#c6dbef", "#6baed6", "#2171b5", "#08306b", "#2d004b"];
+var DARK = ["#1f4e5a", "#2a9d8f", "#8ac926", "#e9c46a", "#fff3b0"];
+var DIVERGING = ["#2166ac", "#92c5de", "#bdbdbd", "#f4a582", "#b2182b"];
+var HEAT = ["#000004", "#3b0f70", "#8c2981", "#de4968", "#fe9f6d", "#fcfdbf"];
+function rgb(hex) {
+  const v = parseInt(hex.slice(1), 16);
+  return [v >> 16 & 255, v >> 8 & 255, v & 255];
+}
+function interpolate(anchors, size = 256) {
+  const stops2 = anchors.map(rgb);
+  const out = [];
+  for (let i = 0; i < size; i++) {
+    const t = i / (size - 1) * (stops2.length - 1);
+    const lo = Math.min(Math.floor(t), stops2.length - 2);
+    const f = t - lo;
+    const c = stops2[lo].map((a, ch) => Math.round(a + (stops2[lo + 1][ch] - a) * f));
+    out.push(`rgb(${c[0]}, ${c[1]}, ${c[2]})`);
+  }
+  return out;
+}
+var tables = {
+  light: interpolate(LIGHT),
+  dark: interpolate(DARK),
+  diverging: interpolate(DIVERGING),
+  heat: interpolate(HEAT)
+};
+function colormap(name) {
+  return tables[name];
+}
+function colorAt(table, t, signed = false) {
+  const u = signed ? (t + 1) / 2 : t;
+  const i = Math.max(0, Math.min(table.length - 1, Math.round(u * (table.length - 1))));
+  return table[i];
+}
+function prefersDarkTable(textColor) {
+  return lightness(textColor) > 0.5;
+}
+function lightness(color) {
+  const [space, ...rest] = color.trim().toLowerCase().split(/[\s(),/]+/).filter(Boolean);
+  const numbers = rest.map((part) => part.endsWith("%") ? parseFloat(part) / 100 : parseFloat(part));
+  const luminance = ([r, g, b]) => 0.2126 * r + 0.7152 * g + 0.0722 * b;
+  let value = NaN;
+  if (space === "rgb" || space === "rgba") value = luminance(rest.map((part, i) => part.endsWith("%") ? numbers[i] : numbers[i] / 255));
+  else if (space === "color" && (rest[0] === "srgb" || rest[0] === "display-p3")) value = luminance(numbers.slice(1));
+  else if (space === "oklch" || space === "oklab") value = numbers[0];
+  else if (space === "lab" || space === "lch") value = rest[0].endsWith("%") ? numbers[0] : numbers[0] / 100;
+  return Number.isFinite(value) ? value : 0;
+}
+
 // src/text.js
 var UNSAFE = /[\u0000-\u001f\u007f-\u009f\u00ad\u061c\u200b-\u200f\u2028-\u202e\u2060-\u206f\ufeff\ufffe\uffff\ud800-\udfff]/gu;
 var WHITESPACE = /* @__PURE__ */ new Map([["\n", "\u21B5"], ["	", "\u21E5"]]);
@@ -1053,6 +1189,7 @@ function renderTooltip(tooltip, { node, tokens, edges, touching, columnTitle, co
   for (const e of touching.slice(0, TOOLTIP_ROWS)) {
     const other = node.side === "target" ? edges.source[e] : edges.target[e];
     const row = element(doc, "tr", "");
+    row.dataset.index = String(other);
     const token = element(doc, "td", "attnw-tooltip-token");
     token.append(...quotedToken(doc, tokens[other], other));
     row.append(token, element(doc, "td", "attnw-tooltip-value", formatValue(edges.weight[e], integer)));
@@ -1319,13 +1456,13 @@ var LEGEND_HEIGHT = 26;
 var BAR_WIDTH = 160;
 var BAR_HEIGHT = 10;
 var STEP = 32;
-function legendOf(scene, method, lang = "en") {
+function legendOf(scene, method, lang = "en", label = "") {
   const maxima = scene.bundles.map((b) => b.edges.max).filter((m) => m > 0);
   if (maxima.length === 0) return null;
   const perLayer = scene.bundles.length > 1;
   return {
-    label: method.label,
-    title: tr(lang, perLayer ? "{method}: edge colour (scaled per layer; largest layer's range)" : "{method}: edge colour", { method: method.label }),
+    label: label || method.label,
+    title: tr(lang, perLayer ? "{method}: edge colour (scaled per layer; largest layer's range)" : "{method}: edge colour", { method: label || method.label }),
     table: scene.table,
     signed: scene.signed,
     max: Math.max(...maxima),
@@ -1581,7 +1718,7 @@ function edgeTable(signed, dark) {
 }
 function layerScene(frame, dark) {
   const { layout, edges, pinned, focus, degrees } = frame;
-  const signed = frame.env?.signed ?? false;
+  const signed = frame.signed ?? frame.env?.signed ?? false;
   const ink = inkOf(dark);
   const highlight = focus ? /* @__PURE__ */ new Set([...pinned ? edgesOfNode(edges, pinned) : [], ...edgesOfNode(edges, focus)]) : null;
   const dots = [];
@@ -1724,11 +1861,23 @@ function drawMarks(ctx, scene) {
 // src/exporter.js
 var SVG = "http://www.w3.org/2000/svg";
 var CAPTION_HEIGHT = 24;
-function frameOf({ scene, image, legend }) {
+var HEADING_HEIGHT = 20;
+function panesOf(picture) {
+  const panes = [{ scene: picture.scene, titles: picture.titles, titleAtEdge: picture.titleAtEdge ?? false, heading: picture.heading ?? "", x: 0 }];
+  if (picture.compare) {
+    const { scene, titles, heading, titleAtEdge: titleAtEdge3 } = picture.compare;
+    panes.push({ scene, titles, titleAtEdge: titleAtEdge3, heading, x: picture.scene.layout.width + PANE_GAP });
+  }
+  return panes;
+}
+function frameOf(picture) {
+  const { scene, image, legend } = picture;
   const panel = image ? panelPicture(image) : null;
-  const body = Math.max(scene.layout.height, panel?.height ?? 0);
-  const panelX = scene.layout.width + PANEL_GAP;
-  return { width: image ? panelX + image.layout.width : scene.layout.width, body, height: body + CAPTION_HEIGHT + (legend ? LEGEND_HEIGHT : 0), panelX };
+  const top = picture.heading ? HEADING_HEIGHT : 0;
+  const graphWidth = picture.compare ? picture.scene.layout.width + PANE_GAP + picture.compare.scene.layout.width : scene.layout.width;
+  const body = Math.max(top + Math.max(scene.layout.height, picture.compare?.scene.layout.height ?? 0), panel?.height ?? 0);
+  const panelX = graphWidth + PANEL_GAP;
+  return { width: image ? panelX + image.layout.width : graphWidth, body, height: body + CAPTION_HEIGHT + (legend ? LEGEND_HEIGHT : 0), panelX, top };
 }
 function labelsOf({ scene, tokens }) {
   const { layout } = scene;
@@ -1748,9 +1897,7 @@ function labelsOf({ scene, tokens }) {
   return labels;
 }
 function svgOf(doc, picture) {
-  const { scene } = picture;
-  const { layout } = scene;
-  const { width, height, body, panelX } = frameOf(picture);
+  const { width, height, body, panelX, top } = frameOf(picture);
   const add = (tag, attributes, parent) => {
     const node = doc.createElementNS(SVG, tag);
     for (const [name, value] of Object.entries(attributes)) node.setAttribute(name, xmlText(String(value)));
@@ -1764,9 +1911,26 @@ function svgOf(doc, picture) {
   svg.setAttribute("font-family", "sans-serif");
   svg.setAttribute("font-size", "12");
   add("rect", { width: "100%", height: "100%", fill: picture.background }, svg);
-  const clip = add("clipPath", { id: "attnw-band" }, add("defs", {}, svg));
+  const text2 = (content, x, y, anchor, weight = "normal", parent = svg) => {
+    const node = add("text", { x, y, "text-anchor": anchor, "dominant-baseline": "middle", fill: picture.foreground, "font-weight": weight }, parent);
+    node.textContent = xmlText(content);
+  };
+  panesOf(picture).forEach((pane, p) => {
+    if (pane.heading) text2(pane.heading, pane.x, HEADING_HEIGHT / 2, "start", "bold");
+    const g = top || pane.x ? add("g", { transform: `translate(${pane.x} ${top})` }, svg) : svg;
+    svgPane(add, g, { ...pane, tokens: picture.tokens }, `attnw-band${p ? `-${p}` : ""}`, picture.foreground, (content, x, y, anchor, weight) => text2(content, x, y, anchor, weight, g));
+  });
+  if (picture.image) svgImagePanel(add, svg, picture.image, panelX, 0, text2);
+  text2(picture.caption, 0, body + 12, "start");
+  if (picture.legend) svgLegend(add, svg, picture.legend, 0, body + CAPTION_HEIGHT, text2);
+  return new (doc.defaultView ?? globalThis).XMLSerializer().serializeToString(svg);
+}
+function svgPane(add, parent, pane, clipId, foreground, text2) {
+  const { scene } = pane;
+  const { layout } = scene;
+  const clip = add("clipPath", { id: clipId }, add("defs", {}, parent));
   add("rect", { x: 0, y: HEADER_HEIGHT, width: layout.width, height: layout.height - HEADER_HEIGHT }, clip);
-  const group = add("g", { fill: "none", "stroke-linecap": "round", "clip-path": "url(#attnw-band)" }, svg);
+  const group = add("g", { fill: "none", "stroke-linecap": "round", "clip-path": `url(#${clipId})` }, parent);
   const options = { table: scene.table, signed: scene.signed };
   const highlighted = scene.bundles.some((b) => b.highlight !== null);
   const context = highlighted ? add("g", { opacity: CONTEXT_OPACITY }, group) : group;
@@ -1789,26 +1953,17 @@ function svgOf(doc, picture) {
     }
   }
   for (const dot of scene.dots) {
-    if (dot.radius > 0) add("circle", { cx: dot.x, cy: dot.y, r: dot.radius.toFixed(2), fill: dot.color, "fill-opacity": dot.alpha }, svg);
+    if (dot.radius > 0) add("circle", { cx: dot.x, cy: dot.y, r: dot.radius.toFixed(2), fill: dot.color, "fill-opacity": dot.alpha }, parent);
   }
-  const text2 = (content, x, y, anchor, weight = "normal") => {
-    const node = add("text", { x, y, "text-anchor": anchor, "dominant-baseline": "middle", fill: picture.foreground, "font-weight": weight }, svg);
-    node.textContent = xmlText(content);
-  };
-  for (const y of scene.rules) add("line", { x1: 0, x2: layout.width, y1: y, y2: y, stroke: picture.foreground, "stroke-opacity": 0.5, "stroke-dasharray": "4 4" }, svg);
+  for (const y of scene.rules) add("line", { x1: 0, x2: layout.width, y1: y, y2: y, stroke: foreground, "stroke-opacity": 0.5, "stroke-dasharray": "4 4" }, parent);
   for (const mark of scene.marks) text2(mark.text, mark.x, mark.y, "middle");
-  text2(picture.titles[0], 0, 10, "start", "bold");
-  if (picture.titleAtEdge) text2(picture.titles[1], layout.width, 10, "end", "bold");
-  else text2(picture.titles[1], layout.rightX + LABEL_GAP, 10, "start", "bold");
-  for (const label of labelsOf(picture)) text2(label.text, label.x, label.y, label.anchor);
-  if (picture.image) svgImagePanel(add, svg, picture.image, panelX, 0, text2);
-  text2(picture.caption, 0, body + 12, "start");
-  if (picture.legend) svgLegend(add, svg, picture.legend, 0, body + CAPTION_HEIGHT, text2);
-  return new (doc.defaultView ?? globalThis).XMLSerializer().serializeToString(svg);
+  text2(pane.titles[0], 0, 10, "start", "bold");
+  if (pane.titleAtEdge) text2(pane.titles[1], layout.width, 10, "end", "bold");
+  else text2(pane.titles[1], layout.rightX + LABEL_GAP, 10, "start", "bold");
+  for (const label of labelsOf(pane)) text2(label.text, label.x, label.y, label.anchor);
 }
 function paintPng(canvas, picture, scale = 2) {
-  const { layout } = picture.scene;
-  const { width, height, body, panelX } = frameOf(picture);
+  const { width, height, body, panelX, top } = frameOf(picture);
   canvas.width = Math.round(width * scale);
   canvas.height = Math.round(height * scale);
   const ctx = canvas.getContext("2d");
@@ -1816,18 +1971,28 @@ function paintPng(canvas, picture, scale = 2) {
   ctx.setTransform(scale, 0, 0, scale, 0, 0);
   ctx.fillStyle = picture.background;
   ctx.fillRect(0, 0, width, height);
-  drawScene(ctx, picture.scene);
-  ctx.fillStyle = picture.foreground;
-  ctx.textBaseline = "middle";
-  ctx.font = "bold 12px sans-serif";
-  ctx.fillText(picture.titles[0], 0, 10);
-  ctx.textAlign = picture.titleAtEdge ? "right" : "left";
-  ctx.fillText(picture.titles[1], picture.titleAtEdge ? layout.width : layout.rightX + LABEL_GAP, 10);
-  ctx.textAlign = "left";
-  ctx.font = "12px sans-serif";
-  for (const label of labelsOf(picture)) {
-    ctx.textAlign = label.anchor === "end" ? "right" : "left";
-    ctx.fillText(label.text, label.x, label.y);
+  for (const pane of panesOf(picture)) {
+    const { layout } = pane.scene;
+    ctx.fillStyle = picture.foreground;
+    ctx.textBaseline = "middle";
+    ctx.textAlign = "left";
+    ctx.font = "bold 12px sans-serif";
+    if (pane.heading) ctx.fillText(pane.heading, pane.x, HEADING_HEIGHT / 2);
+    ctx.setTransform(scale, 0, 0, scale, pane.x * scale, top * scale);
+    drawScene(ctx, pane.scene);
+    ctx.fillStyle = picture.foreground;
+    ctx.textBaseline = "middle";
+    ctx.font = "bold 12px sans-serif";
+    ctx.fillText(pane.titles[0], 0, 10);
+    ctx.textAlign = pane.titleAtEdge ? "right" : "left";
+    ctx.fillText(pane.titles[1], pane.titleAtEdge ? layout.width : layout.rightX + LABEL_GAP, 10);
+    ctx.textAlign = "left";
+    ctx.font = "12px sans-serif";
+    for (const label of labelsOf({ scene: pane.scene, tokens: picture.tokens })) {
+      ctx.textAlign = label.anchor === "end" ? "right" : "left";
+      ctx.fillText(label.text, label.x, label.y);
+    }
+    ctx.setTransform(scale, 0, 0, scale, 0, 0);
   }
   ctx.textAlign = "left";
   if (picture.image) paintImagePanel(ctx, picture.image, panelX, 0, picture.foreground);
@@ -2219,139 +2384,6 @@ function option(doc, value, text2) {
   return node;
 }
 
-// src/explain.js
-function createExplain(doc, lang = "en") {
-  const button = (
-    /** @type {HTMLButtonElement} */
-    element(doc, "button", "attnw-save attnw-explain-toggle", tr(lang, "? About this method"))
-  );
-  button.type = "button";
-  button.title = tr(lang, "Show or hide what the selected method draws, in plain words");
-  button.setAttribute("aria-expanded", "false");
-  const panel = element(doc, "div", "attnw-explain");
-  panel.hidden = true;
-  const heading = element(doc, "div", "attnw-explain-title");
-  const body = element(doc, "div", "attnw-explain-text");
-  panel.append(heading, body);
-  const panelId = `attnw-explain-${Math.random().toString(36).slice(2)}`;
-  panel.id = panelId;
-  button.setAttribute("aria-controls", panelId);
-  button.addEventListener("click", () => {
-    panel.hidden = !panel.hidden;
-    button.setAttribute("aria-expanded", String(!panel.hidden));
-  });
-  const update = (method) => {
-    heading.textContent = method.label ? tr(lang, "About \u201C{method}\u201D", { method: method.label }) : "";
-    body.textContent = explanationOf(method, lang);
-  };
-  return { button, panel, update };
-}
-function explanationOf(method, lang = "en") {
-  return method.explain || method.description || tr(lang, "No explanation is available for this method.");
-}
-
-// src/heads_draw.js
-function createHeadsGrid(doc, lang) {
-  const say = (text2, params) => tr(lang, text2, params);
-  const win = (
-    /** @type {Window} */
-    doc.defaultView
-  );
-  const root = element(doc, "div", "attnw-heads");
-  root.hidden = true;
-  const hover = element(doc, "div", "attnw-heads-hover");
-  const canvas = (
-    /** @type {HTMLCanvasElement} */
-    element(doc, "canvas", "attnw-heads-canvas")
-  );
-  canvas.setAttribute("role", "img");
-  canvas.style.cursor = "pointer";
-  const key = element(doc, "div", "attnw-heads-key");
-  const bar = element(doc, "span", "attnw-heads-bar");
-  const keyText = element(doc, "span", "attnw-heads-key-text");
-  Object.assign(bar.style, { display: "inline-block", width: "80px", height: "10px", marginRight: "6px", verticalAlign: "middle" });
-  key.append(bar, keyText);
-  root.append(hover, canvas, key);
-  let shown = null;
-  const scratch = (
-    /** @type {HTMLCanvasElement} */
-    doc.createElement("canvas")
-  );
-  const cellUnder = (event) => {
-    if (!shown) return null;
-    const box = canvas.getBoundingClientRect();
-    const at = cellAt(shown.layout, event.clientX - box.left, event.clientY - box.top);
-    return at && { layer: at.row + 1, head: shown.heads[at.column] };
-  };
-  const showHover = (cell) => {
-    if (!shown) return;
-    const { state } = shown;
-    hover.textContent = cell ? say("{layer}, {head}: click to open it", { layer: capitalised2(layerName(state, cell.layer)), head: headLabel({ ...state, head: cell.head }) }) : say("Point at a cell to name it; click it to open that layer and head.");
-  };
-  const paint = (frame) => {
-    shown = frame;
-    const { state, layout, heads, env } = frame;
-    const dpr = win.devicePixelRatio || 1;
-    canvas.style.width = `${layout.width}px`;
-    canvas.style.height = `${layout.height}px`;
-    canvas.width = Math.round(layout.width * dpr);
-    canvas.height = Math.round(layout.height * dpr);
-    const signed = Boolean(env?.signed);
-    const name = signed ? "diverging" : "heat";
-    const table = tableBytes(colormap(name));
-    Object.assign(canvas.dataset, { rows: String(layout.rows), columns: String(layout.columns), cells: "0", cell: String(layout.cell) });
-    canvas.setAttribute("aria-label", say(state.method.per_head ? "{method}: {rows} layers \xD7 {columns} heat maps, one per head" : "{method}: {rows} layers \xD7 {columns} heat maps, one per layer", { method: state.method.label, rows: layout.rows, columns: layout.columns }));
-    const ctx = canvas.getContext("2d");
-    if (!ctx) return;
-    ctx.setTransform(dpr, 0, 0, dpr, 0, 0);
-    ctx.clearRect(0, 0, layout.width, layout.height);
-    const ink = win.getComputedStyle(root).color || "#888";
-    ctx.fillStyle = ink;
-    ctx.font = "11px sans-serif";
-    ctx.textAlign = "center";
-    ctx.textBaseline = "alphabetic";
-    heads.forEach((head, column) => ctx.fillText(state.method.per_head ? say(headName(head)) : "", cellOrigin(layout, 0, column).x + layout.cell / 2, MARGIN_TOP - 4));
-    ctx.textAlign = "right";
-    ctx.textBaseline = "middle";
-    for (let row = 0; row < layout.rows; row++) ctx.fillText(layerMark(state, row + 1), MARGIN_LEFT - 6, cellOrigin(layout, row, 0).y + layout.cell / 2);
-    let cells = 0;
-    if (env) {
-      const size = Math.round(layout.cell * dpr);
-      const side = Math.min(env.rows, size);
-      scratch.width = scratch.height = side;
-      const sctx = scratch.getContext("2d");
-      if (!sctx) return;
-      const image = sctx.createImageData(side, side);
-      ctx.imageSmoothingEnabled = false;
-      for (let row = 0; row < layout.rows; row++) {
-        for (let column = 0; column < heads.length; column++) {
-          const { x, y } = cellOrigin(layout, row, column);
-          if (!frame.ready[row]) {
-            ctx.strokeStyle = ink;
-            ctx.strokeRect(x + 0.5, y + 0.5, layout.cell - 1, layout.cell - 1);
-            continue;
-          }
-          image.data.set(slicePixels(env, cellSlice(frame, row, column), table, size).pixels);
-          sctx.putImageData(image, 0, 0);
-          ctx.drawImage(scratch, x, y, layout.cell, layout.cell);
-          cells++;
-        }
-      }
-    }
-    canvas.dataset.cells = String(cells);
-    const stops2 = colormap(name);
-    bar.style.background = `linear-gradient(to right, ${stops2[0]}, ${stops2[128]}, ${stops2[255]})`;
-    const missing = frame.ready.filter((r) => !r).length;
-    const pixels = Math.round(layout.cell * dpr);
-    keyText.textContent = say(signed ? "negative \u2190 0 \u2192 positive" : "0 \u2192 largest") + say(": each cell is scaled to its own largest value, so a cell shows its pattern, not its strength against the others.") + say(" Rows of a cell: receiving tokens; columns: sending tokens.") + (env && env.rows > pixels ? say(" {n} tokens in {pixels} pixels: each pixel shows the strongest entry of its block.", { n: env.rows, pixels }) : "") + (env?.indices ? say(" Only the {k} strongest entries of each row are stored at this length; the rest show as 0.", { k: env.k }) : "") + (missing ? say(" Empty boxes: {n} layers not computed yet (click one to open it and compute it there).", { n: missing }) : "");
-    showHover(null);
-  };
-  return { root, canvas, paint, cellUnder, showHover };
-}
-function capitalised2(text2) {
-  return text2.charAt(0).toUpperCase() + text2.slice(1);
-}
-
 // src/pending.js
 function createPending(doc, model, lang) {
   const say = (text2, params) => tr(lang, text2, params);
@@ -2694,6 +2726,394 @@ function equalEdges(a, b) {
   return true;
 }
 
+// src/compare_pane.js
+var titleAtEdge = (state) => state.columnNames.length > 0;
+function createComparePane(doc, model, plot, lang) {
+  const words = compareWords(lang);
+  const win = (
+    /** @type {Window} */
+    doc.defaultView
+  );
+  const row = element(doc, "div", "attnw-panes");
+  const mainPane = element(doc, "div", "attnw-pane attnw-pane-main");
+  const mainHeading = element(doc, "div", "attnw-pane-heading");
+  const otherPane = element(doc, "div", "attnw-pane attnw-pane-compare");
+  const otherHeading = element(doc, "div", "attnw-pane-heading");
+  const otherPlot = element(doc, "div", "attnw-compare-plot");
+  const canvas = (
+    /** @type {HTMLCanvasElement} */
+    element(doc, "canvas", "attnw-compare-canvas")
+  );
+  canvas.setAttribute("role", "img");
+  const overlay = (
+    /** @type {HTMLCanvasElement} */
+    element(doc, "canvas", "attnw-compare-overlay")
+  );
+  overlay.setAttribute("aria-hidden", "true");
+  const titleLeft = element(doc, "div", "attnw-title attnw-title-left");
+  const titleRight = element(doc, "div", "attnw-title attnw-title-right");
+  const labelsLeft = element(doc, "div", "attnw-labels attnw-labels-left");
+  const labelsRight = element(doc, "div", "attnw-labels attnw-labels-right");
+  const pending = createPending(
+    doc,
+    /** @type {any} */
+    model,
+    lang
+  );
+  pending.root.addEventListener("click", (event) => event.stopPropagation());
+  mainPane.append(mainHeading, plot);
+  otherPane.append(otherHeading, otherPlot);
+  row.append(mainPane, otherPane);
+  const edgeLayer = createEdgeLayer(canvas);
+  mainHeading.hidden = otherPane.hidden = true;
+  let labelsKey = "";
+  let shown = null;
+  let mainHeadingText = "";
+  const fill = () => {
+    if (!otherPlot.firstChild) otherPlot.append(canvas, overlay, titleLeft, titleRight, labelsLeft, labelsRight, pending.root);
+  };
+  const drawPane = (frame, scene) => {
+    const { layout, state } = frame;
+    fill();
+    const dpr = win.devicePixelRatio || 1;
+    const { width, height } = pixelSize(layout, dpr);
+    for (const c of [canvas, overlay]) {
+      c.style.width = `${layout.width}px`;
+      c.style.height = `${layout.height}px`;
+      if (c.width !== width || c.height !== height) {
+        c.width = width;
+        c.height = height;
+        if (c === canvas) edgeLayer.invalidate();
+      }
+    }
+    Object.assign(canvas.dataset, { leftX: String(layout.leftX), rightX: String(layout.rightX), top: String(layout.top), rowHeight: String(layout.rowHeight) });
+    otherPlot.style.height = `${layout.height}px`;
+    otherPlot.style.width = `${layout.width}px`;
+    const key = JSON.stringify([layout.width, layout.n, layout.first, layout.last, state.tokens]);
+    if (key !== labelsKey) {
+      labelsKey = key;
+      renderLabels(labelsLeft, layout, state.tokens, state.special, "source");
+      renderLabels(labelsRight, layout, state.tokens, state.special, "target");
+    }
+    const wide = titleAtEdge(state);
+    titleRight.style.left = wide ? "" : `${layout.rightX + LABEL_GAP}px`;
+    titleRight.style.right = wide ? "0px" : "";
+    markIdle(labelsLeft, labelsRight, state.segments.length > 1 && frame.available ? frame.edges : null);
+    renderTitles(titleLeft, titleRight, columnTitles(state));
+    canvas.dataset.edgesFrom = edgeLayer.show(scene, dpr);
+    const highlighted = isHighlighted(scene);
+    canvas.style.opacity = highlighted ? String(CONTEXT_OPACITY) : "";
+    canvas.style.filter = highlighted ? CONTEXT_FILTER : "";
+    const ctx = overlay.getContext("2d");
+    if (ctx) {
+      ctx.setTransform(dpr, 0, 0, dpr, 0, 0);
+      ctx.clearRect(0, 0, layout.width, layout.height);
+      drawOverlay(ctx, scene);
+    }
+    markHovered(otherPlot, frame.focus, frame.pinned);
+  };
+  return {
+    row,
+    otherPlot,
+    /**
+     * Show a comparison (frames from compare.js) or none (null). After the view painted the
+     * main pane: the legend and caption get the comparison's words.
+     * @param {import("./compare.js").CompareFrames | null} frames
+     * @param {boolean} dark
+     * @param {{ legend: HTMLElement, caption: HTMLElement, tooltip: HTMLElement }} parts
+     */
+    paint(frames, dark, { legend, caption, tooltip }) {
+      mainPane.classList.toggle("attnw-pane-side", frames?.mode === "side");
+      if (!frames) {
+        mainHeading.hidden = otherPane.hidden = true;
+        mainPane.style.width = "";
+        shown = null;
+        mainHeadingText = "";
+        return;
+      }
+      const { state } = frames.main;
+      const a = state.method.label;
+      const b = frames.other.label;
+      mainHeading.hidden = false;
+      mainHeadingText = mainHeading.textContent = frames.mode === "side" ? a : words.difference(a, b);
+      const integer = Boolean(state.method.integer && frames.other.integer);
+      const f = (v) => formatValue(v, integer);
+      const second = frames.second;
+      const otherShown = frames.mode === "side" || !second.available;
+      otherPane.hidden = !otherShown;
+      mainPane.style.width = frames.mode === "side" ? `${frames.main.layout.width}px` : "";
+      const otherSt = second.state;
+      fill();
+      pending.update(otherSt, second.available, state.job);
+      otherHeading.textContent = frames.mode === "side" ? b : words.neededFor(b);
+      if (otherShown) {
+        const scene = layerScene(second, dark);
+        drawPane(second, scene);
+        canvas.dataset.edges = String(second.edges.count);
+        canvas.dataset.method = frames.other.id;
+        canvas.setAttribute("aria-label", words.paneLabel(b, second.edges.count, state.tokens.length));
+        shown = frames.mode === "side" ? { scene, titles: columnTitles(otherSt), heading: b, titleAtEdge: titleAtEdge(otherSt) } : null;
+      } else shown = null;
+      const note = frames.mode === "side" ? words.sharedScale(a, frames.maxMain, b, frames.maxOther, f) : words.differenceScale(a, b);
+      legend.append(element(doc, "span", "attnw-legend-coverage attnw-legend-compare", note));
+      if (frames.mode === "difference") {
+        const coverage = legend.querySelector(".attnw-legend-coverage");
+        if (coverage) coverage.textContent = words.differenceEdges(frames.main.edges.count);
+        const high = legend.querySelectorAll(".attnw-legend-label")[1];
+        if (high && frames.main.edges.max > 0) high.textContent = `+${high.textContent}`;
+      }
+      legend.dataset.compare = frames.mode;
+      if (frames.mode === "difference" && !second.available) legend.hidden = true;
+      if (!tooltip.hidden) listBoth(tooltip, frames, f);
+      const named = frames.mode === "side" ? words.besides(a, b) : words.difference(a, b);
+      caption.textContent = `${named}${(caption.textContent ?? "").slice(a.length)}`;
+    },
+    /** What a downloaded picture's legend is named: both methods on one scale, or their difference ("": one method). */
+    legendLabel() {
+      return shown ? words.bothOnOneScale(mainHeadingText, shown.heading) : mainHeadingText;
+    },
+    /** The heading of the first pane and the second pane, for a downloaded picture (null: none shown). */
+    picture() {
+      return { heading: mainHeadingText, compare: shown };
+    },
+    /**
+     * Draw the second pane's neighbouring pictures ahead while the page is idle (raster.js).
+     * @param {Array<() => import("./frames.js").LayerFrame>} frames  computed when their turn comes
+     * @param {boolean} dark
+     */
+    drawAhead(frames, dark) {
+      edgeLayer.drawAhead(frames.map((next) => () => {
+        try {
+          const frame = next();
+          return frame.available ? layerScene(frame, dark) : null;
+        } catch {
+          return null;
+        }
+      }));
+    },
+    paintComing: edgeLayer.paintComing,
+    setOnScreen: edgeLayer.setOnScreen,
+    destroy() {
+      pending.destroy();
+      edgeLayer.destroy();
+    }
+  };
+}
+function listBoth(tooltip, frames, f) {
+  const words = compareWords(frames.main.state.lang);
+  const a = frames.main.state.method.label;
+  const b = frames.other.label;
+  tooltip.querySelector(".attnw-tooltip-title")?.prepend(frames.mode === "side" ? words.bothColumns(a, b) : `${words.difference(a, b)}: `);
+  const node = frames.main.focus;
+  if (frames.mode !== "side" || !node) return;
+  const { edges } = frames.second;
+  const ends = node.side === "target" ? edges.source : edges.target;
+  const values = new Map(edgesOfNode(edges, node).map((e) => [ends[e], edges.weight[e]]));
+  const doc = tooltip.ownerDocument;
+  for (
+    const row of
+    /** @type {NodeListOf<HTMLElement>} */
+    tooltip.querySelectorAll(".attnw-tooltip-list tr")
+  ) {
+    const value = values.get(Number(row.dataset.index));
+    row.append(element(doc, "td", "attnw-tooltip-value attnw-tooltip-compare", value === void 0 ? "\u2013" : f(value)));
+  }
+}
+function createCompareControls(doc, model, lang) {
+  const words = compareWords(lang);
+  const menu = (
+    /** @type {HTMLSelectElement} */
+    element(doc, "select", "attnw-compare")
+  );
+  const mode = (
+    /** @type {HTMLSelectElement} */
+    element(doc, "select", "attnw-compare-mode")
+  );
+  for (
+    const [node, label, title] of
+    /** @type {const} */
+    [[menu, words.compareWith, words.compareWithTitle], [mode, words.mode, words.modeTitle]]
+  ) {
+    node.setAttribute("aria-label", label);
+    node.title = title;
+    node.dataset.lmSuppressShortcuts = "true";
+  }
+  mode.replaceChildren(...choicesOf("compare_mode").map(([value, text2]) => option(doc, value, tr(lang, text2))));
+  const menuControl = labelled(doc, words.compareWith, menu);
+  const modeControl = labelled(doc, words.mode, mode);
+  const commit = (name, value) => {
+    model.set(name, value);
+    model.save_changes();
+  };
+  const onMenu = () => commit("compare_method", menu.value);
+  const onMode = () => commit("compare_mode", mode.value);
+  menu.addEventListener("change", onMenu);
+  mode.addEventListener("change", onMode);
+  let key = "";
+  return {
+    nodes: [menuControl, modeControl],
+    /** @param {import("./state.js").ViewState} state */
+    update(state) {
+      const now = JSON.stringify([state.methods.map((m) => [m.id, m.label]), state.method.id]);
+      if (now !== key) {
+        key = now;
+        menu.replaceChildren(
+          option(doc, "", words.off),
+          ...state.methods.map((m) => {
+            const entry = option(doc, m.id, m.label);
+            entry.disabled = !comparable(m, state.method);
+            if (entry.disabled) entry.title = words.notComparable;
+            return entry;
+          })
+        );
+      }
+      const other = state.methods.find((m) => m.id === state.compareMethod);
+      menu.value = other && comparable(other, state.method) ? other.id : "";
+      menu.disabled = state.view !== "layer";
+      menu.title = state.view === "layer" ? words.compareWithTitle : words.singleLayerOnly;
+      mode.value = state.compareMode;
+      modeControl.hidden = menu.value === "";
+    },
+    destroy() {
+      menu.removeEventListener("change", onMenu);
+      mode.removeEventListener("change", onMode);
+    }
+  };
+}
+
+// src/explain.js
+function createExplain(doc, lang = "en") {
+  const button = (
+    /** @type {HTMLButtonElement} */
+    element(doc, "button", "attnw-save attnw-explain-toggle", tr(lang, "? About this method"))
+  );
+  button.type = "button";
+  button.title = tr(lang, "Show or hide what the selected method draws, in plain words");
+  button.setAttribute("aria-expanded", "false");
+  const panel = element(doc, "div", "attnw-explain");
+  panel.hidden = true;
+  const heading = element(doc, "div", "attnw-explain-title");
+  const body = element(doc, "div", "attnw-explain-text");
+  panel.append(heading, body);
+  const panelId = `attnw-explain-${Math.random().toString(36).slice(2)}`;
+  panel.id = panelId;
+  button.setAttribute("aria-controls", panelId);
+  button.addEventListener("click", () => {
+    panel.hidden = !panel.hidden;
+    button.setAttribute("aria-expanded", String(!panel.hidden));
+  });
+  const update = (method) => {
+    heading.textContent = method.label ? tr(lang, "About \u201C{method}\u201D", { method: method.label }) : "";
+    body.textContent = explanationOf(method, lang);
+  };
+  return { button, panel, update };
+}
+function explanationOf(method, lang = "en") {
+  return method.explain || method.description || tr(lang, "No explanation is available for this method.");
+}
+
+// src/heads_draw.js
+function createHeadsGrid(doc, lang) {
+  const say = (text2, params) => tr(lang, text2, params);
+  const win = (
+    /** @type {Window} */
+    doc.defaultView
+  );
+  const root = element(doc, "div", "attnw-heads");
+  root.hidden = true;
+  const hover = element(doc, "div", "attnw-heads-hover");
+  const canvas = (
+    /** @type {HTMLCanvasElement} */
+    element(doc, "canvas", "attnw-heads-canvas")
+  );
+  canvas.setAttribute("role", "img");
+  canvas.style.cursor = "pointer";
+  const key = element(doc, "div", "attnw-heads-key");
+  const bar = element(doc, "span", "attnw-heads-bar");
+  const keyText = element(doc, "span", "attnw-heads-key-text");
+  Object.assign(bar.style, { display: "inline-block", width: "80px", height: "10px", marginRight: "6px", verticalAlign: "middle" });
+  key.append(bar, keyText);
+  root.append(hover, canvas, key);
+  let shown = null;
+  const scratch = (
+    /** @type {HTMLCanvasElement} */
+    doc.createElement("canvas")
+  );
+  const cellUnder = (event) => {
+    if (!shown) return null;
+    const box = canvas.getBoundingClientRect();
+    const at = cellAt(shown.layout, event.clientX - box.left, event.clientY - box.top);
+    return at && { layer: at.row + 1, head: shown.heads[at.column] };
+  };
+  const showHover = (cell) => {
+    if (!shown) return;
+    const { state } = shown;
+    hover.textContent = cell ? say("{layer}, {head}: click to open it", { layer: capitalised2(layerName(state, cell.layer)), head: headLabel({ ...state, head: cell.head }) }) : say("Point at a cell to name it; click it to open that layer and head.");
+  };
+  const paint = (frame) => {
+    shown = frame;
+    const { state, layout, heads, env } = frame;
+    const dpr = win.devicePixelRatio || 1;
+    canvas.style.width = `${layout.width}px`;
+    canvas.style.height = `${layout.height}px`;
+    canvas.width = Math.round(layout.width * dpr);
+    canvas.height = Math.round(layout.height * dpr);
+    const signed = Boolean(env?.signed);
+    const name = signed ? "diverging" : "heat";
+    const table = tableBytes(colormap(name));
+    Object.assign(canvas.dataset, { rows: String(layout.rows), columns: String(layout.columns), cells: "0", cell: String(layout.cell) });
+    canvas.setAttribute("aria-label", say(state.method.per_head ? "{method}: {rows} layers \xD7 {columns} heat maps, one per head" : "{method}: {rows} layers \xD7 {columns} heat maps, one per layer", { method: state.method.label, rows: layout.rows, columns: layout.columns }));
+    const ctx = canvas.getContext("2d");
+    if (!ctx) return;
+    ctx.setTransform(dpr, 0, 0, dpr, 0, 0);
+    ctx.clearRect(0, 0, layout.width, layout.height);
+    const ink = win.getComputedStyle(root).color || "#888";
+    ctx.fillStyle = ink;
+    ctx.font = "11px sans-serif";
+    ctx.textAlign = "center";
+    ctx.textBaseline = "alphabetic";
+    heads.forEach((head, column) => ctx.fillText(state.method.per_head ? say(headName(head)) : "", cellOrigin(layout, 0, column).x + layout.cell / 2, MARGIN_TOP - 4));
+    ctx.textAlign = "right";
+    ctx.textBaseline = "middle";
+    for (let row = 0; row < layout.rows; row++) ctx.fillText(layerMark(state, row + 1), MARGIN_LEFT - 6, cellOrigin(layout, row, 0).y + layout.cell / 2);
+    let cells = 0;
+    if (env) {
+      const size = Math.round(layout.cell * dpr);
+      const side = Math.min(env.rows, size);
+      scratch.width = scratch.height = side;
+      const sctx = scratch.getContext("2d");
+      if (!sctx) return;
+      const image = sctx.createImageData(side, side);
+      ctx.imageSmoothingEnabled = false;
+      for (let row = 0; row < layout.rows; row++) {
+        for (let column = 0; column < heads.length; column++) {
+          const { x, y } = cellOrigin(layout, row, column);
+          if (!frame.ready[row]) {
+            ctx.strokeStyle = ink;
+            ctx.strokeRect(x + 0.5, y + 0.5, layout.cell - 1, layout.cell - 1);
+            continue;
+          }
+          image.data.set(slicePixels(env, cellSlice(frame, row, column), table, size).pixels);
+          sctx.putImageData(image, 0, 0);
+          ctx.drawImage(scratch, x, y, layout.cell, layout.cell);
+          cells++;
+        }
+      }
+    }
+    canvas.dataset.cells = String(cells);
+    const stops2 = colormap(name);
+    bar.style.background = `linear-gradient(to right, ${stops2[0]}, ${stops2[128]}, ${stops2[255]})`;
+    const missing = frame.ready.filter((r) => !r).length;
+    const pixels = Math.round(layout.cell * dpr);
+    keyText.textContent = say(signed ? "negative \u2190 0 \u2192 positive" : "0 \u2192 largest") + say(": each cell is scaled to its own largest value, so a cell shows its pattern, not its strength against the others.") + say(" Rows of a cell: receiving tokens; columns: sending tokens.") + (env && env.rows > pixels ? say(" {n} tokens in {pixels} pixels: each pixel shows the strongest entry of its block.", { n: env.rows, pixels }) : "") + (env?.indices ? say(" Only the {k} strongest entries of each row are stored at this length; the rest show as 0.", { k: env.k }) : "") + (missing ? say(" Empty boxes: {n} layers not computed yet (click one to open it and compute it there).", { n: missing }) : "");
+    showHover(null);
+  };
+  return { root, canvas, paint, cellUnder, showHover };
+}
+function capitalised2(text2) {
+  return text2.charAt(0).toUpperCase() + text2.slice(1);
+}
+
 // src/strip.js
 function currentScores(data, target, method, n) {
   if (!method || data.status !== "done" || data.target !== target || data.method !== method || !data.values) {
@@ -2753,7 +3173,7 @@ function layerPhrase(state) {
   const counted = tr(state.lang, "layer {layer} of {n}", { layer: state.layer, n: state.nLayers });
   return state.layerNames.length ? `${layerName(state, state.layer)} (${counted})` : counted;
 }
-function titleAtEdge(state) {
+function titleAtEdge2(state) {
   return state.columnNames.length > 0 && state.view === "layer";
 }
 function modelKind(state) {
@@ -2810,7 +3230,8 @@ function createView(doc, model, lang) {
   savePng.title = say("Download the current view as a PNG picture");
   saveSvg.title = say("Download the current view as an SVG drawing (labels as text)");
   const explain = createExplain(doc, lang);
-  controls.root.append(savePng, saveSvg, explain.button);
+  const compareControls = createCompareControls(doc, model, lang);
+  controls.root.append(...compareControls.nodes, savePng, saveSvg, explain.button);
   const pending = createPending(doc, model, lang);
   plot.append(canvas, overlay, strip, titleLeft, titleRight, labelsLeft, labelsRight, pending.root);
   const stop = (event) => event.stopPropagation();
@@ -2819,7 +3240,8 @@ function createView(doc, model, lang) {
   const image = createImagePanel(doc, lang);
   const graph = element(doc, "div", "attnw-graph");
   const heads = createHeadsGrid(doc, lang);
-  graph.append(heads.root, plot, legend, stripStatus, stripWarning);
+  const compare = createComparePane(doc, model, plot, lang);
+  graph.append(heads.root, compare.row, legend, stripStatus, stripWarning);
   const side = element(doc, "div", "attnw-side");
   side.append(image.root, tooltip);
   const body = element(doc, "div", "attnw-body");
@@ -2855,7 +3277,7 @@ function createView(doc, model, lang) {
       renderLabels(labelsLeft, layout, state.tokens, state.special, "source");
       renderLabels(labelsRight, layout, state.tokens, state.special, "target");
     }
-    const wide = titleAtEdge(state);
+    const wide = titleAtEdge2(state);
     titleRight.style.left = wide ? "" : `${layout.rightX + LABEL_GAP}px`;
     titleRight.style.right = wide ? "0px" : "";
     canvas.dataset.edgesFrom = edgeLayer.show(scene, dpr);
@@ -2870,7 +3292,7 @@ function createView(doc, model, lang) {
   };
   const placeDock = (dock) => {
     if (dock.beside && tooltip.parentElement !== side) side.append(tooltip);
-    if (!dock.beside && tooltip.previousElementSibling !== plot) plot.after(tooltip);
+    if (!dock.beside && tooltip.previousElementSibling !== compare.row) compare.row.after(tooltip);
     side.style.width = dock.beside ? `${dock.width}px` : "";
     side.hidden = !dock.beside && !dock.image;
     body.classList.toggle("attnw-body-stacked", dock.image && !dock.beside);
@@ -2880,6 +3302,7 @@ function createView(doc, model, lang) {
     const { state, available, env, slice, edges, layout, pinned, focus } = frame;
     dark = isDark();
     controls.update(state);
+    compareControls.update(state);
     explain.update(state.method);
     pending.update(state, available, state.job);
     const scene = layerScene(frame, dark);
@@ -2940,6 +3363,7 @@ function createView(doc, model, lang) {
     const { state, layout, perLayer, pinned, focus } = frame;
     dark = isDark();
     controls.update(state);
+    compareControls.update(state);
     explain.update(state.method);
     pending.root.hidden = true;
     const scene = modelScene(frame, dark);
@@ -2982,6 +3406,7 @@ function createView(doc, model, lang) {
   const paintHeads = (frame) => {
     const { state } = frame;
     controls.update(state);
+    compareControls.update(state);
     explain.update(state.method);
     pending.root.hidden = true;
     legend.hidden = stripStatus.hidden = stripWarning.hidden = tooltip.hidden = true;
@@ -3005,7 +3430,10 @@ function createView(doc, model, lang) {
     }));
   };
   const showProblem = (reason, state) => {
-    if (reason) controls.update(state);
+    if (reason) {
+      controls.update(state);
+      compareControls.update(state);
+    }
     problem.hidden = !reason;
     problem.textContent = reason ? say("Cannot draw this view: {reason}. Make the widget again, e.g. AttentionWidget(model, text).", { reason }) : "";
     caption.hidden = Boolean(reason);
@@ -3018,15 +3446,17 @@ function createView(doc, model, lang) {
       scene,
       tokens: state.tokens,
       titles: columnTitles(state),
-      titleAtEdge: titleAtEdge(state),
+      titleAtEdge: titleAtEdge2(state),
       caption: caption.textContent ?? "",
       foreground: dark ? "#e6e6e6" : "#111111",
       background: dark ? "#111111" : "#ffffff",
       image: image.scene(),
-      legend: legendOf(scene, state.view === "model" && state.method.graph ? state.methods.find((m) => m.id === state.method.graph) ?? state.method : state.method, lang)
+      legend: legendOf(scene, state.view === "model" && state.method.graph ? state.methods.find((m) => m.id === state.method.graph) ?? state.method : state.method, lang, compare.legendLabel()),
+      ...compare.picture()
     };
   };
-  return { root, plot, canvas, heads, image, savePng, saveSvg, paintLayer, paintModel, paintHeads, placeDock, drawAhead, showProblem, paintComing: edgeLayer.paintComing, setOnScreen: edgeLayer.setOnScreen, pictureOf, destroy: () => (controls.destroy(), pending.destroy(), edgeLayer.destroy()) };
+  const paintCompare = (frames) => compare.paint(frames, dark, { legend, caption, tooltip });
+  return { root, plot, canvas, heads, image, comparePlot: compare.otherPlot, savePng, saveSvg, paintLayer, paintModel, paintHeads, paintCompare, placeDock, drawAhead, showProblem, paintComing: () => (edgeLayer.paintComing(), compare.paintComing()), setOnScreen: (on) => (edgeLayer.setOnScreen(on), compare.setOnScreen(on)), drawAheadCompare: (frames) => compare.drawAhead(frames, dark), pictureOf, destroy: () => (controls.destroy(), compareControls.destroy(), compare.destroy(), pending.destroy(), edgeLayer.destroy()) };
 }
 
 // src/render.js
@@ -3055,6 +3485,7 @@ function renderView(model, el) {
   let hovered = null;
   let frame = null;
   let scene = null;
+  let compared = null;
   let scheduled = 0;
   const paint = () => {
     const started = win.performance.now();
@@ -3062,20 +3493,31 @@ function renderView(model, el) {
     const state = readState(model);
     const total = el.clientWidth || DEFAULT_WIDTH;
     const panel = panelLayout(total, state.image);
-    const dock = state.view === "heads" ? { graphWidth: total, beside: false, width: 0, image: false } : dockLayout(total, panel, Boolean(state.image));
+    const other = compareMeta(state);
+    const wide = state.view === "heads" || other !== null && state.compareMode === "side" && !state.image;
+    const dock = wide ? { graphWidth: total, beside: false, width: 0, image: false } : dockLayout(total, panel, Boolean(state.image));
     view.placeDock(dock);
     const width = dock.graphWidth;
     let problem = state.problem;
+    compared = null;
     if (!problem) {
       try {
         if (state.view === "heads") {
           frame = headsFrame(state, width, envelopeOf);
           scene = null;
           view.paintHeads(frame);
+          view.paintCompare(null);
           view.image.paint(null);
+        } else if (other) {
+          compared = compareFrames(state, other, width, envelopeOf, hovered);
+          frame = compared.main;
+          scene = view.paintLayer(frame);
+          view.paintCompare(compared);
+          view.image.paint(imageScene(state, frame, envelopeOf, panel));
         } else {
           frame = state.view === "model" ? modelFrame(state, width, envelopeOf, hovered) : layerFrame(state, width, envelopeOf, hovered);
           scene = frame.kind === "model" ? view.paintModel(frame) : view.paintLayer(frame);
+          view.paintCompare(null);
           view.image.paint(imageScene(state, frame, envelopeOf, panel));
         }
       } catch (error) {
@@ -3085,14 +3527,24 @@ function renderView(model, el) {
     }
     view.showProblem(problem, state);
     if (problem) {
-      frame = scene = hovered = null;
+      frame = scene = hovered = compared = null;
+      view.paintCompare(null);
       view.image.paint(null);
       return;
     }
-    view.drawAhead(neighbourStates(state).map((next) => () => (
-      // (none in the heads view)
-      next.view === "model" ? modelFrame(next, width, envelopeOf, null) : layerFrame(next, width, envelopeOf, null)
-    )));
+    const ahead = other ? neighbourStates(state).filter((next) => next.view === "layer" && next.method.id === state.method.id) : neighbourStates(state);
+    view.drawAhead(ahead.map((next) => () => {
+      if (other) return compareFrames(next, other, width, envelopeOf, null).main;
+      return next.view === "model" ? modelFrame(next, width, envelopeOf, null) : layerFrame(next, width, envelopeOf, null);
+    }));
+    if (compared?.mode === "side") view.drawAheadCompare(ahead.map((next) => () => compareFrames(
+      next,
+      /** @type {import("./state.js").MethodMeta} */
+      other,
+      width,
+      envelopeOf,
+      null
+    ).second));
     const ended = win.performance.now();
     view.root.dataset.paintEnd = String(ended);
     view.root.dataset.paintMs = (ended - started).toFixed(3);
@@ -3107,6 +3559,11 @@ function renderView(model, el) {
     const x = event.clientX - box.left;
     const y = event.clientY - box.top;
     return frame.kind === "model" ? modelNodeAt(frame.layout, x, y) : nodeAt(frame.layout, x, y);
+  };
+  const compareNodeUnder = (event) => {
+    if (!compared || compared.mode !== "side") return null;
+    const box = view.comparePlot.getBoundingClientRect();
+    return nodeAt(compared.second.layout, event.clientX - box.left, event.clientY - box.top);
   };
   const patchNodeUnder = (event) => {
     const shown = view.image.scene();
@@ -3163,6 +3620,8 @@ function renderView(model, el) {
   const fileName = () => {
     const state = readState(model);
     if (state.view === "heads") return `attention-${state.method.id}-heads`;
+    const other = compareMeta(state);
+    if (other) return `attention-${state.method.id}-${state.compareMode === "side" ? "vs" : "minus"}-${other.id}-layer${state.layer}`;
     return state.view === "model" ? `attention-${state.method.id}-model` : `attention-${state.method.id}-layer${state.layer}`;
   };
   const picture = () => {
@@ -3194,6 +3653,9 @@ function renderView(model, el) {
     [view.plot, "pointerleave", onPointerLeave],
     [view.plot, "click", onClick],
     [view.plot, "keydown", onKey],
+    [view.comparePlot, "pointermove", hoverWith(compareNodeUnder)],
+    [view.comparePlot, "pointerleave", onPointerLeave],
+    [view.comparePlot, "click", pinWith(compareNodeUnder)],
     [view.heads.canvas, "pointermove", (event) => view.heads.showHover(view.heads.cellUnder(event))],
     [view.heads.canvas, "pointerleave", () => view.heads.showHover(null)],
     [view.heads.canvas, "click", onCellClick],

@@ -245,7 +245,7 @@ function control(doc, tag, className, label, properties = {}, options = []) {
  * @param {string} text
  * @param {...HTMLElement} children
  */
-function labelled(doc, text, ...children) {
+export function labelled(doc, text, ...children) {
   const label = element(doc, "label", "attnw-control");
   label.append(element(doc, "span", "attnw-control-name", text), ...children);
   return label;
@@ -277,7 +277,7 @@ function methodOptions(doc, methods) {
  * @param {Document} doc @param {string} value @param {string} text
  * @returns {HTMLOptionElement}
  */
-function option(doc, value, text) {
+export function option(doc, value, text) {
   const node = /** @type {HTMLOptionElement} */ (element(doc, "option", "", text));
   node.value = value;
   return node;

@@ -28,15 +28,16 @@ const STEP = 32;
  * @param {import("./scene.js").Scene} scene
  * @param {{ label: string, integer?: boolean }} method
  * @param {string} [lang]  the language of the title (i18n.js)
+ * @param {string} [label]  in place of the method's name (a comparison's)
  * @returns {LegendSpec | null}
  */
-export function legendOf(scene, method, lang = "en") {
+export function legendOf(scene, method, lang = "en", label = "") {
   const maxima = scene.bundles.map((b) => b.edges.max).filter((m) => m > 0);
   if (maxima.length === 0) return null;
   const perLayer = scene.bundles.length > 1;
   return {
-    label: method.label,
-    title: tr(lang, perLayer ? "{method}: edge colour (scaled per layer; largest layer's range)" : "{method}: edge colour", { method: method.label }),
+    label: label || method.label,
+    title: tr(lang, perLayer ? "{method}: edge colour (scaled per layer; largest layer's range)" : "{method}: edge colour", { method: label || method.label }),
     table: scene.table,
     signed: scene.signed,
     max: Math.max(...maxima),

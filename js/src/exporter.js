@@ -4,6 +4,7 @@
 
 import { CONTEXT_OPACITY, edgeStyle } from "./draw.js";
 import { LEGEND_HEIGHT, paintLegend, svgLegend } from "./export_legend.js";
+import { PANE_GAP as COMPARE_GAP } from "./compare.js";
 import { PANEL_GAP } from "./image.js";
 import { paintImagePanel, panelPicture, svgImagePanel } from "./image_draw.js";
 import { HEADER_HEIGHT, LABEL_GAP, rowCenter } from "./layout.js";
@@ -25,22 +26,40 @@ const CAPTION_HEIGHT = 24;
  * @property {string} background
  * @property {import("./image.js").ImageScene | null} [image]  the image panel, drawn right of the graph
  * @property {import("./export_legend.js").LegendSpec | null} [legend]  the edge colour scale, drawn below the caption
+ * @property {string} [heading]  a comparison's name of the first pane (compare.js), drawn above it
+ * @property {import("./compare_pane.js").PanePicture | null} [compare]  a comparison's second pane, right of the first
  */
+
+/** Room above the panes of a comparison for their headings. */
+const HEADING_HEIGHT = 20;
+
+/** The panes of a picture, left to right, with their x and their token labels. @param {Picture} picture */
+function panesOf(picture) {
+  const panes = [{ scene: picture.scene, titles: picture.titles, titleAtEdge: picture.titleAtEdge ?? false, heading: picture.heading ?? "", x: 0 }];
+  if (picture.compare) {
+    const { scene, titles, heading, titleAtEdge } = picture.compare;
+    panes.push({ scene, titles, titleAtEdge, heading, x: picture.scene.layout.width + COMPARE_GAP });
+  }
+  return panes;
+}
 
 /**
  * The whole picture's size and where its caption goes: the graph, and the image panel beside it.
  * @param {Picture} picture
  */
-function frameOf({ scene, image, legend }) {
+function frameOf(picture) {
+  const { scene, image, legend } = picture;
   const panel = image ? panelPicture(image) : null;
-  const body = Math.max(scene.layout.height, panel?.height ?? 0);
-  const panelX = scene.layout.width + PANEL_GAP;
-  return { width: image ? panelX + image.layout.width : scene.layout.width, body, height: body + CAPTION_HEIGHT + (legend ? LEGEND_HEIGHT : 0), panelX };
+  const top = picture.heading ? HEADING_HEIGHT : 0;
+  const graphWidth = picture.compare ? picture.scene.layout.width + COMPARE_GAP + picture.compare.scene.layout.width : scene.layout.width;
+  const body = Math.max(top + Math.max(scene.layout.height, picture.compare?.scene.layout.height ?? 0), panel?.height ?? 0);
+  const panelX = graphWidth + PANEL_GAP;
+  return { width: image ? panelX + image.layout.width : graphWidth, body, height: body + CAPTION_HEIGHT + (legend ? LEGEND_HEIGHT : 0), panelX, top };
 }
 
 /**
  * Token labels beside the outer columns, for the rows the view shows.
- * @param {Picture} picture
+ * @param {{ scene: import("./scene.js").Scene, tokens: string[] }} pane
  * @returns {{ text: string, x: number, y: number, anchor: "start" | "end" }[]}
  */
 function labelsOf({ scene, tokens }) {
@@ -61,9 +80,7 @@ function labelsOf({ scene, tokens }) {
  * @returns {string} a standalone SVG document, valid XML whatever text the picture holds
  */
 export function svgOf(doc, picture) {
-  const { scene } = picture;
-  const { layout } = scene;
-  const { width, height, body, panelX } = frameOf(picture);
+  const { width, height, body, panelX, top } = frameOf(picture);
   /** @param {string} tag @param {Record<string, string | number>} attributes @param {Element} parent */
   const add = (tag, attributes, parent) => {
     const node = doc.createElementNS(SVG, tag);
@@ -78,10 +95,38 @@ export function svgOf(doc, picture) {
   svg.setAttribute("font-family", "sans-serif");
   svg.setAttribute("font-size", "12");
   add("rect", { width: "100%", height: "100%", fill: picture.background }, svg);
+  /** @param {string} content @param {number} x @param {number} y @param {string} anchor @param {string} [weight] @param {Element} [parent] */
+  const text = (content, x, y, anchor, weight = "normal", parent = svg) => {
+    const node = add("text", { x, y, "text-anchor": anchor, "dominant-baseline": "middle", fill: picture.foreground, "font-weight": weight }, parent);
+    node.textContent = xmlText(content); // serialised with escaping: token text stays text
+  };
+  panesOf(picture).forEach((pane, p) => {
+    if (pane.heading) text(pane.heading, pane.x, HEADING_HEIGHT / 2, "start", "bold");
+    const g = top || pane.x ? add("g", { transform: `translate(${pane.x} ${top})` }, svg) : svg;
+    svgPane(add, g, { ...pane, tokens: picture.tokens }, `attnw-band${p ? `-${p}` : ""}`, picture.foreground, (content, x, y, anchor, weight) => text(content, x, y, anchor, weight, g));
+  });
+  if (picture.image) svgImagePanel(add, svg, picture.image, panelX, 0, text);
+  text(picture.caption, 0, body + 12, "start");
+  if (picture.legend) svgLegend(add, svg, picture.legend, 0, body + CAPTION_HEIGHT, text);
+  return new (doc.defaultView ?? globalThis).XMLSerializer().serializeToString(svg);
+}
+
+/**
+ * One pane's edges, dots, rules, column numbers, titles and token labels, in its own coordinates.
+ * @param {(tag: string, attributes: Record<string, string | number>, parent: Element) => Element} add
+ * @param {Element} parent
+ * @param {{ scene: import("./scene.js").Scene, tokens: string[], titles: [string, string], titleAtEdge: boolean }} pane
+ * @param {string} clipId
+ * @param {string} foreground
+ * @param {(content: string, x: number, y: number, anchor: string, weight?: string) => void} text
+ */
+function svgPane(add, parent, pane, clipId, foreground, text) {
+  const { scene } = pane;
+  const { layout } = scene;
   // Edges stay inside the plot band, as on screen (a token window leaves rows outside it).
-  const clip = add("clipPath", { id: "attnw-band" }, add("defs", {}, svg));
+  const clip = add("clipPath", { id: clipId }, add("defs", {}, parent));
   add("rect", { x: 0, y: HEADER_HEIGHT, width: layout.width, height: layout.height - HEADER_HEIGHT }, clip);
-  const group = add("g", { fill: "none", "stroke-linecap": "round", "clip-path": "url(#attnw-band)" }, svg);
+  const group = add("g", { fill: "none", "stroke-linecap": "round", "clip-path": `url(#${clipId})` }, parent);
   const options = { table: scene.table, signed: scene.signed };
   // Under a highlight the other edges are grey context, one group at CONTEXT_OPACITY, as on screen.
   const highlighted = scene.bundles.some((b) => b.highlight !== null);
@@ -106,23 +151,14 @@ export function svgOf(doc, picture) {
     }
   }
   for (const dot of scene.dots) {
-    if (dot.radius > 0) add("circle", { cx: dot.x, cy: dot.y, r: dot.radius.toFixed(2), fill: dot.color, "fill-opacity": dot.alpha }, svg);
+    if (dot.radius > 0) add("circle", { cx: dot.x, cy: dot.y, r: dot.radius.toFixed(2), fill: dot.color, "fill-opacity": dot.alpha }, parent);
   }
-  /** @param {string} content @param {number} x @param {number} y @param {string} anchor @param {string} [weight] */
-  const text = (content, x, y, anchor, weight = "normal") => {
-    const node = add("text", { x, y, "text-anchor": anchor, "dominant-baseline": "middle", fill: picture.foreground, "font-weight": weight }, svg);
-    node.textContent = xmlText(content); // serialised with escaping: token text stays text
-  };
-  for (const y of scene.rules) add("line", { x1: 0, x2: layout.width, y1: y, y2: y, stroke: picture.foreground, "stroke-opacity": 0.5, "stroke-dasharray": "4 4" }, svg);
+  for (const y of scene.rules) add("line", { x1: 0, x2: layout.width, y1: y, y2: y, stroke: foreground, "stroke-opacity": 0.5, "stroke-dasharray": "4 4" }, parent);
   for (const mark of scene.marks) text(mark.text, mark.x, mark.y, "middle");
-  text(picture.titles[0], 0, 10, "start", "bold");
-  if (picture.titleAtEdge) text(picture.titles[1], layout.width, 10, "end", "bold");
-  else text(picture.titles[1], layout.rightX + LABEL_GAP, 10, "start", "bold");
-  for (const label of labelsOf(picture)) text(label.text, label.x, label.y, label.anchor);
-  if (picture.image) svgImagePanel(add, svg, picture.image, panelX, 0, text);
-  text(picture.caption, 0, body + 12, "start");
-  if (picture.legend) svgLegend(add, svg, picture.legend, 0, body + CAPTION_HEIGHT, text);
-  return new (doc.defaultView ?? globalThis).XMLSerializer().serializeToString(svg);
+  text(pane.titles[0], 0, 10, "start", "bold");
+  if (pane.titleAtEdge) text(pane.titles[1], layout.width, 10, "end", "bold");
+  else text(pane.titles[1], layout.rightX + LABEL_GAP, 10, "start", "bold");
+  for (const label of labelsOf(pane)) text(label.text, label.x, label.y, label.anchor);
 }
 
 /**
@@ -132,8 +168,7 @@ export function svgOf(doc, picture) {
  * @param {number} scale
  */
 export function paintPng(canvas, picture, scale = 2) {
-  const { layout } = picture.scene;
-  const { width, height, body, panelX } = frameOf(picture);
+  const { width, height, body, panelX, top } = frameOf(picture);
   canvas.width = Math.round(width * scale);
   canvas.height = Math.round(height * scale);
   const ctx = canvas.getContext("2d");
@@ -141,18 +176,28 @@ export function paintPng(canvas, picture, scale = 2) {
   ctx.setTransform(scale, 0, 0, scale, 0, 0);
   ctx.fillStyle = picture.background;
   ctx.fillRect(0, 0, width, height);
-  drawScene(ctx, picture.scene);
-  ctx.fillStyle = picture.foreground;
-  ctx.textBaseline = "middle";
-  ctx.font = "bold 12px sans-serif";
-  ctx.fillText(picture.titles[0], 0, 10);
-  ctx.textAlign = picture.titleAtEdge ? "right" : "left";
-  ctx.fillText(picture.titles[1], picture.titleAtEdge ? layout.width : layout.rightX + LABEL_GAP, 10);
-  ctx.textAlign = "left";
-  ctx.font = "12px sans-serif";
-  for (const label of labelsOf(picture)) {
-    ctx.textAlign = label.anchor === "end" ? "right" : "left";
-    ctx.fillText(label.text, label.x, label.y);
+  for (const pane of panesOf(picture)) {
+    const { layout } = pane.scene;
+    ctx.fillStyle = picture.foreground;
+    ctx.textBaseline = "middle";
+    ctx.textAlign = "left";
+    ctx.font = "bold 12px sans-serif";
+    if (pane.heading) ctx.fillText(pane.heading, pane.x, HEADING_HEIGHT / 2);
+    ctx.setTransform(scale, 0, 0, scale, pane.x * scale, top * scale);
+    drawScene(ctx, pane.scene);
+    ctx.fillStyle = picture.foreground;
+    ctx.textBaseline = "middle";
+    ctx.font = "bold 12px sans-serif";
+    ctx.fillText(pane.titles[0], 0, 10);
+    ctx.textAlign = pane.titleAtEdge ? "right" : "left";
+    ctx.fillText(pane.titles[1], pane.titleAtEdge ? layout.width : layout.rightX + LABEL_GAP, 10);
+    ctx.textAlign = "left";
+    ctx.font = "12px sans-serif";
+    for (const label of labelsOf({ scene: pane.scene, tokens: picture.tokens })) {
+      ctx.textAlign = label.anchor === "end" ? "right" : "left";
+      ctx.fillText(label.text, label.x, label.y);
+    }
+    ctx.setTransform(scale, 0, 0, scale, 0, 0);
   }
   ctx.textAlign = "left";
   if (picture.image) paintImagePanel(ctx, picture.image, panelX, 0, picture.foreground);

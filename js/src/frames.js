@@ -101,6 +101,7 @@ const NO_EDGES = {
  * @property {ReturnType<typeof degreesOf> | null} degrees
  * @property {LayerNode | null} pinned
  * @property {LayerNode | null} focus     hovered, else pinned
+ * @property {boolean} [signed]   the edges may be negative (a difference, compare.js); else the envelope says
  */
 
 /**

@@ -53,11 +53,11 @@ function finite(trait, key, low, high, fallback) {
 
 /**
  * A string as given (checked later against facts, e.g. the method list), "" when absent.
- * @param {string} trait
+ * @param {string} trait @param {string} [key]
  * @returns {ViewOption}
  */
-function text(trait) {
-  return { trait, key: trait, read: (value) => String(value ?? "") };
+function text(trait, key = trait) {
+  return { trait, key, read: (value) => String(value ?? "") };
 }
 
 /** @type {ViewOption[]} the widget's view settings (Python: the traits tagged view=True) */
@@ -71,6 +71,8 @@ export const VIEW_OPTIONS = [
   },
   text("method"),
   text("attribution"),
+  text("compare_method", "compareMethod"),
+  choice("compare_mode", [["side", "side by side"], ["difference", "difference"]], "compareMode"),
   count("top_k", "topK", 0, () => Infinity, 0),
   finite("threshold", "threshold", 0, Infinity, 0),
   choice("specials", [["show", "show"], ["hide", "hide"], ["renormalise", "hide, renormalise rows"]]),

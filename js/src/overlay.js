@@ -139,6 +139,7 @@ export function renderTooltip(
   for (const e of touching.slice(0, TOOLTIP_ROWS)) {
     const other = node.side === "target" ? edges.source[e] : edges.target[e];
     const row = element(doc, "tr", "");
+    row.dataset.index = String(other); // the other token: a comparison adds its second method's value (compare_pane.js)
     const token = element(doc, "td", "attnw-tooltip-token");
     token.append(...quotedToken(doc, tokens[other], other));
     row.append(token, element(doc, "td", "attnw-tooltip-value", formatValue(edges.weight[e], integer)));

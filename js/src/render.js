@@ -1,6 +1,7 @@
 // Wires a widget model's change events, the pointer and the keyboard to the view. No maths,
 // no byte layouts and no drawing here.
 
+import { compareFrames, compareMeta } from "./compare.js";
 import { dockLayout } from "./dock.js";
 import { download, paintPng, svgOf } from "./exporter.js";
 import { envelopeCache, layerFrame, modelFrame } from "./frames.js";
@@ -49,6 +50,8 @@ function renderView(model, el) {
   let frame = null;
   /** @type {import("./scene.js").Scene | null} */
   let scene = null;
+  /** @type {import("./compare.js").CompareFrames | null} a second method beside the first (compare.js) */
+  let compared = null;
   let scheduled = 0;
 
   const paint = () => {
@@ -60,22 +63,34 @@ function renderView(model, el) {
     const panel = panelLayout(total, state.image);
     // The focused token's value list takes a column beside the graph, or goes under it.
     // The heads grid takes the whole width: no value list, no image beside it.
-    const dock = state.view === "heads" ? { graphWidth: total, beside: false, width: 0, image: false } : dockLayout(total, panel, Boolean(state.image));
+    // Two panes side by side take the whole width too: the value list goes under them.
+    const other = compareMeta(state);
+    const wide = state.view === "heads" || (other !== null && state.compareMode === "side" && !state.image);
+    const dock = wide ? { graphWidth: total, beside: false, width: 0, image: false } : dockLayout(total, panel, Boolean(state.image));
     view.placeDock(dock);
     const width = dock.graphWidth;
     // Traits that describe no picture: the widget says so rather than draw a wrong picture or
     // stop with a script error.
     let problem = state.problem;
+    compared = null;
     if (!problem) {
       try {
         if (state.view === "heads") {
           frame = headsFrame(state, width, envelopeOf);
           scene = null;
           view.paintHeads(frame);
+          view.paintCompare(null);
           view.image.paint(null);
+        } else if (other) {
+          compared = compareFrames(state, other, width, envelopeOf, hovered);
+          frame = compared.main;
+          scene = view.paintLayer(frame);
+          view.paintCompare(compared);
+          view.image.paint(imageScene(state, frame, envelopeOf, panel));
         } else {
           frame = state.view === "model" ? modelFrame(state, width, envelopeOf, hovered) : layerFrame(state, width, envelopeOf, hovered);
           scene = frame.kind === "model" ? view.paintModel(frame) : view.paintLayer(frame);
+          view.paintCompare(null);
           view.image.paint(imageScene(state, frame, envelopeOf, panel));
         }
       } catch (error) {
@@ -85,12 +100,18 @@ function renderView(model, el) {
     }
     view.showProblem(problem, state);
     if (problem) {
-      frame = scene = hovered = null;
+      frame = scene = hovered = compared = null;
+      view.paintCompare(null);
       view.image.paint(null);
       return;
     }
-    view.drawAhead(neighbourStates(state).map((next) => () => // (none in the heads view)
-      next.view === "model" ? modelFrame(next, width, envelopeOf, null) : layerFrame(next, width, envelopeOf, null)));
+    // With a comparison: the neighbouring layers and heads of the first pane, as it draws them.
+    const ahead = other ? neighbourStates(state).filter((next) => next.view === "layer" && next.method.id === state.method.id) : neighbourStates(state);
+    view.drawAhead(ahead.map((next) => () => { // (none in the heads view)
+      if (other) return compareFrames(next, other, width, envelopeOf, null).main;
+      return next.view === "model" ? modelFrame(next, width, envelopeOf, null) : layerFrame(next, width, envelopeOf, null);
+    }));
+    if (compared?.mode === "side") view.drawAheadCompare(ahead.map((next) => () => compareFrames(next, /** @type {import("./state.js").MethodMeta} */ (other), width, envelopeOf, null).second));
     // For benchmarks and tests: when the last picture was finished and how long it took.
     const ended = win.performance.now();
     view.root.dataset.paintEnd = String(ended);
@@ -108,6 +129,12 @@ function renderView(model, el) {
     const x = event.clientX - box.left;
     const y = event.clientY - box.top;
     return frame.kind === "model" ? modelNodeAt(frame.layout, x, y) : nodeAt(frame.layout, x, y);
+  };
+  /** The node under the pointer in the second pane of a comparison. @param {MouseEvent} event */
+  const compareNodeUnder = (event) => {
+    if (!compared || compared.mode !== "side") return null;
+    const box = view.comparePlot.getBoundingClientRect();
+    return nodeAt(compared.second.layout, event.clientX - box.left, event.clientY - box.top);
   };
   /** The graph node of the patch under the pointer on the image, as the graph's hover gives it. @param {MouseEvent} event */
   const patchNodeUnder = (event) => {
@@ -172,6 +199,8 @@ function renderView(model, el) {
   const fileName = () => {
     const state = readState(model);
     if (state.view === "heads") return `attention-${state.method.id}-heads`;
+    const other = compareMeta(state);
+    if (other) return `attention-${state.method.id}-${state.compareMode === "side" ? "vs" : "minus"}-${other.id}-layer${state.layer}`;
     return state.view === "model" ? `attention-${state.method.id}-model` : `attention-${state.method.id}-layer${state.layer}`;
   };
   const picture = () => {
@@ -202,6 +231,9 @@ function renderView(model, el) {
     [view.plot, "pointerleave", onPointerLeave],
     [view.plot, "click", onClick],
     [view.plot, "keydown", onKey],
+    [view.comparePlot, "pointermove", hoverWith(compareNodeUnder)],
+    [view.comparePlot, "pointerleave", onPointerLeave],
+    [view.comparePlot, "click", pinWith(compareNodeUnder)],
     [view.heads.canvas, "pointermove", (event) => view.heads.showHover(view.heads.cellUnder(event))],
     [view.heads.canvas, "pointerleave", () => view.heads.showHover(null)],
     [view.heads.canvas, "click", onCellClick],

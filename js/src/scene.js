@@ -53,7 +53,7 @@ function edgeTable(signed, dark) {
  */
 export function layerScene(frame, dark) {
   const { layout, edges, pinned, focus, degrees } = frame;
-  const signed = frame.env?.signed ?? false;
+  const signed = frame.signed ?? frame.env?.signed ?? false;
   const ink = inkOf(dark);
   const highlight = focus ? new Set([...(pinned ? edgesOfNode(edges, pinned) : []), ...edgesOfNode(edges, focus)]) : null;
   /** @type {Dot[]} */

@@ -58,6 +58,8 @@ export { MAX_HEAD, MEAN_HEAD };
  * @property {{ id: string, label: string, position: number | null }[]} targets
  * @property {string} target        selected target id
  * @property {string} attribution   token-score method, "" = off
+ * @property {string} compareMethod  a second method drawn beside the first ("" = off; compare.js)
+ * @property {"side" | "difference"} compareMode  both side by side on one scale, or method − compareMethod
  * @property {AttributionMeta[]} attributions  the token-score menu
  * @property {import("./strip.js").AttributionData} attributionData
  * @property {boolean} offline     an exported file: no kernel to compute anything

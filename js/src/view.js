@@ -4,6 +4,7 @@
 
 import { rowCoverage } from "./codec.js";
 import { prefersDarkTable } from "./colormap.js";
+import { createComparePane, createCompareControls } from "./compare_pane.js";
 import { createControls } from "./controls.js";
 import { CONTEXT_FILTER, CONTEXT_OPACITY } from "./draw.js";
 import { edgesOfNode } from "./edges.js";
@@ -90,7 +91,9 @@ export function createView(doc, model, lang) {
   savePng.title = say("Download the current view as a PNG picture");
   saveSvg.title = say("Download the current view as an SVG drawing (labels as text)");
   const explain = createExplain(doc, lang);
-  controls.root.append(savePng, saveSvg, explain.button);
+  // A second method beside the first (compare.js): its controls, its pane next to the plot.
+  const compareControls = createCompareControls(doc, model, lang);
+  controls.root.append(...compareControls.nodes, savePng, saveSvg, explain.button);
   const pending = createPending(doc, model, lang);
   plot.append(canvas, overlay, strip, titleLeft, titleRight, labelsLeft, labelsRight, pending.root);
   // A click on a panel over or beside the plot (buttons, the token-score strip, the value list)
@@ -104,7 +107,8 @@ export function createView(doc, model, lang) {
   const image = createImagePanel(doc, lang);
   const graph = element(doc, "div", "attnw-graph");
   const heads = createHeadsGrid(doc, lang);
-  graph.append(heads.root, plot, legend, stripStatus, stripWarning);
+  const compare = createComparePane(doc, model, plot, lang);
+  graph.append(heads.root, compare.row, legend, stripStatus, stripWarning);
   // The value list of the focused token is docked off the plot (dock.js): in the side column,
   // under the image, or under the plot in a narrow widget.
   const side = element(doc, "div", "attnw-side");
@@ -175,7 +179,7 @@ export function createView(doc, model, lang) {
    */
   const placeDock = (dock) => {
     if (dock.beside && tooltip.parentElement !== side) side.append(tooltip);
-    if (!dock.beside && tooltip.previousElementSibling !== plot) plot.after(tooltip);
+    if (!dock.beside && tooltip.previousElementSibling !== compare.row) compare.row.after(tooltip);
     side.style.width = dock.beside ? `${dock.width}px` : "";
     side.hidden = !dock.beside && !dock.image;
     body.classList.toggle("attnw-body-stacked", dock.image && !dock.beside);
@@ -187,6 +191,7 @@ export function createView(doc, model, lang) {
     const { state, available, env, slice, edges, layout, pinned, focus } = frame;
     dark = isDark(); // before any DOM change: reading styles then would force a style recalculation
     controls.update(state);
+    compareControls.update(state);
     explain.update(state.method);
     pending.update(state, available, state.job);
     const scene = layerScene(frame, dark);
@@ -252,6 +257,7 @@ export function createView(doc, model, lang) {
     const { state, layout, perLayer, pinned, focus } = frame;
     dark = isDark();
     controls.update(state);
+    compareControls.update(state);
     explain.update(state.method);
     pending.root.hidden = true;
     const scene = modelScene(frame, dark);
@@ -300,6 +306,7 @@ export function createView(doc, model, lang) {
   const paintHeads = (frame) => {
     const { state } = frame;
     controls.update(state);
+    compareControls.update(state);
     explain.update(state.method);
     pending.root.hidden = true;
     legend.hidden = stripStatus.hidden = stripWarning.hidden = tooltip.hidden = true;
@@ -336,7 +343,10 @@ export function createView(doc, model, lang) {
    * @param {import("./state.js").ViewState} state
    */
   const showProblem = (reason, state) => {
-    if (reason) controls.update(state);
+    if (reason) {
+      controls.update(state);
+      compareControls.update(state);
+    }
     problem.hidden = !reason;
     problem.textContent = reason ? say("Cannot draw this view: {reason}. Make the widget again, e.g. AttentionWidget(model, text).", { reason }) : "";
     caption.hidden = Boolean(reason);
@@ -361,9 +371,16 @@ export function createView(doc, model, lang) {
       foreground: dark ? "#e6e6e6" : "#111111",
       background: dark ? "#111111" : "#ffffff",
       image: image.scene(),
-      legend: legendOf(scene, state.view === "model" && state.method.graph ? state.methods.find((m) => m.id === state.method.graph) ?? state.method : state.method, lang),
+      legend: legendOf(scene, state.view === "model" && state.method.graph ? state.methods.find((m) => m.id === state.method.graph) ?? state.method : state.method, lang, compare.legendLabel()),
+      ...compare.picture(),
     };
   };
 
-  return { root, plot, canvas, heads, image, savePng, saveSvg, paintLayer, paintModel, paintHeads, placeDock, drawAhead, showProblem, paintComing: edgeLayer.paintComing, setOnScreen: edgeLayer.setOnScreen, pictureOf, destroy: () => (controls.destroy(), pending.destroy(), edgeLayer.destroy()) };
+  /**
+   * After paintLayer: the comparison's second pane, headings and words (compare_pane.js), or none.
+   * @param {import("./compare.js").CompareFrames | null} frames
+   */
+  const paintCompare = (frames) => compare.paint(frames, dark, { legend, caption, tooltip });
+
+  return { root, plot, canvas, heads, image, comparePlot: compare.otherPlot, savePng, saveSvg, paintLayer, paintModel, paintHeads, paintCompare, placeDock, drawAhead, showProblem, paintComing: () => (edgeLayer.paintComing(), compare.paintComing()), setOnScreen: (/** @type {boolean} */ on) => (edgeLayer.setOnScreen(on), compare.setOnScreen(on)), drawAheadCompare: (/** @type {Array<() => import("./frames.js").LayerFrame>} */ frames) => compare.drawAhead(frames, dark), pictureOf, destroy: () => (controls.destroy(), compareControls.destroy(), compare.destroy(), pending.destroy(), edgeLayer.destroy()) };
 }

@@ -1,0 +1,288 @@
+// The DOM of a comparison (compare.js): a heading over each pane, the second pane (its own edge
+// and overlay canvases, token labels, titles and pending panel), the "Compare with" and
+// "Compare as" controls, and what the legend and caption add. Token text reaches the page
+// through textContent only.
+
+import { comparable, compareWords } from "./compare.js";
+import { CONTEXT_FILTER, CONTEXT_OPACITY } from "./draw.js";
+import { edgesOfNode } from "./edges.js";
+import { labelled, option } from "./controls.js";
+import { tr } from "./i18n.js";
+import { element, formatValue, markHovered, markIdle, renderLabels, renderTitles } from "./overlay.js";
+import { choicesOf } from "./options.js";
+import { createPending } from "./pending.js";
+import { createEdgeLayer, pixelSize } from "./raster.js";
+import { drawOverlay, isHighlighted, layerScene } from "./scene.js";
+import { columnTitles } from "./state.js";
+import { LABEL_GAP } from "./layout.js";
+
+/**
+ * @typedef {object} PanePicture  the second pane of a downloaded picture (exporter.js)
+ * @property {import("./scene.js").Scene} scene
+ * @property {[string, string]} titles
+ * @property {string} heading
+ * @property {boolean} titleAtEdge  the right title ends at the pane's right edge (long titles)
+ */
+
+/** Titles that name both token lists' states are long: the right one ends at the pane's edge (as view.js's). @param {import("./state.js").ViewState} state */
+const titleAtEdge = (state) => state.columnNames.length > 0;
+
+/**
+ * @param {Document} doc
+ * @param {import("./state.js").WidgetModel} model
+ * @param {HTMLElement} plot  the view's plot: it moves into the first pane
+ * @param {string} lang  the language of the words (i18n.js)
+ */
+export function createComparePane(doc, model, plot, lang) {
+  const words = compareWords(lang);
+  const win = /** @type {Window} */ (doc.defaultView);
+  const row = element(doc, "div", "attnw-panes");
+  const mainPane = element(doc, "div", "attnw-pane attnw-pane-main");
+  const mainHeading = element(doc, "div", "attnw-pane-heading");
+  const otherPane = element(doc, "div", "attnw-pane attnw-pane-compare");
+  const otherHeading = element(doc, "div", "attnw-pane-heading");
+  // Not .attnw-plot: that names the view's own plot (one per widget, for hosts and tests).
+  const otherPlot = element(doc, "div", "attnw-compare-plot");
+  const canvas = /** @type {HTMLCanvasElement} */ (element(doc, "canvas", "attnw-compare-canvas"));
+  canvas.setAttribute("role", "img");
+  const overlay = /** @type {HTMLCanvasElement} */ (element(doc, "canvas", "attnw-compare-overlay"));
+  overlay.setAttribute("aria-hidden", "true");
+  const titleLeft = element(doc, "div", "attnw-title attnw-title-left");
+  const titleRight = element(doc, "div", "attnw-title attnw-title-right");
+  const labelsLeft = element(doc, "div", "attnw-labels attnw-labels-left");
+  const labelsRight = element(doc, "div", "attnw-labels attnw-labels-right");
+  const pending = createPending(doc, /** @type {any} */ (model), lang);
+  pending.root.addEventListener("click", (event) => event.stopPropagation());
+  mainPane.append(mainHeading, plot);
+  otherPane.append(otherHeading, otherPlot);
+  row.append(mainPane, otherPane);
+  const edgeLayer = createEdgeLayer(canvas);
+  mainHeading.hidden = otherPane.hidden = true;
+  let labelsKey = "";
+  /** @type {PanePicture | null} */
+  let shown = null;
+  let mainHeadingText = "";
+  /** The second pane's parts go in when a comparison is first shown: until then a widget holds one of each. */
+  const fill = () => {
+    if (!otherPlot.firstChild) otherPlot.append(canvas, overlay, titleLeft, titleRight, labelsLeft, labelsRight, pending.root);
+  };
+
+  /**
+   * Size the canvases and labels to the frame's layout and draw its scene, as the view draws its plot.
+   * @param {import("./frames.js").LayerFrame} frame @param {import("./scene.js").Scene} scene
+   */
+  const drawPane = (frame, scene) => {
+    const { layout, state } = frame;
+    fill();
+    const dpr = win.devicePixelRatio || 1;
+    const { width, height } = pixelSize(layout, dpr);
+    for (const c of [canvas, overlay]) {
+      c.style.width = `${layout.width}px`;
+      c.style.height = `${layout.height}px`;
+      if (c.width !== width || c.height !== height) {
+        c.width = width;
+        c.height = height;
+        if (c === canvas) edgeLayer.invalidate();
+      }
+    }
+    Object.assign(canvas.dataset, { leftX: String(layout.leftX), rightX: String(layout.rightX), top: String(layout.top), rowHeight: String(layout.rowHeight) });
+    otherPlot.style.height = `${layout.height}px`;
+    otherPlot.style.width = `${layout.width}px`;
+    const key = JSON.stringify([layout.width, layout.n, layout.first, layout.last, state.tokens]);
+    if (key !== labelsKey) {
+      labelsKey = key;
+      renderLabels(labelsLeft, layout, state.tokens, state.special, "source");
+      renderLabels(labelsRight, layout, state.tokens, state.special, "target");
+    }
+    const wide = titleAtEdge(state);
+    titleRight.style.left = wide ? "" : `${layout.rightX + LABEL_GAP}px`;
+    titleRight.style.right = wide ? "0px" : "";
+    // Token lists (an encoder-decoder's): rows this kind of attention does not touch are faded.
+    markIdle(labelsLeft, labelsRight, state.segments.length > 1 && frame.available ? frame.edges : null);
+    renderTitles(titleLeft, titleRight, columnTitles(state));
+    canvas.dataset.edgesFrom = edgeLayer.show(scene, dpr);
+    const highlighted = isHighlighted(scene);
+    canvas.style.opacity = highlighted ? String(CONTEXT_OPACITY) : "";
+    canvas.style.filter = highlighted ? CONTEXT_FILTER : "";
+    const ctx = overlay.getContext("2d");
+    if (ctx) {
+      ctx.setTransform(dpr, 0, 0, dpr, 0, 0);
+      ctx.clearRect(0, 0, layout.width, layout.height);
+      drawOverlay(ctx, scene);
+    }
+    markHovered(otherPlot, frame.focus, frame.pinned);
+  };
+
+  return {
+    row,
+    otherPlot,
+    /**
+     * Show a comparison (frames from compare.js) or none (null). After the view painted the
+     * main pane: the legend and caption get the comparison's words.
+     * @param {import("./compare.js").CompareFrames | null} frames
+     * @param {boolean} dark
+     * @param {{ legend: HTMLElement, caption: HTMLElement, tooltip: HTMLElement }} parts
+     */
+    paint(frames, dark, { legend, caption, tooltip }) {
+      mainPane.classList.toggle("attnw-pane-side", frames?.mode === "side");
+      if (!frames) {
+        mainHeading.hidden = otherPane.hidden = true;
+        mainPane.style.width = "";
+        shown = null;
+        mainHeadingText = "";
+        return;
+      }
+      const { state } = frames.main;
+      const a = state.method.label;
+      const b = frames.other.label;
+      mainHeading.hidden = false;
+      mainHeadingText = mainHeading.textContent = frames.mode === "side" ? a : words.difference(a, b);
+      const integer = Boolean(state.method.integer && frames.other.integer);
+      /** @param {number} v */
+      const f = (v) => formatValue(v, integer);
+      const second = frames.second;
+      // Difference: the second pane shows only the compared method's pending state, when it has one.
+      const otherShown = frames.mode === "side" || !second.available;
+      otherPane.hidden = !otherShown;
+      mainPane.style.width = frames.mode === "side" ? `${frames.main.layout.width}px` : "";
+      const otherSt = second.state;
+      fill();
+      pending.update(otherSt, second.available, state.job);
+      otherHeading.textContent = frames.mode === "side" ? b : words.neededFor(b);
+      if (otherShown) {
+        const scene = layerScene(second, dark);
+        drawPane(second, scene);
+        canvas.dataset.edges = String(second.edges.count);
+        canvas.dataset.method = frames.other.id;
+        canvas.setAttribute("aria-label", words.paneLabel(b, second.edges.count, state.tokens.length));
+        shown = frames.mode === "side" ? { scene, titles: columnTitles(otherSt), heading: b, titleAtEdge: titleAtEdge(otherSt) } : null;
+      } else shown = null;
+      const note = frames.mode === "side" ? words.sharedScale(a, frames.maxMain, b, frames.maxOther, f) : words.differenceScale(a, b);
+      legend.append(element(doc, "span", "attnw-legend-coverage attnw-legend-compare", note));
+      if (frames.mode === "difference") {
+        const coverage = legend.querySelector(".attnw-legend-coverage");
+        if (coverage) coverage.textContent = words.differenceEdges(frames.main.edges.count);
+        const high = legend.querySelectorAll(".attnw-legend-label")[1];
+        if (high && frames.main.edges.max > 0) high.textContent = `+${high.textContent}`;
+      }
+      legend.dataset.compare = frames.mode;
+      if (frames.mode === "difference" && !second.available) legend.hidden = true; // no difference yet
+      if (!tooltip.hidden) listBoth(tooltip, frames, f);
+      const named = frames.mode === "side" ? words.besides(a, b) : words.difference(a, b);
+      caption.textContent = `${named}${(caption.textContent ?? "").slice(a.length)}`; // the view's caption starts with the method's name
+    },
+    /** What a downloaded picture's legend is named: both methods on one scale, or their difference ("": one method). */
+    legendLabel() {
+      return shown ? words.bothOnOneScale(mainHeadingText, shown.heading) : mainHeadingText;
+    },
+    /** The heading of the first pane and the second pane, for a downloaded picture (null: none shown). */
+    picture() {
+      return { heading: mainHeadingText, compare: shown };
+    },
+    /**
+     * Draw the second pane's neighbouring pictures ahead while the page is idle (raster.js).
+     * @param {Array<() => import("./frames.js").LayerFrame>} frames  computed when their turn comes
+     * @param {boolean} dark
+     */
+    drawAhead(frames, dark) {
+      edgeLayer.drawAhead(frames.map((next) => () => {
+        try {
+          const frame = next();
+          return frame.available ? layerScene(frame, dark) : null;
+        } catch {
+          return null; // data that does not fit the state: the view says why when shown
+        }
+      }));
+    },
+    paintComing: edgeLayer.paintComing,
+    setOnScreen: edgeLayer.setOnScreen,
+    destroy() {
+      pending.destroy();
+      edgeLayer.destroy();
+    },
+  };
+}
+
+/**
+ * The focused token's value list names whose values it lists; side by side, each row gets the
+ * second method's value of the same edge beside the first's ("–": not drawn there).
+ * @param {HTMLElement} tooltip @param {import("./compare.js").CompareFrames} frames @param {(v: number) => string} f
+ */
+function listBoth(tooltip, frames, f) {
+  const words = compareWords(frames.main.state.lang);
+  const a = frames.main.state.method.label;
+  const b = frames.other.label;
+  tooltip.querySelector(".attnw-tooltip-title")?.prepend(frames.mode === "side" ? words.bothColumns(a, b) : `${words.difference(a, b)}: `);
+  const node = frames.main.focus;
+  if (frames.mode !== "side" || !node) return;
+  const { edges } = frames.second;
+  const ends = node.side === "target" ? edges.source : edges.target;
+  /** @type {Map<number, number>} */
+  const values = new Map(edgesOfNode(edges, node).map((e) => [ends[e], edges.weight[e]]));
+  const doc = tooltip.ownerDocument;
+  for (const row of /** @type {NodeListOf<HTMLElement>} */ (tooltip.querySelectorAll(".attnw-tooltip-list tr"))) {
+    const value = values.get(Number(row.dataset.index));
+    row.append(element(doc, "td", "attnw-tooltip-value attnw-tooltip-compare", value === undefined ? "–" : f(value)));
+  }
+}
+
+/**
+ * The "Compare with" menu (off, then the methods; those drawing another graph disabled) and the
+ * "Compare as" choice, for the control bar.
+ * @param {Document} doc
+ * @param {import("./state.js").WidgetModel} model
+ * @param {string} lang  the language of the words (i18n.js)
+ */
+export function createCompareControls(doc, model, lang) {
+  const words = compareWords(lang);
+  const menu = /** @type {HTMLSelectElement} */ (element(doc, "select", "attnw-compare"));
+  const mode = /** @type {HTMLSelectElement} */ (element(doc, "select", "attnw-compare-mode"));
+  for (const [node, label, title] of /** @type {const} */ ([[menu, words.compareWith, words.compareWithTitle], [mode, words.mode, words.modeTitle]])) {
+    node.setAttribute("aria-label", label);
+    node.title = title;
+    node.dataset.lmSuppressShortcuts = "true";
+  }
+  mode.replaceChildren(...choicesOf("compare_mode").map(([value, text]) => option(doc, value, tr(lang, text))));
+  const menuControl = labelled(doc, words.compareWith, menu);
+  const modeControl = labelled(doc, words.mode, mode);
+  /** @param {string} name @param {string} value */
+  const commit = (name, value) => {
+    model.set(name, value);
+    model.save_changes();
+  };
+  const onMenu = () => commit("compare_method", menu.value);
+  const onMode = () => commit("compare_mode", mode.value);
+  menu.addEventListener("change", onMenu);
+  mode.addEventListener("change", onMode);
+  let key = "";
+  return {
+    nodes: [menuControl, modeControl],
+    /** @param {import("./state.js").ViewState} state */
+    update(state) {
+      const now = JSON.stringify([state.methods.map((m) => [m.id, m.label]), state.method.id]);
+      if (now !== key) {
+        key = now;
+        menu.replaceChildren(
+          option(doc, "", words.off),
+          ...state.methods.map((m) => {
+            const entry = option(doc, m.id, m.label);
+            entry.disabled = !comparable(m, state.method);
+            if (entry.disabled) entry.title = words.notComparable;
+            return entry;
+          }),
+        );
+      }
+      // A compared method that draws another graph than the one now shown reads as off.
+      const other = state.methods.find((m) => m.id === state.compareMethod);
+      menu.value = other && comparable(other, state.method) ? other.id : "";
+      menu.disabled = state.view !== "layer";
+      menu.title = state.view === "layer" ? words.compareWithTitle : words.singleLayerOnly;
+      mode.value = state.compareMode;
+      modeControl.hidden = menu.value === "";
+    },
+    destroy() {
+      menu.removeEventListener("change", onMenu);
+      mode.removeEventListener("change", onMode);
+    },
+  };
+}
