@@ -227,29 +227,43 @@ var LABEL_GAP = 6;
 var MAX_PLOT_HEIGHT = 560;
 var MIN_PLOT_HEIGHT = 120;
 var ROW_HEIGHT = 20;
-var MIN_LABEL_ROW = 10;
+var LEGIBLE_ROW = 15;
+var BAND = 18;
 function computeLayout(width, n, window = { start: 0, size: 0 }) {
   const size = window.size > 0 ? Math.min(window.size, n) : n;
   const first = Math.max(0, Math.min(window.start, n - size));
   const plotHeight = Math.max(MIN_PLOT_HEIGHT, Math.min(MAX_PLOT_HEIGHT, size * ROW_HEIGHT));
   const rowHeight = plotHeight / Math.max(size, 1);
   const labelWidth = Math.min(LABEL_WIDTH, Math.max(40, width * 0.22));
+  const band = size < n ? BAND : 0;
   return {
     width,
-    height: HEADER_HEIGHT + plotHeight + 4,
+    height: HEADER_HEIGHT + plotHeight + 2 * band + 4,
     n,
     // Rows before the window sit above the plot (and are clipped): indices stay the token's own.
-    top: HEADER_HEIGHT - first * rowHeight,
+    top: HEADER_HEIGHT + band - first * rowHeight,
     rowHeight,
     leftX: labelWidth,
     rightX: width - labelWidth,
-    showLabels: rowHeight >= MIN_LABEL_ROW,
     first,
-    last: first + size - 1
+    last: first + size - 1,
+    band,
+    labelEvery: Math.max(1, Math.ceil(LEGIBLE_ROW / rowHeight - 1e-9))
   };
 }
 function rowCenter(layout, index) {
   return layout.top + (index + 0.5) * layout.rowHeight;
+}
+function edgeEndY(layout, index) {
+  if (index < layout.first) return HEADER_HEIGHT + layout.band / 2;
+  if (index > layout.last) return layout.top + (layout.last + 1) * layout.rowHeight + layout.band / 2;
+  return layout.top + (index + 0.5) * layout.rowHeight;
+}
+function isDrawn(layout, source, target) {
+  return source >= layout.first && source <= layout.last || target >= layout.first && target <= layout.last;
+}
+function isLabelled(layout, index) {
+  return index % layout.labelEvery === 0;
 }
 function nodeAt(layout, x, y) {
   const index = rowAt(layout, y);
@@ -260,6 +274,352 @@ function nodeAt(layout, x, y) {
 function rowAt(layout, y) {
   const index = Math.floor((y - layout.top) / layout.rowHeight);
   return index < layout.first || index > layout.last || y < HEADER_HEIGHT ? null : index;
+}
+
+// src/navigate.js
+var TEXT = {
+  /** A marker of edges to tokens above or below the window. */
+  more: (arrow, count2) => `${arrow} ${count2} more`,
+  up: "\u2191",
+  down: "\u2193",
+  markerTitle: "Edges to tokens outside the rows shown. Click to scroll to the strongest one.",
+  minimap: "The whole text, one tick per token (colour: weight for the focused token, else attention received); the box is the rows shown. Click or drag to move it.",
+  windowAuto: "fit",
+  windowAll: "all",
+  plotHelp: "Attention graph. Arrow keys move between tokens and columns, Enter pins a token, Escape unpins. Long texts: the wheel, Page Up, Page Down, Home and End scroll the rows; Ctrl or \u2318 with the wheel, or + and -, zoom.",
+  thinned: (k) => `every ${k}th token labelled: hover a row for its token`,
+  /** The rows shown, 1-based as people count. */
+  rows: (first, last, n) => `tokens ${first + 1}\u2013${last + 1} of ${n} (scroll for more)`
+};
+var MIN_ROWS = 8;
+var ZOOM_STEP = 1.5;
+function legibleRows() {
+  return Math.floor(MAX_PLOT_HEIGHT / LEGIBLE_ROW);
+}
+function shownWindow(n, window) {
+  const size = Math.max(1, Math.min(n, window.size > 0 ? window.size : legibleRows()));
+  return { start: Math.max(0, Math.min(window.start, n - size)), size };
+}
+function traitOf(window) {
+  return [window.start, window.size];
+}
+function scrolled(n, window, rows) {
+  return { start: Math.max(0, Math.min(n - window.size, window.start + Math.round(rows))), size: window.size };
+}
+function revealed(n, window, index) {
+  if (index < window.start) return scrolled(n, window, index - window.start);
+  if (index >= window.start + window.size) return scrolled(n, window, index - (window.start + window.size - 1));
+  return window;
+}
+function centredOn(n, window, index) {
+  return scrolled(n, window, index - Math.floor(window.size / 2) - window.start);
+}
+function zoomed(n, window, steps, anchor = null) {
+  const fit = Math.min(n, legibleRows());
+  let size = window.size;
+  for (let s = 0; s < Math.abs(steps); s++) {
+    const next = steps > 0 ? Math.floor(size / ZOOM_STEP) : Math.ceil(size * ZOOM_STEP);
+    const crossesFit = size < fit && next > fit || size > fit && next < fit;
+    size = crossesFit ? fit : next;
+  }
+  size = Math.max(Math.min(MIN_ROWS, n), Math.min(n, size));
+  const inside = anchor !== null && anchor >= window.start && anchor < window.start + window.size;
+  const at = inside ? (
+    /** @type {number} */
+    anchor
+  ) : window.start + Math.floor(window.size / 2);
+  const share = (at - window.start + 0.5) / window.size;
+  const start = Math.round(at + 0.5 - share * size);
+  return revealed(n, { start: Math.max(0, Math.min(n - size, start)), size }, at);
+}
+function wheelRows(event, rowHeight, size) {
+  if (event.deltaMode === 1) return event.deltaY;
+  if (event.deltaMode === 2) return event.deltaY * Math.max(1, size - 1);
+  return event.deltaY / rowHeight;
+}
+function wheelScroll(n, window, rows) {
+  if (window.size >= n || rows === 0) return null;
+  if (rows < 0 && window.start === 0 || rows > 0 && window.start + window.size >= n) return null;
+  const whole = Math.trunc(rows);
+  return { window: scrolled(n, window, whole), left: rows - whole };
+}
+function keyWindow(n, window, key, focused) {
+  switch (key) {
+    case "PageDown":
+      return scrolled(n, window, Math.max(1, window.size - 1));
+    case "PageUp":
+      return scrolled(n, window, -Math.max(1, window.size - 1));
+    case "Home":
+      return scrolled(n, window, -n);
+    case "End":
+      return scrolled(n, window, n);
+    case "+":
+    case "=":
+      return zoomed(n, window, 1, focused);
+    case "-":
+    case "_":
+      return zoomed(n, window, -1, focused);
+    default:
+      return null;
+  }
+}
+function offWindowMarkers(edges, window, only = null) {
+  const first = window.start;
+  const last = window.start + window.size - 1;
+  const found = /* @__PURE__ */ new Map();
+  const add = (side, outside, e) => {
+    const direction = outside < first ? "up" : "down";
+    const key = `${direction} ${side}`;
+    const weight = edges.weight[e];
+    const marker = found.get(key);
+    if (!marker) found.set(key, { side, direction, count: 1, index: outside, weight });
+    else {
+      marker.count++;
+      if (Math.abs(weight) > Math.abs(marker.weight)) Object.assign(marker, { index: outside, weight });
+    }
+  };
+  const visit = (e) => {
+    const s = edges.source[e];
+    const t = edges.target[e];
+    const sIn = s >= first && s <= last;
+    const tIn = t >= first && t <= last;
+    if (sIn && !tIn) add("target", t, e);
+    else if (tIn && !sIn) add("source", s, e);
+  };
+  if (only) for (const e of only) visit(e);
+  else for (let e = 0; e < edges.count; e++) visit(e);
+  return ["up source", "up target", "down source", "down target"].flatMap((key) => found.get(key) ?? []);
+}
+function minimapValues(edges, n, focus) {
+  const values = new Float64Array(n);
+  for (let e = 0; e < edges.count; e++) {
+    if (!focus) values[edges.source[e]] += Math.abs(edges.weight[e]);
+    else if (focus.side === "target" && edges.target[e] === focus.index) values[edges.source[e]] += Math.abs(edges.weight[e]);
+    else if (focus.side === "source" && edges.source[e] === focus.index) values[edges.target[e]] += Math.abs(edges.weight[e]);
+  }
+  return values;
+}
+
+// src/text.js
+var UNSAFE = /[\u0000-\u001f\u007f-\u009f\u00ad\u061c\u200b-\u200f\u2028-\u202e\u2060-\u206f\ufeff\ufffe\uffff\ud800-\udfff]/gu;
+var WHITESPACE = /* @__PURE__ */ new Map([["\n", "\u21B5"], ["	", "\u21E5"]]);
+function visible(char) {
+  const code = (
+    /** @type {number} */
+    char.codePointAt(0)
+  );
+  const shown = WHITESPACE.get(char);
+  if (shown) return shown;
+  if (code >= 55296 && code <= 57343 || code >= 65534) return "\uFFFD";
+  return code < 256 ? `\\x${code.toString(16).padStart(2, "0")}` : `\\u${code.toString(16).padStart(4, "0")}`;
+}
+function displayToken(text2) {
+  return text2 === "" ? "\u2205" : text2.replace(UNSAFE, visible);
+}
+var NOT_XML = /[^\t\n\r\u0020-\ud7ff\ue000-\ufffd\u{10000}-\u{10ffff}]/gu;
+function xmlText(text2) {
+  return text2.replace(NOT_XML, "\uFFFD");
+}
+
+// src/overlay.js
+var TOOLTIP_ROWS = 10;
+var TOOLTIP_TOKEN = 48;
+function element(doc, tag, className, text2) {
+  const node = doc.createElement(tag);
+  node.className = className;
+  if (text2 !== void 0) node.textContent = text2;
+  return node;
+}
+function renderLabels(container, layout, tokens, special, side) {
+  container.replaceChildren();
+  const doc = container.ownerDocument;
+  const width = layout.leftX - LABEL_GAP;
+  const box = layout.rowHeight * layout.labelEvery;
+  tokens.forEach((token, i) => {
+    if (i < layout.first || i > layout.last || !isLabelled(layout, i)) return;
+    const label = element(doc, "div", "attnw-token", displayToken(token));
+    if (special[i]) label.classList.add("attnw-special");
+    label.dataset.index = String(i);
+    label.style.top = `${rowCenter(layout, i) - box / 2}px`;
+    label.style.height = `${box}px`;
+    label.style.lineHeight = `${box}px`;
+    label.style.width = `${width}px`;
+    label.style.left = side === "source" ? "0px" : `${layout.rightX + LABEL_GAP}px`;
+    label.title = `\u2068${displayToken(token)}\u2069 (#${i})`;
+    container.append(label);
+  });
+}
+function markHovered(root, node, pinned = null) {
+  for (const name of ["attnw-hovered", "attnw-pinned"]) {
+    for (const label of root.querySelectorAll(`.attnw-token.${name}`)) label.classList.remove(name);
+  }
+  const mark = (at, name) => {
+    if (!at) return;
+    const column = root.querySelector(at.side === "source" ? ".attnw-labels-left" : ".attnw-labels-right");
+    column?.querySelector(`[data-index="${at.index}"]`)?.classList.add(name);
+  };
+  mark(node, "attnw-hovered");
+  mark(pinned, "attnw-pinned");
+}
+function markIdle(left, right, edges) {
+  for (
+    const [column, ends] of
+    /** @type {const} */
+    [[left, edges?.source], [right, edges?.target]]
+  ) {
+    const used = ends ? new Set(ends.subarray(
+      0,
+      /** @type {import("./edges.js").EdgeList} */
+      edges.count
+    )) : null;
+    for (
+      const label of
+      /** @type {NodeListOf<HTMLElement>} */
+      column.querySelectorAll(".attnw-token")
+    ) {
+      label.classList.toggle("attnw-idle", used !== null && !used.has(Number(label.dataset.index)));
+    }
+  }
+}
+function markTarget(column, position) {
+  for (const label of column.querySelectorAll(".attnw-target-row")) label.classList.remove("attnw-target-row");
+  if (position === null || position === void 0) return;
+  column.querySelector(`[data-index="${position}"]`)?.classList.add("attnw-target-row");
+}
+function renderTitles(left, right, titles) {
+  left.textContent = titles[0];
+  right.textContent = titles[1];
+  left.style.height = right.style.height = `${HEADER_HEIGHT}px`;
+}
+function renderTooltip(tooltip, { node, tokens, edges, touching, columnTitle, coverage, rowNote = null, scoreNote = null, pinned = false, integer = false }) {
+  const doc = tooltip.ownerDocument;
+  tooltip.replaceChildren();
+  const verb = node.side === "target" ? "draws on" : "feeds";
+  const title = element(doc, "div", "attnw-tooltip-title", pinned ? "Pinned \xB7 " : "");
+  title.append(...quotedToken(doc, tokens[node.index], node.index), ` \xB7 ${columnTitle} ${verb}:`);
+  tooltip.append(title);
+  const list = element(doc, "table", "attnw-tooltip-list");
+  for (const e of touching.slice(0, TOOLTIP_ROWS)) {
+    const other = node.side === "target" ? edges.source[e] : edges.target[e];
+    const row = element(doc, "tr", "");
+    const token = element(doc, "td", "attnw-tooltip-token");
+    token.append(...quotedToken(doc, tokens[other], other));
+    row.append(token, element(doc, "td", "attnw-tooltip-value", formatValue(edges.weight[e], integer)));
+    list.append(row);
+  }
+  tooltip.append(list);
+  if (touching.length > TOOLTIP_ROWS) {
+    tooltip.append(element(doc, "div", "attnw-tooltip-more", `\u2026 and ${touching.length - TOOLTIP_ROWS} more`));
+  }
+  if (touching.length === 0) tooltip.append(element(doc, "div", "attnw-tooltip-more", "no edges"));
+  if (rowNote) tooltip.append(element(doc, "div", "attnw-tooltip-more", `${rowNote[0]}: ${formatValue(rowNote[1])}`));
+  if (scoreNote) tooltip.append(element(doc, "div", "attnw-tooltip-more", `${scoreNote[0]}: ${formatValue(scoreNote[1])}`));
+  if (node.side === "target" && coverage < 0.9995) {
+    tooltip.append(
+      element(doc, "div", "attnw-tooltip-more", `stored edges carry ${(coverage * 100).toFixed(1)}% of this row`)
+    );
+  }
+  tooltip.hidden = false;
+}
+function quotedToken(doc, token, index) {
+  const chars = Array.from(displayToken(token));
+  const text2 = chars.length > TOOLTIP_TOKEN ? `${chars.slice(0, TOOLTIP_TOKEN - 1).join("")}\u2026` : chars.join("");
+  return ["\u201C", element(doc, "bdi", "attnw-tooltip-text", text2), `\u201D #${index}`];
+}
+function formatValue(value, integer = false) {
+  if (integer) return String(Math.round(value));
+  if (value === 0) return "0";
+  const abs = Math.abs(value);
+  if (abs >= 1e-3) return value.toFixed(4);
+  return value.toExponential(2);
+}
+function renderLegend(legend, { table, signed, max, meanCoverage, minCoverage, edgeCount, drawnShare = 1, rowLabel = "", rowMean = null, integer = false }) {
+  const doc = legend.ownerDocument;
+  legend.replaceChildren();
+  const stops2 = table.filter((_, i) => i % 32 === 0 || i === table.length - 1);
+  const bar = element(doc, "span", "attnw-legend-bar");
+  bar.style.background = `linear-gradient(to right, ${stops2.join(", ")})`;
+  legend.append(
+    element(doc, "span", "attnw-legend-label", signed ? formatValue(-max, integer) : "0"),
+    bar,
+    element(doc, "span", "attnw-legend-label", formatValue(max, integer))
+  );
+  const share = meanCoverage * drawnShare;
+  const coverageText = minCoverage >= 0.9995 && drawnShare >= 0.9995 ? `${edgeCount} edges, all of the attention drawn` : `${edgeCount} edges carrying ${(share * 100).toFixed(1)}% of the attention` + (minCoverage < 0.9995 ? ` (the data keeps ${(meanCoverage * 100).toFixed(1)}% per row on average, least ${(minCoverage * 100).toFixed(1)}%)` : "");
+  legend.append(element(doc, "span", "attnw-legend-coverage", coverageText));
+  if (rowLabel && rowMean !== null) {
+    legend.append(element(doc, "span", "attnw-legend-coverage", `${rowLabel}: ${formatValue(rowMean)} per row on average`));
+  }
+  legend.dataset.max = String(max);
+  legend.dataset.mid = colorAt(table, 0.5, false);
+  legend.dataset.share = String(share);
+}
+
+// src/minimap.js
+var MINIMAP_ROOM = 18;
+var STRIP = 10;
+function createMinimap(doc) {
+  const root = element(doc, "div", "attnw-minimap");
+  root.title = TEXT.minimap;
+  root.setAttribute("aria-hidden", "true");
+  const canvas = (
+    /** @type {HTMLCanvasElement} */
+    element(doc, "canvas", "attnw-minimap-ticks")
+  );
+  const box = element(doc, "div", "attnw-minimap-window");
+  root.append(canvas, box);
+  root.hidden = true;
+  let shown = null;
+  return {
+    root,
+    /**
+     * Show the strip for the whole text, or hide it (args null: the input fits, or no graph).
+     * @param {{ layout: import("./layout.js").Layout, values: Float64Array, table: string[], ink: string } | null} args
+     */
+    paint(args) {
+      root.hidden = !args;
+      if (!args) {
+        shown = null;
+        return;
+      }
+      const { layout, values, table, ink } = args;
+      const n = values.length;
+      const top = HEADER_HEIGHT;
+      const height = layout.height - HEADER_HEIGHT - 4;
+      shown = { top, height, n };
+      Object.assign(root.style, { left: `${layout.width + (MINIMAP_ROOM - STRIP) / 2}px`, top: `${top}px`, width: `${STRIP}px`, height: `${height}px` });
+      const dpr = doc.defaultView?.devicePixelRatio || 1;
+      canvas.width = Math.round(STRIP * dpr);
+      canvas.height = Math.round(height * dpr);
+      canvas.style.width = `${STRIP}px`;
+      canvas.style.height = `${height}px`;
+      const ctx = canvas.getContext("2d");
+      if (ctx) {
+        ctx.setTransform(dpr, 0, 0, dpr, 0, 0);
+        ctx.clearRect(0, 0, STRIP, height);
+        let max = 0;
+        for (const v of values) max = Math.max(max, v);
+        const tick = height / n;
+        for (let i = 0; i < n; i++) {
+          const t = max > 0 ? Math.sqrt(values[i] / max) : 0;
+          ctx.globalAlpha = t > 0 ? 0.35 + 0.65 * t : 0.12;
+          ctx.fillStyle = t > 0 ? table[Math.round(t * (table.length - 1))] : ink;
+          ctx.fillRect(0, i * tick, STRIP, Math.max(tick, 0.75));
+        }
+        ctx.globalAlpha = 1;
+      }
+      const size = layout.last - layout.first + 1;
+      box.style.top = `${layout.first / n * height}px`;
+      box.style.height = `${size / n * height}px`;
+      Object.assign(root.dataset, { first: String(layout.first), last: String(layout.last), n: String(n) });
+    },
+    /** The token at a page height on the strip (clamped to the text), or null when hidden. @param {number} clientY */
+    rowAt(clientY) {
+      if (!shown) return null;
+      const y = clientY - root.getBoundingClientRect().top;
+      return Math.max(0, Math.min(shown.n - 1, Math.floor(y / shown.height * shown.n)));
+    }
+  };
 }
 
 // src/model_view.js
@@ -603,7 +963,7 @@ var NO_EDGES = {
   max: 0
 };
 function layerFrame(state, width, envelopeOf, hovered) {
-  const layout = computeLayout(width, state.tokens.length, state.window);
+  const layout = windowLayout(state, width);
   const slice = sliceIndex(state);
   const pinned = pinnedNode(state);
   const focus = (hovered && "side" in hovered ? hovered : null) ?? pinned;
@@ -632,7 +992,7 @@ function layerFrame(state, width, envelopeOf, hovered) {
   return { ...base, available: true, env, edges, meanCoverage: sum / env.rows, minCoverage: min, rows, degrees };
 }
 function modelFrame(state, width, envelopeOf, hovered) {
-  const layout = modelLayout(computeLayout(width, state.tokens.length, state.window), state.nLayers);
+  const layout = modelLayout(windowLayout(state, width), state.nLayers);
   const { cumulative } = state.method;
   const graphMethod = state.methods.find((m) => m.id === state.method.graph) ?? state.method;
   const graphState = { ...state, method: graphMethod, head: cumulative ? MEAN_HEAD : state.head };
@@ -646,6 +1006,13 @@ function modelFrame(state, width, envelopeOf, hovered) {
   const reachable = reachEnv && focus && focus.layer > 0 && hasLayer(state, focus.layer);
   const reach = reachable ? sliceEdges(reachEnv, focus.layer - 1, focus.index) : null;
   return { kind: "model", state, layout, env, perLayer, shade, reach, pinned, focus };
+}
+function windowLayout(state, width) {
+  const n = state.tokens.length;
+  return computeLayout(isLong(n) ? width - MINIMAP_ROOM : width, n, shownWindow(n, state.window));
+}
+function isLong(n) {
+  return n > legibleRows();
 }
 function edgeFilter(state) {
   return { topK: state.topK, threshold: state.threshold, specials: state.specials, special: state.special };
@@ -674,162 +1041,6 @@ function reachShading(state, cumulative, focus) {
     shade[0] = scaled(shade[0]);
   }
   return shade;
-}
-
-// src/text.js
-var UNSAFE = /[\u0000-\u001f\u007f-\u009f\u00ad\u061c\u200b-\u200f\u2028-\u202e\u2060-\u206f\ufeff\ufffe\uffff\ud800-\udfff]/gu;
-var WHITESPACE = /* @__PURE__ */ new Map([["\n", "\u21B5"], ["	", "\u21E5"]]);
-function visible(char) {
-  const code = (
-    /** @type {number} */
-    char.codePointAt(0)
-  );
-  const shown = WHITESPACE.get(char);
-  if (shown) return shown;
-  if (code >= 55296 && code <= 57343 || code >= 65534) return "\uFFFD";
-  return code < 256 ? `\\x${code.toString(16).padStart(2, "0")}` : `\\u${code.toString(16).padStart(4, "0")}`;
-}
-function displayToken(text2) {
-  return text2 === "" ? "\u2205" : text2.replace(UNSAFE, visible);
-}
-var NOT_XML = /[^\t\n\r\u0020-\ud7ff\ue000-\ufffd\u{10000}-\u{10ffff}]/gu;
-function xmlText(text2) {
-  return text2.replace(NOT_XML, "\uFFFD");
-}
-
-// src/overlay.js
-var TOOLTIP_ROWS = 10;
-var TOOLTIP_TOKEN = 48;
-function element(doc, tag, className, text2) {
-  const node = doc.createElement(tag);
-  node.className = className;
-  if (text2 !== void 0) node.textContent = text2;
-  return node;
-}
-function renderLabels(container, layout, tokens, special, side) {
-  container.replaceChildren();
-  container.hidden = !layout.showLabels;
-  if (!layout.showLabels) return;
-  const doc = container.ownerDocument;
-  const width = layout.leftX - LABEL_GAP;
-  tokens.forEach((token, i) => {
-    if (i < layout.first || i > layout.last) return;
-    const label = element(doc, "div", "attnw-token", displayToken(token));
-    if (special[i]) label.classList.add("attnw-special");
-    label.dataset.index = String(i);
-    label.style.top = `${rowCenter(layout, i) - layout.rowHeight / 2}px`;
-    label.style.height = `${layout.rowHeight}px`;
-    label.style.lineHeight = `${layout.rowHeight}px`;
-    label.style.width = `${width}px`;
-    label.style.left = side === "source" ? "0px" : `${layout.rightX + LABEL_GAP}px`;
-    label.title = `\u2068${displayToken(token)}\u2069 (#${i})`;
-    container.append(label);
-  });
-}
-function markHovered(root, node, pinned = null) {
-  for (const name of ["attnw-hovered", "attnw-pinned"]) {
-    for (const label of root.querySelectorAll(`.attnw-token.${name}`)) label.classList.remove(name);
-  }
-  const mark = (at, name) => {
-    if (!at) return;
-    const column = root.querySelector(at.side === "source" ? ".attnw-labels-left" : ".attnw-labels-right");
-    column?.querySelector(`[data-index="${at.index}"]`)?.classList.add(name);
-  };
-  mark(node, "attnw-hovered");
-  mark(pinned, "attnw-pinned");
-}
-function markIdle(left, right, edges) {
-  for (
-    const [column, ends] of
-    /** @type {const} */
-    [[left, edges?.source], [right, edges?.target]]
-  ) {
-    const used = ends ? new Set(ends.subarray(
-      0,
-      /** @type {import("./edges.js").EdgeList} */
-      edges.count
-    )) : null;
-    for (
-      const label of
-      /** @type {NodeListOf<HTMLElement>} */
-      column.querySelectorAll(".attnw-token")
-    ) {
-      label.classList.toggle("attnw-idle", used !== null && !used.has(Number(label.dataset.index)));
-    }
-  }
-}
-function markTarget(column, position) {
-  for (const label of column.querySelectorAll(".attnw-target-row")) label.classList.remove("attnw-target-row");
-  if (position === null || position === void 0) return;
-  column.querySelector(`[data-index="${position}"]`)?.classList.add("attnw-target-row");
-}
-function renderTitles(left, right, titles) {
-  left.textContent = titles[0];
-  right.textContent = titles[1];
-  left.style.height = right.style.height = `${HEADER_HEIGHT}px`;
-}
-function renderTooltip(tooltip, { node, tokens, edges, touching, columnTitle, coverage, rowNote = null, scoreNote = null, pinned = false, integer = false }) {
-  const doc = tooltip.ownerDocument;
-  tooltip.replaceChildren();
-  const verb = node.side === "target" ? "draws on" : "feeds";
-  const title = element(doc, "div", "attnw-tooltip-title", pinned ? "Pinned \xB7 " : "");
-  title.append(...quotedToken(doc, tokens[node.index], node.index), ` \xB7 ${columnTitle} ${verb}:`);
-  tooltip.append(title);
-  const list = element(doc, "table", "attnw-tooltip-list");
-  for (const e of touching.slice(0, TOOLTIP_ROWS)) {
-    const other = node.side === "target" ? edges.source[e] : edges.target[e];
-    const row = element(doc, "tr", "");
-    const token = element(doc, "td", "attnw-tooltip-token");
-    token.append(...quotedToken(doc, tokens[other], other));
-    row.append(token, element(doc, "td", "attnw-tooltip-value", formatValue(edges.weight[e], integer)));
-    list.append(row);
-  }
-  tooltip.append(list);
-  if (touching.length > TOOLTIP_ROWS) {
-    tooltip.append(element(doc, "div", "attnw-tooltip-more", `\u2026 and ${touching.length - TOOLTIP_ROWS} more`));
-  }
-  if (touching.length === 0) tooltip.append(element(doc, "div", "attnw-tooltip-more", "no edges"));
-  if (rowNote) tooltip.append(element(doc, "div", "attnw-tooltip-more", `${rowNote[0]}: ${formatValue(rowNote[1])}`));
-  if (scoreNote) tooltip.append(element(doc, "div", "attnw-tooltip-more", `${scoreNote[0]}: ${formatValue(scoreNote[1])}`));
-  if (node.side === "target" && coverage < 0.9995) {
-    tooltip.append(
-      element(doc, "div", "attnw-tooltip-more", `stored edges carry ${(coverage * 100).toFixed(1)}% of this row`)
-    );
-  }
-  tooltip.hidden = false;
-}
-function quotedToken(doc, token, index) {
-  const chars = Array.from(displayToken(token));
-  const text2 = chars.length > TOOLTIP_TOKEN ? `${chars.slice(0, TOOLTIP_TOKEN - 1).join("")}\u2026` : chars.join("");
-  return ["\u201C", element(doc, "bdi", "attnw-tooltip-text", text2), `\u201D #${index}`];
-}
-function formatValue(value, integer = false) {
-  if (integer) return String(Math.round(value));
-  if (value === 0) return "0";
-  const abs = Math.abs(value);
-  if (abs >= 1e-3) return value.toFixed(4);
-  return value.toExponential(2);
-}
-function renderLegend(legend, { table, signed, max, meanCoverage, minCoverage, edgeCount, drawnShare = 1, rowLabel = "", rowMean = null, integer = false }) {
-  const doc = legend.ownerDocument;
-  legend.replaceChildren();
-  const stops2 = table.filter((_, i) => i % 32 === 0 || i === table.length - 1);
-  const bar = element(doc, "span", "attnw-legend-bar");
-  bar.style.background = `linear-gradient(to right, ${stops2.join(", ")})`;
-  legend.append(
-    element(doc, "span", "attnw-legend-label", signed ? formatValue(-max, integer) : "0"),
-    bar,
-    element(doc, "span", "attnw-legend-label", formatValue(max, integer))
-  );
-  const share = meanCoverage * drawnShare;
-  const coverageText = minCoverage >= 0.9995 && drawnShare >= 0.9995 ? `${edgeCount} edges, all of the attention drawn` : `${edgeCount} edges carrying ${(share * 100).toFixed(1)}% of the attention` + (minCoverage < 0.9995 ? ` (the data keeps ${(meanCoverage * 100).toFixed(1)}% per row on average, least ${(minCoverage * 100).toFixed(1)}%)` : "");
-  legend.append(element(doc, "span", "attnw-legend-coverage", coverageText));
-  if (rowLabel && rowMean !== null) {
-    legend.append(element(doc, "span", "attnw-legend-coverage", `${rowLabel}: ${formatValue(rowMean)} per row on average`));
-  }
-  legend.dataset.max = String(max);
-  legend.dataset.mid = colorAt(table, 0.5, false);
-  legend.dataset.share = String(share);
 }
 
 // src/image.js
@@ -967,7 +1178,9 @@ function* edgeStrokes(ctx, layout, edges, options) {
   const { highlight } = options;
   const buckets = Array.from({ length: BUCKETS }, () => []);
   const strong = Array.from({ length: BUCKETS }, () => []);
+  const windowed = layout.first > 0 || layout.last < layout.n - 1;
   for (let e = 0; e < edges.count; e++) {
+    if (windowed && !isDrawn(layout, edges.source[e], edges.target[e])) continue;
     (highlight && highlight.has(e) ? strong : buckets)[bucketOf(edges.weight[e], edges.max)].push(e);
   }
   ctx.lineCap = "round";
@@ -1022,8 +1235,8 @@ function* strokeBuckets(ctx, layout, edges, buckets, options, role) {
         const count2 = Math.min(most, members.length - from);
         ctx.beginPath();
         for (let i = from; i < from + count2; i++) {
-          const y0 = rowCenter(layout, edges.source[members[i]]);
-          const y1 = rowCenter(layout, edges.target[members[i]]);
+          const y0 = edgeEndY(layout, edges.source[members[i]]);
+          const y1 = edgeEndY(layout, edges.target[members[i]]);
           ctx.moveTo(layout.leftX, y0);
           ctx.bezierCurveTo(midX, y0, midX, y1, layout.rightX, y1);
         }
@@ -1455,9 +1668,9 @@ function frameOf({ scene, image, legend }) {
 }
 function labelsOf({ scene, tokens }) {
   const { layout } = scene;
-  if (!layout.showLabels) return [];
   const labels = [];
   for (let i = layout.first; i <= layout.last; i++) {
+    if (!isLabelled(layout, i)) continue;
     const text2 = displayToken(tokens[i]);
     labels.push({ text: text2, x: layout.leftX - LABEL_GAP, y: rowCenter(layout, i), anchor: (
       /** @type {const} */
@@ -1503,8 +1716,9 @@ function svgOf(doc, picture) {
       for (let e = 0; e < edges.count; e++) {
         if ((highlight?.has(e) ?? false) !== strong) continue;
         const style = edgeStyle(edges.weight[e], edges.max, { ...options, highlight, wideFrom: wideFrom2 }, strong);
-        const y0 = rowCenter(bundle.layout, edges.source[e]);
-        const y1 = rowCenter(bundle.layout, edges.target[e]);
+        if (!isDrawn(bundle.layout, edges.source[e], edges.target[e])) continue;
+        const y0 = edgeEndY(bundle.layout, edges.source[e]);
+        const y1 = edgeEndY(bundle.layout, edges.target[e]);
         const d = `M${leftX} ${y0}C${midX} ${y0} ${midX} ${y1} ${rightX} ${y1}`;
         const stroke = { d, stroke: style.color, "stroke-opacity": style.alpha.toFixed(3), "stroke-width": style.width.toFixed(2) };
         add("path", stroke, strong ? group : context);
@@ -1655,13 +1869,13 @@ function slicePixels(env, slice, table, size = Infinity) {
 }
 
 // src/keyboard.js
-function keyAction(state, focused, key) {
+function keyAction(state, focused, key, home = 0) {
   const n = state.tokens.length;
   const inModel = state.view === "model";
   const mine = focused && inModel === "layer" in focused ? focused : null;
   const at = (
     /** @type {any} */
-    mine ?? (inModel ? pinnedModelNode(state) : pinnedNode(state)) ?? (inModel ? { layer: state.nLayers, index: 0 } : { side: "target", index: 0 })
+    mine ?? (inModel ? pinnedModelNode(state) : pinnedNode(state)) ?? (inModel ? { layer: state.nLayers, index: home } : { side: "target", index: home })
   );
   const step = mine ? 1 : 0;
   const across = (direction) => inModel ? { layer: Math.max(0, Math.min(state.nLayers, at.layer + direction * step)), index: at.index } : { side: direction < 0 ? "source" : "target", index: at.index };
@@ -1686,6 +1900,185 @@ function keyAction(state, focused, key) {
 function toggledSelection(state, node) {
   const pinned = state.view === "model" ? pinnedModelNode(state) : pinnedNode(state);
   return JSON.stringify(pinned) === JSON.stringify(node) ? {} : node;
+}
+
+// src/markers.js
+var TOKEN_CHARS = 12;
+function shortValue(w, integer) {
+  return integer || Math.abs(w) < 0.01 ? formatValue(w, integer) : w.toFixed(2);
+}
+function createMarkers(doc) {
+  const root = element(doc, "div", "attnw-markers");
+  return {
+    root,
+    /**
+     * @param {import("./navigate.js").Marker[]} markers
+     * @param {import("./layout.js").Layout} layout
+     * @param {string[]} tokens
+     * @param {boolean} integer  the weights are whole numbers
+     */
+    render(markers, layout, tokens, integer) {
+      root.replaceChildren();
+      root.style.width = `${layout.width}px`;
+      for (const marker of markers) {
+        const up = marker.direction === "up";
+        const button = (
+          /** @type {HTMLButtonElement} */
+          element(doc, "button", `attnw-marker attnw-marker-${marker.direction} attnw-marker-${marker.side}`)
+        );
+        button.type = "button";
+        button.title = TEXT.markerTitle;
+        const chars = Array.from(displayToken(tokens[marker.index] ?? ""));
+        const token = element(doc, "bdi", "attnw-marker-token", chars.length > TOKEN_CHARS ? `${chars.slice(0, TOKEN_CHARS - 1).join("")}\u2026` : chars.join(""));
+        button.append(`${TEXT.more(up ? TEXT.up : TEXT.down, marker.count)}: \u201C`, token, `\u201D ${shortValue(marker.weight, integer)}`);
+        Object.assign(button.dataset, { count: String(marker.count), index: String(marker.index), side: marker.side, direction: marker.direction });
+        const y = up ? layout.top + layout.first * layout.rowHeight - layout.band : layout.top + (layout.last + 1) * layout.rowHeight;
+        button.style.top = `${y}px`;
+        button.style.height = `${layout.band}px`;
+        if (marker.side === "source") button.style.left = "0px";
+        else button.style.right = "0px";
+        root.append(button);
+      }
+    }
+  };
+}
+
+// src/navigate_view.js
+function windowOf(layout) {
+  return { start: layout.first, size: layout.last - layout.first + 1 };
+}
+function createNavigationView(doc) {
+  const minimap = createMinimap(doc);
+  const markers = createMarkers(doc);
+  return {
+    minimap,
+    markers,
+    /** Elements to place in the plot. */
+    roots: [markers.root, minimap.root],
+    /**
+     * @param {import("./frames.js").LayerFrame} frame @param {import("./scene.js").Scene} scene @param {boolean} dark
+     */
+    paintLayer(frame, scene, dark) {
+      const { layout, edges, state, focus } = frame;
+      const highlight = scene.bundles[0]?.highlight ?? null;
+      const shown = layout.band > 0 && frame.available ? offWindowMarkers(edges, windowOf(layout), highlight) : [];
+      markers.render(shown, layout, state.tokens, Boolean(state.method.integer));
+      const values = isLong(layout.n) ? minimapValues(edges, layout.n, focus) : null;
+      minimap.paint(values && { layout, values, table: colormap(dark ? "dark" : "light"), ink: scene.ink });
+    },
+    /**
+     * The whole-model view: the minimap shows the last layer's column mass; no markers (the
+     * edges to tokens outside the window still end at the strips above and below the rows).
+     * @param {import("./frames.js").ModelFrame} frame @param {import("./scene.js").Scene} scene @param {boolean} dark
+     */
+    paintModel(frame, scene, dark) {
+      const { layout, perLayer } = frame;
+      markers.render([], layout, frame.state.tokens, false);
+      const last = perLayer[perLayer.length - 1];
+      const values = isLong(layout.n) && last ? minimapValues(last, layout.n, null) : null;
+      minimap.paint(values && { layout, values, table: colormap(dark ? "dark" : "light"), ink: scene.ink });
+    },
+    hide() {
+      minimap.paint(null);
+      markers.root.replaceChildren();
+    }
+  };
+}
+
+// src/navigate_events.js
+function createNavigation(model, navigation, currentFrame, focusedRow) {
+  let leftOver = 0;
+  let dragging = false;
+  const current = () => {
+    const frame = currentFrame();
+    if (!frame || frame.kind === "heads") return null;
+    const { layout } = (
+      /** @type {{ layout: import("./layout.js").Layout }} */
+      /** @type {unknown} */
+      frame
+    );
+    const n = layout.n;
+    return { n, window: shownWindow(n, readState(model).window), rowHeight: layout.rowHeight };
+  };
+  const commit = (before, after) => {
+    if (before.start === after.start && before.size === after.size) return;
+    model.set("window", traitOf(after));
+    model.save_changes();
+  };
+  const onWheel = (event) => {
+    const now = current();
+    if (!now) return;
+    if (event.ctrlKey || event.metaKey) {
+      event.preventDefault();
+      if (event.deltaY !== 0) commit(now.window, zoomed(now.n, now.window, event.deltaY < 0 ? 1 : -1, focusedRow()));
+      return;
+    }
+    const rows = wheelRows(event, now.rowHeight, now.window.size);
+    if (Math.sign(rows) !== Math.sign(leftOver)) leftOver = 0;
+    const step = wheelScroll(now.n, now.window, rows + leftOver);
+    if (!step) {
+      leftOver = 0;
+      return;
+    }
+    event.preventDefault();
+    leftOver = step.left;
+    commit(now.window, step.window);
+  };
+  const onKey = (event) => {
+    const now = current();
+    if (!now || event.altKey || event.ctrlKey || event.metaKey) return false;
+    const next = keyWindow(now.n, now.window, event.key, focusedRow());
+    if (!next) return false;
+    commit(now.window, next);
+    return true;
+  };
+  const reveal = (index) => {
+    const now = current();
+    if (now) commit(now.window, revealed(now.n, now.window, index));
+  };
+  const centreOn = (index) => {
+    const now = current();
+    if (now) commit(now.window, centredOn(now.n, now.window, index));
+  };
+  const onMinimapDown = (event) => {
+    dragging = true;
+    navigation.minimap.root.setPointerCapture?.(event.pointerId);
+    onMinimapMove(event);
+  };
+  const onMinimapMove = (event) => {
+    event.stopPropagation();
+    if (!dragging) return;
+    event.preventDefault();
+    const row = navigation.minimap.rowAt(event.clientY);
+    if (row !== null) centreOn(row);
+  };
+  const onMinimapUp = () => {
+    dragging = false;
+  };
+  const onMarker = (event) => {
+    const button = (
+      /** @type {HTMLElement | null} */
+      /** @type {HTMLElement} */
+      event.target.closest?.(".attnw-marker")
+    );
+    if (!button) return;
+    event.stopPropagation();
+    centreOn(Number(button.dataset.index));
+  };
+  const { minimap, markers } = navigation;
+  const listeners = [
+    [minimap.root, "pointerdown", onMinimapDown],
+    [minimap.root, "pointermove", onMinimapMove],
+    [minimap.root, "pointerup", onMinimapUp],
+    [minimap.root, "pointercancel", onMinimapUp],
+    [minimap.root, "click", (event) => event.stopPropagation()],
+    [markers.root, "click", onMarker],
+    [markers.root, "pointermove", (event) => event.stopPropagation()],
+    [markers.root, "keydown", (event) => event.stopPropagation()]
+    // Enter on a marker is the button's
+  ];
+  const firstRow = () => current()?.window.start ?? 0;
+  return { onWheel, onKey, reveal, firstRow, listeners, windowOf };
 }
 
 // src/controls.js
@@ -1756,7 +2149,7 @@ function createControls(doc, model) {
   );
   const rows = (
     /** @type {HTMLSelectElement} */
-    control(doc, "select", "attnw-window-size", "Token rows shown", {}, ["0", "32", "64", "128"].map((v) => [v, v === "0" ? "all" : v]))
+    control(doc, "select", "attnw-window-size", "Token rows shown: 'fit' shows as many as have legible labels; the wheel and + / - over the graph change it too")
   );
   const from = (
     /** @type {HTMLInputElement} */
@@ -1864,11 +2257,18 @@ function createControls(doc, model) {
       binarizeControl.hidden = !state.method.settings?.includes("binarize_threshold");
       if (doc.activeElement !== binarize) binarize.value = String(state.binarizeThreshold);
       nodeSize.value = state.nodeSize;
-      windowControl.hidden = state.tokens.length <= 32;
-      rows.value = String(state.window.size);
-      from.max = String(Math.max(0, state.tokens.length - 1));
-      if (doc.activeElement !== from) from.value = String(state.window.start);
-      from.disabled = state.window.size === 0;
+      const n = state.tokens.length;
+      windowControl.hidden = n <= 32;
+      const sizes = [.../* @__PURE__ */ new Set([0, ...[16, 32, 64, 128].filter((s) => s < n), n, state.window.size ? Math.min(state.window.size, n) : 0])].sort((a, b) => a - b);
+      const labels = sizes.map((s) => [String(s), s === 0 ? TEXT.windowAuto : s === n ? TEXT.windowAll : String(s)]);
+      if (JSON.stringify(labels) !== JSON.stringify([...rows.options].map((o) => [o.value, o.text]))) {
+        rows.replaceChildren(...labels.map(([value, text2]) => option(doc, value, text2)));
+      }
+      rows.value = String(state.window.size ? Math.min(state.window.size, n) : 0);
+      const shown = shownWindow(n, state.window);
+      from.max = String(Math.max(0, n - shown.size));
+      if (doc.activeElement !== from) from.value = String(shown.start);
+      from.disabled = shown.size >= n;
       attribution.disabled = state.targets.length === 0;
       attribution.title = state.targets.length ? "Gradient or blank-out scores of each token for the chosen target" : "This model has no output head: choose a target from Python, e.g. w.set_target(attn_widget.targets.similarity(...))";
     },
@@ -2470,6 +2870,10 @@ function layerPhrase(state) {
 function titleAtEdge(state) {
   return state.columnNames.length > 0 && state.view === "layer";
 }
+function windowNote(layout) {
+  const rows = layout.band > 0 ? ` \xB7 ${TEXT.rows(layout.first, layout.last, layout.n)}` : "";
+  return rows + (layout.labelEvery > 1 ? ` \xB7 ${TEXT.thinned(layout.labelEvery)}` : "");
+}
 function modelKind(state) {
   if (state.segments.length > 1) return `${state.segments.map((s) => `${s.size} ${s.label}`).join(" + ")} tokens`;
   return state.causal ? "decoder (causal)" : "encoder";
@@ -2488,7 +2892,7 @@ function createView(doc, model) {
   const plot = element(doc, "div", "attnw-plot");
   plot.tabIndex = 0;
   plot.dataset.lmSuppressShortcuts = "true";
-  plot.setAttribute("aria-label", "Attention graph. Arrow keys move between tokens and columns, Enter pins a token, Escape unpins.");
+  plot.setAttribute("aria-label", TEXT.plotHelp);
   const canvas = (
     /** @type {HTMLCanvasElement} */
     element(doc, "canvas", "attnw-canvas")
@@ -2524,7 +2928,8 @@ function createView(doc, model) {
   const explain = createExplain(doc);
   controls.root.append(savePng, saveSvg, explain.button);
   const pending = createPending(doc, model);
-  plot.append(canvas, overlay, strip, titleLeft, titleRight, labelsLeft, labelsRight, pending.root);
+  const navigation = createNavigationView(doc);
+  plot.append(canvas, overlay, strip, titleLeft, titleRight, labelsLeft, labelsRight, ...navigation.roots, pending.root);
   const stop = (event) => event.stopPropagation();
   for (const panel of [pending.root, strip, tooltip]) panel.addEventListener("click", stop);
   pending.root.addEventListener("keydown", stop);
@@ -2613,7 +3018,8 @@ function createView(doc, model) {
     markHovered(root, focus, pinned);
     markTarget(labelsRight, state.attribution && chosen ? chosen.position : null);
     const dots = frame.degrees ? ` \xB7 dots: ${state.nodeSize === "in" ? "in-degree of the right column (row sums)" : "out-degree of the left column (column sums, attention received)"}, largest ${formatValue(frame.degrees.max)}` : "";
-    const note = (state.method.note ? ` \xB7 ${state.method.note}` : "") + dots;
+    const note = (state.method.note ? ` \xB7 ${state.method.note}` : "") + dots + windowNote(layout);
+    navigation.paintLayer(frame, scene, dark);
     caption.textContent = `${state.method.label} \xB7 ${layerPhrase(state)} \xB7 ${headLabel(state)} \xB7 ${modelKind(state)}${note}`;
     caption.title = state.method.description;
     legend.hidden = !available;
@@ -2655,6 +3061,7 @@ function createView(doc, model) {
     const scene = modelScene(frame, dark);
     saveSvg.disabled = false;
     drawPicture(layout, state, scene);
+    navigation.paintModel(frame, scene, dark);
     const edgeCount = perLayer.reduce((sum, edges) => sum + edges.count, 0);
     Object.assign(canvas.dataset, { edges: String(edgeCount), view: "model", columns: JSON.stringify(layout.columns) });
     canvas.setAttribute("aria-label", `${state.method.label}, all ${state.nLayers} layers as columns: ${edgeCount} edges between ${state.tokens.length} tokens per layer`);
@@ -2664,7 +3071,7 @@ function createView(doc, model) {
     if (idleOf !== null) markIdle(labelsLeft, labelsRight, idleOf = null);
     const drawn = state.methods.find((m) => m.id === state.method.graph);
     const graph2 = state.method.cumulative && drawn ? `edges: ${drawn.label} of each layer (${headLabel({ ...state, method: drawn, head: MEAN_HEAD })}); dots: how much of the focused input reaches each token` : headLabel(state);
-    caption.textContent = `${state.method.label} \xB7 whole model, ${state.nLayers} layers \xB7 ${graph2} \xB7 colours scaled per layer`;
+    caption.textContent = `${state.method.label} \xB7 whole model, ${state.nLayers} layers \xB7 ${graph2} \xB7 colours scaled per layer${windowNote(layout)}`;
     legend.hidden = false;
     renderLegend(legend, { table: scene.table, signed: scene.signed, max: Math.max(...perLayer.map((e) => e.max)), meanCoverage: 1, minCoverage: 1, edgeCount, integer: (drawn ?? state.method).integer });
     renderStrip(strip, layout, null);
@@ -2698,6 +3105,7 @@ function createView(doc, model) {
     caption.textContent = `${state.method.label} \xB7 all ${state.nLayers} layers \xD7 ${frame.heads.length === 1 ? "1 matrix" : `${state.nHeads} heads`} \xB7 ${what} \xB7 ${modelKind(state)}`;
     caption.title = state.method.description;
     heads.paint(frame);
+    navigation.hide();
     saveSvg.disabled = true;
   };
   const drawAhead = (frames) => {
@@ -2734,7 +3142,7 @@ function createView(doc, model) {
       legend: legendOf(scene, state.view === "model" && state.method.graph ? state.methods.find((m) => m.id === state.method.graph) ?? state.method : state.method)
     };
   };
-  return { root, plot, canvas, heads, image, savePng, saveSvg, paintLayer, paintModel, paintHeads, placeDock, drawAhead, showProblem, paintComing: edgeLayer.paintComing, setOnScreen: edgeLayer.setOnScreen, pictureOf, destroy: () => (controls.destroy(), pending.destroy(), edgeLayer.destroy()) };
+  return { root, plot, canvas, heads, image, navigation, savePng, saveSvg, paintLayer, paintModel, paintHeads, placeDock, drawAhead, showProblem, paintComing: edgeLayer.paintComing, setOnScreen: edgeLayer.setOnScreen, pictureOf, destroy: () => (controls.destroy(), pending.destroy(), edgeLayer.destroy()) };
 }
 
 // src/render.js
@@ -2752,6 +3160,8 @@ function render({ model, el }) {
   let frame = null;
   let scene = null;
   let scheduled = 0;
+  let pointer = null;
+  let rowsMoved = false;
   const paint = () => {
     const started = win.performance.now();
     scheduled = 0;
@@ -2770,7 +3180,13 @@ function render({ model, el }) {
           view.paintHeads(frame);
           view.image.paint(null);
         } else {
-          frame = state.view === "model" ? modelFrame(state, width, envelopeOf, hovered) : layerFrame(state, width, envelopeOf, hovered);
+          const frameOf2 = () => state.view === "model" ? modelFrame(state, width, envelopeOf, hovered) : layerFrame(state, width, envelopeOf, hovered);
+          frame = frameOf2();
+          if (pointer && rowsMoved) {
+            const under = nodeUnder(pointer);
+            if (JSON.stringify(under) !== JSON.stringify(hovered)) hovered = under, frame = frameOf2();
+          }
+          rowsMoved = false;
           scene = frame.kind === "model" ? view.paintModel(frame) : view.paintLayer(frame);
           view.image.paint(imageScene(state, frame, envelopeOf, panel));
         }
@@ -2822,11 +3238,14 @@ function render({ model, el }) {
   const onClick = pinWith(nodeUnder);
   const onKey = (event) => {
     if (!frame || frame.kind === "heads") return;
-    const action = keyAction(readState(model), hovered, event.key);
+    if (navigation.onKey(event)) return event.preventDefault();
+    const action = keyAction(readState(model), hovered, event.key, navigation.firstRow());
     if (!action) return;
     event.preventDefault();
     if (action.type === "move") {
+      pointer = null;
       hovered = action.node;
+      navigation.reveal(action.node.index);
       schedule();
     } else if (action.type === "toggle") {
       select(toggledSelection(readState(model), action.node));
@@ -2841,8 +3260,13 @@ function render({ model, el }) {
     hovered = node;
     schedule();
   };
-  const onPointerMove = hoverWith(nodeUnder);
+  const hoverPlot = hoverWith(nodeUnder);
+  const onPointerMove = (event) => {
+    pointer = { clientX: event.clientX, clientY: event.clientY };
+    hoverPlot(event);
+  };
   const onPointerLeave = () => {
+    pointer = null;
     if (hovered) {
       hovered = null;
       schedule();
@@ -2883,7 +3307,13 @@ function render({ model, el }) {
     const drawn = picture();
     if (drawn) download(view.root, new Blob([svgOf(doc, drawn)], { type: "image/svg+xml" }), `${fileName()}.svg`);
   };
+  const navigation = createNavigation(model, view.navigation, () => frame, () => {
+    const pinned = readState(model).selected.index;
+    return hovered?.index ?? (typeof pinned === "number" ? pinned : null);
+  });
   const listeners = [
+    ...navigation.listeners,
+    [view.plot, "wheel", navigation.onWheel, { passive: false }],
     [view.savePng, "click", onSavePng],
     [view.saveSvg, "click", onSaveSvg],
     [view.plot, "pointermove", onPointerMove],
@@ -2897,12 +3327,19 @@ function render({ model, el }) {
     [view.image.canvas, "pointerleave", onPointerLeave],
     [view.image.canvas, "click", pinWith(patchNodeUnder)]
   ];
-  for (const [target, type, callback] of listeners) target.addEventListener(type, callback);
-  const subscriptions = REDRAW_ON.filter((name) => name !== "view").map((name) => [`change:${name}`, schedule]);
+  for (const [target, type, callback, options] of listeners) target.addEventListener(type, callback, options);
+  const subscriptions = REDRAW_ON.filter((name) => name !== "view" && name !== "window").map((name) => [`change:${name}`, schedule]);
   for (const method of readState(model).methods) {
     subscriptions.push([`change:data_${method.id}`, schedule]);
     if (method.row_label) subscriptions.push([`change:data_${method.id}_rows`, schedule]);
   }
+  subscriptions.push([
+    "change:window",
+    () => {
+      rowsMoved = true;
+      schedule();
+    }
+  ]);
   subscriptions.push([
     "change:view",
     () => {

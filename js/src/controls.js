@@ -3,6 +3,7 @@
 // Python-side changes show up too.
 
 import { element } from "./overlay.js";
+import { shownWindow, TEXT as NAV_TEXT } from "./navigate.js";
 import { choicesOf } from "./options.js";
 import { headChoices, layerName, MAX_HEAD, MEAN_HEAD, nearestLayer } from "./state.js";
 
@@ -75,7 +76,7 @@ export function createControls(doc, model) {
     }, choicesOf("node_size"))
   );
   const rows = /** @type {HTMLSelectElement} */ (
-    control(doc, "select", "attnw-window-size", "Token rows shown", {}, ["0", "32", "64", "128"].map((v) => [v, v === "0" ? "all" : v]))
+    control(doc, "select", "attnw-window-size", "Token rows shown: 'fit' shows as many as have legible labels; the wheel and + / - over the graph change it too")
   );
   const from = /** @type {HTMLInputElement} */ (
     control(doc, "input", "attnw-window-start", "First token row shown", { type: "number", min: "0", step: "1" })
@@ -187,11 +188,19 @@ export function createControls(doc, model) {
       binarizeControl.hidden = !state.method.settings?.includes("binarize_threshold");
       if (doc.activeElement !== binarize) binarize.value = String(state.binarizeThreshold);
       nodeSize.value = state.nodeSize;
-      windowControl.hidden = state.tokens.length <= 32;
-      rows.value = String(state.window.size);
-      from.max = String(Math.max(0, state.tokens.length - 1));
-      if (doc.activeElement !== from) from.value = String(state.window.start);
-      from.disabled = state.window.size === 0;
+      const n = state.tokens.length;
+      windowControl.hidden = n <= 32;
+      // The sizes offered: fit, a few fixed ones, all, and the one a zoom chose.
+      const sizes = [...new Set([0, ...[16, 32, 64, 128].filter((s) => s < n), n, state.window.size ? Math.min(state.window.size, n) : 0])].sort((a, b) => a - b);
+      const labels = sizes.map((s) => [String(s), s === 0 ? NAV_TEXT.windowAuto : s === n ? NAV_TEXT.windowAll : String(s)]);
+      if (JSON.stringify(labels) !== JSON.stringify([...rows.options].map((o) => [o.value, o.text]))) {
+        rows.replaceChildren(...labels.map(([value, text]) => option(doc, value, text)));
+      }
+      rows.value = String(state.window.size ? Math.min(state.window.size, n) : 0);
+      const shown = shownWindow(n, state.window);
+      from.max = String(Math.max(0, n - shown.size));
+      if (doc.activeElement !== from) from.value = String(shown.start);
+      from.disabled = shown.size >= n;
       attribution.disabled = state.targets.length === 0;
       attribution.title = state.targets.length
         ? "Gradient or blank-out scores of each token for the chosen target"

@@ -6,7 +6,7 @@ import { CONTEXT_OPACITY, edgeStyle } from "./draw.js";
 import { LEGEND_HEIGHT, paintLegend, svgLegend } from "./export_legend.js";
 import { PANEL_GAP } from "./image.js";
 import { paintImagePanel, panelPicture, svgImagePanel } from "./image_draw.js";
-import { HEADER_HEIGHT, LABEL_GAP, rowCenter } from "./layout.js";
+import { edgeEndY, HEADER_HEIGHT, isDrawn, isLabelled, LABEL_GAP, rowCenter } from "./layout.js";
 import { drawScene } from "./scene.js";
 import { displayToken, xmlText } from "./text.js";
 
@@ -45,9 +45,9 @@ function frameOf({ scene, image, legend }) {
  */
 function labelsOf({ scene, tokens }) {
   const { layout } = scene;
-  if (!layout.showLabels) return [];
   const labels = [];
   for (let i = layout.first; i <= layout.last; i++) {
+    if (!isLabelled(layout, i)) continue;
     const text = displayToken(tokens[i]);
     labels.push({ text, x: layout.leftX - LABEL_GAP, y: rowCenter(layout, i), anchor: /** @type {const} */ ("end") });
     labels.push({ text, x: layout.rightX + LABEL_GAP, y: rowCenter(layout, i), anchor: /** @type {const} */ ("start") });
@@ -97,8 +97,9 @@ export function svgOf(doc, picture) {
       for (let e = 0; e < edges.count; e++) {
         if ((highlight?.has(e) ?? false) !== strong) continue;
         const style = edgeStyle(edges.weight[e], edges.max, { ...options, highlight, wideFrom }, strong);
-        const y0 = rowCenter(bundle.layout, edges.source[e]);
-        const y1 = rowCenter(bundle.layout, edges.target[e]);
+        if (!isDrawn(bundle.layout, edges.source[e], edges.target[e])) continue;
+        const y0 = edgeEndY(bundle.layout, edges.source[e]);
+        const y1 = edgeEndY(bundle.layout, edges.target[e]);
         const d = `M${leftX} ${y0}C${midX} ${y0} ${midX} ${y1} ${rightX} ${y1}`;
         const stroke = { d, stroke: style.color, "stroke-opacity": style.alpha.toFixed(3), "stroke-width": style.width.toFixed(2) };
         add("path", stroke, strong ? group : context);

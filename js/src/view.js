@@ -11,6 +11,8 @@ import { createExplain } from "./explain.js";
 import { legendOf } from "./export_legend.js";
 import { createHeadsGrid } from "./heads_draw.js";
 import { createImagePanel } from "./image_draw.js";
+import { TEXT as NAV_TEXT } from "./navigate.js";
+import { createNavigationView } from "./navigate_view.js";
 import { LABEL_GAP } from "./layout.js";
 import {
   element,
@@ -40,6 +42,12 @@ function titleAtEdge(state) {
   return state.columnNames.length > 0 && state.view === "layer";
 }
 
+/** The caption's note on a token window: which rows, and how the labels are thinned. @param {import("./layout.js").Layout} layout */
+function windowNote(layout) {
+  const rows = layout.band > 0 ? ` · ${NAV_TEXT.rows(layout.first, layout.last, layout.n)}` : "";
+  return rows + (layout.labelEvery > 1 ? ` · ${NAV_TEXT.thinned(layout.labelEvery)}` : "");
+}
+
 /** What kind of model, for the caption. @param {import("./state.js").ViewState} state */
 function modelKind(state) {
   if (state.segments.length > 1) return `${state.segments.map((s) => `${s.size} ${s.label}`).join(" + ")} tokens`;
@@ -61,7 +69,7 @@ export function createView(doc, model) {
   const plot = element(doc, "div", "attnw-plot");
   plot.tabIndex = 0;
   plot.dataset.lmSuppressShortcuts = "true"; // JupyterLab binds arrow keys in command mode
-  plot.setAttribute("aria-label", "Attention graph. Arrow keys move between tokens and columns, Enter pins a token, Escape unpins.");
+  plot.setAttribute("aria-label", NAV_TEXT.plotHelp);
   // Edges on one canvas, redrawn only when they change; highlights, dots and column numbers
   // on a second one above it, redrawn on every hover.
   const canvas = /** @type {HTMLCanvasElement} */ (element(doc, "canvas", "attnw-canvas"));
@@ -87,7 +95,8 @@ export function createView(doc, model) {
   const explain = createExplain(doc);
   controls.root.append(savePng, saveSvg, explain.button);
   const pending = createPending(doc, model);
-  plot.append(canvas, overlay, strip, titleLeft, titleRight, labelsLeft, labelsRight, pending.root);
+  const navigation = createNavigationView(doc); // a long input's minimap and off-window markers
+  plot.append(canvas, overlay, strip, titleLeft, titleRight, labelsLeft, labelsRight, ...navigation.roots, pending.root);
   // A click on a panel over or beside the plot (buttons, the token-score strip, the value list)
   // is the panel's: it never reaches the plot, where it would pin the token under it; nor does
   // a key pressed on a button (Enter would pin the hovered token).
@@ -206,7 +215,8 @@ export function createView(doc, model) {
     const dots = frame.degrees
       ? ` · dots: ${state.nodeSize === "in" ? "in-degree of the right column (row sums)" : "out-degree of the left column (column sums, attention received)"}, largest ${formatValue(frame.degrees.max)}`
       : "";
-    const note = (state.method.note ? ` · ${state.method.note}` : "") + dots;
+    const note = (state.method.note ? ` · ${state.method.note}` : "") + dots + windowNote(layout);
+    navigation.paintLayer(frame, scene, dark);
     caption.textContent = `${state.method.label} · ${layerPhrase(state)} · ${headLabel(state)} · ${modelKind(state)}${note}`;
     caption.title = state.method.description;
     legend.hidden = !available;
@@ -250,6 +260,7 @@ export function createView(doc, model) {
     const scene = modelScene(frame, dark);
     saveSvg.disabled = false;
     drawPicture(layout, state, scene);
+    navigation.paintModel(frame, scene, dark);
     const edgeCount = perLayer.reduce((sum, edges) => sum + edges.count, 0);
     Object.assign(canvas.dataset, { edges: String(edgeCount), view: "model", columns: JSON.stringify(layout.columns) });
     canvas.setAttribute("aria-label", `${state.method.label}, all ${state.nLayers} layers as columns: ${edgeCount} edges between ${state.tokens.length} tokens per layer`);
@@ -261,7 +272,7 @@ export function createView(doc, model) {
     const graph = state.method.cumulative && drawn
       ? `edges: ${drawn.label} of each layer (${headLabel({ ...state, method: drawn, head: MEAN_HEAD })}); dots: how much of the focused input reaches each token`
       : headLabel(state);
-    caption.textContent = `${state.method.label} · whole model, ${state.nLayers} layers · ${graph} · colours scaled per layer`;
+    caption.textContent = `${state.method.label} · whole model, ${state.nLayers} layers · ${graph} · colours scaled per layer${windowNote(layout)}`;
     legend.hidden = false;
     renderLegend(legend, { table: scene.table, signed: scene.signed, max: Math.max(...perLayer.map((e) => e.max)), meanCoverage: 1, minCoverage: 1, edgeCount, integer: (drawn ?? state.method).integer });
     renderStrip(strip, layout, null);
@@ -299,6 +310,7 @@ export function createView(doc, model) {
     caption.textContent = `${state.method.label} · all ${state.nLayers} layers × ${frame.heads.length === 1 ? "1 matrix" : `${state.nHeads} heads`} · ${what} · ${modelKind(state)}`;
     caption.title = state.method.description;
     heads.paint(frame);
+    navigation.hide();
     saveSvg.disabled = true; // the grid is pixels: PNG only
   };
 
@@ -356,5 +368,5 @@ export function createView(doc, model) {
     };
   };
 
-  return { root, plot, canvas, heads, image, savePng, saveSvg, paintLayer, paintModel, paintHeads, placeDock, drawAhead, showProblem, paintComing: edgeLayer.paintComing, setOnScreen: edgeLayer.setOnScreen, pictureOf, destroy: () => (controls.destroy(), pending.destroy(), edgeLayer.destroy()) };
+  return { root, plot, canvas, heads, image, navigation, savePng, saveSvg, paintLayer, paintModel, paintHeads, placeDock, drawAhead, showProblem, paintComing: edgeLayer.paintComing, setOnScreen: edgeLayer.setOnScreen, pictureOf, destroy: () => (controls.destroy(), pending.destroy(), edgeLayer.destroy()) };
 }

@@ -1,0 +1,54 @@
+// The parts of the plot that show where a long input's token window is: the minimap and the
+// markers of edges leaving the rows shown. view.js calls these after painting a picture.
+
+import { colormap } from "./colormap.js";
+import { isLong } from "./frames.js";
+import { createMarkers } from "./markers.js";
+import { createMinimap } from "./minimap.js";
+import { minimapValues, offWindowMarkers } from "./navigate.js";
+
+/** The rows a layout shows, as a window. @param {import("./layout.js").Layout} layout */
+export function windowOf(layout) {
+  return { start: layout.first, size: layout.last - layout.first + 1 };
+}
+
+/** @param {Document} doc */
+export function createNavigationView(doc) {
+  const minimap = createMinimap(doc);
+  const markers = createMarkers(doc);
+
+  return {
+    minimap,
+    markers,
+    /** Elements to place in the plot. */
+    roots: [markers.root, minimap.root],
+    /**
+     * @param {import("./frames.js").LayerFrame} frame @param {import("./scene.js").Scene} scene @param {boolean} dark
+     */
+    paintLayer(frame, scene, dark) {
+      const { layout, edges, state, focus } = frame;
+      // Under a highlight (a hovered or pinned token) the markers count the highlighted edges.
+      const highlight = scene.bundles[0]?.highlight ?? null;
+      const shown = layout.band > 0 && frame.available ? offWindowMarkers(edges, windowOf(layout), highlight) : [];
+      markers.render(shown, layout, state.tokens, Boolean(state.method.integer));
+      const values = isLong(layout.n) ? minimapValues(edges, layout.n, focus) : null;
+      minimap.paint(values && { layout, values, table: colormap(dark ? "dark" : "light"), ink: scene.ink });
+    },
+    /**
+     * The whole-model view: the minimap shows the last layer's column mass; no markers (the
+     * edges to tokens outside the window still end at the strips above and below the rows).
+     * @param {import("./frames.js").ModelFrame} frame @param {import("./scene.js").Scene} scene @param {boolean} dark
+     */
+    paintModel(frame, scene, dark) {
+      const { layout, perLayer } = frame;
+      markers.render([], layout, frame.state.tokens, false);
+      const last = perLayer[perLayer.length - 1];
+      const values = isLong(layout.n) && last ? minimapValues(last, layout.n, null) : null;
+      minimap.paint(values && { layout, values, table: colormap(dark ? "dark" : "light"), ink: scene.ink });
+    },
+    hide() {
+      minimap.paint(null);
+      markers.root.replaceChildren();
+    },
+  };
+}
