@@ -4,6 +4,7 @@ host's switch to its dark theme."""
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
 import pathlib
@@ -37,10 +38,10 @@ def free_port() -> int:
         return s.getsockname()[1]
 
 
-def write_notebook(path) -> None:
+def write_notebook(path, sources=(SETUP, PROBE)) -> None:
     cells = [
         {"cell_type": "code", "metadata": {}, "source": source, "outputs": [], "execution_count": None}
-        for source in (SETUP, PROBE)
+        for source in sources
     ]
     notebook = {
         "cells": cells,
@@ -66,9 +67,16 @@ APPS = {
 @pytest.fixture(scope="module", params=list(APPS))
 def jupyter(request, tmp_path_factory):
     """A real Jupyter server (JupyterLab or Notebook 7) on a notebook that shows the widget."""
-    command, options, notebook_path = APPS[request.param]
     root = tmp_path_factory.mktemp(request.param)
     write_notebook(root / "widget.ipynb")
+    with serve(request.param, root) as url:
+        yield request.param, url
+
+
+@contextlib.contextmanager
+def serve(app: str, root):
+    """Run a Jupyter app (a key of APPS) on the folder ``root``; the URL of its widget.ipynb."""
+    command, options, notebook_path = APPS[app]
     port = free_port()
     env = {
         **os.environ,
@@ -97,13 +105,15 @@ def jupyter(request, tmp_path_factory):
             if server.poll() is not None or time.monotonic() > deadline:
                 raise RuntimeError((root / "server.log").read_text()[-3000:]) from None
             time.sleep(0.3)
-    yield request.param, url + notebook_path
-    os.killpg(server.pid, signal.SIGTERM)
     try:
-        server.wait(timeout=15)
-    except subprocess.TimeoutExpired:
-        os.killpg(server.pid, signal.SIGKILL)
-    log.close()
+        yield url + notebook_path
+    finally:
+        os.killpg(server.pid, signal.SIGTERM)
+        try:
+            server.wait(timeout=15)
+        except subprocess.TimeoutExpired:
+            os.killpg(server.pid, signal.SIGKILL)
+        log.close()
 
 
 def test_widget_renders_and_syncs_with_the_kernel(browser, jupyter, artifacts):
