@@ -1967,13 +1967,31 @@ function createNavigationView(doc) {
       minimap.paint(values && { layout, values, table: colormap(dark ? "dark" : "light"), ink: scene.ink });
     },
     /**
-     * The whole-model view: the minimap shows the last layer's column mass; no markers (the
-     * edges to tokens outside the window still end at the strips above and below the rows).
+     * The whole-model view: one marker above and one below for every layer's edges leaving the
+     * window (the traced paths' under a highlight), at the left; the strongest relative to its
+     * layer's largest weight (colours are scaled per layer). The minimap shows the last layer's
+     * column mass.
      * @param {import("./frames.js").ModelFrame} frame @param {import("./scene.js").Scene} scene @param {boolean} dark
      */
     paintModel(frame, scene, dark) {
       const { layout, perLayer } = frame;
-      markers.render([], layout, frame.state.tokens, false);
+      const merged = /* @__PURE__ */ new Map();
+      if (layout.band > 0) {
+        perLayer.forEach((edges, l) => {
+          const bundle = scene.bundles[l];
+          const highlighted = scene.bundles.some((b) => b.highlight !== null);
+          for (const m of offWindowMarkers(edges, windowOf(layout), highlighted ? bundle?.highlight ?? /* @__PURE__ */ new Set() : null)) {
+            const share = edges.max > 0 ? Math.abs(m.weight) / edges.max : 0;
+            const seen = merged.get(m.direction);
+            if (!seen) merged.set(m.direction, { ...m, side: "source", share });
+            else {
+              seen.count += m.count;
+              if (share > seen.share) Object.assign(seen, { index: m.index, weight: m.weight, share });
+            }
+          }
+        });
+      }
+      markers.render([...merged.values()], layout, frame.state.tokens, false);
       const last = perLayer[perLayer.length - 1];
       const values = isLong(layout.n) && last ? minimapValues(last, layout.n, null) : null;
       minimap.paint(values && { layout, values, table: colormap(dark ? "dark" : "light"), ink: scene.ink });
