@@ -284,12 +284,13 @@ var TEXT = {
   down: "\u2193",
   markerTitle: "Edges to tokens outside the rows shown. Click to scroll to the strongest one.",
   minimap: "The whole text, one tick per token (colour: weight for the focused token, else attention received); the box is the rows shown. Click or drag to move it.",
+  windowTitle: "Token rows shown: 'fit' shows as many as have legible labels; the wheel and + / - over the graph change it too",
   windowAuto: "fit",
   windowAll: "all",
   plotHelp: "Attention graph. Arrow keys move between tokens and columns, Enter pins a token, Escape unpins. Long texts: the wheel, Page Up, Page Down, Home and End scroll the rows; Ctrl or \u2318 with the wheel, or + and -, zoom.",
   thinned: (k) => `every ${k}th token labelled: hover a row for its token`,
-  /** The rows shown, 1-based as people count. */
-  rows: (first, last, n) => `tokens ${first + 1}\u2013${last + 1} of ${n} (scroll for more)`
+  /** The rows shown, numbered as the value list numbers tokens (#0 first). */
+  rows: (first, last, n) => `tokens #${first}\u2013#${last} of ${n} (scroll for more)`
 };
 var MIN_ROWS = 8;
 var ZOOM_STEP = 1.5;
@@ -601,8 +602,8 @@ function createMinimap(doc) {
         for (const v of values) max = Math.max(max, v);
         const tick = height / n;
         for (let i = 0; i < n; i++) {
-          const t = max > 0 ? Math.sqrt(values[i] / max) : 0;
-          ctx.globalAlpha = t > 0 ? 0.35 + 0.65 * t : 0.12;
+          const t = max > 0 && values[i] > 0 ? 0.3 + 0.7 * Math.sqrt(values[i] / max) : 0;
+          ctx.globalAlpha = t > 0 ? 0.5 + 0.5 * t : 0.12;
           ctx.fillStyle = t > 0 ? table[Math.round(t * (table.length - 1))] : ink;
           ctx.fillRect(0, i * tick, STRIP, Math.max(tick, 0.75));
         }
@@ -2027,6 +2028,7 @@ function createNavigation(model, navigation, currentFrame, focusedRow) {
     const now = current();
     if (!now) return;
     if (event.ctrlKey || event.metaKey) {
+      if (now.n <= legibleRows()) return;
       event.preventDefault();
       if (event.deltaY !== 0) commit(now.window, zoomed(now.n, now.window, event.deltaY < 0 ? 1 : -1, focusedRow()));
       return;
@@ -2167,7 +2169,7 @@ function createControls(doc, model) {
   );
   const rows = (
     /** @type {HTMLSelectElement} */
-    control(doc, "select", "attnw-window-size", "Token rows shown: 'fit' shows as many as have legible labels; the wheel and + / - over the graph change it too")
+    control(doc, "select", "attnw-window-size", TEXT.windowTitle)
   );
   const from = (
     /** @type {HTMLInputElement} */

@@ -76,7 +76,7 @@ export function createControls(doc, model) {
     }, choicesOf("node_size"))
   );
   const rows = /** @type {HTMLSelectElement} */ (
-    control(doc, "select", "attnw-window-size", "Token rows shown: 'fit' shows as many as have legible labels; the wheel and + / - over the graph change it too")
+    control(doc, "select", "attnw-window-size", NAV_TEXT.windowTitle)
   );
   const from = /** @type {HTMLInputElement} */ (
     control(doc, "input", "attnw-window-start", "First token row shown", { type: "number", min: "0", step: "1" })

@@ -55,9 +55,10 @@ export function createMinimap(doc) {
         for (const v of values) max = Math.max(max, v);
         const tick = height / n;
         for (let i = 0; i < n; i++) {
-          // Square root: weak weights stay visible beside a dominant one ([CLS], say).
-          const t = max > 0 ? Math.sqrt(values[i] / max) : 0;
-          ctx.globalAlpha = t > 0 ? 0.35 + 0.65 * t : 0.12;
+          // Square root, from a third of the scale up: a weak weight stays visible beside a
+          // dominant one ([CLS], say), and any weight at all stands out from the empty ticks.
+          const t = max > 0 && values[i] > 0 ? 0.3 + 0.7 * Math.sqrt(values[i] / max) : 0;
+          ctx.globalAlpha = t > 0 ? 0.5 + 0.5 * t : 0.12;
           ctx.fillStyle = t > 0 ? table[Math.round(t * (table.length - 1))] : ink;
           ctx.fillRect(0, i * tick, STRIP, Math.max(tick, 0.75));
         }

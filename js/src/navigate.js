@@ -12,14 +12,15 @@ export const TEXT = {
   down: "↓",
   markerTitle: "Edges to tokens outside the rows shown. Click to scroll to the strongest one.",
   minimap: "The whole text, one tick per token (colour: weight for the focused token, else attention received); the box is the rows shown. Click or drag to move it.",
+  windowTitle: "Token rows shown: 'fit' shows as many as have legible labels; the wheel and + / - over the graph change it too",
   windowAuto: "fit",
   windowAll: "all",
   plotHelp:
     "Attention graph. Arrow keys move between tokens and columns, Enter pins a token, Escape unpins. " +
     "Long texts: the wheel, Page Up, Page Down, Home and End scroll the rows; Ctrl or ⌘ with the wheel, or + and -, zoom.",
   thinned: (/** @type {number} */ k) => `every ${k}th token labelled: hover a row for its token`,
-  /** The rows shown, 1-based as people count. */
-  rows: (/** @type {number} */ first, /** @type {number} */ last, /** @type {number} */ n) => `tokens ${first + 1}–${last + 1} of ${n} (scroll for more)`,
+  /** The rows shown, numbered as the value list numbers tokens (#0 first). */
+  rows: (/** @type {number} */ first, /** @type {number} */ last, /** @type {number} */ n) => `tokens #${first}–#${last} of ${n} (scroll for more)`,
 };
 
 /** Fewest rows a zoom shows. */

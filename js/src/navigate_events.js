@@ -1,7 +1,7 @@
 // The wheel, the keys, the minimap and the markers move a long input's token window: each
 // writes the `window` trait (so the kernel sees where the user is), and the change redraws.
 
-import { centredOn, keyWindow, revealed, shownWindow, traitOf, wheelRows, wheelScroll, zoomed } from "./navigate.js";
+import { centredOn, keyWindow, legibleRows, revealed, shownWindow, traitOf, wheelRows, wheelScroll, zoomed } from "./navigate.js";
 import { windowOf } from "./navigate_view.js";
 import { readState } from "./state.js";
 
@@ -36,7 +36,9 @@ export function createNavigation(model, navigation, currentFrame, focusedRow) {
     const now = current();
     if (!now) return;
     if (event.ctrlKey || event.metaKey) {
-      // Zoom: the page's own zoom is not what a wheel over the graph means here.
+      // Zoom a long text (the page's own zoom is not what a wheel over its graph means); over a
+      // text that fits, the page zooms as usual.
+      if (now.n <= legibleRows()) return;
       event.preventDefault();
       if (event.deltaY !== 0) commit(now.window, zoomed(now.n, now.window, event.deltaY < 0 ? 1 : -1, focusedRow()));
       return;
