@@ -290,7 +290,7 @@ var TEXT = {
   plotHelp: "Attention graph. Arrow keys move between tokens and columns, Enter pins a token, Escape unpins. Long texts: the wheel, Page Up, Page Down, Home and End scroll the rows; Ctrl or \u2318 with the wheel, or + and -, zoom.",
   thinned: (k) => `every ${k}th token labelled: hover a row for its token`,
   /** The rows shown, numbered as the value list numbers tokens (#0 first). */
-  rows: (first, last, n) => `tokens #${first}\u2013#${last} of ${n} (scroll for more)`
+  rows: (first, last, n) => `tokens #${first}\u2013#${last} of ${n}`
 };
 var MIN_ROWS = 8;
 var ZOOM_STEP = 1.5;
@@ -1667,7 +1667,7 @@ function frameOf({ scene, image, legend }) {
   const panelX = scene.layout.width + PANEL_GAP;
   return { width: image ? panelX + image.layout.width : scene.layout.width, body, height: body + CAPTION_HEIGHT + (legend ? LEGEND_HEIGHT : 0), panelX };
 }
-function labelsOf({ scene, tokens }) {
+function labelsOf({ scene, tokens, notes = [] }) {
   const { layout } = scene;
   const labels = [];
   for (let i = layout.first; i <= layout.last; i++) {
@@ -1682,7 +1682,7 @@ function labelsOf({ scene, tokens }) {
       "start"
     ) });
   }
-  return labels;
+  return [...labels, ...notes];
 }
 function svgOf(doc, picture) {
   const { scene } = picture;
@@ -1910,8 +1910,15 @@ function shortValue(w, integer) {
 }
 function createMarkers(doc) {
   const root = element(doc, "div", "attnw-markers");
+  let labels = [];
   return {
     root,
+    /** The markers shown, as labels for the downloaded pictures (exporter.js). */
+    labels: () => labels,
+    clear() {
+      root.replaceChildren();
+      labels = [];
+    },
     /**
      * @param {import("./navigate.js").Marker[]} markers
      * @param {import("./layout.js").Layout} layout
@@ -1920,6 +1927,7 @@ function createMarkers(doc) {
      */
     render(markers, layout, tokens, integer) {
       root.replaceChildren();
+      labels = [];
       root.style.width = `${layout.width}px`;
       for (const marker of markers) {
         const up = marker.direction === "up";
@@ -1939,6 +1947,16 @@ function createMarkers(doc) {
         if (marker.side === "source") button.style.left = "0px";
         else button.style.right = "0px";
         root.append(button);
+        const [x, anchor] = marker.side === "source" ? [
+          2,
+          /** @type {const} */
+          "start"
+        ] : [
+          layout.width - 2,
+          /** @type {const} */
+          "end"
+        ];
+        labels.push({ text: button.textContent ?? "", x, y: y + layout.band / 2, anchor });
       }
     }
   };
@@ -1999,7 +2017,7 @@ function createNavigationView(doc) {
     },
     hide() {
       minimap.paint(null);
-      markers.root.replaceChildren();
+      markers.clear();
     }
   };
 }
@@ -3159,6 +3177,7 @@ function createView(doc, model) {
       foreground: dark ? "#e6e6e6" : "#111111",
       background: dark ? "#111111" : "#ffffff",
       image: image.scene(),
+      notes: navigation.markers.labels(),
       legend: legendOf(scene, state.view === "model" && state.method.graph ? state.methods.find((m) => m.id === state.method.graph) ?? state.method : state.method)
     };
   };

@@ -25,6 +25,8 @@ const CAPTION_HEIGHT = 24;
  * @property {string} background
  * @property {import("./image.js").ImageScene | null} [image]  the image panel, drawn right of the graph
  * @property {import("./export_legend.js").LegendSpec | null} [legend]  the edge colour scale, drawn below the caption
+ * @property {{ text: string, x: number, y: number, anchor: "start" | "end" }[]} [notes]  more text on the graph:
+ *   the markers of edges to tokens outside the rows shown
  */
 
 /**
@@ -43,7 +45,7 @@ function frameOf({ scene, image, legend }) {
  * @param {Picture} picture
  * @returns {{ text: string, x: number, y: number, anchor: "start" | "end" }[]}
  */
-function labelsOf({ scene, tokens }) {
+function labelsOf({ scene, tokens, notes = [] }) {
   const { layout } = scene;
   const labels = [];
   for (let i = layout.first; i <= layout.last; i++) {
@@ -52,7 +54,7 @@ function labelsOf({ scene, tokens }) {
     labels.push({ text, x: layout.leftX - LABEL_GAP, y: rowCenter(layout, i), anchor: /** @type {const} */ ("end") });
     labels.push({ text, x: layout.rightX + LABEL_GAP, y: rowCenter(layout, i), anchor: /** @type {const} */ ("start") });
   }
-  return labels;
+  return [...labels, ...notes];
 }
 
 /**

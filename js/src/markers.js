@@ -20,8 +20,16 @@ function shortValue(w, integer) {
  */
 export function createMarkers(doc) {
   const root = element(doc, "div", "attnw-markers");
+  /** @type {{ text: string, x: number, y: number, anchor: "start" | "end" }[]} the markers as picture labels */
+  let labels = [];
   return {
     root,
+    /** The markers shown, as labels for the downloaded pictures (exporter.js). */
+    labels: () => labels,
+    clear() {
+      root.replaceChildren();
+      labels = [];
+    },
     /**
      * @param {import("./navigate.js").Marker[]} markers
      * @param {import("./layout.js").Layout} layout
@@ -30,6 +38,7 @@ export function createMarkers(doc) {
      */
     render(markers, layout, tokens, integer) {
       root.replaceChildren();
+      labels = [];
       root.style.width = `${layout.width}px`;
       for (const marker of markers) {
         const up = marker.direction === "up";
@@ -47,6 +56,8 @@ export function createMarkers(doc) {
         if (marker.side === "source") button.style.left = "0px";
         else button.style.right = "0px";
         root.append(button);
+        const [x, anchor] = marker.side === "source" ? [2, /** @type {const} */ ("start")] : [layout.width - 2, /** @type {const} */ ("end")];
+        labels.push({ text: button.textContent ?? "", x, y: y + layout.band / 2, anchor });
       }
     },
   };

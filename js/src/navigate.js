@@ -20,7 +20,7 @@ export const TEXT = {
     "Long texts: the wheel, Page Up, Page Down, Home and End scroll the rows; Ctrl or ⌘ with the wheel, or + and -, zoom.",
   thinned: (/** @type {number} */ k) => `every ${k}th token labelled: hover a row for its token`,
   /** The rows shown, numbered as the value list numbers tokens (#0 first). */
-  rows: (/** @type {number} */ first, /** @type {number} */ last, /** @type {number} */ n) => `tokens #${first}–#${last} of ${n} (scroll for more)`,
+  rows: (/** @type {number} */ first, /** @type {number} */ last, /** @type {number} */ n) => `tokens #${first}–#${last} of ${n}`,
 };
 
 /** Fewest rows a zoom shows. */

@@ -67,7 +67,7 @@ export function createNavigationView(doc) {
     },
     hide() {
       minimap.paint(null);
-      markers.root.replaceChildren();
+      markers.clear();
     },
   };
 }

@@ -364,6 +364,7 @@ export function createView(doc, model) {
       foreground: dark ? "#e6e6e6" : "#111111",
       background: dark ? "#111111" : "#ffffff",
       image: image.scene(),
+      notes: navigation.markers.labels(),
       legend: legendOf(scene, state.view === "model" && state.method.graph ? state.methods.find((m) => m.id === state.method.graph) ?? state.method : state.method),
     };
   };

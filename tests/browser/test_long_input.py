@@ -3,6 +3,8 @@ minimap and the markers of edges to tokens outside the window (js/src/navigate.j
 
 from __future__ import annotations
 
+import xml.etree.ElementTree as ET
+
 import numpy as np
 import pytest
 
@@ -244,5 +246,27 @@ def test_whole_model_view_scrolls_the_same_window(browser, page_server, long_wid
     wait_painted_window(page, start)
     assert page.eval_on_selector(".attnw-labels-left .attnw-token", "l => +l.dataset.index") == start
     page.locator(".attnw-root").screenshot(path=str(artifacts / "long-139-model.png"))
+    assert errors == []
+    page.close()
+
+
+def test_downloaded_svg_has_the_window_its_markers_and_no_edge_outside(browser, page_server, long_widget, tmp_path):
+    page, errors = open_widget(browser, page_server, long_widget)
+    page.evaluate("window.model.set('window', [50, 30]); window.model.save_changes()")
+    wait_painted_window(page, 50)
+    markers = page.eval_on_selector_all(".attnw-marker", "ms => ms.map(m => m.textContent)")
+    assert markers
+    with page.expect_download() as info:
+        page.click(".attnw-save-svg")
+    info.value.save_as(tmp_path / "long.svg")
+    root = ET.parse(tmp_path / "long.svg").getroot()
+    ns = "{http://www.w3.org/2000/svg}"
+    texts = [node.text for node in root.iter(f"{ns}text")]
+    for marker in markers:
+        assert marker in texts, f"the picture carries the marker {marker!r}"
+    assert [t for t in texts if t in long_widget.tokens][:1] == [long_widget.tokens[50]], "labels start at row 50"
+    # An edge is drawn when it touches a row shown: as many paths as such edges in the payload.
+    touching = [(s, t) for s, t, _ in drawn_edges(long_widget) if 50 <= s < 80 or 50 <= t < 80]
+    assert len(root.findall(f".//{ns}path")) == len(touching)
     assert errors == []
     page.close()
