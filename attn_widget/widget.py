@@ -175,7 +175,11 @@ class AttentionWidget(OnRequest, TokenScores, anywidget.AnyWidget):
             default_value=[0, 0],
             minlen=2,
             maxlen=2,
-            help="Token window [first row 0..n-1, rows shown >= 0] for long inputs; rows 0 shows all tokens.",
+            help=(
+                "Token window [first row 0..n-1, rows shown >= 0]: the rows the graph shows. Rows 0 shows as many "
+                "as fit with legible labels (all of a short text); the front end writes where the user scrolled "
+                "or zoomed to (wheel, keys, minimap)."
+            ),
         ),
         lambda self, value: checks.window(value, len(self.tokens)),
     )

@@ -57,7 +57,9 @@ ARGS = ["--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage", "--disable-b
 CHANGES = 20
 
 # One change per item of `changes`: [selector, value] sets a control, ["hover", row] moves the
-# pointer over a token of the right column.
+# pointer over a token of the right column, ["wheel", pixels] turns the wheel over the middle of
+# the graph and ["zoom", pixels] does so with Ctrl held. A change that draws nothing within a
+# second (a wheel at the window's end) is left out of the figures.
 MEASURE = """async ([changes, pause]) => {
     const root = document.querySelector(".attnw-root");
     const canvas = root.querySelector(".attnw-canvas");
@@ -71,14 +73,22 @@ MEASURE = """async ([changes, pause]) => {
             const y = box.top + Number(d.top) + (value + 0.5) * Number(d.rowHeight);
             const clientX = box.left + Number(d.rightX) + 20;
             plot.dispatchEvent(new PointerEvent("pointermove", { clientX, clientY: y, bubbles: true }));
+        } else if (what === "wheel" || what === "zoom") {
+            const box = canvas.getBoundingClientRect();
+            const clientX = box.left + box.width / 2, clientY = box.top + box.height / 2;
+            const ctrlKey = what === "zoom";
+            plot.dispatchEvent(new WheelEvent("wheel", { clientX, clientY, deltaY: value, ctrlKey, bubbles: true }));
         } else {
             const control = root.querySelector(what);
             control.value = String(value);
             control.dispatchEvent(new Event(control.type === "range" ? "input" : "change"));
         }
+        let drawn = true;
         while (!(Number(root.dataset.paintEnd) > before && Number(root.dataset.paintEnd) > start)) {
+            if (performance.now() - start > 1000) { drawn = false; break; }
             await new Promise((resolve) => requestAnimationFrame(resolve));
         }
+        if (!drawn) continue;
         root.offsetHeight;  // style and layout
         for (const c of root.querySelectorAll("canvas")) c.getContext("2d").getImageData(0, 0, 1, 1);  // rasterise
         out.push([performance.now() - start, Number(root.dataset.paintMs), canvas.dataset.edgesFrom]);
@@ -115,6 +125,11 @@ SCENARIOS = [
     ("method, jumps", control(".attnw-method", METHODS * (CHANGES // 4)), JUMP, None),
     ("edges per token", control(".attnw-top-k", [1, 3, 10, 5] * (CHANGES // 4)), JUMP, None),
     ("hover a token", HOVERS, JUMP, None),
+    # Long inputs (js/src/navigate.js): the wheel scrolls a window of legible rows, Ctrl + wheel
+    # zooms (out: 37, 56, 84, ... rows up to all of them, labels thinned; then back in).
+    ("wheel scroll step", [["wheel", 100]] * (CHANGES // 2) + [["wheel", -100]] * (CHANGES // 2), STEP, None),
+    ("wheel scroll, fast", [["wheel", 100]] * (CHANGES // 2) + [["wheel", -100]] * (CHANGES // 2), JUMP, None),
+    ("zoom step (Ctrl + wheel)", [["zoom", 100]] * 7 + [["zoom", -100]] * 7, STEP, None),
     ("view (to whole model and back)", control(".attnw-view", ["model", "layer"] * (CHANGES // 2)), JUMP, None),
     ("layer jumps, all stored edges", control(".attnw-layer", LAYER_JUMPS), JUMP, 0),
     # The all-heads grid: 12 layers x 14 heat maps (raw, effective) or 12 (rollout), redrawn whole.
@@ -200,6 +215,15 @@ def cpu_model() -> str:
 
 def summary(results: list) -> dict:
     """Medians of all changes, and of those drawn stroke by stroke or copied."""
+    if not results:
+        return {
+            "n": 0,
+            "all": float("nan"),
+            "paint": float("nan"),
+            "max": float("nan"),
+            "strokes": (0, None),
+            "copy": (0, None),
+        }
     pixels = [r[0] for r in results]
     paint = statistics.median(r[1] for r in results)
     out = {"n": len(results), "all": statistics.median(pixels), "paint": paint, "max": max(pixels)}

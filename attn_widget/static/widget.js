@@ -213,7 +213,7 @@ var zh_default = {
   "Attention flow with effective attention (attention without the part that changes nothing in the output; negatives set to 0, rows re-normalised: variant E1) as pipe widths. An edge means: the largest amount that can flow from the input token to the right token, as a share of its row; the colour goes from pale (little) to dark (the most; the legend gives the scale). Definition: maxflow with capacities 0.5\xB7E + 0.5\xB7I, E = rownormalise(max(\u0100_eff, 0)), rows normalised.": "\u4EE5\u6709\u6548\u6CE8\u610F\u529B\uFF08\u53BB\u6389\u5BF9\u8F93\u51FA\u6BEB\u65E0\u5F71\u54CD\u7684\u90E8\u5206\u7684\u6CE8\u610F\u529B\uFF1B\u8D1F\u503C\u7F6E 0\uFF0C\u5404\u884C\u91CD\u65B0\u5F52\u4E00\u5316\uFF1A\u53D8\u4F53 E1\uFF09\u4E3A\u7BA1\u9053\u5BBD\u5EA6\u7684\u6CE8\u610F\u529B\u6D41\u3002\u4E00\u6761\u8FB9\u8868\u793A\uFF1A\u4ECE\u8F93\u5165 token \u5230\u53F3\u8FB9 token \u6700\u591A\u80FD\u6D41\u8FC7\u591A\u5C11\uFF0C\u5360\u8BE5\u884C\u7684\u4EFD\u989D\uFF1B\u989C\u8272\u4ECE\u6D45\uFF08\u5C11\uFF09\u5230\u6DF1\uFF08\u6700\u591A\uFF1B\u8272\u9636\u89C1\u56FE\u4F8B\uFF09\u3002\u5B9A\u4E49\uFF1A\u4EE5 0.5\xB7E + 0.5\xB7I \u4E3A\u5BB9\u91CF\u7684\u6700\u5927\u6D41\uFF0CE = rownormalise(max(\u0100_eff, 0))\uFF0C\u6309\u884C\u5F52\u4E00\u5316\u3002",
   "Attention flow with the clipped, re-normalised effective attention (E1) as capacities.": "\u4EE5\u622A\u65AD\u8D1F\u503C\u5E76\u91CD\u65B0\u5F52\u4E00\u5316\u7684\u6709\u6548\u6CE8\u610F\u529B\uFF08E1\uFF09\u4E3A\u5BB9\u91CF\u7684\u6CE8\u610F\u529B\u6D41\u3002",
   "Attention flow. Receptive-field normalised (RF-B, our interpretation of Abnar & Zuidema's advice): divided by the same quantity on content-free attention with the same causal mask, so that position alone gives uniform rows.": "\u6CE8\u610F\u529B\u6D41\u3002\u611F\u53D7\u91CE\u5F52\u4E00\u5316\uFF08RF-B\uFF0C\u6211\u4EEC\u5BF9 Abnar \u4E0E Zuidema \u5EFA\u8BAE\u7684\u89E3\u8BFB\uFF09\uFF1A\u9664\u4EE5\u540C\u4E00\u56E0\u679C\u63A9\u7801\u4E0B\u65E0\u5185\u5BB9\u6CE8\u610F\u529B\u7684\u540C\u4E00\u91CF\uFF0C\u4F7F\u4EC5\u7531\u4F4D\u7F6E\u9020\u6210\u7684\u90E8\u5206\u7ED9\u51FA\u5747\u5300\u7684\u884C\u3002",
-  "Attention graph. Arrow keys move between tokens and columns, Enter pins a token, Escape unpins.": "\u6CE8\u610F\u529B\u56FE\u3002\u65B9\u5411\u952E\u5728 token \u548C\u5217\u4E4B\u95F4\u79FB\u52A8\uFF0CEnter \u56FA\u5B9A\u4E00\u4E2A token\uFF0CEsc \u53D6\u6D88\u56FA\u5B9A\u3002",
+  "Attention graph. Arrow keys move between tokens and columns, Enter pins a token, Escape unpins. Long texts: the wheel, Page Up, Page Down, Home and End scroll the rows; Ctrl or \u2318 with the wheel, or + and -, zoom.": "\u6CE8\u610F\u529B\u56FE\u3002\u65B9\u5411\u952E\u5728 token \u548C\u5217\u4E4B\u95F4\u79FB\u52A8\uFF0CEnter \u56FA\u5B9A\u4E00\u4E2A token\uFF0CEsc \u53D6\u6D88\u56FA\u5B9A\u3002\u957F\u6587\u672C\uFF1A\u9F20\u6807\u6EDA\u8F6E\u3001Page Up\u3001Page Down\u3001Home \u548C End \u6EDA\u52A8\u5404\u884C\uFF1B\u6309\u4F4F Ctrl \u6216 \u2318 \u6EDA\u52A8\u6EDA\u8F6E\uFF0C\u6216\u6309 + \u548C -\uFF0C\u53EF\u4EE5\u7F29\u653E\u3002",
   "Attention of each layer (both kinds)": "\u6BCF\u5C42\u7684\u6CE8\u610F\u529B\uFF08\u4E24\u79CD\uFF09",
   "Attention rollout": "\u6CE8\u610F\u529B\u5C55\u5F00\uFF08rollout\uFF09",
   "Attention rollout built on effective attention (attention without the part that changes nothing in the output). Negative entries are set to 0 and rows re-normalised (variant E1 of docs/methods.md), then multiplied through the layers like rollout. An edge means: that share of the right token traces back to the input token; the colour goes from pale (little) to dark (the most; the legend gives the scale). Definition: R_l = (0.5\xB7E_l + 0.5\xB7I) \xB7 \u2026 \xB7 (0.5\xB7E_1 + 0.5\xB7I), with E = rownormalise(max(\u0100_eff, 0)).": "\u5EFA\u7ACB\u5728\u6709\u6548\u6CE8\u610F\u529B\uFF08\u53BB\u6389\u5BF9\u8F93\u51FA\u6BEB\u65E0\u5F71\u54CD\u7684\u90E8\u5206\u7684\u6CE8\u610F\u529B\uFF09\u4E0A\u7684\u6CE8\u610F\u529B\u5C55\u5F00\u3002\u8D1F\u503C\u7F6E 0\u3001\u5404\u884C\u91CD\u65B0\u5F52\u4E00\u5316\uFF08docs/methods.md \u7684\u53D8\u4F53 E1\uFF09\uFF0C\u518D\u50CF\u5C55\u5F00\u4E00\u6837\u9010\u5C42\u76F8\u4E58\u3002\u4E00\u6761\u8FB9\u8868\u793A\uFF1A\u53F3\u8FB9 token \u6709\u8FD9\u4E48\u5927\u7684\u4EFD\u989D\u53EF\u8FFD\u6EAF\u5230\u8FD9\u4E2A\u8F93\u5165 token\uFF1B\u989C\u8272\u4ECE\u6D45\uFF08\u5C11\uFF09\u5230\u6DF1\uFF08\u6700\u591A\uFF1B\u8272\u9636\u89C1\u56FE\u4F8B\uFF09\u3002\u5B9A\u4E49\uFF1AR_l = (0.5\xB7E_l + 0.5\xB7I) \xB7 \u2026 \xB7 (0.5\xB7E_1 + 0.5\xB7I)\uFF0CE = rownormalise(max(\u0100_eff, 0))\u3002",
@@ -256,6 +256,7 @@ var zh_default = {
   "Edge if weight >": "\u6709\u8FB9\uFF0C\u82E5\u6743\u91CD >",
   "Edges per token": "\u6BCF\u4E2A token \u7684\u8FB9\u6570",
   "Edges per token, 0 for all": "\u6BCF\u4E2A token \u7684\u8FB9\u6570\uFF0C0 \u8868\u793A\u5168\u90E8",
+  "Edges to tokens outside the rows shown. Click to scroll to the strongest one.": "\u901A\u5F80\u6240\u663E\u793A\u5404\u884C\u4E4B\u5916 token \u7684\u8FB9\u3002\u70B9\u51FB\u53EF\u6EDA\u52A8\u5230\u6700\u5F3A\u7684\u90A3\u4E00\u4E2A\u3002",
   "Effective attention": "\u6709\u6548\u6CE8\u610F\u529B",
   "Effective cross-attention": "\u6709\u6548\u4EA4\u53C9\u6CE8\u610F\u529B",
   "Effective decoder self-attention": "\u6709\u6548\u89E3\u7801\u5668\u81EA\u6CE8\u610F\u529B",
@@ -333,10 +334,11 @@ var zh_default = {
   "The per-layer map (Norm-based attention) followed through all layers up to this one. An edge from an input token on the left to a token on the right after this layer means: that share of the right token traces back to the input token; the colour goes from pale (little) to dark (the most; the legend gives the scale). Definition: R_l = (0.5\xB7M_l + 0.5\xB7I) \xB7 \u2026 \xB7 (0.5\xB7M_1 + 0.5\xB7I), with M the per-layer map and I the identity (half of each step is the residual, which the map leaves out). The per-layer map: Weighs attention by the size of what is actually passed: a large weight on a token with a tiny value vector moves little. An edge means: that share of what this layer's attention adds to the right token comes from the left token; the colour goes from pale (little) to dark (the most; the legend gives the scale). Definition: M[i, j] = \u2016\u03A3_h A^h[i, j] \xB7 f^h(x_j)\u2016, rows normalised, with f^h(x) = x\xB7W_V^h\xB7W_O^h the head's value and output projection.": "\u6CBF\u7740\u6BCF\u5C42\u7684\u6620\u5C04\uFF08\u57FA\u4E8E\u8303\u6570\u7684\u6CE8\u610F\u529B\uFF09\u7A7F\u8FC7\u5230\u8FD9\u4E00\u5C42\u4E3A\u6B62\u7684\u6240\u6709\u5C42\u3002\u4ECE\u5DE6\u8FB9\u4E00\u4E2A\u8F93\u5165 token \u5230\u8FD9\u4E00\u5C42\u4E4B\u540E\u53F3\u8FB9\u4E00\u4E2A token \u7684\u8FB9\u8868\u793A\uFF1A\u53F3\u8FB9\u7684 token \u6709\u8FD9\u4E48\u5927\u7684\u4EFD\u989D\u53EF\u8FFD\u6EAF\u5230\u8FD9\u4E2A\u8F93\u5165 token\uFF1B\u989C\u8272\u4ECE\u6D45\uFF08\u5C11\uFF09\u5230\u6DF1\uFF08\u6700\u591A\uFF1B\u8272\u9636\u89C1\u56FE\u4F8B\uFF09\u3002\u5B9A\u4E49\uFF1AR_l = (0.5\xB7M_l + 0.5\xB7I) \xB7 \u2026 \xB7 (0.5\xB7M_1 + 0.5\xB7I)\uFF0C\u5176\u4E2D M \u662F\u6BCF\u5C42\u7684\u6620\u5C04\uFF0CI \u662F\u5355\u4F4D\u77E9\u9635\uFF08\u6BCF\u4E00\u6B65\u7684\u4E00\u534A\u662F\u6B8B\u5DEE\uFF0C\u6620\u5C04\u4E2D\u6CA1\u6709\u5B83\uFF09\u3002 \u6BCF\u5C42\u7684\u6620\u5C04\uFF1A\u6309\u5B9E\u9645\u4F20\u9012\u7684\u91CF\u7684\u5927\u5C0F\u6765\u8861\u91CF\u6CE8\u610F\u529B\uFF1A\u7ED9\u4E00\u4E2A\u503C\u5411\u91CF\u5F88\u5C0F\u7684 token \u518D\u5927\u7684\u6743\u91CD\u4E5F\u4F20\u4E0D\u4E86\u591A\u5C11\u3002\u4E00\u6761\u8FB9\u8868\u793A\uFF1A\u8FD9\u4E00\u5C42\u6CE8\u610F\u529B\u52A0\u5230\u53F3\u8FB9 token \u4E0A\u7684\u91CF\u4E2D\u6709\u8FD9\u4E48\u5927\u7684\u4EFD\u989D\u6765\u81EA\u5DE6\u8FB9\u7684 token\uFF1B\u989C\u8272\u4ECE\u6D45\uFF08\u5C11\uFF09\u5230\u6DF1\uFF08\u6700\u591A\uFF1B\u8272\u9636\u89C1\u56FE\u4F8B\uFF09\u3002\u5B9A\u4E49\uFF1AM[i, j] = \u2016\u03A3_h A^h[i, j] \xB7 f^h(x_j)\u2016\uFF0C\u6309\u884C\u5F52\u4E00\u5316\uFF0C\u5176\u4E2D f^h(x) = x\xB7W_V^h\xB7W_O^h \u662F\u8BE5\u5934\u7684\u503C\u6295\u5F71\u548C\u8F93\u51FA\u6295\u5F71\u3002",
   "The per-layer map (Norm: attention + residual + LN) followed through all layers up to this one. An edge from an input token on the left to a token on the right after this layer means: that share of the right token traces back to the input token; the colour goes from pale (little) to dark (the most; the legend gives the scale). Definition: R_l = M_l \xB7 \u2026 \xB7 M_1, with M the per-layer map (the residual is already inside it). The per-layer map: Like norm-based attention, but also counts the residual connection (each token keeps itself) and the layer norm (LN) after it. An edge means: that share of the right token's output of the attention block comes from the left token; the diagonal is usually large; the colour goes from pale (little) to dark (the most; the legend gives the scale). Definition: M[i, j] = \u2016LN_i(\u03A3_h A^h[i, j]\xB7f^h(x_j) + 1[i = j]\xB7x_i)\u2016, rows normalised, LN linearised at token i.": "\u6CBF\u7740\u6BCF\u5C42\u7684\u6620\u5C04\uFF08\u8303\u6570\uFF1A\u6CE8\u610F\u529B + \u6B8B\u5DEE + LN\uFF09\u7A7F\u8FC7\u5230\u8FD9\u4E00\u5C42\u4E3A\u6B62\u7684\u6240\u6709\u5C42\u3002\u4ECE\u5DE6\u8FB9\u4E00\u4E2A\u8F93\u5165 token \u5230\u8FD9\u4E00\u5C42\u4E4B\u540E\u53F3\u8FB9\u4E00\u4E2A token \u7684\u8FB9\u8868\u793A\uFF1A\u53F3\u8FB9\u7684 token \u6709\u8FD9\u4E48\u5927\u7684\u4EFD\u989D\u53EF\u8FFD\u6EAF\u5230\u8FD9\u4E2A\u8F93\u5165 token\uFF1B\u989C\u8272\u4ECE\u6D45\uFF08\u5C11\uFF09\u5230\u6DF1\uFF08\u6700\u591A\uFF1B\u8272\u9636\u89C1\u56FE\u4F8B\uFF09\u3002\u5B9A\u4E49\uFF1AR_l = M_l \xB7 \u2026 \xB7 M_1\uFF0C\u5176\u4E2D M \u662F\u6BCF\u5C42\u7684\u6620\u5C04\uFF08\u6B8B\u5DEE\u5DF2\u5728\u5176\u4E2D\uFF09\u3002 \u6BCF\u5C42\u7684\u6620\u5C04\uFF1A\u4E0E\u57FA\u4E8E\u8303\u6570\u7684\u6CE8\u610F\u529B\u76F8\u4F3C\uFF0C\u4F46\u8FD8\u8BA1\u5165\u6B8B\u5DEE\u8FDE\u63A5\uFF08\u6BCF\u4E2A token \u4FDD\u7559\u81EA\u8EAB\uFF09\u548C\u5B83\u4E4B\u540E\u7684\u5C42\u5F52\u4E00\u5316\uFF08LN\uFF09\u3002\u4E00\u6761\u8FB9\u8868\u793A\uFF1A\u53F3\u8FB9 token \u7684\u6CE8\u610F\u529B\u5757\u8F93\u51FA\u4E2D\u6709\u8FD9\u4E48\u5927\u7684\u4EFD\u989D\u6765\u81EA\u5DE6\u8FB9\u7684 token\uFF1B\u5BF9\u89D2\u7EBF\u901A\u5E38\u5F88\u5927\uFF1B\u989C\u8272\u4ECE\u6D45\uFF08\u5C11\uFF09\u5230\u6DF1\uFF08\u6700\u591A\uFF1B\u8272\u9636\u89C1\u56FE\u4F8B\uFF09\u3002\u5B9A\u4E49\uFF1AM[i, j] = \u2016LN_i(\u03A3_h A^h[i, j]\xB7f^h(x_j) + 1[i = j]\xB7x_i)\u2016\uFF0C\u6309\u884C\u5F52\u4E00\u5316\uFF0CLN \u5728 token i \u5904\u7EBF\u6027\u5316\u3002",
   "The per-layer map (Value zeroing) followed through all layers up to this one. An edge from an input token on the left to a token on the right after this layer means: that share of the right token traces back to the input token; the colour goes from pale (little) to dark (the most; the legend gives the scale). Definition: R_l = M_l \xB7 \u2026 \xB7 M_1, with M the per-layer map (the residual is already inside it). The per-layer map: Re-runs the layer with the left token's value vectors set to zero (the attention weights kept) and measures how much the right token's output changes. An edge means: that share of the right token's change comes from removing the left token; the colour goes from pale (little) to dark (the most; the legend gives the scale). Definition: M[i, j] = 1 \u2212 cos(y_i, y_i with the values of j zeroed), rows normalised.": "\u6CBF\u7740\u6BCF\u5C42\u7684\u6620\u5C04\uFF08\u503C\u7F6E\u96F6\uFF09\u7A7F\u8FC7\u5230\u8FD9\u4E00\u5C42\u4E3A\u6B62\u7684\u6240\u6709\u5C42\u3002\u4ECE\u5DE6\u8FB9\u4E00\u4E2A\u8F93\u5165 token \u5230\u8FD9\u4E00\u5C42\u4E4B\u540E\u53F3\u8FB9\u4E00\u4E2A token \u7684\u8FB9\u8868\u793A\uFF1A\u53F3\u8FB9\u7684 token \u6709\u8FD9\u4E48\u5927\u7684\u4EFD\u989D\u53EF\u8FFD\u6EAF\u5230\u8FD9\u4E2A\u8F93\u5165 token\uFF1B\u989C\u8272\u4ECE\u6D45\uFF08\u5C11\uFF09\u5230\u6DF1\uFF08\u6700\u591A\uFF1B\u8272\u9636\u89C1\u56FE\u4F8B\uFF09\u3002\u5B9A\u4E49\uFF1AR_l = M_l \xB7 \u2026 \xB7 M_1\uFF0C\u5176\u4E2D M \u662F\u6BCF\u5C42\u7684\u6620\u5C04\uFF08\u6B8B\u5DEE\u5DF2\u5728\u5176\u4E2D\uFF09\u3002 \u6BCF\u5C42\u7684\u6620\u5C04\uFF1A\u628A\u5DE6\u8FB9 token \u7684\u503C\u5411\u91CF\u7F6E\u96F6\uFF08\u6CE8\u610F\u529B\u6743\u91CD\u4E0D\u53D8\uFF09\u540E\u91CD\u65B0\u8FD0\u884C\u8FD9\u4E00\u5C42\uFF0C\u770B\u53F3\u8FB9 token \u7684\u8F93\u51FA\u53D8\u5316\u591A\u5C11\u3002\u4E00\u6761\u8FB9\u8868\u793A\uFF1A\u53F3\u8FB9 token \u7684\u53D8\u5316\u4E2D\u6709\u8FD9\u4E48\u5927\u7684\u4EFD\u989D\u6765\u81EA\u53BB\u6389\u5DE6\u8FB9\u7684 token\uFF1B\u989C\u8272\u4ECE\u6D45\uFF08\u5C11\uFF09\u5230\u6DF1\uFF08\u6700\u591A\uFF1B\u8272\u9636\u89C1\u56FE\u4F8B\uFF09\u3002\u5B9A\u4E49\uFF1AM[i, j] = 1 \u2212 cos(y_i, \u628A j \u7684\u503C\u5411\u91CF\u7F6E\u96F6\u540E\u7684 y_i)\uFF0C\u6309\u884C\u5F52\u4E00\u5316\u3002",
+  "The whole text, one tick per token (colour: weight for the focused token, else attention received); the box is the rows shown. Click or drag to move it.": "\u6574\u6BB5\u6587\u672C\uFF0C\u6BCF\u4E2A token \u4E00\u4E2A\u523B\u5EA6\uFF08\u989C\u8272\uFF1A\u805A\u7126 token \u7684\u6743\u91CD\uFF0C\u5426\u5219\u4E3A\u6536\u5230\u7684\u6CE8\u610F\u529B\uFF09\uFF1B\u65B9\u6846\u662F\u6240\u663E\u793A\u7684\u884C\u3002\u70B9\u51FB\u6216\u62D6\u52A8\u53EF\u79FB\u52A8\u5B83\u3002",
   "This model has no output head: choose a target from Python, e.g. w.set_target(attn_widget.targets.similarity(...))": "\u8FD9\u4E2A\u6A21\u578B\u6CA1\u6709\u8F93\u51FA\u5934\uFF1A\u8BF7\u5728 Python \u4E2D\u9009\u62E9\u76EE\u6807\uFF0C\u4F8B\u5982 w.set_target(attn_widget.targets.similarity(...))",
   "Through the whole model (encoder \u2192 decoder)": "\u8D2F\u7A7F\u6574\u4E2A\u6A21\u578B\uFF08\u7F16\u7801\u5668 \u2192 \u89E3\u7801\u5668\uFF09",
   "Token rows": "token \u884C",
-  "Token rows shown": "\u663E\u793A\u7684 token \u884C\u6570",
+  "Token rows shown: 'fit' shows as many as have legible labels; the wheel and + / - over the graph change it too": "\u663E\u793A\u7684 token \u884C\u6570\uFF1A\u201C\u9002\u914D\u201D\u663E\u793A\u6807\u7B7E\u6E05\u6670\u53EF\u8BFB\u65F6\u80FD\u653E\u4E0B\u7684\u884C\u6570\uFF1B\u5728\u56FE\u4E0A\u6EDA\u52A8\u6EDA\u8F6E\u6216\u6309 + / - \u4E5F\u53EF\u4EE5\u6539\u53D8\u5B83",
   "Token scores": "token \u5206\u6570",
   "Token scores ({name}) failed: {message}": "token \u5206\u6570\uFF08{name}\uFF09\u5931\u8D25\uFF1A{message}",
   "Treats the layer maps as pipes with capacities and asks how much can flow from an input token (left) to a token after this layer (right) at once, through every path together; each row is then scaled to sum to 1. Unlike rollout it is not a sum over paths: shared bottlenecks limit it. Definition: max-flow from input j to token t in the layered graph of the layer maps, normalised per row.": "\u628A\u5C42\u6620\u5C04\u770B\u4F5C\u6709\u5BB9\u91CF\u7684\u7BA1\u9053\uFF0C\u95EE\u4ECE\u4E00\u4E2A\u8F93\u5165 token\uFF08\u5DE6\uFF09\u5230\u8FD9\u4E00\u5C42\u4E4B\u540E\u7684\u4E00\u4E2A token\uFF08\u53F3\uFF09\u540C\u65F6\u7ECF\u8FC7\u6240\u6709\u8DEF\u5F84\u6700\u591A\u80FD\u6D41\u8FC7\u591A\u5C11\uFF1B\u7136\u540E\u628A\u6BCF\u884C\u7F29\u653E\u5230\u548C\u4E3A 1\u3002\u4E0E\u5C55\u5F00\u4E0D\u540C\uFF0C\u5B83\u4E0D\u662F\u5BF9\u8DEF\u5F84\u6C42\u548C\uFF1A\u5171\u4EAB\u7684\u74F6\u9888\u4F1A\u9650\u5236\u5B83\u3002\u5B9A\u4E49\uFF1A\u5728\u5C42\u6620\u5C04\u6784\u6210\u7684\u5206\u5C42\u56FE\u4E2D\u4ECE\u8F93\u5165 j \u5230 token t \u7684\u6700\u5927\u6D41\uFF0C\u6309\u884C\u5F52\u4E00\u5316\u3002",
@@ -367,6 +369,8 @@ var zh_default = {
   "edges: {graph} of each layer ({heads}); dots: how much of the focused input reaches each token": "\u8FB9\uFF1A\u6BCF\u5C42\u7684{graph}\uFF08{heads}\uFF09\uFF1B\u5706\u70B9\uFF1A\u805A\u7126\u7684\u8F93\u5165\u6709\u591A\u5C11\u5230\u8FBE\u6BCF\u4E2A token",
   encoder: "\u7F16\u7801\u5668",
   "encoder {n}": "\u7F16\u7801\u5668 {n}",
+  "every {k}th token labelled: hover a row for its token": "\u6BCF {k} \u4E2A token \u6807\u6CE8\u4E00\u4E2A\uFF1A\u6307\u5411\u4E00\u884C\u53EF\u770B\u5B83\u7684 token",
+  fit: "\u9002\u914D",
   from: "\u8D77\u59CB",
   "gradient \xD7 input": "\u68AF\u5EA6 \xD7 \u8F93\u5165",
   "gradient-weighted rollout": "\u68AF\u5EA6\u52A0\u6743\u5C55\u5F00",
@@ -399,6 +403,7 @@ var zh_default = {
   target: "\u76EE\u6807",
   "the stored entries carry {share} of it": "\u4FDD\u5B58\u7684\u503C\u627F\u8F7D\u4E86\u5176\u4E2D\u7684 {share}",
   "token score": "token \u5206\u6570",
+  "tokens #{first}\u2013#{last} of {n}": "token #{first}\u2013#{last}\uFF0C\u5171 {n} \u4E2A",
   "whole model": "\u6574\u4E2A\u6A21\u578B",
   "whole model, {n} layers": "\u6574\u4E2A\u6A21\u578B\uFF0C{n} \u5C42",
   "{a} (left) and {b} (right)": "{a}\uFF08\u5DE6\uFF09\u4E0E{b}\uFF08\u53F3\uFF09",
@@ -433,7 +438,9 @@ var zh_default = {
   "{title}, {method} from the input,": "{title}\uFF0C\u4ECE\u8F93\u5165\u8D77\u7684{method}\uFF0C",
   "{token} at layer {layer}": "\u7B2C {layer} \u5C42\u7684 {token}",
   "|y \u2212 y\xACj|: the change of the target when token j is replaced by the mask token (else unk, else pad).": "|y \u2212 y\xACj|\uFF1A\u628A token j \u6362\u6210\u63A9\u7801 token\uFF08\u6CA1\u6709\u5219\u7528 unk\uFF0C\u518D\u6CA1\u6709\u5219\u7528 pad\uFF09\u65F6\u76EE\u6807\u7684\u53D8\u5316\u3002",
-  "\u2026 and {n} more": "\u2026\u2026\u8FD8\u6709 {n} \u4E2A"
+  "\u2026 and {n} more": "\u2026\u2026\u8FD8\u6709 {n} \u4E2A",
+  "\u2191 {n} more": "\u2191 \u53E6\u6709 {n} \u6761",
+  "\u2193 {n} more": "\u2193 \u53E6\u6709 {n} \u6761"
 };
 
 // src/i18n.js
@@ -459,29 +466,43 @@ var LABEL_GAP = 6;
 var MAX_PLOT_HEIGHT = 560;
 var MIN_PLOT_HEIGHT = 120;
 var ROW_HEIGHT = 20;
-var MIN_LABEL_ROW = 10;
+var LEGIBLE_ROW = 15;
+var BAND = 18;
 function computeLayout(width, n, window = { start: 0, size: 0 }) {
   const size = window.size > 0 ? Math.min(window.size, n) : n;
   const first = Math.max(0, Math.min(window.start, n - size));
   const plotHeight = Math.max(MIN_PLOT_HEIGHT, Math.min(MAX_PLOT_HEIGHT, size * ROW_HEIGHT));
   const rowHeight = plotHeight / Math.max(size, 1);
   const labelWidth = Math.min(LABEL_WIDTH, Math.max(40, width * 0.22));
+  const band = size < n ? BAND : 0;
   return {
     width,
-    height: HEADER_HEIGHT + plotHeight + 4,
+    height: HEADER_HEIGHT + plotHeight + 2 * band + 4,
     n,
     // Rows before the window sit above the plot (and are clipped): indices stay the token's own.
-    top: HEADER_HEIGHT - first * rowHeight,
+    top: HEADER_HEIGHT + band - first * rowHeight,
     rowHeight,
     leftX: labelWidth,
     rightX: width - labelWidth,
-    showLabels: rowHeight >= MIN_LABEL_ROW,
     first,
-    last: first + size - 1
+    last: first + size - 1,
+    band,
+    labelEvery: Math.max(1, Math.ceil(LEGIBLE_ROW / rowHeight - 1e-9))
   };
 }
 function rowCenter(layout, index) {
   return layout.top + (index + 0.5) * layout.rowHeight;
+}
+function edgeEndY(layout, index) {
+  if (index < layout.first) return HEADER_HEIGHT + layout.band / 2;
+  if (index > layout.last) return layout.top + (layout.last + 1) * layout.rowHeight + layout.band / 2;
+  return layout.top + (index + 0.5) * layout.rowHeight;
+}
+function isDrawn(layout, source, target) {
+  return source >= layout.first && source <= layout.last || target >= layout.first && target <= layout.last;
+}
+function isLabelled(layout, index) {
+  return index % layout.labelEvery === 0;
 }
 function nodeAt(layout, x, y) {
   const index = rowAt(layout, y);
@@ -492,6 +513,409 @@ function nodeAt(layout, x, y) {
 function rowAt(layout, y) {
   const index = Math.floor((y - layout.top) / layout.rowHeight);
   return index < layout.first || index > layout.last || y < HEADER_HEIGHT ? null : index;
+}
+
+// src/navigate.js
+function navigateWords(lang) {
+  const say = (text2, params) => tr(lang, text2, params);
+  return {
+    /** A marker of edges to tokens above or below the window. @param {boolean} up @param {number} count */
+    more: (up, count2) => say(up ? "\u2191 {n} more" : "\u2193 {n} more", { n: count2 }),
+    markerTitle: say("Edges to tokens outside the rows shown. Click to scroll to the strongest one."),
+    minimap: say("The whole text, one tick per token (colour: weight for the focused token, else attention received); the box is the rows shown. Click or drag to move it."),
+    windowTitle: say("Token rows shown: 'fit' shows as many as have legible labels; the wheel and + / - over the graph change it too"),
+    windowAuto: say("fit"),
+    windowAll: say("all"),
+    plotHelp: say(
+      "Attention graph. Arrow keys move between tokens and columns, Enter pins a token, Escape unpins. Long texts: the wheel, Page Up, Page Down, Home and End scroll the rows; Ctrl or \u2318 with the wheel, or + and -, zoom."
+    ),
+    /** @param {number} k */
+    thinned: (k) => say("every {k}th token labelled: hover a row for its token", { k }),
+    /** The rows shown, numbered as the value list numbers tokens (#0 first). @param {number} first @param {number} last @param {number} n */
+    rows: (first, last, n) => say("tokens #{first}\u2013#{last} of {n}", { first, last, n })
+  };
+}
+var MIN_ROWS = 8;
+var ZOOM_STEP = 1.5;
+function legibleRows() {
+  return Math.floor(MAX_PLOT_HEIGHT / LEGIBLE_ROW);
+}
+function shownWindow(n, window) {
+  const size = Math.max(1, Math.min(n, window.size > 0 ? window.size : legibleRows()));
+  return { start: Math.max(0, Math.min(window.start, n - size)), size };
+}
+function traitOf(window) {
+  return [window.start, window.size];
+}
+function scrolled(n, window, rows) {
+  return { start: Math.max(0, Math.min(n - window.size, window.start + Math.round(rows))), size: window.size };
+}
+function revealed(n, window, index) {
+  if (index < window.start) return scrolled(n, window, index - window.start);
+  if (index >= window.start + window.size) return scrolled(n, window, index - (window.start + window.size - 1));
+  return window;
+}
+function centredOn(n, window, index) {
+  return scrolled(n, window, index - Math.floor(window.size / 2) - window.start);
+}
+function zoomed(n, window, steps, anchor = null) {
+  const fit = Math.min(n, legibleRows());
+  let size = window.size;
+  for (let s = 0; s < Math.abs(steps); s++) {
+    const next = steps > 0 ? Math.floor(size / ZOOM_STEP) : Math.ceil(size * ZOOM_STEP);
+    const crossesFit = size < fit && next > fit || size > fit && next < fit;
+    size = crossesFit ? fit : next;
+  }
+  size = Math.max(Math.min(MIN_ROWS, n), Math.min(n, size));
+  const inside = anchor !== null && anchor >= window.start && anchor < window.start + window.size;
+  const at = inside ? (
+    /** @type {number} */
+    anchor
+  ) : window.start + Math.floor(window.size / 2);
+  const share = (at - window.start + 0.5) / window.size;
+  const start = Math.round(at + 0.5 - share * size);
+  return revealed(n, { start: Math.max(0, Math.min(n - size, start)), size }, at);
+}
+function wheelRows(event, rowHeight, size) {
+  if (event.deltaMode === 1) return event.deltaY;
+  if (event.deltaMode === 2) return event.deltaY * Math.max(1, size - 1);
+  return event.deltaY / rowHeight;
+}
+function wheelScroll(n, window, rows) {
+  if (window.size >= n || rows === 0) return null;
+  if (rows < 0 && window.start === 0 || rows > 0 && window.start + window.size >= n) return null;
+  const whole = Math.trunc(rows);
+  return { window: scrolled(n, window, whole), left: rows - whole };
+}
+function keyWindow(n, window, key, focused) {
+  switch (key) {
+    case "PageDown":
+      return scrolled(n, window, Math.max(1, window.size - 1));
+    case "PageUp":
+      return scrolled(n, window, -Math.max(1, window.size - 1));
+    case "Home":
+      return scrolled(n, window, -n);
+    case "End":
+      return scrolled(n, window, n);
+    case "+":
+    case "=":
+      return zoomed(n, window, 1, focused);
+    case "-":
+    case "_":
+      return zoomed(n, window, -1, focused);
+    default:
+      return null;
+  }
+}
+function offWindowMarkers(edges, window, only = null) {
+  const first = window.start;
+  const last = window.start + window.size - 1;
+  const found = /* @__PURE__ */ new Map();
+  const add = (side, outside, e) => {
+    const direction = outside < first ? "up" : "down";
+    const key = `${direction} ${side}`;
+    const weight = edges.weight[e];
+    const marker = found.get(key);
+    if (!marker) found.set(key, { side, direction, count: 1, index: outside, weight });
+    else {
+      marker.count++;
+      if (Math.abs(weight) > Math.abs(marker.weight)) Object.assign(marker, { index: outside, weight });
+    }
+  };
+  const visit = (e) => {
+    const s = edges.source[e];
+    const t = edges.target[e];
+    const sIn = s >= first && s <= last;
+    const tIn = t >= first && t <= last;
+    if (sIn && !tIn) add("target", t, e);
+    else if (tIn && !sIn) add("source", s, e);
+  };
+  if (only) for (const e of only) visit(e);
+  else for (let e = 0; e < edges.count; e++) visit(e);
+  return ["up source", "up target", "down source", "down target"].flatMap((key) => found.get(key) ?? []);
+}
+function minimapValues(edges, n, focus) {
+  const values = new Float64Array(n);
+  for (let e = 0; e < edges.count; e++) {
+    if (!focus) values[edges.source[e]] += Math.abs(edges.weight[e]);
+    else if (focus.side === "target" && edges.target[e] === focus.index) values[edges.source[e]] += Math.abs(edges.weight[e]);
+    else if (focus.side === "source" && edges.source[e] === focus.index) values[edges.target[e]] += Math.abs(edges.weight[e]);
+  }
+  return values;
+}
+
+// src/colormap.js
+var LIGHT = ["#c6dbef", "#6baed6", "#2171b5", "#08306b", "#2d004b"];
+var DARK = ["#1f4e5a", "#2a9d8f", "#8ac926", "#e9c46a", "#fff3b0"];
+var DIVERGING = ["#2166ac", "#92c5de", "#bdbdbd", "#f4a582", "#b2182b"];
+var HEAT = ["#000004", "#3b0f70", "#8c2981", "#de4968", "#fe9f6d", "#fcfdbf"];
+function rgb(hex) {
+  const v = parseInt(hex.slice(1), 16);
+  return [v >> 16 & 255, v >> 8 & 255, v & 255];
+}
+function interpolate(anchors, size = 256) {
+  const stops2 = anchors.map(rgb);
+  const out = [];
+  for (let i = 0; i < size; i++) {
+    const t = i / (size - 1) * (stops2.length - 1);
+    const lo = Math.min(Math.floor(t), stops2.length - 2);
+    const f = t - lo;
+    const c = stops2[lo].map((a, ch) => Math.round(a + (stops2[lo + 1][ch] - a) * f));
+    out.push(`rgb(${c[0]}, ${c[1]}, ${c[2]})`);
+  }
+  return out;
+}
+var tables = {
+  light: interpolate(LIGHT),
+  dark: interpolate(DARK),
+  diverging: interpolate(DIVERGING),
+  heat: interpolate(HEAT)
+};
+function colormap(name) {
+  return tables[name];
+}
+function colorAt(table, t, signed = false) {
+  const u = signed ? (t + 1) / 2 : t;
+  const i = Math.max(0, Math.min(table.length - 1, Math.round(u * (table.length - 1))));
+  return table[i];
+}
+function prefersDarkTable(textColor) {
+  return lightness(textColor) > 0.5;
+}
+function lightness(color) {
+  const [space, ...rest] = color.trim().toLowerCase().split(/[\s(),/]+/).filter(Boolean);
+  const numbers = rest.map((part) => part.endsWith("%") ? parseFloat(part) / 100 : parseFloat(part));
+  const luminance = ([r, g, b]) => 0.2126 * r + 0.7152 * g + 0.0722 * b;
+  let value = NaN;
+  if (space === "rgb" || space === "rgba") value = luminance(rest.map((part, i) => part.endsWith("%") ? numbers[i] : numbers[i] / 255));
+  else if (space === "color" && (rest[0] === "srgb" || rest[0] === "display-p3")) value = luminance(numbers.slice(1));
+  else if (space === "oklch" || space === "oklab") value = numbers[0];
+  else if (space === "lab" || space === "lch") value = rest[0].endsWith("%") ? numbers[0] : numbers[0] / 100;
+  return Number.isFinite(value) ? value : 0;
+}
+
+// src/text.js
+var UNSAFE = /[\u0000-\u001f\u007f-\u009f\u00ad\u061c\u200b-\u200f\u2028-\u202e\u2060-\u206f\ufeff\ufffe\uffff\ud800-\udfff]/gu;
+var WHITESPACE = /* @__PURE__ */ new Map([["\n", "\u21B5"], ["	", "\u21E5"]]);
+function visible(char) {
+  const code = (
+    /** @type {number} */
+    char.codePointAt(0)
+  );
+  const shown = WHITESPACE.get(char);
+  if (shown) return shown;
+  if (code >= 55296 && code <= 57343 || code >= 65534) return "\uFFFD";
+  return code < 256 ? `\\x${code.toString(16).padStart(2, "0")}` : `\\u${code.toString(16).padStart(4, "0")}`;
+}
+function displayToken(text2) {
+  return text2 === "" ? "\u2205" : text2.replace(UNSAFE, visible);
+}
+var NOT_XML = /[^\t\n\r\u0020-\ud7ff\ue000-\ufffd\u{10000}-\u{10ffff}]/gu;
+function xmlText(text2) {
+  return text2.replace(NOT_XML, "\uFFFD");
+}
+
+// src/overlay.js
+var TOOLTIP_ROWS = 10;
+var TOOLTIP_TOKEN = 48;
+function element(doc, tag, className, text2) {
+  const node = doc.createElement(tag);
+  node.className = className;
+  if (text2 !== void 0) node.textContent = text2;
+  return node;
+}
+function renderLabels(container, layout, tokens, special, side) {
+  container.replaceChildren();
+  const doc = container.ownerDocument;
+  const width = layout.leftX - LABEL_GAP;
+  const box = layout.rowHeight * layout.labelEvery;
+  tokens.forEach((token, i) => {
+    if (i < layout.first || i > layout.last || !isLabelled(layout, i)) return;
+    const label = element(doc, "div", "attnw-token", displayToken(token));
+    if (special[i]) label.classList.add("attnw-special");
+    label.dataset.index = String(i);
+    label.style.top = `${rowCenter(layout, i) - box / 2}px`;
+    label.style.height = `${box}px`;
+    label.style.lineHeight = `${box}px`;
+    label.style.width = `${width}px`;
+    label.style.left = side === "source" ? "0px" : `${layout.rightX + LABEL_GAP}px`;
+    label.title = `\u2068${displayToken(token)}\u2069 (#${i})`;
+    container.append(label);
+  });
+}
+function markHovered(root, node, pinned = null) {
+  for (const name of ["attnw-hovered", "attnw-pinned"]) {
+    for (const label of root.querySelectorAll(`.attnw-token.${name}`)) label.classList.remove(name);
+  }
+  const mark = (at, name) => {
+    if (!at) return;
+    const column = root.querySelector(at.side === "source" ? ".attnw-labels-left" : ".attnw-labels-right");
+    column?.querySelector(`[data-index="${at.index}"]`)?.classList.add(name);
+  };
+  mark(node, "attnw-hovered");
+  mark(pinned, "attnw-pinned");
+}
+function markIdle(left, right, edges) {
+  for (
+    const [column, ends] of
+    /** @type {const} */
+    [[left, edges?.source], [right, edges?.target]]
+  ) {
+    const used = ends ? new Set(ends.subarray(
+      0,
+      /** @type {import("./edges.js").EdgeList} */
+      edges.count
+    )) : null;
+    for (
+      const label of
+      /** @type {NodeListOf<HTMLElement>} */
+      column.querySelectorAll(".attnw-token")
+    ) {
+      label.classList.toggle("attnw-idle", used !== null && !used.has(Number(label.dataset.index)));
+    }
+  }
+}
+function markTarget(column, position) {
+  for (const label of column.querySelectorAll(".attnw-target-row")) label.classList.remove("attnw-target-row");
+  if (position === null || position === void 0) return;
+  column.querySelector(`[data-index="${position}"]`)?.classList.add("attnw-target-row");
+}
+function renderTitles(left, right, titles) {
+  left.textContent = titles[0];
+  right.textContent = titles[1];
+  left.style.height = right.style.height = `${HEADER_HEIGHT}px`;
+}
+function renderTooltip(tooltip, { node, tokens, edges, touching, columnTitle, coverage, rowNote = null, scoreNote = null, pinned = false, integer = false, lang = "en" }) {
+  const doc = tooltip.ownerDocument;
+  tooltip.replaceChildren();
+  const title = element(doc, "div", "attnw-tooltip-title", pinned ? tr(lang, "Pinned \xB7 ") : "");
+  const says = tr(lang, node.side === "target" ? "{column} draws on:" : "{column} feeds:", { column: columnTitle });
+  title.append(...quotedToken(doc, tokens[node.index], node.index), ` \xB7 ${says}`);
+  tooltip.append(title);
+  const list = element(doc, "table", "attnw-tooltip-list");
+  for (const e of touching.slice(0, TOOLTIP_ROWS)) {
+    const other = node.side === "target" ? edges.source[e] : edges.target[e];
+    const row = element(doc, "tr", "");
+    row.dataset.index = String(other);
+    const token = element(doc, "td", "attnw-tooltip-token");
+    token.append(...quotedToken(doc, tokens[other], other));
+    row.append(token, element(doc, "td", "attnw-tooltip-value", formatValue(edges.weight[e], integer)));
+    list.append(row);
+  }
+  tooltip.append(list);
+  if (touching.length > TOOLTIP_ROWS) {
+    tooltip.append(element(doc, "div", "attnw-tooltip-more", tr(lang, "\u2026 and {n} more", { n: touching.length - TOOLTIP_ROWS })));
+  }
+  if (touching.length === 0) tooltip.append(element(doc, "div", "attnw-tooltip-more", tr(lang, "no edges")));
+  if (rowNote) tooltip.append(element(doc, "div", "attnw-tooltip-more", `${rowNote[0]}: ${formatValue(rowNote[1])}`));
+  if (scoreNote) tooltip.append(element(doc, "div", "attnw-tooltip-more", `${scoreNote[0]}: ${formatValue(scoreNote[1])}`));
+  if (node.side === "target" && coverage < 0.9995) {
+    tooltip.append(
+      element(doc, "div", "attnw-tooltip-more", tr(lang, "stored edges carry {share}% of this row", { share: (coverage * 100).toFixed(1) }))
+    );
+  }
+  tooltip.hidden = false;
+}
+function quotedToken(doc, token, index) {
+  const chars = Array.from(displayToken(token));
+  const text2 = chars.length > TOOLTIP_TOKEN ? `${chars.slice(0, TOOLTIP_TOKEN - 1).join("")}\u2026` : chars.join("");
+  return ["\u201C", element(doc, "bdi", "attnw-tooltip-text", text2), `\u201D #${index}`];
+}
+function formatValue(value, integer = false) {
+  if (integer) return String(Math.round(value));
+  if (value === 0) return "0";
+  const abs = Math.abs(value);
+  if (abs >= 1e-3) return value.toFixed(4);
+  return value.toExponential(2);
+}
+function renderLegend(legend, { table, signed, max, meanCoverage, minCoverage, edgeCount, drawnShare = 1, rowLabel = "", rowMean = null, integer = false, lang = "en" }) {
+  const doc = legend.ownerDocument;
+  legend.replaceChildren();
+  const stops2 = table.filter((_, i) => i % 32 === 0 || i === table.length - 1);
+  const bar = element(doc, "span", "attnw-legend-bar");
+  bar.style.background = `linear-gradient(to right, ${stops2.join(", ")})`;
+  legend.append(
+    element(doc, "span", "attnw-legend-label", signed ? formatValue(-max, integer) : "0"),
+    bar,
+    element(doc, "span", "attnw-legend-label", formatValue(max, integer))
+  );
+  const share = meanCoverage * drawnShare;
+  const percent2 = (x) => (x * 100).toFixed(1);
+  const coverageText = minCoverage >= 0.9995 && drawnShare >= 0.9995 ? tr(lang, "{n} edges, all of the attention drawn", { n: edgeCount }) : tr(lang, "{n} edges carrying {share}% of the attention", { n: edgeCount, share: percent2(share) }) + (minCoverage < 0.9995 ? tr(lang, " (the data keeps {mean}% per row on average, least {least}%)", { mean: percent2(meanCoverage), least: percent2(minCoverage) }) : "");
+  legend.append(element(doc, "span", "attnw-legend-coverage", coverageText));
+  if (rowLabel && rowMean !== null) {
+    legend.append(element(doc, "span", "attnw-legend-coverage", tr(lang, "{label}: {value} per row on average", { label: rowLabel, value: formatValue(rowMean) })));
+  }
+  legend.dataset.max = String(max);
+  legend.dataset.mid = colorAt(table, 0.5, false);
+  legend.dataset.share = String(share);
+}
+
+// src/minimap.js
+var MINIMAP_ROOM = 18;
+var STRIP = 10;
+function createMinimap(doc, lang) {
+  const root = element(doc, "div", "attnw-minimap");
+  root.title = navigateWords(lang).minimap;
+  root.setAttribute("aria-hidden", "true");
+  const canvas = (
+    /** @type {HTMLCanvasElement} */
+    element(doc, "canvas", "attnw-minimap-ticks")
+  );
+  const box = element(doc, "div", "attnw-minimap-window");
+  root.append(canvas, box);
+  root.hidden = true;
+  let shown = null;
+  return {
+    root,
+    /**
+     * Show the strip for the whole text, or hide it (args null: the input fits, or no graph).
+     * @param {{ layout: import("./layout.js").Layout, values: Float64Array, table: string[], ink: string } | null} args
+     */
+    paint(args) {
+      root.hidden = !args;
+      if (!args) {
+        shown = null;
+        return;
+      }
+      const { layout, values, table, ink } = args;
+      const n = values.length;
+      const top = HEADER_HEIGHT;
+      const height = layout.height - HEADER_HEIGHT - 4;
+      shown = { top, height, n };
+      Object.assign(root.style, { left: `${layout.width + (MINIMAP_ROOM - STRIP) / 2}px`, top: `${top}px`, width: `${STRIP}px`, height: `${height}px` });
+      const dpr = doc.defaultView?.devicePixelRatio || 1;
+      canvas.width = Math.round(STRIP * dpr);
+      canvas.height = Math.round(height * dpr);
+      canvas.style.width = `${STRIP}px`;
+      canvas.style.height = `${height}px`;
+      const ctx = canvas.getContext("2d");
+      if (ctx) {
+        ctx.setTransform(dpr, 0, 0, dpr, 0, 0);
+        ctx.clearRect(0, 0, STRIP, height);
+        let max = 0;
+        for (const v of values) max = Math.max(max, v);
+        const tick = height / n;
+        for (let i = 0; i < n; i++) {
+          const t = max > 0 && values[i] > 0 ? 0.3 + 0.7 * Math.sqrt(values[i] / max) : 0;
+          ctx.globalAlpha = t > 0 ? 0.5 + 0.5 * t : 0.12;
+          ctx.fillStyle = t > 0 ? table[Math.round(t * (table.length - 1))] : ink;
+          ctx.fillRect(0, i * tick, STRIP, Math.max(tick, 0.75));
+        }
+        ctx.globalAlpha = 1;
+      }
+      const size = layout.last - layout.first + 1;
+      box.style.top = `${layout.first / n * height}px`;
+      box.style.height = `${size / n * height}px`;
+      Object.assign(root.dataset, { first: String(layout.first), last: String(layout.last), n: String(n) });
+    },
+    /** The token at a page height on the strip (clamped to the text), or null when hidden. @param {number} clientY */
+    rowAt(clientY) {
+      if (!shown) return null;
+      const y = clientY - root.getBoundingClientRect().top;
+      return Math.max(0, Math.min(shown.n - 1, Math.floor(y / shown.height * shown.n)));
+    }
+  };
 }
 
 // src/model_view.js
@@ -846,7 +1270,7 @@ var NO_EDGES = {
   max: 0
 };
 function layerFrame(state, width, envelopeOf, hovered) {
-  const layout = computeLayout(width, state.tokens.length, state.window);
+  const layout = windowLayout(state, width);
   const slice = sliceIndex(state);
   const pinned = pinnedNode(state);
   const focus = (hovered && "side" in hovered ? hovered : null) ?? pinned;
@@ -875,7 +1299,7 @@ function layerFrame(state, width, envelopeOf, hovered) {
   return { ...base, available: true, env, edges, meanCoverage: sum / env.rows, minCoverage: min, rows, degrees };
 }
 function modelFrame(state, width, envelopeOf, hovered) {
-  const layout = modelLayout(computeLayout(width, state.tokens.length, state.window), state.nLayers);
+  const layout = modelLayout(windowLayout(state, width), state.nLayers);
   const { cumulative } = state.method;
   const graphMethod = state.methods.find((m) => m.id === state.method.graph) ?? state.method;
   const graphState = { ...state, method: graphMethod, head: cumulative ? MEAN_HEAD : state.head };
@@ -889,6 +1313,13 @@ function modelFrame(state, width, envelopeOf, hovered) {
   const reachable = reachEnv && focus && focus.layer > 0 && hasLayer(state, focus.layer);
   const reach = reachable ? sliceEdges(reachEnv, focus.layer - 1, focus.index) : null;
   return { kind: "model", state, layout, env, perLayer, shade, reach, pinned, focus };
+}
+function windowLayout(state, width) {
+  const n = state.tokens.length;
+  return computeLayout(isLong(n) ? width - MINIMAP_ROOM : width, n, shownWindow(n, state.window));
+}
+function isLong(n) {
+  return n > legibleRows();
 }
 function edgeFilter(state) {
   return { topK: state.topK, threshold: state.threshold, specials: state.specials, special: state.special };
@@ -1036,214 +1467,6 @@ function compareFrames(state, other, width, envelopeOf, hovered) {
   };
 }
 
-// src/colormap.js
-var LIGHT = ["#c6dbef", "#6baed6", "#2171b5", "#08306b", "#2d004b"];
-var DARK = ["#1f4e5a", "#2a9d8f", "#8ac926", "#e9c46a", "#fff3b0"];
-var DIVERGING = ["#2166ac", "#92c5de", "#bdbdbd", "#f4a582", "#b2182b"];
-var HEAT = ["#000004", "#3b0f70", "#8c2981", "#de4968", "#fe9f6d", "#fcfdbf"];
-function rgb(hex) {
-  const v = parseInt(hex.slice(1), 16);
-  return [v >> 16 & 255, v >> 8 & 255, v & 255];
-}
-function interpolate(anchors, size = 256) {
-  const stops2 = anchors.map(rgb);
-  const out = [];
-  for (let i = 0; i < size; i++) {
-    const t = i / (size - 1) * (stops2.length - 1);
-    const lo = Math.min(Math.floor(t), stops2.length - 2);
-    const f = t - lo;
-    const c = stops2[lo].map((a, ch) => Math.round(a + (stops2[lo + 1][ch] - a) * f));
-    out.push(`rgb(${c[0]}, ${c[1]}, ${c[2]})`);
-  }
-  return out;
-}
-var tables = {
-  light: interpolate(LIGHT),
-  dark: interpolate(DARK),
-  diverging: interpolate(DIVERGING),
-  heat: interpolate(HEAT)
-};
-function colormap(name) {
-  return tables[name];
-}
-function colorAt(table, t, signed = false) {
-  const u = signed ? (t + 1) / 2 : t;
-  const i = Math.max(0, Math.min(table.length - 1, Math.round(u * (table.length - 1))));
-  return table[i];
-}
-function prefersDarkTable(textColor) {
-  return lightness(textColor) > 0.5;
-}
-function lightness(color) {
-  const [space, ...rest] = color.trim().toLowerCase().split(/[\s(),/]+/).filter(Boolean);
-  const numbers = rest.map((part) => part.endsWith("%") ? parseFloat(part) / 100 : parseFloat(part));
-  const luminance = ([r, g, b]) => 0.2126 * r + 0.7152 * g + 0.0722 * b;
-  let value = NaN;
-  if (space === "rgb" || space === "rgba") value = luminance(rest.map((part, i) => part.endsWith("%") ? numbers[i] : numbers[i] / 255));
-  else if (space === "color" && (rest[0] === "srgb" || rest[0] === "display-p3")) value = luminance(numbers.slice(1));
-  else if (space === "oklch" || space === "oklab") value = numbers[0];
-  else if (space === "lab" || space === "lch") value = rest[0].endsWith("%") ? numbers[0] : numbers[0] / 100;
-  return Number.isFinite(value) ? value : 0;
-}
-
-// src/text.js
-var UNSAFE = /[\u0000-\u001f\u007f-\u009f\u00ad\u061c\u200b-\u200f\u2028-\u202e\u2060-\u206f\ufeff\ufffe\uffff\ud800-\udfff]/gu;
-var WHITESPACE = /* @__PURE__ */ new Map([["\n", "\u21B5"], ["	", "\u21E5"]]);
-function visible(char) {
-  const code = (
-    /** @type {number} */
-    char.codePointAt(0)
-  );
-  const shown = WHITESPACE.get(char);
-  if (shown) return shown;
-  if (code >= 55296 && code <= 57343 || code >= 65534) return "\uFFFD";
-  return code < 256 ? `\\x${code.toString(16).padStart(2, "0")}` : `\\u${code.toString(16).padStart(4, "0")}`;
-}
-function displayToken(text2) {
-  return text2 === "" ? "\u2205" : text2.replace(UNSAFE, visible);
-}
-var NOT_XML = /[^\t\n\r\u0020-\ud7ff\ue000-\ufffd\u{10000}-\u{10ffff}]/gu;
-function xmlText(text2) {
-  return text2.replace(NOT_XML, "\uFFFD");
-}
-
-// src/overlay.js
-var TOOLTIP_ROWS = 10;
-var TOOLTIP_TOKEN = 48;
-function element(doc, tag, className, text2) {
-  const node = doc.createElement(tag);
-  node.className = className;
-  if (text2 !== void 0) node.textContent = text2;
-  return node;
-}
-function renderLabels(container, layout, tokens, special, side) {
-  container.replaceChildren();
-  container.hidden = !layout.showLabels;
-  if (!layout.showLabels) return;
-  const doc = container.ownerDocument;
-  const width = layout.leftX - LABEL_GAP;
-  tokens.forEach((token, i) => {
-    if (i < layout.first || i > layout.last) return;
-    const label = element(doc, "div", "attnw-token", displayToken(token));
-    if (special[i]) label.classList.add("attnw-special");
-    label.dataset.index = String(i);
-    label.style.top = `${rowCenter(layout, i) - layout.rowHeight / 2}px`;
-    label.style.height = `${layout.rowHeight}px`;
-    label.style.lineHeight = `${layout.rowHeight}px`;
-    label.style.width = `${width}px`;
-    label.style.left = side === "source" ? "0px" : `${layout.rightX + LABEL_GAP}px`;
-    label.title = `\u2068${displayToken(token)}\u2069 (#${i})`;
-    container.append(label);
-  });
-}
-function markHovered(root, node, pinned = null) {
-  for (const name of ["attnw-hovered", "attnw-pinned"]) {
-    for (const label of root.querySelectorAll(`.attnw-token.${name}`)) label.classList.remove(name);
-  }
-  const mark = (at, name) => {
-    if (!at) return;
-    const column = root.querySelector(at.side === "source" ? ".attnw-labels-left" : ".attnw-labels-right");
-    column?.querySelector(`[data-index="${at.index}"]`)?.classList.add(name);
-  };
-  mark(node, "attnw-hovered");
-  mark(pinned, "attnw-pinned");
-}
-function markIdle(left, right, edges) {
-  for (
-    const [column, ends] of
-    /** @type {const} */
-    [[left, edges?.source], [right, edges?.target]]
-  ) {
-    const used = ends ? new Set(ends.subarray(
-      0,
-      /** @type {import("./edges.js").EdgeList} */
-      edges.count
-    )) : null;
-    for (
-      const label of
-      /** @type {NodeListOf<HTMLElement>} */
-      column.querySelectorAll(".attnw-token")
-    ) {
-      label.classList.toggle("attnw-idle", used !== null && !used.has(Number(label.dataset.index)));
-    }
-  }
-}
-function markTarget(column, position) {
-  for (const label of column.querySelectorAll(".attnw-target-row")) label.classList.remove("attnw-target-row");
-  if (position === null || position === void 0) return;
-  column.querySelector(`[data-index="${position}"]`)?.classList.add("attnw-target-row");
-}
-function renderTitles(left, right, titles) {
-  left.textContent = titles[0];
-  right.textContent = titles[1];
-  left.style.height = right.style.height = `${HEADER_HEIGHT}px`;
-}
-function renderTooltip(tooltip, { node, tokens, edges, touching, columnTitle, coverage, rowNote = null, scoreNote = null, pinned = false, integer = false, lang = "en" }) {
-  const doc = tooltip.ownerDocument;
-  tooltip.replaceChildren();
-  const title = element(doc, "div", "attnw-tooltip-title", pinned ? tr(lang, "Pinned \xB7 ") : "");
-  const says = tr(lang, node.side === "target" ? "{column} draws on:" : "{column} feeds:", { column: columnTitle });
-  title.append(...quotedToken(doc, tokens[node.index], node.index), ` \xB7 ${says}`);
-  tooltip.append(title);
-  const list = element(doc, "table", "attnw-tooltip-list");
-  for (const e of touching.slice(0, TOOLTIP_ROWS)) {
-    const other = node.side === "target" ? edges.source[e] : edges.target[e];
-    const row = element(doc, "tr", "");
-    row.dataset.index = String(other);
-    const token = element(doc, "td", "attnw-tooltip-token");
-    token.append(...quotedToken(doc, tokens[other], other));
-    row.append(token, element(doc, "td", "attnw-tooltip-value", formatValue(edges.weight[e], integer)));
-    list.append(row);
-  }
-  tooltip.append(list);
-  if (touching.length > TOOLTIP_ROWS) {
-    tooltip.append(element(doc, "div", "attnw-tooltip-more", tr(lang, "\u2026 and {n} more", { n: touching.length - TOOLTIP_ROWS })));
-  }
-  if (touching.length === 0) tooltip.append(element(doc, "div", "attnw-tooltip-more", tr(lang, "no edges")));
-  if (rowNote) tooltip.append(element(doc, "div", "attnw-tooltip-more", `${rowNote[0]}: ${formatValue(rowNote[1])}`));
-  if (scoreNote) tooltip.append(element(doc, "div", "attnw-tooltip-more", `${scoreNote[0]}: ${formatValue(scoreNote[1])}`));
-  if (node.side === "target" && coverage < 0.9995) {
-    tooltip.append(
-      element(doc, "div", "attnw-tooltip-more", tr(lang, "stored edges carry {share}% of this row", { share: (coverage * 100).toFixed(1) }))
-    );
-  }
-  tooltip.hidden = false;
-}
-function quotedToken(doc, token, index) {
-  const chars = Array.from(displayToken(token));
-  const text2 = chars.length > TOOLTIP_TOKEN ? `${chars.slice(0, TOOLTIP_TOKEN - 1).join("")}\u2026` : chars.join("");
-  return ["\u201C", element(doc, "bdi", "attnw-tooltip-text", text2), `\u201D #${index}`];
-}
-function formatValue(value, integer = false) {
-  if (integer) return String(Math.round(value));
-  if (value === 0) return "0";
-  const abs = Math.abs(value);
-  if (abs >= 1e-3) return value.toFixed(4);
-  return value.toExponential(2);
-}
-function renderLegend(legend, { table, signed, max, meanCoverage, minCoverage, edgeCount, drawnShare = 1, rowLabel = "", rowMean = null, integer = false, lang = "en" }) {
-  const doc = legend.ownerDocument;
-  legend.replaceChildren();
-  const stops2 = table.filter((_, i) => i % 32 === 0 || i === table.length - 1);
-  const bar = element(doc, "span", "attnw-legend-bar");
-  bar.style.background = `linear-gradient(to right, ${stops2.join(", ")})`;
-  legend.append(
-    element(doc, "span", "attnw-legend-label", signed ? formatValue(-max, integer) : "0"),
-    bar,
-    element(doc, "span", "attnw-legend-label", formatValue(max, integer))
-  );
-  const share = meanCoverage * drawnShare;
-  const percent2 = (x) => (x * 100).toFixed(1);
-  const coverageText = minCoverage >= 0.9995 && drawnShare >= 0.9995 ? tr(lang, "{n} edges, all of the attention drawn", { n: edgeCount }) : tr(lang, "{n} edges carrying {share}% of the attention", { n: edgeCount, share: percent2(share) }) + (minCoverage < 0.9995 ? tr(lang, " (the data keeps {mean}% per row on average, least {least}%)", { mean: percent2(meanCoverage), least: percent2(minCoverage) }) : "");
-  legend.append(element(doc, "span", "attnw-legend-coverage", coverageText));
-  if (rowLabel && rowMean !== null) {
-    legend.append(element(doc, "span", "attnw-legend-coverage", tr(lang, "{label}: {value} per row on average", { label: rowLabel, value: formatValue(rowMean) })));
-  }
-  legend.dataset.max = String(max);
-  legend.dataset.mid = colorAt(table, 0.5, false);
-  legend.dataset.share = String(share);
-}
-
 // src/image.js
 var PANEL_GAP = 16;
 var BESIDE_FROM = 560;
@@ -1380,7 +1603,9 @@ function* edgeStrokes(ctx, layout, edges, options) {
   const { highlight } = options;
   const buckets = Array.from({ length: BUCKETS }, () => []);
   const strong = Array.from({ length: BUCKETS }, () => []);
+  const windowed = layout.first > 0 || layout.last < layout.n - 1;
   for (let e = 0; e < edges.count; e++) {
+    if (windowed && !isDrawn(layout, edges.source[e], edges.target[e])) continue;
     (highlight && highlight.has(e) ? strong : buckets)[bucketOf(edges.weight[e], edges.max)].push(e);
   }
   ctx.lineCap = "round";
@@ -1435,8 +1660,8 @@ function* strokeBuckets(ctx, layout, edges, buckets, options, role) {
         const count2 = Math.min(most, members.length - from);
         ctx.beginPath();
         for (let i = from; i < from + count2; i++) {
-          const y0 = rowCenter(layout, edges.source[members[i]]);
-          const y1 = rowCenter(layout, edges.target[members[i]]);
+          const y0 = edgeEndY(layout, edges.source[members[i]]);
+          const y1 = edgeEndY(layout, edges.target[members[i]]);
           ctx.moveTo(layout.leftX, y0);
           ctx.bezierCurveTo(midX, y0, midX, y1, layout.rightX, y1);
         }
@@ -1863,10 +2088,10 @@ var SVG = "http://www.w3.org/2000/svg";
 var CAPTION_HEIGHT = 24;
 var HEADING_HEIGHT = 20;
 function panesOf(picture) {
-  const panes = [{ scene: picture.scene, titles: picture.titles, titleAtEdge: picture.titleAtEdge ?? false, heading: picture.heading ?? "", x: 0 }];
+  const panes = [{ scene: picture.scene, titles: picture.titles, titleAtEdge: picture.titleAtEdge ?? false, heading: picture.heading ?? "", notes: picture.notes ?? [], x: 0 }];
   if (picture.compare) {
     const { scene, titles, heading, titleAtEdge: titleAtEdge3 } = picture.compare;
-    panes.push({ scene, titles, titleAtEdge: titleAtEdge3, heading, x: picture.scene.layout.width + PANE_GAP });
+    panes.push({ scene, titles, titleAtEdge: titleAtEdge3, heading, notes: [], x: picture.scene.layout.width + PANE_GAP });
   }
   return panes;
 }
@@ -1879,11 +2104,11 @@ function frameOf(picture) {
   const panelX = graphWidth + PANEL_GAP;
   return { width: image ? panelX + image.layout.width : graphWidth, body, height: body + CAPTION_HEIGHT + (legend ? LEGEND_HEIGHT : 0), panelX, top };
 }
-function labelsOf({ scene, tokens }) {
+function labelsOf({ scene, tokens, notes = [] }) {
   const { layout } = scene;
-  if (!layout.showLabels) return [];
   const labels = [];
   for (let i = layout.first; i <= layout.last; i++) {
+    if (!isLabelled(layout, i)) continue;
     const text2 = displayToken(tokens[i]);
     labels.push({ text: text2, x: layout.leftX - LABEL_GAP, y: rowCenter(layout, i), anchor: (
       /** @type {const} */
@@ -1894,7 +2119,7 @@ function labelsOf({ scene, tokens }) {
       "start"
     ) });
   }
-  return labels;
+  return [...labels, ...notes];
 }
 function svgOf(doc, picture) {
   const { width, height, body, panelX, top } = frameOf(picture);
@@ -1944,8 +2169,9 @@ function svgPane(add, parent, pane, clipId, foreground, text2) {
       for (let e = 0; e < edges.count; e++) {
         if ((highlight?.has(e) ?? false) !== strong) continue;
         const style = edgeStyle(edges.weight[e], edges.max, { ...options, highlight, wideFrom: wideFrom2 }, strong);
-        const y0 = rowCenter(bundle.layout, edges.source[e]);
-        const y1 = rowCenter(bundle.layout, edges.target[e]);
+        if (!isDrawn(bundle.layout, edges.source[e], edges.target[e])) continue;
+        const y0 = edgeEndY(bundle.layout, edges.source[e]);
+        const y1 = edgeEndY(bundle.layout, edges.target[e]);
         const d = `M${leftX} ${y0}C${midX} ${y0} ${midX} ${y1} ${rightX} ${y1}`;
         const stroke = { d, stroke: style.color, "stroke-opacity": style.alpha.toFixed(3), "stroke-width": style.width.toFixed(2) };
         add("path", stroke, strong ? group : context);
@@ -1988,7 +2214,7 @@ function paintPng(canvas, picture, scale = 2) {
     ctx.fillText(pane.titles[1], pane.titleAtEdge ? layout.width : layout.rightX + LABEL_GAP, 10);
     ctx.textAlign = "left";
     ctx.font = "12px sans-serif";
-    for (const label of labelsOf({ scene: pane.scene, tokens: picture.tokens })) {
+    for (const label of labelsOf({ ...pane, tokens: picture.tokens })) {
       ctx.textAlign = label.anchor === "end" ? "right" : "left";
       ctx.fillText(label.text, label.x, label.y);
     }
@@ -2097,13 +2323,13 @@ function slicePixels(env, slice, table, size = Infinity) {
 }
 
 // src/keyboard.js
-function keyAction(state, focused, key) {
+function keyAction(state, focused, key, home = 0) {
   const n = state.tokens.length;
   const inModel = state.view === "model";
   const mine = focused && inModel === "layer" in focused ? focused : null;
   const at = (
     /** @type {any} */
-    mine ?? (inModel ? pinnedModelNode(state) : pinnedNode(state)) ?? (inModel ? { layer: state.nLayers, index: 0 } : { side: "target", index: 0 })
+    mine ?? (inModel ? pinnedModelNode(state) : pinnedNode(state)) ?? (inModel ? { layer: state.nLayers, index: home } : { side: "target", index: home })
   );
   const step = mine ? 1 : 0;
   const across = (direction) => inModel ? { layer: Math.max(0, Math.min(state.nLayers, at.layer + direction * step)), index: at.index } : { side: direction < 0 ? "source" : "target", index: at.index };
@@ -2130,6 +2356,223 @@ function toggledSelection(state, node) {
   return JSON.stringify(pinned) === JSON.stringify(node) ? {} : node;
 }
 
+// src/markers.js
+var TOKEN_CHARS = 12;
+function shortValue(w, integer) {
+  return integer || Math.abs(w) < 0.01 ? formatValue(w, integer) : w.toFixed(2);
+}
+function createMarkers(doc, lang) {
+  const words = navigateWords(lang);
+  const root = element(doc, "div", "attnw-markers");
+  let labels = [];
+  return {
+    root,
+    /** The markers shown, as labels for the downloaded pictures (exporter.js). */
+    labels: () => labels,
+    clear() {
+      root.replaceChildren();
+      labels = [];
+    },
+    /**
+     * @param {import("./navigate.js").Marker[]} markers
+     * @param {import("./layout.js").Layout} layout
+     * @param {string[]} tokens
+     * @param {boolean} integer  the weights are whole numbers
+     */
+    render(markers, layout, tokens, integer) {
+      root.replaceChildren();
+      labels = [];
+      root.style.width = `${layout.width}px`;
+      for (const marker of markers) {
+        const up = marker.direction === "up";
+        const button = (
+          /** @type {HTMLButtonElement} */
+          element(doc, "button", `attnw-marker attnw-marker-${marker.direction} attnw-marker-${marker.side}`)
+        );
+        button.type = "button";
+        button.title = words.markerTitle;
+        const chars = Array.from(displayToken(tokens[marker.index] ?? ""));
+        const token = element(doc, "bdi", "attnw-marker-token", chars.length > TOKEN_CHARS ? `${chars.slice(0, TOKEN_CHARS - 1).join("")}\u2026` : chars.join(""));
+        button.append(`${words.more(up, marker.count)}: \u201C`, token, `\u201D ${shortValue(marker.weight, integer)}`);
+        Object.assign(button.dataset, { count: String(marker.count), index: String(marker.index), side: marker.side, direction: marker.direction });
+        const y = up ? layout.top + layout.first * layout.rowHeight - layout.band : layout.top + (layout.last + 1) * layout.rowHeight;
+        button.style.top = `${y}px`;
+        button.style.height = `${layout.band}px`;
+        if (marker.side === "source") button.style.left = "0px";
+        else button.style.right = "0px";
+        root.append(button);
+        const [x, anchor] = marker.side === "source" ? [
+          2,
+          /** @type {const} */
+          "start"
+        ] : [
+          layout.width - 2,
+          /** @type {const} */
+          "end"
+        ];
+        labels.push({ text: button.textContent ?? "", x, y: y + layout.band / 2, anchor });
+      }
+    }
+  };
+}
+
+// src/navigate_view.js
+function windowOf(layout) {
+  return { start: layout.first, size: layout.last - layout.first + 1 };
+}
+function createNavigationView(doc, lang) {
+  const minimap = createMinimap(doc, lang);
+  const markers = createMarkers(doc, lang);
+  return {
+    minimap,
+    markers,
+    /** Elements to place in the plot. */
+    roots: [markers.root, minimap.root],
+    /**
+     * @param {import("./frames.js").LayerFrame} frame @param {import("./scene.js").Scene} scene @param {boolean} dark
+     */
+    paintLayer(frame, scene, dark) {
+      const { layout, edges, state, focus } = frame;
+      const highlight = scene.bundles[0]?.highlight ?? null;
+      const shown = layout.band > 0 && frame.available ? offWindowMarkers(edges, windowOf(layout), highlight) : [];
+      markers.render(shown, layout, state.tokens, Boolean(state.method.integer));
+      const values = isLong(layout.n) ? minimapValues(edges, layout.n, focus) : null;
+      minimap.paint(values && { layout, values, table: colormap(dark ? "dark" : "light"), ink: scene.ink });
+    },
+    /**
+     * The whole-model view: one marker above and one below for every layer's edges leaving the
+     * window (the traced paths' under a highlight), at the left; the strongest relative to its
+     * layer's largest weight (colours are scaled per layer). The minimap shows the last layer's
+     * column mass.
+     * @param {import("./frames.js").ModelFrame} frame @param {import("./scene.js").Scene} scene @param {boolean} dark
+     */
+    paintModel(frame, scene, dark) {
+      const { layout, perLayer } = frame;
+      const merged = /* @__PURE__ */ new Map();
+      if (layout.band > 0) {
+        perLayer.forEach((edges, l) => {
+          const bundle = scene.bundles[l];
+          const highlighted = scene.bundles.some((b) => b.highlight !== null);
+          for (const m of offWindowMarkers(edges, windowOf(layout), highlighted ? bundle?.highlight ?? /* @__PURE__ */ new Set() : null)) {
+            const share = edges.max > 0 ? Math.abs(m.weight) / edges.max : 0;
+            const seen = merged.get(m.direction);
+            if (!seen) merged.set(m.direction, { ...m, side: "source", share });
+            else {
+              seen.count += m.count;
+              if (share > seen.share) Object.assign(seen, { index: m.index, weight: m.weight, share });
+            }
+          }
+        });
+      }
+      markers.render([...merged.values()], layout, frame.state.tokens, false);
+      const last = perLayer[perLayer.length - 1];
+      const values = isLong(layout.n) && last ? minimapValues(last, layout.n, null) : null;
+      minimap.paint(values && { layout, values, table: colormap(dark ? "dark" : "light"), ink: scene.ink });
+    },
+    hide() {
+      minimap.paint(null);
+      markers.clear();
+    }
+  };
+}
+
+// src/navigate_events.js
+function createNavigation(model, navigation, currentFrame, focusedRow) {
+  let leftOver = 0;
+  let dragging = false;
+  const current = () => {
+    const frame = currentFrame();
+    if (!frame || frame.kind === "heads") return null;
+    const { layout } = (
+      /** @type {{ layout: import("./layout.js").Layout }} */
+      /** @type {unknown} */
+      frame
+    );
+    const n = layout.n;
+    return { n, window: shownWindow(n, readState(model).window), rowHeight: layout.rowHeight };
+  };
+  const commit = (before, after) => {
+    if (before.start === after.start && before.size === after.size) return;
+    model.set("window", traitOf(after));
+    model.save_changes();
+  };
+  const onWheel = (event) => {
+    const now = current();
+    if (!now) return;
+    if (event.ctrlKey || event.metaKey) {
+      if (now.n <= legibleRows()) return;
+      event.preventDefault();
+      if (event.deltaY !== 0) commit(now.window, zoomed(now.n, now.window, event.deltaY < 0 ? 1 : -1, focusedRow()));
+      return;
+    }
+    const rows = wheelRows(event, now.rowHeight, now.window.size);
+    if (Math.sign(rows) !== Math.sign(leftOver)) leftOver = 0;
+    const step = wheelScroll(now.n, now.window, rows + leftOver);
+    if (!step) {
+      leftOver = 0;
+      return;
+    }
+    event.preventDefault();
+    leftOver = step.left;
+    commit(now.window, step.window);
+  };
+  const onKey = (event) => {
+    const now = current();
+    if (!now || event.altKey || event.ctrlKey || event.metaKey) return false;
+    const next = keyWindow(now.n, now.window, event.key, focusedRow());
+    if (!next) return false;
+    commit(now.window, next);
+    return true;
+  };
+  const reveal = (index) => {
+    const now = current();
+    if (now) commit(now.window, revealed(now.n, now.window, index));
+  };
+  const centreOn = (index) => {
+    const now = current();
+    if (now) commit(now.window, centredOn(now.n, now.window, index));
+  };
+  const onMinimapDown = (event) => {
+    dragging = true;
+    navigation.minimap.root.setPointerCapture?.(event.pointerId);
+    onMinimapMove(event);
+  };
+  const onMinimapMove = (event) => {
+    event.stopPropagation();
+    if (!dragging) return;
+    event.preventDefault();
+    const row = navigation.minimap.rowAt(event.clientY);
+    if (row !== null) centreOn(row);
+  };
+  const onMinimapUp = () => {
+    dragging = false;
+  };
+  const onMarker = (event) => {
+    const button = (
+      /** @type {HTMLElement | null} */
+      /** @type {HTMLElement} */
+      event.target.closest?.(".attnw-marker")
+    );
+    if (!button) return;
+    event.stopPropagation();
+    centreOn(Number(button.dataset.index));
+  };
+  const { minimap, markers } = navigation;
+  const listeners = [
+    [minimap.root, "pointerdown", onMinimapDown],
+    [minimap.root, "pointermove", onMinimapMove],
+    [minimap.root, "pointerup", onMinimapUp],
+    [minimap.root, "pointercancel", onMinimapUp],
+    [minimap.root, "click", (event) => event.stopPropagation()],
+    [markers.root, "click", onMarker],
+    [markers.root, "pointermove", (event) => event.stopPropagation()],
+    [markers.root, "keydown", (event) => event.stopPropagation()]
+    // Enter on a marker is the button's
+  ];
+  const firstRow = () => current()?.window.start ?? 0;
+  return { onWheel, onKey, reveal, firstRow, listeners, windowOf };
+}
+
 // src/controls.js
 function enterCommits(commit) {
   return (event) => {
@@ -2142,6 +2585,7 @@ function enterCommits(commit) {
 function createControls(doc, model, lang) {
   const say = (text2, params) => tr(lang, text2, params);
   const choices = (trait) => choicesOf(trait).map(([value, text2]) => [value, say(text2)]);
+  const nav = navigateWords(lang);
   const root = element(doc, "div", "attnw-controls");
   const view = (
     /** @type {HTMLSelectElement} */
@@ -2200,7 +2644,7 @@ function createControls(doc, model, lang) {
   );
   const rows = (
     /** @type {HTMLSelectElement} */
-    control(doc, "select", "attnw-window-size", say("Token rows shown"), {}, ["0", "32", "64", "128"].map((v) => [v, v === "0" ? say("all") : v]))
+    control(doc, "select", "attnw-window-size", nav.windowTitle)
   );
   const from = (
     /** @type {HTMLInputElement} */
@@ -2308,11 +2752,18 @@ function createControls(doc, model, lang) {
       binarizeControl.hidden = !state.method.settings?.includes("binarize_threshold");
       if (doc.activeElement !== binarize) binarize.value = String(state.binarizeThreshold);
       nodeSize.value = state.nodeSize;
-      windowControl.hidden = state.tokens.length <= 32;
-      rows.value = String(state.window.size);
-      from.max = String(Math.max(0, state.tokens.length - 1));
-      if (doc.activeElement !== from) from.value = String(state.window.start);
-      from.disabled = state.window.size === 0;
+      const n = state.tokens.length;
+      windowControl.hidden = n <= 32;
+      const sizes = [.../* @__PURE__ */ new Set([0, ...[16, 32, 64, 128].filter((s) => s < n), n, state.window.size ? Math.min(state.window.size, n) : 0])].sort((a, b) => a - b);
+      const labels = sizes.map((s) => [String(s), s === 0 ? nav.windowAuto : s === n ? nav.windowAll : String(s)]);
+      if (JSON.stringify(labels) !== JSON.stringify([...rows.options].map((o) => [o.value, o.text]))) {
+        rows.replaceChildren(...labels.map(([value, text2]) => option(doc, value, text2)));
+      }
+      rows.value = String(state.window.size ? Math.min(state.window.size, n) : 0);
+      const shown = shownWindow(n, state.window);
+      from.max = String(Math.max(0, n - shown.size));
+      if (doc.activeElement !== from) from.value = String(shown.start);
+      from.disabled = shown.size >= n;
       attribution.disabled = state.targets.length === 0;
       attribution.title = state.targets.length ? say("Gradient or blank-out scores of each token for the chosen target") : say("This model has no output head: choose a target from Python, e.g. w.set_target(attn_widget.targets.similarity(...))");
     },
@@ -3176,12 +3627,18 @@ function layerPhrase(state) {
 function titleAtEdge2(state) {
   return state.columnNames.length > 0 && state.view === "layer";
 }
+function windowNote(layout, lang) {
+  const nav = navigateWords(lang);
+  const rows = layout.band > 0 ? ` \xB7 ${nav.rows(layout.first, layout.last, layout.n)}` : "";
+  return rows + (layout.labelEvery > 1 ? ` \xB7 ${nav.thinned(layout.labelEvery)}` : "");
+}
 function modelKind(state) {
   if (state.segments.length > 1) return tr(state.lang, "{counts} tokens", { counts: state.segments.map((s) => `${s.size} ${tr(state.lang, s.label)}`).join(" + ") });
   return tr(state.lang, state.causal ? "decoder (causal)" : "encoder");
 }
 function createView(doc, model, lang) {
   const say = (text2, params) => tr(lang, text2, params);
+  const nav = navigateWords(lang);
   const win = (
     /** @type {Window} */
     doc.defaultView
@@ -3196,7 +3653,7 @@ function createView(doc, model, lang) {
   const plot = element(doc, "div", "attnw-plot");
   plot.tabIndex = 0;
   plot.dataset.lmSuppressShortcuts = "true";
-  plot.setAttribute("aria-label", say("Attention graph. Arrow keys move between tokens and columns, Enter pins a token, Escape unpins."));
+  plot.setAttribute("aria-label", nav.plotHelp);
   const canvas = (
     /** @type {HTMLCanvasElement} */
     element(doc, "canvas", "attnw-canvas")
@@ -3233,7 +3690,8 @@ function createView(doc, model, lang) {
   const compareControls = createCompareControls(doc, model, lang);
   controls.root.append(...compareControls.nodes, savePng, saveSvg, explain.button);
   const pending = createPending(doc, model, lang);
-  plot.append(canvas, overlay, strip, titleLeft, titleRight, labelsLeft, labelsRight, pending.root);
+  const navigation = createNavigationView(doc, lang);
+  plot.append(canvas, overlay, strip, titleLeft, titleRight, labelsLeft, labelsRight, ...navigation.roots, pending.root);
   const stop = (event) => event.stopPropagation();
   for (const panel of [pending.root, strip, tooltip]) panel.addEventListener("click", stop);
   pending.root.addEventListener("keydown", stop);
@@ -3324,7 +3782,8 @@ function createView(doc, model, lang) {
     markHovered(root, focus, pinned);
     markTarget(labelsRight, state.attribution && chosen ? chosen.position : null);
     const dots = frame.degrees ? ` \xB7 ${say(state.nodeSize === "in" ? "dots: in-degree of the right column (row sums), largest {max}" : "dots: out-degree of the left column (column sums, attention received), largest {max}", { max: formatValue(frame.degrees.max) })}` : "";
-    const note = (state.method.note ? ` \xB7 ${state.method.note}` : "") + dots;
+    const note = (state.method.note ? ` \xB7 ${state.method.note}` : "") + dots + windowNote(layout, lang);
+    navigation.paintLayer(frame, scene, dark);
     caption.textContent = `${state.method.label} \xB7 ${layerPhrase(state)} \xB7 ${headLabel(state)} \xB7 ${modelKind(state)}${note}`;
     caption.title = state.method.description;
     legend.hidden = !available;
@@ -3369,6 +3828,7 @@ function createView(doc, model, lang) {
     const scene = modelScene(frame, dark);
     saveSvg.disabled = false;
     drawPicture(layout, state, scene);
+    navigation.paintModel(frame, scene, dark);
     const edgeCount = perLayer.reduce((sum, edges) => sum + edges.count, 0);
     Object.assign(canvas.dataset, { edges: String(edgeCount), view: "model", columns: JSON.stringify(layout.columns) });
     canvas.setAttribute("aria-label", say("{method}, all {layers} layers as columns: {edges} edges between {n} tokens per layer", { method: state.method.label, layers: state.nLayers, edges: edgeCount, n: state.tokens.length }));
@@ -3378,7 +3838,7 @@ function createView(doc, model, lang) {
     if (idleOf !== null) markIdle(labelsLeft, labelsRight, idleOf = null);
     const drawn = state.methods.find((m) => m.id === state.method.graph);
     const graph2 = state.method.cumulative && drawn ? say("edges: {graph} of each layer ({heads}); dots: how much of the focused input reaches each token", { graph: drawn.label, heads: headLabel({ ...state, method: drawn, head: MEAN_HEAD }) }) : headLabel(state);
-    caption.textContent = `${state.method.label} \xB7 ${say("whole model, {n} layers", { n: state.nLayers })} \xB7 ${graph2} \xB7 ${say("colours scaled per layer")}`;
+    caption.textContent = `${state.method.label} \xB7 ${say("whole model, {n} layers", { n: state.nLayers })} \xB7 ${graph2} \xB7 ${say("colours scaled per layer")}${windowNote(layout, lang)}`;
     legend.hidden = false;
     renderLegend(legend, { table: scene.table, signed: scene.signed, max: Math.max(...perLayer.map((e) => e.max)), meanCoverage: 1, minCoverage: 1, edgeCount, integer: (drawn ?? state.method).integer, lang });
     renderStrip(strip, layout, null);
@@ -3415,6 +3875,7 @@ function createView(doc, model, lang) {
     caption.textContent = `${state.method.label} \xB7 ${grid} \xB7 ${what} \xB7 ${modelKind(state)}`;
     caption.title = state.method.description;
     heads.paint(frame);
+    navigation.hide();
     saveSvg.disabled = true;
   };
   const drawAhead = (frames) => {
@@ -3451,12 +3912,13 @@ function createView(doc, model, lang) {
       foreground: dark ? "#e6e6e6" : "#111111",
       background: dark ? "#111111" : "#ffffff",
       image: image.scene(),
+      notes: navigation.markers.labels(),
       legend: legendOf(scene, state.view === "model" && state.method.graph ? state.methods.find((m) => m.id === state.method.graph) ?? state.method : state.method, lang, compare.legendLabel()),
       ...compare.picture()
     };
   };
   const paintCompare = (frames) => compare.paint(frames, dark, { legend, caption, tooltip });
-  return { root, plot, canvas, heads, image, comparePlot: compare.otherPlot, savePng, saveSvg, paintLayer, paintModel, paintHeads, paintCompare, placeDock, drawAhead, showProblem, paintComing: () => (edgeLayer.paintComing(), compare.paintComing()), setOnScreen: (on) => (edgeLayer.setOnScreen(on), compare.setOnScreen(on)), drawAheadCompare: (frames) => compare.drawAhead(frames, dark), pictureOf, destroy: () => (controls.destroy(), compareControls.destroy(), compare.destroy(), pending.destroy(), edgeLayer.destroy()) };
+  return { root, plot, canvas, heads, image, navigation, comparePlot: compare.otherPlot, savePng, saveSvg, paintLayer, paintModel, paintHeads, paintCompare, placeDock, drawAhead, showProblem, paintComing: () => (edgeLayer.paintComing(), compare.paintComing()), setOnScreen: (on) => (edgeLayer.setOnScreen(on), compare.setOnScreen(on)), drawAheadCompare: (frames) => compare.drawAhead(frames, dark), pictureOf, destroy: () => (controls.destroy(), compareControls.destroy(), compare.destroy(), pending.destroy(), edgeLayer.destroy()) };
 }
 
 // src/render.js
@@ -3487,6 +3949,8 @@ function renderView(model, el) {
   let scene = null;
   let compared = null;
   let scheduled = 0;
+  let pointer = null;
+  let rowsMoved = false;
   const paint = () => {
     const started = win.performance.now();
     scheduled = 0;
@@ -3515,7 +3979,13 @@ function renderView(model, el) {
           view.paintCompare(compared);
           view.image.paint(imageScene(state, frame, envelopeOf, panel));
         } else {
-          frame = state.view === "model" ? modelFrame(state, width, envelopeOf, hovered) : layerFrame(state, width, envelopeOf, hovered);
+          const frameOf2 = () => state.view === "model" ? modelFrame(state, width, envelopeOf, hovered) : layerFrame(state, width, envelopeOf, hovered);
+          frame = frameOf2();
+          if (pointer && rowsMoved) {
+            const under = nodeUnder(pointer);
+            if (JSON.stringify(under) !== JSON.stringify(hovered)) hovered = under, frame = frameOf2();
+          }
+          rowsMoved = false;
           scene = frame.kind === "model" ? view.paintModel(frame) : view.paintLayer(frame);
           view.paintCompare(null);
           view.image.paint(imageScene(state, frame, envelopeOf, panel));
@@ -3583,11 +4053,14 @@ function renderView(model, el) {
   const onClick = pinWith(nodeUnder);
   const onKey = (event) => {
     if (!frame || frame.kind === "heads") return;
-    const action = keyAction(readState(model), hovered, event.key);
+    if (navigation.onKey(event)) return event.preventDefault();
+    const action = keyAction(readState(model), hovered, event.key, navigation.firstRow());
     if (!action) return;
     event.preventDefault();
     if (action.type === "move") {
+      pointer = null;
       hovered = action.node;
+      navigation.reveal(action.node.index);
       schedule();
     } else if (action.type === "toggle") {
       select(toggledSelection(readState(model), action.node));
@@ -3602,8 +4075,13 @@ function renderView(model, el) {
     hovered = node;
     schedule();
   };
-  const onPointerMove = hoverWith(nodeUnder);
+  const hoverPlot = hoverWith(nodeUnder);
+  const onPointerMove = (event) => {
+    pointer = { clientX: event.clientX, clientY: event.clientY };
+    hoverPlot(event);
+  };
   const onPointerLeave = () => {
+    pointer = null;
     if (hovered) {
       hovered = null;
       schedule();
@@ -3646,7 +4124,13 @@ function renderView(model, el) {
     const drawn = picture();
     if (drawn) download(view.root, new Blob([svgOf(doc, drawn)], { type: "image/svg+xml" }), `${fileName()}.svg`);
   };
+  const navigation = createNavigation(model, view.navigation, () => frame, () => {
+    const pinned = readState(model).selected.index;
+    return hovered?.index ?? (typeof pinned === "number" ? pinned : null);
+  });
   const listeners = [
+    ...navigation.listeners,
+    [view.plot, "wheel", navigation.onWheel, { passive: false }],
     [view.savePng, "click", onSavePng],
     [view.saveSvg, "click", onSaveSvg],
     [view.plot, "pointermove", onPointerMove],
@@ -3663,12 +4147,19 @@ function renderView(model, el) {
     [view.image.canvas, "pointerleave", onPointerLeave],
     [view.image.canvas, "click", pinWith(patchNodeUnder)]
   ];
-  for (const [target, type, callback] of listeners) target.addEventListener(type, callback);
-  const subscriptions = REDRAW_ON.filter((name) => name !== "view" && name !== "lang").map((name) => [`change:${name}`, schedule]);
+  for (const [target, type, callback, options] of listeners) target.addEventListener(type, callback, options);
+  const subscriptions = REDRAW_ON.filter((name) => !["view", "window", "lang"].includes(name)).map((name) => [`change:${name}`, schedule]);
   for (const method of readState(model).methods) {
     subscriptions.push([`change:data_${method.id}`, schedule]);
     if (method.row_label) subscriptions.push([`change:data_${method.id}_rows`, schedule]);
   }
+  subscriptions.push([
+    "change:window",
+    () => {
+      rowsMoved = true;
+      schedule();
+    }
+  ]);
   subscriptions.push([
     "change:view",
     () => {

@@ -4,6 +4,7 @@
 
 import { tr } from "./i18n.js";
 import { element } from "./overlay.js";
+import { navigateWords, shownWindow } from "./navigate.js";
 import { choicesOf } from "./options.js";
 import { headChoices, layerName, MAX_HEAD, MEAN_HEAD, nearestLayer } from "./state.js";
 
@@ -38,6 +39,7 @@ export function createControls(doc, model, lang) {
   const say = (text, params) => tr(lang, text, params);
   /** A choice option's menu entries in the widget's language. @param {string} trait @returns {Array<[string, string]>} */
   const choices = (trait) => choicesOf(trait).map(([value, text]) => [value, say(text)]);
+  const nav = navigateWords(lang);
   const root = element(doc, "div", "attnw-controls");
 
   const view = /** @type {HTMLSelectElement} */ (
@@ -81,7 +83,7 @@ export function createControls(doc, model, lang) {
     }, choices("node_size"))
   );
   const rows = /** @type {HTMLSelectElement} */ (
-    control(doc, "select", "attnw-window-size", say("Token rows shown"), {}, ["0", "32", "64", "128"].map((v) => [v, v === "0" ? say("all") : v]))
+    control(doc, "select", "attnw-window-size", nav.windowTitle)
   );
   const from = /** @type {HTMLInputElement} */ (
     control(doc, "input", "attnw-window-start", say("First token row shown"), { type: "number", min: "0", step: "1" })
@@ -193,11 +195,19 @@ export function createControls(doc, model, lang) {
       binarizeControl.hidden = !state.method.settings?.includes("binarize_threshold");
       if (doc.activeElement !== binarize) binarize.value = String(state.binarizeThreshold);
       nodeSize.value = state.nodeSize;
-      windowControl.hidden = state.tokens.length <= 32;
-      rows.value = String(state.window.size);
-      from.max = String(Math.max(0, state.tokens.length - 1));
-      if (doc.activeElement !== from) from.value = String(state.window.start);
-      from.disabled = state.window.size === 0;
+      const n = state.tokens.length;
+      windowControl.hidden = n <= 32;
+      // The sizes offered: fit, a few fixed ones, all, and the one a zoom chose.
+      const sizes = [...new Set([0, ...[16, 32, 64, 128].filter((s) => s < n), n, state.window.size ? Math.min(state.window.size, n) : 0])].sort((a, b) => a - b);
+      const labels = sizes.map((s) => [String(s), s === 0 ? nav.windowAuto : s === n ? nav.windowAll : String(s)]);
+      if (JSON.stringify(labels) !== JSON.stringify([...rows.options].map((o) => [o.value, o.text]))) {
+        rows.replaceChildren(...labels.map(([value, text]) => option(doc, value, text)));
+      }
+      rows.value = String(state.window.size ? Math.min(state.window.size, n) : 0);
+      const shown = shownWindow(n, state.window);
+      from.max = String(Math.max(0, n - shown.size));
+      if (doc.activeElement !== from) from.value = String(shown.start);
+      from.disabled = shown.size >= n;
       attribution.disabled = state.targets.length === 0;
       attribution.title = state.targets.length
         ? say("Gradient or blank-out scores of each token for the chosen target")

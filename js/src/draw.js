@@ -1,7 +1,7 @@
 // Canvas drawing of the edges, batched by colour bucket (one stroke per bucket, or per 256 hairlines of it).
 
 import { colorAt } from "./colormap.js";
-import { HEADER_HEIGHT, rowCenter } from "./layout.js";
+import { edgeEndY, HEADER_HEIGHT, isDrawn } from "./layout.js";
 
 const BUCKETS = 24;
 /**
@@ -61,7 +61,11 @@ export function* edgeStrokes(ctx, layout, edges, options) {
   const buckets = Array.from({ length: BUCKETS }, () => []);
   /** @type {number[][]} */
   const strong = Array.from({ length: BUCKETS }, () => []);
+  // With a token window, an edge touching no shown row is left out; one to a token outside the
+  // window ends at the marker strip above or below the rows (layout.js edgeEndY).
+  const windowed = layout.first > 0 || layout.last < layout.n - 1;
   for (let e = 0; e < edges.count; e++) {
+    if (windowed && !isDrawn(layout, edges.source[e], edges.target[e])) continue;
     (highlight && highlight.has(e) ? strong : buckets)[bucketOf(edges.weight[e], edges.max)].push(e);
   }
   ctx.lineCap = "round";
@@ -169,8 +173,8 @@ function* strokeBuckets(ctx, layout, edges, buckets, options, role) {
         const count = Math.min(most, members.length - from);
         ctx.beginPath();
         for (let i = from; i < from + count; i++) {
-          const y0 = rowCenter(layout, edges.source[members[i]]);
-          const y1 = rowCenter(layout, edges.target[members[i]]);
+          const y0 = edgeEndY(layout, edges.source[members[i]]);
+          const y1 = edgeEndY(layout, edges.target[members[i]]);
           ctx.moveTo(layout.leftX, y0);
           ctx.bezierCurveTo(midX, y0, midX, y1, layout.rightX, y1);
         }

@@ -7,7 +7,7 @@ import { LEGEND_HEIGHT, paintLegend, svgLegend } from "./export_legend.js";
 import { PANE_GAP as COMPARE_GAP } from "./compare.js";
 import { PANEL_GAP } from "./image.js";
 import { paintImagePanel, panelPicture, svgImagePanel } from "./image_draw.js";
-import { HEADER_HEIGHT, LABEL_GAP, rowCenter } from "./layout.js";
+import { edgeEndY, HEADER_HEIGHT, isDrawn, isLabelled, LABEL_GAP, rowCenter } from "./layout.js";
 import { drawScene } from "./scene.js";
 import { displayToken, xmlText } from "./text.js";
 
@@ -28,6 +28,8 @@ const CAPTION_HEIGHT = 24;
  * @property {import("./export_legend.js").LegendSpec | null} [legend]  the edge colour scale, drawn below the caption
  * @property {string} [heading]  a comparison's name of the first pane (compare.js), drawn above it
  * @property {import("./compare_pane.js").PanePicture | null} [compare]  a comparison's second pane, right of the first
+ * @property {{ text: string, x: number, y: number, anchor: "start" | "end" }[]} [notes]  more text on the (first) pane:
+ *   the markers of edges to tokens outside the rows shown
  */
 
 /** Room above the panes of a comparison for their headings. */
@@ -35,10 +37,10 @@ const HEADING_HEIGHT = 20;
 
 /** The panes of a picture, left to right, with their x and their token labels. @param {Picture} picture */
 function panesOf(picture) {
-  const panes = [{ scene: picture.scene, titles: picture.titles, titleAtEdge: picture.titleAtEdge ?? false, heading: picture.heading ?? "", x: 0 }];
+  const panes = [{ scene: picture.scene, titles: picture.titles, titleAtEdge: picture.titleAtEdge ?? false, heading: picture.heading ?? "", notes: picture.notes ?? [], x: 0 }];
   if (picture.compare) {
     const { scene, titles, heading, titleAtEdge } = picture.compare;
-    panes.push({ scene, titles, titleAtEdge, heading, x: picture.scene.layout.width + COMPARE_GAP });
+    panes.push({ scene, titles, titleAtEdge, heading, notes: [], x: picture.scene.layout.width + COMPARE_GAP });
   }
   return panes;
 }
@@ -58,20 +60,20 @@ function frameOf(picture) {
 }
 
 /**
- * Token labels beside the outer columns, for the rows the view shows.
- * @param {{ scene: import("./scene.js").Scene, tokens: string[] }} pane
+ * Token labels beside the outer columns, for the rows the view shows, and the pane's notes.
+ * @param {{ scene: import("./scene.js").Scene, tokens: string[], notes?: { text: string, x: number, y: number, anchor: "start" | "end" }[] }} pane
  * @returns {{ text: string, x: number, y: number, anchor: "start" | "end" }[]}
  */
-function labelsOf({ scene, tokens }) {
+function labelsOf({ scene, tokens, notes = [] }) {
   const { layout } = scene;
-  if (!layout.showLabels) return [];
   const labels = [];
   for (let i = layout.first; i <= layout.last; i++) {
+    if (!isLabelled(layout, i)) continue;
     const text = displayToken(tokens[i]);
     labels.push({ text, x: layout.leftX - LABEL_GAP, y: rowCenter(layout, i), anchor: /** @type {const} */ ("end") });
     labels.push({ text, x: layout.rightX + LABEL_GAP, y: rowCenter(layout, i), anchor: /** @type {const} */ ("start") });
   }
-  return labels;
+  return [...labels, ...notes];
 }
 
 /**
@@ -115,7 +117,7 @@ export function svgOf(doc, picture) {
  * One pane's edges, dots, rules, column numbers, titles and token labels, in its own coordinates.
  * @param {(tag: string, attributes: Record<string, string | number>, parent: Element) => Element} add
  * @param {Element} parent
- * @param {{ scene: import("./scene.js").Scene, tokens: string[], titles: [string, string], titleAtEdge: boolean }} pane
+ * @param {{ scene: import("./scene.js").Scene, tokens: string[], titles: [string, string], titleAtEdge: boolean, notes: { text: string, x: number, y: number, anchor: "start" | "end" }[] }} pane
  * @param {string} clipId
  * @param {string} foreground
  * @param {(content: string, x: number, y: number, anchor: string, weight?: string) => void} text
@@ -142,8 +144,9 @@ function svgPane(add, parent, pane, clipId, foreground, text) {
       for (let e = 0; e < edges.count; e++) {
         if ((highlight?.has(e) ?? false) !== strong) continue;
         const style = edgeStyle(edges.weight[e], edges.max, { ...options, highlight, wideFrom }, strong);
-        const y0 = rowCenter(bundle.layout, edges.source[e]);
-        const y1 = rowCenter(bundle.layout, edges.target[e]);
+        if (!isDrawn(bundle.layout, edges.source[e], edges.target[e])) continue;
+        const y0 = edgeEndY(bundle.layout, edges.source[e]);
+        const y1 = edgeEndY(bundle.layout, edges.target[e]);
         const d = `M${leftX} ${y0}C${midX} ${y0} ${midX} ${y1} ${rightX} ${y1}`;
         const stroke = { d, stroke: style.color, "stroke-opacity": style.alpha.toFixed(3), "stroke-width": style.width.toFixed(2) };
         add("path", stroke, strong ? group : context);
@@ -193,7 +196,7 @@ export function paintPng(canvas, picture, scale = 2) {
     ctx.fillText(pane.titles[1], pane.titleAtEdge ? layout.width : layout.rightX + LABEL_GAP, 10);
     ctx.textAlign = "left";
     ctx.font = "12px sans-serif";
-    for (const label of labelsOf({ scene: pane.scene, tokens: picture.tokens })) {
+    for (const label of labelsOf({ ...pane, tokens: picture.tokens })) {
       ctx.textAlign = label.anchor === "end" ? "right" : "left";
       ctx.fillText(label.text, label.x, label.y);
     }

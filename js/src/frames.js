@@ -5,7 +5,9 @@
 import { decodeEnvelope, rowCoverage, rowEntries } from "./codec.js";
 import { degreesOf, filterEdges, sliceEdges } from "./edges.js";
 import { computeLayout } from "./layout.js";
+import { MINIMAP_ROOM } from "./minimap.js";
 import { modelLayout } from "./model_view.js";
+import { legibleRows, shownWindow } from "./navigate.js";
 import { hasLayer, isAvailable, MEAN_HEAD, pinnedModelNode, pinnedNode, sliceIndex } from "./state.js";
 
 /** @typedef {(trait: string) => import("./codec.js").Envelope} EnvelopeOf */
@@ -112,7 +114,7 @@ const NO_EDGES = {
  * @returns {LayerFrame}
  */
 export function layerFrame(state, width, envelopeOf, hovered) {
-  const layout = computeLayout(width, state.tokens.length, state.window);
+  const layout = windowLayout(state, width);
   const slice = sliceIndex(state);
   const pinned = pinnedNode(state);
   const focus = (hovered && "side" in hovered ? hovered : null) ?? pinned;
@@ -163,7 +165,7 @@ export function layerFrame(state, width, envelopeOf, hovered) {
  * @returns {ModelFrame}
  */
 export function modelFrame(state, width, envelopeOf, hovered) {
-  const layout = modelLayout(computeLayout(width, state.tokens.length, state.window), state.nLayers);
+  const layout = modelLayout(windowLayout(state, width), state.nLayers);
   const { cumulative } = state.method;
   // The method meta names the method whose data draws the graph (cumulative ones: the attention they are built from).
   const graphMethod = state.methods.find((m) => m.id === state.method.graph) ?? state.method;
@@ -179,6 +181,21 @@ export function modelFrame(state, width, envelopeOf, hovered) {
   const reachable = reachEnv && focus && focus.layer > 0 && hasLayer(state, focus.layer);
   const reach = reachable ? sliceEdges(reachEnv, focus.layer - 1, focus.index) : null;
   return { kind: "model", state, layout, env, perLayer, shade, reach, pinned, focus };
+}
+
+/**
+ * The layout of the rows the token window shows (navigate.js shownWindow); a text longer than
+ * fits legibly leaves room for the minimap at the right.
+ * @param {import("./state.js").ViewState} state @param {number} width
+ */
+function windowLayout(state, width) {
+  const n = state.tokens.length;
+  return computeLayout(isLong(n) ? width - MINIMAP_ROOM : width, n, shownWindow(n, state.window));
+}
+
+/** Is a text of n tokens longer than the plot shows legibly (it gets a minimap)? @param {number} n */
+export function isLong(n) {
+  return n > legibleRows();
 }
 
 /** @param {import("./state.js").ViewState} state @returns {import("./edges.js").EdgeFilter} */

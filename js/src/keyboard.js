@@ -14,15 +14,16 @@ import { pinnedModelNode, pinnedNode } from "./state.js";
  * @param {import("./state.js").ViewState} state
  * @param {Node | null} focused  the node the keyboard (or pointer) is on, if any
  * @param {string} key  KeyboardEvent.key
+ * @param {number} [home]  the row a first key press starts at when nothing is pinned (the first row shown)
  * @returns {KeyAction | null}  null: not our key
  */
-export function keyAction(state, focused, key) {
+export function keyAction(state, focused, key, home = 0) {
   const n = state.tokens.length;
   const inModel = state.view === "model";
   // The first key press starts at the pinned (or first) token; later ones move from there.
   const mine = focused && inModel === ("layer" in focused) ? focused : null;
   const at = /** @type {any} */ (
-    mine ?? (inModel ? pinnedModelNode(state) : pinnedNode(state)) ?? (inModel ? { layer: state.nLayers, index: 0 } : { side: "target", index: 0 })
+    mine ?? (inModel ? pinnedModelNode(state) : pinnedNode(state)) ?? (inModel ? { layer: state.nLayers, index: home } : { side: "target", index: home })
   );
   const step = mine ? 1 : 0;
   /** @param {number} direction @returns {Node} */

@@ -5,11 +5,15 @@ export const LABEL_WIDTH = 120;
 export const HEADER_HEIGHT = 22;
 /** Space between an outer column of edges and its token labels; dots stay inside it. */
 export const LABEL_GAP = 6;
-const MAX_PLOT_HEIGHT = 560;
+export const MAX_PLOT_HEIGHT = 560;
 const MIN_PLOT_HEIGHT = 120;
 const ROW_HEIGHT = 20;
-/** Below this row height labels would overlap: they are shown on hover only. */
-export const MIN_LABEL_ROW = 10;
+/** Rows at least this tall hold every label legibly (a 12 to 13 px font, boxes that never
+ * overlap); in shorter rows only every k-th row is labelled (labelEvery). */
+export const LEGIBLE_ROW = 15;
+/** Height of the strips above and below the rows of a token window, where the edges to tokens
+ * outside the window end in a labelled marker (navigate.js). */
+export const BAND = 18;
 
 /**
  * @typedef {object} Layout
@@ -20,9 +24,10 @@ export const MIN_LABEL_ROW = 10;
  * @property {number} rowHeight
  * @property {number} leftX      x where edges start (right edge of the left labels)
  * @property {number} rightX     x where edges end (left edge of the right labels)
- * @property {boolean} showLabels
  * @property {number} first      first token row shown (a token window zooms into rows first..last)
  * @property {number} last       last token row shown, inclusive
+ * @property {number} band       height of the marker strips above and below the rows (0: every row shown)
+ * @property {number} labelEvery  every k-th row is labelled (1: all), so that labels never overlap
  */
 
 /**
@@ -37,18 +42,20 @@ export function computeLayout(width, n, window = { start: 0, size: 0 }) {
   const plotHeight = Math.max(MIN_PLOT_HEIGHT, Math.min(MAX_PLOT_HEIGHT, size * ROW_HEIGHT));
   const rowHeight = plotHeight / Math.max(size, 1);
   const labelWidth = Math.min(LABEL_WIDTH, Math.max(40, width * 0.22));
+  const band = size < n ? BAND : 0;
   return {
     width,
-    height: HEADER_HEIGHT + plotHeight + 4,
+    height: HEADER_HEIGHT + plotHeight + 2 * band + 4,
     n,
     // Rows before the window sit above the plot (and are clipped): indices stay the token's own.
-    top: HEADER_HEIGHT - first * rowHeight,
+    top: HEADER_HEIGHT + band - first * rowHeight,
     rowHeight,
     leftX: labelWidth,
     rightX: width - labelWidth,
-    showLabels: rowHeight >= MIN_LABEL_ROW,
     first,
     last: first + size - 1,
+    band,
+    labelEvery: Math.max(1, Math.ceil(LEGIBLE_ROW / rowHeight - 1e-9)),
   };
 }
 
@@ -59,6 +66,34 @@ export function computeLayout(width, n, window = { start: 0, size: 0 }) {
  */
 export function rowCenter(layout, index) {
   return layout.top + (index + 0.5) * layout.rowHeight;
+}
+
+/**
+ * Height where an edge to a token ends: its row's centre, or, for a token outside the window,
+ * the middle of the marker strip above or below the rows.
+ * @param {Layout} layout
+ * @param {number} index
+ */
+export function edgeEndY(layout, index) {
+  if (index < layout.first) return HEADER_HEIGHT + layout.band / 2;
+  if (index > layout.last) return layout.top + (layout.last + 1) * layout.rowHeight + layout.band / 2;
+  return layout.top + (index + 0.5) * layout.rowHeight;
+}
+
+/**
+ * Is an edge drawn? Where a window shows some rows, only the edges that touch one of them are.
+ * @param {Layout} layout @param {number} source @param {number} target
+ */
+export function isDrawn(layout, source, target) {
+  return (source >= layout.first && source <= layout.last) || (target >= layout.first && target <= layout.last);
+}
+
+/**
+ * Is row i labelled? Every labelEvery-th row is (1: every row).
+ * @param {Layout} layout @param {number} index
+ */
+export function isLabelled(layout, index) {
+  return index % layout.labelEvery === 0;
 }
 
 /**

@@ -3,7 +3,7 @@
 
 import { tr } from "./i18n.js";
 import { colorAt } from "./colormap.js";
-import { HEADER_HEIGHT, LABEL_GAP, rowCenter } from "./layout.js";
+import { HEADER_HEIGHT, isLabelled, LABEL_GAP, rowCenter } from "./layout.js";
 import { displayToken } from "./text.js";
 
 const TOOLTIP_ROWS = 10;
@@ -33,18 +33,19 @@ export function element(doc, tag, className, text) {
  */
 export function renderLabels(container, layout, tokens, special, side) {
   container.replaceChildren();
-  container.hidden = !layout.showLabels;
-  if (!layout.showLabels) return;
   const doc = container.ownerDocument;
   const width = layout.leftX - LABEL_GAP;
+  // Rows too short for a label each: every labelEvery-th row is labelled, in a box as tall as
+  // labelEvery rows, so that no two labels overlap (the tooltip names any hovered token).
+  const box = layout.rowHeight * layout.labelEvery;
   tokens.forEach((token, i) => {
-    if (i < layout.first || i > layout.last) return; // outside the token window
+    if (i < layout.first || i > layout.last || !isLabelled(layout, i)) return; // outside the token window, or thinned
     const label = element(doc, "div", "attnw-token", displayToken(token));
     if (special[i]) label.classList.add("attnw-special");
     label.dataset.index = String(i);
-    label.style.top = `${rowCenter(layout, i) - layout.rowHeight / 2}px`;
-    label.style.height = `${layout.rowHeight}px`;
-    label.style.lineHeight = `${layout.rowHeight}px`;
+    label.style.top = `${rowCenter(layout, i) - box / 2}px`;
+    label.style.height = `${box}px`;
+    label.style.lineHeight = `${box}px`;
     label.style.width = `${width}px`;
     label.style.left = side === "source" ? "0px" : `${layout.rightX + LABEL_GAP}px`;
     label.title = `\u2068${displayToken(token)}\u2069 (#${i})`; // isolated: right-to-left text keeps to itself

@@ -10,6 +10,7 @@ import { imageScene, panelLayout, patchAt, patchNode } from "./image.js";
 import { keyAction, toggledSelection } from "./keyboard.js";
 import { nodeAt } from "./layout.js";
 import { modelNodeAt } from "./model_view.js";
+import { createNavigation } from "./navigate_events.js";
 import { REDRAW_ON } from "./options.js";
 import { neighbourStates, readState } from "./state.js";
 import { createView } from "./view.js";
@@ -53,6 +54,10 @@ function renderView(model, el) {
   /** @type {import("./compare.js").CompareFrames | null} a second method beside the first (compare.js) */
   let compared = null;
   let scheduled = 0;
+  /** @type {{ clientX: number, clientY: number } | null} where the pointer rests on the plot, and
+   * whether the token window moved since the last paint (the pointer then hovers another row) */
+  let pointer = null;
+  let rowsMoved = false;
 
   const paint = () => {
     const started = win.performance.now();
@@ -88,7 +93,14 @@ function renderView(model, el) {
           view.paintCompare(compared);
           view.image.paint(imageScene(state, frame, envelopeOf, panel));
         } else {
-          frame = state.view === "model" ? modelFrame(state, width, envelopeOf, hovered) : layerFrame(state, width, envelopeOf, hovered);
+          const frameOf = () => (state.view === "model" ? modelFrame(state, width, envelopeOf, hovered) : layerFrame(state, width, envelopeOf, hovered));
+          frame = frameOf();
+          // The rows moved under a resting pointer (wheel, keys, minimap): it hovers the row now under it.
+          if (pointer && rowsMoved) {
+            const under = nodeUnder(pointer);
+            if (JSON.stringify(under) !== JSON.stringify(hovered)) (hovered = under), (frame = frameOf());
+          }
+          rowsMoved = false;
           scene = frame.kind === "model" ? view.paintModel(frame) : view.paintLayer(frame);
           view.paintCompare(null);
           view.image.paint(imageScene(state, frame, envelopeOf, panel));
@@ -122,7 +134,7 @@ function renderView(model, el) {
     if (!scheduled) scheduled = win.requestAnimationFrame ? win.requestAnimationFrame(paint) : win.setTimeout(paint, 0);
   };
 
-  /** @param {MouseEvent} event */
+  /** @param {{ clientX: number, clientY: number }} event */
   const nodeUnder = (event) => {
     if (!frame || frame.kind === "heads") return null;
     const box = view.plot.getBoundingClientRect();
@@ -158,11 +170,14 @@ function renderView(model, el) {
   /** @param {KeyboardEvent} event */
   const onKey = (event) => {
     if (!frame || frame.kind === "heads") return; // nothing drawn, or no tokens to move between
-    const action = keyAction(readState(model), hovered, event.key);
+    if (navigation.onKey(event)) return event.preventDefault(); // a long input's window keys
+    const action = keyAction(readState(model), hovered, event.key, navigation.firstRow());
     if (!action) return;
     event.preventDefault();
     if (action.type === "move") {
+      pointer = null; // the keyboard's focus now, not the pointer's
       hovered = action.node;
+      navigation.reveal(action.node.index); // the keyboard focus never leaves the rows shown
       schedule();
     } else if (action.type === "toggle") {
       select(toggledSelection(readState(model), action.node));
@@ -178,8 +193,14 @@ function renderView(model, el) {
     hovered = node;
     schedule();
   };
-  const onPointerMove = hoverWith(nodeUnder);
+  const hoverPlot = hoverWith(nodeUnder);
+  /** @param {PointerEvent} event */
+  const onPointerMove = (event) => {
+    pointer = { clientX: event.clientX, clientY: event.clientY };
+    hoverPlot(event);
+  };
   const onPointerLeave = () => {
+    pointer = null;
     if (hovered) {
       hovered = null;
       schedule();
@@ -223,8 +244,15 @@ function renderView(model, el) {
     if (drawn) download(view.root, new Blob([svgOf(doc, drawn)], { type: "image/svg+xml" }), `${fileName()}.svg`);
   };
 
-  /** @type {Array<[EventTarget, string, (event: any) => void]>} */
+  // A long input's token window: the wheel, the window keys, the minimap and the markers.
+  const navigation = createNavigation(model, view.navigation, () => frame, () => {
+    const pinned = readState(model).selected.index;
+    return hovered?.index ?? (typeof pinned === "number" ? pinned : null);
+  });
+  /** @type {Array<[EventTarget, string, (event: any) => void, AddEventListenerOptions?]>} */
   const listeners = [
+    ...navigation.listeners,
+    [view.plot, "wheel", navigation.onWheel, { passive: false }],
     [view.savePng, "click", onSavePng],
     [view.saveSvg, "click", onSaveSvg],
     [view.plot, "pointermove", onPointerMove],
@@ -241,15 +269,22 @@ function renderView(model, el) {
     [view.image.canvas, "pointerleave", onPointerLeave],
     [view.image.canvas, "click", pinWith(patchNodeUnder)],
   ];
-  for (const [target, type, callback] of listeners) target.addEventListener(type, callback);
+  for (const [target, type, callback, options] of listeners) target.addEventListener(type, callback, options);
 
   /** @type {Array<[string, () => void]>} */
-  const subscriptions = REDRAW_ON.filter((name) => name !== "view" && name !== "lang").map((name) => [`change:${name}`, schedule]);
+  const subscriptions = REDRAW_ON.filter((name) => !["view", "window", "lang"].includes(name)).map((name) => [`change:${name}`, schedule]);
   // The data traits are the methods' (the `methods` fact lists them), made per widget in Python.
   for (const method of readState(model).methods) {
     subscriptions.push([`change:data_${method.id}`, schedule]);
     if (method.row_label) subscriptions.push([`change:data_${method.id}_rows`, schedule]);
   }
+  subscriptions.push([
+    "change:window",
+    () => {
+      rowsMoved = true;
+      schedule();
+    },
+  ]);
   subscriptions.push([
     "change:view",
     () => {

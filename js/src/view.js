@@ -13,6 +13,8 @@ import { legendOf } from "./export_legend.js";
 import { tr } from "./i18n.js";
 import { createHeadsGrid } from "./heads_draw.js";
 import { createImagePanel } from "./image_draw.js";
+import { navigateWords } from "./navigate.js";
+import { createNavigationView } from "./navigate_view.js";
 import { LABEL_GAP } from "./layout.js";
 import {
   element,
@@ -42,6 +44,16 @@ function titleAtEdge(state) {
   return state.columnNames.length > 0 && state.view === "layer";
 }
 
+/**
+ * The caption's note on a token window: which rows, and how the labels are thinned.
+ * @param {import("./layout.js").Layout} layout @param {string} lang
+ */
+function windowNote(layout, lang) {
+  const nav = navigateWords(lang);
+  const rows = layout.band > 0 ? ` · ${nav.rows(layout.first, layout.last, layout.n)}` : "";
+  return rows + (layout.labelEvery > 1 ? ` · ${nav.thinned(layout.labelEvery)}` : "");
+}
+
 /** What kind of model, for the caption. @param {import("./state.js").ViewState} state */
 function modelKind(state) {
   if (state.segments.length > 1) return tr(state.lang, "{counts} tokens", { counts: state.segments.map((s) => `${s.size} ${tr(state.lang, s.label)}`).join(" + ") });
@@ -56,6 +68,7 @@ function modelKind(state) {
 export function createView(doc, model, lang) {
   /** @param {string} text @param {Record<string, string | number>} [params] */
   const say = (text, params) => tr(lang, text, params);
+  const nav = navigateWords(lang);
   const win = /** @type {Window} */ (doc.defaultView);
   const root = element(doc, "div", "attnw-root");
   root.lang = lang;
@@ -67,7 +80,7 @@ export function createView(doc, model, lang) {
   const plot = element(doc, "div", "attnw-plot");
   plot.tabIndex = 0;
   plot.dataset.lmSuppressShortcuts = "true"; // JupyterLab binds arrow keys in command mode
-  plot.setAttribute("aria-label", say("Attention graph. Arrow keys move between tokens and columns, Enter pins a token, Escape unpins."));
+  plot.setAttribute("aria-label", nav.plotHelp);
   // Edges on one canvas, redrawn only when they change; highlights, dots and column numbers
   // on a second one above it, redrawn on every hover.
   const canvas = /** @type {HTMLCanvasElement} */ (element(doc, "canvas", "attnw-canvas"));
@@ -95,7 +108,8 @@ export function createView(doc, model, lang) {
   const compareControls = createCompareControls(doc, model, lang);
   controls.root.append(...compareControls.nodes, savePng, saveSvg, explain.button);
   const pending = createPending(doc, model, lang);
-  plot.append(canvas, overlay, strip, titleLeft, titleRight, labelsLeft, labelsRight, pending.root);
+  const navigation = createNavigationView(doc, lang); // a long input's minimap and off-window markers
+  plot.append(canvas, overlay, strip, titleLeft, titleRight, labelsLeft, labelsRight, ...navigation.roots, pending.root);
   // A click on a panel over or beside the plot (buttons, the token-score strip, the value list)
   // is the panel's: it never reaches the plot, where it would pin the token under it; nor does
   // a key pressed on a button (Enter would pin the hovered token).
@@ -216,7 +230,8 @@ export function createView(doc, model, lang) {
     const dots = frame.degrees
       ? ` · ${say(state.nodeSize === "in" ? "dots: in-degree of the right column (row sums), largest {max}" : "dots: out-degree of the left column (column sums, attention received), largest {max}", { max: formatValue(frame.degrees.max) })}`
       : "";
-    const note = (state.method.note ? ` · ${state.method.note}` : "") + dots;
+    const note = (state.method.note ? ` · ${state.method.note}` : "") + dots + windowNote(layout, lang);
+    navigation.paintLayer(frame, scene, dark);
     caption.textContent = `${state.method.label} · ${layerPhrase(state)} · ${headLabel(state)} · ${modelKind(state)}${note}`;
     caption.title = state.method.description;
     legend.hidden = !available;
@@ -263,6 +278,7 @@ export function createView(doc, model, lang) {
     const scene = modelScene(frame, dark);
     saveSvg.disabled = false;
     drawPicture(layout, state, scene);
+    navigation.paintModel(frame, scene, dark);
     const edgeCount = perLayer.reduce((sum, edges) => sum + edges.count, 0);
     Object.assign(canvas.dataset, { edges: String(edgeCount), view: "model", columns: JSON.stringify(layout.columns) });
     canvas.setAttribute("aria-label", say("{method}, all {layers} layers as columns: {edges} edges between {n} tokens per layer", { method: state.method.label, layers: state.nLayers, edges: edgeCount, n: state.tokens.length }));
@@ -274,7 +290,7 @@ export function createView(doc, model, lang) {
     const graph = state.method.cumulative && drawn
       ? say("edges: {graph} of each layer ({heads}); dots: how much of the focused input reaches each token", { graph: drawn.label, heads: headLabel({ ...state, method: drawn, head: MEAN_HEAD }) })
       : headLabel(state);
-    caption.textContent = `${state.method.label} · ${say("whole model, {n} layers", { n: state.nLayers })} · ${graph} · ${say("colours scaled per layer")}`;
+    caption.textContent = `${state.method.label} · ${say("whole model, {n} layers", { n: state.nLayers })} · ${graph} · ${say("colours scaled per layer")}${windowNote(layout, lang)}`;
     legend.hidden = false;
     renderLegend(legend, { table: scene.table, signed: scene.signed, max: Math.max(...perLayer.map((e) => e.max)), meanCoverage: 1, minCoverage: 1, edgeCount, integer: (drawn ?? state.method).integer, lang });
     renderStrip(strip, layout, null);
@@ -315,6 +331,7 @@ export function createView(doc, model, lang) {
     caption.textContent = `${state.method.label} · ${grid} · ${what} · ${modelKind(state)}`;
     caption.title = state.method.description;
     heads.paint(frame);
+    navigation.hide();
     saveSvg.disabled = true; // the grid is pixels: PNG only
   };
 
@@ -371,6 +388,7 @@ export function createView(doc, model, lang) {
       foreground: dark ? "#e6e6e6" : "#111111",
       background: dark ? "#111111" : "#ffffff",
       image: image.scene(),
+      notes: navigation.markers.labels(),
       legend: legendOf(scene, state.view === "model" && state.method.graph ? state.methods.find((m) => m.id === state.method.graph) ?? state.method : state.method, lang, compare.legendLabel()),
       ...compare.picture(),
     };
@@ -382,5 +400,5 @@ export function createView(doc, model, lang) {
    */
   const paintCompare = (frames) => compare.paint(frames, dark, { legend, caption, tooltip });
 
-  return { root, plot, canvas, heads, image, comparePlot: compare.otherPlot, savePng, saveSvg, paintLayer, paintModel, paintHeads, paintCompare, placeDock, drawAhead, showProblem, paintComing: () => (edgeLayer.paintComing(), compare.paintComing()), setOnScreen: (/** @type {boolean} */ on) => (edgeLayer.setOnScreen(on), compare.setOnScreen(on)), drawAheadCompare: (/** @type {Array<() => import("./frames.js").LayerFrame>} */ frames) => compare.drawAhead(frames, dark), pictureOf, destroy: () => (controls.destroy(), compareControls.destroy(), compare.destroy(), pending.destroy(), edgeLayer.destroy()) };
+  return { root, plot, canvas, heads, image, navigation, comparePlot: compare.otherPlot, savePng, saveSvg, paintLayer, paintModel, paintHeads, paintCompare, placeDock, drawAhead, showProblem, paintComing: () => (edgeLayer.paintComing(), compare.paintComing()), setOnScreen: (/** @type {boolean} */ on) => (edgeLayer.setOnScreen(on), compare.setOnScreen(on)), drawAheadCompare: (/** @type {Array<() => import("./frames.js").LayerFrame>} */ frames) => compare.drawAhead(frames, dark), pictureOf, destroy: () => (controls.destroy(), compareControls.destroy(), compare.destroy(), pending.destroy(), edgeLayer.destroy()) };
 }

@@ -12,6 +12,9 @@ test("the first key press lands on the pinned token, or the first receiving toke
   const pinned = stateOf({ selected: { side: "source", index: 4 } });
   assert.deepEqual(keyAction(pinned, null, "ArrowUp"), { type: "move", node: { side: "source", index: 4 } });
   assert.deepEqual(keyAction(stateOf({ view: "model" }), null, "ArrowDown"), { type: "move", node: { layer: 3, index: 0 } });
+  // A long text scrolled down: the first press lands on the first row shown, not on row 0 above it.
+  assert.deepEqual(keyAction(stateOf(), null, "ArrowDown", 5), { type: "move", node: { side: "target", index: 5 } });
+  assert.deepEqual(keyAction(pinned, null, "ArrowDown", 5), { type: "move", node: { side: "source", index: 4 } });
 });
 
 test("arrows move within the tokens and columns and stop at the edges", () => {

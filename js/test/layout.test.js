@@ -1,13 +1,15 @@
 import assert from "node:assert/strict";
 import { test } from "node:test";
-import { computeLayout, nodeAt, rowCenter } from "../src/layout.js";
+import { computeLayout, LEGIBLE_ROW, nodeAt, rowCenter } from "../src/layout.js";
 
-test("rows are evenly spaced and labels hide when rows get too short", () => {
+test("rows are evenly spaced and labels thin out when rows get too short", () => {
   const small = computeLayout(600, 10);
-  assert.equal(small.showLabels, true);
+  assert.equal(small.labelEvery, 1);
   assert.equal(rowCenter(small, 1) - rowCenter(small, 0), small.rowHeight);
   const large = computeLayout(600, 512);
-  assert.equal(large.showLabels, false);
+  // Every labelEvery-th row labelled: labels at least LEGIBLE_ROW apart.
+  assert.ok(large.labelEvery * large.rowHeight >= LEGIBLE_ROW);
+  assert.ok((large.labelEvery - 1) * large.rowHeight < LEGIBLE_ROW);
   assert.ok(large.height <= 600);
   assert.ok(large.rowHeight * 512 <= 560 + 1e-9);
 });

@@ -4,6 +4,7 @@ host's switch to its dark theme."""
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
 import pathlib
@@ -28,10 +29,10 @@ w"""
 PROBE = 'print("LAYER", w.layer)'
 
 
-def write_notebook(path) -> None:
+def write_notebook(path, sources=(SETUP, PROBE)) -> None:
     cells = [
         {"cell_type": "code", "metadata": {}, "source": source, "outputs": [], "execution_count": None}
-        for source in (SETUP, PROBE)
+        for source in sources
     ]
     notebook = {
         "cells": cells,
@@ -57,9 +58,16 @@ APPS = {
 @pytest.fixture(scope="module", params=list(APPS))
 def jupyter(request, tmp_path_factory):
     """A real Jupyter server (JupyterLab or Notebook 7) on a notebook that shows the widget."""
-    command, options, notebook_path = APPS[request.param]
     root = tmp_path_factory.mktemp(request.param)
     write_notebook(root / "widget.ipynb")
+    with serve(request.param, root) as url:
+        yield request.param, url
+
+
+@contextlib.contextmanager
+def serve(app: str, root):
+    """Run a Jupyter app (a key of APPS) on the folder ``root``; the URL of its widget.ipynb."""
+    command, options, notebook_path = APPS[app]
     port = free_port()
     env = {
         "JUPYTER_CONFIG_DIR": str(root / ".config"),
@@ -74,7 +82,7 @@ def jupyter(request, tmp_path_factory):
     if os.geteuid() == 0:
         args.append("--allow-root")
     with serving(args, port, root, env):
-        yield request.param, f"http://127.0.0.1:{port}{notebook_path}"
+        yield f"http://127.0.0.1:{port}{notebook_path}"
 
 
 def test_widget_renders_and_syncs_with_the_kernel(browser, jupyter, artifacts):
