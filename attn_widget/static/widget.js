@@ -371,7 +371,7 @@ var VIEW_OPTIONS = [
   }
 ];
 var PICKS = ["target", "selected"];
-var FACTS = ["tokens", "special", "methods", "attributions", "n_layers", "n_heads", "causal", "model_name", "layer_names", "column_names", "segments", "ready", "targets", "image"];
+var FACTS = ["tokens", "special", "methods", "attributions", "n_layers", "n_heads", "causal", "model_name", "layer_names", "column_names", "segments", "ready", "ready_row", "targets", "image"];
 var REDRAW_ON = [...FACTS, ...VIEW_OPTIONS.map((option2) => option2.trait), ...PICKS, "job", "attribution_data"];
 function choicesOf(trait) {
   return VIEW_OPTIONS.find((option2) => option2.trait === trait)?.choices ?? [];
@@ -410,6 +410,7 @@ function readState(model) {
   const rawSegments = model.get("segments");
   const segments = Array.isArray(rawSegments) ? rawSegments.filter((s) => isObject(s) && typeof s.label === "string" && isCount(s.size)) : [];
   const ready = model.get("ready");
+  const readyRow = model.get("ready_row");
   const job = model.get("job");
   const targets = model.get("targets");
   const attributions = model.get("attributions");
@@ -431,6 +432,7 @@ function readState(model) {
       method,
       layer: nearestLayer(method, options.layer),
       ready: isObject(ready) ? Object.fromEntries(Object.entries(ready).filter(([, layers]) => Array.isArray(layers))) : {},
+      readyRow: isObject(readyRow) ? Object.fromEntries(Object.entries(readyRow).filter(([, index]) => isCount(index) && index < n)) : {},
       job: isObject(job) && (job.total === void 0 || Number.isFinite(job.total)) && (job.done === void 0 || Number.isFinite(job.done)) ? job : {},
       targets: Array.isArray(targets) ? targets.filter((t) => isObject(t) && typeof t.id === "string" && typeof t.label === "string") : [],
       target: String(model.get("target") ?? ""),
@@ -469,7 +471,11 @@ function selection(value, n, nLayers) {
   return {};
 }
 function isAvailable(state) {
-  return hasLayer(state, state.layer);
+  return hasLayer(state, state.layer) || hasPinnedRow(state);
+}
+function hasPinnedRow(state) {
+  const pinned = pinnedNode(state);
+  return !hasLayer(state, state.layer) && pinned?.side === "target" && state.readyRow[state.method.id] === pinned.index;
 }
 function hasLayer(state, layer) {
   const layers = state.ready[state.method.id];
