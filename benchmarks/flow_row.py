@@ -62,9 +62,9 @@ def main() -> None:
         solver = FlowSolver(methods.residual_augment(att))
         layers = list(range(1, att.shape[0] + 1))
         for i in (n // 2, 5):
-            t_old, f_old = best_of(1, lambda i=i: old_row(solver, i, layers))
-            t_new, (f_new, settled) = best_of(1, lambda i=i: row_flows(solver, i, layers))
-            t_one, (f_one, _) = best_of(1, lambda i=i: row_flows(solver, i, layers, workers=1))
+            t_old, f_old = best_of(1, lambda i=i, s=solver, ls=layers: old_row(s, i, ls))
+            t_new, (f_new, settled) = best_of(1, lambda i=i, s=solver, ls=layers: row_flows(s, i, ls))
+            t_one, (f_one, _) = best_of(1, lambda i=i, s=solver, ls=layers: row_flows(s, i, ls, workers=1))
             diff = max(np.abs(f_new - f_old).max(), np.abs(f_one - f_old).max())
             pairs = n * (len(layers) - 2)
             rows.append(

@@ -14,7 +14,7 @@ from tiny_models import tiny_model
 from attn_widget import analyze, methods
 from attn_widget.methods import _maxflow_row
 from attn_widget.methods.flow import FlowSolver
-from attn_widget.methods.flow_row import row_flows, upper_bounds
+from attn_widget.methods.flow_row import reversed_stack, row_flows, upper_bounds
 
 WORDS = "the cat sat on the mat and the dog ran to the big red house very quickly"
 
@@ -74,7 +74,8 @@ def test_greedy_flow_settles_sinks_where_the_bounds_meet_and_push_relabel_does_t
 
     def kernel(layer, i):
         upper = upper_bounds(flows.cap, layer, i)
-        return _maxflow_row.sinks_max_flow(flows.cap, flows.cap_t, flows.support, layer, i, sinks, upper)
+        rev = reversed_stack(flows.cap, layer)
+        return _maxflow_row.sinks_max_flow(flows.cap, flows.cap_t, flows.support, *rev, layer, i, sinks, upper)
 
     # After layer 6 every sink takes all it can (its in-capacity, or the source's 1) and the greedy flow gets there.
     values, settled = kernel(6, 0)

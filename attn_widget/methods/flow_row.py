@@ -2,7 +2,8 @@
 
 Exact, like ``FlowSolver.layer``, but the n max flows of a row (one per input token) go
 through ``_maxflow_row.sinks_max_flow``: a greedy flow first, which settles the sink when it
-meets an upper bound, and push-relabel only for the sinks it does not settle. The bounds:
+meets an upper bound, and push-relabel (on the reversed graph) only for the sinks it does not
+settle. The bounds:
 
 - the sink's in-capacity ``sum_a Â_1[a, j]`` and the source's out-capacity ``sum_k Â_l[i, k]``;
 - layer by layer: no more than ``u_m[a]`` can reach node (m, a), with ``u_{l-1} = Â_l[i]`` and
@@ -27,6 +28,16 @@ def upper_bounds(cap: np.ndarray, layer: int, i: int) -> np.ndarray:
         reach = np.minimum(reach[:, None], cap[m - 1]).sum(axis=0)
     layered = np.minimum(reach[:, None], cap[0]).sum(axis=0)
     return np.minimum(np.minimum(cap[0].sum(axis=0), cap[layer - 1, i].sum()), layered)
+
+
+def reversed_stack(cap: np.ndarray, layer: int) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """The graph of layers 0..layer with every edge turned round, as the kernel reads a graph: capacities
+    ``(layer, n, n)`` with ``rev[k] = cap[layer - 1 - k].T`` (node (m, a) is (layer - m, a)), their
+    transpose and support. Max flow from (layer, j) to (0, i) there is F[i, j] of the original."""
+    from . import _maxflow
+
+    rev = np.ascontiguousarray(cap[:layer][::-1].transpose(0, 2, 1))
+    return rev, np.ascontiguousarray(rev.transpose(0, 2, 1)), _maxflow.support_bounds(rev)
 
 
 def row_flows(
@@ -54,13 +65,15 @@ def row_flows(
             out[k] = solver.row(layer, i)
             continue
         upper = upper_bounds(solver.cap, layer, i)
+        rev = reversed_stack(solver.cap, layer)
         for part in range(workers):
             sinks = np.arange(part, n, workers)  # interleaved: neighbouring sinks cost alike
-            tasks.append((k, layer, sinks, np.ascontiguousarray(upper[sinks])))
+            tasks.append((k, layer, sinks, np.ascontiguousarray(upper[sinks]), rev))
 
     def run(task):
-        _, layer, sinks, upper = task
-        return _maxflow_row.sinks_max_flow(solver.cap, solver.cap_t, solver.support, layer, i, sinks, upper)
+        _, layer, sinks, upper, (rev, rev_t, rev_support) = task
+        kernel = _maxflow_row.sinks_max_flow
+        return kernel(solver.cap, solver.cap_t, solver.support, rev, rev_t, rev_support, layer, i, sinks, upper)
 
     settled = 0
     pool = ThreadPoolExecutor(max_workers=workers)
