@@ -2619,7 +2619,8 @@ function createView(doc, model) {
     markHovered(root, focus, pinned);
     markTarget(labelsRight, state.attribution && chosen ? chosen.position : null);
     const dots = frame.degrees ? ` \xB7 dots: ${state.nodeSize === "in" ? "in-degree of the right column (row sums)" : "out-degree of the left column (column sums, attention received)"}, largest ${formatValue(frame.degrees.max)}` : "";
-    const note = (state.method.note ? ` \xB7 ${state.method.note}` : "") + dots;
+    const partial = hasPinnedRow(state) ? " \xB7 only the pinned token's row is computed for this layer" : "";
+    const note = (state.method.note ? ` \xB7 ${state.method.note}` : "") + dots + partial;
     caption.textContent = `${state.method.label} \xB7 ${layerPhrase(state)} \xB7 ${headLabel(state)} \xB7 ${modelKind(state)}${note}`;
     caption.title = state.method.description;
     legend.hidden = !available;

@@ -26,7 +26,7 @@ import {
 import { createPending } from "./pending.js";
 import { createEdgeLayer, pixelSize } from "./raster.js";
 import { drawOverlay, isHighlighted, layerScene, modelScene } from "./scene.js";
-import { MEAN_HEAD, columnTitles, headLabel, layerName, rowTitle } from "./state.js";
+import { MEAN_HEAD, columnTitles, hasPinnedRow, headLabel, layerName, rowTitle } from "./state.js";
 import { currentScores, renderStrip, renderStripStatus } from "./strip.js";
 
 /** "layer 3 of 6", or "decoder 2 (layer 5 of 8)" where layers have names. @param {import("./state.js").ViewState} state */
@@ -206,7 +206,8 @@ export function createView(doc, model) {
     const dots = frame.degrees
       ? ` · dots: ${state.nodeSize === "in" ? "in-degree of the right column (row sums)" : "out-degree of the left column (column sums, attention received)"}, largest ${formatValue(frame.degrees.max)}`
       : "";
-    const note = (state.method.note ? ` · ${state.method.note}` : "") + dots;
+    const partial = hasPinnedRow(state) ? " · only the pinned token's row is computed for this layer" : "";
+    const note = (state.method.note ? ` · ${state.method.note}` : "") + dots + partial;
     caption.textContent = `${state.method.label} · ${layerPhrase(state)} · ${headLabel(state)} · ${modelKind(state)}${note}`;
     caption.title = state.method.description;
     legend.hidden = !available;

@@ -163,6 +163,7 @@ test("a layer known for the pinned token only is drawn without a compute button;
   const panel = /** @type {HTMLElement} */ (el.querySelector(".attnw-pending"));
   assert.equal(panel.hidden, true);
   assert.ok(ctx.segments().length > 0, "the pinned row's edges are drawn");
+  assert.match(el.querySelector(".attnw-caption")?.textContent ?? "", /only the pinned token's row is computed for this layer/);
 
   model.set("selected", { side: "target", index: 3 }); // its row is not there yet
   await flush();
@@ -181,6 +182,7 @@ test("a layer known for the pinned token only is drawn without a compute button;
   model.set("selected", {});
   await flush();
   assert.equal(panel.hidden, true);
+  assert.doesNotMatch(el.querySelector(".attnw-caption")?.textContent ?? "", /pinned token's row/);
 });
 
 test("effective attention is drawn with the diverging map and reports the mass it removed", async () => {
