@@ -56,6 +56,7 @@ test-py: $(VENV)/.installed chromium
 bench: $(VENV)/.installed
 	$(PYTHON) -m pip install --quiet -e ".[dev,bench]"
 	$(PYTHON) benchmarks/flow.py
+	$(PYTHON) benchmarks/flow_row.py
 	$(PYTHON) benchmarks/effective.py
 	$(PYTHON) benchmarks/frame_time.py
 	$(PYTHON) benchmarks/value_zeroing.py

@@ -139,10 +139,14 @@ class Analysis:
         """
         return self.flow_part.flow("attention", residual, layers, receptive_field, progress)
 
-    def flow_rows(self, position: int, residual: float = 0.5, receptive_field: str = "auto") -> torch.Tensor:
-        """``(L, n)``: row ``position`` of the flow at every layer, computing only that row
-        (what comparisons at one target position need; n max flows per layer instead of n²)."""
-        return self.flow_part.rows(position, residual, receptive_field)
+    def flow_rows(
+        self, position: int, residual: float = 0.5, receptive_field: str = "auto", progress: ProgressArg = False
+    ) -> torch.Tensor:
+        """``(L, n)``: row ``position`` (a token index) of the flow at every layer, computing only that row:
+        n max flows per layer instead of n², most settled by a greedy flow (docs/methods.md §3.3); what a
+        pinned token and comparisons at one target position need. Exact, equal to ``flow()[:, position]``.
+        progress: as for ``flow``."""
+        return self.flow_part.rows(position, residual, receptive_field, progress)
 
     def flow_layers_done(self, which: str = "attention", residual: float = 0.5) -> list[int]:
         """Layer numbers whose flow on ``which`` ("attention", "baseline", "effective-clip",

@@ -18,6 +18,7 @@ class OnRequest:
     # Provided by AttentionWidget.
     _job: Any
     _attribution_job: Any
+    _row_job: Any
     _specs: dict
     analysis: Any
     job: dict
@@ -33,13 +34,14 @@ class OnRequest:
         return [m["id"] for m in self.methods]
 
     def wait(self, timeout: float | None = None) -> None:
-        """Block until background computations (flow layers, token scores) have finished.
+        """Block until background computations (flow layers, the pinned token's flow row, token scores) have finished.
 
         Ctrl-C cancels them and waits until they have stopped (finished layers stay cached).
         """
-        with cancelled_on_interrupt(self._job, self._attribution_job):
+        with cancelled_on_interrupt(self._job, self._attribution_job, self._row_job):
             self._job.wait(timeout)
             self._attribution_job.wait(timeout)
+            self._row_job.wait(timeout)
 
     def compute(self, method: str, layers: list[int] | None = None, wait: bool = False) -> None:
         """Compute a method sent without its data (``methods[i]["on_request"]`` says why: flow and value

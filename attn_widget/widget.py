@@ -21,6 +21,7 @@ from .joint_methods import METHODS as JOINT_METHODS
 from .methods import registry
 from .methods.registry import DEFAULT_BINARIZE_THRESHOLD, MatrixMethod, ViewSettings
 from .on_request import OnRequest
+from .pinned_row import PinnedRow
 from .seq2seq import Seq2SeqAnalysis
 from .shown_image import MAX_SIDE, image_fact
 from .text import display_token
@@ -37,7 +38,7 @@ ALL_EDGES_UP_TO = 48
 LONG_INPUT_TOP_K = 5
 
 
-class AttentionWidget(OnRequest, TokenScores, anywidget.AnyWidget):
+class AttentionWidget(OnRequest, TokenScores, PinnedRow, anywidget.AnyWidget):
     """Interactive bipartite layer graph of how attention moves information between tokens.
 
     ``display(AttentionWidget(model, text))`` runs ``model`` once on ``text`` and shows,
@@ -79,6 +80,11 @@ class AttentionWidget(OnRequest, TokenScores, anywidget.AnyWidget):
     )
     attributions = fact(t.List(t.Dict()), "Token-score methods, in menu order: id, label, description, signed.")
     ready = fact(t.Dict(), "Per method id, the layer numbers present in its data.")
+    ready_row = fact(
+        t.Dict(),
+        "Per method id computed on request, the pinned token whose row its data also holds in the layers not in "
+        "``ready`` (the other rows there are zero); attn_widget.pinned_row.",
+    )
     image = fact(
         t.Dict(),
         "Images: the model's input as it saw it, drawn beside the graph (attn_widget.shown_image): {rgb: bytes "
@@ -250,6 +256,7 @@ class AttentionWidget(OnRequest, TokenScores, anywidget.AnyWidget):
             self.analysis = analysis
         shown = self.analysis
         self._job = BackgroundJob()
+        self._init_pinned_row()
         self._fact_writer = threading.local()
         record = shown.capture
         # This widget's methods: the registry as it is now (a method registered later is not added).
@@ -295,6 +302,10 @@ class AttentionWidget(OnRequest, TokenScores, anywidget.AnyWidget):
                 self._publish(method)
         self.on_msg(self._handle_message)
 
+    @t.observe("selected", "method")
+    def _pin_changed(self, _change) -> None:
+        self._want_pinned_row()  # pinned_row.py
+
     @t.observe("target", "attribution")
     def _token_scores_chosen(self, _change) -> None:
         self._attribute()  # token_scores.py (observers are only bound when declared on the widget class)
@@ -337,8 +348,11 @@ class AttentionWidget(OnRequest, TokenScores, anywidget.AnyWidget):
     def _publish(self, method: MatrixMethod) -> None:
         """Encode one method's data (what is computed of it) into its trait(s); only they are re-sent."""
         data, done = method.values(self.analysis, self.view_settings)
+        data, row = self._with_pinned_row(method.id, data, done)
         with self._setting_facts(), self.hold_sync():
-            setattr(self, f"data_{method.id}", payload.encode(data) if done else b"")
+            setattr(self, f"data_{method.id}", payload.encode(data) if done or row is not None else b"")
+            if row is not None or method.id in self.ready_row:
+                self.ready_row = {k: v for k, v in {**self.ready_row, method.id: row}.items() if v is not None}
             if method.row_values is not None:
                 setattr(self, f"data_{method.id}_rows", payload.encode(method.row_values(self.analysis).unsqueeze(-1)))
             self.ready = {**self.ready, method.id: done}

@@ -339,6 +339,7 @@ FACTS = [
     ("model_name", "another model"),
     ("methods", []),
     ("ready", {}),
+    ("ready_row", {"flow": 0}),
     ("image", {"rgb": b"", "size": [1, 1], "grid": [1, 1], "prefix": 0}),
     ("data_raw", b""),
     ("data_flow", b"AWP1"),

@@ -30,4 +30,5 @@ register_flow(
     done=_done,
     applies=decoders_only,
     compare=Comparison(name="flow (RF-B)", rows=flow_compare_rows("rf-b")),
+    row=flow_compare_rows("rf-b"),
 )

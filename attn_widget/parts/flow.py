@@ -2,10 +2,12 @@
 
 from __future__ import annotations
 
+import numpy as np
 import torch
 
 from .. import methods
 from ..methods.flow import FlowSolver, layer_numbers
+from ..methods.flow_row import row_flows
 from ..progress import ProgressArg, progress_reporter
 from .base import Part, normalise
 
@@ -42,34 +44,45 @@ class FlowPart(Part):
             baseline = self._raw("baseline", residual, wanted, report, len(wanted), total)
             return normalise(variant, plain, methods.row_normalize(baseline))
 
-    def rows(self, position: int, residual: float, receptive_field: str) -> torch.Tensor:
+    def rows(self, position: int, residual: float, receptive_field: str, progress: ProgressArg = False) -> torch.Tensor:
         """``(L, n)``: row ``position`` of the flow at every layer, computing only that row."""
         variant = self.variant(receptive_field)
-        plain = methods.row_normalize(self._cached_rows("attention", residual, position))
+        n = self.capture.n_tokens
+        if isinstance(position, bool) or not isinstance(position, int | np.integer) or not 0 <= position < n:
+            raise ValueError(f"position must be a token index 0..{n - 1}; got {position!r}.")
+        parts = ["attention"] if variant == "none" else ["attention", "baseline"]
+        with progress_reporter(progress, "attention flow, one row") as report:
+            rows = []
+            for k, which in enumerate(parts):
+
+                def chunks(done: int, total: int, k: int = k) -> None:
+                    report(k + done / total, len(parts))
+
+                rows.append(methods.row_normalize(self._cached_rows(which, residual, int(position), chunks)))
         if variant == "none":
-            return plain
-        baseline = methods.row_normalize(self._cached_rows("baseline", residual, position))
-        return normalise(variant, plain.unsqueeze(1), baseline.unsqueeze(1))[:, 0]
+            return rows[0]
+        return normalise(variant, rows[0].unsqueeze(1), rows[1].unsqueeze(1))[:, 0]
 
     def done(self, which: str, residual: float) -> list[int]:
         return sorted(self.layers.get((which, float(residual)), {}))
 
-    def _cached_rows(self, which: str, residual: float, position: int) -> torch.Tensor:
-        return self.cached(("row", which, float(residual), position), lambda: self._rows(which, residual, position))
+    def _cached_rows(self, which: str, residual: float, position: int, report) -> torch.Tensor:
+        key = ("row", which, float(residual), position)
+        return self.cached(key, lambda: self._rows(which, residual, position, report))
 
-    def _rows(self, which: str, residual: float, position: int) -> torch.Tensor:
-        """``(L, n)`` unnormalised max flows of one row; whole layers already computed are reused."""
+    def _rows(self, which: str, residual: float, position: int, report) -> torch.Tensor:
+        """``(L, n)`` unnormalised max flows of one row (``methods.flow_row``); whole layers already
+        computed are reused."""
         full = self.layers.get((which, float(residual)), {})
-        solver = None
-        out = []
-        for layer in range(1, self.capture.n_layers + 1):
-            if layer in full:
-                out.append(full[layer][position])
-                continue
-            if solver is None:
-                solver = FlowSolver(methods.residual_augment(self.capacities(which), residual))
-            out.append(torch.from_numpy(solver.row(layer, position)))
-        return torch.stack(out)
+        missing = [layer for layer in range(1, self.capture.n_layers + 1) if layer not in full]
+        out = torch.zeros(self.capture.n_layers, self.capture.n_tokens, dtype=torch.float64)
+        for layer, whole in full.items():
+            out[layer - 1] = whole[position]
+        if missing:
+            solver = FlowSolver(methods.residual_augment(self.capacities(which), residual))
+            rows, _ = row_flows(solver, position, missing, report)
+            out[[layer - 1 for layer in missing]] = torch.from_numpy(rows)
+        return out
 
     def _raw(self, which: str, residual: float, wanted: list[int], report, offset: int, total: int) -> torch.Tensor:
         """Unnormalised max flows ``(len(wanted), n, n)``, computing only missing layers."""

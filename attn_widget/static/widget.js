@@ -394,6 +394,7 @@ var zh_default = {
   nothing: "\u65E0",
   off: "\u5173",
   "one layer": "\u5355\u5C42",
+  "only the pinned token's row is computed for this layer": "\u8FD9\u4E00\u5C42\u53EA\u8BA1\u7B97\u4E86\u56FA\u5B9A token \u7684\u90A3\u4E00\u884C",
   "out-degree": "\u51FA\u5EA6",
   "saliency (\u2016\u2202y/\u2202e\u2016)": "\u663E\u8457\u6027\uFF08\u2016\u2202y/\u2202e\u2016\uFF09",
   show: "\u663E\u793A",
@@ -1030,7 +1031,7 @@ var VIEW_OPTIONS = [
   }
 ];
 var PICKS = ["target", "selected"];
-var FACTS = ["tokens", "special", "methods", "attributions", "n_layers", "n_heads", "causal", "model_name", "layer_names", "column_names", "segments", "ready", "targets", "image"];
+var FACTS = ["tokens", "special", "methods", "attributions", "n_layers", "n_heads", "causal", "model_name", "layer_names", "column_names", "segments", "ready", "ready_row", "targets", "image"];
 var REDRAW_ON = [...FACTS, ...VIEW_OPTIONS.map((option2) => option2.trait), ...PICKS, "job", "attribution_data"];
 function choicesOf(trait) {
   return VIEW_OPTIONS.find((option2) => option2.trait === trait)?.choices ?? [];
@@ -1071,6 +1072,7 @@ function readState(model) {
   const rawSegments = model.get("segments");
   const segments = Array.isArray(rawSegments) ? rawSegments.filter((s) => isObject(s) && typeof s.label === "string" && isCount(s.size)) : [];
   const ready = model.get("ready");
+  const readyRow = model.get("ready_row");
   const job = model.get("job");
   const targets = model.get("targets");
   const attributions = model.get("attributions");
@@ -1092,6 +1094,7 @@ function readState(model) {
       method,
       layer: nearestLayer(method, options.layer),
       ready: isObject(ready) ? Object.fromEntries(Object.entries(ready).filter(([, layers]) => Array.isArray(layers))) : {},
+      readyRow: isObject(readyRow) ? Object.fromEntries(Object.entries(readyRow).filter(([, index]) => isCount(index) && index < n)) : {},
       job: isObject(job) && (job.total === void 0 || Number.isFinite(job.total)) && (job.done === void 0 || Number.isFinite(job.done)) ? job : {},
       targets: Array.isArray(targets) ? targets.filter((t) => isObject(t) && typeof t.id === "string" && typeof t.label === "string") : [],
       target: String(model.get("target") ?? ""),
@@ -1135,7 +1138,11 @@ function selection(value, n, nLayers) {
   return {};
 }
 function isAvailable(state) {
-  return hasLayer(state, state.layer);
+  return hasLayer(state, state.layer) || hasPinnedRow(state);
+}
+function hasPinnedRow(state) {
+  const pinned = pinnedNode(state);
+  return !hasLayer(state, state.layer) && pinned?.side === "target" && state.readyRow[state.method.id] === pinned.index;
 }
 function hasLayer(state, layer) {
   const layers = state.ready[state.method.id];
@@ -3782,7 +3789,8 @@ function createView(doc, model, lang) {
     markHovered(root, focus, pinned);
     markTarget(labelsRight, state.attribution && chosen ? chosen.position : null);
     const dots = frame.degrees ? ` \xB7 ${say(state.nodeSize === "in" ? "dots: in-degree of the right column (row sums), largest {max}" : "dots: out-degree of the left column (column sums, attention received), largest {max}", { max: formatValue(frame.degrees.max) })}` : "";
-    const note = (state.method.note ? ` \xB7 ${state.method.note}` : "") + dots + windowNote(layout, lang);
+    const partial = hasPinnedRow(state) ? ` \xB7 ${say("only the pinned token's row is computed for this layer")}` : "";
+    const note = (state.method.note ? ` \xB7 ${state.method.note}` : "") + dots + partial + windowNote(layout, lang);
     navigation.paintLayer(frame, scene, dark);
     caption.textContent = `${state.method.label} \xB7 ${layerPhrase(state)} \xB7 ${headLabel(state)} \xB7 ${modelKind(state)}${note}`;
     caption.title = state.method.description;

@@ -54,6 +54,8 @@ export { MAX_HEAD, MEAN_HEAD };
  * @property {number} layer   1..nLayers
  * @property {number} head    0..nHeads-1, MEAN_HEAD or MAX_HEAD
  * @property {Record<string, number[]>} ready  per method, the layers present in its data
+ * @property {Record<string, number>} readyRow  per method computed on request, the token whose row its data
+ *   also holds in the layers not in `ready` (the pinned token's row, computed alone)
  * @property {import("./pending.js").Job} job
  * @property {{ id: string, label: string, position: number | null }[]} targets
  * @property {string} target        selected target id
@@ -124,6 +126,7 @@ export function readState(model) {
   const rawSegments = model.get("segments");
   const segments = Array.isArray(rawSegments) ? rawSegments.filter((s) => isObject(s) && typeof s.label === "string" && isCount(s.size)) : [];
   const ready = model.get("ready");
+  const readyRow = model.get("ready_row");
   const job = model.get("job");
   const targets = model.get("targets");
   const attributions = model.get("attributions");
@@ -143,6 +146,7 @@ export function readState(model) {
     method,
     layer: nearestLayer(method, options.layer),
     ready: isObject(ready) ? Object.fromEntries(Object.entries(ready).filter(([, layers]) => Array.isArray(layers))) : {},
+    readyRow: isObject(readyRow) ? Object.fromEntries(Object.entries(readyRow).filter(([, index]) => isCount(index) && index < n)) : {},
     job: isObject(job) && (job.total === undefined || Number.isFinite(job.total)) && (job.done === undefined || Number.isFinite(job.done)) ? job : {},
     targets: Array.isArray(targets) ? targets.filter((t) => isObject(t) && typeof t.id === "string" && typeof t.label === "string") : [],
     target: String(model.get("target") ?? ""),
@@ -222,7 +226,18 @@ function selection(value, n, nLayers) {
  * @param {ViewState} state
  */
 export function isAvailable(state) {
-  return hasLayer(state, state.layer);
+  return hasLayer(state, state.layer) || hasPinnedRow(state);
+}
+
+/**
+ * Is the selected layer known for the pinned token only? Flow on a long input: pinning a token after
+ * the layer (a row of its matrix) has the kernel compute that row at every layer, sent in the method's
+ * data with the other rows zero, while whole layers stay on request.
+ * @param {ViewState} state
+ */
+export function hasPinnedRow(state) {
+  const pinned = pinnedNode(state);
+  return !hasLayer(state, state.layer) && pinned?.side === "target" && state.readyRow[state.method.id] === pinned.index;
 }
 
 /**

@@ -30,7 +30,7 @@ import {
 import { createPending } from "./pending.js";
 import { createEdgeLayer, pixelSize } from "./raster.js";
 import { drawOverlay, isHighlighted, layerScene, modelScene } from "./scene.js";
-import { MEAN_HEAD, columnTitles, headLabel, layerName, rowTitle } from "./state.js";
+import { MEAN_HEAD, columnTitles, hasPinnedRow, headLabel, layerName, rowTitle } from "./state.js";
 import { currentScores, renderStrip, renderStripStatus } from "./strip.js";
 
 /** "layer 3 of 6", or "decoder 2 (layer 5 of 8)" where layers have names. @param {import("./state.js").ViewState} state */
@@ -230,7 +230,8 @@ export function createView(doc, model, lang) {
     const dots = frame.degrees
       ? ` · ${say(state.nodeSize === "in" ? "dots: in-degree of the right column (row sums), largest {max}" : "dots: out-degree of the left column (column sums, attention received), largest {max}", { max: formatValue(frame.degrees.max) })}`
       : "";
-    const note = (state.method.note ? ` · ${state.method.note}` : "") + dots + windowNote(layout, lang);
+    const partial = hasPinnedRow(state) ? ` · ${say("only the pinned token's row is computed for this layer")}` : "";
+    const note = (state.method.note ? ` · ${state.method.note}` : "") + dots + partial + windowNote(layout, lang);
     navigation.paintLayer(frame, scene, dark);
     caption.textContent = `${state.method.label} · ${layerPhrase(state)} · ${headLabel(state)} · ${modelKind(state)}${note}`;
     caption.title = state.method.description;

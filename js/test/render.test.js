@@ -157,6 +157,36 @@ test("a layer computed on request shows a compute button, then progress, then th
   assert.ok(ctx.segments().length > 0);
 });
 
+test("a layer known for the pinned token only is drawn without a compute button; another pin waits for its row", async () => {
+  // Flow on a long input: the kernel computes the pinned token's row at every layer (ready_row) and sends
+  // it inside data_flow, while whole layers stay on request.
+  const ready = { ...widgetTraits().ready, flow: [1] };
+  const { el, model, ctx, flush } = mount({ method: "flow", layer: 3, ready, ready_row: { flow: 2 }, selected: { side: "target", index: 2 } });
+  const panel = /** @type {HTMLElement} */ (el.querySelector(".attnw-pending"));
+  assert.equal(panel.hidden, true);
+  assert.ok(ctx.segments().length > 0, "the pinned row's edges are drawn");
+  assert.match(el.querySelector(".attnw-caption")?.textContent ?? "", /only the pinned token's row is computed for this layer/);
+
+  model.set("selected", { side: "target", index: 3 }); // its row is not there yet
+  await flush();
+  assert.equal(panel.hidden, false);
+  model.set("ready_row", { flow: 3 });
+  await flush();
+  assert.equal(panel.hidden, true);
+
+  model.set("selected", { side: "source", index: 3 }); // an input token's edges need the whole layer
+  await flush();
+  assert.equal(panel.hidden, false);
+  model.set("selected", { layer: 2, index: 3 }); // a pin of the whole-model view carries over as a row
+  await flush();
+  assert.equal(panel.hidden, true);
+  model.set("ready", { ...ready, flow: [1, 3] }); // the whole layer computed: drawn as before
+  model.set("selected", {});
+  await flush();
+  assert.equal(panel.hidden, true);
+  assert.doesNotMatch(el.querySelector(".attnw-caption")?.textContent ?? "", /pinned token's row/);
+});
+
 test("effective attention is drawn with the diverging map and reports the mass it removed", async () => {
   const { el, dom, canvas, flush, plot } = mount({ method: "effective", layer: 2 });
   const legend = /** @type {HTMLElement} */ (el.querySelector(".attnw-legend"));

@@ -46,6 +46,7 @@ test("settings out of range fall back to a valid value", () => {
     [{ selected: { index: 1, layer: 3 } }, "selected", { layer: 3, index: 1 }],
     [{ selected: null }, "selected", {}],
     [{ ready: { raw: "all" } }, "ready", {}],
+    [{ ready_row: { flow: 6, rollout: -1, raw: "2", alti: 5 } }, "readyRow", { alti: 5 }],
     [{ job: { method: "flow", done: NaN, total: 1 } }, "job", {}],
     [{ attribution_data: [1, 2] }, "attributionData", {}],
     [{ method: "gradients" }, "method", valid.methods[0]],

@@ -1,0 +1,147 @@
+"""Compiled max flows from one source to many sinks: a greedy flow first, push-relabel after (numba).
+
+The graph and the push-relabel of ``_maxflow`` (docs/methods.md §3.3). For each sink (0, j):
+
+1. Greedy: depth-first augmenting paths that only go down the layers (a blocking flow of the
+   layered graph, Dinic's first phase), each path carrying its bottleneck. This is a feasible
+   flow, so its value is a lower bound; it costs at most one pass over the arcs it reaches.
+2. The value is settled when that lower bound meets an upper bound: ``upper`` (the smallest of
+   the sink's in-capacity, the source's out-capacity and the layer-by-layer bound of
+   ``flow_row.upper_bounds``), or a cut the greedy flow fills (every edge into the sink, or every
+   edge out of the source). In deep layers the sink's in-capacity is usually the max flow and
+   the greedy flow reaches it (benchmarks/RESULTS.md: most sinks after layer 4 of MiniLM).
+3. Otherwise the pair runs ``_maxflow.pair_max_flow`` from scratch on the reversed graph (every
+   edge turned round, source and sink swapped: the same max flow), where the source is the input
+   token: measured 1.2-5x faster than the forward direction after layers 3 and 4, and faster than
+   going on from the greedy flow, whose excess then has to find its way back.
+"""
+
+from __future__ import annotations
+
+import numba as nb
+import numpy as np
+
+from ._maxflow import _ranges, pair_max_flow
+
+
+@nb.njit(cache=True, nogil=True)
+def _greedy(cap, flow, source_flow, sink_res, l, i, lo, hi, bound, cur, dead, seen, path):  # pragma: no cover
+    """Blocking flow from (l, i) down to the sink, forward arcs only; returns its value.
+
+    flow[m, a, b] (2 <= m <= l - 1) and source_flow[k] receive the flow; sink_res[a] is what
+    the sink edge of (1, a) has left. cur, dead, seen: (l + 1, n) scratch (current arc, dead
+    end, visited: only visited nodes carry flow, so only their rows need clearing).
+    """
+    for m in range(1, l + 1):
+        for a in range(lo[m], hi[m] + 1):
+            cur[m, a] = lo[m - 1]
+            dead[m, a] = False
+            seen[m, a] = False
+    total = 0.0
+    m = l
+    path[l] = i
+    while True:
+        a = path[m]
+        if m == 1:
+            r = sink_res[a]
+            if r > 0.0:  # a path from the source to the sink: push its bottleneck
+                d = r
+                for mm in range(2, l + 1):
+                    u, w = path[mm], path[mm - 1]
+                    left = cap[mm - 1, u, w] - (source_flow[w] if mm == l else flow[mm, u, w])
+                    d = min(d, left)
+                for mm in range(2, l + 1):
+                    u, w = path[mm], path[mm - 1]
+                    used = source_flow[w] if mm == l else flow[mm, u, w]
+                    f = cap[mm - 1, u, w] if used + d >= cap[mm - 1, u, w] else used + d
+                    if mm == l:
+                        source_flow[w] = f
+                    else:
+                        flow[mm, u, w] = f
+                sink_res[a] = 0.0 if d >= r else r - d
+                total += d
+                if total >= bound:
+                    return total
+                m = l  # the next path starts again at the source (current arcs skip what is spent)
+                continue
+            dead[1, a] = True
+            m += 1
+            continue
+        b = cur[m, a]
+        last = hi[m - 1]
+        while b <= last:
+            used = source_flow[b] if m == l else flow[m, a, b]
+            if not dead[m - 1, b] and cap[m - 1, a, b] - used > 0.0:
+                break
+            b += 1
+        cur[m, a] = b
+        if b <= last:
+            path[m - 1] = b
+            seen[m - 1, b] = True
+            m -= 1
+        else:
+            dead[m, a] = True
+            if m == l:
+                return total
+            m += 1
+
+
+@nb.njit(cache=True, nogil=True)
+def _saturated(cap, source_flow, sink_res, l, i, lo, hi):  # pragma: no cover - compiled
+    """Whether the greedy flow fills every edge into the sink or every edge out of the source (both cuts)."""
+    into_sink = True
+    for a in range(lo[1], hi[1] + 1):
+        if sink_res[a] > 0.0:
+            into_sink = False
+            break
+    if into_sink:
+        return True
+    out_of_source = True
+    for k in range(lo[l - 1], hi[l - 1] + 1):
+        if source_flow[k] < cap[l - 1, i, k]:
+            out_of_source = False
+            break
+    return out_of_source
+
+
+@nb.njit(cache=True, nogil=True)
+def sinks_max_flow(cap, cap_t, support, rev, rev_t, rev_support, l, i, sinks, upper):  # pragma: no cover - compiled
+    """Max flows from (l, i) to (0, j) for each j of ``sinks``, l >= 3.
+
+    cap, cap_t, support: as for ``_maxflow.pair_max_flow``; rev, rev_t, rev_support: the same for the
+    reversed graph of layers 0..l, ``rev[k] = cap[l - 1 - k].T`` (``reversed_stack``). upper:
+    ``(len(sinks),)`` an upper bound on each flow (reaching it ends the sink; 0 = known to be 0, skipped).
+    Returns ``(2, len(sinks))`` float64: the max flows, and 1 where the greedy flow settled the sink
+    (reached ``upper``) without push-relabel. Releases the GIL: chunks of sinks run on threads.
+    """
+    n = cap.shape[1]
+    out = np.zeros((2, len(sinks)))
+    ints = np.zeros((7, l * n + 2), np.int64)
+    lo = ints[0]
+    hi = ints[1]
+    flow = np.zeros((l, n, n))  # flow[m]: layer m's edges, 2 <= m <= l - 1
+    flow_t = np.zeros((l, n, n))
+    sink_res = np.zeros(n)
+    source_flow = np.zeros(n)
+    cur = np.zeros((l + 1, n), np.int64)
+    dead = np.zeros((l + 1, n), np.bool_)
+    seen = np.zeros((l + 1, n), np.bool_)
+    path = np.zeros(l + 1, np.int64)
+    for s in range(len(sinks)):
+        j = sinks[s]
+        if upper[s] <= 0.0 or not _ranges(support[0], support[1], support[2], support[3], l, i, j, lo, hi):
+            continue
+        for a in range(lo[1], hi[1] + 1):
+            sink_res[a] = cap[0, a, j]
+        source_flow[:] = 0.0
+        total = _greedy(cap, flow, source_flow, sink_res, l, i, lo, hi, upper[s], cur, dead, seen, path)
+        settled = total >= upper[s] or _saturated(cap, source_flow, sink_res, l, i, lo, hi)
+        for m in range(2, l):  # flow_t is untouched by the greedy flow
+            for a in range(lo[m], hi[m] + 1):
+                if seen[m, a]:
+                    flow[m, a, lo[m - 1] : hi[m - 1] + 1] = 0.0
+        if not settled:  # push-relabel on the reversed graph, from (0, j) up to (l, i): the same value
+            total = pair_max_flow(rev, rev_t, rev_support, l, j, i, upper[s], flow, flow_t, ints)
+        out[0, s] = total
+        out[1, s] = 1.0 if settled else 0.0
+    return out

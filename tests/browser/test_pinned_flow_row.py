@@ -1,0 +1,59 @@
+"""Flow on a long input in real Chromium: pinning a token shows its flow edges at once, with no
+"Compute" pressed (attn_widget/pinned_row.py computes the row, the kernel's sync is played by hand)."""
+
+from __future__ import annotations
+
+import pytest
+from payload_fixtures import widget_state
+
+from attn_widget import AttentionWidget
+
+from .test_focus_panels import LONG_TEXT
+from .test_harness import geometry, max_alpha, open_state, row_point
+
+pytestmark = pytest.mark.browser
+
+SYNC = """([data, readyRow]) => {
+    const binary = atob(data.base64);
+    const bytes = new Uint8Array(binary.length);
+    for (let i = 0; i < binary.length; i++) bytes[i] = binary.charCodeAt(i);
+    window.model.set("data_flow", new DataView(bytes.buffer));
+    window.model.set("ready_row", readyRow);
+}"""
+
+
+def test_pinning_a_token_shows_its_flow_edges_without_compute(browser, page_server, minilm, artifacts):
+    model, tokenizer = minilm
+    widget = AttentionWidget(model, LONG_TEXT, tokenizer, method="flow", layer=4)
+    n = len(widget.tokens)
+    assert n > 40 and widget.ready["flow"] == []
+    page, errors = open_state(browser, page_server, widget_state(widget))
+    page.evaluate("""() => {
+        window.sent = [];
+        const send = window.model.send;
+        window.model.send = (content) => { window.sent.push(content); send(content); };
+    }""")
+    assert page.is_visible(".attnw-pending")
+    pinned = 10
+    page.mouse.click(*row_point(page, geometry(page)["right"] + 20, pinned))  # the token after layer 4
+    page.wait_for_function(f"window.model.get('selected').index === {pinned}")
+
+    # The kernel's side: the pin arrives, the row is computed in the background and synced back.
+    widget.selected = page.evaluate("window.model.get('selected')")
+    widget.wait()
+    assert widget.ready_row == {"flow": pinned} and widget.ready["flow"] == []
+    state = widget_state(widget)
+    before = page.get_attribute(".attnw-root", "data-paint-end")
+    page.evaluate(SYNC, [state["data_flow"], state["ready_row"]])
+    page.wait_for_function("b => document.querySelector('.attnw-root').dataset.paintEnd !== b", arg=before)
+
+    assert not page.is_visible(".attnw-pending"), "the layer is drawn, not the compute panel"
+    assert int(page.get_attribute(".attnw-canvas", "data-edges")) == widget.top_k  # the pinned row's strongest
+    right = geometry(page)["right"]
+    box = page.locator("canvas.attnw-canvas").bounding_box()
+    assert max_alpha(page, right - 2, row_point(page, 0, pinned)[1] - box["y"]) > 0, "edges end at the pinned token"
+    assert max_alpha(page, right - 2, row_point(page, 0, pinned + 20)[1] - box["y"]) == 0, "and nowhere else"
+    page.locator(".attnw-root").screenshot(path=str(artifacts / "flow-pinned-row.png"))
+    assert page.evaluate("window.sent") == [], "no compute request was needed"
+    assert errors == []
+    page.close()

@@ -1,0 +1,141 @@
+"""One row of attention flow at every layer (methods/flow_row.py, docs/methods.md §3.3): exact against
+the per-pair solver of whole layers and against networkx, and the greedy flow's settling checked."""
+
+from __future__ import annotations
+
+import networkx as nx
+import numpy as np
+import pytest
+import torch
+from test_methods_flow import CASES, oracle_flow, sliding_window_attention
+from test_methods_graph import random_attention
+from tiny_models import tiny_model
+
+from attn_widget import analyze, methods
+from attn_widget.methods import _maxflow_row
+from attn_widget.methods.flow import FlowSolver
+from attn_widget.methods.flow_row import reversed_stack, row_flows, upper_bounds
+
+WORDS = "the cat sat on the mat and the dog ran to the big red house very quickly"
+
+
+def solver(att: torch.Tensor) -> FlowSolver:
+    return FlowSolver(methods.residual_augment(att))
+
+
+def networkx_row(cap: np.ndarray, layer: int, i: int) -> np.ndarray:
+    """Max flows from (layer, i) to every (0, j), one networkx call each, on capacities ``(L, n, n)``."""
+    graph = nx.DiGraph()
+    n = cap.shape[1]
+    for m in range(1, layer + 1):
+        for a in range(n):
+            for b in range(n):
+                if cap[m - 1, a, b] > 0:
+                    graph.add_edge((m, a), (m - 1, b), capacity=float(cap[m - 1, a, b]))
+    return np.array(
+        [nx.maximum_flow_value(graph, (layer, i), (0, j)) if graph.has_node((0, j)) else 0.0 for j in range(n)]
+    )
+
+
+@pytest.mark.parametrize("name", list(CASES))
+def test_every_row_equals_networkx(name):
+    att = CASES[name]
+    raw = oracle_flow(att)
+    flows = solver(att)
+    layers = list(range(1, att.shape[0] + 1))
+    for i in range(att.shape[1]):
+        rows, _ = row_flows(flows, i, layers)
+        assert np.abs(rows - raw[:, i]).max() < 1e-12, i
+
+
+@pytest.mark.parametrize(
+    "att",
+    [
+        random_attention(6, 24, seed=7),
+        random_attention(6, 24, causal=True, seed=8),
+        random_attention(5, 20, seed=9) ** 3,  # peaked
+        sliding_window_attention(5, 20, window=4, seed=10),
+    ],
+    ids=["encoder", "decoder", "peaked", "sliding window"],
+)
+def test_every_row_equals_the_whole_layer_solver(att):
+    flows = solver(att)
+    layers = [3, 5, att.shape[0]]
+    whole = np.stack([flows.layer(layer) for layer in layers])
+    for i in range(att.shape[1]):
+        rows, _ = row_flows(flows, i, layers, workers=2)
+        assert np.abs(rows - whole[:, i]).max() < 1e-12, i
+
+
+def test_greedy_flow_settles_sinks_where_the_bounds_meet_and_push_relabel_does_the_rest():
+    att = random_attention(6, 12, seed=2)
+    flows = solver(att)
+    sinks = np.arange(12)
+
+    def kernel(layer, i):
+        upper = upper_bounds(flows.cap, layer, i)
+        rev = reversed_stack(flows.cap, layer)
+        return _maxflow_row.sinks_max_flow(flows.cap, flows.cap_t, flows.support, *rev, layer, i, sinks, upper)
+
+    # After layer 6 every sink takes all it can (its in-capacity, or the source's 1) and the greedy flow gets there.
+    values, settled = kernel(6, 0)
+    assert settled.all()
+    assert np.allclose(values, np.minimum(flows.cap[0].sum(axis=0), 1.0), rtol=0, atol=1e-14)
+    assert np.abs(values - networkx_row(flows.cap, 6, 0)).max() < 1e-12
+    # Row 2 after layer 3: the greedy flow stays below every bound; push-relabel finds the max flows.
+    values, settled = kernel(3, 2)
+    assert not settled.any()
+    assert np.abs(values - networkx_row(flows.cap, 3, 2)).max() < 1e-12
+    assert (values < upper_bounds(flows.cap, 3, 2) - 1e-6).any()  # the bound alone would be wrong
+
+
+def test_upper_bounds_hold_and_are_the_closed_form_at_layer_two():
+    for att in CASES.values():
+        raw = oracle_flow(att)
+        cap = methods.residual_augment(att).numpy()
+        for layer in range(2, att.shape[0] + 1):
+            for i in range(att.shape[1]):
+                bound = upper_bounds(cap, layer, i)
+                assert (bound >= raw[layer - 1, i] - 1e-12).all()
+                if layer == 2:
+                    assert np.abs(bound - raw[1, i]).max() < 1e-12
+
+
+@pytest.mark.parametrize(("family", "layers_key"), [("gpt2", "n_layer"), ("bert", "num_hidden_layers")])
+def test_analysis_rows_equal_rows_of_the_whole_flow_on_random_models(family, layers_key, tokenizer):
+    """Decoders with receptive-field normalisation (RF-B, whose baseline flow also goes row by row) and encoders."""
+    analysis = analyze(tiny_model(family, **{layers_key: 5}), WORDS, tokenizer)
+    variants = ["rf-b", "none"] if analysis.causal else ["none"]
+    n = analysis.capture.n_tokens
+    for variant in variants:
+        whole = analysis.flow(receptive_field=variant, progress=False)
+        for t in range(n):
+            row = analysis.flow_rows(t, receptive_field=variant)
+            assert torch.allclose(row, whole[:, t], rtol=0, atol=1e-12), (variant, t)
+
+
+@pytest.mark.model
+def test_minilm_rows_equal_the_whole_layer_solver(minilm):
+    model, tokenizer = minilm
+    text = "Attention flow asks how much can move from each word to each other word through every layer at once."
+    analysis = analyze(model, text, tokenizer)
+    flows = solver(analysis.raw().double())
+    layers = [3, 4, 6]
+    whole = np.stack([flows.layer(layer) for layer in layers])
+    settled = 0
+    for i in range(flows.n):
+        rows, count = row_flows(flows, i, layers)
+        settled += count
+        assert np.abs(rows - whole[:, i]).max() < 1e-12, i
+    assert settled > 0  # the greedy flow did settle sinks on real attention
+
+
+def test_rows_report_progress_and_refuse_a_bad_position(tokenizer):
+    analysis = analyze(tiny_model("bert", num_hidden_layers=4), WORDS, tokenizer)
+    reports = []
+    analysis.flow_rows(2, progress=lambda done, total: reports.append((done, total)))
+    assert reports and reports[-1][0] == reports[-1][1]
+    n = analysis.capture.n_tokens
+    for bad in (n, -1, 1.0, True):
+        with pytest.raises(ValueError, match=rf"position must be a token index 0\.\.{n - 1}"):
+            analysis.flow_rows(bad)
