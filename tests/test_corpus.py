@@ -66,6 +66,7 @@ def test_padded_batches_give_each_text_its_own_statistics(family, tokenizer):
             np.testing.assert_allclose(result.values(name)[i], expected[name], atol=1e-6, rtol=0, err_msg=name)
 
 
+@pytest.mark.model
 def test_float32_minilm_batch_equals_text_alone(minilm):
     model, tokenizer = minilm
     texts = ["Attention is all you need.", "A much longer sentence, with commas, words and a full stop at its end."]

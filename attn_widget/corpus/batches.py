@@ -15,6 +15,7 @@ import torch
 
 from .. import verify
 from ..capture import capture
+from ..errors import UnsupportedModelError
 from ..inputs import _embedding_rows, check_text, max_positions
 from ..model_state import borrowed_for_capture
 from .statistics import batch_statistics
@@ -117,7 +118,12 @@ class BatchRunner:
         inputs, real, special = padded(rows, self.pad_id, device)
         with borrowed_for_capture(self.model, "corpus statistics"), torch.no_grad():
             outputs = self.model(**inputs, output_attentions=True)
-        attentions = outputs.attentions
+        attentions = getattr(outputs, "attentions", None)
+        if not attentions or attentions[0] is None:
+            raise UnsupportedModelError(
+                f"{type(self.model).__name__} returned no attention weights in a batched forward pass with eager "
+                "attention; analyse its texts one at a time with attn_widget.analyze."
+            )
         self.shape = (len(attentions), int(attentions[0].shape[1]))
         if not self.verified:
             self._verify(rows[0], [a[0] for a in attentions])

@@ -49,6 +49,7 @@ class _RayWorker:
         import ray
 
         model = ray.get(model_ref[0])  # in a list, so that Ray hands the reference over unresolved
+        _register_output_recording(model)
         model, tokenizer = load(model, tokenizer)
         self.worker = ShardWorker(model, tokenizer, settings)
         self.out = out
@@ -58,6 +59,20 @@ class _RayWorker:
         for number, payload in zip(batch["shard"], batch["rows"], strict=True):
             counts.append(self.worker.write(self.out, int(number), pickle.loads(payload)))
         return {"shard": list(batch["shard"]), "rows": counts}
+
+
+def _register_output_recording(model) -> None:
+    """transformers (5.x) records attentions through a class registry filled in ``PreTrainedModel.__init__``,
+    which an unpickled model never runs: in a fresh Ray worker its ``output_attentions`` would come back
+    None. Registering the classes (a global table, not the model) restores it."""
+    try:
+        from transformers.utils.output_capturing import _CAN_RECORD_REGISTRY
+    except ImportError:  # other transformers versions: nothing to do
+        return
+    for module in getattr(model, "modules", list)():
+        recorded = getattr(module, "_can_record_outputs", None)
+        if recorded and not _CAN_RECORD_REGISTRY.get(module):
+            _CAN_RECORD_REGISTRY[module] = recorded
 
 
 def run_ray(model, tokenizer, texts, settings: Settings, out, done: set[int], total, progress: bool, options) -> None:
@@ -82,7 +97,7 @@ def run_ray(model, tokenizer, texts, settings: Settings, out, done: set[int], to
                 _RayWorker,
                 fn_constructor_args=(model_ref, tokenizer, settings, str(out)),
                 batch_size=1,
-                concurrency=min(workers, len(items)),
+                compute=ray.data.ActorPoolStrategy(size=min(workers, len(items))),
                 num_cpus=options.get("num_cpus", 1),
             )
             for summary in dataset.iter_rows():
