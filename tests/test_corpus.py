@@ -69,8 +69,9 @@ def test_padded_batches_give_each_text_its_own_statistics(family, tokenizer):
 @pytest.mark.model
 def test_float32_minilm_batch_equals_text_alone(minilm):
     model, tokenizer = minilm
-    texts = ["Attention is all you need.", "A much longer sentence, with commas, words and a full stop at its end."]
-    batched = analyze_corpus(model, texts, tokenizer, batch_size=2, progress=False)
+    long = " ".join(f"Sentence {i} says that the river rose again after the storm." for i in range(12))  # ~150 tokens
+    texts = ["Attention is all you need.", "A longer sentence, with commas, words and a full stop at its end.", long]
+    batched = analyze_corpus(model, texts, tokenizer, batch_size=3, progress=False)
     alone = analyze_corpus(model, texts, tokenizer, batch_size=1, progress=False)
     for name in STATISTICS:
         np.testing.assert_allclose(batched.values(name), alone.values(name), atol=1e-6, rtol=0, err_msg=name)
