@@ -4,6 +4,7 @@
 >>> result = analyze_corpus(model, texts, tokenizer, out="runs/pydoc")
 >>> result.heads            # one row per statistic, layer, head: mean, std, count over the texts
 >>> result.extreme("previous_token", layer=2, head=3)   # the texts where that head is most extreme
+>>> CorpusWidget(result, model, tokenizer)                # in a notebook: the grid, the texts, one text's widget
 
 Needs the ``corpus`` extra (pyarrow; Ray for ``engine="ray"``): ``pip install 'attn_widget[corpus]'``.
 """
@@ -18,9 +19,10 @@ from .extras import check_methods
 from .result import CorpusResult
 from .shards import ShardDirectory, require_pyarrow
 from .statistics import STATISTICS, check_names
+from .widget import CorpusWidget
 from .worker import Settings
 
-__all__ = ["STATISTICS", "CorpusResult", "analyze_corpus"]
+__all__ = ["STATISTICS", "CorpusResult", "CorpusWidget", "analyze_corpus"]
 
 
 def analyze_corpus(

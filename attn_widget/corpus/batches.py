@@ -116,8 +116,11 @@ class BatchRunner:
         """name → ``(B, L, H)`` float64 for the good ``rows`` (all of them must have inputs)."""
         device = next(self.model.parameters()).device
         inputs, real, special = padded(rows, self.pad_id, device)
+        # The base model (without a language-model or classification head): the statistics need only the
+        # attention weights, and a head over the vocabulary can cost a fifth of a small model's pass.
+        base = getattr(self.model, "base_model", self.model)
         with borrowed_for_capture(self.model, "corpus statistics"), torch.no_grad():
-            outputs = self.model(**inputs, output_attentions=True)
+            outputs = base(**inputs, output_attentions=True)
         attentions = getattr(outputs, "attentions", None)
         if not attentions or attentions[0] is None:
             raise UnsupportedModelError(
