@@ -14,8 +14,9 @@ from test_model_state import assert_unchanged, awkward_model, snapshot
 from tiny_models import tiny_model
 
 from attn_widget import analyze, targets
-from attn_widget.compare import summarise
+from attn_widget.compare import correlations, summarise
 from attn_widget.corpus import STATISTICS, analyze_corpus
+from attn_widget.methods import registry
 from attn_widget.models import find_sites
 
 pytest.importorskip("pyarrow")
@@ -169,7 +170,7 @@ def test_head_importance_is_the_gradient_of_a_head_mask(tokenizer):
     model = tiny_model("bert")
     target = targets.function(lambda outputs: outputs[0][:, 0, :5].sum(-1), description="first five of [CLS]")
     texts = TEXTS[:3]
-    result = analyze_corpus(model, texts, tokenizer, stats=["entropy"], target=target, progress=False)
+    result = analyze_corpus(model, texts, tokenizer, stats=[], target=target, progress=False)
     importance = result.values("importance")
     for i, text in enumerate(texts):
         mask = torch.ones(3, 4, dtype=torch.float64, requires_grad=True)
@@ -198,12 +199,11 @@ def test_agreement_averages_the_compare_protocol_over_texts(tokenizer):
     result = analyze_corpus(
         model, texts, tokenizer, stats=[], methods=["raw", "rollout"], target=target, references=["saliency"]
     )
-    frames = [
-        analyze(model, text, tokenizer)
-        .compare(target)
-        .query("method in ['raw', 'rollout'] and reference == 'saliency'")
-        for text in texts
-    ]
+    frames = []
+    for text in texts:  # the compare protocol of one text, restricted to the same methods and reference
+        analysis = analyze(model, text, tokenizer)
+        others = tuple(m.id for m in registry.applicable(analysis) if m.id not in ("raw", "rollout"))
+        frames.append(correlations(analysis, target, ["saliency"], exclude=others))
     expected = summarise(frames).sort_values(["method", "layer"]).reset_index(drop=True)
     found = result.agreement.sort_values(["method", "layer"]).reset_index(drop=True)
     np.testing.assert_allclose(found["rho_mean"], expected["rho_mean"], atol=1e-12)

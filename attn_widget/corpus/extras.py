@@ -35,14 +35,16 @@ def check_methods(methods) -> tuple[str, ...] | None:
 
 
 def per_text(model, tokenizer, text: str, target, methods: tuple[str, ...] | None, references) -> dict[str, float]:
-    """Column → value for one text: ``importance`` (L·H values, flattened layer-major) when a target
-    is given, and ``rho|method|layer|reference`` / ``rho_signed|...`` for each compared method."""
+    """Column → value for one text: ``importance`` (L·H values, flattened layer-major; with ``layers`` and
+    ``heads``) when a target is given, and ``rho|method|layer|reference`` / ``rho_signed|...`` for each
+    compared method."""
     analysis = Analysis(capture(model, text, tokenizer), model=model, tokenizer=tokenizer)
     found: dict[str, float] = {}
     if target is not None:
         gradients = analysis.gradients(target)
         importance = (gradients.attentions.double() * gradients.attention_grad.double()).sum((-1, -2)).abs()
         found.update({f"importance{SEPARATOR}{i}": float(v) for i, v in enumerate(importance.flatten())})
+        found["layers"], found["heads"] = importance.shape
     if methods is not None:
         exclude = tuple(method.id for method in registry.applicable(analysis) if method.id not in methods)
         frame = correlations(analysis, target, references, exclude=exclude)

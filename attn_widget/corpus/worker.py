@@ -63,6 +63,7 @@ class ShardWorker:
         self.settings = settings
         self.limits = Limits(model, tokenizer)
         self.runner = BatchRunner(model, tokenizer, settings.statistics)
+        self.shape: tuple[int, int] | None = None  # (layers, heads) from head importance, when no statistics
 
     def table(self, rows: list[tuple[int, object]]):
         """The pyarrow table of one batch of ``(index, value)`` rows."""
@@ -80,7 +81,7 @@ class ShardWorker:
             for i, row in enumerate(prepared):
                 if row.error is None:
                     per_row[i] = self._extras(row)
-        return shard_table(prepared, values, per_row, self.runner.shape)
+        return shard_table(prepared, values, per_row, self.runner.shape or self.shape)
 
     def _extras(self, row) -> dict:
         settings = self.settings
@@ -92,6 +93,8 @@ class ShardWorker:
             row.error = f"{type(exc).__name__}: {exc}"
             return {}
         importance = [found.pop(key) for key in [k for k in found if k.startswith("importance|")]]
+        if "layers" in found:
+            self.shape = (int(found.pop("layers")), int(found.pop("heads")))
         return {**found, **({"importance": importance} if importance else {})}
 
     def write(self, out, number: int, rows: list[tuple[int, object]]) -> int:
