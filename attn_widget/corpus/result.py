@@ -140,7 +140,7 @@ class CorpusResult:
         parquet = require_pyarrow().parquet
         frames = []
         for shard in self._shards:
-            names = [c for c in parquet.read_schema(shard).names if c.startswith("rho" + SEPARATOR)]
+            names = [c for c in parquet.read_schema(shard).names if c.startswith(("rho" + SEPARATOR, "rho_signed"))]
             if names:
                 frames.append(parquet.read_table(shard, columns=names).to_pandas())
         columns = ["method", "layer", "reference", "rho_mean", "rho_std", "rho_signed_mean", "examples", "undefined"]
@@ -148,7 +148,7 @@ class CorpusResult:
             return pandas.DataFrame(columns=columns)
         data = pandas.concat(frames, ignore_index=True)
         rows = []
-        for name in data.columns:
+        for name in [c for c in data.columns if c.startswith("rho" + SEPARATOR)]:
             _, method, layer, reference = name.split(SEPARATOR)
             rho = data[name]
             signed = data.get(f"rho_signed{SEPARATOR}{method}{SEPARATOR}{layer}{SEPARATOR}{reference}")
