@@ -81,6 +81,9 @@ def test_a_killed_worker_loses_no_text_and_repeats_none(tokenizer, tmp_path):
     thread.join(timeout=240)
     assert not thread.is_alive()
     partial = len(list(out.glob("part-*.parquet")))
+    if not failure:  # Ray restarted the actor and finished: take two shards away, as if they had been in flight
+        for shard in sorted(out.glob("part-*.parquet"))[5:7]:
+            shard.unlink()
     resumed = analyze_corpus(loader, TEXTS, engine="ray", workers=2, out=out, batch_size=2, progress=False)
     assert_same_rows(resumed, analyze_corpus(tiny_model("bert"), TEXTS, tokenizer, batch_size=2, progress=False))
     assert partial >= 3 and len(list(out.glob("part-*.parquet"))) == (len(TEXTS) + 1) // 2
