@@ -73,7 +73,7 @@ class CorpusResult:
 
     @property
     def texts(self):
-        """pandas DataFrame, one row per text in corpus order: index, text, n_tokens, error (None when fine)."""
+        """pandas DataFrame, one row per text in corpus order: index, text, n_tokens, error (missing when fine)."""
         if self._texts is None:
             import pandas
 
