@@ -1,0 +1,191 @@
+"""``CorpusResult``: the tables of a corpus run, read from its shards.
+
+Per-(layer, head) summaries are accumulated one shard at a time (Chan et al.'s pairwise update of
+count, mean and sum of squared deviations), so memory does not grow with the number of texts; the
+per-text values of one statistic are read only when asked for. Layers and heads are numbered from 1.
+"""
+
+from __future__ import annotations
+
+import json
+import pathlib
+
+import numpy as np
+
+from .extras import SEPARATOR
+from .shards import MANIFEST, complete_shards, require_pyarrow
+from .statistics import STATISTICS
+
+_TEXT_COLUMNS = ["index", "text", "n_tokens", "error"]
+
+
+class _Moments:
+    """count, mean and M2 per column of a stream of ``(rows, k)`` arrays, NaN values left out."""
+
+    def __init__(self, width: int):
+        self.count = np.zeros(width)
+        self.mean = np.zeros(width)
+        self.m2 = np.zeros(width)
+
+    def add(self, values: np.ndarray) -> None:
+        count = (~np.isnan(values)).sum(0)
+        if not count.any():
+            return
+        with np.errstate(invalid="ignore", divide="ignore"):
+            mean = np.where(count > 0, np.nansum(values, 0) / np.maximum(count, 1), 0.0)
+            m2 = np.nansum((values - mean) ** 2, 0)
+            total = self.count + count
+            delta = mean - self.mean
+            self.mean = np.where(total > 0, self.mean + delta * count / np.maximum(total, 1), 0.0)
+            self.m2 = self.m2 + m2 + delta**2 * self.count * count / np.maximum(total, 1)
+        self.count = total
+
+    def std(self) -> np.ndarray:
+        """Sample standard deviation (n − 1), NaN for fewer than two values (as pandas)."""
+        with np.errstate(invalid="ignore", divide="ignore"):
+            return np.where(self.count > 1, np.sqrt(self.m2 / (self.count - 1)), np.nan)
+
+
+class CorpusResult:
+    """The result of ``analyze_corpus``, backed by the Parquet shards under ``path``."""
+
+    def __init__(self, path):
+        self.path = pathlib.Path(path)
+        self.settings = json.loads((self.path / MANIFEST).read_text())
+        self._shards = list(complete_shards(self.path).values())
+        self.shape = self._read_shape()
+        self._texts = None
+        self._heads = None
+
+    def _read_shape(self) -> tuple[int, int] | None:
+        parquet = require_pyarrow().parquet
+        for shard in self._shards:
+            metadata = parquet.read_schema(shard).metadata or {}
+            if b"layers" in metadata:
+                return int(metadata[b"layers"]), int(metadata[b"heads"])
+        return None
+
+    def _read(self, columns: list[str]):
+        parquet = require_pyarrow().parquet
+        for shard in self._shards:
+            table = parquet.read_table(shard)
+            yield table.select([c for c in columns if c in table.column_names])
+
+    @property
+    def texts(self):
+        """pandas DataFrame, one row per text in corpus order: index, text, n_tokens, error (missing when fine)."""
+        if self._texts is None:
+            import pandas
+
+            frames = [table.to_pandas() for table in self._read(_TEXT_COLUMNS)]
+            texts = pandas.concat(frames, ignore_index=True) if frames else pandas.DataFrame(columns=_TEXT_COLUMNS)
+            texts = texts.sort_values("index", kind="stable").reset_index(drop=True)
+            if texts["index"].duplicated().any():
+                raise RuntimeError(f"The shards under {self.path} hold some texts twice; rerun with resume=False.")
+            self._texts = texts
+        return self._texts
+
+    def _stat_columns(self) -> list[str]:
+        names = [name for name in STATISTICS if name in self.settings["statistics"]]
+        return names + (["importance"] if self.settings.get("target") is not None else [])
+
+    @property
+    def heads(self):
+        """pandas DataFrame, one row per (statistic, layer, head): mean, std (n − 1) and count over the texts."""
+        if self._heads is None:
+            import pandas
+
+            rows = []
+            if self.shape is not None:
+                layers, heads = self.shape
+                for name in self._stat_columns():
+                    moments = _Moments(layers * heads)
+                    for table in self._read([name]):
+                        moments.add(_matrix(table.column(name), layers * heads))
+                    std = moments.std()
+                    for k in range(layers * heads):
+                        layer, head = divmod(k, heads)
+                        rows.append((name, layer + 1, head + 1, moments.mean[k], std[k], int(moments.count[k])))
+            self._heads = pandas.DataFrame(rows, columns=["statistic", "layer", "head", "mean", "std", "count"])
+            self._heads.loc[self._heads["count"] == 0, "mean"] = np.nan
+        return self._heads
+
+    def values(self, statistic: str) -> np.ndarray:
+        """``(N, L, H)`` float64: the statistic of every text in corpus order (NaN for bad texts)."""
+        if statistic not in self._stat_columns():
+            raise ValueError(f"{statistic!r} was not computed in this run; it has {', '.join(self._stat_columns())}.")
+        if self.shape is None:
+            return np.full((len(self.texts), 0, 0), np.nan)
+        layers, heads = self.shape
+        order, blocks = [], []
+        for table in self._read(["index", statistic]):
+            order.append(table.column("index").to_numpy())
+            blocks.append(_matrix(table.column(statistic), layers * heads))
+        found = np.concatenate(blocks)[np.argsort(np.concatenate(order), kind="stable")]
+        return found.reshape(-1, layers, heads)
+
+    def extreme(self, statistic: str, layer: int, head: int, k: int = 10, largest: bool = True):
+        """pandas DataFrame: the ``k`` texts where head ``head`` of layer ``layer`` (from 1) has the largest
+        (or smallest) value of ``statistic``, with that value."""
+        values = self.values(statistic)[:, layer - 1, head - 1]
+        texts = self.texts.assign(value=values).dropna(subset=["value"])
+        return texts.sort_values("value", ascending=not largest, kind="stable").head(k).reset_index(drop=True)
+
+    @property
+    def agreement(self):
+        """pandas DataFrame, one row per (method, layer, reference): Spearman's rho over the texts (mean, std,
+        mean of the signed variant, examples, undefined count), as ``attn_widget.compare.summarise``."""
+        import pandas
+
+        parquet = require_pyarrow().parquet
+        frames = []
+        for shard in self._shards:
+            names = [c for c in parquet.read_schema(shard).names if c.startswith(("rho" + SEPARATOR, "rho_signed"))]
+            if names:
+                frames.append(parquet.read_table(shard, columns=names).to_pandas())
+        columns = ["method", "layer", "reference", "rho_mean", "rho_std", "rho_signed_mean", "examples", "undefined"]
+        if not frames:
+            return pandas.DataFrame(columns=columns)
+        data = pandas.concat(frames, ignore_index=True)
+        rows = []
+        for name in [c for c in data.columns if c.startswith("rho" + SEPARATOR)]:
+            _, method, layer, reference = name.split(SEPARATOR)
+            rho = data[name]
+            signed = data.get(f"rho_signed{SEPARATOR}{method}{SEPARATOR}{layer}{SEPARATOR}{reference}")
+            mean_signed = signed.mean() if signed is not None else np.nan
+            rows.append(
+                (method, int(layer), reference, rho.mean(), rho.std(), mean_signed, len(rho), int(rho.isna().sum()))
+            )
+        return pandas.DataFrame(rows, columns=columns)
+
+    def figure(self, statistic: str = "entropy"):
+        """A bokeh heat map, layers (rows, layer 1 at the top) × heads, of the mean of ``statistic`` over the
+        texts; show it with ``attn_widget.plots.show_inline``."""
+        from ..plots import heatmap_figure
+
+        if statistic not in self._stat_columns() or self.shape is None:
+            raise ValueError(f"{statistic!r} was not computed in this run; it has {', '.join(self._stat_columns())}.")
+        layers, heads = self.shape
+        means = self.heads.query("statistic == @statistic")["mean"].to_numpy().reshape(layers, heads)
+        described = STATISTICS[statistic][1] if statistic in STATISTICS else "head importance |∂y/∂ξ_h|"
+        return heatmap_figure(
+            means,
+            [str(layer) for layer in range(1, layers + 1)],
+            [str(head) for head in range(1, heads + 1)],
+            title=f"{described}: mean over {len(self.texts)} texts",
+            x_axis_label="head",
+            y_axis_label="layer",
+        )
+
+    def __repr__(self) -> str:
+        texts = self.texts
+        bad = int(texts["error"].notna().sum())
+        return f"<CorpusResult {len(texts)} texts ({bad} with errors), {self.shape} layers × heads, at {self.path}>"
+
+
+def _matrix(column, width: int) -> np.ndarray:
+    """A ``list<double>`` column (nulls for bad rows) → ``(rows, width)`` float64 with NaN rows."""
+    values = column.to_pylist()
+    return np.array([row if row is not None else [np.nan] * width for row in values], dtype=np.float64).reshape(
+        -1, width
+    )

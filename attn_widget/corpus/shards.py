@@ -1,0 +1,117 @@
+"""Parquet shards under ``out``: one per batch, written to a temporary name and renamed when complete.
+
+``out/corpus.json`` records the settings of the run; ``out/part-000042.parquet`` holds batch 42
+(texts ``42·B .. 43·B − 1``). A shard exists only once it is complete (``os.replace`` is atomic),
+so a crash loses at most the shards in flight, and a rerun with ``resume=True`` computes only
+the missing ones. A shard written twice (a retried task) replaces itself with the same rows.
+
+Columns of a shard: ``index`` (int64, position in the corpus), ``text`` (string, null when not a
+string), ``n_tokens`` (int32), ``error`` (string, null when fine), one ``list<double>`` column of
+``L·H`` values (layer-major) per statistic and for ``importance`` (null for bad rows), and a
+double column per agreement value ``rho|method|layer|reference`` and ``rho_signed|...``.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import pathlib
+import re
+import uuid
+
+_SHARD = re.compile(r"^part-(\d{6,})\.parquet$")
+MANIFEST = "corpus.json"
+
+
+def require_pyarrow():
+    try:
+        import pyarrow
+        import pyarrow.parquet
+    except ImportError as exc:
+        raise ImportError("Corpus analysis writes Parquet shards: pip install 'attn_widget[corpus]'.") from exc
+    return pyarrow
+
+
+class ShardDirectory:
+    """The shards of one run under ``path``."""
+
+    def __init__(self, path, settings: dict, resume: bool):
+        self.path = pathlib.Path(path)
+        self.path.mkdir(parents=True, exist_ok=True)
+        manifest = self.path / MANIFEST
+        if manifest.exists() and resume:
+            found = json.loads(manifest.read_text())
+            if found != settings:
+                changed = sorted(key for key in settings.keys() | found.keys() if settings.get(key) != found.get(key))
+                raise ValueError(
+                    f"{self.path} holds a run with other settings ({', '.join(changed)} differ), so its shards cannot "
+                    "be resumed; pass another out= directory, or resume=False to start over there."
+                )
+        elif not resume:
+            for shard in self.done().values():
+                shard.unlink()
+        _write_atomically(manifest, json.dumps(settings, indent=1, sort_keys=True).encode())
+
+    def name(self, number: int) -> pathlib.Path:
+        return self.path / f"part-{number:06d}.parquet"
+
+    def done(self) -> dict[int, pathlib.Path]:
+        """Batch number → complete shard."""
+        return complete_shards(self.path)
+
+
+def complete_shards(path: pathlib.Path) -> dict[int, pathlib.Path]:
+    """Batch number → complete shard under ``path``, in batch order."""
+    found = {}
+    for entry in path.iterdir():
+        match = _SHARD.match(entry.name)
+        if match:
+            found[int(match.group(1))] = entry
+    return dict(sorted(found.items()))
+
+
+def write_shard(path: str | os.PathLike, number: int, table) -> None:
+    """Write ``table`` as shard ``number`` under ``path``: to a temporary name, then renamed."""
+    pyarrow = require_pyarrow()
+    final = pathlib.Path(path) / f"part-{number:06d}.parquet"
+    temporary = final.with_name(f".{final.name}.{os.getpid()}-{uuid.uuid4().hex[:8]}.tmp")
+    try:
+        pyarrow.parquet.write_table(table, temporary)
+        os.replace(temporary, final)
+    finally:
+        temporary.unlink(missing_ok=True)
+
+
+def _write_atomically(path: pathlib.Path, data: bytes) -> None:
+    temporary = path.with_name(f".{path.name}.{os.getpid()}.tmp")
+    temporary.write_bytes(data)
+    os.replace(temporary, path)
+
+
+def _storable(text: str | None) -> str | None:
+    """The text as UTF-8 can hold it: a lone surrogate (reported in the row's error) becomes U+FFFD."""
+    return None if text is None else text.encode("utf-8", "replace").decode("utf-8")
+
+
+def shard_table(rows, statistics: dict[str, list], extras: list[dict], shape: tuple[int, int] | None):
+    """A pyarrow table of one batch: ``rows`` (``Prepared``), per statistic a list (one ``L·H`` list or
+    None per row), ``extras`` one dict per row (``importance`` → list, agreement columns → float);
+    ``shape`` (layers, heads) goes into the schema's metadata (None: no row reached the model)."""
+    pyarrow = require_pyarrow()
+    columns: dict[str, object] = {
+        "index": pyarrow.array([row.index for row in rows], pyarrow.int64()),
+        "text": pyarrow.array([_storable(row.text) for row in rows], pyarrow.string()),
+        "n_tokens": pyarrow.array([row.n_tokens for row in rows], pyarrow.int32()),
+        "error": pyarrow.array([row.error for row in rows], pyarrow.string()),
+    }
+    for name, values in statistics.items():
+        columns[name] = pyarrow.array(values, pyarrow.list_(pyarrow.float64()))
+    if any("importance" in extra for extra in extras):
+        columns["importance"] = pyarrow.array(
+            [extra.get("importance") for extra in extras], pyarrow.list_(pyarrow.float64())
+        )
+    keys = sorted({key for extra in extras for key in extra if key != "importance"})
+    for key in keys:
+        columns[key] = pyarrow.array([extra.get(key) for extra in extras], pyarrow.float64())
+    metadata = None if shape is None else {"layers": str(shape[0]), "heads": str(shape[1])}
+    return pyarrow.table(columns, metadata=metadata)

@@ -1,0 +1,161 @@
+"""Corpus analysis (issue 17): statistics-only throughput against bare batched forward passes of the same
+model on the same texts, engine="ray" with 2 workers against engine="local" with one, and the peak memory
+of a run at 2,000 and 20,000 texts. Texts: sentences of the Python documentation shipped with the standard
+library (``attn_widget.corpus.sample``). Every model runs on one thread per worker.
+
+    .venv/bin/python benchmarks/corpus.py            # all three tables (a few minutes)
+    .venv/bin/python benchmarks/corpus.py --quick    # fewer texts
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import pathlib
+import subprocess
+import sys
+import tempfile
+import time
+
+import torch
+
+ROOT = pathlib.Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
+
+from attn_widget.corpus import analyze_corpus  # noqa: E402
+from attn_widget.corpus.sample import python_doc_sentences  # noqa: E402
+from attn_widget.demo import minilm, pydoc_gpt2  # noqa: E402
+
+MODELS = {"MiniLM (6 layers, 12 heads)": minilm, "shipped pydoc GPT-2 (4 layers, 4 heads)": pydoc_gpt2}
+
+
+def _pad(rows: list[list[int]], pad: int) -> torch.Tensor:
+    n = max(map(len, rows))
+    return torch.tensor([row + [pad] * (n - len(row)) for row in rows])
+
+
+def bare_padded(model, tokenizer, texts: list[str], batch_size: int) -> None:
+    """Bare forward passes of ``model`` with right padding and an attention mask, as the analysis runs them."""
+    pad = tokenizer.pad_token_id if tokenizer.pad_token_id is not None else 0
+    for start in range(0, len(texts), batch_size):
+        rows = tokenizer(texts[start : start + batch_size], verbose=False)["input_ids"]
+        ids = _pad(rows, pad)
+        mask = torch.tensor([[1] * len(r) + [0] * (ids.shape[1] - len(r)) for r in rows])
+        with torch.no_grad():
+            model(input_ids=ids, attention_mask=mask)
+
+
+def throughput(texts: list[str], batch_size: int, repeat: int) -> list[str]:
+    lines = [
+        f"### Statistics only vs bare forward passes: {len(texts)} texts, batch {batch_size}, 1 thread",
+        "",
+        "| model | bare forward, texts/s | statistics, texts/s | ratio (goal ≥ 0.8) | per text "
+        "| bare forward of the base model (no head), texts/s | ratio to it |",
+        "|---|---|---|---|---|---|---|",
+    ]
+    for name, load in MODELS.items():
+        model, tokenizer = load()
+        bare_times, base_times, stat_times = [], [], []
+        for _ in range(repeat):  # alternated, so that all see the same load from other processes
+            start = time.perf_counter()
+            bare_padded(model, tokenizer, texts, batch_size)
+            bare_times.append(time.perf_counter() - start)
+            start = time.perf_counter()
+            bare_padded(model.base_model, tokenizer, texts, batch_size)
+            base_times.append(time.perf_counter() - start)
+            with tempfile.TemporaryDirectory() as out:
+                start = time.perf_counter()
+                analyze_corpus(model, texts, tokenizer, out=out, batch_size=batch_size, progress=False)
+                stat_times.append(time.perf_counter() - start)
+        b, s, base = min(bare_times), min(stat_times), min(base_times)
+        lines.append(
+            f"| {name} | {len(texts) / b:.0f} | {len(texts) / s:.0f} | {b / s:.2f}x | {1000 * s / len(texts):.2f} ms "
+            f"| {len(texts) / base:.0f} | {base / s:.2f}x |"
+        )
+    return lines
+
+
+def ray_speedup(texts: list[str], batch_size: int) -> list[str]:
+    import ray
+
+    path = os.pathsep.join([str(ROOT), os.environ.get("PYTHONPATH", "")])
+    start = time.perf_counter()
+    ray.init(num_cpus=2, include_dashboard=False, log_to_driver=False, runtime_env={"env_vars": {"PYTHONPATH": path}})
+    started = time.perf_counter() - start
+    model, tokenizer = minilm()
+    times = {}
+    for engine, workers in (("local", 1), ("ray", 2), ("local", 1), ("ray", 2)):
+        with tempfile.TemporaryDirectory() as out:
+            start = time.perf_counter()
+            analyze_corpus(
+                model, texts, tokenizer, engine=engine, workers=workers, out=out, batch_size=batch_size, progress=False
+            )
+            times.setdefault(engine, []).append(time.perf_counter() - start)
+    ray.shutdown()
+    local, distributed = min(times["local"]), min(times["ray"])
+    return [
+        f"### engine='ray', 2 workers, vs engine='local', 1 thread: MiniLM, {len(texts)} texts, batch {batch_size}",
+        "",
+        "| engine | seconds | texts/s | speed-up (goal ≥ 1.6) |",
+        "|---|---|---|---|",
+        f"| local, 1 thread | {local:.2f} | {len(texts) / local:.0f} | 1.00x |",
+        f"| ray, 2 actors of 1 CPU (actor start-up included) | {distributed:.2f} | {len(texts) / distributed:.0f} | "
+        f"{local / distributed:.2f}x |",
+        "",
+        f"ray.init(num_cpus=2) took {started:.1f} s (not included).",
+    ]
+
+
+def memory_run(count: int, batch_size: int) -> dict:
+    """In a fresh process: peak resident memory of a local run over ``count`` texts (the sentences repeated)."""
+    code = (
+        "import json, resource, sys, tempfile, time; sys.path.insert(0, sys.argv[1]);"
+        "import torch; torch.set_num_threads(1);"
+        "from attn_widget.corpus import analyze_corpus; from attn_widget.corpus.sample import python_doc_sentences;"
+        "from attn_widget.demo import pydoc_gpt2; model, tok = pydoc_gpt2(); s = python_doc_sentences(None);"
+        "texts = (s[i % len(s)] for i in range(int(sys.argv[2])));"
+        "start = time.perf_counter();"
+        "r = analyze_corpus(model, texts, tok, out=tempfile.mkdtemp(), batch_size=int(sys.argv[3]), progress=False);"
+        "h = r.heads; seconds = time.perf_counter() - start;"
+        "print(json.dumps({'seconds': seconds, 'rss': resource.getrusage(resource.RUSAGE_SELF).ru_maxrss}))"
+    )
+    done = subprocess.run(
+        [sys.executable, "-c", code, str(ROOT), str(count), str(batch_size)], capture_output=True, text=True, check=True
+    )
+    return json.loads(done.stdout.strip().splitlines()[-1])
+
+
+def memory(counts: list[int], batch_size: int) -> list[str]:
+    lines = [
+        f"### Peak memory of a local run (shipped GPT-2, batch {batch_size}, texts from a generator)",
+        "",
+        "| texts | seconds | per text | peak resident memory |",
+        "|---|---|---|---|",
+    ]
+    for count in counts:
+        found = memory_run(count, batch_size)
+        seconds, mib = found["seconds"], found["rss"] / 1024
+        lines.append(f"| {count} | {seconds:.1f} | {1000 * seconds / count:.2f} ms | {mib:.0f} MiB |")
+    return lines
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--quick", action="store_true", help="fewer texts")
+    parser.add_argument("--skip", nargs="*", default=[], choices=["throughput", "ray", "memory"])
+    args = parser.parse_args()
+    torch.set_num_threads(1)
+    sentences = python_doc_sentences(2000)
+    n = 400 if args.quick else 1000
+    if "throughput" not in args.skip:
+        print("\n".join(throughput(sentences[:n], 32, 2 if args.quick else 3)), "\n", flush=True)
+    if "ray" not in args.skip:
+        print("\n".join(ray_speedup(sentences[: 2 * n], 32)), "\n", flush=True)
+    if "memory" not in args.skip:
+        print("\n".join(memory([2000, 20000] if not args.quick else [500, 5000], 32)), flush=True)
+    print(f"\n{os.cpu_count()} CPUs; load average {os.getloadavg()[0]:.1f} at the end", flush=True)
+
+
+if __name__ == "__main__":
+    main()

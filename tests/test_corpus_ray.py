@@ -1,0 +1,90 @@
+"""engine="ray" on a real local Ray (two CPUs, one session for the module): the same rows as the local
+engine, and a run whose worker process is killed midway resumes without losing or repeating a text."""
+
+from __future__ import annotations
+
+import os
+import pathlib
+import signal
+import threading
+import time
+
+import numpy as np
+import pytest
+from corpus_helpers import SlowTinyBert
+from tiny_models import tiny_model
+
+from attn_widget.corpus import STATISTICS, analyze_corpus
+
+ray = pytest.importorskip("ray")
+pytestmark = pytest.mark.ray
+
+TESTS = pathlib.Path(__file__).parent
+WORDS = "the cat sat on mat and dog ran to big red house".split()
+TEXTS = [" ".join(WORDS[(i * 7 + k) % len(WORDS)] for k in range(3 + i % 9)) for i in range(40)] + ["", 7]
+
+
+@pytest.fixture(scope="module", autouse=True)
+def local_ray():
+    """One local Ray for the module; its workers import this checkout and tests/ (the helpers)."""
+    if ray.is_initialized():
+        ray.shutdown()
+    path = os.pathsep.join([str(TESTS.parent), str(TESTS), os.environ.get("PYTHONPATH", "")])
+    ray.init(
+        num_cpus=2,
+        include_dashboard=False,
+        log_to_driver=False,
+        runtime_env={"env_vars": {"PYTHONPATH": path}},
+    )
+    yield
+    ray.shutdown()
+
+
+def assert_same_rows(found, expected):
+    assert found.texts["index"].tolist() == list(range(len(TEXTS)))
+    assert found.texts["text"].tolist() == expected.texts["text"].tolist()
+    assert found.texts["error"].fillna("").tolist() == expected.texts["error"].fillna("").tolist()
+    for name in STATISTICS:
+        np.testing.assert_allclose(found.values(name), expected.values(name), atol=1e-12, rtol=0, err_msg=name)
+
+
+def test_ray_gives_the_rows_of_the_local_engine(tokenizer, tmp_path):
+    model = tiny_model("bert")
+    local = analyze_corpus(model, TEXTS, tokenizer, batch_size=4, progress=False)
+    distributed = analyze_corpus(
+        model, TEXTS, tokenizer, engine="ray", workers=2, out=tmp_path, batch_size=4, progress=False
+    )
+    assert_same_rows(distributed, local)
+    assert sorted(p.name for p in tmp_path.iterdir() if p.name.startswith(".")) == []  # no temporary file left
+
+
+def test_a_killed_worker_loses_no_text_and_repeats_none(tokenizer, tmp_path):
+    pids, out = tmp_path / "pids", tmp_path / "out"
+    pids.mkdir()
+    loader = SlowTinyBert(str(pids), delay=0.4)
+    failure: list[BaseException] = []
+
+    def run():
+        try:
+            analyze_corpus(loader, TEXTS, engine="ray", workers=2, out=out, batch_size=2, progress=False)
+        except BaseException as exc:  # the run may fail, or Ray may restart the actor and finish
+            failure.append(exc)
+
+    thread = threading.Thread(target=run)
+    thread.start()
+    deadline = time.monotonic() + 120
+    while len(list(out.glob("part-*.parquet"))) < 3 and time.monotonic() < deadline:
+        time.sleep(0.1)
+    started = sorted(int(p.name) for p in pids.iterdir())
+    assert started, "no Ray worker started"
+    os.kill(started[0], signal.SIGKILL)  # a worker process this test's run started
+    thread.join(timeout=240)
+    assert not thread.is_alive()
+    partial = len(list(out.glob("part-*.parquet")))
+    if not failure:  # Ray restarted the actor and finished: take two shards away, as if they had been in flight
+        for shard in sorted(out.glob("part-*.parquet"))[5:7]:
+            shard.unlink()
+    resumed = analyze_corpus(loader, TEXTS, engine="ray", workers=2, out=out, batch_size=2, progress=False)
+    assert_same_rows(resumed, analyze_corpus(tiny_model("bert"), TEXTS, tokenizer, batch_size=2, progress=False))
+    assert partial >= 3 and len(list(out.glob("part-*.parquet"))) == (len(TEXTS) + 1) // 2
+    print(f"killed worker {started[0]}; run {'failed: ' + repr(failure[0])[:80] if failure else 'finished'}")
