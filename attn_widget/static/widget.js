@@ -2925,6 +2925,21 @@ var MAX_SKIPS = 50;
 function pixelSize(layout, scale) {
   return { width: Math.round(layout.width * scale), height: Math.round(layout.height * scale) };
 }
+function fitCanvases(canvas, overlay, layout, edgeLayer) {
+  const dpr = canvas.ownerDocument.defaultView?.devicePixelRatio || 1;
+  const { width, height } = pixelSize(layout, dpr);
+  for (const c of [canvas, overlay]) {
+    c.style.width = `${layout.width}px`;
+    c.style.height = `${layout.height}px`;
+    if (c.width !== width || c.height !== height) {
+      c.width = width;
+      c.height = height;
+      if (c === canvas) edgeLayer.invalidate();
+    }
+  }
+  Object.assign(canvas.dataset, { leftX: String(layout.leftX), rightX: String(layout.rightX), top: String(layout.top), rowHeight: String(layout.rowHeight) });
+  return dpr;
+}
 function createEdgeLayer(canvas, budget = BUDGET) {
   const doc = canvas.ownerDocument;
   const win = (
@@ -3188,10 +3203,6 @@ function equalEdges(a, b) {
 var titleAtEdge = (state) => state.columnNames.length > 0;
 function createComparePane(doc, model, plot, lang) {
   const words = compareWords(lang);
-  const win = (
-    /** @type {Window} */
-    doc.defaultView
-  );
   const row = element(doc, "div", "attnw-panes");
   const mainPane = element(doc, "div", "attnw-pane attnw-pane-main");
   const mainHeading = element(doc, "div", "attnw-pane-heading");
@@ -3233,18 +3244,7 @@ function createComparePane(doc, model, plot, lang) {
   const drawPane = (frame, scene) => {
     const { layout, state } = frame;
     fill();
-    const dpr = win.devicePixelRatio || 1;
-    const { width, height } = pixelSize(layout, dpr);
-    for (const c of [canvas, overlay]) {
-      c.style.width = `${layout.width}px`;
-      c.style.height = `${layout.height}px`;
-      if (c.width !== width || c.height !== height) {
-        c.width = width;
-        c.height = height;
-        if (c === canvas) edgeLayer.invalidate();
-      }
-    }
-    Object.assign(canvas.dataset, { leftX: String(layout.leftX), rightX: String(layout.rightX), top: String(layout.top), rowHeight: String(layout.rowHeight) });
+    const dpr = fitCanvases(canvas, overlay, layout, edgeLayer);
     otherPlot.style.height = `${layout.height}px`;
     otherPlot.style.width = `${layout.width}px`;
     const key = JSON.stringify([layout.width, layout.n, layout.first, layout.last, state.tokens]);
@@ -3717,23 +3717,7 @@ function createView(doc, model, lang) {
   const isDark = () => prefersDarkTable(win.getComputedStyle(root).color);
   let dark = false;
   const drawPicture = (layout, state, scene) => {
-    const dpr = win.devicePixelRatio || 1;
-    const { width, height } = pixelSize(layout, dpr);
-    for (const c of [canvas, overlay]) {
-      c.style.width = `${layout.width}px`;
-      c.style.height = `${layout.height}px`;
-      if (c.width !== width || c.height !== height) {
-        c.width = width;
-        c.height = height;
-        if (c === canvas) edgeLayer.invalidate();
-      }
-    }
-    Object.assign(canvas.dataset, {
-      leftX: String(layout.leftX),
-      rightX: String(layout.rightX),
-      top: String(layout.top),
-      rowHeight: String(layout.rowHeight)
-    });
+    const dpr = fitCanvases(canvas, overlay, layout, edgeLayer);
     plot.style.height = `${layout.height}px`;
     const key = JSON.stringify([layout.width, layout.n, layout.first, layout.last, state.tokens]);
     if (key !== labelsKey) {

@@ -11,7 +11,7 @@ import { tr } from "./i18n.js";
 import { element, formatValue, markHovered, markIdle, renderLabels, renderTitles } from "./overlay.js";
 import { choicesOf } from "./options.js";
 import { createPending } from "./pending.js";
-import { createEdgeLayer, pixelSize } from "./raster.js";
+import { createEdgeLayer, fitCanvases } from "./raster.js";
 import { drawOverlay, isHighlighted, layerScene } from "./scene.js";
 import { columnTitles } from "./state.js";
 import { LABEL_GAP } from "./layout.js";
@@ -35,7 +35,6 @@ const titleAtEdge = (state) => state.columnNames.length > 0;
  */
 export function createComparePane(doc, model, plot, lang) {
   const words = compareWords(lang);
-  const win = /** @type {Window} */ (doc.defaultView);
   const row = element(doc, "div", "attnw-panes");
   const mainPane = element(doc, "div", "attnw-pane attnw-pane-main");
   const mainHeading = element(doc, "div", "attnw-pane-heading");
@@ -74,18 +73,7 @@ export function createComparePane(doc, model, plot, lang) {
   const drawPane = (frame, scene) => {
     const { layout, state } = frame;
     fill();
-    const dpr = win.devicePixelRatio || 1;
-    const { width, height } = pixelSize(layout, dpr);
-    for (const c of [canvas, overlay]) {
-      c.style.width = `${layout.width}px`;
-      c.style.height = `${layout.height}px`;
-      if (c.width !== width || c.height !== height) {
-        c.width = width;
-        c.height = height;
-        if (c === canvas) edgeLayer.invalidate();
-      }
-    }
-    Object.assign(canvas.dataset, { leftX: String(layout.leftX), rightX: String(layout.rightX), top: String(layout.top), rowHeight: String(layout.rowHeight) });
+    const dpr = fitCanvases(canvas, overlay, layout, edgeLayer);
     otherPlot.style.height = `${layout.height}px`;
     otherPlot.style.width = `${layout.width}px`;
     const key = JSON.stringify([layout.width, layout.n, layout.first, layout.last, state.tokens]);

@@ -45,6 +45,30 @@ export function pixelSize(layout, scale) {
 }
 
 /**
+ * Size an edge canvas and the overlay above it to a layout at the page's pixel ratio, and record the
+ * geometry on the edge canvas (data-left-x, ...: for tests and benchmarks).
+ * @param {HTMLCanvasElement} canvas @param {HTMLCanvasElement} overlay @param {import("./layout.js").Layout} layout
+ * @param {{ invalidate: () => void }} edgeLayer  the edge canvas's layer: a new size drops its kept picture
+ * @returns {number} device pixels per CSS pixel
+ */
+export function fitCanvases(canvas, overlay, layout, edgeLayer) {
+  const dpr = canvas.ownerDocument.defaultView?.devicePixelRatio || 1;
+  const { width, height } = pixelSize(layout, dpr);
+  for (const c of [canvas, overlay]) {
+    c.style.width = `${layout.width}px`;
+    c.style.height = `${layout.height}px`;
+    // Setting a canvas's size clears and reallocates its bitmap, even to the same size.
+    if (c.width !== width || c.height !== height) {
+      c.width = width;
+      c.height = height;
+      if (c === canvas) edgeLayer.invalidate();
+    }
+  }
+  Object.assign(canvas.dataset, { leftX: String(layout.leftX), rightX: String(layout.rightX), top: String(layout.top), rowHeight: String(layout.rowHeight) });
+  return dpr;
+}
+
+/**
  * @param {HTMLCanvasElement} canvas  the edge canvas
  * @param {number} [budget]  bytes of kept pictures
  */

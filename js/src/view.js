@@ -28,7 +28,7 @@ import {
   renderTooltip,
 } from "./overlay.js";
 import { createPending } from "./pending.js";
-import { createEdgeLayer, pixelSize } from "./raster.js";
+import { createEdgeLayer, fitCanvases } from "./raster.js";
 import { drawOverlay, isHighlighted, layerScene, modelScene } from "./scene.js";
 import { MEAN_HEAD, columnTitles, hasPinnedRow, headLabel, layerName, rowTitle } from "./state.js";
 import { currentScores, renderStrip, renderStripStatus } from "./strip.js";
@@ -144,24 +144,7 @@ export function createView(doc, model, lang) {
    * @param {import("./scene.js").Scene} scene
    */
   const drawPicture = (layout, state, scene) => {
-    const dpr = win.devicePixelRatio || 1;
-    const { width, height } = pixelSize(layout, dpr);
-    for (const c of [canvas, overlay]) {
-      c.style.width = `${layout.width}px`;
-      c.style.height = `${layout.height}px`;
-      // Setting a canvas's size clears and reallocates its bitmap, even to the same size.
-      if (c.width !== width || c.height !== height) {
-        c.width = width;
-        c.height = height;
-        if (c === canvas) edgeLayer.invalidate();
-      }
-    }
-    Object.assign(canvas.dataset, {
-      leftX: String(layout.leftX),
-      rightX: String(layout.rightX),
-      top: String(layout.top),
-      rowHeight: String(layout.rowHeight),
-    });
+    const dpr = fitCanvases(canvas, overlay, layout, edgeLayer);
     plot.style.height = `${layout.height}px`;
     // Token labels of both outer columns, rebuilt only when they change.
     const key = JSON.stringify([layout.width, layout.n, layout.first, layout.last, state.tokens]);
