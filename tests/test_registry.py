@@ -83,7 +83,7 @@ def test_a_registered_method_reaches_the_widget_exports_and_compare(tokenizer, t
     rows = w.analysis.compare()
     assert set(rows[rows.method == "squared"].layer) == {1, 2, 3}
     # A widget keeps the methods it was made with (its data traits are its own).
-    assert "data_squared" not in AttentionWidget.class_own_traits()
+    assert "data_squared" not in AttentionWidget.class_traits()
 
 
 def test_a_registered_attribution_reaches_the_menu_and_compare(tokenizer, toy_attribution):

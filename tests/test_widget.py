@@ -544,8 +544,9 @@ def test_exports_refuse_state_with_no_faithful_form(name, value, where):
 
 def test_every_synced_trait_is_checked(widget):
     from attn_widget.traits import Choice, Count, FactBytes
+    from attn_widget.widget_traits import WidgetTraits
 
-    traits = AttentionWidget.class_own_traits(sync=True)
+    traits = WidgetTraits.class_own_traits(sync=True)  # the widget's own, declared in widget_traits.py
     facts, checked = set(AttentionWidget._FACTS), set(AttentionWidget._CHECKED)
     static = {name for name, trait in traits.items() if isinstance(trait, (Choice, Count))}
     assert set(traits) == facts | checked | static, "a trait without a check (make it with traits.fact, or tag a check)"
