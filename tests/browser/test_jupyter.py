@@ -154,6 +154,8 @@ def run_in_jupyter(page, url, app, artifacts):
     page.evaluate("window.jupyterapp.commands.execute('apputils:change-theme', { theme: 'JupyterLab Dark' })")
     page.wait_for_function("document.body.dataset.jpThemeLight === 'false'", timeout=30000)
     page.wait_for_function(f"document.querySelector('.attnw-legend').dataset.mid !== {json.dumps(light_mid)}")
+    # JupyterLab shows its splash over the page while it switches themes: the screenshot waits it out.
+    page.wait_for_selector("#jupyterlab-splash", state="detached", timeout=30000)
     text_colour = page.eval_on_selector(".attnw-root", "el => getComputedStyle(el).color")
     channels = [int(c) for c in text_colour[text_colour.index("(") + 1 : -1].split(",")[:3]]
     assert sum(channels) / 3 > 128, f"the widget's text follows the dark theme, got {text_colour}"
