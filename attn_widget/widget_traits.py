@@ -214,13 +214,8 @@ class WidgetTraits(anywidget.AnyWidget):
     # Validation: every trait is checked, whether Python or the front end sets it --------------
     @t.validate(*_FACTS)
     def _check_fact(self, proposal):
-        trait = proposal["trait"]
-        self._refuse_unless_writing(trait.name)
-        check = trait.metadata.get("fact_check")
-        try:
-            return proposal["value"] if check is None else check(self, proposal["value"])
-        except (TypeError, ValueError) as error:
-            raise t.TraitError(str(error)) from None
+        self._refuse_unless_writing(proposal["trait"].name)
+        return self._checked(proposal, "fact_check")
 
     def _refuse_unless_writing(self, name: str) -> None:
         """Facts are written by the widget only (``_setting_facts``)."""
@@ -230,8 +225,13 @@ class WidgetTraits(anywidget.AnyWidget):
 
     @t.validate(*_CHECKED)
     def _check(self, proposal):
-        trait = proposal["trait"]
+        return self._checked(proposal, "check")
+
+    def _checked(self, proposal, key: str):
+        """The value the trait's check (its metadata ``key``; none: the value as given) returns; what the
+        check refuses becomes a TraitError with its message."""
+        check = proposal["trait"].metadata.get(key)
         try:
-            return trait.metadata["check"](self, proposal["value"])
+            return proposal["value"] if check is None else check(self, proposal["value"])
         except (TypeError, ValueError) as error:
             raise t.TraitError(str(error)) from None

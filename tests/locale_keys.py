@@ -22,7 +22,8 @@ def _literals_of_call(text: str, start: int) -> list[str]:
             end = i + 1
             while text[end] != '"':
                 end += 2 if text[end] == "\\" else 1
-            if depth == 0 and not re.search(r"[=!]==\s*$", text[:i]):  # a comparison's operand is no phrase
+            # A comparison's operand (`x === "in"`) is no phrase.
+            if depth == 0 and not re.search(r"[=!]==\s*$", text[max(0, i - 8) : i]):
                 found.append(text[i + 1 : end].replace('\\"', '"'))
             i = end + 1
             continue

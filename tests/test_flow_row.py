@@ -74,7 +74,7 @@ def test_greedy_flow_settles_sinks_where_the_bounds_meet_and_push_relabel_does_t
 
     def kernel(layer, i):
         upper = upper_bounds(flows.cap, layer, i)
-        rev = reversed_stack(flows.cap, layer)
+        rev = reversed_stack(flows, layer)
         return _maxflow_row.sinks_max_flow(flows.cap, flows.cap_t, flows.support, *rev, layer, i, sinks, upper)
 
     # After layer 6 every sink takes all it can (its in-capacity, or the source's 1) and the greedy flow gets there.

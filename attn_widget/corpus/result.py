@@ -12,6 +12,7 @@ import pathlib
 
 import numpy as np
 
+from ..compare import summarise
 from .extras import SEPARATOR
 from .shards import MANIFEST, complete_shards, require_pyarrow
 from .statistics import STATISTICS
@@ -147,16 +148,24 @@ class CorpusResult:
         if not frames:
             return pandas.DataFrame(columns=columns)
         data = pandas.concat(frames, ignore_index=True)
-        rows = []
+        # One long frame per rho column, as compare.correlations gives per text; summarise aggregates them.
+        long = []
         for name in [c for c in data.columns if c.startswith("rho" + SEPARATOR)]:
             _, method, layer, reference = name.split(SEPARATOR)
-            rho = data[name]
             signed = data.get(f"rho_signed{SEPARATOR}{method}{SEPARATOR}{layer}{SEPARATOR}{reference}")
-            mean_signed = signed.mean() if signed is not None else np.nan
-            rows.append(
-                (method, int(layer), reference, rho.mean(), rho.std(), mean_signed, len(rho), int(rho.isna().sum()))
+            rho_signed = signed if signed is not None else np.nan
+            long.append(
+                pandas.DataFrame(
+                    {
+                        "method": method,
+                        "layer": int(layer),
+                        "reference": reference,
+                        "rho": data[name],
+                        "rho_signed": rho_signed,
+                    }
+                )
             )
-        return pandas.DataFrame(rows, columns=columns)
+        return summarise(long)[columns] if long else pandas.DataFrame(columns=columns)
 
     def figure(self, statistic: str = "entropy"):
         """A bokeh heat map, layers (rows, layer 1 at the top) × heads, of the mean of ``statistic`` over the

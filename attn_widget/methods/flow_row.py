@@ -30,14 +30,18 @@ def upper_bounds(cap: np.ndarray, layer: int, i: int) -> np.ndarray:
     return np.minimum(np.minimum(cap[0].sum(axis=0), cap[layer - 1, i].sum()), layered)
 
 
-def reversed_stack(cap: np.ndarray, layer: int) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+def reversed_stack(solver: FlowSolver, layer: int) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """The graph of layers 0..layer with every edge turned round, as the kernel reads a graph: capacities
     ``(layer, n, n)`` with ``rev[k] = cap[layer - 1 - k].T`` (node (m, a) is (layer - m, a)), their
-    transpose and support. Max flow from (layer, j) to (0, i) there is F[i, j] of the original."""
-    from . import _maxflow
-
-    rev = np.ascontiguousarray(cap[:layer][::-1].transpose(0, 2, 1))
-    return rev, np.ascontiguousarray(rev.transpose(0, 2, 1)), _maxflow.support_bounds(rev)
+    transpose and support. Max flow from (layer, j) to (0, i) there is F[i, j] of the original. All three
+    are the solver's own arrays reordered: its transpose, its capacities, its support with rows and columns
+    swapped (first/last column of a row <-> first/last row of a column)."""
+    layers = slice(layer - 1, None, -1)  # layer - 1 down to 0
+    return (
+        np.ascontiguousarray(solver.cap_t[layers]),
+        np.ascontiguousarray(solver.cap[layers]),
+        np.ascontiguousarray(solver.support[[2, 3, 0, 1]][:, layers]),
+    )
 
 
 def row_flows(
@@ -65,7 +69,7 @@ def row_flows(
             out[k] = solver.row(layer, i)
             continue
         upper = upper_bounds(solver.cap, layer, i)
-        rev = reversed_stack(solver.cap, layer)
+        rev = reversed_stack(solver, layer)
         for part in range(workers):
             sinks = np.arange(part, n, workers)  # interleaved: neighbouring sinks cost alike
             tasks.append((k, layer, sinks, np.ascontiguousarray(upper[sinks]), rev))

@@ -454,6 +454,9 @@ function tr(lang, text2, params) {
   const translated = TABLES[lang]?.[text2] ?? text2;
   return params ? translated.replace(/\{(\w+)\}/g, (whole, name) => name in params ? String(params[name]) : whole) : translated;
 }
+function speaker(lang) {
+  return (text2, params) => tr(lang, text2, params);
+}
 function trName(lang, name) {
   const numbered = /^(.*\S) (\d+)$/.exec(name);
   if (TABLES[lang]?.[name] || !numbered) return tr(lang, name);
@@ -518,7 +521,7 @@ function rowAt(layout, y) {
 
 // src/navigate.js
 function navigateWords(lang) {
-  const say = (text2, params) => tr(lang, text2, params);
+  const say = speaker(lang);
   return {
     /** A marker of edges to tokens above or below the window. @param {boolean} up @param {number} count */
     more: (up, count2) => say(up ? "\u2191 {n} more" : "\u2193 {n} more", { n: count2 }),
@@ -715,6 +718,10 @@ var NOT_XML = /[^\t\n\r\u0020-\ud7ff\ue000-\ufffd\u{10000}-\u{10ffff}]/gu;
 function xmlText(text2) {
   return text2.replace(NOT_XML, "\uFFFD");
 }
+function clippedToken(token, max) {
+  const chars = Array.from(displayToken(token));
+  return chars.length > max ? `${chars.slice(0, max - 1).join("")}\u2026` : chars.join("");
+}
 
 // src/overlay.js
 var TOOLTIP_ROWS = 10;
@@ -776,6 +783,25 @@ function markIdle(left, right, edges) {
     }
   }
 }
+function tokenColumns(left, right) {
+  let key = "";
+  let tokens = null;
+  let idleOf = null;
+  return {
+    /** @param {import("./layout.js").Layout} layout @param {{ tokens: string[], special: boolean[] }} state */
+    render(layout, state) {
+      const now = `${layout.width} ${layout.n} ${layout.first} ${layout.last}`;
+      if (now === key && state.tokens === tokens) return;
+      [key, tokens, idleOf] = [now, state.tokens, null];
+      renderLabels(left, layout, state.tokens, state.special, "source");
+      renderLabels(right, layout, state.tokens, state.special, "target");
+    },
+    /** Fade the rows no edge of ``edges`` touches (null: none faded). @param {import("./edges.js").EdgeList | null} edges */
+    markIdle(edges) {
+      if (edges !== idleOf) markIdle(left, right, idleOf = edges);
+    }
+  };
+}
 function markTarget(column, position) {
   for (const label of column.querySelectorAll(".attnw-target-row")) label.classList.remove("attnw-target-row");
   if (position === null || position === void 0) return;
@@ -818,9 +844,7 @@ function renderTooltip(tooltip, { node, tokens, edges, touching, columnTitle, co
   tooltip.hidden = false;
 }
 function quotedToken(doc, token, index) {
-  const chars = Array.from(displayToken(token));
-  const text2 = chars.length > TOOLTIP_TOKEN ? `${chars.slice(0, TOOLTIP_TOKEN - 1).join("")}\u2026` : chars.join("");
-  return ["\u201C", element(doc, "bdi", "attnw-tooltip-text", text2), `\u201D #${index}`];
+  return ["\u201C", element(doc, "bdi", "attnw-tooltip-text", clippedToken(token, TOOLTIP_TOKEN)), `\u201D #${index}`];
 }
 function formatValue(value, integer = false) {
   if (integer) return String(Math.round(value));
@@ -886,8 +910,8 @@ function createMinimap(doc, lang) {
       shown = { top, height, n };
       Object.assign(root.style, { left: `${layout.width + (MINIMAP_ROOM - STRIP) / 2}px`, top: `${top}px`, width: `${STRIP}px`, height: `${height}px` });
       const dpr = doc.defaultView?.devicePixelRatio || 1;
-      canvas.width = Math.round(STRIP * dpr);
-      canvas.height = Math.round(height * dpr);
+      const [w, h] = [Math.round(STRIP * dpr), Math.round(height * dpr)];
+      if (canvas.width !== w || canvas.height !== h) [canvas.width, canvas.height] = [w, h];
       canvas.style.width = `${STRIP}px`;
       canvas.style.height = `${height}px`;
       const ctx = canvas.getContext("2d");
@@ -1196,6 +1220,9 @@ function columnTitles(state) {
   const title = (layer) => state.columnNames[layer]?.map((name) => trName(state.lang, name)).join(" \xB7 ") ?? columnName(state, layer);
   return [title(left), title(right)];
 }
+function titleAtEdge(state) {
+  return state.columnNames.length > 0 && state.view === "layer";
+}
 function layerColumns(state) {
   return [state.method.cumulative ? 0 : state.layer - 1, state.layer];
 }
@@ -1359,7 +1386,7 @@ function reachShading(state, cumulative, focus) {
 
 // src/compare.js
 function compareWords(lang) {
-  const say = (text2, params) => tr(lang, text2, params);
+  const say = speaker(lang);
   return {
     compareWith: say("Compare with"),
     compareWithTitle: say("Draw a second method of the same graph beside this one (off: one method)"),
@@ -1388,14 +1415,16 @@ function compareWords(lang) {
     bothOnOneScale: (a, b) => say("{a} and {b} (one scale)", { a, b })
   };
 }
-var NO_EDGES2 = { source: new Uint16Array(0), target: new Uint16Array(0), weight: new Float64Array(0), count: 0, max: 0, drawnShare: 1 };
+var NO_EDGES2 = { ...NO_EDGES, drawnShare: 1 };
 var PANE_GAP = 16;
 function comparable(a, b) {
   return a.cumulative === b.cumulative && JSON.stringify(a.layers ?? null) === JSON.stringify(b.layers ?? null);
 }
 function compareMeta(state) {
-  if (!state.compareMethod || state.view !== "layer") return null;
-  const other = state.methods.find((m) => m.id === state.compareMethod);
+  return state.view === "layer" ? comparedMethod(state) : null;
+}
+function comparedMethod(state) {
+  const other = state.compareMethod ? state.methods.find((m) => m.id === state.compareMethod) : void 0;
   return other && comparable(other, state.method) ? other : null;
 }
 function sharedScale(a, b) {
@@ -1531,7 +1560,7 @@ function imageScene(state, frame, envelopeOf, layout) {
   const layer = frame.focus?.layer !== void 0 && frame.focus.layer >= 1 ? frame.focus.layer : state.layer;
   const patch = (i) => i !== void 0 && i >= image.prefix ? i - image.prefix : null;
   const name = `\u201C${displayToken(state.tokens[token] ?? "")}\u201D`;
-  const say = (text2, params) => tr(state.lang, text2, params);
+  const say = speaker(state.lang);
   const base = {
     image,
     layout,
@@ -2097,8 +2126,8 @@ var HEADING_HEIGHT = 20;
 function panesOf(picture) {
   const panes = [{ scene: picture.scene, titles: picture.titles, titleAtEdge: picture.titleAtEdge ?? false, heading: picture.heading ?? "", notes: picture.notes ?? [], x: 0 }];
   if (picture.compare) {
-    const { scene, titles, heading, titleAtEdge: titleAtEdge3 } = picture.compare;
-    panes.push({ scene, titles, titleAtEdge: titleAtEdge3, heading, notes: [], x: picture.scene.layout.width + PANE_GAP });
+    const { scene, titles, heading, titleAtEdge: titleAtEdge2 } = picture.compare;
+    panes.push({ scene, titles, titleAtEdge: titleAtEdge2, heading, notes: [], x: picture.scene.layout.width + PANE_GAP });
   }
   return panes;
 }
@@ -2164,7 +2193,7 @@ function svgPane(add, parent, pane, clipId, foreground, text2) {
   add("rect", { x: 0, y: HEADER_HEIGHT, width: layout.width, height: layout.height - HEADER_HEIGHT }, clip);
   const group = add("g", { fill: "none", "stroke-linecap": "round", "clip-path": `url(#${clipId})` }, parent);
   const options = { table: scene.table, signed: scene.signed };
-  const highlighted = scene.bundles.some((b) => b.highlight !== null);
+  const highlighted = isHighlighted(scene);
   const context = highlighted ? add("g", { opacity: CONTEXT_OPACITY }, group) : group;
   for (const bundle of scene.bundles) {
     const { edges, wideFrom: wideFrom2 } = bundle;
@@ -2360,127 +2389,10 @@ function keyAction(state, focused, key, home = 0) {
 }
 function toggledSelection(state, node) {
   const pinned = state.view === "model" ? pinnedModelNode(state) : pinnedNode(state);
-  return JSON.stringify(pinned) === JSON.stringify(node) ? {} : node;
+  return sameNode(pinned, node) ? {} : node;
 }
-
-// src/markers.js
-var TOKEN_CHARS = 12;
-function shortValue(w, integer) {
-  return integer || Math.abs(w) < 0.01 ? formatValue(w, integer) : w.toFixed(2);
-}
-function createMarkers(doc, lang) {
-  const words = navigateWords(lang);
-  const root = element(doc, "div", "attnw-markers");
-  let labels = [];
-  return {
-    root,
-    /** The markers shown, as labels for the downloaded pictures (exporter.js). */
-    labels: () => labels,
-    clear() {
-      root.replaceChildren();
-      labels = [];
-    },
-    /**
-     * @param {import("./navigate.js").Marker[]} markers
-     * @param {import("./layout.js").Layout} layout
-     * @param {string[]} tokens
-     * @param {boolean} integer  the weights are whole numbers
-     */
-    render(markers, layout, tokens, integer) {
-      root.replaceChildren();
-      labels = [];
-      root.style.width = `${layout.width}px`;
-      for (const marker of markers) {
-        const up = marker.direction === "up";
-        const button = (
-          /** @type {HTMLButtonElement} */
-          element(doc, "button", `attnw-marker attnw-marker-${marker.direction} attnw-marker-${marker.side}`)
-        );
-        button.type = "button";
-        button.title = words.markerTitle;
-        const chars = Array.from(displayToken(tokens[marker.index] ?? ""));
-        const token = element(doc, "bdi", "attnw-marker-token", chars.length > TOKEN_CHARS ? `${chars.slice(0, TOKEN_CHARS - 1).join("")}\u2026` : chars.join(""));
-        button.append(`${words.more(up, marker.count)}: \u201C`, token, `\u201D ${shortValue(marker.weight, integer)}`);
-        Object.assign(button.dataset, { count: String(marker.count), index: String(marker.index), side: marker.side, direction: marker.direction });
-        const y = up ? layout.top + layout.first * layout.rowHeight - layout.band : layout.top + (layout.last + 1) * layout.rowHeight;
-        button.style.top = `${y}px`;
-        button.style.height = `${layout.band}px`;
-        if (marker.side === "source") button.style.left = "0px";
-        else button.style.right = "0px";
-        root.append(button);
-        const [x, anchor] = marker.side === "source" ? [
-          2,
-          /** @type {const} */
-          "start"
-        ] : [
-          layout.width - 2,
-          /** @type {const} */
-          "end"
-        ];
-        labels.push({ text: button.textContent ?? "", x, y: y + layout.band / 2, anchor });
-      }
-    }
-  };
-}
-
-// src/navigate_view.js
-function windowOf(layout) {
-  return { start: layout.first, size: layout.last - layout.first + 1 };
-}
-function createNavigationView(doc, lang) {
-  const minimap = createMinimap(doc, lang);
-  const markers = createMarkers(doc, lang);
-  return {
-    minimap,
-    markers,
-    /** Elements to place in the plot. */
-    roots: [markers.root, minimap.root],
-    /**
-     * @param {import("./frames.js").LayerFrame} frame @param {import("./scene.js").Scene} scene @param {boolean} dark
-     */
-    paintLayer(frame, scene, dark) {
-      const { layout, edges, state, focus } = frame;
-      const highlight = scene.bundles[0]?.highlight ?? null;
-      const shown = layout.band > 0 && frame.available ? offWindowMarkers(edges, windowOf(layout), highlight) : [];
-      markers.render(shown, layout, state.tokens, Boolean(state.method.integer));
-      const values = isLong(layout.n) ? minimapValues(edges, layout.n, focus) : null;
-      minimap.paint(values && { layout, values, table: colormap(dark ? "dark" : "light"), ink: scene.ink });
-    },
-    /**
-     * The whole-model view: one marker above and one below for every layer's edges leaving the
-     * window (the traced paths' under a highlight), at the left; the strongest relative to its
-     * layer's largest weight (colours are scaled per layer). The minimap shows the last layer's
-     * column mass.
-     * @param {import("./frames.js").ModelFrame} frame @param {import("./scene.js").Scene} scene @param {boolean} dark
-     */
-    paintModel(frame, scene, dark) {
-      const { layout, perLayer } = frame;
-      const merged = /* @__PURE__ */ new Map();
-      if (layout.band > 0) {
-        perLayer.forEach((edges, l) => {
-          const bundle = scene.bundles[l];
-          const highlighted = scene.bundles.some((b) => b.highlight !== null);
-          for (const m of offWindowMarkers(edges, windowOf(layout), highlighted ? bundle?.highlight ?? /* @__PURE__ */ new Set() : null)) {
-            const share = edges.max > 0 ? Math.abs(m.weight) / edges.max : 0;
-            const seen = merged.get(m.direction);
-            if (!seen) merged.set(m.direction, { ...m, side: "source", share });
-            else {
-              seen.count += m.count;
-              if (share > seen.share) Object.assign(seen, { index: m.index, weight: m.weight, share });
-            }
-          }
-        });
-      }
-      markers.render([...merged.values()], layout, frame.state.tokens, false);
-      const last = perLayer[perLayer.length - 1];
-      const values = isLong(layout.n) && last ? minimapValues(last, layout.n, null) : null;
-      minimap.paint(values && { layout, values, table: colormap(dark ? "dark" : "light"), ink: scene.ink });
-    },
-    hide() {
-      minimap.paint(null);
-      markers.clear();
-    }
-  };
+function sameNode(a, b) {
+  return JSON.stringify(a) === JSON.stringify(b);
 }
 
 // src/navigate_events.js
@@ -2577,7 +2489,7 @@ function createNavigation(model, navigation, currentFrame, focusedRow) {
     // Enter on a marker is the button's
   ];
   const firstRow = () => current()?.window.start ?? 0;
-  return { onWheel, onKey, reveal, firstRow, listeners, windowOf };
+  return { onWheel, onKey, reveal, firstRow, listeners };
 }
 
 // src/controls.js
@@ -2590,7 +2502,7 @@ function enterCommits(commit) {
   };
 }
 function createControls(doc, model, lang) {
-  const say = (text2, params) => tr(lang, text2, params);
+  const say = speaker(lang);
   const choices = (trait) => choicesOf(trait).map(([value, text2]) => [value, say(text2)]);
   const nav = navigateWords(lang);
   const root = element(doc, "div", "attnw-controls");
@@ -2844,7 +2756,7 @@ function option(doc, value, text2) {
 
 // src/pending.js
 function createPending(doc, model, lang) {
-  const say = (text2, params) => tr(lang, text2, params);
+  const say = speaker(lang);
   const root = element(doc, "div", "attnw-pending");
   root.setAttribute("role", "status");
   const message = element(doc, "p", "attnw-pending-message");
@@ -3200,7 +3112,6 @@ function equalEdges(a, b) {
 }
 
 // src/compare_pane.js
-var titleAtEdge = (state) => state.columnNames.length > 0;
 function createComparePane(doc, model, plot, lang) {
   const words = compareWords(lang);
   const row = element(doc, "div", "attnw-panes");
@@ -3235,7 +3146,7 @@ function createComparePane(doc, model, plot, lang) {
   row.append(mainPane, otherPane);
   const edgeLayer = createEdgeLayer(canvas);
   mainHeading.hidden = otherPane.hidden = true;
-  let labelsKey = "";
+  const columns = tokenColumns(labelsLeft, labelsRight);
   let shown = null;
   let mainHeadingText = "";
   const fill = () => {
@@ -3247,16 +3158,11 @@ function createComparePane(doc, model, plot, lang) {
     const dpr = fitCanvases(canvas, overlay, layout, edgeLayer);
     otherPlot.style.height = `${layout.height}px`;
     otherPlot.style.width = `${layout.width}px`;
-    const key = JSON.stringify([layout.width, layout.n, layout.first, layout.last, state.tokens]);
-    if (key !== labelsKey) {
-      labelsKey = key;
-      renderLabels(labelsLeft, layout, state.tokens, state.special, "source");
-      renderLabels(labelsRight, layout, state.tokens, state.special, "target");
-    }
+    columns.render(layout, state);
     const wide = titleAtEdge(state);
     titleRight.style.left = wide ? "" : `${layout.rightX + LABEL_GAP}px`;
     titleRight.style.right = wide ? "0px" : "";
-    markIdle(labelsLeft, labelsRight, state.segments.length > 1 && frame.available ? frame.edges : null);
+    columns.markIdle(state.segments.length > 1 && frame.available ? frame.edges : null);
     renderTitles(titleLeft, titleRight, columnTitles(state));
     canvas.dataset.edgesFrom = edgeLayer.show(scene, dpr);
     const highlighted = isHighlighted(scene);
@@ -3425,8 +3331,7 @@ function createCompareControls(doc, model, lang) {
           })
         );
       }
-      const other = state.methods.find((m) => m.id === state.compareMethod);
-      menu.value = other && comparable(other, state.method) ? other.id : "";
+      menu.value = comparedMethod(state)?.id ?? "";
       menu.disabled = state.view !== "layer";
       menu.title = state.view === "layer" ? words.compareWithTitle : words.singleLayerOnly;
       mode.value = state.compareMode;
@@ -3472,7 +3377,7 @@ function explanationOf(method, lang = "en") {
 
 // src/heads_draw.js
 function createHeadsGrid(doc, lang) {
-  const say = (text2, params) => tr(lang, text2, params);
+  const say = speaker(lang);
   const win = (
     /** @type {Window} */
     doc.defaultView
@@ -3572,6 +3477,126 @@ function capitalised2(text2) {
   return text2.charAt(0).toUpperCase() + text2.slice(1);
 }
 
+// src/markers.js
+var TOKEN_CHARS = 12;
+function shortValue(w, integer) {
+  return integer || Math.abs(w) < 0.01 ? formatValue(w, integer) : w.toFixed(2);
+}
+function createMarkers(doc, lang) {
+  const words = navigateWords(lang);
+  const root = element(doc, "div", "attnw-markers");
+  let labels = [];
+  return {
+    root,
+    /** The markers shown, as labels for the downloaded pictures (exporter.js). */
+    labels: () => labels,
+    clear() {
+      root.replaceChildren();
+      labels = [];
+    },
+    /**
+     * @param {import("./navigate.js").Marker[]} markers
+     * @param {import("./layout.js").Layout} layout
+     * @param {string[]} tokens
+     * @param {boolean} integer  the weights are whole numbers
+     */
+    render(markers, layout, tokens, integer) {
+      root.replaceChildren();
+      labels = [];
+      root.style.width = `${layout.width}px`;
+      for (const marker of markers) {
+        const up = marker.direction === "up";
+        const button = (
+          /** @type {HTMLButtonElement} */
+          element(doc, "button", `attnw-marker attnw-marker-${marker.direction} attnw-marker-${marker.side}`)
+        );
+        button.type = "button";
+        button.title = words.markerTitle;
+        const token = element(doc, "bdi", "attnw-marker-token", clippedToken(tokens[marker.index] ?? "", TOKEN_CHARS));
+        button.append(`${words.more(up, marker.count)}: \u201C`, token, `\u201D ${shortValue(marker.weight, integer)}`);
+        Object.assign(button.dataset, { count: String(marker.count), index: String(marker.index), side: marker.side, direction: marker.direction });
+        const y = up ? layout.top + layout.first * layout.rowHeight - layout.band : layout.top + (layout.last + 1) * layout.rowHeight;
+        button.style.top = `${y}px`;
+        button.style.height = `${layout.band}px`;
+        if (marker.side === "source") button.style.left = "0px";
+        else button.style.right = "0px";
+        root.append(button);
+        const [x, anchor] = marker.side === "source" ? [
+          2,
+          /** @type {const} */
+          "start"
+        ] : [
+          layout.width - 2,
+          /** @type {const} */
+          "end"
+        ];
+        labels.push({ text: button.textContent ?? "", x, y: y + layout.band / 2, anchor });
+      }
+    }
+  };
+}
+
+// src/navigate_view.js
+function windowOf(layout) {
+  return { start: layout.first, size: layout.last - layout.first + 1 };
+}
+function createNavigationView(doc, lang) {
+  const minimap = createMinimap(doc, lang);
+  const markers = createMarkers(doc, lang);
+  return {
+    minimap,
+    markers,
+    /** Elements to place in the plot. */
+    roots: [markers.root, minimap.root],
+    /**
+     * @param {import("./frames.js").LayerFrame} frame @param {import("./scene.js").Scene} scene @param {boolean} dark
+     */
+    paintLayer(frame, scene, dark) {
+      const { layout, edges, state, focus } = frame;
+      const highlight = scene.bundles[0]?.highlight ?? null;
+      const shown = layout.band > 0 && frame.available ? offWindowMarkers(edges, windowOf(layout), highlight) : [];
+      markers.render(shown, layout, state.tokens, Boolean(state.method.integer));
+      const values = isLong(layout.n) ? minimapValues(edges, layout.n, focus) : null;
+      minimap.paint(values && { layout, values, table: colormap(dark ? "dark" : "light"), ink: scene.ink });
+    },
+    /**
+     * The whole-model view: one marker above and one below for every layer's edges leaving the
+     * window (the traced paths' under a highlight), at the left; the strongest relative to its
+     * layer's largest weight (colours are scaled per layer). The minimap shows the last layer's
+     * column mass.
+     * @param {import("./frames.js").ModelFrame} frame @param {import("./scene.js").Scene} scene @param {boolean} dark
+     */
+    paintModel(frame, scene, dark) {
+      const { layout, perLayer } = frame;
+      const merged = /* @__PURE__ */ new Map();
+      if (layout.band > 0) {
+        const highlighted = isHighlighted(scene);
+        const shown = windowOf(layout);
+        perLayer.forEach((edges, l) => {
+          const bundle = scene.bundles[l];
+          for (const m of offWindowMarkers(edges, shown, highlighted ? bundle?.highlight ?? /* @__PURE__ */ new Set() : null)) {
+            const share = edges.max > 0 ? Math.abs(m.weight) / edges.max : 0;
+            const seen = merged.get(m.direction);
+            if (!seen) merged.set(m.direction, { ...m, side: "source", share });
+            else {
+              seen.count += m.count;
+              if (share > seen.share) Object.assign(seen, { index: m.index, weight: m.weight, share });
+            }
+          }
+        });
+      }
+      markers.render([...merged.values()], layout, frame.state.tokens, false);
+      const last = perLayer[perLayer.length - 1];
+      const values = isLong(layout.n) && last ? minimapValues(last, layout.n, null) : null;
+      minimap.paint(values && { layout, values, table: colormap(dark ? "dark" : "light"), ink: scene.ink });
+    },
+    hide() {
+      minimap.paint(null);
+      markers.clear();
+    }
+  };
+}
+
 // src/strip.js
 function currentScores(data, target, method, n) {
   if (!method || data.status !== "done" || data.target !== target || data.method !== method || !data.values) {
@@ -3631,9 +3656,6 @@ function layerPhrase(state) {
   const counted = tr(state.lang, "layer {layer} of {n}", { layer: state.layer, n: state.nLayers });
   return state.layerNames.length ? `${layerName(state, state.layer)} (${counted})` : counted;
 }
-function titleAtEdge2(state) {
-  return state.columnNames.length > 0 && state.view === "layer";
-}
 function windowNote(layout, lang) {
   const nav = navigateWords(lang);
   const rows = layout.band > 0 ? ` \xB7 ${nav.rows(layout.first, layout.last, layout.n)}` : "";
@@ -3644,7 +3666,7 @@ function modelKind(state) {
   return tr(state.lang, state.causal ? "decoder (causal)" : "encoder");
 }
 function createView(doc, model, lang) {
-  const say = (text2, params) => tr(lang, text2, params);
+  const say = speaker(lang);
   const nav = navigateWords(lang);
   const win = (
     /** @type {Window} */
@@ -3712,21 +3734,14 @@ function createView(doc, model, lang) {
   const body = element(doc, "div", "attnw-body");
   body.append(graph, side);
   root.append(controls.root, caption, explain.panel, problem, body);
-  let labelsKey = "";
-  let idleOf = null;
+  const columns = tokenColumns(labelsLeft, labelsRight);
   const isDark = () => prefersDarkTable(win.getComputedStyle(root).color);
   let dark = false;
   const drawPicture = (layout, state, scene) => {
     const dpr = fitCanvases(canvas, overlay, layout, edgeLayer);
     plot.style.height = `${layout.height}px`;
-    const key = JSON.stringify([layout.width, layout.n, layout.first, layout.last, state.tokens]);
-    if (key !== labelsKey) {
-      labelsKey = key;
-      idleOf = null;
-      renderLabels(labelsLeft, layout, state.tokens, state.special, "source");
-      renderLabels(labelsRight, layout, state.tokens, state.special, "target");
-    }
-    const wide = titleAtEdge2(state);
+    columns.render(layout, state);
+    const wide = titleAtEdge(state);
     titleRight.style.left = wide ? "" : `${layout.rightX + LABEL_GAP}px`;
     titleRight.style.right = wide ? "0px" : "";
     canvas.dataset.edgesFrom = edgeLayer.show(scene, dpr);
@@ -3758,8 +3773,7 @@ function createView(doc, model, lang) {
     saveSvg.disabled = false;
     drawPicture(layout, state, scene);
     Object.assign(canvas.dataset, { edges: String(edges.count), view: "layer" });
-    const idle = state.segments.length > 1 && available ? edges : null;
-    if (idle !== idleOf) markIdle(labelsLeft, labelsRight, idleOf = idle);
+    columns.markIdle(state.segments.length > 1 && available ? edges : null);
     canvas.setAttribute(
       "aria-label",
       say("{method}, {layer}, {heads}: {edges} edges between {n} tokens", { method: state.method.label, layer: layerPhrase(state), heads: headLabel(state), edges: edges.count, n: state.tokens.length })
@@ -3827,7 +3841,7 @@ function createView(doc, model, lang) {
     renderTitles(titleLeft, titleRight, columnTitles(state));
     markHovered(root, null);
     markTarget(labelsRight, null);
-    if (idleOf !== null) markIdle(labelsLeft, labelsRight, idleOf = null);
+    columns.markIdle(null);
     const drawn = state.methods.find((m) => m.id === state.method.graph);
     const graph2 = state.method.cumulative && drawn ? say("edges: {graph} of each layer ({heads}); dots: how much of the focused input reaches each token", { graph: drawn.label, heads: headLabel({ ...state, method: drawn, head: MEAN_HEAD }) }) : headLabel(state);
     caption.textContent = `${state.method.label} \xB7 ${say("whole model, {n} layers", { n: state.nLayers })} \xB7 ${graph2} \xB7 ${say("colours scaled per layer")}${windowNote(layout, lang)}`;
@@ -3899,7 +3913,7 @@ function createView(doc, model, lang) {
       scene,
       tokens: state.tokens,
       titles: columnTitles(state),
-      titleAtEdge: titleAtEdge2(state),
+      titleAtEdge: titleAtEdge(state),
       caption: caption.textContent ?? "",
       foreground: dark ? "#e6e6e6" : "#111111",
       background: dark ? "#111111" : "#ffffff",
@@ -3975,7 +3989,7 @@ function renderView(model, el) {
           frame = frameOf2();
           if (pointer && rowsMoved) {
             const under = nodeUnder(pointer);
-            if (JSON.stringify(under) !== JSON.stringify(hovered)) hovered = under, frame = frameOf2();
+            if (!sameNode(under, hovered)) hovered = under, frame = frameOf2();
           }
           rowsMoved = false;
           scene = frame.kind === "model" ? view.paintModel(frame) : view.paintLayer(frame);
@@ -3995,18 +4009,19 @@ function renderView(model, el) {
       return;
     }
     const ahead = other ? neighbourStates(state).filter((next) => next.view === "layer" && next.method.id === state.method.id) : neighbourStates(state);
-    view.drawAhead(ahead.map((next) => () => {
-      if (other) return compareFrames(next, other, width, envelopeOf, null).main;
-      return next.view === "model" ? modelFrame(next, width, envelopeOf, null) : layerFrame(next, width, envelopeOf, null);
-    }));
-    if (compared?.mode === "side") view.drawAheadCompare(ahead.map((next) => () => compareFrames(
-      next,
-      /** @type {import("./state.js").MethodMeta} */
-      other,
-      width,
-      envelopeOf,
-      null
-    ).second));
+    if (other) {
+      const pairs = ahead.map((next) => {
+        let made;
+        return () => made ?? (made = compareFrames(next, other, width, envelopeOf, null));
+      });
+      view.drawAhead(pairs.map((pair) => () => pair().main));
+      if (compared?.mode === "side") view.drawAheadCompare(pairs.map((pair) => () => pair().second));
+    } else {
+      view.drawAhead(ahead.map((next) => () => (
+        // (none in the heads view)
+        next.view === "model" ? modelFrame(next, width, envelopeOf, null) : layerFrame(next, width, envelopeOf, null)
+      )));
+    }
     const ended = win.performance.now();
     view.root.dataset.paintEnd = String(ended);
     view.root.dataset.paintMs = (ended - started).toFixed(3);
@@ -4063,7 +4078,7 @@ function renderView(model, el) {
   };
   const hoverWith = (find) => (event) => {
     const node = find(event);
-    if (JSON.stringify(node) === JSON.stringify(hovered)) return;
+    if (sameNode(node, hovered)) return;
     hovered = node;
     schedule();
   };

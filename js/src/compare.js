@@ -3,8 +3,8 @@
 // the two pictures show, computed from the state; no DOM here (compare_pane.js draws it).
 
 import { sliceEdges, filterEdges } from "./edges.js";
-import { tr } from "./i18n.js";
-import { dataOf, layerFrame } from "./frames.js";
+import { speaker } from "./i18n.js";
+import { dataOf, layerFrame, NO_EDGES as NO_DRAWN_EDGES } from "./frames.js";
 import { sliceIndex } from "./state.js";
 
 /**
@@ -12,8 +12,7 @@ import { sliceIndex } from "./state.js";
  * @param {string} lang
  */
 export function compareWords(lang) {
-  /** @param {string} text @param {Record<string, string | number>} [params] */
-  const say = (text, params) => tr(lang, text, params);
+  const say = speaker(lang);
   return {
     compareWith: say("Compare with"),
     compareWithTitle: say("Draw a second method of the same graph beside this one (off: one method)"),
@@ -45,7 +44,7 @@ export function compareWords(lang) {
 }
 
 /** @type {import("./edges.js").EdgeList & { drawnShare: number }} */
-const NO_EDGES = { source: new Uint16Array(0), target: new Uint16Array(0), weight: new Float64Array(0), count: 0, max: 0, drawnShare: 1 };
+const NO_EDGES = { ...NO_DRAWN_EDGES, drawnShare: 1 };
 
 /** CSS pixels between the two panes. */
 export const PANE_GAP = 16;
@@ -76,8 +75,15 @@ export function comparable(a, b) {
  * @param {import("./state.js").ViewState} state
  */
 export function compareMeta(state) {
-  if (!state.compareMethod || state.view !== "layer") return null;
-  const other = state.methods.find((m) => m.id === state.compareMethod);
+  return state.view === "layer" ? comparedMethod(state) : null;
+}
+
+/**
+ * The compared method when one is set, listed and comparable with the shown method, whatever the view.
+ * @param {import("./state.js").ViewState} state
+ */
+export function comparedMethod(state) {
+  const other = state.compareMethod ? state.methods.find((m) => m.id === state.compareMethod) : undefined;
   return other && comparable(other, state.method) ? other : null;
 }
 

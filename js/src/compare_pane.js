@@ -3,17 +3,17 @@
 // "Compare as" controls, and what the legend and caption add. Token text reaches the page
 // through textContent only.
 
-import { comparable, compareWords } from "./compare.js";
+import { comparable, comparedMethod, compareWords } from "./compare.js";
 import { CONTEXT_FILTER, CONTEXT_OPACITY } from "./draw.js";
 import { edgesOfNode } from "./edges.js";
 import { labelled, option } from "./controls.js";
 import { tr } from "./i18n.js";
-import { element, formatValue, markHovered, markIdle, renderLabels, renderTitles } from "./overlay.js";
+import { element, formatValue, markHovered, renderTitles, tokenColumns } from "./overlay.js";
 import { choicesOf } from "./options.js";
 import { createPending } from "./pending.js";
 import { createEdgeLayer, fitCanvases } from "./raster.js";
 import { drawOverlay, isHighlighted, layerScene } from "./scene.js";
-import { columnTitles } from "./state.js";
+import { columnTitles, titleAtEdge } from "./state.js";
 import { LABEL_GAP } from "./layout.js";
 
 /**
@@ -24,8 +24,6 @@ import { LABEL_GAP } from "./layout.js";
  * @property {boolean} titleAtEdge  the right title ends at the pane's right edge (long titles)
  */
 
-/** Titles that name both token lists' states are long: the right one ends at the pane's edge (as view.js's). @param {import("./state.js").ViewState} state */
-const titleAtEdge = (state) => state.columnNames.length > 0;
 
 /**
  * @param {Document} doc
@@ -57,7 +55,7 @@ export function createComparePane(doc, model, plot, lang) {
   row.append(mainPane, otherPane);
   const edgeLayer = createEdgeLayer(canvas);
   mainHeading.hidden = otherPane.hidden = true;
-  let labelsKey = "";
+  const columns = tokenColumns(labelsLeft, labelsRight);
   /** @type {PanePicture | null} */
   let shown = null;
   let mainHeadingText = "";
@@ -76,17 +74,12 @@ export function createComparePane(doc, model, plot, lang) {
     const dpr = fitCanvases(canvas, overlay, layout, edgeLayer);
     otherPlot.style.height = `${layout.height}px`;
     otherPlot.style.width = `${layout.width}px`;
-    const key = JSON.stringify([layout.width, layout.n, layout.first, layout.last, state.tokens]);
-    if (key !== labelsKey) {
-      labelsKey = key;
-      renderLabels(labelsLeft, layout, state.tokens, state.special, "source");
-      renderLabels(labelsRight, layout, state.tokens, state.special, "target");
-    }
+    columns.render(layout, state);
     const wide = titleAtEdge(state);
     titleRight.style.left = wide ? "" : `${layout.rightX + LABEL_GAP}px`;
     titleRight.style.right = wide ? "0px" : "";
     // Token lists (an encoder-decoder's): rows this kind of attention does not touch are faded.
-    markIdle(labelsLeft, labelsRight, state.segments.length > 1 && frame.available ? frame.edges : null);
+    columns.markIdle(state.segments.length > 1 && frame.available ? frame.edges : null);
     renderTitles(titleLeft, titleRight, columnTitles(state));
     canvas.dataset.edgesFrom = edgeLayer.show(scene, dpr);
     const highlighted = isHighlighted(scene);
@@ -261,8 +254,7 @@ export function createCompareControls(doc, model, lang) {
         );
       }
       // A compared method that draws another graph than the one now shown reads as off.
-      const other = state.methods.find((m) => m.id === state.compareMethod);
-      menu.value = other && comparable(other, state.method) ? other.id : "";
+      menu.value = comparedMethod(state)?.id ?? "";
       menu.disabled = state.view !== "layer";
       menu.title = state.view === "layer" ? words.compareWithTitle : words.singleLayerOnly;
       mode.value = state.compareMode;

@@ -2,7 +2,7 @@
 // scores. Controls write to the model; the model's change events update the controls, so
 // Python-side changes show up too.
 
-import { tr } from "./i18n.js";
+import { speaker } from "./i18n.js";
 import { element } from "./overlay.js";
 import { navigateWords, shownWindow } from "./navigate.js";
 import { choicesOf } from "./options.js";
@@ -35,8 +35,7 @@ function enterCommits(commit) {
  * @returns {Controls}
  */
 export function createControls(doc, model, lang) {
-  /** @param {string} text @param {Record<string, string | number>} [params] */
-  const say = (text, params) => tr(lang, text, params);
+  const say = speaker(lang);
   /** A choice option's menu entries in the widget's language. @param {string} trait @returns {Array<[string, string]>} */
   const choices = (trait) => choicesOf(trait).map(([value, text]) => [value, say(text)]);
   const nav = navigateWords(lang);

@@ -8,7 +8,7 @@ import { PANE_GAP as COMPARE_GAP } from "./compare.js";
 import { PANEL_GAP } from "./image.js";
 import { paintImagePanel, panelPicture, svgImagePanel } from "./image_draw.js";
 import { edgeEndY, HEADER_HEIGHT, isDrawn, isLabelled, LABEL_GAP, rowCenter } from "./layout.js";
-import { drawScene } from "./scene.js";
+import { drawScene, isHighlighted } from "./scene.js";
 import { displayToken, xmlText } from "./text.js";
 
 const SVG = "http://www.w3.org/2000/svg";
@@ -131,7 +131,7 @@ function svgPane(add, parent, pane, clipId, foreground, text) {
   const group = add("g", { fill: "none", "stroke-linecap": "round", "clip-path": `url(#${clipId})` }, parent);
   const options = { table: scene.table, signed: scene.signed };
   // Under a highlight the other edges are grey context, one group at CONTEXT_OPACITY, as on screen.
-  const highlighted = scene.bundles.some((b) => b.highlight !== null);
+  const highlighted = isHighlighted(scene);
   const context = highlighted ? add("g", { opacity: CONTEXT_OPACITY }, group) : group;
   for (const bundle of scene.bundles) {
     const { edges, wideFrom } = bundle;

@@ -79,7 +79,7 @@ function filteredSlice(env, slice, filter) {
 }
 
 /** @type {import("./edges.js").EdgeList} */
-const NO_EDGES = {
+export const NO_EDGES = {
   source: new Uint16Array(0),
   target: new Uint16Array(0),
   weight: new Float64Array(0),

@@ -2,7 +2,7 @@
 // map per layer and head, the layer marks and column names around it, a line naming the cell
 // under the pointer, and the colour key.
 
-import { tr } from "./i18n.js";
+import { speaker } from "./i18n.js";
 import { colormap } from "./colormap.js";
 import { cellAt, cellOrigin, cellSlice, headName, MARGIN_LEFT, MARGIN_TOP, slicePixels, tableBytes } from "./heads_grid.js";
 import { element } from "./overlay.js";
@@ -10,8 +10,7 @@ import { headLabel, layerMark, layerName } from "./state.js";
 
 /** @param {Document} doc @param {string} lang  the language of the words (i18n.js) */
 export function createHeadsGrid(doc, lang) {
-  /** @param {string} text @param {Record<string, string | number>} [params] */
-  const say = (text, params) => tr(lang, text, params);
+  const say = speaker(lang);
   const win = /** @type {Window} */ (doc.defaultView);
   const root = element(doc, "div", "attnw-heads");
   root.hidden = true;

@@ -23,6 +23,15 @@ export function tr(lang, text, params) {
 }
 
 /**
+ * `tr` bound to one language: what each module calls `say`.
+ * @param {string} lang
+ * @returns {(text: string, params?: Record<string, string | number>) => string}
+ */
+export function speaker(lang) {
+  return (text, params) => tr(lang, text, params);
+}
+
+/**
  * A name made in Python ("decoder 2", "Encoder output"): translated whole, or as its words
  * before a trailing number ("decoder {n}").
  * @param {string} lang @param {string} name

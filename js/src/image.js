@@ -2,7 +2,7 @@
 // where the panel goes, the focused token's row of the selected method over the patch grid (the
 // heat map), and which patch is under a point. No DOM and no drawing here (image_draw.js draws).
 
-import { tr } from "./i18n.js";
+import { speaker } from "./i18n.js";
 import { rowCoverage, rowEntries } from "./codec.js";
 import { colormap } from "./colormap.js";
 import { dataOf } from "./frames.js";
@@ -138,8 +138,7 @@ export function imageScene(state, frame, envelopeOf, layout) {
   const layer = frame.focus?.layer !== undefined && frame.focus.layer >= 1 ? frame.focus.layer : state.layer;
   const patch = (/** @type {number | undefined} */ i) => (i !== undefined && i >= image.prefix ? i - image.prefix : null);
   const name = `“${displayToken(state.tokens[token] ?? "")}”`;
-  /** @param {string} text @param {Record<string, string | number>} [params] */
-  const say = (text, params) => tr(state.lang, text, params);
+  const say = speaker(state.lang);
   const base = {
     image, layout, token, layer, heat: null, max: 0, signed: false, table: colormap("heat"),
     outline: patch(frame.focus?.index), pinned: patch(frame.pinned?.index),

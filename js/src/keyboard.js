@@ -57,5 +57,10 @@ export function keyAction(state, focused, key, home = 0) {
  */
 export function toggledSelection(state, node) {
   const pinned = state.view === "model" ? pinnedModelNode(state) : pinnedNode(state);
-  return JSON.stringify(pinned) === JSON.stringify(node) ? {} : node;
+  return sameNode(pinned, node) ? {} : node;
+}
+
+/** The same node (of either view), or both none. @param {object | null} a @param {object | null} b */
+export function sameNode(a, b) {
+  return JSON.stringify(a) === JSON.stringify(b);
 }

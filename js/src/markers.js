@@ -5,7 +5,7 @@
 
 import { navigateWords } from "./navigate.js";
 import { element, formatValue } from "./overlay.js";
-import { displayToken } from "./text.js";
+import { clippedToken } from "./text.js";
 
 /** Characters of the strongest token a marker shows at most. */
 const TOKEN_CHARS = 12;
@@ -47,8 +47,7 @@ export function createMarkers(doc, lang) {
         const button = /** @type {HTMLButtonElement} */ (element(doc, "button", `attnw-marker attnw-marker-${marker.direction} attnw-marker-${marker.side}`));
         button.type = "button";
         button.title = words.markerTitle;
-        const chars = Array.from(displayToken(tokens[marker.index] ?? ""));
-        const token = element(doc, "bdi", "attnw-marker-token", chars.length > TOKEN_CHARS ? `${chars.slice(0, TOKEN_CHARS - 1).join("")}…` : chars.join(""));
+        const token = element(doc, "bdi", "attnw-marker-token", clippedToken(tokens[marker.index] ?? "", TOKEN_CHARS));
         button.append(`${words.more(up, marker.count)}: “`, token, `” ${shortValue(marker.weight, integer)}`);
         Object.assign(button.dataset, { count: String(marker.count), index: String(marker.index), side: marker.side, direction: marker.direction });
         const y = up ? layout.top + layout.first * layout.rowHeight - layout.band : layout.top + (layout.last + 1) * layout.rowHeight;

@@ -44,8 +44,9 @@ export function createMinimap(doc, lang) {
       shown = { top, height, n };
       Object.assign(root.style, { left: `${layout.width + (MINIMAP_ROOM - STRIP) / 2}px`, top: `${top}px`, width: `${STRIP}px`, height: `${height}px` });
       const dpr = doc.defaultView?.devicePixelRatio || 1;
-      canvas.width = Math.round(STRIP * dpr);
-      canvas.height = Math.round(height * dpr);
+      const [w, h] = [Math.round(STRIP * dpr), Math.round(height * dpr)];
+      // Setting a canvas's size clears and reallocates its bitmap, even to the same size.
+      if (canvas.width !== w || canvas.height !== h) [canvas.width, canvas.height] = [w, h];
       canvas.style.width = `${STRIP}px`;
       canvas.style.height = `${height}px`;
       const ctx = canvas.getContext("2d");

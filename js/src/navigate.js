@@ -2,7 +2,7 @@
 // row, rows shown]), and how the wheel, the keys, the minimap and the markers of edges that
 // leave the window change it. Pure arithmetic: render.js and navigate_events.js apply it.
 
-import { tr } from "./i18n.js";
+import { speaker } from "./i18n.js";
 import { LEGIBLE_ROW, MAX_PLOT_HEIGHT } from "./layout.js";
 
 /**
@@ -10,8 +10,7 @@ import { LEGIBLE_ROW, MAX_PLOT_HEIGHT } from "./layout.js";
  * @param {string} lang
  */
 export function navigateWords(lang) {
-  /** @param {string} text @param {Record<string, string | number>} [params] */
-  const say = (text, params) => tr(lang, text, params);
+  const say = speaker(lang);
   return {
     /** A marker of edges to tokens above or below the window. @param {boolean} up @param {number} count */
     more: (up, count) => say(up ? "↑ {n} more" : "↓ {n} more", { n: count }),

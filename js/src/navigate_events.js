@@ -2,7 +2,6 @@
 // writes the `window` trait (so the kernel sees where the user is), and the change redraws.
 
 import { centredOn, keyWindow, legibleRows, revealed, shownWindow, traitOf, wheelRows, wheelScroll, zoomed } from "./navigate.js";
-import { windowOf } from "./navigate_view.js";
 import { readState } from "./state.js";
 
 /**
@@ -119,5 +118,5 @@ export function createNavigation(model, navigation, currentFrame, focusedRow) {
   ];
   /** The first row shown (the trait's, which a key may have changed since the last paint). */
   const firstRow = () => current()?.window.start ?? 0;
-  return { onWheel, onKey, reveal, firstRow, listeners, windowOf };
+  return { onWheel, onKey, reveal, firstRow, listeners };
 }

@@ -6,6 +6,7 @@ import { isLong } from "./frames.js";
 import { createMarkers } from "./markers.js";
 import { createMinimap } from "./minimap.js";
 import { minimapValues, offWindowMarkers } from "./navigate.js";
+import { isHighlighted } from "./scene.js";
 
 /** The rows a layout shows, as a window. @param {import("./layout.js").Layout} layout */
 export function windowOf(layout) {
@@ -46,10 +47,11 @@ export function createNavigationView(doc, lang) {
       /** @type {Map<string, import("./navigate.js").Marker & { share: number }>} */
       const merged = new Map();
       if (layout.band > 0) {
+        const highlighted = isHighlighted(scene);
+        const shown = windowOf(layout);
         perLayer.forEach((edges, l) => {
           const bundle = scene.bundles[l];
-          const highlighted = scene.bundles.some((b) => b.highlight !== null);
-          for (const m of offWindowMarkers(edges, windowOf(layout), highlighted ? (bundle?.highlight ?? new Set()) : null)) {
+          for (const m of offWindowMarkers(edges, shown, highlighted ? (bundle?.highlight ?? new Set()) : null)) {
             const share = edges.max > 0 ? Math.abs(m.weight) / edges.max : 0;
             const seen = merged.get(m.direction);
             if (!seen) merged.set(m.direction, { ...m, side: "source", share });

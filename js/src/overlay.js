@@ -4,7 +4,7 @@
 import { tr } from "./i18n.js";
 import { colorAt } from "./colormap.js";
 import { HEADER_HEIGHT, isLabelled, LABEL_GAP, rowCenter } from "./layout.js";
-import { displayToken } from "./text.js";
+import { clippedToken, displayToken } from "./text.js";
 
 const TOOLTIP_ROWS = 10;
 /** Characters of a token the tooltip shows at most (a label's title shows all of it). */
@@ -89,6 +89,34 @@ export function markIdle(left, right, edges) {
 }
 
 /**
+ * The token labels of a plot's two outer columns, rebuilt only when the rows shown or the tokens change
+ * (the tokens compared by reference: readState passes the trait's own array on), and their faded
+ * (idle) rows, marked only when the edges that decide them change.
+ * @param {HTMLElement} left @param {HTMLElement} right
+ */
+export function tokenColumns(left, right) {
+  let key = "";
+  /** @type {string[] | null} */
+  let tokens = null;
+  /** @type {import("./edges.js").EdgeList | null} */
+  let idleOf = null;
+  return {
+    /** @param {import("./layout.js").Layout} layout @param {{ tokens: string[], special: boolean[] }} state */
+    render(layout, state) {
+      const now = `${layout.width} ${layout.n} ${layout.first} ${layout.last}`;
+      if (now === key && state.tokens === tokens) return;
+      [key, tokens, idleOf] = [now, state.tokens, null];
+      renderLabels(left, layout, state.tokens, state.special, "source");
+      renderLabels(right, layout, state.tokens, state.special, "target");
+    },
+    /** Fade the rows no edge of ``edges`` touches (null: none faded). @param {import("./edges.js").EdgeList | null} edges */
+    markIdle(edges) {
+      if (edges !== idleOf) markIdle(left, right, (idleOf = edges));
+    },
+  };
+}
+
+/**
  * Mark the target position (the row compared with the token scores) in the right column.
  * @param {HTMLElement} column
  * @param {number | null | undefined} position
@@ -167,9 +195,7 @@ export function renderTooltip(
  * @param {Document} doc @param {string} token @param {number} index
  */
 function quotedToken(doc, token, index) {
-  const chars = Array.from(displayToken(token));
-  const text = chars.length > TOOLTIP_TOKEN ? `${chars.slice(0, TOOLTIP_TOKEN - 1).join("")}…` : chars.join("");
-  return ["“", element(doc, "bdi", "attnw-tooltip-text", text), `” #${index}`];
+  return ["“", element(doc, "bdi", "attnw-tooltip-text", clippedToken(token, TOOLTIP_TOKEN)), `” #${index}`];
 }
 
 /**

@@ -2,7 +2,7 @@
 // on request (attention flow for long inputs): a button to ask the kernel for it, and
 // the running job's progress with a cancel button.
 
-import { tr } from "./i18n.js";
+import { speaker } from "./i18n.js";
 import { element } from "./overlay.js";
 
 /**
@@ -20,8 +20,7 @@ import { element } from "./overlay.js";
  * @param {string} lang  the language of the words (i18n.js)
  */
 export function createPending(doc, model, lang) {
-  /** @param {string} text @param {Record<string, string | number>} [params] */
-  const say = (text, params) => tr(lang, text, params);
+  const say = speaker(lang);
   const root = element(doc, "div", "attnw-pending");
   root.setAttribute("role", "status");
   const message = element(doc, "p", "attnw-pending-message");

@@ -7,7 +7,7 @@ import { download, paintPng, svgOf } from "./exporter.js";
 import { envelopeCache, layerFrame, modelFrame } from "./frames.js";
 import { headsFrame } from "./heads_grid.js";
 import { imageScene, panelLayout, patchAt, patchNode } from "./image.js";
-import { keyAction, toggledSelection } from "./keyboard.js";
+import { keyAction, sameNode, toggledSelection } from "./keyboard.js";
 import { nodeAt } from "./layout.js";
 import { modelNodeAt } from "./model_view.js";
 import { createNavigation } from "./navigate_events.js";
@@ -98,7 +98,7 @@ function renderView(model, el) {
           // The rows moved under a resting pointer (wheel, keys, minimap): it hovers the row now under it.
           if (pointer && rowsMoved) {
             const under = nodeUnder(pointer);
-            if (JSON.stringify(under) !== JSON.stringify(hovered)) (hovered = under), (frame = frameOf());
+            if (!sameNode(under, hovered)) (hovered = under), (frame = frameOf());
           }
           rowsMoved = false;
           scene = frame.kind === "model" ? view.paintModel(frame) : view.paintLayer(frame);
@@ -119,11 +119,19 @@ function renderView(model, el) {
     }
     // With a comparison: the neighbouring layers and heads of the first pane, as it draws them.
     const ahead = other ? neighbourStates(state).filter((next) => next.view === "layer" && next.method.id === state.method.id) : neighbourStates(state);
-    view.drawAhead(ahead.map((next) => () => { // (none in the heads view)
-      if (other) return compareFrames(next, other, width, envelopeOf, null).main;
-      return next.view === "model" ? modelFrame(next, width, envelopeOf, null) : layerFrame(next, width, envelopeOf, null);
-    }));
-    if (compared?.mode === "side") view.drawAheadCompare(ahead.map((next) => () => compareFrames(next, /** @type {import("./state.js").MethodMeta} */ (other), width, envelopeOf, null).second));
+    if (other) {
+      // Each neighbour's comparison is made once, when either pane draws it ahead first.
+      const pairs = ahead.map((next) => {
+        /** @type {import("./compare.js").CompareFrames | undefined} */
+        let made;
+        return () => (made ??= compareFrames(next, other, width, envelopeOf, null));
+      });
+      view.drawAhead(pairs.map((pair) => () => pair().main));
+      if (compared?.mode === "side") view.drawAheadCompare(pairs.map((pair) => () => pair().second));
+    } else {
+      view.drawAhead(ahead.map((next) => () => // (none in the heads view)
+        next.view === "model" ? modelFrame(next, width, envelopeOf, null) : layerFrame(next, width, envelopeOf, null)));
+    }
     // For benchmarks and tests: when the last picture was finished and how long it took.
     const ended = win.performance.now();
     view.root.dataset.paintEnd = String(ended);
@@ -189,7 +197,7 @@ function renderView(model, el) {
   /** @param {(event: MouseEvent) => import("./keyboard.js").Node | null} find @returns {(event: PointerEvent) => void} */
   const hoverWith = (find) => (event) => {
     const node = find(event);
-    if (JSON.stringify(node) === JSON.stringify(hovered)) return;
+    if (sameNode(node, hovered)) return;
     hovered = node;
     schedule();
   };

@@ -330,6 +330,11 @@ export function columnTitles(state) {
   return [title(left), title(right)];
 }
 
+/** Titles that name both token lists' states are long: the right one ends at the plot's edge. @param {ViewState} state */
+export function titleAtEdge(state) {
+  return state.columnNames.length > 0 && state.view === "layer";
+}
+
 /** The columns 0..L the single-layer view joins: the method's sources and the selected layer. @param {ViewState} state */
 function layerColumns(state) {
   return [state.method.cumulative ? 0 : state.layer - 1, state.layer];

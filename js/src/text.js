@@ -42,3 +42,12 @@ const NOT_XML = /[^\t\n\r\u0020-\ud7ff\ue000-\ufffd\u{10000}-\u{10ffff}]/gu;
 export function xmlText(text) {
   return text.replace(NOT_XML, "\ufffd");
 }
+
+/**
+ * A token as displayToken shows it, cut to ``max`` characters (code points) with an ellipsis.
+ * @param {string} token @param {number} max
+ */
+export function clippedToken(token, max) {
+  const chars = Array.from(displayToken(token));
+  return chars.length > max ? `${chars.slice(0, max - 1).join("")}…` : chars.join("");
+}

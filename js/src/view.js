@@ -10,7 +10,7 @@ import { CONTEXT_FILTER, CONTEXT_OPACITY } from "./draw.js";
 import { edgesOfNode } from "./edges.js";
 import { createExplain } from "./explain.js";
 import { legendOf } from "./export_legend.js";
-import { tr } from "./i18n.js";
+import { speaker, tr } from "./i18n.js";
 import { createHeadsGrid } from "./heads_draw.js";
 import { createImagePanel } from "./image_draw.js";
 import { navigateWords } from "./navigate.js";
@@ -20,28 +20,22 @@ import {
   element,
   formatValue,
   markHovered,
-  markIdle,
   markTarget,
-  renderLabels,
   renderLegend,
   renderTitles,
   renderTooltip,
+  tokenColumns,
 } from "./overlay.js";
 import { createPending } from "./pending.js";
 import { createEdgeLayer, fitCanvases } from "./raster.js";
 import { drawOverlay, isHighlighted, layerScene, modelScene } from "./scene.js";
-import { MEAN_HEAD, columnTitles, hasPinnedRow, headLabel, layerName, rowTitle } from "./state.js";
+import { columnTitles, hasPinnedRow, headLabel, layerName, MEAN_HEAD, rowTitle, titleAtEdge } from "./state.js";
 import { currentScores, renderStrip, renderStripStatus } from "./strip.js";
 
 /** "layer 3 of 6", or "decoder 2 (layer 5 of 8)" where layers have names. @param {import("./state.js").ViewState} state */
 function layerPhrase(state) {
   const counted = tr(state.lang, "layer {layer} of {n}", { layer: state.layer, n: state.nLayers });
   return state.layerNames.length ? `${layerName(state, state.layer)} (${counted})` : counted;
-}
-
-/** Titles that name both token lists' states are long: the right one ends at the plot's edge. @param {import("./state.js").ViewState} state */
-function titleAtEdge(state) {
-  return state.columnNames.length > 0 && state.view === "layer";
 }
 
 /**
@@ -66,8 +60,7 @@ function modelKind(state) {
  * @param {string} lang  the language of the widget's words (i18n.js); a change makes a new view
  */
 export function createView(doc, model, lang) {
-  /** @param {string} text @param {Record<string, string | number>} [params] */
-  const say = (text, params) => tr(lang, text, params);
+  const say = speaker(lang);
   const nav = navigateWords(lang);
   const win = /** @type {Window} */ (doc.defaultView);
   const root = element(doc, "div", "attnw-root");
@@ -130,9 +123,7 @@ export function createView(doc, model, lang) {
   const body = element(doc, "div", "attnw-body");
   body.append(graph, side);
   root.append(controls.root, caption, explain.panel, problem, body);
-  let labelsKey = "";
-  /** @type {import("./edges.js").EdgeList | null} the edges whose idle rows the labels show */
-  let idleOf = null;
+  const columns = tokenColumns(labelsLeft, labelsRight);
 
   /** The host's theme is dark: its text colour is light. */
   const isDark = () => prefersDarkTable(win.getComputedStyle(root).color);
@@ -146,14 +137,7 @@ export function createView(doc, model, lang) {
   const drawPicture = (layout, state, scene) => {
     const dpr = fitCanvases(canvas, overlay, layout, edgeLayer);
     plot.style.height = `${layout.height}px`;
-    // Token labels of both outer columns, rebuilt only when they change.
-    const key = JSON.stringify([layout.width, layout.n, layout.first, layout.last, state.tokens]);
-    if (key !== labelsKey) {
-      labelsKey = key;
-      idleOf = null;
-      renderLabels(labelsLeft, layout, state.tokens, state.special, "source");
-      renderLabels(labelsRight, layout, state.tokens, state.special, "target");
-    }
+    columns.render(layout, state);
     const wide = titleAtEdge(state);
     titleRight.style.left = wide ? "" : `${layout.rightX + LABEL_GAP}px`;
     titleRight.style.right = wide ? "0px" : "";
@@ -196,8 +180,7 @@ export function createView(doc, model, lang) {
     drawPicture(layout, state, scene);
     Object.assign(canvas.dataset, { edges: String(edges.count), view: "layer" });
     // Token lists (an encoder-decoder's): rows a kind of attention does not touch are faded.
-    const idle = state.segments.length > 1 && available ? edges : null;
-    if (idle !== idleOf) markIdle(labelsLeft, labelsRight, (idleOf = idle));
+    columns.markIdle(state.segments.length > 1 && available ? edges : null);
     canvas.setAttribute(
       "aria-label",
       say("{method}, {layer}, {heads}: {edges} edges between {n} tokens", { method: state.method.label, layer: layerPhrase(state), heads: headLabel(state), edges: edges.count, n: state.tokens.length }),
@@ -269,7 +252,7 @@ export function createView(doc, model, lang) {
     renderTitles(titleLeft, titleRight, columnTitles(state));
     markHovered(root, null);
     markTarget(labelsRight, null);
-    if (idleOf !== null) markIdle(labelsLeft, labelsRight, (idleOf = null));
+    columns.markIdle(null);
     const drawn = state.methods.find((m) => m.id === state.method.graph);
     const graph = state.method.cumulative && drawn
       ? say("edges: {graph} of each layer ({heads}); dots: how much of the focused input reaches each token", { graph: drawn.label, heads: headLabel({ ...state, method: drawn, head: MEAN_HEAD }) })
