@@ -441,7 +441,8 @@ var zh_default = {
   "|y \u2212 y\xACj|: the change of the target when token j is replaced by the mask token (else unk, else pad).": "|y \u2212 y\xACj|\uFF1A\u628A token j \u6362\u6210\u63A9\u7801 token\uFF08\u6CA1\u6709\u5219\u7528 unk\uFF0C\u518D\u6CA1\u6709\u5219\u7528 pad\uFF09\u65F6\u76EE\u6807\u7684\u53D8\u5316\u3002",
   "\u2026 and {n} more": "\u2026\u2026\u8FD8\u6709 {n} \u4E2A",
   "\u2191 {n} more": "\u2191 \u53E6\u6709 {n} \u6761",
-  "\u2193 {n} more": "\u2193 \u53E6\u6709 {n} \u6761"
+  "\u2193 {n} more": "\u2193 \u53E6\u6709 {n} \u6761",
+  "{b}: {n} edges drawn": "{b}\uFF1A\u753B\u51FA {n} \u6761\u8FB9"
 };
 
 // src/i18n.js
@@ -1403,6 +1404,8 @@ function compareWords(lang) {
     besides: (a, b) => say("{a} (left) and {b} (right)", { a, b }),
     /** @param {string} a @param {number} max @param {string} b @param {number} maxB @param {(v: number) => string} f */
     sharedScale: (a, max, b, maxB, f) => say("One colour scale for both panes: the largest edge is {largest} ({a}: {max}, {b}: {maxB})", { largest: f(Math.max(max, maxB)), a, max: f(max), b, maxB: f(maxB) }),
+    /** The second pane's drawn edges, beside the first pane's coverage line. @param {string} b @param {number} count */
+    paneEdges: (b, count2) => say("{b}: {n} edges drawn", { b, n: count2 }),
     /** @param {string} a @param {string} b */
     differenceScale: (a, b) => say("Red: {a} is larger; blue: {b} is larger; grey: equal (0 at the centre)", { a, b }),
     /** @param {number} count */
@@ -2140,6 +2143,7 @@ function frameOf(picture) {
   const panelX = graphWidth + PANEL_GAP;
   return { width: image ? panelX + image.layout.width : graphWidth, body, height: body + CAPTION_HEIGHT + (legend ? LEGEND_HEIGHT : 0), panelX, top };
 }
+var HALO_WIDTH = 4;
 function labelsOf({ scene, tokens, notes = [] }) {
   const { layout } = scene;
   const labels = [];
@@ -2155,7 +2159,7 @@ function labelsOf({ scene, tokens, notes = [] }) {
       "start"
     ) });
   }
-  return [...labels, ...notes];
+  return [...labels, ...notes.map((note) => ({ ...note, halo: true }))];
 }
 function svgOf(doc, picture) {
   const { width, height, body, panelX, top } = frameOf(picture);
@@ -2172,14 +2176,22 @@ function svgOf(doc, picture) {
   svg.setAttribute("font-family", "sans-serif");
   svg.setAttribute("font-size", "12");
   add("rect", { width: "100%", height: "100%", fill: picture.background }, svg);
-  const text2 = (content, x, y, anchor, weight = "normal", parent = svg) => {
-    const node = add("text", { x, y, "text-anchor": anchor, "dominant-baseline": "middle", fill: picture.foreground, "font-weight": weight }, parent);
+  const text2 = (content, x, y, anchor, weight = "normal", parent = svg, halo = false) => {
+    const outline = halo ? { stroke: picture.background, "stroke-width": HALO_WIDTH, "paint-order": "stroke", "stroke-linejoin": "round" } : {};
+    const node = add("text", { x, y, "text-anchor": anchor, "dominant-baseline": "middle", fill: picture.foreground, "font-weight": weight, ...outline }, parent);
     node.textContent = xmlText(content);
   };
   panesOf(picture).forEach((pane, p) => {
     if (pane.heading) text2(pane.heading, pane.x, HEADING_HEIGHT / 2, "start", "bold");
     const g = top || pane.x ? add("g", { transform: `translate(${pane.x} ${top})` }, svg) : svg;
-    svgPane(add, g, { ...pane, tokens: picture.tokens }, `attnw-band${p ? `-${p}` : ""}`, picture.foreground, (content, x, y, anchor, weight) => text2(content, x, y, anchor, weight, g));
+    svgPane(
+      add,
+      g,
+      { ...pane, tokens: picture.tokens },
+      `attnw-band${p ? `-${p}` : ""}`,
+      picture.foreground,
+      (content, x, y, anchor, weight, halo) => text2(content, x, y, anchor, weight, g, halo)
+    );
   });
   if (picture.image) svgImagePanel(add, svg, picture.image, panelX, 0, text2);
   text2(picture.caption, 0, body + 12, "start");
@@ -2222,7 +2234,7 @@ function svgPane(add, parent, pane, clipId, foreground, text2) {
   text2(pane.titles[0], 0, 10, "start", "bold");
   if (pane.titleAtEdge) text2(pane.titles[1], layout.width, 10, "end", "bold");
   else text2(pane.titles[1], layout.rightX + LABEL_GAP, 10, "start", "bold");
-  for (const label of labelsOf(pane)) text2(label.text, label.x, label.y, label.anchor);
+  for (const label of labelsOf(pane)) text2(label.text, label.x, label.y, label.anchor, "normal", label.halo);
 }
 function paintPng(canvas, picture, scale = 2) {
   const { width, height, body, panelX, top } = frameOf(picture);
@@ -2252,6 +2264,10 @@ function paintPng(canvas, picture, scale = 2) {
     ctx.font = "12px sans-serif";
     for (const label of labelsOf({ ...pane, tokens: picture.tokens })) {
       ctx.textAlign = label.anchor === "end" ? "right" : "left";
+      if (label.halo) {
+        Object.assign(ctx, { strokeStyle: picture.background, lineWidth: HALO_WIDTH, lineJoin: "round" });
+        ctx.strokeText(label.text, label.x, label.y);
+      }
       ctx.fillText(label.text, label.x, label.y);
     }
     ctx.setTransform(scale, 0, 0, scale, 0, 0);
@@ -3220,7 +3236,10 @@ function createComparePane(doc, model, plot, lang) {
       } else shown = null;
       const note = frames.mode === "side" ? words.sharedScale(a, frames.maxMain, b, frames.maxOther, f) : words.differenceScale(a, b);
       legend.append(element(doc, "span", "attnw-legend-coverage attnw-legend-compare", note));
-      if (frames.mode === "difference") {
+      if (frames.mode === "side") {
+        legend.querySelector(".attnw-legend-coverage")?.prepend(`${a}: `);
+        if (otherShown) legend.append(element(doc, "span", "attnw-legend-coverage attnw-legend-compare", words.paneEdges(b, second.edges.count)));
+      } else {
         const coverage = legend.querySelector(".attnw-legend-coverage");
         if (coverage) coverage.textContent = words.differenceEdges(frames.main.edges.count);
         const high = legend.querySelectorAll(".attnw-legend-label")[1];

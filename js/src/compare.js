@@ -30,6 +30,8 @@ export function compareWords(lang) {
     /** @param {string} a @param {number} max @param {string} b @param {number} maxB @param {(v: number) => string} f */
     sharedScale: (a, max, b, maxB, f) =>
       say("One colour scale for both panes: the largest edge is {largest} ({a}: {max}, {b}: {maxB})", { largest: f(Math.max(max, maxB)), a, max: f(max), b, maxB: f(maxB) }),
+    /** The second pane's drawn edges, beside the first pane's coverage line. @param {string} b @param {number} count */
+    paneEdges: (b, count) => say("{b}: {n} edges drawn", { b, n: count }),
     /** @param {string} a @param {string} b */
     differenceScale: (a, b) => say("Red: {a} is larger; blue: {b} is larger; grey: equal (0 at the centre)", { a, b }),
     /** @param {number} count */

@@ -140,7 +140,11 @@ export function createComparePane(doc, model, plot, lang) {
       } else shown = null;
       const note = frames.mode === "side" ? words.sharedScale(a, frames.maxMain, b, frames.maxOther, f) : words.differenceScale(a, b);
       legend.append(element(doc, "span", "attnw-legend-coverage attnw-legend-compare", note));
-      if (frames.mode === "difference") {
+      if (frames.mode === "side") {
+        // The view's coverage line is the first pane's: name it, and give the second pane's count.
+        legend.querySelector(".attnw-legend-coverage")?.prepend(`${a}: `);
+        if (otherShown) legend.append(element(doc, "span", "attnw-legend-coverage attnw-legend-compare", words.paneEdges(b, second.edges.count)));
+      } else {
         const coverage = legend.querySelector(".attnw-legend-coverage");
         if (coverage) coverage.textContent = words.differenceEdges(frames.main.edges.count);
         const high = legend.querySelectorAll(".attnw-legend-label")[1];

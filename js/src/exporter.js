@@ -59,10 +59,14 @@ function frameOf(picture) {
   return { width: image ? panelX + image.layout.width : graphWidth, body, height: body + CAPTION_HEIGHT + (legend ? LEGEND_HEIGHT : 0), panelX, top };
 }
 
+/** Width of the background-coloured outline round a note's letters, so that it reads over the edges it lies on. */
+const HALO_WIDTH = 4;
+
 /**
- * Token labels beside the outer columns, for the rows the view shows, and the pane's notes.
+ * Token labels beside the outer columns, for the rows the view shows, and the pane's notes (these with
+ * `halo`: they lie over edges, as the on-screen markers do over their own background).
  * @param {{ scene: import("./scene.js").Scene, tokens: string[], notes?: { text: string, x: number, y: number, anchor: "start" | "end" }[] }} pane
- * @returns {{ text: string, x: number, y: number, anchor: "start" | "end" }[]}
+ * @returns {{ text: string, x: number, y: number, anchor: "start" | "end", halo?: boolean }[]}
  */
 function labelsOf({ scene, tokens, notes = [] }) {
   const { layout } = scene;
@@ -73,7 +77,7 @@ function labelsOf({ scene, tokens, notes = [] }) {
     labels.push({ text, x: layout.leftX - LABEL_GAP, y: rowCenter(layout, i), anchor: /** @type {const} */ ("end") });
     labels.push({ text, x: layout.rightX + LABEL_GAP, y: rowCenter(layout, i), anchor: /** @type {const} */ ("start") });
   }
-  return [...labels, ...notes];
+  return [...labels, ...notes.map((note) => ({ ...note, halo: true }))];
 }
 
 /**
@@ -97,15 +101,19 @@ export function svgOf(doc, picture) {
   svg.setAttribute("font-family", "sans-serif");
   svg.setAttribute("font-size", "12");
   add("rect", { width: "100%", height: "100%", fill: picture.background }, svg);
-  /** @param {string} content @param {number} x @param {number} y @param {string} anchor @param {string} [weight] @param {Element} [parent] */
-  const text = (content, x, y, anchor, weight = "normal", parent = svg) => {
-    const node = add("text", { x, y, "text-anchor": anchor, "dominant-baseline": "middle", fill: picture.foreground, "font-weight": weight }, parent);
+  /** @param {string} content @param {number} x @param {number} y @param {string} anchor @param {string} [weight] @param {Element} [parent] @param {boolean} [halo] */
+  const text = (content, x, y, anchor, weight = "normal", parent = svg, halo = false) => {
+    /** @type {Record<string, string | number>} */
+    const outline = halo ? { stroke: picture.background, "stroke-width": HALO_WIDTH, "paint-order": "stroke", "stroke-linejoin": "round" } : {};
+    const node = add("text", { x, y, "text-anchor": anchor, "dominant-baseline": "middle", fill: picture.foreground, "font-weight": weight, ...outline }, parent);
     node.textContent = xmlText(content); // serialised with escaping: token text stays text
   };
   panesOf(picture).forEach((pane, p) => {
     if (pane.heading) text(pane.heading, pane.x, HEADING_HEIGHT / 2, "start", "bold");
     const g = top || pane.x ? add("g", { transform: `translate(${pane.x} ${top})` }, svg) : svg;
-    svgPane(add, g, { ...pane, tokens: picture.tokens }, `attnw-band${p ? `-${p}` : ""}`, picture.foreground, (content, x, y, anchor, weight) => text(content, x, y, anchor, weight, g));
+    svgPane(add, g, { ...pane, tokens: picture.tokens }, `attnw-band${p ? `-${p}` : ""}`, picture.foreground, (content, x, y, anchor, weight, halo) =>
+      text(content, x, y, anchor, weight, g, halo),
+    );
   });
   if (picture.image) svgImagePanel(add, svg, picture.image, panelX, 0, text);
   text(picture.caption, 0, body + 12, "start");
@@ -120,7 +128,7 @@ export function svgOf(doc, picture) {
  * @param {{ scene: import("./scene.js").Scene, tokens: string[], titles: [string, string], titleAtEdge: boolean, notes: { text: string, x: number, y: number, anchor: "start" | "end" }[] }} pane
  * @param {string} clipId
  * @param {string} foreground
- * @param {(content: string, x: number, y: number, anchor: string, weight?: string) => void} text
+ * @param {(content: string, x: number, y: number, anchor: string, weight?: string, halo?: boolean) => void} text
  */
 function svgPane(add, parent, pane, clipId, foreground, text) {
   const { scene } = pane;
@@ -161,7 +169,7 @@ function svgPane(add, parent, pane, clipId, foreground, text) {
   text(pane.titles[0], 0, 10, "start", "bold");
   if (pane.titleAtEdge) text(pane.titles[1], layout.width, 10, "end", "bold");
   else text(pane.titles[1], layout.rightX + LABEL_GAP, 10, "start", "bold");
-  for (const label of labelsOf(pane)) text(label.text, label.x, label.y, label.anchor);
+  for (const label of labelsOf(pane)) text(label.text, label.x, label.y, label.anchor, "normal", label.halo);
 }
 
 /**
@@ -198,6 +206,10 @@ export function paintPng(canvas, picture, scale = 2) {
     ctx.font = "12px sans-serif";
     for (const label of labelsOf({ ...pane, tokens: picture.tokens })) {
       ctx.textAlign = label.anchor === "end" ? "right" : "left";
+      if (label.halo) {
+        Object.assign(ctx, { strokeStyle: picture.background, lineWidth: HALO_WIDTH, lineJoin: "round" });
+        ctx.strokeText(label.text, label.x, label.y);
+      }
       ctx.fillText(label.text, label.x, label.y);
     }
     ctx.setTransform(scale, 0, 0, scale, 0, 0);

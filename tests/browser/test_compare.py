@@ -90,6 +90,10 @@ def test_side_by_side_draws_both_methods_on_one_scale(browser, page_server, mini
     assert legend_max == pytest.approx(max(np.abs(a).max(), np.abs(b).max()), rel=1e-3)
     assert abs(np.abs(a).max() - np.abs(b).max()) > 0.05 * legend_max  # the panes' own scales would differ
     assert "One colour scale for both panes" in page.inner_text(".attnw-legend")
+    # Each pane's edge count is named with its method (the view's coverage line is the first pane's).
+    legend = page.inner_text(".attnw-legend")
+    main_edges, other_edges = (int(page.get_attribute(c, "data-edges")) for c in (MAIN, COMPARE))
+    assert f"Attention rollout: {main_edges} edges" in legend and f"Attention flow: {other_edges} edges drawn" in legend
     # Pinned in the right pane, "it" is traced in both (the README's picture).
     it = w.tokens.index("it")
     g = geometry_of(page, COMPARE)

@@ -250,7 +250,9 @@ def test_whole_model_view_scrolls_the_same_window(browser, page_server, long_wid
     page.close()
 
 
-def test_downloaded_svg_has_the_window_its_markers_and_no_edge_outside(browser, page_server, long_widget, tmp_path):
+def test_downloaded_svg_has_the_window_its_markers_and_no_edge_outside(
+    browser, page_server, long_widget, tmp_path, artifacts
+):
     page, errors = open_widget(browser, page_server, long_widget)
     page.evaluate("window.model.set('window', [50, 30]); window.model.save_changes()")
     wait_painted_window(page, 50)
@@ -259,11 +261,19 @@ def test_downloaded_svg_has_the_window_its_markers_and_no_edge_outside(browser, 
     with page.expect_download() as info:
         page.click(".attnw-save-svg")
     info.value.save_as(tmp_path / "long.svg")
+    with page.expect_download() as info:
+        page.click(".attnw-save-png")
+    info.value.save_as(artifacts / "long-window-download.png")
     root = ET.parse(tmp_path / "long.svg").getroot()
     ns = "{http://www.w3.org/2000/svg}"
     texts = [node.text for node in root.iter(f"{ns}text")]
     for marker in markers:
         assert marker in texts, f"the picture carries the marker {marker!r}"
+    # Markers lie over edges: each is outlined in the background colour, so that it stays legible.
+    background = root.find(f"{ns}rect").get("fill")
+    for node in root.iter(f"{ns}text"):
+        outlined = node.get("stroke") == background and node.get("paint-order") == "stroke"
+        assert outlined == (node.text in markers), node.text
     assert [t for t in texts if t in long_widget.tokens][:1] == [long_widget.tokens[50]], "labels start at row 50"
     # An edge is drawn when it touches a row shown: as many paths as such edges in the payload.
     touching = [(s, t) for s, t, _ in drawn_edges(long_widget) if 50 <= s < 80 or 50 <= t < 80]
