@@ -192,6 +192,21 @@ def test_head_importance_is_the_gradient_of_a_head_mask(tokenizer):
         np.testing.assert_allclose(importance[i], gradient.abs().numpy(), rtol=1e-8, atol=1e-10)
 
 
+def test_a_text_whose_target_fails_keeps_its_statistics(tokenizer):
+    model = tiny_model("bert")
+    fifth = targets.function(lambda outputs: outputs[0][:, 4, :5].sum(-1), description="the fifth token")
+    texts = ["the cat", "the cat sat on the mat", "the dog"]  # 4, 8 and 4 tokens: no fifth token in two
+    result = analyze_corpus(model, texts, tokenizer, target=fifth, progress=False)
+    errors = result.texts["error"]
+    assert errors.isna().tolist() == [False, True, False]
+    assert "statistics are kept" in errors[0] and "IndexError" in errors[0]
+    assert not np.isnan(result.values("entropy")).any()
+    importance = result.values("importance")
+    assert np.isnan(importance[[0, 2]]).all() and not np.isnan(importance[1]).any()
+    counts = result.heads.groupby("statistic")["count"].max()
+    assert counts["entropy"] == 3 and counts["importance"] == 1
+
+
 def test_agreement_averages_the_compare_protocol_over_texts(tokenizer):
     model = tiny_model("bert")
     target = targets.function(lambda outputs: outputs[0][:, 0, :5].sum(-1), description="first five of [CLS]")

@@ -6,6 +6,8 @@ from __future__ import annotations
 import os
 import pathlib
 import signal
+import subprocess
+import sys
 import threading
 import time
 
@@ -88,3 +90,46 @@ def test_a_killed_worker_loses_no_text_and_repeats_none(tokenizer, tmp_path):
     assert_same_rows(resumed, analyze_corpus(tiny_model("bert"), TEXTS, tokenizer, batch_size=2, progress=False))
     assert partial >= 3 and len(list(out.glob("part-*.parquet"))) == (len(TEXTS) + 1) // 2
     print(f"killed worker {started[0]}; run {'failed: ' + repr(failure[0])[:80] if failure else 'finished'}")
+
+
+DRIVER = """
+import sys, ray
+sys.path[:0] = sys.argv[1].split({sep!r})
+from corpus_helpers import SlowTinyBert
+from attn_widget.corpus import analyze_corpus
+ray.init(address=sys.argv[2], log_to_driver=False, runtime_env={{"env_vars": {{"PYTHONPATH": sys.argv[1]}}}})
+texts = {texts!r}
+loader = SlowTinyBert(sys.argv[3], 0.4)
+analyze_corpus(loader, texts, engine="ray", workers=2, out=sys.argv[4], batch_size=2, progress=False)
+"""
+
+
+def test_a_killed_run_resumes_without_losing_or_repeating_a_text(tokenizer, tmp_path):
+    """The whole run dies (its driver process killed, as a crash or a closed terminal would): Ray ends its
+    actors, shards in flight are lost, and a rerun finishes the rest."""
+    pids, out = tmp_path / "pids", tmp_path / "out"
+    pids.mkdir()
+    path = os.pathsep.join([str(TESTS.parent), str(TESTS), os.environ.get("PYTHONPATH", "")])
+    script = DRIVER.format(sep=os.pathsep, texts=TEXTS)
+    address = ray.get_runtime_context().gcs_address
+    driver = subprocess.Popen([sys.executable, "-c", script, path, address, str(pids), str(out)])
+    try:
+        deadline = time.monotonic() + 120
+        while len(list(out.glob("part-*.parquet"))) < 3 and time.monotonic() < deadline and driver.poll() is None:
+            time.sleep(0.1)
+        assert driver.poll() is None, "the run ended before it could be killed"
+        driver.kill()
+        driver.wait(timeout=30)
+    finally:
+        if driver.poll() is None:
+            driver.kill()
+    killed_with = sorted(int(p.name.split("-")[1].split(".")[0]) for p in out.glob("part-*.parquet"))
+    assert 3 <= len(killed_with) < (len(TEXTS) + 1) // 2, killed_with
+    (out / ".part-000020.parquet.4242-deadbeef.tmp").write_bytes(b"PAR1")  # as a write cut short by the kill leaves
+    resumed = analyze_corpus(
+        SlowTinyBert(str(pids), 0.0), TEXTS, engine="ray", workers=2, out=out, batch_size=2, progress=False
+    )
+    assert_same_rows(resumed, analyze_corpus(tiny_model("bert"), TEXTS, tokenizer, batch_size=2, progress=False))
+    assert len(list(out.glob("part-*.parquet"))) == (len(TEXTS) + 1) // 2
+    assert not [p.name for p in out.iterdir() if p.name.startswith(".")]  # no temporary left by the killed run
+    print(f"killed the run with shards {killed_with} written")

@@ -20,7 +20,7 @@ from .result import CorpusResult
 from .shards import ShardDirectory, require_pyarrow
 from .statistics import STATISTICS, check_names
 from .widget import CorpusWidget
-from .worker import Settings
+from .worker import Settings, is_loader
 
 __all__ = ["STATISTICS", "CorpusResult", "CorpusWidget", "analyze_corpus"]
 
@@ -63,7 +63,7 @@ def analyze_corpus(
         raise ValueError(f"batch_size must be a positive integer; got {batch_size!r}.")
     texts = _check_texts(texts)
     require_pyarrow()
-    if not callable(model) or hasattr(model, "parameters"):
+    if not is_loader(model):
         model = unwrap(model)
         check_model(model)
     settings = Settings(

@@ -2,11 +2,13 @@
 
 ``out/corpus.json`` records the settings of the run; ``out/part-000042.parquet`` holds batch 42
 (texts ``42·B .. 43·B − 1``). A shard exists only once it is complete (``os.replace`` is atomic),
-so a crash loses at most the shards in flight, and a rerun with ``resume=True`` computes only
-the missing ones. A shard written twice (a retried task) replaces itself with the same rows.
+so a crash loses at most the shards in flight (their temporaries are removed by the next run),
+and a rerun with ``resume=True`` computes only the missing ones. A shard written twice (a retried
+task) replaces itself with the same rows.
 
 Columns of a shard: ``index`` (int64, position in the corpus), ``text`` (string, null when not a
-string), ``n_tokens`` (int32), ``error`` (string, null when fine), one ``list<double>`` column of
+string), ``n_tokens`` (int32), ``error`` (string, null when fine; a text whose target
+or agreement failed keeps its statistics, and its error says so), one ``list<double>`` column of
 ``L·H`` values (layer-major) per statistic and for ``importance`` (null for bad rows), and a
 double column per agreement value ``rho|method|layer|reference`` and ``rho_signed|...``.
 """
@@ -20,6 +22,7 @@ import re
 import uuid
 
 _SHARD = re.compile(r"^part-(\d{6,})\.parquet$")
+_TEMPORARY = re.compile(r"^\.part-(\d{6,})\.parquet\..+\.tmp$")
 MANIFEST = "corpus.json"
 
 
@@ -50,6 +53,9 @@ class ShardDirectory:
         elif not resume:
             for shard in self.done().values():
                 shard.unlink()
+        for entry in self.path.iterdir():  # a shard cut short when a run was killed; never renamed, so never read
+            if _TEMPORARY.match(entry.name):
+                entry.unlink(missing_ok=True)
         _write_atomically(manifest, json.dumps(settings, indent=1, sort_keys=True).encode())
 
     def name(self, number: int) -> pathlib.Path:

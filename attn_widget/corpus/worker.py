@@ -44,14 +44,19 @@ def _describe(target) -> str:
     return f"{type(target).__name__}({', '.join(parts)})"
 
 
+def is_loader(model) -> bool:
+    """Whether ``model`` is a callable that loads the model (each Ray actor then loads its own)."""
+    return callable(model) and not isinstance(model, nn.Module)
+
+
 def load(model, tokenizer):
-    """``(model, tokenizer)`` from what the user passed: a loaded model, or a callable that loads one
-    (returning the model or ``(model, tokenizer)``) so that each Ray actor loads its own."""
-    if callable(model) and not isinstance(model, nn.Module):
+    """``(model, tokenizer)`` from what the user passed: a loaded model (``analyze_corpus`` has checked it
+    already), or a loader returning the model or ``(model, tokenizer)``, whose model is checked here."""
+    if is_loader(model):
         loaded = model()
         model, tokenizer = loaded if isinstance(loaded, tuple) else (loaded, tokenizer)
-    model = unwrap(model)
-    check_model(model)
+        model = unwrap(model)
+        check_model(model)
     return model, resolve_tokenizer(model, tokenizer)
 
 
@@ -90,7 +95,7 @@ class ShardWorker:
                 self.model, self.tokenizer, row.text, settings.target, settings.methods, settings.references
             )
         except Exception as exc:  # one text's failure (a target that does not apply) is that row's error
-            row.error = f"{type(exc).__name__}: {exc}"
+            row.error = f"no importance or agreement (its statistics are kept): {type(exc).__name__}: {exc}"
             return {}
         importance = [found.pop(key) for key in [k for k in found if k.startswith("importance|")]]
         if "layers" in found:
