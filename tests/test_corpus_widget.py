@@ -6,14 +6,22 @@ from __future__ import annotations
 import math
 
 import pytest
+from grid_checks import contrast, hex_rgb, shows
 from tiny_models import tiny_model
 
 from attn_widget import AttentionWidget
 from attn_widget.corpus import CorpusWidget, analyze_corpus
+from attn_widget.corpus.widget import _PALETTE, _UNDEFINED, text_colour
 
 pytest.importorskip("ipywidgets")
 
 TEXTS = ["the cat sat on the mat", "a dog ran", "the the cat the", "blue and red and blue", "", "it was big"]
+
+
+def test_cell_text_is_legible_on_every_colour():
+    for background in (*_PALETTE, _UNDEFINED):
+        ink = {"black": (0, 0, 0), "white": (255, 255, 255)}[text_colour(background)]
+        assert contrast(hex_rgb(background), ink) >= 4.5, background
 
 
 def test_grid_click_list_and_open(tokenizer):
@@ -22,8 +30,12 @@ def test_grid_click_list_and_open(tokenizer):
     widget = CorpusWidget(result, model, tokenizer, statistic="previous_token", k=3)
     means = result.heads.query("statistic == 'previous_token'")
     mean = means.query("layer == 2 and head == 3")["mean"].item()
-    assert widget.cells[1][2].description == f"{mean:.2f}"
+    assert shows(widget.cells[1][2].description, mean)
+    edges = [float(swatch.value) for swatch in widget.swatches]  # the colour key: distinct, rising values
+    assert edges == sorted(set(edges)) and shows(widget.swatches[0].value, means["mean"].min())
     widget.cells[1][2].click()
+    ringed = [(i, j) for i, row in enumerate(widget.cells) for j, cell in enumerate(row) if cell.layout.border]
+    assert ringed == [(1, 2)] and "layer 2, head 3" in widget.selection.value
     expected = result.extreme("previous_token", 2, 3, k=3)
     assert [value for _, value in widget.texts.options] == expected["index"].tolist()
     assert all(label.endswith(text) for (label, _), text in zip(widget.texts.options, expected["text"], strict=True))
@@ -34,9 +46,13 @@ def test_grid_click_list_and_open(tokenizer):
     widget.texts.value = widget.texts.options[0][1]
     (shown,) = widget.shown.children
     assert isinstance(shown, AttentionWidget) and (shown.layer, shown.head) == (2, 2)
+    assert widget.opened.value.startswith(f"Text {widget.texts.value} at layer 2, head 3 ")
     assert shown.analysis.capture.tokens[1] == TEXTS[widget.texts.value].split()[0]
     widget.statistic.value = "entropy"
     entropy = result.heads.query("statistic == 'entropy' and layer == 1 and head == 1")["mean"].item()
-    assert widget.cells[0][0].description == f"{entropy:.2f}" and not math.isnan(entropy)
+    assert shows(widget.cells[0][0].description, entropy) and not math.isnan(entropy)
+    assert [(i, j) for i, row in enumerate(widget.cells) for j, cell in enumerate(row) if cell.layout.border] == [
+        (1, 2)
+    ], "the selection stays across statistics"
     with pytest.raises(ValueError, match="was not computed"):
         CorpusWidget(result, statistic="importance")

@@ -11,23 +11,56 @@ import math
 from .result import CorpusResult
 from .statistics import STATISTICS
 
+# Viridis in nine equal bins of the shown range: low values dark purple, high values yellow.
 _PALETTE = ("#440154", "#472d7b", "#3b528b", "#2c728e", "#21918c", "#28ae80", "#5ec962", "#addc30", "#fde725")
+_UNDEFINED = "#dddddd"
+# The selected head: a ring in a colour viridis never uses, plainly visible on its dark and light ends.
+_SELECTED = "4px solid #ff2a6d"
+_CELL = "58px"
+
+
+def _luminance(colour: str) -> float:
+    """WCAG relative luminance of a ``#rrggbb`` colour."""
+    channels = [int(colour[i : i + 2], 16) / 255 for i in (1, 3, 5)]
+    r, g, b = [c / 12.92 if c <= 0.03928 else ((c + 0.055) / 1.055) ** 2.4 for c in channels]
+    return 0.2126 * r + 0.7152 * g + 0.0722 * b
+
+
+def text_colour(background: str) -> str:
+    """Black or white, whichever contrasts more with ``background`` (WCAG contrast ratio)."""
+    light = _luminance(background)
+    return "black" if (light + 0.05) / 0.05 >= 1.05 / (light + 0.05) else "white"
+
+
+def _bin(value: float, low: float, high: float) -> int:
+    """The palette index of ``value`` on the range ``low..high``."""
+    share = 0.0 if high <= low else (value - low) / (high - low)
+    return max(0, min(len(_PALETTE) - 1, int(share * len(_PALETTE))))
+
+
+def decimals(low: float, high: float) -> int:
+    """Decimals that tell the palette's bin edges on ``low..high`` apart (at least 2, at most 6)."""
+    step = (high - low) / len(_PALETTE)
+    return 2 if step <= 0 or not math.isfinite(step) else max(2, min(6, -math.floor(math.log10(step))))
 
 
 def _colour(value: float, low: float, high: float) -> tuple[str, str]:
     """(background, text colour) of a cell on viridis; grey for undefined values."""
-    if math.isnan(value):
-        return "#dddddd", "black"
-    share = 0.0 if high <= low else (value - low) / (high - low)
-    index = min(len(_PALETTE) - 1, int(share * len(_PALETTE)))
-    return _PALETTE[index], "black" if index >= 5 else "white"
+    background = _UNDEFINED if math.isnan(value) else _PALETTE[_bin(value, low, high)]
+    return background, text_colour(background)
+
+
+def _short(text: str, limit: int = 100) -> str:
+    """``text`` cut to ``limit`` characters, with an ellipsis where cut."""
+    return text if len(text) <= limit else text[: limit - 1] + "…"
 
 
 class CorpusWidget:
     """``CorpusWidget(result, model, tokenizer)``; display it in a notebook (``widget.box``, or the object itself).
 
     model, tokenizer: what opens a text in the ``AttentionWidget`` (the run's own model; None: the grid and
-    the lists only). statistic: the one shown first. k: how many texts a head lists.
+    the lists only). statistic: the one shown first. k: how many texts a head lists. Layers and heads are
+    numbered from 1, as in ``result.heads``.
     """
 
     def __init__(self, result: CorpusResult, model=None, tokenizer=None, statistic: str = "entropy", k: int = 10):
@@ -44,46 +77,94 @@ class CorpusWidget:
         self.statistic = w.Dropdown(options=names, value=statistic, description="Statistic")
         self.order = w.ToggleButtons(options=["largest", "smallest"], value="largest", description="Texts")
         layers, heads = result.shape
-        self.cells = [
-            [w.Button(layout=w.Layout(width="58px", height="28px")) for _ in range(heads)] for _ in range(layers)
+        self.cells = [[self._cell(w, layer, head) for head in range(1, heads + 1)] for layer in range(1, layers + 1)]
+        self.layer_labels = [w.Label(str(layer)) for layer in range(1, layers + 1)]
+        self.head_labels = [
+            w.Label(str(head), layout=w.Layout(justify_content="center")) for head in range(1, heads + 1)
         ]
-        for layer, row in enumerate(self.cells, 1):
-            for head, cell in enumerate(row, 1):
-                cell.on_click(lambda _button, layer=layer, head=head: self.select(layer, head))
-        labels = [w.Label("layer \\ head")] + [w.Label(str(h)) for h in range(1, heads + 1)]
-        grid = [labels] + [[w.Label(str(layer))] + row for layer, row in enumerate(self.cells, 1)]
+        corner = w.Label("layer \\ head")
+        grid = [[corner, *self.head_labels]] + [
+            [label, *row] for label, row in zip(self.layer_labels, self.cells, strict=True)
+        ]
         self.grid = w.GridBox(
             [item for row in grid for item in row],
             layout=w.Layout(grid_template_columns=f"90px repeat({heads}, 60px)"),
         )
-        self.caption = w.Label()
-        self.texts = w.Select(options=[], rows=min(k, 10), layout=w.Layout(width="100%"))
+        self.caption = w.Label()  # what the colours mean
+        # The key under the grid, in its columns: each colour's lowest mean, then the highest mean.
+        self.swatches = [w.Label(layout=w.Layout(width=_CELL, justify_content="center")) for _ in _PALETTE]
+        for swatch in self.swatches:
+            swatch.add_class("attnw-corpus-key")
+        self.highest = w.Label()
+        self.legend = w.GridBox(
+            [w.Label("colour from"), *self.swatches, self.highest],
+            layout=w.Layout(grid_template_columns=f"90px repeat({len(_PALETTE)}, 60px) auto"),
+        )
+        self.selection = w.Label("Click a cell to list the texts where that head is most extreme.")
+        self.texts = w.Select(options=[], rows=min(k, 10), layout=w.Layout(width="100%", max_width="800px"))
+        self.opened = w.Label()
         self.shown = w.VBox()
-        self.box = w.VBox([self.statistic, self.grid, self.caption, self.order, self.texts, self.shown])
+        self.box = w.VBox(
+            [self.statistic, self.caption, self.grid, self.legend, self.selection, self.order, self.texts, self.opened]
+            + [self.shown]
+        )
+        self.box.add_class("attnw-corpus")
         self.statistic.observe(lambda _change: self._paint(), "value")
         self.order.observe(lambda _change: self._list(), "value")
         self.texts.observe(lambda change: self.open(change["new"]), "value")
         self._paint()
+
+    def _cell(self, w, layer: int, head: int):
+        cell = w.Button(layout=w.Layout(width=_CELL, height="30px", padding="0"))
+        cell.add_class("attnw-corpus-cell")
+        cell.add_class(f"attnw-corpus-l{layer}-h{head}")  # for tests and page scripts
+        cell.on_click(lambda _button: self.select(layer, head))
+        return cell
 
     def _paint(self) -> None:
         table = self.result.heads.query("statistic == @self.statistic.value")
         means = {(row.layer, row.head): (row.mean, row.std, row.count) for row in table.itertuples()}
         defined = [mean for mean, _, _ in means.values() if not math.isnan(mean)]
         low, high = (min(defined), max(defined)) if defined else (0.0, 1.0)
+        digits = decimals(low, high)
         for layer, row in enumerate(self.cells, 1):
             for head, cell in enumerate(row, 1):
                 mean, std, count = means[(layer, head)]
-                cell.description = "–" if math.isnan(mean) else f"{mean:.2f}"
+                cell.description = "–" if math.isnan(mean) else f"{mean:.{digits}f}"
                 cell.style.button_color, cell.style.text_color = _colour(mean, low, high)
-                cell.tooltip = f"layer {layer}, head {head}: {mean:.3f} ± {std:.3f} over {count} texts"
+                cell.tooltip = (
+                    f"layer {layer}, head {head}: no text has a value"
+                    if math.isnan(mean)
+                    else f"layer {layer}, head {head}: {mean:.3f} ± {std:.3f} over {count} texts"
+                )
+        for index, swatch in enumerate(self.swatches):
+            swatch.value = f"{low + index * (high - low) / len(_PALETTE):.{digits}f}"
+            swatch.style.background, swatch.style.text_color = _PALETTE[index], text_colour(_PALETTE[index])
+        self.highest.value = f"to {high:.{digits}f}"
         what = STATISTICS.get(self.statistic.value, (None, "head importance |∂y/∂ξ_h|"))[1]
-        self.caption.value = f"Mean {what}. Click a head to list its most extreme texts."
+        counts = table["count"]
+        over = f"{counts.max()} texts" if counts.min() == counts.max() else f"up to {counts.max()} texts"
+        self.caption.value = f"Each cell: {what}, averaged over {over} (rows: layers, columns: heads)."
+        self._mark()
         if self.layer is not None:
             self._list()
+
+    def _mark(self) -> None:
+        """Ring the selected cell and bold its layer and head numbers."""
+        for layer, row in enumerate(self.cells, 1):
+            for head, cell in enumerate(row, 1):
+                chosen = (layer, head) == (self.layer, self.head)
+                cell.layout.border = _SELECTED if chosen else ""
+                cell.style.font_weight = "bold" if chosen else ""
+        for number, label in enumerate(self.layer_labels, 1):
+            label.style.font_weight = "bold" if number == self.layer else ""
+        for number, label in enumerate(self.head_labels, 1):
+            label.style.font_weight = "bold" if number == self.head else ""
 
     def select(self, layer: int, head: int) -> None:
         """List the texts where head ``head`` of layer ``layer`` (both from 1) is most extreme."""
         self.layer, self.head = layer, head
+        self._mark()
         self._list()
 
     def _list(self) -> None:
@@ -91,11 +172,12 @@ class CorpusWidget:
         found = self.result.extreme(
             self.statistic.value, self.layer, self.head, self.k, largest=self.order.value == "largest"
         )
-        self.caption.value = (
-            f"Layer {self.layer}, head {self.head}: the {len(found)} texts of {self.order.value} value."
+        self.selection.value = (
+            f"Selected: layer {self.layer}, head {self.head}. The {len(found)} texts where its "
+            f"{self.statistic.value} is {self.order.value} (each line: its value · the text); choose one to open it."
         )
         self.texts.value = None
-        self.texts.options = [(f"{row.value:.3f} · {row.text[:100]}", int(row.index)) for row in found.itertuples()]
+        self.texts.options = [(f"{row.value:.3f} · {_short(row.text)}", int(row.index)) for row in found.itertuples()]
 
     def open(self, index: int | None) -> None:
         """Show the ``AttentionWidget`` on text ``index`` of the corpus, at the selected layer and head."""
@@ -105,6 +187,9 @@ class CorpusWidget:
 
         text = self.result.texts.set_index("index").loc[index, "text"]
         head = None if self.head is None else self.head - 1  # the widget counts heads from 0
+        self.opened.value = f"Text {index} at layer {self.layer}, head {self.head}"
+        if head is not None:
+            self.opened.value += f" (the widget below counts heads from 0: its head {head})."
         self.shown.children = [AttentionWidget(self.model, text, self.tokenizer, layer=self.layer, head=head)]
 
     def _ipython_display_(self) -> None:

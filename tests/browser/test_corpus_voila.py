@@ -1,0 +1,161 @@
+"""CorpusWidget end to end in Voila (real Chromium, live kernel): the grid shows one cell per layer and
+head coloured by its mean over the corpus, a click lists that head's texts in result.extreme's order,
+choosing one opens the AttentionWidget at that layer and head, and another statistic recolours the grid.
+
+The kernel writes its run to a folder the test reads back with its own CorpusResult: the page is checked
+against the stored means, not against what the widget computed."""
+
+from __future__ import annotations
+
+import re
+import sys
+
+import pytest
+from grid_checks import contrast, shows
+
+from attn_widget.corpus import CorpusResult
+
+from .servers import free_port, serving
+
+pytestmark = [pytest.mark.browser, pytest.mark.jupyter]
+
+TEXTS = 30  # sentences of the Python docs through the shipped GPT-2: a run of about a second
+K = 5
+NOTEBOOK = f"""from attn_widget import demo
+from attn_widget.corpus import CorpusWidget, analyze_corpus
+from attn_widget.corpus.sample import python_doc_sentences
+
+model, tokenizer = demo.pydoc_gpt2()
+result = analyze_corpus(model, python_doc_sentences({TEXTS}), tokenizer, out="run", progress=False)
+widget = CorpusWidget(result, model, tokenizer, k={K})
+widget
+"""
+VIRIDIS_LOW, VIRIDIS_HIGH = (68, 1, 84), (253, 231, 37)  # #440154, #fde725: the ends of viridis
+
+
+def rgb(css: str) -> tuple[int, ...]:
+    return tuple(int(c) for c in re.findall(r"\d+", css)[:3])
+
+
+@pytest.fixture(scope="module")
+def voila(tmp_path_factory):
+    import nbformat
+
+    folder = tmp_path_factory.mktemp("corpus-voila")
+    notebook = nbformat.v4.new_notebook(cells=[nbformat.v4.new_code_cell(NOTEBOOK)])
+    notebook.metadata["kernelspec"] = {"name": "python3", "display_name": "Python 3", "language": "python"}
+    nbformat.write(notebook, folder / "corpus.ipynb")
+    port = free_port()
+    args = [sys.executable, "-m", "voila", "corpus.ipynb", "--no-browser", f"--port={port}", "--Voila.ip=127.0.0.1"]
+    with serving(args, port, folder):
+        yield folder, f"http://127.0.0.1:{port}/"
+
+
+def cell_colours(page) -> dict[tuple[int, int], tuple[tuple[int, ...], tuple[int, ...], str]]:
+    """(layer, head) → (background, text colour, text) of every grid cell as the page draws it."""
+    found = page.eval_on_selector_all(
+        ".attnw-corpus-cell",
+        """cells => cells.map((cell) => {
+            const style = getComputedStyle(cell);
+            const name = [...cell.classList].find((c) => /^attnw-corpus-l\\d+-h\\d+$/.test(c));
+            return [name, style.backgroundColor, style.color, cell.textContent.trim()];
+        })""",
+    )
+    cells = {}
+    for name, background, colour, text in found:
+        layer, head = map(int, re.findall(r"\d+", name))
+        cells[(layer, head)] = (rgb(background), rgb(colour), text)
+    return cells
+
+
+def check_grid(page, result, statistic):
+    """Every cell is on the page; colours rise with the means from dark purple to yellow; text is legible."""
+    layers, heads = result.shape
+    table = result.heads.query("statistic == @statistic")
+    means = {(int(r.layer), int(r.head)): r.mean for r in table.itertuples()}
+    for _ in range(100):  # the kernel's updates arrive one widget at a time: wait for the last
+        cells = cell_colours(page)
+        if sorted(cells) == sorted(means) and all(shows(text, means[key]) for key, (_, _, text) in cells.items()):
+            break
+        page.wait_for_timeout(200)
+    assert sorted(cells) == sorted(means), "one cell per (layer, head)"
+    assert all(shows(text, means[key]) for key, (_, _, text) in cells.items()), "each cell shows its mean"
+    # The key's colours are the grid's, from its lowest to its highest, each labelled by a distinct value.
+    key = page.eval_on_selector_all(
+        ".attnw-corpus-key", "els => els.map((el) => [getComputedStyle(el).backgroundColor, el.textContent])"
+    )
+    assert rgb(key[0][0]) == VIRIDIS_LOW and rgb(key[-1][0]) == VIRIDIS_HIGH
+    edges = [float(text) for _, text in key]
+    assert edges == sorted(set(edges)) and shows(key[0][1], min(means.values()))
+    ranked = sorted(means, key=means.get)
+    assert cells[ranked[0]][0] == VIRIDIS_LOW and cells[ranked[-1]][0] == VIRIDIS_HIGH
+    # Brighter with every step up the ranking (viridis' luminance rises monotonically).
+    shades = [contrast(cells[key][0], (0, 0, 0)) for key in ranked]
+    assert all(a <= b for a, b in zip(shades, shades[1:], strict=False))
+    worst = min(contrast(background, text) for background, text, _ in cells.values())
+    assert worst >= 4.5, f"cell text contrast {worst:.2f} is below WCAG AA"
+    return cells
+
+
+def option_texts(page) -> list[tuple[str, str]]:
+    """(value, text) of each listed text; the select shows spaces as non-breaking ones."""
+    labels = page.locator(".widget-select select option").all_inner_texts()
+    return [tuple(label.replace("\xa0", " ").split(" · ", 1)) for label in labels]
+
+
+def test_grid_texts_open_and_recolour(browser, voila, artifacts):
+    folder, url = voila
+    page = browser.new_page(viewport={"width": 1000, "height": 1200})
+    errors: list[str] = []
+    page.on("pageerror", lambda exc: errors.append(str(exc)))
+    try:
+        page.goto(url, wait_until="commit", timeout=120000)  # Voila runs the notebook before the page loads
+        page.wait_for_selector(".attnw-corpus-cell", timeout=120000)
+        result = CorpusResult(folder / "run")
+        assert len(result.texts) == TEXTS and result.shape == (4, 4)
+        check_grid(page, result, "entropy")
+        page.get_by_text(f"averaged over {TEXTS} texts").wait_for()
+
+        # Another statistic recolours the grid from the stored means of that statistic.
+        page.locator(".widget-dropdown select").select_option("previous_token")
+        heads = result.heads.query("statistic == 'previous_token'")
+        top = heads.loc[heads["mean"].idxmax()]
+        layer, head = int(top["layer"]), int(top["head"])
+        check_grid(page, result, "previous_token")
+
+        # A click on the head that most attends to the previous token lists its texts in result.extreme's order.
+        page.click(f".attnw-corpus-l{layer}-h{head}")
+        page.get_by_text(f"Selected: layer {layer}, head {head}.").wait_for()
+        expected = result.extreme("previous_token", layer, head, K)
+        page.locator(".widget-select select option").nth(K - 1).wait_for(state="attached")
+        listed = option_texts(page)
+        assert [value for value, _ in listed] == [f"{value:.3f}" for value in expected["value"]]
+        assert all(text[:98] == full[:98] for (_, text), full in zip(listed, expected["text"], strict=True))
+        ring = page.eval_on_selector(f".attnw-corpus-l{layer}-h{head}", "el => getComputedStyle(el).borderTopWidth")
+        assert ring == "4px", "the selected head is ringed"
+        # The README's picture (copied to docs/images/corpus-grid.png).
+        page.locator(".attnw-corpus").screenshot(path=str(artifacts / "corpus-grid.png"))
+
+        # Choosing the second text opens the AttentionWidget on it, at that layer and head (0-based there).
+        page.locator(".widget-select select").select_option(index=1)
+        page.wait_for_selector(".attnw-canvas", timeout=60000)
+        page.wait_for_function(
+            "([layer, head]) => document.querySelector('.attnw-layer-value')?.textContent.startsWith(layer + ' /')"
+            " && document.querySelector('.attnw-head')?.value === String(head)",
+            arg=[layer, head - 1],
+            timeout=30000,
+        )
+        page.get_by_text(f"Text {int(expected['index'][1])} at layer {layer}, head {head}").wait_for()
+        page.wait_for_function("Number(document.querySelector('.attnw-canvas').dataset.edges) > 0")
+        # Voila scrolls inside its own panel, not the page: the viewport is tall enough for the whole widget.
+        first = page.locator(".widget-select").bounding_box()
+        whole = page.locator(".attnw-corpus").bounding_box()
+        top = first["y"] - 8
+        clip = {"x": whole["x"], "y": top, "width": whole["width"], "height": whole["y"] + whole["height"] - top}
+        page.screenshot(path=str(artifacts / "corpus-opened.png"), clip=clip)
+        assert [e for e in errors if "attnw" in e or "anywidget" in e.lower()] == []
+    except Exception:
+        page.screenshot(path=str(artifacts / "corpus-voila-failure.png"), full_page=True)
+        raise
+    finally:
+        page.close()
