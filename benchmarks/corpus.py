@@ -117,6 +117,42 @@ def ray_speedup(texts: list[str], batch_size: int) -> list[str]:
     ]
 
 
+def agreement_cost(texts: list[str]) -> list[str]:
+    """Seconds per text of agreement, one method (against saliency) or one reference (for raw) at a time:
+    each call analyses the text afresh, as ``analyze_corpus`` does per text."""
+    from attn_widget import analyze, targets
+    from attn_widget.compare import reference_ids
+    from attn_widget.corpus import extras
+
+    model, tokenizer = minilm()
+    target = targets.sentence_embedding()
+
+    def seconds(methods, references) -> float:
+        start = time.perf_counter()
+        for text in texts:
+            extras.per_text(model, tokenizer, text, target, methods, references)
+        return (time.perf_counter() - start) / len(texts)
+
+    floor = seconds(("raw",), ("saliency",))
+    lines = [
+        f"### Agreement: seconds per text on MiniLM ({len(texts)} texts, 1 thread), by method and by reference",
+        "",
+        f"raw against saliency (the least there is): {floor:.3f} s per text.",
+        "",
+        "| method (against saliency) or reference (for raw) | seconds per text | over the least |",
+        "|---|---|---|",
+    ]
+    for method in extras.check_methods("all") or ():
+        if method != "raw":
+            found = seconds((method,), ("saliency",))
+            lines.append(f"| method {method} | {found:.3f} | +{found - floor:.3f} |")
+    for reference in reference_ids(analyze(model, texts[0], tokenizer)):  # those that apply to MiniLM
+        if reference != "saliency":
+            found = seconds(("raw",), (reference,))
+            lines.append(f"| reference {reference} | {found:.3f} | +{found - floor:.3f} |")
+    return lines
+
+
 def memory_run(count: int, batch_size: int) -> dict:
     """In a fresh process: peak resident memory of a local run over ``count`` texts (the sentences repeated)."""
     code = (
@@ -153,7 +189,7 @@ def memory(counts: list[int], batch_size: int) -> list[str]:
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--quick", action="store_true", help="fewer texts")
-    parser.add_argument("--skip", nargs="*", default=[], choices=["throughput", "ray", "memory"])
+    parser.add_argument("--skip", nargs="*", default=[], choices=["throughput", "ray", "memory", "agreement"])
     args = parser.parse_args()
     torch.set_num_threads(1)
     sentences = python_doc_sentences(2000)
@@ -162,6 +198,8 @@ def main() -> None:
         print("\n".join(throughput(sentences[:n], 32, 2 if args.quick else 3)), "\n", flush=True)
     if "ray" not in args.skip:
         print("\n".join(ray_speedup(sentences[: 2 * n], 32)), "\n", flush=True)
+    if "agreement" not in args.skip:
+        print("\n".join(agreement_cost(sentences[:3] if args.quick else sentences[:10])), "\n", flush=True)
     if "memory" not in args.skip:
         print("\n".join(memory([2000, 20000] if not args.quick else [500, 5000], 32)), flush=True)
     print(f"\n{os.cpu_count()} CPUs; load average {os.getloadavg()[0]:.1f} at the end", flush=True)

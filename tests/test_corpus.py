@@ -150,7 +150,7 @@ def test_heads_table_and_extremes_match_pandas(tokenizer):
     values = result.values("previous_token")  # (N, L, H); "it" has no previous token: NaN
     frame = pandas.DataFrame(
         [
-            (layer + 1, head + 1, values[i, layer, head])
+            (layer + 1, head, values[i, layer, head])
             for i in range(len(texts))
             for layer in range(3)
             for head in range(4)
@@ -161,7 +161,7 @@ def test_heads_table_and_extremes_match_pandas(tokenizer):
     found = result.heads.query("statistic == 'previous_token'").reset_index(drop=True)
     np.testing.assert_allclose(found[["mean", "std"]], expected[["mean", "std"]], atol=1e-12)
     assert found["count"].tolist() == expected["count"].tolist() == [len(TEXTS) + 1] * 12  # all but the empty text
-    top = result.extreme("distance", layer=2, head=3, k=3)
+    top = result.extreme("distance", layer=2, head=2, k=3)
     order = np.argsort(-np.nan_to_num(result.values("distance")[:, 1, 2], nan=-np.inf), kind="stable")[:3]
     assert top["index"].tolist() == order.tolist()
 

@@ -29,27 +29,27 @@ def test_grid_click_list_and_open(tokenizer):
     result = analyze_corpus(model, TEXTS, tokenizer, batch_size=4, progress=False)
     widget = CorpusWidget(result, model, tokenizer, statistic="previous_token", k=3)
     means = result.heads.query("statistic == 'previous_token'")
-    mean = means.query("layer == 2 and head == 3")["mean"].item()
+    mean = means.query("layer == 2 and head == 2")["mean"].item()
     assert shows(widget.cells[1][2].description, mean)
     edges = [float(swatch.value) for swatch in widget.swatches]  # the colour key: distinct, rising values
     assert edges == sorted(set(edges)) and shows(widget.swatches[0].value, means["mean"].min())
     widget.cells[1][2].click()
     ringed = [(i, j) for i, row in enumerate(widget.cells) for j, cell in enumerate(row) if cell.layout.border]
-    assert ringed == [(1, 2)] and "layer 2, head 3" in widget.selection.value
-    expected = result.extreme("previous_token", 2, 3, k=3)
+    assert ringed == [(1, 2)] and "layer 2, head 2" in widget.selection.value
+    expected = result.extreme("previous_token", 2, 2, k=3)
     assert [value for _, value in widget.texts.options] == expected["index"].tolist()
     assert all(label.endswith(text) for (label, _), text in zip(widget.texts.options, expected["text"], strict=True))
     widget.order.value = "smallest"
-    assert [value for _, value in widget.texts.options] == result.extreme("previous_token", 2, 3, 3, False)[
+    assert [value for _, value in widget.texts.options] == result.extreme("previous_token", 2, 2, 3, False)[
         "index"
     ].tolist()
     widget.texts.value = widget.texts.options[0][1]
     (shown,) = widget.shown.children
     assert isinstance(shown, AttentionWidget) and (shown.layer, shown.head) == (2, 2)
-    assert widget.opened.value.startswith(f"Text {widget.texts.value} at layer 2, head 3 ")
+    assert widget.opened.value.startswith(f"Text {widget.texts.value} at layer 2, head 2.")
     assert shown.analysis.capture.tokens[1] == TEXTS[widget.texts.value].split()[0]
     widget.statistic.value = "entropy"
-    entropy = result.heads.query("statistic == 'entropy' and layer == 1 and head == 1")["mean"].item()
+    entropy = result.heads.query("statistic == 'entropy' and layer == 1 and head == 0")["mean"].item()
     assert shows(widget.cells[0][0].description, entropy) and not math.isnan(entropy)
     assert [(i, j) for i, row in enumerate(widget.cells) for j, cell in enumerate(row) if cell.layout.border] == [
         (1, 2)

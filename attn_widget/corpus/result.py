@@ -2,7 +2,8 @@
 
 Per-(layer, head) summaries are accumulated one shard at a time (Chan et al.'s pairwise update of
 count, mean and sum of squared deviations), so memory does not grow with the number of texts; the
-per-text values of one statistic are read only when asked for. Layers and heads are numbered from 1.
+per-text values of one statistic are read only when asked for. Layers are numbered from 1 and heads
+from 0, as in the ``AttentionWidget`` (its ``layer`` and ``head``).
 """
 
 from __future__ import annotations
@@ -106,7 +107,7 @@ class CorpusResult:
                     std = moments.std()
                     for k in range(layers * heads):
                         layer, head = divmod(k, heads)
-                        rows.append((name, layer + 1, head + 1, moments.mean[k], std[k], int(moments.count[k])))
+                        rows.append((name, layer + 1, head, moments.mean[k], std[k], int(moments.count[k])))
             self._heads = pandas.DataFrame(rows, columns=["statistic", "layer", "head", "mean", "std", "count"])
             self._heads.loc[self._heads["count"] == 0, "mean"] = np.nan
         return self._heads
@@ -126,9 +127,9 @@ class CorpusResult:
         return found.reshape(-1, layers, heads)
 
     def extreme(self, statistic: str, layer: int, head: int, k: int = 10, largest: bool = True):
-        """pandas DataFrame: the ``k`` texts where head ``head`` of layer ``layer`` (from 1) has the largest
+        """pandas DataFrame: the ``k`` texts where head ``head`` (from 0) of layer ``layer`` (from 1) has the largest
         (or smallest) value of ``statistic``, with that value."""
-        values = self.values(statistic)[:, layer - 1, head - 1]
+        values = self.values(statistic)[:, layer - 1, head]
         texts = self.texts.assign(value=values).dropna(subset=["value"])
         return texts.sort_values("value", ascending=not largest, kind="stable").head(k).reset_index(drop=True)
 
@@ -180,7 +181,7 @@ class CorpusResult:
         return heatmap_figure(
             means,
             [str(layer) for layer in range(1, layers + 1)],
-            [str(head) for head in range(1, heads + 1)],
+            [str(head) for head in range(heads)],
             title=f"{described}: mean over {len(self.texts)} texts",
             x_axis_label="head",
             y_axis_label="layer",

@@ -59,8 +59,8 @@ class CorpusWidget:
     """``CorpusWidget(result, model, tokenizer)``; display it in a notebook (``widget.box``, or the object itself).
 
     model, tokenizer: what opens a text in the ``AttentionWidget`` (the run's own model; None: the grid and
-    the lists only). statistic: the one shown first. k: how many texts a head lists. Layers and heads are
-    numbered from 1, as in ``result.heads``.
+    the lists only). statistic: the one shown first. k: how many texts a head lists. Layers are numbered
+    from 1 and heads from 0, as in ``result.heads`` and the ``AttentionWidget``.
     """
 
     def __init__(self, result: CorpusResult, model=None, tokenizer=None, statistic: str = "entropy", k: int = 10):
@@ -77,11 +77,9 @@ class CorpusWidget:
         self.statistic = w.Dropdown(options=names, value=statistic, description="Statistic")
         self.order = w.ToggleButtons(options=["largest", "smallest"], value="largest", description="Texts")
         layers, heads = result.shape
-        self.cells = [[self._cell(w, layer, head) for head in range(1, heads + 1)] for layer in range(1, layers + 1)]
+        self.cells = [[self._cell(w, layer, head) for head in range(heads)] for layer in range(1, layers + 1)]
         self.layer_labels = [w.Label(str(layer)) for layer in range(1, layers + 1)]
-        self.head_labels = [
-            w.Label(str(head), layout=w.Layout(justify_content="center")) for head in range(1, heads + 1)
-        ]
+        self.head_labels = [w.Label(str(head), layout=w.Layout(justify_content="center")) for head in range(heads)]
         corner = w.Label("layer \\ head")
         grid = [[corner, *self.head_labels]] + [
             [label, *row] for label, row in zip(self.layer_labels, self.cells, strict=True)
@@ -128,7 +126,7 @@ class CorpusWidget:
         low, high = (min(defined), max(defined)) if defined else (0.0, 1.0)
         digits = decimals(low, high)
         for layer, row in enumerate(self.cells, 1):
-            for head, cell in enumerate(row, 1):
+            for head, cell in enumerate(row):
                 mean, std, count = means[(layer, head)]
                 cell.description = "–" if math.isnan(mean) else f"{mean:.{digits}f}"
                 cell.style.button_color, cell.style.text_color = _colour(mean, low, high)
@@ -152,17 +150,17 @@ class CorpusWidget:
     def _mark(self) -> None:
         """Ring the selected cell and bold its layer and head numbers."""
         for layer, row in enumerate(self.cells, 1):
-            for head, cell in enumerate(row, 1):
+            for head, cell in enumerate(row):
                 chosen = (layer, head) == (self.layer, self.head)
                 cell.layout.border = _SELECTED if chosen else ""
                 cell.style.font_weight = "bold" if chosen else ""
         for number, label in enumerate(self.layer_labels, 1):
             label.style.font_weight = "bold" if number == self.layer else ""
-        for number, label in enumerate(self.head_labels, 1):
+        for number, label in enumerate(self.head_labels):
             label.style.font_weight = "bold" if number == self.head else ""
 
     def select(self, layer: int, head: int) -> None:
-        """List the texts where head ``head`` of layer ``layer`` (both from 1) is most extreme."""
+        """List the texts where head ``head`` of layer ``layer`` (heads from 0, layers from 1) is most extreme."""
         self.layer, self.head = layer, head
         self._mark()
         self._list()
@@ -186,11 +184,8 @@ class CorpusWidget:
         from ..widget import AttentionWidget
 
         text = self.result.texts.set_index("index").loc[index, "text"]
-        head = None if self.head is None else self.head - 1  # the widget counts heads from 0
-        self.opened.value = f"Text {index} at layer {self.layer}, head {self.head}"
-        if head is not None:
-            self.opened.value += f" (the widget below counts heads from 0: its head {head})."
-        self.shown.children = [AttentionWidget(self.model, text, self.tokenizer, layer=self.layer, head=head)]
+        self.opened.value = f"Text {index} at layer {self.layer}, head {self.head}."
+        self.shown.children = [AttentionWidget(self.model, text, self.tokenizer, layer=self.layer, head=self.head)]
 
     def _ipython_display_(self) -> None:
         from IPython.display import display

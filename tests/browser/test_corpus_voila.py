@@ -136,13 +136,13 @@ def test_grid_texts_open_and_recolour(browser, voila, artifacts):
         # The README's picture (copied to docs/images/corpus-grid.png).
         page.locator(".attnw-corpus").screenshot(path=str(artifacts / "corpus-grid.png"))
 
-        # Choosing the second text opens the AttentionWidget on it, at that layer and head (0-based there).
+        # Choosing the second text opens the AttentionWidget on it, at that layer and head (heads from 0 in both).
         page.locator(".widget-select select").select_option(index=1)
         page.wait_for_selector(".attnw-canvas", timeout=60000)
         page.wait_for_function(
             "([layer, head]) => document.querySelector('.attnw-layer-value')?.textContent.startsWith(layer + ' /')"
             " && document.querySelector('.attnw-head')?.value === String(head)",
-            arg=[layer, head - 1],
+            arg=[layer, head],
             timeout=30000,
         )
         page.get_by_text(f"Text {int(expected['index'][1])} at layer {layer}, head {head}").wait_for()
