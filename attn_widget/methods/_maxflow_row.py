@@ -25,7 +25,7 @@ from ._maxflow import _ranges, pair_max_flow
 
 
 @nb.njit(cache=True, nogil=True)
-def _greedy(cap, flow, source_flow, sink_res, l, i, lo, hi, bound, cur, dead, seen, path):  # pragma: no cover
+def _greedy(cap, flow, source_flow, sink_res, l, i, j, lo, hi, bound, cur, dead, seen, path):  # pragma: no cover
     """Blocking flow from (l, i) down to the sink, forward arcs only; returns its value.
 
     flow[m, a, b] (2 <= m <= l - 1) and source_flow[k] receive the flow; sink_res[a] is what
@@ -34,7 +34,7 @@ def _greedy(cap, flow, source_flow, sink_res, l, i, lo, hi, bound, cur, dead, se
     """
     for m in range(1, l + 1):
         for a in range(lo[m], hi[m] + 1):
-            cur[m, a] = lo[m - 1]
+            cur[m, a] = 0  # a position in the node's arc order: token j first, then the others in order
             dead[m, a] = False
             seen[m, a] = False
     total = 0.0
@@ -67,15 +67,19 @@ def _greedy(cap, flow, source_flow, sink_res, l, i, lo, hi, bound, cur, dead, se
             dead[1, a] = True
             m += 1
             continue
-        b = cur[m, a]
-        last = hi[m - 1]
-        while b <= last:
+        p = cur[m, a]
+        first = lo[m - 1]
+        size = hi[m - 1] - first + 1
+        diagonal = first <= j < first + size  # token j's own node: its residual edges carry half of each layer
+        b = -1
+        while p < size:
+            b = (j if p == 0 else (first + p - 1 if first + p - 1 < j else first + p)) if diagonal else first + p
             used = source_flow[b] if m == l else flow[m, a, b]
             if not dead[m - 1, b] and cap[m - 1, a, b] - used > 0.0:
                 break
-            b += 1
-        cur[m, a] = b
-        if b <= last:
+            p += 1
+        cur[m, a] = p
+        if p < size:
             path[m - 1] = b
             seen[m - 1, b] = True
             m -= 1
@@ -134,7 +138,7 @@ def sinks_max_flow(cap, cap_t, support, rev, rev_t, rev_support, l, i, sinks, up
         for a in range(lo[1], hi[1] + 1):
             sink_res[a] = cap[0, a, j]
         source_flow[:] = 0.0
-        total = _greedy(cap, flow, source_flow, sink_res, l, i, lo, hi, upper[s], cur, dead, seen, path)
+        total = _greedy(cap, flow, source_flow, sink_res, l, i, j, lo, hi, upper[s], cur, dead, seen, path)
         settled = total >= upper[s] or _saturated(cap, source_flow, sink_res, l, i, lo, hi)
         for m in range(2, l):  # flow_t is untouched by the greedy flow
             for a in range(lo[m], hi[m] + 1):
