@@ -55,8 +55,9 @@ def test_every_row_equals_networkx(name):
         random_attention(6, 24, causal=True, seed=8),
         random_attention(5, 20, seed=9) ** 3,  # peaked
         sliding_window_attention(5, 20, window=4, seed=10),
+        random_attention(6, 40, causal=True, seed=11) ** 2,  # longer: many dead ends for the greedy flow to skip
     ],
-    ids=["encoder", "decoder", "peaked", "sliding window"],
+    ids=["encoder", "decoder", "peaked", "sliding window", "longer decoder"],
 )
 def test_every_row_equals_the_whole_layer_solver(att):
     flows = solver(att)
