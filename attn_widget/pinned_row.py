@@ -97,7 +97,8 @@ class PinnedRow:
             step = [layer for layer in missing if layer in CLOSED_FORM] if missing[0] in CLOSED_FORM else missing[:1]
             spec = self._specs[key[0]]
             values = spec.row(self.analysis, key[1], step).to(torch.float64)
-            self._rows.setdefault(key, {}).update(zip(step, values, strict=True))
+            # A new dict, not an update: the kernel's thread may be reading the old one while it publishes.
+            self._rows[key] = {**self._rows.get(key, {}), **dict(zip(step, values, strict=True))}
             if len(step) == len(missing):
                 with self._row_lock:  # the last step: the row is not coming any more when published
                     self._row_working = self._row_wanted != key
