@@ -57,6 +57,7 @@ bench: $(VENV)/.installed
 	$(PYTHON) -m pip install --quiet -e ".[dev,bench]"
 	$(PYTHON) benchmarks/flow.py
 	$(PYTHON) benchmarks/flow_row.py
+	$(PYTHON) benchmarks/pinned_row.py
 	$(PYTHON) benchmarks/effective.py
 	$(PYTHON) benchmarks/frame_time.py
 	$(PYTHON) benchmarks/value_zeroing.py

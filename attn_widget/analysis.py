@@ -140,13 +140,19 @@ class Analysis:
         return self.flow_part.flow("attention", residual, layers, receptive_field, progress)
 
     def flow_rows(
-        self, position: int, residual: float = 0.5, receptive_field: str = "auto", progress: ProgressArg = False
+        self,
+        position: int,
+        residual: float = 0.5,
+        receptive_field: str = "auto",
+        progress: ProgressArg = False,
+        layers: Iterable[int] | None = None,
     ) -> torch.Tensor:
-        """``(L, n)``: row ``position`` (a token index) of the flow at every layer, computing only that row:
-        n max flows per layer instead of n², most settled by a greedy flow (docs/methods.md §3.3); what a
-        pinned token and comparisons at one target position need. Exact, equal to ``flow()[:, position]``.
+        """``(len(layers), n)``: row ``position`` (a token index) of the flow at the given layers (all by
+        default), computing only that row: n max flows per layer instead of n², most settled by a greedy
+        flow (docs/methods.md §3.3); what a pinned token and comparisons at one target position need.
+        Exact, equal to ``flow(layers=layers)[:, position]``; each finished layer is kept.
         progress: as for ``flow``."""
-        return self.flow_part.rows(position, residual, receptive_field, progress)
+        return self.flow_part.rows(position, residual, receptive_field, progress, layers)
 
     def flow_layers_done(self, which: str = "attention", residual: float = 0.5) -> list[int]:
         """Layer numbers whose flow on ``which`` ("attention", "baseline", "effective-clip",

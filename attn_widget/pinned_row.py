@@ -1,10 +1,12 @@
-"""The pinned token's row of a method computed on request (flow on long inputs), at every layer at once.
+"""The pinned token's row of a method computed on request (flow on long inputs), layer by layer.
 
 Whole layers of flow on a long input are computed on request; one row is n max flows a layer instead of
 n² and mostly settled by a greedy flow (``methods.flow_row``), so when a token is pinned its row is
-computed in the background for every layer and sent inside the method's data: layers not in ``ready``
-then hold that row (the rest zero), and the fact ``ready_row`` says which token's. Mixed into
-``AttentionWidget``, whose traits (``selected``, ``method``, ``ready``, ``ready_row``) it uses.
+computed in the background and sent inside the method's data as each layer finishes: the shown layer
+first, then the closed-form layers 1–2, then the others nearest the shown one first. Layers not in
+``ready`` then hold that row (the rest zero), and the fact ``ready_row`` says which token's, in which
+layers, and whether more are coming. Mixed into ``AttentionWidget``, whose traits (``selected``,
+``method``, ``layer``, ``view``, ``ready``, ``ready_row``) it uses.
 """
 
 from __future__ import annotations
@@ -17,6 +19,8 @@ import torch
 
 from .jobs import BackgroundJob
 
+CLOSED_FORM = (1, 2)  # flow layers with a closed form: instant, computed together
+
 
 class PinnedRow:
     """``_want_pinned_row`` (on a pin or a method change) and ``_with_pinned_row`` (when publishing)."""
@@ -26,6 +30,8 @@ class PinnedRow:
     analysis: Any
     selected: dict
     method: str
+    layer: int
+    view: str
     ready: dict
     ready_row: dict
     n_layers: int
@@ -37,7 +43,7 @@ class PinnedRow:
         self._row_lock = threading.Lock()
         self._row_wanted: tuple[str, int] | None = None
         self._row_working = False
-        self._rows: dict[tuple[str, int], torch.Tensor] = {}  # (method id, token) -> (L, n)
+        self._rows: dict[tuple[str, int], dict[int, torch.Tensor]] = {}  # (method id, token) -> layer -> (n,)
 
     def _pinned_index(self) -> int | None:
         """The pinned token when it is a row of the matrices (a token after a layer), else None."""
@@ -46,36 +52,56 @@ class PinnedRow:
             return pin["index"]
         return None
 
+    def _row_missing(self, key: tuple[str, int]) -> list[int]:
+        """The layers of a row still to compute, in the order wanted: the shown layer (the pinned node's in
+        the whole-model view), the closed-form ones, then the others nearest the shown one first."""
+        kept = self._rows.get(key, {})
+        whole = self.ready.get(key[0], [])
+        missing = [layer for layer in range(1, self.n_layers + 1) if layer not in kept and layer not in whole]
+        shown = self.selected.get("layer", 0) if self.view == "model" else self.layer
+        shown = shown if shown >= 1 else self.layer
+        return sorted(missing, key=lambda layer: (layer != shown, layer not in CLOSED_FORM, abs(layer - shown), layer))
+
     def _want_pinned_row(self) -> None:
         """Compute the pinned token's row of the shown method in the background, if it is deferred
-        and lacks layers; one row at a time, the latest pin next (an earlier pin is not cancelled:
-        its row is cached, and stopping mid-layer would block the kernel)."""
+        and lacks layers; one row at a time, the latest pin next (an earlier pin stops after its
+        current layer; what it finished is kept)."""
         spec = self._specs.get(self.method)
         index = self._pinned_index()
         if index is None or spec is None or spec.row is None or not spec.deferred(self.analysis):
             return
-        if len(self.ready.get(spec.id, [])) == self.n_layers:
-            return
         key = (spec.id, index)
-        if key in self._rows:
-            self._publish(spec)
+        if not self._row_missing(key):
+            if key in self._rows:
+                self._publish(spec)
             return
         with self._row_lock:
             self._row_wanted = key
             if self._row_working:
-                return  # the running job takes it next
+                return  # the running job takes it after its current layer
             self._row_working = True
+        self._publish(spec)  # says the row is coming, with the layers already kept
         self._row_job.start(self._row_work, lambda _done, _total: None, self._row_finished)
 
     def _row_work(self, _progress) -> None:
+        """Compute the wanted row a step at a time (one layer, or the closed-form ones together), publishing
+        after each; the wanted row and the shown layer are read again before every step."""
         while True:
             with self._row_lock:
                 key = self._row_wanted
-                if key is None or key in self._rows:
+                missing = [] if key is None else self._row_missing(key)
+                if not missing:
                     self._row_working = False
                     return
+            assert key is not None
+            step = [layer for layer in missing if layer in CLOSED_FORM] if missing[0] in CLOSED_FORM else missing[:1]
             spec = self._specs[key[0]]
-            self._rows[key] = spec.row(self.analysis, key[1]).to(torch.float64)
+            values = spec.row(self.analysis, key[1], step).to(torch.float64)
+            # A new dict, not an update: the kernel's thread may be reading the old one while it publishes.
+            self._rows[key] = {**self._rows.get(key, {}), **dict(zip(step, values, strict=True))}
+            if len(step) == len(missing):
+                with self._row_lock:  # the last step: the row is not coming any more when published
+                    self._row_working = self._row_wanted != key
             self._publish(spec)
 
     def _row_finished(self, error: str | None) -> None:
@@ -83,15 +109,25 @@ class PinnedRow:
             with self._row_lock:
                 self._row_working = False
             self.log.warning("attn_widget could not compute the pinned token's row: %s", error)
+            spec = self._specs.get(self.method)
+            if spec is not None:
+                self._publish(spec)  # no longer computing
 
-    def _with_pinned_row(self, method_id: str, data: torch.Tensor, done: list[int]) -> tuple[torch.Tensor, int | None]:
-        """``data`` ``(L, n, n)`` with the pinned token's row filled in where the layer is not done, and that
-        token (None when its row is not computed)."""
+    def _with_pinned_row(
+        self, method_id: str, data: torch.Tensor, done: list[int]
+    ) -> tuple[torch.Tensor, dict[str, Any] | None]:
+        """``data`` ``(L, n, n)`` with the pinned token's row filled in at its computed layers that are not
+        done, and the ``ready_row`` entry {index, layers, computing} (None when no row is kept or coming)."""
         index = self._pinned_index()
-        row = None if index is None else self._rows.get((method_id, index))
-        if row is None or len(done) == data.shape[0]:
+        if index is None or len(done) == data.shape[0]:
             return data, None
-        missing = [layer for layer in range(data.shape[0]) if layer + 1 not in done]
-        data = data.clone()
-        data[missing, index] = row[missing]
-        return data, index
+        key = (method_id, index)
+        kept = self._rows.get(key, {})
+        computing = self._row_working and self._row_wanted == key
+        if not kept and not computing:
+            return data, None
+        layers = sorted(layer for layer in kept if layer not in done)
+        if layers:
+            data = data.clone()
+            data[[layer - 1 for layer in layers], index] = torch.stack([kept[layer] for layer in layers]).to(data.dtype)
+        return data, {"index": index, "layers": layers, "computing": computing}

@@ -59,8 +59,9 @@ class WidgetTraits(anywidget.AnyWidget):
     ready = fact(t.Dict(), "Per method id, the layer numbers present in its data.")
     ready_row = fact(
         t.Dict(),
-        "Per method id computed on request, the pinned token whose row its data also holds in the layers not in "
-        "``ready`` (the other rows there are zero); attn_widget.pinned_row.",
+        "Per method id computed on request, the pinned token whose row its data also holds in some layers not in "
+        "``ready`` (the other rows there are zero), computed layer by layer: {index, layers: the layers holding it, "
+        "computing: whether more are coming}; attn_widget.pinned_row.",
     )
     image = fact(
         t.Dict(),

@@ -55,8 +55,9 @@ def test_every_row_equals_networkx(name):
         random_attention(6, 24, causal=True, seed=8),
         random_attention(5, 20, seed=9) ** 3,  # peaked
         sliding_window_attention(5, 20, window=4, seed=10),
+        random_attention(6, 40, causal=True, seed=11) ** 2,  # longer: many dead ends for the greedy flow to skip
     ],
-    ids=["encoder", "decoder", "peaked", "sliding window"],
+    ids=["encoder", "decoder", "peaked", "sliding window", "longer decoder"],
 )
 def test_every_row_equals_the_whole_layer_solver(att):
     flows = solver(att)
@@ -112,6 +113,10 @@ def test_analysis_rows_equal_rows_of_the_whole_flow_on_random_models(family, lay
         for t in range(n):
             row = analysis.flow_rows(t, receptive_field=variant)
             assert torch.allclose(row, whole[:, t], rtol=0, atol=1e-12), (variant, t)
+        # Some layers, in any order (what the widget asks for layer by layer), then all from what is kept.
+        fresh = analyze(tiny_model(family, **{layers_key: 5}), WORDS, tokenizer)
+        assert torch.allclose(fresh.flow_rows(2, receptive_field=variant, layers=[4, 1]), whole[[3, 0], 2], atol=1e-12)
+        assert torch.allclose(fresh.flow_rows(2, receptive_field=variant), whole[:, 2], rtol=0, atol=1e-12)
 
 
 @pytest.mark.model
@@ -139,3 +144,5 @@ def test_rows_report_progress_and_refuse_a_bad_position(tokenizer):
     for bad in (n, -1, 1.0, True):
         with pytest.raises(ValueError, match=rf"position must be a token index 0\.\.{n - 1}"):
             analysis.flow_rows(bad)
+    with pytest.raises(ValueError, match=r"layers must be whole layer numbers 1\.\.4; got 5"):
+        analysis.flow_rows(2, layers=[5])

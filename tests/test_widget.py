@@ -339,7 +339,7 @@ FACTS = [
     ("model_name", "another model"),
     ("methods", []),
     ("ready", {}),
-    ("ready_row", {"flow": 0}),
+    ("ready_row", {"flow": {"index": 0, "layers": [3], "computing": False}}),
     ("image", {"rgb": b"", "size": [1, 1], "grid": [1, 1], "prefix": 0}),
     ("data_raw", b""),
     ("data_flow", b"AWP1"),

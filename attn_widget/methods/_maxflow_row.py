@@ -5,6 +5,10 @@ The graph and the push-relabel of ``_maxflow`` (docs/methods.md §3.3). For each
 1. Greedy: depth-first augmenting paths that only go down the layers (a blocking flow of the
    layered graph, Dinic's first phase), each path carrying its bottleneck. This is a feasible
    flow, so its value is a lower bound; it costs at most one pass over the arcs it reaches.
+   Each node tries token j's node first (the residual half of every layer runs down that
+   column), then the others in order: after layer 5 of MiniLM at 512 tokens this settles
+   2.4x more sinks than index order (benchmarks/RESULTS.md). Scans skip dead ends through a
+   union-find per layer, so they do not re-read the arcs into the many nodes filled early.
 2. The value is settled when that lower bound meets an upper bound: ``upper`` (the smallest of
    the sink's in-capacity, the source's out-capacity and the layer-by-layer bound of
    ``flow_row.upper_bounds``), or a cut the greedy flow fills (every edge into the sink, or every
@@ -25,17 +29,31 @@ from ._maxflow import _ranges, pair_max_flow
 
 
 @nb.njit(cache=True, nogil=True)
-def _greedy(cap, flow, source_flow, sink_res, l, i, lo, hi, bound, cur, dead, seen, path):  # pragma: no cover
-    """Blocking flow from (l, i) down to the sink, forward arcs only; returns its value.
+def _alive(parent, m, b):  # pragma: no cover - compiled
+    """The first token >= b whose node at layer m is not a dead end (``parent``: a union-find over
+    the tokens of each layer, dead nodes pointing one right; path halving)."""
+    while parent[m, b] != b:
+        parent[m, b] = parent[m, parent[m, b]]
+        b = parent[m, b]
+    return b
+
+
+@nb.njit(cache=True, nogil=True)
+def _greedy(cap, flow, source_flow, sink_res, l, i, j, lo, hi, bound, cur, parent, seen, path):  # pragma: no cover
+    """Blocking flow from (l, i) down to the sink (0, j), forward arcs only; returns its value.
 
     flow[m, a, b] (2 <= m <= l - 1) and source_flow[k] receive the flow; sink_res[a] is what
-    the sink edge of (1, a) has left. cur, dead, seen: (l + 1, n) scratch (current arc, dead
-    end, visited: only visited nodes carry flow, so only their rows need clearing).
+    the sink edge of (1, a) has left. Each node tries token j's node first, then the others in
+    order, skipping dead ends by ``parent`` ((l + 1, n + 1), so a scan never reads the arcs into
+    them: after layers 5-6 most of the layer below is dead early). cur: (l + 1, n), the next token
+    to try (-1: token j); seen: (l + 1, n), visited (only visited nodes carry flow, so only their
+    rows need clearing).
     """
-    for m in range(1, l + 1):
+    for m in range(0, l + 1):
+        for a in range(lo[m], hi[m] + 2):
+            parent[m, a] = a
         for a in range(lo[m], hi[m] + 1):
-            cur[m, a] = lo[m - 1]
-            dead[m, a] = False
+            cur[m, a] = -1
             seen[m, a] = False
     total = 0.0
     m = l
@@ -64,23 +82,37 @@ def _greedy(cap, flow, source_flow, sink_res, l, i, lo, hi, bound, cur, dead, se
                     return total
                 m = l  # the next path starts again at the source (current arcs skip what is spent)
                 continue
-            dead[1, a] = True
+            parent[1, a] = a + 1  # a dead end
             m += 1
             continue
-        b = cur[m, a]
+        first = lo[m - 1]
         last = hi[m - 1]
-        while b <= last:
-            used = source_flow[b] if m == l else flow[m, a, b]
-            if not dead[m - 1, b] and cap[m - 1, a, b] - used > 0.0:
-                break
-            b += 1
-        cur[m, a] = b
-        if b <= last:
+        b = cur[m, a]
+        found = False
+        if b == -1:  # token j's node first: the residual half of every layer runs down that column
+            if first <= j <= last and parent[m - 1, j] == j:
+                used = source_flow[j] if m == l else flow[m, a, j]
+                if cap[m - 1, a, j] - used > 0.0:
+                    found = True
+                    b = j
+            if not found:
+                b = first
+        if not found:
+            b = _alive(parent, m - 1, b)
+            while b <= last:
+                if b != j:
+                    used = source_flow[b] if m == l else flow[m, a, b]
+                    if cap[m - 1, a, b] - used > 0.0:
+                        found = True
+                        break
+                b = _alive(parent, m - 1, b + 1)
+            cur[m, a] = b
+        if found:
             path[m - 1] = b
             seen[m - 1, b] = True
             m -= 1
         else:
-            dead[m, a] = True
+            parent[m, a] = a + 1  # a dead end
             if m == l:
                 return total
             m += 1
@@ -124,7 +156,7 @@ def sinks_max_flow(cap, cap_t, support, rev, rev_t, rev_support, l, i, sinks, up
     sink_res = np.zeros(n)
     source_flow = np.zeros(n)
     cur = np.zeros((l + 1, n), np.int64)
-    dead = np.zeros((l + 1, n), np.bool_)
+    parent = np.zeros((l + 1, n + 1), np.int64)
     seen = np.zeros((l + 1, n), np.bool_)
     path = np.zeros(l + 1, np.int64)
     for s in range(len(sinks)):
@@ -134,7 +166,7 @@ def sinks_max_flow(cap, cap_t, support, rev, rev_t, rev_support, l, i, sinks, up
         for a in range(lo[1], hi[1] + 1):
             sink_res[a] = cap[0, a, j]
         source_flow[:] = 0.0
-        total = _greedy(cap, flow, source_flow, sink_res, l, i, lo, hi, upper[s], cur, dead, seen, path)
+        total = _greedy(cap, flow, source_flow, sink_res, l, i, j, lo, hi, upper[s], cur, parent, seen, path)
         settled = total >= upper[s] or _saturated(cap, source_flow, sink_res, l, i, lo, hi)
         for m in range(2, l):  # flow_t is untouched by the greedy flow
             for a in range(lo[m], hi[m] + 1):

@@ -182,12 +182,13 @@ def register_flow(id: str, label: str, description: str, compute, done, **option
 
 
 def flow_compare_rows(receptive_field: str):
-    """``(analysis, t) -> (L, n)``: row t of the flow, computed for that row only."""
+    """``(analysis, t, layers=None) -> (len(layers), n)``: row t of the flow (all layers by default),
+    computed for that row only; t None: the mean row of the whole flow."""
 
-    def rows(analysis, t):
+    def rows(analysis, t, layers=None):
         if t is None:
             return analysis.flow(receptive_field=receptive_field, progress=False).mean(-2)
-        return analysis.flow_rows(t, receptive_field=receptive_field)
+        return analysis.flow_rows(t, receptive_field=receptive_field, layers=layers)
 
     return rows
 

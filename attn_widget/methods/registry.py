@@ -97,9 +97,10 @@ class MatrixMethod:
     # -> (len(layers), n, n), and the layer numbers already computed, (analysis) -> [1..L].
     layers: Callable[..., torch.Tensor] | None = None
     done: Callable[[Any], list[int]] | None = None
-    # A deferred method whose row t can be computed alone at every layer: (analysis, t) -> (L, n). The
-    # widget computes the pinned token's row with it when the method is deferred (flow: n max flows a layer).
-    row: Callable[[Any, int], torch.Tensor] | None = None
+    # A deferred method whose row t can be computed alone, layer by layer: (analysis, t, layers) ->
+    # (len(layers), n). The widget computes the pinned token's row with it when the method is deferred
+    # (flow: n max flows a layer), the shown layer first.
+    row: Callable[[Any, int, list[int]], torch.Tensor] | None = None
     # A per-row quantity shown with the method: (analysis) -> (L, S, n), S the slices per layer.
     row_values: Callable[[Any], torch.Tensor] | None = None
     row_label: str = ""

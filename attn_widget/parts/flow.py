@@ -44,12 +44,16 @@ class FlowPart(Part):
             baseline = self._raw("baseline", residual, wanted, report, len(wanted), total)
             return normalise(variant, plain, methods.row_normalize(baseline))
 
-    def rows(self, position: int, residual: float, receptive_field: str, progress: ProgressArg = False) -> torch.Tensor:
-        """``(L, n)``: row ``position`` of the flow at every layer, computing only that row."""
+    def rows(
+        self, position: int, residual: float, receptive_field: str, progress: ProgressArg = False, layers=None
+    ) -> torch.Tensor:
+        """``(len(layers), n)``: row ``position`` of the flow at the given layers (all by default), computing
+        only that row; each finished layer is kept, so asking layer by layer costs no more than at once."""
         variant = self.variant(receptive_field)
         n = self.capture.n_tokens
         if isinstance(position, bool) or not isinstance(position, int | np.integer) or not 0 <= position < n:
             raise ValueError(f"position must be a token index 0..{n - 1}; got {position!r}.")
+        wanted = layer_numbers(layers, self.capture.n_layers)
         parts = ["attention"] if variant == "none" else ["attention", "baseline"]
         with progress_reporter(progress, "attention flow, one row") as report:
             rows = []
@@ -58,7 +62,7 @@ class FlowPart(Part):
                 def chunks(done: int, total: int, k: int = k) -> None:
                     report(k + done / total, len(parts))
 
-                rows.append(methods.row_normalize(self._cached_rows(which, residual, int(position), chunks)))
+                rows.append(methods.row_normalize(self._cached_rows(which, residual, int(position), wanted, chunks)))
         if variant == "none":
             return rows[0]
         return normalise(variant, rows[0].unsqueeze(1), rows[1].unsqueeze(1))[:, 0]
@@ -66,23 +70,22 @@ class FlowPart(Part):
     def done(self, which: str, residual: float) -> list[int]:
         return sorted(self.layers.get((which, float(residual)), {}))
 
-    def _cached_rows(self, which: str, residual: float, position: int, report) -> torch.Tensor:
-        key = ("row", which, float(residual), position)
-        return self.cached(key, lambda: self._rows(which, residual, position, report))
-
-    def _rows(self, which: str, residual: float, position: int, report) -> torch.Tensor:
-        """``(L, n)`` unnormalised max flows of one row (``methods.flow_row``); whole layers already
-        computed are reused."""
+    def _cached_rows(self, which: str, residual: float, position: int, wanted: list[int], report) -> torch.Tensor:
+        """``(len(wanted), n)`` unnormalised max flows of one row (``methods.flow_row``), kept per layer; whole
+        layers already computed are reused."""
+        kept: dict[int, torch.Tensor] = self.cached(("row", which, float(residual), position), dict)
         full = self.layers.get((which, float(residual)), {})
-        missing = [layer for layer in range(1, self.capture.n_layers + 1) if layer not in full]
-        out = torch.zeros(self.capture.n_layers, self.capture.n_tokens, dtype=torch.float64)
-        for layer, whole in full.items():
-            out[layer - 1] = whole[position]
+        for layer in wanted:
+            if layer not in kept and layer in full:
+                kept[layer] = full[layer][position]
+        missing = sorted({layer for layer in wanted if layer not in kept})
         if missing:
             solver = FlowSolver(methods.residual_augment(self.capacities(which), residual))
             rows, _ = row_flows(solver, position, missing, report)
-            out[[layer - 1 for layer in missing]] = torch.from_numpy(rows)
-        return out
+            kept.update(zip(missing, torch.from_numpy(rows), strict=True))
+        if not wanted:
+            return torch.zeros(0, self.capture.n_tokens, dtype=torch.float64)
+        return torch.stack([kept[layer] for layer in wanted])
 
     def _raw(self, which: str, residual: float, wanted: list[int], report, offset: int, total: int) -> torch.Tensor:
         """Unnormalised max flows ``(len(wanted), n, n)``, computing only missing layers."""

@@ -425,6 +425,7 @@ var zh_default = {
   "{method}, all {layers} layers as columns: {edges} edges between {n} tokens per layer": "{method}\uFF0C\u5168\u90E8 {layers} \u5C42\u5404\u4E3A\u4E00\u5217\uFF1A\u6BCF\u5C42 {n} \u4E2A token \u4E4B\u95F4\u5171 {edges} \u6761\u8FB9",
   "{method}, {layer}, {heads}: {edges} edges between {n} tokens": "{method}\uFF0C{layer}\uFF0C{heads}\uFF1A{n} \u4E2A token \u4E4B\u95F4\u5171 {edges} \u6761\u8FB9",
   "{method}: computing more layers\u2026": "{method}\uFF1A\u6B63\u5728\u8BA1\u7B97\u66F4\u591A\u5C42\u2026",
+  "{method}: computing the pinned token's row for layer {layer}\u2026": "{method}\uFF1A\u6B63\u5728\u8BA1\u7B97\u56FA\u5B9A token \u5728\u7B2C {layer} \u5C42\u7684\u90A3\u4E00\u884C\u2026",
   "{method}: edge colour": "{method}\uFF1A\u8FB9\u7684\u989C\u8272",
   "{method}: edge colour (scaled per layer; largest layer's range)": "{method}\uFF1A\u8FB9\u7684\u989C\u8272\uFF08\u6309\u5C42\u5B9A\u8272\u9636\uFF1B\u53D6\u8303\u56F4\u6700\u5927\u7684\u4E00\u5C42\uFF09",
   "{method}: what {token} draws from each patch": "{method}\uFF1A{token} \u4ECE\u6BCF\u4E2A\u56FE\u5757\u83B7\u53D6\u591A\u5C11",
@@ -1119,7 +1120,7 @@ function readState(model) {
       method,
       layer: nearestLayer(method, options.layer),
       ready: isObject(ready) ? Object.fromEntries(Object.entries(ready).filter(([, layers]) => Array.isArray(layers))) : {},
-      readyRow: isObject(readyRow) ? Object.fromEntries(Object.entries(readyRow).filter(([, index]) => isCount(index) && index < n)) : {},
+      readyRow: isObject(readyRow) ? Object.fromEntries(Object.entries(readyRow).filter(([, row]) => isPinnedRow(row, n))) : {},
       job: isObject(job) && (job.total === void 0 || Number.isFinite(job.total)) && (job.done === void 0 || Number.isFinite(job.done)) ? job : {},
       targets: Array.isArray(targets) ? targets.filter((t) => isObject(t) && typeof t.id === "string" && typeof t.label === "string") : [],
       target: String(model.get("target") ?? ""),
@@ -1166,8 +1167,20 @@ function isAvailable(state) {
   return hasLayer(state, state.layer) || hasPinnedRow(state);
 }
 function hasPinnedRow(state) {
+  const row = pinnedRowOf(state);
+  return !hasLayer(state, state.layer) && row !== null && row.layers.includes(state.layer);
+}
+function isPinnedRowComing(state) {
+  const row = pinnedRowOf(state);
+  return !hasLayer(state, state.layer) && row !== null && row.computing && !row.layers.includes(state.layer);
+}
+function pinnedRowOf(state) {
   const pinned = pinnedNode(state);
-  return !hasLayer(state, state.layer) && pinned?.side === "target" && state.readyRow[state.method.id] === pinned.index;
+  const row = state.readyRow[state.method.id];
+  return row !== void 0 && pinned?.side === "target" && row.index === pinned.index ? row : null;
+}
+function isPinnedRow(row, n) {
+  return isObject(row) && isCount(row.index) && row.index < n && Array.isArray(row.layers) && row.layers.every(isCount) && typeof row.computing === "boolean";
 }
 function hasLayer(state, layer) {
   const layers = state.ready[state.method.id];
@@ -2823,7 +2836,7 @@ function createPending(doc, model, lang) {
       if (root.hidden) return;
       const words = { method: state.method.label, layer, id: method, cost: state.method.on_request ?? "" };
       message.textContent = say(
-        available ? "{method}: computing more layers\u2026" : state.offline ? '{method} for layer {layer} was not computed before this view was exported; in the notebook, call w.compute("{id}") before exporting.' : state.method.on_request ? "{method} for layer {layer} is computed on request: {cost}" : "{method} for layer {layer} is computed on request.",
+        available ? "{method}: computing more layers\u2026" : isPinnedRowComing(state) ? "{method}: computing the pinned token's row for layer {layer}\u2026" : state.offline ? '{method} for layer {layer} was not computed before this view was exported; in the notebook, call w.compute("{id}") before exporting.' : state.method.on_request ? "{method} for layer {layer} is computed on request: {cost}" : "{method} for layer {layer} is computed on request.",
         words
       );
       computeLayer.textContent = say("Compute layer {layer}", { layer });

@@ -4,6 +4,7 @@
 
 import { speaker } from "./i18n.js";
 import { element } from "./overlay.js";
+import { isPinnedRowComing } from "./state.js";
 
 /**
  * @typedef {object} Job  the widget's `job` trait
@@ -63,7 +64,9 @@ export function createPending(doc, model, lang) {
       message.textContent = say(
         available
           ? "{method}: computing more layers…"
-          : state.offline
+          : isPinnedRowComing(state)
+            ? "{method}: computing the pinned token's row for layer {layer}…"
+            : state.offline
             ? "{method} for layer {layer} was not computed before this view was exported; in the notebook, call w.compute(\"{id}\") before exporting."
             : state.method.on_request ? "{method} for layer {layer} is computed on request: {cost}" : "{method} for layer {layer} is computed on request.",
         words,

@@ -54,8 +54,8 @@ export { MAX_HEAD, MEAN_HEAD };
  * @property {number} layer   1..nLayers
  * @property {number} head    0..nHeads-1, MEAN_HEAD or MAX_HEAD
  * @property {Record<string, number[]>} ready  per method, the layers present in its data
- * @property {Record<string, number>} readyRow  per method computed on request, the token whose row its data
- *   also holds in the layers not in `ready` (the pinned token's row, computed alone)
+ * @property {Record<string, PinnedRow>} readyRow  per method computed on request, the pinned token whose
+ *   row its data also holds in some layers not in `ready` (computed alone, layer by layer)
  * @property {import("./pending.js").Job} job
  * @property {{ id: string, label: string, position: number | null }[]} targets
  * @property {string} target        selected target id
@@ -75,6 +75,13 @@ export { MAX_HEAD, MEAN_HEAD };
  * @property {{ start: number, size: number }} window  token rows shown (size 0: all)
  * @property {string} lang          the language of the widget's words ("en", "zh"; i18n.js)
  * @property {import("./image_fact.js").ShownImage | null} image  an image analysis's input (null: text)
+ */
+
+/**
+ * @typedef {object} PinnedRow  one `ready_row` entry (attn_widget/pinned_row.py)
+ * @property {number} index      the pinned token
+ * @property {number[]} layers   the layers its row is in the data (the other rows there are zero)
+ * @property {boolean} computing more of its layers are coming
  */
 
 /**
@@ -146,7 +153,7 @@ export function readState(model) {
     method,
     layer: nearestLayer(method, options.layer),
     ready: isObject(ready) ? Object.fromEntries(Object.entries(ready).filter(([, layers]) => Array.isArray(layers))) : {},
-    readyRow: isObject(readyRow) ? Object.fromEntries(Object.entries(readyRow).filter(([, index]) => isCount(index) && index < n)) : {},
+    readyRow: isObject(readyRow) ? Object.fromEntries(Object.entries(readyRow).filter(([, row]) => isPinnedRow(row, n))) : {},
     job: isObject(job) && (job.total === undefined || Number.isFinite(job.total)) && (job.done === undefined || Number.isFinite(job.done)) ? job : {},
     targets: Array.isArray(targets) ? targets.filter((t) => isObject(t) && typeof t.id === "string" && typeof t.label === "string") : [],
     target: String(model.get("target") ?? ""),
@@ -236,8 +243,36 @@ export function isAvailable(state) {
  * @param {ViewState} state
  */
 export function hasPinnedRow(state) {
+  const row = pinnedRowOf(state);
+  return !hasLayer(state, state.layer) && row !== null && row.layers.includes(state.layer);
+}
+
+/**
+ * Is the selected layer missing but coming for the pinned token (its row is being computed, layer by layer)?
+ * @param {ViewState} state
+ */
+export function isPinnedRowComing(state) {
+  const row = pinnedRowOf(state);
+  return !hasLayer(state, state.layer) && row !== null && row.computing && !row.layers.includes(state.layer);
+}
+
+/**
+ * The `ready_row` entry of the selected method when it is the pinned token's (a token after the layer), else null.
+ * @param {ViewState} state
+ */
+function pinnedRowOf(state) {
   const pinned = pinnedNode(state);
-  return !hasLayer(state, state.layer) && pinned?.side === "target" && state.readyRow[state.method.id] === pinned.index;
+  const row = state.readyRow[state.method.id];
+  return row !== undefined && pinned?.side === "target" && row.index === pinned.index ? row : null;
+}
+
+/**
+ * @param {unknown} row  a `ready_row` entry
+ * @param {number} n     tokens
+ * @returns {row is PinnedRow}
+ */
+function isPinnedRow(row, n) {
+  return isObject(row) && isCount(row.index) && row.index < n && Array.isArray(row.layers) && row.layers.every(isCount) && typeof row.computing === "boolean";
 }
 
 /**

@@ -158,10 +158,11 @@ test("a layer computed on request shows a compute button, then progress, then th
 });
 
 test("a layer known for the pinned token only is drawn without a compute button; another pin waits for its row", async () => {
-  // Flow on a long input: the kernel computes the pinned token's row at every layer (ready_row) and sends
-  // it inside data_flow, while whole layers stay on request.
+  // Flow on a long input: the kernel computes the pinned token's row layer by layer (ready_row: which token,
+  // in which layers, more coming) and sends it inside data_flow, while whole layers stay on request.
   const ready = { ...widgetTraits().ready, flow: [1] };
-  const { el, model, ctx, flush } = mount({ method: "flow", layer: 3, ready, ready_row: { flow: 2 }, selected: { side: "target", index: 2 } });
+  const row = (/** @type {number} */ index, /** @type {number[]} */ layers, computing = false) => ({ flow: { index, layers, computing } });
+  const { el, model, ctx, flush } = mount({ method: "flow", layer: 3, ready, ready_row: row(2, [2, 3]), selected: { side: "target", index: 2 } });
   const panel = /** @type {HTMLElement} */ (el.querySelector(".attnw-pending"));
   assert.equal(panel.hidden, true);
   assert.ok(ctx.segments().length > 0, "the pinned row's edges are drawn");
@@ -170,13 +171,28 @@ test("a layer known for the pinned token only is drawn without a compute button;
   model.set("selected", { side: "target", index: 3 }); // its row is not there yet
   await flush();
   assert.equal(panel.hidden, false);
-  model.set("ready_row", { flow: 3 });
+  assert.doesNotMatch(panel.textContent ?? "", /computing the pinned token's row/);
+  model.set("ready_row", row(3, [], true)); // coming: the panel says so
+  await flush();
+  assert.equal(panel.hidden, false);
+  assert.match(panel.textContent ?? "", /computing the pinned token's row for layer 3…/);
+  model.set("ready_row", row(3, [3], true)); // the shown layer first: drawn while the others compute
   await flush();
   assert.equal(panel.hidden, true);
+  assert.ok(ctx.segments().length > 0);
+  model.set("layer", 2); // a layer of the row not finished yet: still coming
+  await flush();
+  assert.equal(panel.hidden, false);
+  assert.match(panel.textContent ?? "", /computing the pinned token's row for layer 2…/);
+  model.set("ready_row", row(3, [2, 3]));
+  await flush();
+  assert.equal(panel.hidden, true);
+  model.set("layer", 3);
 
   model.set("selected", { side: "source", index: 3 }); // an input token's edges need the whole layer
   await flush();
   assert.equal(panel.hidden, false);
+  assert.doesNotMatch(panel.textContent ?? "", /computing the pinned token's row/);
   model.set("selected", { layer: 2, index: 3 }); // a pin of the whole-model view carries over as a row
   await flush();
   assert.equal(panel.hidden, true);

@@ -46,7 +46,19 @@ test("settings out of range fall back to a valid value", () => {
     [{ selected: { index: 1, layer: 3 } }, "selected", { layer: 3, index: 1 }],
     [{ selected: null }, "selected", {}],
     [{ ready: { raw: "all" } }, "ready", {}],
-    [{ ready_row: { flow: 6, rollout: -1, raw: "2", alti: 5 } }, "readyRow", { alti: 5 }],
+    [
+      {
+        ready_row: {
+          flow: { index: 6, layers: [3], computing: false },
+          rollout: { index: 1, layers: [-1], computing: false },
+          raw: 2,
+          alti: { index: 5, layers: [2, 3], computing: true },
+          flow_rf: { index: 5, layers: [], computing: "yes" },
+        },
+      },
+      "readyRow",
+      { alti: { index: 5, layers: [2, 3], computing: true } },
+    ],
     [{ job: { method: "flow", done: NaN, total: 1 } }, "job", {}],
     [{ attribution_data: [1, 2] }, "attributionData", {}],
     [{ method: "gradients" }, "method", valid.methods[0]],

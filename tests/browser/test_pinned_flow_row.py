@@ -41,8 +41,17 @@ def test_pinning_a_token_shows_its_flow_edges_without_compute(browser, page_serv
     # The kernel's side: the pin arrives, the row is computed in the background and synced back.
     widget.selected = page.evaluate("window.model.get('selected')")
     widget.wait()
-    assert widget.ready_row == {"flow": pinned} and widget.ready["flow"] == []
+    assert widget.ready_row == {"flow": {"index": pinned, "layers": [1, 2, 3, 4, 5, 6], "computing": False}}
+    assert widget.ready["flow"] == []
     state = widget_state(widget)
+    # Midway (the row comes layer by layer): the shown layer 4 is still coming, the panel says so.
+    coming = {"flow": {"index": pinned, "layers": [1, 2, 3], "computing": True}}
+    before = page.get_attribute(".attnw-root", "data-paint-end")
+    page.evaluate(SYNC, [state["data_flow"], coming])
+    page.wait_for_function("b => document.querySelector('.attnw-root').dataset.paintEnd !== b", arg=before)
+    assert "computing the pinned token's row for layer 4" in page.inner_text(".attnw-pending")
+    page.locator(".attnw-root").screenshot(path=str(artifacts / "flow-pinned-row-coming.png"))
+
     before = page.get_attribute(".attnw-root", "data-paint-end")
     page.evaluate(SYNC, [state["data_flow"], state["ready_row"]])
     page.wait_for_function("b => document.querySelector('.attnw-root').dataset.paintEnd !== b", arg=before)

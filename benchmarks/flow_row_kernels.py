@@ -1,0 +1,91 @@
+"""The pinned row's kernel (greedy flow, then push-relabel) against an earlier commit's, side by side:
+
+    .venv/bin/python benchmarks/flow_row_kernels.py --against 82d7b54            # MiniLM, 128, 256, 512 tokens
+    .venv/bin/python benchmarks/flow_row_kernels.py --against 82d7b54 --sizes 512
+
+``attn_widget/methods/_maxflow_row.py`` as it was at the given commit (``git show``) is loaded beside the working
+tree's, and both run ``sinks_max_flow`` over every sink of a row on one thread, layer by layer (layers >= 3; 1-2
+are closed forms), on the same capacities in the same process, alternating. Each cell: seconds (sinks the greedy
+flow settled). The rows are the middle token and the 6th, as in ``flow_row.py``.
+"""
+
+from __future__ import annotations
+
+import argparse
+import importlib.util
+import os
+import platform
+import subprocess
+import sys
+import tempfile
+import time
+
+import numpy as np
+import torch
+
+sys.path.insert(0, os.path.join(os.path.dirname(__file__), ".."))
+
+from flow import minilm_attention, random_attention, table  # noqa: E402
+
+from attn_widget import methods  # noqa: E402
+from attn_widget.methods import _maxflow_row  # noqa: E402
+from attn_widget.methods.flow import FlowSolver  # noqa: E402
+from attn_widget.methods.flow_row import reversed_stack, upper_bounds  # noqa: E402
+
+
+def kernel_at(commit: str, folder: str):
+    """The ``_maxflow_row`` module of ``commit``, importing the working tree's ``_maxflow``."""
+    root = os.path.join(os.path.dirname(__file__), "..")
+    source = subprocess.run(
+        ["git", "show", f"{commit}:attn_widget/methods/_maxflow_row.py"], cwd=root, check=True, capture_output=True
+    ).stdout.decode()
+    path = os.path.join(folder, "maxflow_row_then.py")
+    with open(path, "w") as file:
+        file.write(source.replace("from ._maxflow import", "from attn_widget.methods._maxflow import"))
+    spec = importlib.util.spec_from_file_location("maxflow_row_then", path)
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+def one_layer(kernel, solver: FlowSolver, layer: int, i: int) -> tuple[float, np.ndarray]:
+    """Seconds and ``(2, n)`` (flows, settled) of one kernel over every sink of row i at one layer."""
+    upper = upper_bounds(solver.cap, layer, i)
+    rev = reversed_stack(solver, layer)
+    start = time.perf_counter()
+    out = kernel.sinks_max_flow(solver.cap, solver.cap_t, solver.support, *rev, layer, i, np.arange(solver.n), upper)
+    return time.perf_counter() - start, out
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    parser.add_argument("--against", required=True, help="the commit whose kernel is 'before'")
+    parser.add_argument("--sizes", type=int, nargs="+", default=[128, 256, 512])
+    args = parser.parse_args()
+    print(f"{platform.platform()}, {os.cpu_count()} CPUs, torch {torch.__version__}, before = {args.against}")
+    with tempfile.TemporaryDirectory() as folder:
+        before = kernel_at(args.against, folder)
+        warm = FlowSolver(methods.residual_augment(random_attention(4, 6)))
+        for kernel in (before, _maxflow_row):  # compile outside the timings
+            one_layer(kernel, warm, 3, 0)
+        lines = []
+        for n in args.sizes:
+            solver = FlowSolver(methods.residual_augment(minilm_attention(n)))
+            layers = list(range(3, solver.n_layers + 1))
+            for i in (n // 2, 5):
+                cells, totals, diff = [], [0.0, 0.0], 0.0
+                for layer in layers:
+                    (t0, o0), (t1, o1) = one_layer(before, solver, layer, i), one_layer(_maxflow_row, solver, layer, i)
+                    totals[0] += t0
+                    totals[1] += t1
+                    diff = max(diff, float(np.abs(o0[0] - o1[0]).max()))
+                    cells.append(f"{t0:.2f} ({int(o0[1].sum())}) → {t1:.2f} ({int(o1[1].sum())})")
+                whole = f"{totals[0]:.2f} → {totals[1]:.2f} ({totals[0] / totals[1]:.2f}x)"
+                lines.append([f"{n}, row {i}", *cells, whole, f"{diff:.1e}"])
+        head = ["tokens, row", *(f"layer {layer}" for layer in layers), "layers 3-6", "max abs difference"]
+        table("MiniLM (pretrained), one row, one thread: seconds (sinks settled), before → after", head, lines)
+
+
+if __name__ == "__main__":
+    main()
