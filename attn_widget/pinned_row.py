@@ -19,8 +19,6 @@ import torch
 
 from .jobs import BackgroundJob
 
-CLOSED_FORM = (1, 2)  # flow layers with a closed form: instant, computed together
-
 
 class PinnedRow:
     """``_want_pinned_row`` (on a pin or a method change) and ``_with_pinned_row`` (when publishing)."""
@@ -54,13 +52,14 @@ class PinnedRow:
 
     def _row_missing(self, key: tuple[str, int]) -> list[int]:
         """The layers of a row still to compute, in the order wanted: the shown layer (the pinned node's in
-        the whole-model view), the closed-form ones, then the others nearest the shown one first."""
+        the whole-model view), the closed-form ones (``row_instant``), then the others nearest the shown one."""
         kept = self._rows.get(key, {})
         whole = self.ready.get(key[0], [])
         missing = [layer for layer in range(1, self.n_layers + 1) if layer not in kept and layer not in whole]
         shown = self.selected.get("layer", 0) if self.view == "model" else self.layer
         shown = shown if shown >= 1 else self.layer
-        return sorted(missing, key=lambda layer: (layer != shown, layer not in CLOSED_FORM, abs(layer - shown), layer))
+        instant = self._specs[key[0]].row_instant
+        return sorted(missing, key=lambda layer: (layer != shown, layer not in instant, abs(layer - shown), layer))
 
     def _want_pinned_row(self) -> None:
         """Compute the pinned token's row of the shown method in the background, if it is deferred
@@ -94,8 +93,9 @@ class PinnedRow:
                     self._row_working = False
                     return
             assert key is not None
-            step = [layer for layer in missing if layer in CLOSED_FORM] if missing[0] in CLOSED_FORM else missing[:1]
             spec = self._specs[key[0]]
+            instant = spec.row_instant
+            step = [layer for layer in missing if layer in instant] if missing[0] in instant else missing[:1]
             values = spec.row(self.analysis, key[1], step).to(torch.float64)
             # A new dict, not an update: the kernel's thread may be reading the old one while it publishes.
             self._rows[key] = {**self._rows.get(key, {}), **dict(zip(step, values, strict=True))}

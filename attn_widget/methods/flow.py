@@ -209,4 +209,5 @@ register_flow(
     done=lambda analysis: analysis.flow_layers_done("attention"),
     compare=Comparison(rows=flow_compare_rows("none")),
     row=flow_compare_rows("none"),
+    row_instant=(1, 2),
 )

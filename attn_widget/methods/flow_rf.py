@@ -31,4 +31,5 @@ register_flow(
     applies=decoders_only,
     compare=Comparison(name="flow (RF-B)", rows=flow_compare_rows("rf-b")),
     row=flow_compare_rows("rf-b"),
+    row_instant=(1, 2),
 )

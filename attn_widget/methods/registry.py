@@ -101,6 +101,8 @@ class MatrixMethod:
     # (len(layers), n). The widget computes the pinned token's row with it when the method is deferred
     # (flow: n max flows a layer), the shown layer first.
     row: Callable[[Any, int, list[int]], torch.Tensor] | None = None
+    # Layers whose row is closed form (flow: 1 and 2), computed together at once before the slow ones.
+    row_instant: tuple[int, ...] = ()
     # A per-row quantity shown with the method: (analysis) -> (L, S, n), S the slices per layer.
     row_values: Callable[[Any], torch.Tensor] | None = None
     row_label: str = ""
