@@ -115,6 +115,26 @@ def test_progress_is_reported_and_an_interrupt_leaves_no_state():
     assert torch.equal(methods.flow(att), reference)
 
 
+def test_an_interrupt_cancels_the_rows_not_yet_started():
+    solver = FlowSolver(methods.residual_augment(random_attention(4, 60, seed=3)))
+    kernel, calls = solver._kernel, []
+
+    class Counting:  # the compiled kernel, counting the rows it is asked for
+        def row_max_flow(self, *args):
+            calls.append(args[4])
+            return kernel.row_max_flow(*args)
+
+    solver._kernel = Counting()
+
+    def interrupt(done):
+        if done == 3:
+            raise KeyboardInterrupt
+
+    with pytest.raises(KeyboardInterrupt):
+        solver.layer(4, interrupt)
+    assert 3 <= len(calls) < 20, f"{len(calls)} of 60 rows ran after the interrupt at row 3"
+
+
 def test_residual_weight():
     att = random_attention(3, 5, seed=12)
     assert (

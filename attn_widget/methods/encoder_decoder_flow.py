@@ -14,13 +14,12 @@ kernel as text flow (``flow.FlowSolver``), for the target rows of the decoder la
 from __future__ import annotations
 
 from collections.abc import Iterable
-from concurrent.futures import ThreadPoolExecutor
 
 import numpy as np
 import torch
 
 from ._checks import check_residual
-from .flow import FlowSolver, Progress, _workers, layer_numbers
+from .flow import FlowSolver, Progress, in_threads, layer_numbers
 from .normalize import row_normalize
 from .rollout import residual_augment
 
@@ -87,14 +86,9 @@ def encoder_decoder_flow(
     solver = FlowSolver(joint)
     jobs = [(le + layer, ns + t) for layer in wanted for t in range(nt)]
     out = np.empty((len(jobs), ns + nt))
-    # The kernel releases the GIL: one thread per core, rows collected in order (progress row by row).
-    pool = ThreadPoolExecutor(max_workers=_workers())
-    try:
-        for k, values in enumerate(pool.map(lambda job: solver.row(*job), jobs)):
-            out[k] = values
-            if progress is not None:
-                progress(k + 1, len(jobs))
-    finally:
-        pool.shutdown(wait=True, cancel_futures=True)
+    for k, values in enumerate(in_threads(lambda job: solver.row(*job), jobs)):  # in order: progress row by row
+        out[k] = values
+        if progress is not None:
+            progress(k + 1, len(jobs))
     result = torch.from_numpy(out).reshape(len(wanted), nt, ns + nt)
     return row_normalize(result) if normalize else result

@@ -15,8 +15,9 @@ from __future__ import annotations
 
 import operator
 import os
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Iterator
 from concurrent.futures import ThreadPoolExecutor
+from typing import TypeVar
 
 import numpy as np
 import torch
@@ -24,6 +25,9 @@ import torch
 from .normalize import row_normalize
 from .registry import Comparison, register
 from .rollout import residual_augment
+
+T = TypeVar("T")
+R = TypeVar("R")
 
 Progress = Callable[[int, int], None]  # (rows done, rows in all)
 
@@ -128,17 +132,10 @@ class FlowSolver:
         def row(i: int) -> np.ndarray:
             return self._kernel.row_max_flow(self.cap, self.cap_t, self.support, layer, i, upper[i])
 
-        # The kernel releases the GIL: one thread per core. Results are collected in
-        # order, so progress is reported row by row; on Ctrl-C (or an error in the
-        # progress callback) the rows not yet started are cancelled.
-        pool = ThreadPoolExecutor(max_workers=_workers())
-        try:
-            for i, values in enumerate(pool.map(row, range(self.n))):
-                out[i] = values
-                if report is not None:
-                    report(i + 1)
-        finally:
-            pool.shutdown(wait=True, cancel_futures=True)
+        for i, values in enumerate(in_threads(row, range(self.n))):
+            out[i] = values
+            if report is not None:
+                report(i + 1)
         return out
 
 
@@ -150,6 +147,17 @@ def _two_layer_flow(upper: np.ndarray, lower: np.ndarray, chunk: int = 64) -> np
         block = upper[start : start + chunk, :, None]
         out[start : start + chunk] = np.minimum(block, lower[None, :, :]).sum(axis=1)
     return out
+
+
+def in_threads(run: Callable[[T], R], tasks: Iterable[T], workers: int | None = None) -> Iterator[R]:
+    """``run(task)`` for each task, in order, on one thread per core (the flow kernels release the GIL).
+    When the caller stops early (Ctrl-C, an error or a cancel in its progress callback), the tasks not yet
+    started are cancelled."""
+    pool = ThreadPoolExecutor(max_workers=workers or _workers())
+    try:
+        yield from pool.map(run, tasks)
+    finally:
+        pool.shutdown(wait=True, cancel_futures=True)
 
 
 def _workers() -> int:

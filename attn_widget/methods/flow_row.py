@@ -14,11 +14,10 @@ settle. The bounds:
 from __future__ import annotations
 
 from collections.abc import Callable
-from concurrent.futures import ThreadPoolExecutor
 
 import numpy as np
 
-from .flow import FlowSolver, _workers
+from .flow import FlowSolver, _workers, in_threads
 
 
 def upper_bounds(cap: np.ndarray, layer: int, i: int) -> np.ndarray:
@@ -80,13 +79,9 @@ def row_flows(
         return kernel(solver.cap, solver.cap_t, solver.support, rev, rev_t, rev_support, layer, i, sinks, upper)
 
     settled = 0
-    pool = ThreadPoolExecutor(max_workers=workers)
-    try:
-        for done, (task, result) in enumerate(zip(tasks, pool.map(run, tasks), strict=True)):
-            out[task[0], task[2]] = result[0]
-            settled += int(result[1].sum())
-            if report is not None:
-                report(done + 1, len(tasks))
-    finally:
-        pool.shutdown(wait=True, cancel_futures=True)
+    for done, (task, result) in enumerate(zip(tasks, in_threads(run, tasks, workers), strict=True)):
+        out[task[0], task[2]] = result[0]
+        settled += int(result[1].sum())
+        if report is not None:
+            report(done + 1, len(tasks))
     return out, settled
