@@ -108,6 +108,21 @@ def test_texts_from_a_series_or_a_generator(tokenizer):
         analyze_corpus(model, TEXTS, tokenizer, stats=["entropie"])
 
 
+def test_texts_from_a_hugging_face_dataset_column(tokenizer):
+    datasets = pytest.importorskip("datasets")
+    model = tiny_model("gpt2")
+    from_list = analyze_corpus(model, TEXTS, tokenizer, batch_size=3, progress=False)
+    table = datasets.Dataset.from_dict({"text": TEXTS, "label": list(range(len(TEXTS)))})
+    streamed = datasets.IterableDataset.from_generator(lambda: ({"text": text} for text in TEXTS))
+    for column in (table["text"], streamed["text"]):  # in memory (with a length) and streamed (without)
+        found = analyze_corpus(model, column, tokenizer, batch_size=3, progress=False)
+        assert found.texts["text"].tolist() == TEXTS
+        np.testing.assert_allclose(found.values("entropy"), from_list.values("entropy"), atol=1e-12)
+    for whole in (table, streamed):
+        with pytest.raises(TypeError, match=r"one column of texts.*data\['text'\]"):
+            analyze_corpus(model, whole, tokenizer)
+
+
 def test_the_model_is_left_as_found(tokenizer):
     model = awkward_model("bert")
     before = snapshot(model)
