@@ -27,18 +27,18 @@ WORDS = "the cat sat on mat and dog ran to big red house".split()
 TEXTS = [" ".join(WORDS[(i * 7 + k) % len(WORDS)] for k in range(3 + i % 9)) for i in range(40)] + ["", 7]
 
 
+PATH = os.pathsep.join([str(TESTS.parent), str(TESTS), os.environ.get("PYTHONPATH", "")])
+
+
 @pytest.fixture(scope="module", autouse=True)
 def local_ray():
-    """One local Ray for the module; its workers import this checkout and tests/ (the helpers)."""
+    """One local Ray for the module. Its processes start with this checkout and tests/ (the helpers) on
+    PYTHONPATH, so that the workers of every job, another process's too, import them."""
     if ray.is_initialized():
         ray.shutdown()
-    path = os.pathsep.join([str(TESTS.parent), str(TESTS), os.environ.get("PYTHONPATH", "")])
-    ray.init(
-        num_cpus=2,
-        include_dashboard=False,
-        log_to_driver=False,
-        runtime_env={"env_vars": {"PYTHONPATH": path}},
-    )
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setenv("PYTHONPATH", PATH)
+        ray.init(num_cpus=2, include_dashboard=False, log_to_driver=False)
     yield
     ray.shutdown()
 
@@ -96,26 +96,24 @@ def test_a_killed_worker_loses_no_text_and_repeats_none(tokenizer, tmp_path):
 
 
 DRIVER = """
-import sys, ray
+import sys
 sys.path[:0] = sys.argv[1].split({sep!r})
 from corpus_helpers import SlowTinyBert
 from attn_widget.corpus import analyze_corpus
-ray.init(address=sys.argv[2], log_to_driver=False, runtime_env={{"env_vars": {{"PYTHONPATH": sys.argv[1]}}}})
 texts = {texts!r}
-loader = SlowTinyBert(sys.argv[3], 0.4)
-analyze_corpus(loader, texts, engine="ray", workers=2, out=sys.argv[4], batch_size=2, progress=False)
+loader, address, out = SlowTinyBert(sys.argv[3], 0.4), sys.argv[2], sys.argv[4]
+analyze_corpus(loader, texts, engine="ray", address=address, workers=2, out=out, batch_size=2, progress=False)
 """
 
 
 def test_a_killed_run_resumes_without_losing_or_repeating_a_text(tokenizer, tmp_path):
-    """The whole run dies (its driver process killed, as a crash or a closed terminal would): Ray ends its
-    actors, shards in flight are lost, and a rerun finishes the rest."""
+    """The whole run dies (its driver process, joined to the running cluster with ``address=``, killed as a
+    crash or a closed terminal would): Ray ends its actors, shards in flight are lost, a rerun finishes the rest."""
     pids, out = tmp_path / "pids", tmp_path / "out"
     pids.mkdir()
-    path = os.pathsep.join([str(TESTS.parent), str(TESTS), os.environ.get("PYTHONPATH", "")])
     script = DRIVER.format(sep=os.pathsep, texts=TEXTS)
     address = ray.get_runtime_context().gcs_address
-    driver = subprocess.Popen([sys.executable, "-c", script, path, address, str(pids), str(out)])
+    driver = subprocess.Popen([sys.executable, "-c", script, PATH, address, str(pids), str(out)])
     try:
         deadline = time.monotonic() + 120
         while len(list(out.glob("part-*.parquet"))) < 3 and time.monotonic() < deadline and driver.poll() is None:
