@@ -12,7 +12,7 @@ from payload_fixtures import widget_state
 
 from attn_widget import AttentionWidget
 
-from .test_harness import open_state
+from .test_harness import download, open_state
 
 pytestmark = pytest.mark.browser
 
@@ -255,9 +255,7 @@ def test_downloads_hold_both_panes_and_the_shared_scale(browser, page_server, mi
     assert "Attention rollout" in texts and "Attention flow" in texts
     assert texts.count("animal") == 4  # both columns of both panes
     assert any(t and "(one scale)" in t for t in texts)
-    with page.expect_download() as info:
-        page.click(".attnw-save-png")
-    info.value.save_as(tmp_path / "view.png")
+    download(page, ".attnw-save-png", tmp_path / "view.png")
     data = (tmp_path / "view.png").read_bytes()
     width, _ = struct.unpack(">II", data[16:24])
     panes = sum(page.eval_on_selector(canvas, "c => c.clientWidth") for canvas in (MAIN, COMPARE))

@@ -9,7 +9,7 @@ from payload_fixtures import widget_state
 
 from attn_widget import AttentionWidget
 
-from .test_harness import geometry, open_state, open_widget, row_point
+from .test_harness import geometry, open_state, open_widget, record_sent, row_point
 
 pytestmark = pytest.mark.browser
 
@@ -126,11 +126,7 @@ def test_the_compute_buttons_do_not_pin_the_token_under_them(browser, page_serve
     widget = AttentionWidget(model, LONG_TEXT, tokenizer, method="flow")
     assert widget.ready["flow"] == []
     page, errors = open_state(browser, page_server, widget_state(widget))
-    page.evaluate("""() => {
-        window.sent = [];
-        const send = window.model.send;
-        window.model.send = (content) => { window.sent.push(content); send(content); };
-    }""")
+    record_sent(page)
     for button in (".attnw-compute", ".attnw-compute-all"):
         page.locator(button).click()
         page.wait_for_timeout(100)

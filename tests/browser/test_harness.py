@@ -40,6 +40,22 @@ def open_state(browser, server, state: dict):
     return page, errors
 
 
+def download(page, button: str, path) -> None:
+    """Click a download button of the view and save what it offers at ``path``."""
+    with page.expect_download() as info:
+        page.click(button)
+    info.value.save_as(path)
+
+
+def record_sent(page) -> None:
+    """From now on, ``window.sent`` lists every message the view sends to Python."""
+    page.evaluate("""() => {
+        window.sent = [];
+        const send = window.model.send;
+        window.model.send = (content) => { window.sent.push(content); send(content); };
+    }""")
+
+
 def geometry(page) -> dict:
     return page.eval_on_selector(
         "canvas.attnw-canvas",
@@ -221,9 +237,7 @@ def test_token_text_is_never_parsed_as_html(browser, page_server, artifacts, tmp
         box["x"] + box["width"] <= tooltip["x"] and tooltip["x"] + tooltip["width"] <= root["x"] + root["width"] + 0.5
     )
     page.locator(".attnw-root").screenshot(path=str(artifacts / f"widget-hostile-tokens-{source}.png"))
-    with page.expect_download() as info:
-        page.click(".attnw-save-svg")
-    info.value.save_as(tmp_path / "hostile.svg")
+    download(page, ".attnw-save-svg", tmp_path / "hostile.svg")
     root = ET.parse(tmp_path / "hostile.svg").getroot()  # an XML 1.0 parser: control characters would fail it
     texts = [t.text for t in root.iter("{http://www.w3.org/2000/svg}text")]
     assert texts.count(display_token("\x00\x01\x1b[31m")) == 2 and texts.count("\ufffd") == 2  # both columns

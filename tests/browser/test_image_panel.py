@@ -16,6 +16,8 @@ from zoo import IMAGE_FAMILIES
 
 from attn_widget import AttentionWidget
 
+from .test_harness import download
+
 pytestmark = pytest.mark.browser
 SIZE, PATCH = 48, 8  # a 6×6 patch grid after [CLS]: 37 tokens
 
@@ -172,9 +174,7 @@ def test_the_png_and_svg_exports_include_the_image_panel(browser, page_server, v
     page, errors = open_state(browser, page_server, widget_state(widget))
     graph_width = page.eval_on_selector("canvas.attnw-canvas", "c => c.clientWidth")
     panel_width = page.eval_on_selector(".attnw-image", "e => e.clientWidth")
-    with page.expect_download() as info:
-        page.click(".attnw-save-png")
-    info.value.save_as(artifacts / "image-panel-export.png")
+    download(page, ".attnw-save-png", artifacts / "image-panel-export.png")
     png = Image.open(artifacts / "image-panel-export.png").convert("RGB")
     assert png.width == 2 * (graph_width + 16 + panel_width)  # twice the screen resolution, panel included
     panel = np.asarray(png)[:, 2 * (graph_width + 16) :]

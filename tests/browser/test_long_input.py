@@ -10,7 +10,7 @@ import pytest
 
 from attn_widget import AttentionWidget, payload
 
-from .test_harness import open_widget
+from .test_harness import download, open_widget
 
 pytestmark = pytest.mark.browser
 
@@ -258,12 +258,8 @@ def test_downloaded_svg_has_the_window_its_markers_and_no_edge_outside(
     wait_painted_window(page, 50)
     markers = page.eval_on_selector_all(".attnw-marker", "ms => ms.map(m => m.textContent)")
     assert markers
-    with page.expect_download() as info:
-        page.click(".attnw-save-svg")
-    info.value.save_as(tmp_path / "long.svg")
-    with page.expect_download() as info:
-        page.click(".attnw-save-png")
-    info.value.save_as(artifacts / "long-window-download.png")
+    download(page, ".attnw-save-svg", tmp_path / "long.svg")
+    download(page, ".attnw-save-png", artifacts / "long-window-download.png")
     root = ET.parse(tmp_path / "long.svg").getroot()
     ns = "{http://www.w3.org/2000/svg}"
     texts = [node.text for node in root.iter(f"{ns}text")]

@@ -9,7 +9,7 @@ from payload_fixtures import widget_state
 from attn_widget import AttentionWidget
 
 from .test_focus_panels import LONG_TEXT
-from .test_harness import geometry, max_alpha, open_state, row_point
+from .test_harness import geometry, max_alpha, open_state, record_sent, row_point
 
 pytestmark = pytest.mark.browser
 
@@ -28,11 +28,7 @@ def test_pinning_a_token_shows_its_flow_edges_without_compute(browser, page_serv
     n = len(widget.tokens)
     assert n > 40 and widget.ready["flow"] == []
     page, errors = open_state(browser, page_server, widget_state(widget))
-    page.evaluate("""() => {
-        window.sent = [];
-        const send = window.model.send;
-        window.model.send = (content) => { window.sent.push(content); send(content); };
-    }""")
+    record_sent(page)
     assert page.is_visible(".attnw-pending")
     pinned = 10
     page.mouse.click(*row_point(page, geometry(page)["right"] + 20, pinned))  # the token after layer 4

@@ -12,7 +12,7 @@ from zoo import FAMILIES, zoo_tokenizer
 
 from attn_widget import AttentionWidget
 
-from .test_harness import geometry, max_alpha, open_widget, row_point
+from .test_harness import download, geometry, max_alpha, open_widget, row_point
 
 pytestmark = pytest.mark.browser
 
@@ -55,9 +55,7 @@ def test_cross_attention_runs_from_source_rows_to_target_rows(browser, page_serv
     right = sorted(i for column, i in idle if "right" in column)
     assert (left, right) == (list(range(ns, n)), list(range(ns))), "labels without edges are faded"
 
-    with page.expect_download() as info:
-        page.click(".attnw-save-svg")
-    info.value.save_as(artifacts / "seq2seq-cross.svg")
+    download(page, ".attnw-save-svg", artifacts / "seq2seq-cross.svg")
     svg = ET.parse(artifacts / "seq2seq-cross.svg").getroot()
     title = next(node for node in svg.iter("{http://www.w3.org/2000/svg}text") if node.text == titles[1])
     width = float(svg.get("width"))
@@ -84,9 +82,7 @@ def test_whole_model_traces_a_target_token_back_to_the_source(browser, page_serv
     assert "after decoder 2" in tooltip
     assert any(token in tooltip for token in widget.tokens[:ns]), "the last target token draws on the source"
     page.locator(".attnw-root").screenshot(path=str(artifacts / "seq2seq-model.png"))
-    with page.expect_download() as info:
-        page.click(".attnw-save-svg")
-    info.value.save_as(tmp_path / "model.svg")
+    download(page, ".attnw-save-svg", tmp_path / "model.svg")
     root = ET.parse(tmp_path / "model.svg").getroot()
     svg = "{http://www.w3.org/2000/svg}"
     texts = [node.text for node in root.iter(f"{svg}text")]

@@ -8,7 +8,7 @@ import xml.etree.ElementTree as ET
 import pytest
 
 from attn_widget import AttentionWidget
-from tests.browser.test_harness import TEXT, geometry, open_widget
+from tests.browser.test_harness import TEXT, download, geometry, open_widget
 
 pytestmark = pytest.mark.browser
 
@@ -58,9 +58,7 @@ def test_the_about_panel_shows_the_selected_methods_text(browser, page_server, p
 
 def test_the_svg_download_carries_the_colour_scale(browser, page_server, paths_widget, tmp_path):
     page, errors = open_widget(browser, page_server, paths_widget)
-    with page.expect_download() as info:
-        page.click(".attnw-save-svg")
-    info.value.save_as(tmp_path / "view.svg")
+    download(page, ".attnw-save-svg", tmp_path / "view.svg")
     root = ET.parse(tmp_path / "view.svg").getroot()
     ns = "{http://www.w3.org/2000/svg}"
     assert len(root.findall(f".//{ns}linearGradient/{ns}stop")) >= 8
