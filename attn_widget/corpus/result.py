@@ -69,9 +69,9 @@ class CorpusResult:
 
     def _read(self, columns: list[str]):
         parquet = require_pyarrow().parquet
-        for shard in self._shards:
-            table = parquet.read_table(shard)
-            yield table.select([c for c in columns if c in table.column_names])
+        for shard in self._shards:  # only the columns asked for are read (a shard holds every statistic)
+            present = parquet.read_schema(shard).names
+            yield parquet.read_table(shard, columns=[c for c in columns if c in present])
 
     @property
     def texts(self):
