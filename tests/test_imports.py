@@ -1,10 +1,13 @@
-"""No import cycles between the package's modules (Python) or the front end's (JS)."""
+"""No import cycles between the package's modules (Python) or the front end's (JS); no optional engine
+loaded by ``import attn_widget``."""
 
 from __future__ import annotations
 
 import ast
 import pathlib
 import re
+import subprocess
+import sys
 
 ROOT = pathlib.Path(__file__).resolve().parents[1]
 
@@ -67,3 +70,11 @@ def test_python_modules_import_without_cycles():
 
 def test_js_modules_import_without_cycles():
     assert _cycle(_js_graph()) == []
+
+
+def test_importing_the_package_loads_no_optional_engine():
+    """numba (flow, norms), Ray, pyarrow, pandas and datasets load when first used, not with ``import attn_widget``."""
+    heavy = ("numba", "ray", "pyarrow", "pandas", "datasets")
+    code = f"import sys, attn_widget; print(sorted(m for m in {heavy!r} if m in sys.modules))"
+    found = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True, cwd=ROOT)
+    assert found.stdout.strip() == "[]"

@@ -9,8 +9,6 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-import numba as nb
-import numpy as np
 import torch
 
 
@@ -96,36 +94,12 @@ def weighted_norms(coefficients: torch.Tensor, gram: torch.Tensor, residual: boo
     """N_ij = sqrt(a_ijᵀ G_j a_ij) for coefficients ``(P, n, n)`` (a_ij[p] = coefficients[p, i, j])
     and Gram matrices ``(n, P, P)``; with ``residual``, one more coefficient δ_ij is appended (the
     Gram matrices are then ``(n, P + 1, P + 1)``, the last vector being x_j). Returns ``(n, n)``
-    float64 (rounding below zero clipped). A compiled pass (``_quadratic_forms``) in float64, the
+    float64 (rounding below zero clipped). A compiled pass (``quadratic_forms``) in float64, the
     coefficients read in their own dtype (float32 attention is exact in float64)."""
     if coefficients.dtype not in (torch.float32, torch.float64):
         coefficients = coefficients.to(torch.float64)
     # (P', P', n): G_j[p, q] contiguous over j, the rows' inner loop
     g = gram.to(torch.float64).permute(1, 2, 0).contiguous()
-    return torch.from_numpy(_quadratic_forms(coefficients.contiguous().numpy(), g.numpy(), residual))
+    from ._norm_kernel import quadratic_forms  # compiled on first use; numba stays out of `import attn_widget`
 
-
-@nb.njit(cache=True, parallel=True, fastmath={"reassoc", "contract"})
-def _quadratic_forms(a, g, residual):  # pragma: no cover - compiled
-    """a: (P, n, n) coefficients a_ij[p]; g: (P', P', n) G_j by pair of vectors, P' = P (+ 1 with
-    ``residual``: the last vector x_j, coefficient δ_ij). Returns (n, n) float64
-    sqrt(max(0, Σ_pq a_ij[p] a_ij[q] G_j[p, q])), rows in parallel."""
-    p_count, n = a.shape[0], a.shape[-1]
-    out = np.empty((n, n))
-    for i in nb.prange(n):
-        acc = np.zeros(n)  # (n_j,) Σ_pq over the pairs so far
-        for p in range(p_count):
-            ap = a[p, i]
-            for q in range(p, p_count):
-                aq, gpq = a[q, i], g[p, q]
-                w = 1.0 if q == p else 2.0  # G symmetric: the pair (q, p) counted with (p, q)
-                for j in range(n):
-                    acc[j] += w * (np.float64(ap[j]) * np.float64(aq[j])) * gpq[j]
-        if residual:  # δ_ij: only j = i gains 2 Σ_p a_ii[p] G_i[p, x] + G_i[x, x]
-            extra = g[p_count, p_count, i]
-            for p in range(p_count):
-                extra += 2.0 * np.float64(a[p, i, i]) * g[p, p_count, i]
-            acc[i] += extra
-        for j in range(n):
-            out[i, j] = np.sqrt(max(acc[j], 0.0))
-    return out
+    return torch.from_numpy(quadratic_forms(coefficients.contiguous().numpy(), g.numpy(), residual))
