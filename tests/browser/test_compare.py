@@ -12,7 +12,7 @@ from payload_fixtures import widget_state
 
 from attn_widget import AttentionWidget
 
-from .test_harness import download, open_state
+from .test_harness import click_and_paint, download, open_state
 
 pytestmark = pytest.mark.browser
 
@@ -205,8 +205,7 @@ def test_hovering_a_token_in_either_pane_focuses_it_in_both(browser, page_server
         page.wait_for_function("document.querySelectorAll('.attnw-hovered').length === 0")
     # A click in the second pane pins the token for both.
     g = geometry_of(page, COMPARE)
-    page.mouse.click(g["x"] + g["right"] + 20, g["y"] + g["top"] + (it + 0.5) * g["row"])
-    page.wait_for_function("window.model.get('selected').index !== undefined")
+    click_and_paint(page, (g["x"] + g["right"] + 20, g["y"] + g["top"] + (it + 0.5) * g["row"]))
     assert page.evaluate("window.model.get('selected')") == {"side": "target", "index": it}
     assert page.locator(".attnw-pinned").count() == 2
     assert errors == []

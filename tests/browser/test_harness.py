@@ -63,6 +63,14 @@ def geometry(page) -> dict:
     )
 
 
+def click_and_paint(page, point: tuple[float, float]) -> None:
+    """Click at page ``point`` and wait until the view has painted again (it paints on the next
+    animation frame after the model changes, so reading the DOM at once can race the paint)."""
+    before = page.get_attribute(".attnw-root", "data-paint-end")
+    page.mouse.click(*point)
+    page.wait_for_function("b => document.querySelector('.attnw-root').dataset.paintEnd !== b", arg=before)
+
+
 def row_point(page, x: float, index: int) -> tuple[float, float]:
     """Page coordinates of the centre of token row ``index`` at canvas x."""
     box = page.locator("canvas.attnw-canvas").bounding_box()

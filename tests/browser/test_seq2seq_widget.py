@@ -12,7 +12,7 @@ from zoo import FAMILIES, zoo_tokenizer
 
 from attn_widget import AttentionWidget
 
-from .test_harness import download, geometry, max_alpha, open_widget, row_point
+from .test_harness import click_and_paint, download, geometry, max_alpha, open_widget, row_point
 
 pytestmark = pytest.mark.browser
 
@@ -76,8 +76,8 @@ def test_whole_model_traces_a_target_token_back_to_the_source(browser, page_serv
     page.wait_for_function("document.querySelector('.attnw-canvas').dataset.view === 'model'")
     columns = page.eval_on_selector(".attnw-canvas", "c => JSON.parse(c.dataset.columns)")
     assert len(columns) == 5  # input, 2 encoder and 2 decoder layers
-    page.mouse.click(*row_point(page, columns[4], n - 1))
-    page.wait_for_function("window.model.get('selected').layer === 4")
+    click_and_paint(page, row_point(page, columns[4], n - 1))
+    assert page.evaluate("window.model.get('selected')") == {"layer": 4, "index": n - 1}
     tooltip = page.text_content(".attnw-tooltip")
     assert "after decoder 2" in tooltip
     assert any(token in tooltip for token in widget.tokens[:ns]), "the last target token draws on the source"
