@@ -960,38 +960,68 @@ function modelNodeAt(layout, x, y) {
 function transition(layout, layer) {
   return { ...layout, leftX: layout.columns[layer - 1], rightX: layout.columns[layer] };
 }
-function tracePaths(perLayer, node, fan = 2) {
-  const traced = perLayer.map(() => /* @__PURE__ */ new Set());
-  const strongest = (edges, nodes, end) => {
-    const ends = end === "target" ? edges.target : edges.source;
-    const grouped = /* @__PURE__ */ new Map();
-    for (let e = 0; e < edges.count; e++) {
-      if (!nodes.has(ends[e])) continue;
-      const list = grouped.get(ends[e]) ?? [];
-      list.push(e);
-      grouped.set(ends[e], list);
-    }
-    const chosen = [];
-    for (const list of grouped.values()) {
-      list.sort((a, b) => Math.abs(edges.weight[b]) - Math.abs(edges.weight[a]));
-      chosen.push(...list.slice(0, fan));
-    }
-    return chosen;
+function pathShares(perLayer, node) {
+  const shares = perLayer.map((edges) => new Float64Array(edges.count));
+  const rowTotals = (edges) => {
+    const totals = /* @__PURE__ */ new Map();
+    for (let e = 0; e < edges.count; e++) totals.set(edges.target[e], (totals.get(edges.target[e]) ?? 0) + Math.abs(edges.weight[e]));
+    return totals;
   };
-  let frontier = /* @__PURE__ */ new Set([node.index]);
-  for (let layer = node.layer; layer >= 1 && frontier.size; layer--) {
+  let mass = /* @__PURE__ */ new Map([[node.index, 1]]);
+  for (let layer = node.layer; layer >= 1; layer--) {
     const edges = perLayer[layer - 1];
-    const chosen = strongest(edges, frontier, "target");
-    for (const e of chosen) traced[layer - 1].add(e);
-    frontier = new Set(chosen.map((e) => edges.source[e]));
+    const totals = rowTotals(edges);
+    const below = /* @__PURE__ */ new Map();
+    for (let e = 0; e < edges.count; e++) {
+      const above = mass.get(edges.target[e]);
+      if (!above || edges.weight[e] === 0) continue;
+      const share = above * Math.abs(edges.weight[e]) / /** @type {number} */
+      totals.get(edges.target[e]);
+      shares[layer - 1][e] = share;
+      below.set(edges.source[e], (below.get(edges.source[e]) ?? 0) + share);
+    }
+    mass = below;
   }
-  frontier = /* @__PURE__ */ new Set([node.index]);
-  for (let layer = node.layer + 1; layer <= perLayer.length && frontier.size; layer++) {
+  mass = /* @__PURE__ */ new Map([[node.index, 1]]);
+  for (let layer = node.layer + 1; layer <= perLayer.length; layer++) {
     const edges = perLayer[layer - 1];
-    const chosen = strongest(edges, frontier, "source");
-    for (const e of chosen) traced[layer - 1].add(e);
-    frontier = new Set(chosen.map((e) => edges.target[e]));
+    const totals = rowTotals(edges);
+    const above = /* @__PURE__ */ new Map();
+    for (let e = 0; e < edges.count; e++) {
+      const from = mass.get(edges.source[e]);
+      if (!from || edges.weight[e] === 0) continue;
+      const share = from * Math.abs(edges.weight[e]) / /** @type {number} */
+      totals.get(edges.target[e]);
+      shares[layer - 1][e] = share;
+      above.set(edges.target[e], (above.get(edges.target[e]) ?? 0) + share);
+    }
+    mass = above;
   }
+  return shares;
+}
+function tracePaths(perLayer, node, { most = 16, cover = 0.8 } = {}) {
+  const shares = pathShares(perLayer, node);
+  const traced = perLayer.map(() => /* @__PURE__ */ new Set());
+  const step = (layer, reached2, near) => {
+    const edges = perLayer[layer - 1];
+    const share = shares[layer - 1];
+    const ends = edges[near];
+    const candidates = Array.from(share.keys()).filter((e) => share[e] > 0 && reached2.has(ends[e]));
+    candidates.sort((a, b) => share[b] - share[a]);
+    const total = candidates.reduce((sum, e) => sum + share[e], 0);
+    let held = 0;
+    for (const e of candidates) {
+      if (traced[layer - 1].size >= most || held >= cover * total) break;
+      traced[layer - 1].add(e);
+      held += share[e];
+    }
+    const far = near === "target" ? edges.source : edges.target;
+    return new Set([...traced[layer - 1]].map((e) => far[e]));
+  };
+  let reached = /* @__PURE__ */ new Set([node.index]);
+  for (let layer = node.layer; layer >= 1 && reached.size; layer--) reached = step(layer, reached, "target");
+  reached = /* @__PURE__ */ new Set([node.index]);
+  for (let layer = node.layer + 1; layer <= perLayer.length && reached.size; layer++) reached = step(layer, reached, "source");
   return traced;
 }
 

@@ -42,46 +42,96 @@ export function transition(layout, layer) {
 }
 
 /**
- * Edges to highlight when a node is focused: its strongest incoming paths back to the input
- * and its strongest outgoing paths up to the last layer (at most `fan` edges per node and step).
+ * The share of the focused node's mixing that each edge carries. Each node's drawn incoming
+ * weights are normalised to sum to 1 (what it draws on); an edge's share is the sum, over the
+ * paths through it, of the products of normalised weights along the path:
+ * - below the focus (layers 1..node.layer): paths from the focused node down to the input, so
+ *   each layer's shares sum to 1 (how the focused node's mixture splits over that layer's edges);
+ * - above it: paths from the focused node up to later nodes, the share of their mixture that
+ *   comes from the focused node through the edge (rollout's path products on the drawn edges).
+ * |weight| is used, so signed methods trace by magnitude.
  * @param {import("./edges.js").EdgeList[]} perLayer  index l - 1 holds layer l's edges
  * @param {{ layer: number, index: number }} node
- * @param {number} fan
+ * @returns {Float64Array[]}  per layer, one share per edge (0 for edges off every path)
+ */
+export function pathShares(perLayer, node) {
+  const shares = perLayer.map((edges) => new Float64Array(edges.count));
+  /** @param {import("./edges.js").EdgeList} edges  what each target node draws on, in all */
+  const rowTotals = (edges) => {
+    /** @type {Map<number, number>} */
+    const totals = new Map();
+    for (let e = 0; e < edges.count; e++) totals.set(edges.target[e], (totals.get(edges.target[e]) ?? 0) + Math.abs(edges.weight[e]));
+    return totals;
+  };
+  /** @type {Map<number, number>} */
+  let mass = new Map([[node.index, 1]]);
+  for (let layer = node.layer; layer >= 1; layer--) {
+    const edges = perLayer[layer - 1];
+    const totals = rowTotals(edges);
+    /** @type {Map<number, number>} */
+    const below = new Map();
+    for (let e = 0; e < edges.count; e++) {
+      const above = mass.get(edges.target[e]);
+      if (!above || edges.weight[e] === 0) continue;
+      const share = (above * Math.abs(edges.weight[e])) / /** @type {number} */ (totals.get(edges.target[e]));
+      shares[layer - 1][e] = share;
+      below.set(edges.source[e], (below.get(edges.source[e]) ?? 0) + share);
+    }
+    mass = below;
+  }
+  mass = new Map([[node.index, 1]]);
+  for (let layer = node.layer + 1; layer <= perLayer.length; layer++) {
+    const edges = perLayer[layer - 1];
+    const totals = rowTotals(edges);
+    /** @type {Map<number, number>} */
+    const above = new Map();
+    for (let e = 0; e < edges.count; e++) {
+      const from = mass.get(edges.source[e]);
+      if (!from || edges.weight[e] === 0) continue;
+      const share = (from * Math.abs(edges.weight[e])) / /** @type {number} */ (totals.get(edges.target[e]));
+      shares[layer - 1][e] = share;
+      above.set(edges.target[e], (above.get(edges.target[e]) ?? 0) + share);
+    }
+    mass = above;
+  }
+  return shares;
+}
+
+/**
+ * Edges to highlight when a node is focused: connected paths from it down to the input and up
+ * to the last layer. Layer by layer away from the node, the edges that leave the nodes reached
+ * so far, in decreasing share (pathShares), until they hold `cover` of those edges' share, at
+ * most `most` per layer. Ranking by share rather than by weight follows many weak edges that
+ * together carry much of the mixing (an encoder-decoder's cross-attention, spread thin over the
+ * source) as well as single strong ones.
+ * @param {import("./edges.js").EdgeList[]} perLayer  index l - 1 holds layer l's edges
+ * @param {{ layer: number, index: number }} node
+ * @param {{ most?: number, cover?: number }} [limits]
  * @returns {Set<number>[]}  per layer, the indices of the edges on traced paths
  */
-export function tracePaths(perLayer, node, fan = 2) {
+export function tracePaths(perLayer, node, { most = 16, cover = 0.8 } = {}) {
+  const shares = pathShares(perLayer, node);
   const traced = perLayer.map(() => new Set());
-  /** @param {import("./edges.js").EdgeList} edges @param {Set<number>} nodes @param {"target" | "source"} end */
-  const strongest = (edges, nodes, end) => {
-    const ends = end === "target" ? edges.target : edges.source;
-    /** @type {Map<number, number[]>} */
-    const grouped = new Map();
-    for (let e = 0; e < edges.count; e++) {
-      if (!nodes.has(ends[e])) continue;
-      const list = grouped.get(ends[e]) ?? [];
-      list.push(e);
-      grouped.set(ends[e], list);
+  /** @param {number} layer @param {Set<number>} reached @param {"target" | "source"} near  the end at the reached side */
+  const step = (layer, reached, near) => {
+    const edges = perLayer[layer - 1];
+    const share = shares[layer - 1];
+    const ends = edges[near];
+    const candidates = Array.from(share.keys()).filter((e) => share[e] > 0 && reached.has(ends[e]));
+    candidates.sort((a, b) => share[b] - share[a]);
+    const total = candidates.reduce((sum, e) => sum + share[e], 0);
+    let held = 0;
+    for (const e of candidates) {
+      if (traced[layer - 1].size >= most || held >= cover * total) break;
+      traced[layer - 1].add(e);
+      held += share[e];
     }
-    const chosen = [];
-    for (const list of grouped.values()) {
-      list.sort((a, b) => Math.abs(edges.weight[b]) - Math.abs(edges.weight[a]));
-      chosen.push(...list.slice(0, fan));
-    }
-    return chosen;
+    const far = near === "target" ? edges.source : edges.target;
+    return new Set([...traced[layer - 1]].map((e) => far[e]));
   };
-  let frontier = new Set([node.index]);
-  for (let layer = node.layer; layer >= 1 && frontier.size; layer--) {
-    const edges = perLayer[layer - 1];
-    const chosen = strongest(edges, frontier, "target");
-    for (const e of chosen) traced[layer - 1].add(e);
-    frontier = new Set(chosen.map((e) => edges.source[e]));
-  }
-  frontier = new Set([node.index]);
-  for (let layer = node.layer + 1; layer <= perLayer.length && frontier.size; layer++) {
-    const edges = perLayer[layer - 1];
-    const chosen = strongest(edges, frontier, "source");
-    for (const e of chosen) traced[layer - 1].add(e);
-    frontier = new Set(chosen.map((e) => edges.target[e]));
-  }
+  let reached = new Set([node.index]);
+  for (let layer = node.layer; layer >= 1 && reached.size; layer--) reached = step(layer, reached, "target");
+  reached = new Set([node.index]);
+  for (let layer = node.layer + 1; layer <= perLayer.length && reached.size; layer++) reached = step(layer, reached, "source");
   return traced;
 }

@@ -12,7 +12,7 @@ from zoo import FAMILIES, zoo_tokenizer
 
 from attn_widget import AttentionWidget
 
-from .test_harness import click_and_paint, download, geometry, max_alpha, open_widget, row_point
+from .test_harness import click_and_paint, download, geometry, max_alpha, max_alpha_of, open_widget, row_point
 
 pytestmark = pytest.mark.browser
 
@@ -81,6 +81,16 @@ def test_whole_model_traces_a_target_token_back_to_the_source(browser, page_serv
     tooltip = page.text_content(".attnw-tooltip")
     assert "after decoder 2" in tooltip
     assert any(token in tooltip for token in widget.tokens[:ns]), "the last target token draws on the source"
+    # The traced paths cross over to the source and on through the encoder's layers: cross-attention
+    # spreads thin over the source, so no source edge is among a node's strongest two, but together
+    # they carry most of what the token draws on.
+    g = geometry(page)
+    for c in (0, 1):  # halfway between the input and encoder 1, and between encoder 1 and 2
+        x = (columns[c] + columns[c + 1]) / 2
+        inked = [
+            max_alpha_of(page, "canvas.attnw-overlay", x, g["top"] + (i + 0.5) * g["row"], radius=4) for i in range(ns)
+        ]
+        assert max(inked) > 0, f"a traced edge between columns {c} and {c + 1} among the source tokens"
     page.locator(".attnw-root").screenshot(path=str(artifacts / "seq2seq-model.png"))
     download(page, ".attnw-save-svg", tmp_path / "model.svg")
     root = ET.parse(tmp_path / "model.svg").getroot()
