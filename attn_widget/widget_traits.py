@@ -23,6 +23,17 @@ ALL_EDGES_UP_TO = 48
 LONG_INPUT_TOP_K = 5
 
 
+def language() -> Choice:
+    """The ``lang`` option, declared once for ``AttentionWidget`` and ``CorpusWidget`` (each class needs its
+    own trait object): the languages js/src/i18n.js has tables for."""
+    return Choice(
+        ("en", "zh"),
+        "en",
+        help="The language of the widget's words: 'en' (English) or 'zh' (Chinese). Token text, the model's "
+        "own names and per-input notes stay as they are.",
+    )
+
+
 class WidgetTraits(anywidget.AnyWidget):
     """The traits of ``AttentionWidget`` and their validation (the widget itself: widget.py)."""
 
@@ -167,14 +178,7 @@ class WidgetTraits(anywidget.AnyWidget):
         ),
         lambda self, value: checks.window(value, len(self.tokens)),
     )
-    lang = option(
-        Choice(
-            ("en", "zh"),
-            "en",
-            help="The language of the widget's words: 'en' (English) or 'zh' (Chinese). Token text, the model's "
-            "own names and per-input notes stay as they are.",
-        )
-    )
+    lang = option(language())
 
     compare_method = option(
         t.Unicode(

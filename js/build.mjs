@@ -1,7 +1,7 @@
 // Bundle src/ into the Python package's static folder. The bundle is committed so that
 // users need no Node.js; `node build.mjs --check` (run by `make test`) fails when the
 // committed files differ from what the sources build to.
-import { readFile, writeFile } from "node:fs/promises";
+import { mkdir, readdir, readFile, writeFile } from "node:fs/promises";
 import * as esbuild from "esbuild";
 
 const staticDir = new URL("../attn_widget/static/", import.meta.url);
@@ -22,6 +22,12 @@ const outputs = [
   ["widget.js", result.outputFiles[0].text],
   ["widget.css", await readFile(new URL("src/widget.css", import.meta.url), "utf8")],
 ];
+// The language tables, also for the words Python shows (attn_widget/i18n.py: the CorpusWidget).
+const locale = new URL("src/locale/", import.meta.url);
+for (const name of (await readdir(locale)).filter((file) => file.endsWith(".json")).sort()) {
+  outputs.push([`locale/${name}`, await readFile(new URL(name, locale), "utf8")]);
+}
+if (!check) await mkdir(new URL("locale/", staticDir), { recursive: true });
 
 let stale = [];
 for (const [name, text] of outputs) {

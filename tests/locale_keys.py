@@ -1,14 +1,17 @@
 """The English phrases the widget translates (js/src/i18n.js): every string literal passed to
 ``tr(lang, ...)`` or a module's ``say(...)`` in js/src, the menu texts of js/src/options.js, and
-the words Python sends (method and token-score menus, layer and column names). tests/test_locale.py
-checks each language table against them."""
+the words Python sends (method and token-score menus, layer and column names), and the words Python
+shows itself (``tr(lang, ...)`` and ``say(...)`` in attn_widget: the CorpusWidget, attn_widget/i18n.py).
+tests/test_locale.py checks each language table against them."""
 
 from __future__ import annotations
 
+import ast
 import pathlib
 import re
 
-SRC = pathlib.Path(__file__).resolve().parent.parent / "js" / "src"
+ROOT = pathlib.Path(__file__).resolve().parent.parent
+SRC = ROOT / "js" / "src"
 _CALL = re.compile(r"\b(?:tr|say)\(")
 
 
@@ -64,4 +67,20 @@ def widget_phrases(widget) -> set[str]:
     for name in [*widget.layer_names, *(name for names in widget.column_names for name in names)]:
         numbered = re.fullmatch(r"(.*\S) (\d+)", name)
         phrases.add(f"{numbered[1]} {{n}}" if numbered else name)
+    return phrases
+
+
+def python_phrases() -> set[str]:
+    """String literals passed to ``tr(lang, ...)`` or a ``say(...)`` method in attn_widget's Python, both
+    branches of a conditional phrase included; phrases passed as variables are the caller's to add."""
+    phrases: set[str] = set()
+    for path in (ROOT / "attn_widget").rglob("*.py"):
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            if not isinstance(node, ast.Call):
+                continue
+            name = node.func.id if isinstance(node.func, ast.Name) else getattr(node.func, "attr", "")
+            if name in ("tr", "say"):
+                for argument in node.args:
+                    branches = [argument.body, argument.orelse] if isinstance(argument, ast.IfExp) else [argument]
+                    phrases.update(b.value for b in branches if isinstance(getattr(b, "value", None), str))
     return phrases

@@ -56,3 +56,35 @@ def test_grid_click_list_and_open(tokenizer):
     ], "the selection stays across statistics"
     with pytest.raises(ValueError, match="was not computed"):
         CorpusWidget(result, statistic="importance")
+
+
+def test_the_order_can_change_before_a_head_is_chosen(tokenizer):
+    result = analyze_corpus(tiny_model("bert"), TEXTS[:3], tokenizer, progress=False)
+    widget = CorpusWidget(result)
+    widget.order.value = "smallest"  # main raised AssertionError here: no head to list texts for yet
+    assert widget.texts.options == () and widget.selection.value.startswith("Click a cell")
+
+
+def test_the_words_follow_lang_and_reach_the_opened_widget(tokenizer):
+    model = tiny_model("bert")
+    result = analyze_corpus(model, TEXTS[:3], tokenizer, progress=False)
+    widget = CorpusWidget(result, model, tokenizer, statistic="previous_token", k=2, lang="zh")
+    assert widget.statistic.description == "统计量" and widget.corner.value == "层 \\ 头"
+    assert widget.caption.value == "每格：前一个 token 上的注意力质量，3 个文本的平均（行：层，列：头）。"
+    assert [label for label, _ in widget.order.options] == ["最大", "最小"]
+    assert widget.cells[0][1].tooltip.startswith("第 1 层，头 1：")
+    widget.cells[0][1].click()
+    assert widget.selection.value.startswith("已选：第 1 层，头 1。它的 previous_token 最大的 2 个文本")
+    widget.order.value = "smallest"
+    widget.texts.value = widget.texts.options[0][1]
+    assert widget.opened.value.startswith("文本 ") and widget.shown.children[0].lang == "zh"
+    # Switched from the kernel: every word again, in English, with the choices and the opened text kept.
+    widget.lang = "en"
+    assert widget.statistic.description == "Statistic" and widget.key_name.value == "colour from"
+    assert widget.caption.value.startswith("Each cell: attention mass on the previous token, averaged over 3 texts")
+    assert widget.order.value == "smallest" and [label for label, _ in widget.order.options] == ["largest", "smallest"]
+    assert widget.selection.value.startswith("Selected: layer 1, head 1. The 2 texts where its previous_token is small")
+    assert widget.opened.value == f"Text {widget.texts.value} at layer 1, head 1."
+    assert widget.shown.children[0].lang == "en"
+    with pytest.raises(Exception, match="lang.*'en'.*'zh'"):
+        CorpusWidget(result, lang="fr")

@@ -8,10 +8,12 @@ import re
 import warnings
 
 import pytest
-from locale_keys import SRC, js_phrases, widget_phrases
+from locale_keys import SRC, js_phrases, python_phrases, widget_phrases
 from tiny_models import tiny_classifier, tiny_lm, tiny_model, tiny_tokenizer
 
 from attn_widget import AttentionWidget, demo
+from attn_widget.corpus.statistics import STATISTICS, describe
+from attn_widget.corpus.widget import CorpusWidget
 
 TABLES = {path.stem: json.loads(path.read_text(encoding="utf-8")) for path in (SRC / "locale").glob("*.json")}
 
@@ -19,8 +21,9 @@ TABLES = {path.stem: json.loads(path.read_text(encoding="utf-8")) for path in (S
 @pytest.fixture(scope="module")
 def phrases() -> set[str]:
     """What the front end translates, from its sources and from widgets of every kind of model: an encoder,
-    a decoder with a language-model head, a classifier, an encoder-decoder and a vision transformer."""
-    found = js_phrases()
+    a decoder with a language-model head, a classifier, an encoder-decoder and a vision transformer; and
+    the CorpusWidget's words, with what each of its columns measures."""
+    found = js_phrases() | python_phrases() | {describe(name) for name in [*STATISTICS, "importance"]}
     text = "the cat sat on the mat"
     bart, bart_tokenizer = demo.reversal_bart()
     vit, images, _labels = demo.digits_vit()
@@ -58,7 +61,7 @@ def test_translations_keep_their_placeholders(lang):
 def test_the_lang_trait_offers_exactly_the_languages_the_front_end_has():
     offered = set(AttentionWidget.class_traits()["lang"].values)
     in_front_end = set(re.findall(r'\["(\w+)", "[^"]+"\]', (SRC / "i18n.js").read_text(encoding="utf-8")))
-    assert offered == in_front_end == {"en", *TABLES}
+    assert offered == in_front_end == {"en", *TABLES} == set(CorpusWidget.class_traits()["lang"].values)
 
 
 def test_an_unknown_language_is_refused_with_the_choices(tokenizer):

@@ -16,7 +16,7 @@ import numpy as np
 from ..compare import summarise
 from .extras import SEPARATOR
 from .shards import MANIFEST, complete_shards, require_pyarrow
-from .statistics import STATISTICS
+from .statistics import STATISTICS, describe
 
 _TEXT_COLUMNS = ["index", "text", "n_tokens", "error"]
 
@@ -177,7 +177,7 @@ class CorpusResult:
             raise ValueError(f"{statistic!r} was not computed in this run; it has {', '.join(self._stat_columns())}.")
         layers, heads = self.shape
         means = self.heads.query("statistic == @statistic")["mean"].to_numpy().reshape(layers, heads)
-        described = STATISTICS[statistic][1] if statistic in STATISTICS else "head importance |∂y/∂ξ_h|"
+        described = describe(statistic)
         return heatmap_figure(
             means,
             [str(layer) for layer in range(1, layers + 1)],

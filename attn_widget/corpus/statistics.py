@@ -77,6 +77,11 @@ STATISTICS: dict[str, tuple[Callable[[Rows], torch.Tensor], str]] = {
 }
 
 
+def describe(statistic: str) -> str:
+    """What a column of ``CorpusResult.heads`` measures, in words: a statistic's, or head importance's."""
+    return STATISTICS[statistic][1] if statistic in STATISTICS else "head importance |∂y/∂ξ_h|"
+
+
 def check_names(names) -> tuple[str, ...]:
     """The statistic names asked for, in table order; a clear error for unknown ones."""
     names = tuple(STATISTICS) if names is None else (names,) if isinstance(names, str) else tuple(names)

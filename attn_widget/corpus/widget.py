@@ -1,15 +1,22 @@
 """``CorpusWidget``: a layers × heads grid of one statistic's mean over a corpus; clicking a head lists the
 texts where it is most extreme, and choosing one opens the ``AttentionWidget`` on that text at that head.
 
-Built from ipywidgets (the ``notebook`` extra); every text shown is a widget value, never HTML.
+Built from ipywidgets (the ``notebook`` extra); every text shown is a widget value, never HTML. Its words
+follow ``lang`` through the front end's language tables (attn_widget/i18n.py); colours and labels inherit
+the host's theme (ipywidgets' own theme variables), and every colour it sets itself is legible on a light
+and a dark page alike (tests/browser/test_corpus_voila.py measures both).
 """
 
 from __future__ import annotations
 
 import math
 
+import traitlets as t
+
+from ..i18n import tr
+from ..widget_traits import language
 from .result import CorpusResult
-from .statistics import STATISTICS
+from .statistics import describe
 
 # Viridis in nine equal bins of the shown range: low values dark purple, high values yellow.
 _PALETTE = ("#440154", "#472d7b", "#3b528b", "#2c728e", "#21918c", "#28ae80", "#5ec962", "#addc30", "#fde725")
@@ -55,33 +62,46 @@ def _short(text: str, limit: int = 100) -> str:
     return text if len(text) <= limit else text[: limit - 1] + "…"
 
 
-class CorpusWidget:
+class CorpusWidget(t.HasTraits):
     """``CorpusWidget(result, model, tokenizer)``; display it in a notebook (``widget.box``, or the object itself).
 
     model, tokenizer: what opens a text in the ``AttentionWidget`` (the run's own model; None: the grid and
-    the lists only). statistic: the one shown first. k: how many texts a head lists. Layers are numbered
-    from 1 and heads from 0, as in ``result.heads`` and the ``AttentionWidget``.
+    the lists only). statistic: the one shown first. k: how many texts a head lists. lang: the language of
+    its words, as the ``AttentionWidget``'s (which it passes on); assigning it later relabels everything.
+    Layers are numbered from 1 and heads from 0, as in ``result.heads`` and the ``AttentionWidget``.
     """
 
-    def __init__(self, result: CorpusResult, model=None, tokenizer=None, statistic: str = "entropy", k: int = 10):
+    lang = language()
+
+    def __init__(
+        self,
+        result: CorpusResult,
+        model=None,
+        tokenizer=None,
+        statistic: str = "entropy",
+        k: int = 10,
+        lang: str = "en",
+    ):
         import ipywidgets as w
 
+        super().__init__(lang=lang)
         if result.shape is None:
             raise ValueError("The corpus run has no statistics (every text failed); there is nothing to show.")
         self.result, self.model, self.tokenizer, self.k = result, model, tokenizer, k
         self.layer: int | None = None
         self.head: int | None = None
+        self.opened_at: tuple[int, int | None, int | None] | None = None  # (text index, layer, head) of the text opened
         names = [name for name in result.heads["statistic"].unique()]
         if statistic not in names:
             raise ValueError(f"{statistic!r} was not computed in this run; it has {', '.join(names)}.")
-        self.statistic = w.Dropdown(options=names, value=statistic, description="Statistic")
-        self.order = w.ToggleButtons(options=["largest", "smallest"], value="largest", description="Texts")
+        self.statistic = w.Dropdown(options=names, value=statistic)
+        self.order = w.ToggleButtons(options=[("largest", "largest"), ("smallest", "smallest")], value="largest")
         layers, heads = result.shape
         self.cells = [[self._cell(w, layer, head) for head in range(heads)] for layer in range(1, layers + 1)]
         self.layer_labels = [w.Label(str(layer)) for layer in range(1, layers + 1)]
         self.head_labels = [w.Label(str(head), layout=w.Layout(justify_content="center")) for head in range(heads)]
-        corner = w.Label("layer \\ head")
-        grid = [[corner, *self.head_labels]] + [
+        self.corner = w.Label()
+        grid = [[self.corner, *self.head_labels]] + [
             [label, *row] for label, row in zip(self.layer_labels, self.cells, strict=True)
         ]
         self.grid = w.GridBox(
@@ -94,11 +114,12 @@ class CorpusWidget:
         for swatch in self.swatches:
             swatch.add_class("attnw-corpus-key")
         self.highest = w.Label()
+        self.key_name = w.Label()
         self.legend = w.GridBox(
-            [w.Label("colour from"), *self.swatches, self.highest],
+            [self.key_name, *self.swatches, self.highest],
             layout=w.Layout(grid_template_columns=f"90px repeat({len(_PALETTE)}, 60px) auto"),
         )
-        self.selection = w.Label("Click a cell to list the texts where that head is most extreme.")
+        self.selection = w.Label()
         self.texts = w.Select(options=[], rows=min(k, 10), layout=w.Layout(width="100%", max_width="800px"))
         self.opened = w.Label()
         self.shown = w.VBox()
@@ -110,7 +131,30 @@ class CorpusWidget:
         self.statistic.observe(lambda _change: self._paint(), "value")
         self.order.observe(lambda _change: self._list(), "value")
         self.texts.observe(lambda change: self.open(change["new"]), "value")
+        self.observe(lambda _change: self._words(), "lang")
+        self._words()
+
+    def say(self, text: str, **params: object) -> str:
+        """``text`` in the widget's language (attn_widget/i18n.py)."""
+        return tr(self.lang, text, **params)
+
+    def _words(self) -> None:
+        """Every word in ``lang``: the fixed labels here, the rest as the grid, the list and the opened text
+        are made again."""
+        self.statistic.description = self.say("Statistic")
+        self.order.description = self.say("Texts")
+        chosen = self.order.value  # new options reset the choice: put it back
+        self.order.options = [(self.say("largest"), "largest"), (self.say("smallest"), "smallest")]
+        self.order.value = chosen
+        self.corner.value = self.say("layer \\ head")
+        self.key_name.value = self.say("colour from")
+        if self.layer is None:
+            self.selection.value = self.say("Click a cell to list the texts where that head is most extreme.")
         self._paint()
+        if self.opened_at is not None:
+            self._opened()
+            for shown in self.shown.children:
+                shown.lang = self.lang
 
     def _cell(self, w, layer: int, head: int):
         cell = w.Button(layout=w.Layout(width=_CELL, height="30px", padding="0"))
@@ -131,18 +175,30 @@ class CorpusWidget:
                 cell.description = "–" if math.isnan(mean) else f"{mean:.{digits}f}"
                 cell.style.button_color, cell.style.text_color = _colour(mean, low, high)
                 cell.tooltip = (
-                    f"layer {layer}, head {head}: no text has a value"
+                    self.say("layer {layer}, head {head}: no text has a value", layer=layer, head=head)
                     if math.isnan(mean)
-                    else f"layer {layer}, head {head}: {mean:.3f} ± {std:.3f} over {count} texts"
+                    else self.say(
+                        "layer {layer}, head {head}: {mean} ± {std} over {count} texts",
+                        layer=layer,
+                        head=head,
+                        mean=f"{mean:.3f}",
+                        std=f"{std:.3f}",
+                        count=count,
+                    )
                 )
         for index, swatch in enumerate(self.swatches):
             swatch.value = f"{low + index * (high - low) / len(_PALETTE):.{digits}f}"
             swatch.style.background, swatch.style.text_color = _PALETTE[index], text_colour(_PALETTE[index])
-        self.highest.value = f"to {high:.{digits}f}"
-        what = STATISTICS.get(self.statistic.value, (None, "head importance |∂y/∂ξ_h|"))[1]
+        self.highest.value = self.say("to {value}", value=f"{high:.{digits}f}")
+        what = self.say(describe(self.statistic.value))
         counts = table["count"]
-        over = f"{counts.max()} texts" if counts.min() == counts.max() else f"up to {counts.max()} texts"
-        self.caption.value = f"Each cell: {what}, averaged over {over} (rows: layers, columns: heads)."
+        self.caption.value = self.say(
+            "Each cell: {what}, averaged over {count} texts (rows: layers, columns: heads)."
+            if counts.min() == counts.max()
+            else "Each cell: {what}, averaged over up to {count} texts (rows: layers, columns: heads).",
+            what=what,
+            count=counts.max(),
+        )
         self._mark()
         if self.layer is not None:
             self._list()
@@ -166,26 +222,44 @@ class CorpusWidget:
         self._list()
 
     def _list(self) -> None:
-        assert self.layer is not None and self.head is not None
-        found = self.result.extreme(
-            self.statistic.value, self.layer, self.head, self.k, largest=self.order.value == "largest"
-        )
-        self.selection.value = (
-            f"Selected: layer {self.layer}, head {self.head}. The {len(found)} texts where its "
-            f"{self.statistic.value} is {self.order.value} (each line: its value · the text); choose one to open it."
+        if self.layer is None or self.head is None:  # the order changed before any head was chosen
+            return
+        largest = self.order.value == "largest"
+        found = self.result.extreme(self.statistic.value, self.layer, self.head, self.k, largest=largest)
+        self.selection.value = self.say(
+            "Selected: layer {layer}, head {head}. The {count} texts where its {statistic} is largest (each line: "
+            "its value · the text); choose one to open it."
+            if largest
+            else "Selected: layer {layer}, head {head}. The {count} texts where its {statistic} is smallest (each "
+            "line: its value · the text); choose one to open it.",
+            layer=self.layer,
+            head=self.head,
+            count=len(found),
+            statistic=self.statistic.value,
         )
         self.texts.value = None
         self.texts.options = [(f"{row.value:.3f} · {_short(row.text)}", int(row.index)) for row in found.itertuples()]
+        shown = self.opened_at
+        if shown is not None and shown[1:] == (self.layer, self.head) and shown[0] in found["index"].tolist():
+            self.texts.value = shown[0]  # the text shown stays chosen in a new list
 
     def open(self, index: int | None) -> None:
         """Show the ``AttentionWidget`` on text ``index`` of the corpus, at the selected layer and head."""
-        if index is None or self.model is None:
+        if index is None or self.model is None or (index, self.layer, self.head) == self.opened_at:
             return
         from ..widget import AttentionWidget
 
         text = self.result.texts.set_index("index").loc[index, "text"]
-        self.opened.value = f"Text {index} at layer {self.layer}, head {self.head}."
-        self.shown.children = [AttentionWidget(self.model, text, self.tokenizer, layer=self.layer, head=self.head)]
+        self.opened_at = (index, self.layer, self.head)
+        self._opened()
+        self.shown.children = [
+            AttentionWidget(self.model, text, self.tokenizer, layer=self.layer, head=self.head, lang=self.lang)
+        ]
+
+    def _opened(self) -> None:
+        assert self.opened_at is not None
+        index, layer, head = self.opened_at
+        self.opened.value = self.say("Text {index} at layer {layer}, head {head}.", index=index, layer=layer, head=head)
 
     def _ipython_display_(self) -> None:
         from IPython.display import display

@@ -1,6 +1,8 @@
 """CorpusWidget end to end in Voila (real Chromium, live kernel): the grid shows one cell per layer and
 head coloured by its mean over the corpus, a click lists that head's texts in result.extreme's order,
 choosing one opens the AttentionWidget at that layer and head, and another statistic recolours the grid.
+The same server then serves the page in Voila's dark theme, in Chinese (lang="zh"): every word on it, the
+colour key and the ring round the chosen head stay legible on the dark page.
 
 The kernel writes its run to a folder the test reads back with its own CorpusResult: the page is checked
 against the stored means, not against what the widget computed."""
@@ -21,13 +23,16 @@ pytestmark = [pytest.mark.browser, pytest.mark.jupyter]
 
 TEXTS = 30  # sentences of the Python docs through the shipped GPT-2: a run of about a second
 K = 5
-NOTEBOOK = f"""from attn_widget import demo
+# The page's query string reaches the kernel (Voila's QUERY_STRING): ?lang=zh makes a Chinese widget.
+NOTEBOOK = f"""import os, urllib.parse
+from attn_widget import demo
 from attn_widget.corpus import CorpusWidget, analyze_corpus
 from attn_widget.corpus.sample import python_doc_sentences
 
+lang = urllib.parse.parse_qs(os.environ.get("QUERY_STRING", "")).get("lang", ["en"])[0]
 model, tokenizer = demo.pydoc_gpt2()
-result = analyze_corpus(model, python_doc_sentences({TEXTS}), tokenizer, out="run", progress=False)
-widget = CorpusWidget(result, model, tokenizer, k={K})
+result = analyze_corpus(model, python_doc_sentences({TEXTS}), tokenizer, out=f"run-{{lang}}", progress=False)
+widget = CorpusWidget(result, model, tokenizer, k={K}, lang=lang)
 widget
 """
 VIRIDIS_LOW, VIRIDIS_HIGH = (68, 1, 84), (253, 231, 37)  # #440154, #fde725: the ends of viridis
@@ -35,6 +40,63 @@ VIRIDIS_LOW, VIRIDIS_HIGH = (68, 1, 84), (253, 231, 37)  # #440154, #fde725: the
 
 def rgb(css: str) -> tuple[int, ...]:
     return tuple(int(c) for c in re.findall(r"\d+", css)[:3])
+
+
+def rgba(css: str) -> tuple[float, float, float, float]:
+    """A computed ``rgb(...)`` or ``rgba(...)`` colour as (r, g, b, alpha)."""
+    numbers = [float(n) for n in re.findall(r"[\d.]+", css)]
+    return (*numbers[:3], numbers[3] if len(numbers) > 3 else 1.0)  # type: ignore[return-value]
+
+
+def over(top: str, below: tuple[float, ...]) -> tuple[float, ...]:
+    """``top`` (a computed colour, maybe translucent) as seen over the opaque colour ``below``."""
+    *channels, alpha = rgba(top)
+    return tuple(alpha * c + (1 - alpha) * b for c, b in zip(channels, below, strict=True))
+
+
+# Each element of the corpus widget with text of its own: its text colour and the backgrounds from it up to
+# the first opaque one (what the text is drawn on), as computed styles give them.
+TEXTS_AND_BACKGROUNDS = """root => [root, ...root.querySelectorAll('*')].filter((el) =>
+    [...el.childNodes].some((n) => n.nodeType === 3 && n.textContent.trim()) && el.checkVisibility()
+  ).map((el) => {
+    const layers = [];
+    for (let at = el; at; at = at.parentElement) {
+      layers.push(getComputedStyle(at).backgroundColor);
+      if (!/rgba|transparent/.test(layers.at(-1)) || / 1\\)$/.test(layers.at(-1))) break;
+    }
+    return [el.textContent.trim().slice(0, 40), getComputedStyle(el).color, layers];
+  })"""
+
+
+def page_background(page) -> tuple[float, ...]:
+    """The page's colour behind the widget: the first opaque background above it (white if none)."""
+    layers = page.eval_on_selector(
+        ".attnw-corpus",
+        "el => { const out = []; for (let at = el; at; at = at.parentElement) out.push(getComputedStyle(at)"
+        ".backgroundColor); return out; }",
+    )
+    colour: tuple[float, ...] = (255.0, 255.0, 255.0)
+    for layer in reversed(layers):
+        colour = over(layer, colour)
+    return colour
+
+
+def illegible(page) -> list[tuple[str, float]]:
+    """(text, contrast) of every text in the corpus widget (cells, key, labels, buttons, listed texts) whose
+    contrast with what it is drawn on is below WCAG AA (4.5); translucent colours are blended over what is
+    beneath them."""
+    found = page.eval_on_selector(".attnw-corpus", TEXTS_AND_BACKGROUNDS)
+    shown = page.locator(".attnw-corpus-cell").count() + page.locator(".attnw-corpus-key").count()
+    assert len(found) > shown, f"{len(found)} texts for {shown} cells and colours: the page is not drawn yet"
+    low = []
+    for text, colour, backgrounds in found:
+        ground: tuple[float, ...] = (255.0, 255.0, 255.0)
+        for layer in reversed(backgrounds):
+            ground = over(layer, ground)
+        ratio = contrast(over(colour, ground), ground)
+        if ratio < 4.5:
+            low.append((text, round(ratio, 2)))
+    return low
 
 
 @pytest.fixture(scope="module")
@@ -111,7 +173,7 @@ def test_grid_texts_open_and_recolour(browser, voila, artifacts):
     try:
         page.goto(url, wait_until="commit", timeout=120000)  # Voila runs the notebook before the page loads
         page.wait_for_selector(".attnw-corpus-cell", timeout=120000)
-        result = CorpusResult(folder / "run")
+        result = CorpusResult(folder / "run-en")
         assert len(result.texts) == TEXTS and result.shape == (4, 4)
         check_grid(page, result, "entropy")
         page.get_by_text(f"averaged over {TEXTS} texts").wait_for()
@@ -133,6 +195,7 @@ def test_grid_texts_open_and_recolour(browser, voila, artifacts):
         assert all(text[:98] == full[:98] for (_, text), full in zip(listed, expected["text"], strict=True))
         ring = page.eval_on_selector(f".attnw-corpus-l{layer}-h{head}", "el => getComputedStyle(el).borderTopWidth")
         assert ring == "4px", "the selected head is ringed"
+        assert illegible(page) == [], "text below WCAG AA contrast"
         # The README's picture (copied to docs/images/corpus-grid.png).
         page.locator(".attnw-corpus").screenshot(path=str(artifacts / "corpus-grid.png"))
 
@@ -156,6 +219,54 @@ def test_grid_texts_open_and_recolour(browser, voila, artifacts):
         assert [e for e in errors if "attnw" in e or "anywidget" in e.lower()] == []
     except Exception:
         page.screenshot(path=str(artifacts / "corpus-voila-failure.png"), full_page=True)
+        raise
+    finally:
+        page.close()
+
+
+def test_dark_theme_in_chinese_stays_legible(browser, voila, artifacts):
+    """The same server, in Voila's dark theme (?theme=dark) with a Chinese widget (?lang=zh, read by the
+    notebook): a new kernel, the same checks of the grid, and every text, the key and the ring legible."""
+    folder, url = voila
+    page = browser.new_page(viewport={"width": 1000, "height": 1200})
+    errors: list[str] = []
+    page.on("pageerror", lambda exc: errors.append(str(exc)))
+    try:
+        page.goto(url + "?theme=dark&lang=zh", wait_until="commit", timeout=120000)
+        page.wait_for_selector(".attnw-corpus-cell", timeout=120000)
+        page.get_by_text(f"{TEXTS} 个文本的平均").wait_for()  # the caption, in Chinese
+        ground = page_background(page)
+        assert contrast(ground, (0, 0, 0)) < 2, f"the page is not dark: {ground}"
+        result = CorpusResult(folder / "run-zh")
+        check_grid(page, result, "entropy")
+        # The lowest head is the darkest cell: its ring must show against it and against the dark page.
+        means = result.heads.query("statistic == 'entropy'")
+        low = means.loc[means["mean"].idxmin()]
+        layer, head = int(low["layer"]), int(low["head"])
+        page.click(f".attnw-corpus-l{layer}-h{head}")
+        page.get_by_text(f"已选：第 {layer} 层，头 {head}。").wait_for()
+        page.locator(".widget-select select option").nth(K - 1).wait_for(state="attached")
+        ring = page.eval_on_selector(f".attnw-corpus-l{layer}-h{head}", "el => getComputedStyle(el).borderTopColor")
+        assert contrast(rgb(ring), ground) >= 3 and contrast(rgb(ring), VIRIDIS_LOW) >= 3, ring
+        assert page.get_by_text("最大", exact=True).count() == 1, "the order buttons speak Chinese"
+        assert illegible(page) == [], "text below WCAG AA contrast on the dark page"
+        page.locator(".attnw-corpus").screenshot(path=str(artifacts / "corpus-grid-dark.png"))
+
+        # The text opened from the list: the AttentionWidget follows both the dark theme and the language.
+        page.locator(".widget-select select").select_option(index=0)
+        page.wait_for_selector(".attnw-canvas", timeout=60000)
+        page.wait_for_function("Number(document.querySelector('.attnw-canvas').dataset.edges) > 0")
+        page.get_by_text(f"文本 {int(result.extreme('entropy', layer, head, K)['index'][0])}，第 {layer} 层").wait_for()
+        names = page.eval_on_selector_all(".attnw-control-name", "spans => spans.map(s => s.textContent)")
+        assert {"层", "头"} <= set(names), names
+        first = page.locator(".widget-select").bounding_box()
+        whole = page.locator(".attnw-corpus").bounding_box()
+        top = first["y"] - 8
+        clip = {"x": whole["x"], "y": top, "width": whole["width"], "height": whole["y"] + whole["height"] - top}
+        page.screenshot(path=str(artifacts / "corpus-opened-dark.png"), clip=clip)
+        assert [e for e in errors if "attnw" in e or "anywidget" in e.lower()] == []
+    except Exception:
+        page.screenshot(path=str(artifacts / "corpus-voila-dark-failure.png"), full_page=True)
         raise
     finally:
         page.close()
