@@ -113,6 +113,7 @@ def control(selector: str, values: list) -> list:
 
 SIDE = {"compare_method": "effective", "compare_mode": "side"}
 DIFFERENCE = {"compare_method": "effective", "compare_mode": "difference"}
+MODEL = {"view": "model"}
 HOVERS = [["hover", (3 + 7 * i) % 128] for i in range(CHANGES)]
 
 SCENARIOS = [
@@ -131,6 +132,9 @@ SCENARIOS = [
     ("wheel scroll, fast", [["wheel", 100]] * (CHANGES // 2) + [["wheel", -100]] * (CHANGES // 2), JUMP, None),
     ("zoom step (Ctrl + wheel)", [["zoom", 100]] * 7 + [["zoom", -100]] * 7, STEP, None),
     ("view (to whole model and back)", control(".attnw-view", ["model", "layer"] * (CHANGES // 2)), JUMP, None),
+    # A token of the last layer hovered in the whole-model view: its paths traced back through every layer.
+    ("whole model, hover a token", HOVERS, JUMP, None, MODEL),
+    ("whole model, hover, all stored edges", HOVERS, JUMP, 0, MODEL),
     ("layer jumps, all stored edges", control(".attnw-layer", LAYER_JUMPS), JUMP, 0),
     # The all-heads grid: 12 layers x 14 heat maps (raw, effective) or 12 (rollout), redrawn whole.
     ("heads view (to all heads and back)", control(".attnw-view", ["heads", "layer"] * (CHANGES // 2)), JUMP, None),
@@ -302,7 +306,9 @@ def main() -> None:
             path = os.path.join(folder, f"view{n}.html")
             for label, changes, pause, top_k, *settings in scenarios:
                 widget.top_k = LONG_INPUT_TOP_K if top_k is None else top_k
-                view = {"compare_method": "", "compare_mode": "side"} | (settings[0] if settings else {})
+                view = {"compare_method": "", "compare_mode": "side", "view": "layer"} | (
+                    settings[0] if settings else {}
+                )
                 for key, value in view.items():
                     setattr(widget, key, value)
                 results = {build: [] for build in builds}

@@ -984,43 +984,45 @@ function transition(layout, layer) {
   return { ...layout, leftX: layout.columns[layer - 1], rightX: layout.columns[layer] };
 }
 function pathShares(perLayer, node) {
+  const n = Math.max(node.index + 1, ...perLayer.map((edges) => rowTotals(edges).length));
   const shares = perLayer.map((edges) => new Float64Array(edges.count));
-  const rowTotals = (edges) => {
-    const totals = /* @__PURE__ */ new Map();
-    for (let e = 0; e < edges.count; e++) totals.set(edges.target[e], (totals.get(edges.target[e]) ?? 0) + Math.abs(edges.weight[e]));
-    return totals;
+  const step = (layer, mass2, near) => {
+    const edges = perLayer[layer - 1];
+    const { source, target, weight, count: count2 } = edges;
+    const [from, to] = near === "target" ? [target, source] : [source, target];
+    const totals = rowTotals(edges);
+    const next = new Float64Array(n);
+    for (let e = 0; e < count2; e++) {
+      const carried = mass2[from[e]];
+      if (carried === 0 || weight[e] === 0) continue;
+      const share = carried * Math.abs(weight[e]) / totals[target[e]];
+      shares[layer - 1][e] = share;
+      next[to[e]] += share;
+    }
+    return next;
   };
-  let mass = /* @__PURE__ */ new Map([[node.index, 1]]);
-  for (let layer = node.layer; layer >= 1; layer--) {
-    const edges = perLayer[layer - 1];
-    const totals = rowTotals(edges);
-    const below = /* @__PURE__ */ new Map();
-    for (let e = 0; e < edges.count; e++) {
-      const above = mass.get(edges.target[e]);
-      if (!above || edges.weight[e] === 0) continue;
-      const share = above * Math.abs(edges.weight[e]) / /** @type {number} */
-      totals.get(edges.target[e]);
-      shares[layer - 1][e] = share;
-      below.set(edges.source[e], (below.get(edges.source[e]) ?? 0) + share);
-    }
-    mass = below;
-  }
-  mass = /* @__PURE__ */ new Map([[node.index, 1]]);
-  for (let layer = node.layer + 1; layer <= perLayer.length; layer++) {
-    const edges = perLayer[layer - 1];
-    const totals = rowTotals(edges);
-    const above = /* @__PURE__ */ new Map();
-    for (let e = 0; e < edges.count; e++) {
-      const from = mass.get(edges.source[e]);
-      if (!from || edges.weight[e] === 0) continue;
-      const share = from * Math.abs(edges.weight[e]) / /** @type {number} */
-      totals.get(edges.target[e]);
-      shares[layer - 1][e] = share;
-      above.set(edges.target[e], (above.get(edges.target[e]) ?? 0) + share);
-    }
-    mass = above;
-  }
+  const start = () => {
+    const mass2 = new Float64Array(n);
+    mass2[node.index] = 1;
+    return mass2;
+  };
+  let mass = start();
+  for (let layer = node.layer; layer >= 1; layer--) mass = step(layer, mass, "target");
+  mass = start();
+  for (let layer = node.layer + 1; layer <= perLayer.length; layer++) mass = step(layer, mass, "source");
   return shares;
+}
+var totalsOf = /* @__PURE__ */ new WeakMap();
+function rowTotals(edges) {
+  let totals = totalsOf.get(edges);
+  if (!totals) {
+    let largest = -1;
+    for (let e = 0; e < edges.count; e++) largest = Math.max(largest, edges.source[e], edges.target[e]);
+    totals = new Float64Array(largest + 1);
+    for (let e = 0; e < edges.count; e++) totals[edges.target[e]] += Math.abs(edges.weight[e]);
+    totalsOf.set(edges, totals);
+  }
+  return totals;
 }
 function tracePaths(perLayer, node, { most = 16, cover = 0.8 } = {}) {
   const shares = pathShares(perLayer, node);
@@ -1029,7 +1031,8 @@ function tracePaths(perLayer, node, { most = 16, cover = 0.8 } = {}) {
     const edges = perLayer[layer - 1];
     const share = shares[layer - 1];
     const ends = edges[near];
-    const candidates = Array.from(share.keys()).filter((e) => share[e] > 0 && reached2.has(ends[e]));
+    const candidates = [];
+    for (let e = 0; e < share.length; e++) if (share[e] > 0 && reached2.has(ends[e])) candidates.push(e);
     candidates.sort((a, b) => share[b] - share[a]);
     const total = candidates.reduce((sum, e) => sum + share[e], 0);
     let held = 0;

@@ -55,46 +55,57 @@ export function transition(layout, layer) {
  * @returns {Float64Array[]}  per layer, one share per edge (0 for edges off every path)
  */
 export function pathShares(perLayer, node) {
+  const n = Math.max(node.index + 1, ...perLayer.map((edges) => rowTotals(edges).length));
   const shares = perLayer.map((edges) => new Float64Array(edges.count));
-  /** @param {import("./edges.js").EdgeList} edges  what each target node draws on, in all */
-  const rowTotals = (edges) => {
-    /** @type {Map<number, number>} */
-    const totals = new Map();
-    for (let e = 0; e < edges.count; e++) totals.set(edges.target[e], (totals.get(edges.target[e]) ?? 0) + Math.abs(edges.weight[e]));
-    return totals;
+  /**
+   * One layer's shares from the mass at one end of its edges; returns the mass at the other end.
+   * @param {number} layer @param {Float64Array} mass @param {"target" | "source"} near
+   */
+  const step = (layer, mass, near) => {
+    const edges = perLayer[layer - 1];
+    const { source, target, weight, count } = edges;
+    const [from, to] = near === "target" ? [target, source] : [source, target];
+    const totals = rowTotals(edges);
+    const next = new Float64Array(n);
+    for (let e = 0; e < count; e++) {
+      const carried = mass[from[e]];
+      if (carried === 0 || weight[e] === 0) continue;
+      const share = (carried * Math.abs(weight[e])) / totals[target[e]];
+      shares[layer - 1][e] = share;
+      next[to[e]] += share;
+    }
+    return next;
   };
-  /** @type {Map<number, number>} */
-  let mass = new Map([[node.index, 1]]);
-  for (let layer = node.layer; layer >= 1; layer--) {
-    const edges = perLayer[layer - 1];
-    const totals = rowTotals(edges);
-    /** @type {Map<number, number>} */
-    const below = new Map();
-    for (let e = 0; e < edges.count; e++) {
-      const above = mass.get(edges.target[e]);
-      if (!above || edges.weight[e] === 0) continue;
-      const share = (above * Math.abs(edges.weight[e])) / /** @type {number} */ (totals.get(edges.target[e]));
-      shares[layer - 1][e] = share;
-      below.set(edges.source[e], (below.get(edges.source[e]) ?? 0) + share);
-    }
-    mass = below;
-  }
-  mass = new Map([[node.index, 1]]);
-  for (let layer = node.layer + 1; layer <= perLayer.length; layer++) {
-    const edges = perLayer[layer - 1];
-    const totals = rowTotals(edges);
-    /** @type {Map<number, number>} */
-    const above = new Map();
-    for (let e = 0; e < edges.count; e++) {
-      const from = mass.get(edges.source[e]);
-      if (!from || edges.weight[e] === 0) continue;
-      const share = (from * Math.abs(edges.weight[e])) / /** @type {number} */ (totals.get(edges.target[e]));
-      shares[layer - 1][e] = share;
-      above.set(edges.target[e], (above.get(edges.target[e]) ?? 0) + share);
-    }
-    mass = above;
-  }
+  const start = () => {
+    const mass = new Float64Array(n);
+    mass[node.index] = 1;
+    return mass;
+  };
+  let mass = start();
+  for (let layer = node.layer; layer >= 1; layer--) mass = step(layer, mass, "target");
+  mass = start();
+  for (let layer = node.layer + 1; layer <= perLayer.length; layer++) mass = step(layer, mass, "source");
   return shares;
+}
+
+/** @type {WeakMap<import("./edges.js").EdgeList, Float64Array>} */
+const totalsOf = new WeakMap();
+
+/**
+ * What each token draws on in all, the sum of |weight| over the edges into it, indexed by token up to
+ * the largest index the list holds. Kept per edge list (frames.js keeps the lists), so a hover reads
+ * each layer once. @param {import("./edges.js").EdgeList} edges
+ */
+function rowTotals(edges) {
+  let totals = totalsOf.get(edges);
+  if (!totals) {
+    let largest = -1;
+    for (let e = 0; e < edges.count; e++) largest = Math.max(largest, edges.source[e], edges.target[e]);
+    totals = new Float64Array(largest + 1);
+    for (let e = 0; e < edges.count; e++) totals[edges.target[e]] += Math.abs(edges.weight[e]);
+    totalsOf.set(edges, totals);
+  }
+  return totals;
 }
 
 /**
@@ -117,7 +128,8 @@ export function tracePaths(perLayer, node, { most = 16, cover = 0.8 } = {}) {
     const edges = perLayer[layer - 1];
     const share = shares[layer - 1];
     const ends = edges[near];
-    const candidates = Array.from(share.keys()).filter((e) => share[e] > 0 && reached.has(ends[e]));
+    const candidates = [];
+    for (let e = 0; e < share.length; e++) if (share[e] > 0 && reached.has(ends[e])) candidates.push(e);
     candidates.sort((a, b) => share[b] - share[a]);
     const total = candidates.reduce((sum, e) => sum + share[e], 0);
     let held = 0;
