@@ -3805,7 +3805,9 @@ function createView(doc, model, lang) {
   saveSvg.title = say("Download the current view as an SVG drawing (labels as text)");
   const explain = createExplain(doc, lang);
   const compareControls = createCompareControls(doc, model, lang);
-  controls.root.append(...compareControls.nodes, savePng, saveSvg, explain.button);
+  const actions = element(doc, "span", "attnw-actions");
+  actions.append(savePng, saveSvg, explain.button);
+  controls.root.append(...compareControls.nodes, actions);
   const pending = createPending(doc, model, lang);
   const navigation = createNavigationView(doc, lang);
   plot.append(canvas, overlay, strip, titleLeft, titleRight, labelsLeft, labelsRight, ...navigation.roots, pending.root);

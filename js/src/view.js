@@ -99,7 +99,10 @@ export function createView(doc, model, lang) {
   const explain = createExplain(doc, lang);
   // A second method beside the first (compare.js): its controls, its pane next to the plot.
   const compareControls = createCompareControls(doc, model, lang);
-  controls.root.append(...compareControls.nodes, savePng, saveSvg, explain.button);
+  // The picture's buttons wrap as one group, at the end of the last row of controls.
+  const actions = element(doc, "span", "attnw-actions");
+  actions.append(savePng, saveSvg, explain.button);
+  controls.root.append(...compareControls.nodes, actions);
   const pending = createPending(doc, model, lang);
   const navigation = createNavigationView(doc, lang); // a long input's minimap and off-window markers
   plot.append(canvas, overlay, strip, titleLeft, titleRight, labelsLeft, labelsRight, ...navigation.roots, pending.root);

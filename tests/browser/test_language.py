@@ -72,3 +72,27 @@ def test_the_widget_speaks_chinese_and_switches_back_to_english(browser, page_se
         assert errors == []
     finally:
         page.close()
+
+
+def test_the_pictures_buttons_wrap_as_one_group(browser, page_server):
+    """Chinese labels change where the controls wrap; on the shipped decoder with a long text (the most
+    controls: target, token rows, window start) PNG, SVG and About stay on one row at every width (they
+    were split, PNG at the end of one row and the others on the next, at about 970 px)."""
+    from attn_widget.demo import pydoc_gpt2
+
+    model, tokenizer = pydoc_gpt2()
+    text = " ".join(
+        ["Although the definition of assignment implies that overlaps between the sides are simultaneous"] * 4
+    )
+    page, errors = open_state(browser, page_server, widget_state(AttentionWidget(model, text, tokenizer, lang="zh")))
+    try:
+        for width in range(600, 1301, 10):
+            page.set_viewport_size({"width": width, "height": 900})
+            tops = page.eval_on_selector_all(
+                ".attnw-save-png, .attnw-save-svg, .attnw-explain-toggle",
+                "bs => bs.map(b => Math.round(b.getBoundingClientRect().top))",
+            )
+            assert len(tops) == 3 and len(set(tops)) == 1, f"PNG, SVG and About on one row at {width} px: {tops}"
+        assert errors == []
+    finally:
+        page.close()
