@@ -1031,13 +1031,20 @@ function tracePaths(perLayer, node, { most = 16, cover = 0.8 } = {}) {
     const edges = perLayer[layer - 1];
     const share = shares[layer - 1];
     const ends = edges[near];
-    const candidates = [];
-    for (let e = 0; e < share.length; e++) if (share[e] > 0 && reached2.has(ends[e])) candidates.push(e);
-    candidates.sort((a, b) => share[b] - share[a]);
-    const total = candidates.reduce((sum, e) => sum + share[e], 0);
+    let total = 0;
+    const largest = [];
+    for (let e = 0; e < share.length; e++) {
+      if (share[e] === 0 || !reached2.has(ends[e])) continue;
+      total += share[e];
+      if (largest.length === most && share[e] <= share[largest[most - 1]]) continue;
+      let at = largest.length;
+      while (at > 0 && share[largest[at - 1]] < share[e]) at--;
+      largest.splice(at, 0, e);
+      if (largest.length > most) largest.pop();
+    }
     let held = 0;
-    for (const e of candidates) {
-      if (traced[layer - 1].size >= most || held >= cover * total) break;
+    for (const e of largest) {
+      if (held >= cover * total) break;
       traced[layer - 1].add(e);
       held += share[e];
     }
