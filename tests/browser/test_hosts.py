@@ -145,6 +145,8 @@ def test_the_widget_renders_syncs_and_follows_the_theme(browser, host, artifacts
         page.keyboard.press("ArrowRight")
         page.keyboard.press("ArrowRight")
         page.get_by_text("kernel layer 3").wait_for(timeout=30000)  # Python got the move and answered
+        # The view paints in the animation frame after the move: the colours below are that paint's.
+        page.wait_for_function("document.querySelector('.attnw-layer-value').textContent.startsWith('3 /')")
 
         text = page.eval_on_selector(".attnw-root", "el => getComputedStyle(el).color")
         assert page.get_attribute(".attnw-legend", "data-mid") == MIDDLE[theme], f"{name} {theme}: text {text}"
