@@ -131,11 +131,11 @@ def test_the_shipped_reversal_model_reads_the_word_it_copies(browser, page_serve
     read = []
     for t, written in enumerate(s2s.target_tokens[1:4]):  # the first three words written
         page.mouse.move(box["x"] + g["right"] + 20, box["y"] + g["top"] + (ns + t + 0.5) * g["row"])
-        page.wait_for_function(f"document.querySelector('.attnw-tooltip-title').textContent.includes('#{ns + t} ·')")
+        page.wait_for_function(f"document.querySelector('.attnw-tooltip-title')?.textContent.includes('#{ns + t} ·')")
         read.append((page.locator(".attnw-tooltip-list tr").first.inner_text().split("”")[0].strip("“"), written))
     assert read == [(word, word) for _, word in read], read
     page.mouse.move(box["x"] + g["right"] + 20, box["y"] + g["top"] + (ns + 0.5) * g["row"])
-    page.wait_for_function(f"document.querySelector('.attnw-tooltip-title').textContent.includes('#{ns} ·')")
+    page.wait_for_function(f"document.querySelector('.attnw-tooltip-title')?.textContent.includes('#{ns} ·')")
     page.locator(".attnw-root").screenshot(path=str(artifacts / "seq2seq-reversal.png"))
     assert errors == []
     page.close()
