@@ -132,8 +132,8 @@ def idle_asked(page) -> int:
 def wait_idle_work(page, asked_before: int = 0) -> None:
     """Wait until the page has asked for idle work since it had asked ``asked_before`` times, and
     done all it asked for (pictures drawn ahead, or given up). Polled in animation frames, which
-    matters: headless Chromium, with a range input focused after a key press and no frame asked
-    for, was seen to start no idle period at all."""
+    matters: after a key press, headless Chromium starts no idle period until a frame is asked for
+    (seen on a plain page with a range input too: not the widget's doing)."""
     page.wait_for_function(
         "b => { const w = window.idleWork(); return w.asked > b && w.pending === 0; }", arg=asked_before
     )
