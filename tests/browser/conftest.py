@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import http.server
 import json
+import os
 import pathlib
 import threading
 
@@ -53,6 +54,38 @@ class PageServer:
         self.files["/state.json"] = (json.dumps(state).encode(), "application/json")
 
 
+# ATTNW_SLOW_PAINT_MS=150 runs every animation-frame callback that much later (in order), so a test
+# that reads the view before its paint fails every time rather than on a slow CI machine now and then.
+SLOW_FRAMES = """(() => {
+    const request = window.requestAnimationFrame.bind(window), cancel = window.cancelAnimationFrame.bind(window);
+    const late = new Map();
+    let next = 1;
+    window.requestAnimationFrame = (callback) => {
+        const id = next++;
+        late.set(id, request((t) => late.set(id, -setTimeout(() => (late.delete(id), callback(t)), DELAY))));
+        return id;
+    };
+    window.cancelAnimationFrame = (id) => {
+        const handle = late.get(id);
+        late.delete(id);
+        if (handle < 0) clearTimeout(-handle);
+        else if (handle !== undefined) cancel(handle);
+    };
+})()"""
+
+
+class SlowFrames:
+    """A browser whose pages run their animation frames late (SLOW_FRAMES)."""
+
+    def __init__(self, browser, delay_ms: int):
+        self.browser, self.script = browser, SLOW_FRAMES.replace("DELAY", str(delay_ms))
+
+    def new_page(self, *args, **kwargs):
+        page = self.browser.new_page(*args, **kwargs)
+        page.add_init_script(self.script)
+        return page
+
+
 @pytest.fixture(scope="session")
 def browser():
     from playwright import sync_api
@@ -61,7 +94,8 @@ def browser():
         pytest.fail(f"{CHROMIUM} is missing: install Debian chromium (make test does this)")
     with sync_api.sync_playwright() as playwright:
         chromium = playwright.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
-        yield chromium
+        delay = int(os.environ.get("ATTNW_SLOW_PAINT_MS", "0"))
+        yield SlowFrames(chromium, delay) if delay else chromium
         chromium.close()
 
 

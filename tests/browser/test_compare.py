@@ -12,7 +12,7 @@ from payload_fixtures import widget_state
 
 from attn_widget import AttentionWidget
 
-from .test_harness import click_and_paint, download, open_state
+from .test_harness import and_paint, download, open_state, set_width
 
 pytestmark = pytest.mark.browser
 
@@ -38,9 +38,7 @@ def open_compare(browser, page_server, widget, **view):
     state = {**widget_state(widget), **view}
     page, errors = open_state(browser, page_server, state)
     page.set_viewport_size({"width": WIDTH + 60, "height": 1000})
-    page.evaluate("w => { document.body.style.width = `${w}px`; }", WIDTH)
-    page.wait_for_function("w => document.querySelector('.attnw-root').clientWidth === w", arg=WIDTH)
-    page.wait_for_timeout(100)  # the resize observer repaints
+    set_width(page, WIDTH)
     return page, errors
 
 
@@ -159,10 +157,9 @@ def test_difference_view_is_signed_and_centred_at_zero(browser, page_server, min
     assert labels[0].startswith("-") and labels[1].startswith("+")
     page.locator(".attnw-root").screenshot(path=str(artifacts / "compare-difference.png"))
 
-    page.evaluate("() => { window.model.set('top_k', 1); window.model.save_changes(); }")
+    and_paint(page, lambda: page.evaluate("() => { window.model.set('top_k', 1); window.model.save_changes(); }"))
     n = len(w.tokens)
-    page.wait_for_function(f"document.querySelector('{MAIN}').dataset.edges === '{n}'")
-    page.wait_for_timeout(100)
+    assert page.get_attribute(MAIN, "data-edges") == str(n)
     strongest = [diff[r, np.abs(diff[r]).argmax()] for r in range(n)]
     positive = max(range(n), key=lambda r: strongest[r])
     negative = min(range(n), key=lambda r: strongest[r])
@@ -205,7 +202,7 @@ def test_hovering_a_token_in_either_pane_focuses_it_in_both(browser, page_server
         page.wait_for_function("document.querySelectorAll('.attnw-hovered').length === 0")
     # A click in the second pane pins the token for both.
     g = geometry_of(page, COMPARE)
-    click_and_paint(page, (g["x"] + g["right"] + 20, g["y"] + g["top"] + (it + 0.5) * g["row"]))
+    and_paint(page, lambda: page.mouse.click(g["x"] + g["right"] + 20, g["y"] + g["top"] + (it + 0.5) * g["row"]))
     assert page.evaluate("window.model.get('selected')") == {"side": "target", "index": it}
     assert page.locator(".attnw-pinned").count() == 2
     assert errors == []

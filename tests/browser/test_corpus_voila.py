@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import re
 import sys
+import time
 
 import pytest
 from grid_checks import contrast, shows
@@ -131,15 +132,24 @@ def cell_colours(page) -> dict[tuple[int, int], tuple[tuple[int, ...], tuple[int
 
 
 def check_grid(page, result, statistic):
+    """The grid as grid_shows wants it, once the kernel's updates have all arrived: they come one widget
+    at a time (each cell's text, then its colours, then the key's), so the whole check is tried again
+    until it holds or 30 s have passed."""
+    deadline = time.monotonic() + 30
+    while True:
+        try:
+            return grid_shows(page, result, statistic)
+        except (AssertionError, IndexError, KeyError, ValueError):  # a key or cell not there yet, or still empty
+            if time.monotonic() > deadline:
+                raise
+            page.wait_for_timeout(200)
+
+
+def grid_shows(page, result, statistic):
     """Every cell is on the page; colours rise with the means from dark purple to yellow; text is legible."""
-    layers, heads = result.shape
     table = result.heads.query("statistic == @statistic")
     means = {(int(r.layer), int(r.head)): r.mean for r in table.itertuples()}
-    for _ in range(100):  # the kernel's updates arrive one widget at a time: wait for the last
-        cells = cell_colours(page)
-        if sorted(cells) == sorted(means) and all(shows(text, means[key]) for key, (_, _, text) in cells.items()):
-            break
-        page.wait_for_timeout(200)
+    cells = cell_colours(page)
     assert sorted(cells) == sorted(means), "one cell per (layer, head)"
     assert all(shows(text, means[key]) for key, (_, _, text) in cells.items()), "each cell shows its mean"
     # The key's colours are the grid's, from its lowest to its highest, each labelled by a distinct value.
@@ -193,8 +203,10 @@ def test_grid_texts_open_and_recolour(browser, voila, artifacts):
         listed = option_texts(page)
         assert [value for value, _ in listed] == [f"{value:.3f}" for value in expected["value"]]
         assert all(text[:98] == full[:98] for (_, text), full in zip(listed, expected["text"], strict=True))
-        ring = page.eval_on_selector(f".attnw-corpus-l{layer}-h{head}", "el => getComputedStyle(el).borderTopWidth")
-        assert ring == "4px", "the selected head is ringed"
+        # The ring is the cell's own update, not the list's: wait for it rather than read it at once.
+        ring = f"document.querySelector('.attnw-corpus-l{layer}-h{head}')"
+        page.wait_for_function(f"getComputedStyle({ring}).borderTopWidth === '4px'", timeout=30000)
+        assert page.evaluate(f"getComputedStyle({ring}).borderTopWidth") == "4px", "the selected head is ringed"
         assert illegible(page) == [], "text below WCAG AA contrast"
         # The README's picture (copied to docs/images/corpus-grid.png).
         page.locator(".attnw-corpus").screenshot(path=str(artifacts / "corpus-grid.png"))
@@ -246,6 +258,8 @@ def test_dark_theme_in_chinese_stays_legible(browser, voila, artifacts):
         page.click(f".attnw-corpus-l{layer}-h{head}")
         page.get_by_text(f"已选：第 {layer} 层，头 {head}。").wait_for()
         page.locator(".widget-select select option").nth(K - 1).wait_for(state="attached")
+        cell = f"document.querySelector('.attnw-corpus-l{layer}-h{head}')"
+        page.wait_for_function(f"getComputedStyle({cell}).borderTopWidth === '4px'", timeout=30000)  # its own update
         ring = page.eval_on_selector(f".attnw-corpus-l{layer}-h{head}", "el => getComputedStyle(el).borderTopColor")
         assert contrast(rgb(ring), ground) >= 3 and contrast(rgb(ring), VIRIDIS_LOW) >= 3, ring
         assert page.get_by_text("最大", exact=True).count() == 1, "the order buttons speak Chinese"

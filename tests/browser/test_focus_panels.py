@@ -9,7 +9,7 @@ from payload_fixtures import widget_state
 
 from attn_widget import AttentionWidget
 
-from .test_harness import geometry, open_state, open_widget, record_sent, row_point
+from .test_harness import geometry, open_state, open_widget, record_sent, row_point, set_width
 
 pytestmark = pytest.mark.browser
 
@@ -49,9 +49,7 @@ def test_the_value_list_never_covers_the_plot(browser, page_server, minilm_widge
     of the graph) and a narrow one (list under the plot): the whole list shows and lies off the
     plot's edge area."""
     page, errors = open_widget(browser, page_server, minilm_widget)
-    page.evaluate("w => { document.body.style.width = `${w}px`; }", width)
-    page.wait_for_function("w => document.querySelector('.attnw-root').clientWidth === w", arg=width)
-    page.wait_for_timeout(100)  # the resize observer repaints
+    set_width(page, width)
     n = len(minilm_widget.tokens)
     for view in ("layer", "model"):
         if view == "model":

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import struct
 import xml.etree.ElementTree as ET
+from collections.abc import Callable
 
 import numpy as np
 import pytest
@@ -23,14 +24,17 @@ def minilm_widget(minilm):
     return AttentionWidget(model, TEXT, tokenizer)
 
 
-def open_widget(browser, server, widget):
-    return open_state(browser, server, widget_state(widget))
+def open_widget(browser, server, widget, *, track_idle: bool = False):
+    return open_state(browser, server, widget_state(widget), track_idle=track_idle)
 
 
-def open_state(browser, server, state: dict):
-    """Open the harness on a widget state (as widget_state writes it)."""
+def open_state(browser, server, state: dict, *, track_idle: bool = False):
+    """Open the harness on a widget state (as widget_state writes it); track_idle: count the page's
+    idle work (IDLE_WORK), for wait_idle_work."""
     server.set_state(state)
     page = browser.new_page(viewport={"width": 800, "height": 900})
+    if track_idle:
+        page.add_init_script(IDLE_WORK)
     errors: list[str] = []
     page.on("pageerror", lambda exc: errors.append(str(exc)))
     page.on("dialog", lambda dialog: errors.append(f"dialog: {dialog.message}"))
@@ -63,12 +67,76 @@ def geometry(page) -> dict:
     )
 
 
-def click_and_paint(page, point: tuple[float, float]) -> None:
-    """Click at page ``point`` and wait until the view has painted again (it paints on the next
-    animation frame after the model changes, so reading the DOM at once can race the paint)."""
-    before = page.get_attribute(".attnw-root", "data-paint-end")
-    page.mouse.click(*point)
+def painted(page) -> str:
+    """The view's data-paint-end once every paint already asked for has run. The view paints in the
+    animation frame after a change (render.js schedule); a frame callback asked for now runs after
+    the ones asked for before it, in the same frame."""
+    return page.evaluate(
+        "() => new Promise(done => requestAnimationFrame(() =>"
+        " done(document.querySelector('.attnw-root').dataset.paintEnd)))"
+    )
+
+
+def and_paint(page, action: Callable[[], object]) -> None:
+    """Do ``action`` (a click, a key, a control change, a model.set, a resize: anything that changes
+    what the view shows) and wait until the view has painted it. Reading the DOM or the canvas at
+    once would race the paint. A paint asked for before the action could end between the action
+    and the wait: hence painted() first. An action may paint twice (a click moves the pointer
+    first: a hover's paint, then the pin's): hence painted() last, once a paint has come (the
+    wheel's events, for one, are handled after mouse.wheel returns)."""
+    before = painted(page)
+    action()
     page.wait_for_function("b => document.querySelector('.attnw-root').dataset.paintEnd !== b", arg=before)
+    painted(page)
+
+
+def set_width(page, width: int) -> None:
+    """Make the harness's body ``width`` px wide and wait for the repaint at that width."""
+    if page.evaluate("document.querySelector('.attnw-root').clientWidth") == width:
+        return
+    and_paint(page, lambda: page.evaluate("w => { document.body.style.width = `${w}px`; }", width))
+    assert page.evaluate("document.querySelector('.attnw-root').clientWidth") == width
+
+
+# Counts the idle work a page has asked for and not done yet: idle callbacks, and the messages the
+# edge canvas posts to itself to go on within an idle period (raster.js draws pictures ahead so).
+# Install before the page loads; wait_idle_work waits on it.
+IDLE_WORK = """(() => {
+    let asked = 0, posted = 0;
+    const waiting = new Set();
+    const request = window.requestIdleCallback.bind(window), cancel = window.cancelIdleCallback.bind(window);
+    window.requestIdleCallback = (callback, options) => {
+        asked++;
+        const id = request((deadline) => { waiting.delete(id); callback(deadline); }, options);
+        waiting.add(id);
+        return id;
+    };
+    window.cancelIdleCallback = (id) => { waiting.delete(id); cancel(id); };
+    const post = MessagePort.prototype.postMessage;
+    MessagePort.prototype.postMessage = function (...args) { posted++; return post.apply(this, args); };
+    const Channel = window.MessageChannel;
+    window.MessageChannel = function () {
+        const channel = new Channel();
+        for (const port of [channel.port1, channel.port2]) port.addEventListener("message", () => posted--);
+        return channel;
+    };
+    window.idleWork = () => ({ asked, pending: waiting.size + posted });
+})()"""
+
+
+def idle_asked(page) -> int:
+    """How many idle callbacks the page has asked for so far (IDLE_WORK)."""
+    return page.evaluate("window.idleWork().asked")
+
+
+def wait_idle_work(page, asked_before: int = 0) -> None:
+    """Wait until the page has asked for idle work since it had asked ``asked_before`` times, and
+    done all it asked for (pictures drawn ahead, or given up). Polled in animation frames, which
+    matters: after a key press, headless Chromium starts no idle period until a frame is asked for
+    (seen on a plain page with a range input too: not the widget's doing)."""
+    page.wait_for_function(
+        "b => { const w = window.idleWork(); return w.asked > b && w.pending === 0; }", arg=asked_before
+    )
 
 
 def row_point(page, x: float, index: int) -> tuple[float, float]:
@@ -124,20 +192,17 @@ def test_controls_change_the_picture(browser, page_server, minilm_widget):
     first = canvas_png(page)
     slider = page.locator(".attnw-layer")
     slider.focus()
-    page.keyboard.press("ArrowRight")
-    page.wait_for_function("window.model.get('layer') === 2")
-    page.wait_for_timeout(100)
+    and_paint(page, lambda: page.keyboard.press("ArrowRight"))
+    assert page.evaluate("window.model.get('layer')") == 2
     second = canvas_png(page)
     assert second != first
     assert "layer 2 of 6" in page.inner_text(".attnw-caption")
 
-    page.select_option(".attnw-head", "5")
-    page.wait_for_timeout(100)
+    and_paint(page, lambda: page.select_option(".attnw-head", "5"))
     third = canvas_png(page)
     assert third != second and "head 5" in page.inner_text(".attnw-caption")
 
-    page.select_option(".attnw-method", "rollout")
-    page.wait_for_timeout(100)
+    and_paint(page, lambda: page.select_option(".attnw-method", "rollout"))
     assert canvas_png(page) != third
     assert page.inner_text(".attnw-title-left") == "Input (layer 0)"
     assert page.is_disabled(".attnw-head")
@@ -449,13 +514,10 @@ def test_edge_controls_pin_and_unpin(browser, page_server, minilm_widget):
         return int(page.get_attribute(".attnw-canvas", "data-edges"))
 
     def change(selector: str, value: str) -> None:
-        before = page.get_attribute(".attnw-root", "data-paint-end")
         if selector.endswith(("top-k", "threshold")):
-            page.fill(selector, value)
-            page.dispatch_event(selector, "change")
+            and_paint(page, lambda: (page.fill(selector, value), page.dispatch_event(selector, "change")))
         else:
-            page.select_option(selector, value)
-        page.wait_for_function("b => document.querySelector('.attnw-root').dataset.paintEnd !== b", arg=before)
+            and_paint(page, lambda: page.select_option(selector, value))
 
     assert edges() == n * n
     change(".attnw-top-k", "2")
@@ -474,11 +536,10 @@ def test_edge_controls_pin_and_unpin(browser, page_server, minilm_widget):
     assert "out-degree of the left column" in page.inner_text(".attnw-caption")
 
     point = row_point(page, geometry(page)["right"] + 20, 3)
-    page.mouse.click(*point)
-    page.wait_for_function("window.model.get('selected').index === 3")
+    and_paint(page, lambda: page.mouse.click(*point))
+    assert page.evaluate("window.model.get('selected').index") == 3
     box = page.locator("canvas.attnw-canvas").bounding_box()
-    page.mouse.move(box["x"] + 5, box["y"] - 30)  # leave: the pinned token keeps its tooltip
-    page.wait_for_timeout(100)
+    and_paint(page, lambda: page.mouse.move(box["x"] + 5, box["y"] - 30))  # leave: the pinned token keeps its tooltip
     assert page.inner_text(".attnw-tooltip-title").startswith("Pinned ·")
     page.mouse.click(*point)
     page.wait_for_function("Object.keys(window.model.get('selected')).length === 0")
@@ -490,16 +551,17 @@ def test_a_picture_drawn_ahead_is_the_picture_drawn_on_demand(browser, page_serv
     """Stepping to the next layer, and switching to the whole-model view, show copies drawn while
     the page was idle (requestIdleCallback in real Chromium, a few strokes per idle period); their
     pixels must equal those of the same views drawn when asked for."""
-    page, errors = open_widget(browser, page_server, minilm_widget)
-    page.wait_for_timeout(500)  # idle: layer 2, the max head and the whole model are drawn ahead
+    page, errors = open_widget(browser, page_server, minilm_widget, track_idle=True)
+    wait_idle_work(page)  # idle: layer 2, the max head and the whole model are drawn ahead
     page.locator(".attnw-layer").focus()
-    page.keyboard.press("ArrowRight")
-    page.wait_for_function("window.model.get('layer') === 2")
-    page.wait_for_function("document.querySelector('.attnw-canvas').dataset.edgesFrom === 'copy'")
+    asked = idle_asked(page)
+    and_paint(page, lambda: page.keyboard.press("ArrowRight"))
+    assert page.evaluate("window.model.get('layer')") == 2
+    assert page.get_attribute(".attnw-canvas", "data-edges-from") == "copy"
     ahead = {"layer": canvas_png(page)}
-    page.wait_for_timeout(500)  # idle: the whole model is drawn ahead again (it was dropped on the step)
-    page.select_option(".attnw-view", "model")
-    page.wait_for_function("document.querySelector('.attnw-canvas').dataset.view === 'model'")
+    wait_idle_work(page, asked)  # idle: the whole model is drawn ahead again (it was dropped on the step)
+    and_paint(page, lambda: page.select_option(".attnw-view", "model"))
+    assert page.get_attribute(".attnw-canvas", "data-view") == "model"
     assert page.get_attribute(".attnw-canvas", "data-edges-from") == "copy"
     ahead["model"] = canvas_png(page)
     page.close()
@@ -519,6 +581,7 @@ def test_a_widget_out_of_view_draws_nothing_ahead(browser, page_server, minilm_w
     (Chromium's IntersectionObserver says which)."""
     page_server.set_state(widget_state(minilm_widget))
     page = browser.new_page(viewport={"width": 800, "height": 900})
+    page.add_init_script(IDLE_WORK)
     # Out of view from the first paint: parsing is done ("interactive") before module scripts run.
     page.add_init_script("""document.addEventListener('readystatechange', () => {
         if (document.readyState === 'interactive') document.getElementById('widget').style.marginTop = '3000px';
@@ -530,15 +593,16 @@ def test_a_widget_out_of_view_draws_nothing_ahead(browser, page_server, minilm_w
 
     def edges_at_layer(layer: int) -> str:
         """Set the layer as the kernel would; how the next picture got its edges."""
-        before = page.evaluate("document.querySelector('.attnw-root').dataset.paintEnd")
-        page.evaluate("layer => { window.model.set('layer', layer); window.model.save_changes(); }", layer)
-        page.wait_for_function("b => document.querySelector('.attnw-root').dataset.paintEnd !== b", arg=before)
+        and_paint(
+            page, lambda: page.evaluate("n => { window.model.set('layer', n); window.model.save_changes(); }", layer)
+        )
         return page.evaluate("document.querySelector('.attnw-canvas').dataset.edgesFrom")
 
-    page.wait_for_timeout(500)  # idle, but out of view: nothing is drawn ahead
+    wait_idle_work(page)  # idle, but out of view: nothing is drawn ahead
     assert edges_at_layer(2) == "strokes"
+    asked = idle_asked(page)
     page.evaluate("document.getElementById('widget').scrollIntoView()")
-    page.wait_for_timeout(500)  # idle and in view: layers 1 and 3 are drawn ahead
+    wait_idle_work(page, asked)  # idle and in view: layers 1 and 3 are drawn ahead
     assert edges_at_layer(3) == "copy"
     assert errors == []
     page.close()
@@ -562,7 +626,7 @@ def test_every_registered_method_draws_in_both_views(browser, page_server):
         """Select a control value and wait for the repaint (or a problem message) it causes."""
         if page.input_value(selector) == value:
             return
-        before = page.get_attribute(".attnw-root", "data-paint-end")
+        before = painted(page)
         page.select_option(selector, value)
         page.wait_for_function(
             "before => document.querySelector('.attnw-root').dataset.paintEnd !== before"

@@ -70,7 +70,7 @@ def test_heads_grid_draws_every_head_and_opens_a_cell(browser, page_server, mini
     x = box["x"] + MARGIN_LEFT + 7 * (cell + GAP) + cell / 2
     y = box["y"] + MARGIN_TOP + 2 * (cell + GAP) + cell / 2
     page.mouse.move(x, y)
-    assert page.locator(".attnw-heads-hover").inner_text().startswith("Layer 3, head 5")
+    page.wait_for_function("document.querySelector('.attnw-heads-hover').textContent.startsWith('Layer 3, head 5')")
     page.mouse.click(x, y)
     # The graph canvas keeps data-view "layer" from before the grid: wait for the repaint that hides the grid.
     page.wait_for_function("document.querySelector('.attnw-heads').hidden")

@@ -9,9 +9,11 @@ unpkg.com, so offline it shows nothing (README: "Notebook hosts")."""
 
 from __future__ import annotations
 
+import re
 import sys
 
 import pytest
+from playwright.sync_api import expect
 
 from .servers import free_port, serving
 
@@ -145,6 +147,9 @@ def test_the_widget_renders_syncs_and_follows_the_theme(browser, host, artifacts
         page.keyboard.press("ArrowRight")
         page.keyboard.press("ArrowRight")
         page.get_by_text("kernel layer 3").wait_for(timeout=30000)  # Python got the move and answered
+        # The view paints in the animation frame after the move: the colours below are that paint's.
+        # (A locator: marimo shows the widget in a shadow root, which document.querySelector misses.)
+        expect(page.locator(".attnw-layer-value")).to_have_text(re.compile(r"^3 /"))
 
         text = page.eval_on_selector(".attnw-root", "el => getComputedStyle(el).color")
         assert page.get_attribute(".attnw-legend", "data-mid") == MIDDLE[theme], f"{name} {theme}: text {text}"

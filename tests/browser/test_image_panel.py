@@ -16,7 +16,7 @@ from zoo import IMAGE_FAMILIES
 
 from attn_widget import AttentionWidget
 
-from .test_harness import download
+from .test_harness import and_paint, download
 
 pytestmark = pytest.mark.browser
 SIZE, PATCH = 48, 8  # a 6×6 patch grid after [CLS]: 37 tokens
@@ -144,10 +144,10 @@ def test_hovering_and_clicking_a_patch_hovers_and_pins_its_node(browser, page_se
     # The value list is docked under the image, covering neither the image nor the plot.
     tip, image, plot = (box(page, s) for s in (".attnw-tooltip", ".attnw-image-canvas", ".attnw-plot"))
     assert tip["y"] >= image["y"] + image["height"] and tip["x"] >= plot["x"] + plot["width"]
-    page.mouse.click(*patch_point(page, patch))
+    and_paint(page, lambda: page.mouse.click(*patch_point(page, patch)))
     assert page.evaluate("window.model.get('selected')") == {"side": "target", "index": token}
-    page.mouse.move(5, 5)  # away: the pin stays
-    page.wait_for_function("document.querySelector('.attnw-image-canvas').dataset.pinned !== ''")
+    and_paint(page, lambda: page.mouse.move(5, 5))  # away: the pin stays
+    assert page.get_attribute("canvas.attnw-image-canvas", "data-pinned") == str(patch)
     assert page.get_attribute("canvas.attnw-image-canvas", "data-token") == str(token)
     assert "attnw-pinned" in label.get_attribute("class")
     # The whole-model view keeps the panel: the pin carries over to the layer's column.

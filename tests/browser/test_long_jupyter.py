@@ -52,6 +52,21 @@ def kernel_window(page) -> list[int]:
     return [int(v) for v in printed]
 
 
+# True once the graph and the notebook's scroll position have stayed put for five animation frames in a row.
+SETTLED = f"""() => {{
+    const plot = document.querySelector('.attnw-plot');
+    const now = JSON.stringify([plot.getBoundingClientRect().top, ({SCROLLER})().scrollTop]);
+    window.stillFor = window.stillAt === now ? (window.stillFor || 0) + 1 : 0;
+    window.stillAt = now;
+    return window.stillFor >= 5;
+}}"""
+
+
+def shown_rows(page) -> list[int]:
+    """The first and last token rows the view last painted."""
+    return page.eval_on_selector(".attnw-minimap", "m => [+m.dataset.first, +m.dataset.last]")
+
+
 def scroll_top(page) -> float:
     return page.evaluate(f"({SCROLLER})().scrollTop")
 
@@ -62,7 +77,7 @@ def test_wheel_scrolls_the_graph_then_the_notebook(browser, long_lab, artifacts)
         open_notebook(page, long_lab)
         assert page.evaluate(f"({SCROLLER})() !== null"), "the notebook can scroll"
         page.evaluate("document.querySelector('.attnw-plot').scrollIntoView({block: 'center'})")
-        page.wait_for_timeout(300)
+        page.wait_for_function(SETTLED)
         box = page.locator(".attnw-canvas").bounding_box()
         page.mouse.move(box["x"] + box["width"] / 2, box["y"] + box["height"] / 2)
         before = scroll_top(page)
@@ -78,11 +93,18 @@ def test_wheel_scrolls_the_graph_then_the_notebook(browser, long_lab, artifacts)
         before = scroll_top(page)  # the screenshot scrolls the widget into view
         # Down to the last row: the graph takes the wheel until the window's end...
         n = int(kernel_print(page, "print(len(w.tokens))"))
+        # One turn at a time, each waited for until painted: a turn sent while the window is already at
+        # its end (in the model, not yet on screen) would go to the notebook.
+        page.wait_for_function("s => +document.querySelector('.attnw-minimap').dataset.first === s", arg=window[0])
         for _ in range(40):
-            page.mouse.wheel(0, 400)
-            page.wait_for_timeout(30)
-            if page.evaluate("+document.querySelector('.attnw-minimap').dataset.last") == n - 1:
+            first, last = shown_rows(page)
+            if last == n - 1:
                 break
+            page.mouse.wheel(0, 400)
+            page.wait_for_function(
+                "f => +document.querySelector('.attnw-minimap').dataset.first !== f", arg=first, timeout=10000
+            )
+        assert shown_rows(page)[1] == n - 1
         assert scroll_top(page) == before
         for _ in range(40):
             window = kernel_window(page)

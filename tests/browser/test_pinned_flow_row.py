@@ -9,7 +9,7 @@ from payload_fixtures import widget_state
 from attn_widget import AttentionWidget
 
 from .test_focus_panels import LONG_TEXT
-from .test_harness import geometry, max_alpha, open_state, record_sent, row_point
+from .test_harness import and_paint, geometry, max_alpha, open_state, record_sent, row_point
 
 pytestmark = pytest.mark.browser
 
@@ -42,15 +42,11 @@ def test_pinning_a_token_shows_its_flow_edges_without_compute(browser, page_serv
     state = widget_state(widget)
     # Midway (the row comes layer by layer): the shown layer 4 is still coming, the panel says so.
     coming = {"flow": {"index": pinned, "layers": [1, 2, 3], "computing": True}}
-    before = page.get_attribute(".attnw-root", "data-paint-end")
-    page.evaluate(SYNC, [state["data_flow"], coming])
-    page.wait_for_function("b => document.querySelector('.attnw-root').dataset.paintEnd !== b", arg=before)
+    and_paint(page, lambda: page.evaluate(SYNC, [state["data_flow"], coming]))
     assert "computing the pinned token's row for layer 4" in page.inner_text(".attnw-pending")
     page.locator(".attnw-root").screenshot(path=str(artifacts / "flow-pinned-row-coming.png"))
 
-    before = page.get_attribute(".attnw-root", "data-paint-end")
-    page.evaluate(SYNC, [state["data_flow"], state["ready_row"]])
-    page.wait_for_function("b => document.querySelector('.attnw-root').dataset.paintEnd !== b", arg=before)
+    and_paint(page, lambda: page.evaluate(SYNC, [state["data_flow"], state["ready_row"]]))
 
     assert not page.is_visible(".attnw-pending"), "the layer is drawn, not the compute panel"
     assert int(page.get_attribute(".attnw-canvas", "data-edges")) == widget.top_k  # the pinned row's strongest

@@ -12,7 +12,7 @@ from zoo import FAMILIES, zoo_tokenizer
 
 from attn_widget import AttentionWidget
 
-from .test_harness import click_and_paint, download, geometry, max_alpha, max_alpha_of, open_widget, row_point
+from .test_harness import and_paint, download, geometry, max_alpha, max_alpha_of, open_widget, row_point
 
 pytestmark = pytest.mark.browser
 
@@ -61,8 +61,8 @@ def test_cross_attention_runs_from_source_rows_to_target_rows(browser, page_serv
     width = float(svg.get("width"))
     assert (title.get("text-anchor"), float(title.get("x"))) == ("end", width), "the long title ends at the edge"
 
-    page.select_option(".attnw-method", "encoder_self")
-    page.wait_for_function("window.model.get('layer') === 2")
+    and_paint(page, lambda: page.select_option(".attnw-method", "encoder_self"))
+    assert page.evaluate("window.model.get('layer')") == 2
     assert edge_rows(page, g["right"] - 1, range(n)) == list(range(ns))
     assert errors == []
     page.close()
@@ -76,7 +76,8 @@ def test_whole_model_traces_a_target_token_back_to_the_source(browser, page_serv
     page.wait_for_function("document.querySelector('.attnw-canvas').dataset.view === 'model'")
     columns = page.eval_on_selector(".attnw-canvas", "c => JSON.parse(c.dataset.columns)")
     assert len(columns) == 5  # input, 2 encoder and 2 decoder layers
-    click_and_paint(page, row_point(page, columns[4], n - 1))
+    point = row_point(page, columns[4], n - 1)
+    and_paint(page, lambda: page.mouse.click(*point))
     assert page.evaluate("window.model.get('selected')") == {"layer": 4, "index": n - 1}
     tooltip = page.text_content(".attnw-tooltip")
     assert "after decoder 2" in tooltip
@@ -140,10 +141,11 @@ def test_the_shipped_reversal_model_reads_the_word_it_copies(browser, page_serve
     read = []
     for t, written in enumerate(s2s.target_tokens[1:4]):  # the first three words written
         page.mouse.move(box["x"] + g["right"] + 20, box["y"] + g["top"] + (ns + t + 0.5) * g["row"])
-        page.wait_for_function(f"document.querySelector('.attnw-tooltip').textContent.includes('#{ns + t}')")
+        page.wait_for_function(f"document.querySelector('.attnw-tooltip-title')?.textContent.includes('#{ns + t} ·')")
         read.append((page.locator(".attnw-tooltip-list tr").first.inner_text().split("”")[0].strip("“"), written))
     assert read == [(word, word) for _, word in read], read
     page.mouse.move(box["x"] + g["right"] + 20, box["y"] + g["top"] + (ns + 0.5) * g["row"])
+    page.wait_for_function(f"document.querySelector('.attnw-tooltip-title')?.textContent.includes('#{ns} ·')")
     page.locator(".attnw-root").screenshot(path=str(artifacts / "seq2seq-reversal.png"))
     assert errors == []
     page.close()
