@@ -10,6 +10,10 @@ import threading
 
 import pytest
 
+from attn_widget import AttentionWidget
+
+from .page import TEXT
+
 CHROMIUM = "/usr/bin/chromium"
 CHROMIUM_ARGS = [
     "--no-sandbox",
@@ -104,3 +108,10 @@ def page_server():
     server = PageServer()
     yield server
     server.httpd.shutdown()
+
+
+@pytest.fixture(scope="module")
+def minilm_widget(minilm):
+    """MiniLM on page.TEXT, one per test module (modules change its traits)."""
+    model, tokenizer = minilm
+    return AttentionWidget(model, TEXT, tokenizer)

@@ -12,11 +12,10 @@ from payload_fixtures import widget_state
 
 from attn_widget import AttentionWidget
 
-from .test_harness import and_paint, download, open_state, set_width
+from .page import and_paint, download, open_state, set_width
 
 pytestmark = pytest.mark.browser
 
-TEXT = "The animal didn't cross the street because it was too tired."
 # More tokens than MiniLM's heads have dimensions (32): effective attention differs from attention.
 LONG_TEXT = (
     "The animal didn't cross the street because it was too tired. The trophy would not fit in the brown "
@@ -25,12 +24,6 @@ LONG_TEXT = (
 WIDTH = 1000  # wide enough for two panes and their labels
 COMPARE = "canvas.attnw-compare-canvas"
 MAIN = "canvas.attnw-canvas"
-
-
-@pytest.fixture(scope="module")
-def minilm_widget(minilm):
-    model, tokenizer = minilm
-    return AttentionWidget(model, TEXT, tokenizer)
 
 
 def open_compare(browser, page_server, widget, **view):

@@ -9,18 +9,11 @@ from payload_fixtures import widget_state
 
 from attn_widget import AttentionWidget
 
-from .test_harness import geometry, open_state, open_widget, record_sent, row_point, set_width
+from .page import geometry, open_state, open_widget, record_sent, row_point, set_width
 
 pytestmark = pytest.mark.browser
 
-TEXT = "The animal didn't cross the street because it was too tired."
 LONG_TEXT = " ".join(["the cat sat on the mat and the dog ran to the big red house"] * 4)  # 58 tokens
-
-
-@pytest.fixture(scope="module")
-def minilm_widget(minilm):
-    model, tokenizer = minilm
-    return AttentionWidget(model, TEXT, tokenizer)
 
 
 def edge_area(page) -> dict:

@@ -5,18 +5,11 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from attn_widget import AttentionWidget
-from tests.browser.test_harness import TEXT, open_widget
+from .page import open_widget
 
 pytestmark = pytest.mark.browser
 
 MARGIN_LEFT, MARGIN_TOP, GAP = 28, 16, 4  # js/src/heads_grid.js
-
-
-@pytest.fixture(scope="module")
-def minilm_widget(minilm):
-    model, tokenizer = minilm
-    return AttentionWidget(model, TEXT, tokenizer)
 
 
 def cell_pixels(page, row: int, column: int, n: int) -> np.ndarray:

@@ -16,7 +16,7 @@ from zoo import IMAGE_FAMILIES
 
 from attn_widget import AttentionWidget
 
-from .test_harness import and_paint, download
+from .page import and_paint, download
 
 pytestmark = pytest.mark.browser
 SIZE, PATCH = 48, 8  # a 6×6 patch grid after [CLS]: 37 tokens

@@ -9,7 +9,7 @@ from payload_fixtures import widget_state
 
 from attn_widget import AttentionWidget
 
-from .test_harness import geometry, open_state, row_point
+from .page import geometry, open_state, row_point
 
 pytestmark = pytest.mark.browser
 

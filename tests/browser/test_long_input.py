@@ -10,7 +10,7 @@ import pytest
 
 from attn_widget import AttentionWidget, payload
 
-from .test_harness import download, open_widget
+from .page import download, open_widget
 
 pytestmark = pytest.mark.browser
 

@@ -8,8 +8,8 @@ from payload_fixtures import widget_state
 
 from attn_widget import AttentionWidget
 
+from .page import and_paint, geometry, max_alpha, open_state, record_sent, row_point
 from .test_focus_panels import LONG_TEXT
-from .test_harness import and_paint, geometry, max_alpha, open_state, record_sent, row_point
 
 pytestmark = pytest.mark.browser
 

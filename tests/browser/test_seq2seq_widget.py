@@ -12,7 +12,7 @@ from zoo import FAMILIES, zoo_tokenizer
 
 from attn_widget import AttentionWidget
 
-from .test_harness import and_paint, download, geometry, max_alpha, max_alpha_of, open_widget, row_point
+from .page import and_paint, download, geometry, max_alpha, max_alpha_of, open_widget, row_point
 
 pytestmark = pytest.mark.browser
 

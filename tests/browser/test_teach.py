@@ -8,7 +8,8 @@ import xml.etree.ElementTree as ET
 import pytest
 
 from attn_widget import AttentionWidget
-from tests.browser.test_harness import TEXT, download, geometry, open_widget
+
+from .page import TEXT, download, geometry, open_widget
 
 pytestmark = pytest.mark.browser
 
