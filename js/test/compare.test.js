@@ -8,18 +8,7 @@ import { sliceEdges } from "../src/edges.js";
 import { envelopeCache } from "../src/frames.js";
 import { layerScene } from "../src/scene.js";
 import { readState, sliceIndex } from "../src/state.js";
-import { FakeModel, widgetTraits } from "./fake-model.js";
-
-/** An edge list from [source, target, weight] triples. @param {Array<[number, number, number]>} triples */
-function edgeList(triples) {
-  return {
-    source: Uint16Array.from(triples.map((t) => t[0])),
-    target: Uint16Array.from(triples.map((t) => t[1])),
-    weight: Float64Array.from(triples.map((t) => t[2])),
-    count: triples.length,
-    max: Math.max(0, ...triples.map((t) => Math.abs(t[2]))),
-  };
-}
+import { FakeModel, edgeList, widgetTraits } from "./fake-model.js";
 
 /** A slice as a dense n × n matrix [target][source], from the envelope's stored entries. */
 function dense(/** @type {import("../src/codec.js").Envelope} */ env, /** @type {number} */ slice) {

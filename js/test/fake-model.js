@@ -157,3 +157,14 @@ export function widgetTraits() {
   };
   return Object.fromEntries(Object.entries(state).map(([name, value]) => [name, decode(value)]));
 }
+
+/** An edge list from [source, target, weight] triples. @param {Array<[number, number, number]>} triples */
+export function edgeList(triples) {
+  return {
+    source: Uint16Array.from(triples.map((t) => t[0])),
+    target: Uint16Array.from(triples.map((t) => t[1])),
+    weight: Float64Array.from(triples.map((t) => t[2])),
+    count: triples.length,
+    max: Math.max(0, ...triples.map((t) => Math.abs(t[2]))),
+  };
+}

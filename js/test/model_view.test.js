@@ -2,17 +2,7 @@ import assert from "node:assert/strict";
 import test from "node:test";
 
 import { pathShares, tracePaths } from "../src/model_view.js";
-
-/** @param {[number, number, number][]} triples  (source, target, weight) */
-function edgeList(triples) {
-  return {
-    source: Uint16Array.from(triples.map((t) => t[0])),
-    target: Uint16Array.from(triples.map((t) => t[1])),
-    weight: Float64Array.from(triples.map((t) => t[2])),
-    count: triples.length,
-    max: Math.max(...triples.map((t) => Math.abs(t[2]))),
-  };
-}
+import { edgeList } from "./fake-model.js";
 
 /** A random dense layer of n tokens (some weights negative, some edges missing). */
 function randomLayer(n, random) {

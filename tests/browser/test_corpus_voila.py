@@ -9,6 +9,8 @@ against the stored means, not against what the widget computed."""
 
 from __future__ import annotations
 
+import contextlib
+import pathlib
 import re
 import sys
 import time
@@ -175,14 +177,38 @@ def option_texts(page) -> list[tuple[str, str]]:
     return [tuple(label.replace("\xa0", " ").split(" · ", 1)) for label in labels]
 
 
-def test_grid_texts_open_and_recolour(browser, voila, artifacts):
-    folder, url = voila
+def screenshot_opened(page, path) -> None:
+    """A picture from the list of texts down to the end of the widget opened under it. Voila scrolls inside
+    its own panel, not the page: the viewport is tall enough for the whole widget."""
+    first = page.locator(".widget-select").bounding_box()
+    whole = page.locator(".attnw-corpus").bounding_box()
+    top = first["y"] - 8
+    clip = {"x": whole["x"], "y": top, "width": whole["width"], "height": whole["y"] + whole["height"] - top}
+    page.screenshot(path=str(path), clip=clip)
+
+
+@contextlib.contextmanager
+def voila_page(browser, url: str, failure: pathlib.Path):
+    """A page on the notebook at ``url`` with its grid on screen; on leaving, no page error from the widgets.
+    Voila runs the notebook before the page loads, hence the long waits. A full-page picture on failure."""
     page = browser.new_page(viewport={"width": 1000, "height": 1200})
     errors: list[str] = []
     page.on("pageerror", lambda exc: errors.append(str(exc)))
     try:
-        page.goto(url, wait_until="commit", timeout=120000)  # Voila runs the notebook before the page loads
+        page.goto(url, wait_until="commit", timeout=120000)
         page.wait_for_selector(".attnw-corpus-cell", timeout=120000)
+        yield page
+        assert [e for e in errors if "attnw" in e or "anywidget" in e.lower()] == []
+    except Exception:
+        page.screenshot(path=str(failure), full_page=True)
+        raise
+    finally:
+        page.close()
+
+
+def test_grid_texts_open_and_recolour(browser, voila, artifacts):
+    folder, url = voila
+    with voila_page(browser, url, artifacts / "corpus-voila-failure.png") as page:
         result = CorpusResult(folder / "run-en")
         assert len(result.texts) == TEXTS and result.shape == (4, 4)
         check_grid(page, result, "entropy")
@@ -222,30 +248,15 @@ def test_grid_texts_open_and_recolour(browser, voila, artifacts):
         )
         page.get_by_text(f"Text {int(expected['index'][1])} at layer {layer}, head {head}").wait_for()
         page.wait_for_function("Number(document.querySelector('.attnw-canvas').dataset.edges) > 0")
-        # Voila scrolls inside its own panel, not the page: the viewport is tall enough for the whole widget.
-        first = page.locator(".widget-select").bounding_box()
-        whole = page.locator(".attnw-corpus").bounding_box()
-        top = first["y"] - 8
-        clip = {"x": whole["x"], "y": top, "width": whole["width"], "height": whole["y"] + whole["height"] - top}
-        page.screenshot(path=str(artifacts / "corpus-opened.png"), clip=clip)
-        assert [e for e in errors if "attnw" in e or "anywidget" in e.lower()] == []
-    except Exception:
-        page.screenshot(path=str(artifacts / "corpus-voila-failure.png"), full_page=True)
-        raise
-    finally:
-        page.close()
+        screenshot_opened(page, artifacts / "corpus-opened.png")
 
 
 def test_dark_theme_in_chinese_stays_legible(browser, voila, artifacts):
     """The same server, in Voila's dark theme (?theme=dark) with a Chinese widget (?lang=zh, read by the
     notebook): a new kernel, the same checks of the grid, and every text, the key and the ring legible."""
     folder, url = voila
-    page = browser.new_page(viewport={"width": 1000, "height": 1200})
-    errors: list[str] = []
-    page.on("pageerror", lambda exc: errors.append(str(exc)))
-    try:
-        page.goto(url + "?theme=dark&lang=zh", wait_until="commit", timeout=120000)
-        page.wait_for_selector(".attnw-corpus-cell", timeout=120000)
+    failure = artifacts / "corpus-voila-dark-failure.png"
+    with voila_page(browser, url + "?theme=dark&lang=zh", failure) as page:
         page.get_by_text(f"{TEXTS} 个文本的平均").wait_for()  # the caption, in Chinese
         ground = page_background(page)
         assert contrast(ground, (0, 0, 0)) < 2, f"the page is not dark: {ground}"
@@ -273,14 +284,4 @@ def test_dark_theme_in_chinese_stays_legible(browser, voila, artifacts):
         page.get_by_text(f"文本 {int(result.extreme('entropy', layer, head, K)['index'][0])}，第 {layer} 层").wait_for()
         names = page.eval_on_selector_all(".attnw-control-name", "spans => spans.map(s => s.textContent)")
         assert {"层", "头"} <= set(names), names
-        first = page.locator(".widget-select").bounding_box()
-        whole = page.locator(".attnw-corpus").bounding_box()
-        top = first["y"] - 8
-        clip = {"x": whole["x"], "y": top, "width": whole["width"], "height": whole["y"] + whole["height"] - top}
-        page.screenshot(path=str(artifacts / "corpus-opened-dark.png"), clip=clip)
-        assert [e for e in errors if "attnw" in e or "anywidget" in e.lower()] == []
-    except Exception:
-        page.screenshot(path=str(artifacts / "corpus-voila-dark-failure.png"), full_page=True)
-        raise
-    finally:
-        page.close()
+        screenshot_opened(page, artifacts / "corpus-opened-dark.png")
