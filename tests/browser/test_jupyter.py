@@ -81,6 +81,11 @@ def serve(app: str, root):
     ]  # fmt: skip
     if os.geteuid() == 0:
         args.append("--allow-root")
+    # No "Would you like to get notified about official Jupyter news?" toast: it covered the widget's legend
+    # in the screenshots (a user answers it once; the tests start with fresh settings every time).
+    notification = root / ".settings" / "@jupyterlab" / "apputils-extension" / "notification.jupyterlab-settings"
+    notification.parent.mkdir(parents=True, exist_ok=True)
+    notification.write_text('{"fetchNews": "false", "checkForUpdates": false}')
     with serving(args, port, root, env):
         yield f"http://127.0.0.1:{port}{notebook_path}"
 
