@@ -29,6 +29,9 @@ import numpy as np
 
 from ._maxflow import _ranges, pair_max_flow
 
+# numba's on-disk cache of ``sinks_max_flow`` holds the compiled ``pair_max_flow`` too and is keyed on this file
+# alone: after editing ``_maxflow.py``, touch this file (or clear __pycache__), or the old kernel keeps running.
+
 
 @nb.njit(cache=True, nogil=True)
 def _alive(parent, m, b):  # pragma: no cover - compiled
