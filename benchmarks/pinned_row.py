@@ -2,10 +2,13 @@
 
     .venv/bin/python benchmarks/pinned_row.py                       # MiniLM, 512 tokens, shown layers 6 and 3
     .venv/bin/python benchmarks/pinned_row.py --n 256 --shown 4
+    .venv/bin/python benchmarks/pinned_row.py --against 94c6fb6    # each line also with that commit's kernel
 
 For each shown layer, a fresh widget (nothing cached) on an n-token text with flow shown at that layer
 pins the middle token and records when each publish of ``ready_row`` arrives: the seconds from the pin
-to the shown layer (what the user waits for) and to each other layer, in the order they came.
+to the shown layer (what the user waits for) and to each other layer, in the order they came. With
+``--against REV`` each line runs twice more, side by side in this process: with the row kernel of commit REV
+(``flow_row_kernels.kernel_at``) and with the working tree's again.
 """
 
 from __future__ import annotations
@@ -14,6 +17,7 @@ import argparse
 import os
 import platform
 import sys
+import tempfile
 import time
 
 import torch
@@ -24,6 +28,7 @@ from _common import text_of  # noqa: E402
 
 from attn_widget import AttentionWidget  # noqa: E402
 from attn_widget.demo import minilm  # noqa: E402
+from attn_widget.methods import _maxflow_row  # noqa: E402
 
 
 def arrivals(model, tokenizer, text: str, shown: int) -> list[tuple[list[int], float]]:
@@ -48,23 +53,38 @@ def arrivals(model, tokenizer, text: str, shown: int) -> list[tuple[list[int], f
     return out
 
 
+def line(label: str, shown: int, steps: list[tuple[list[int], float]]) -> str:
+    first = next(t for layers, t in steps if shown in layers)
+    rest = ", ".join(f"{'+'.join(map(str, layers))}: {t:.2f}" for layers, t in steps if shown not in layers)
+    return f"| {shown}{label} | {first:.2f} s | {rest} |"
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--n", type=int, default=512)
     parser.add_argument("--shown", type=int, nargs="+", default=[6, 3])
+    parser.add_argument("--against", help="also run each line with this commit's row kernel, alternating")
     args = parser.parse_args()
     machine = f"{platform.platform()}, {os.cpu_count()} CPUs"
     print(f"{machine}, torch {torch.__version__}, python {platform.python_version()}")
     model, tokenizer = minilm()
     text = text_of(tokenizer, args.n, 2)
-    arrivals(model, tokenizer, text, 3)  # compile (or load) the kernels outside the timings
-    print(f"\n| shown layer ({args.n} tokens, MiniLM) | shown layer after | then (layers: seconds since the pin) |")
-    print("|---|---|---|")
-    for shown in args.shown:
-        steps = arrivals(model, tokenizer, text, shown)
-        first = next(t for layers, t in steps if shown in layers)
-        rest = ", ".join(f"{'+'.join(map(str, layers))}: {t:.2f}" for layers, t in steps if shown not in layers)
-        print(f"| {shown} | {first:.2f} s | {rest} |")
+    kernels = {"": _maxflow_row.sinks_max_flow}
+    with tempfile.TemporaryDirectory() as folder:
+        if args.against:
+            from flow_row_kernels import kernel_at
+
+            kernels = {f" ({args.against})": kernel_at(args.against, folder).sinks_max_flow, **kernels}
+            kernels[" (this tree)"] = kernels.pop("")
+        for kernel in kernels.values():  # compile (or load) the kernels outside the timings
+            _maxflow_row.sinks_max_flow = kernel
+            arrivals(model, tokenizer, text, 3)
+        print(f"\n| shown layer ({args.n} tokens, MiniLM) | shown layer after | then (layers: seconds since the pin) |")
+        print("|---|---|---|")
+        for shown in args.shown:
+            for label, kernel in [*kernels.items(), *kernels.items()][: 1 if len(kernels) == 1 else 4]:
+                _maxflow_row.sinks_max_flow = kernel
+                print(line(label, shown, arrivals(model, tokenizer, text, shown)), flush=True)
 
 
 if __name__ == "__main__":

@@ -13,6 +13,7 @@ from tiny_models import tiny_model
 
 from attn_widget import analyze, methods
 from attn_widget.methods import _maxflow_row
+from attn_widget.methods._maxflow import pair_max_flow
 from attn_widget.methods.flow import FlowSolver
 from attn_widget.methods.flow_row import reversed_stack, row_flows, upper_bounds
 
@@ -88,6 +89,27 @@ def test_greedy_flow_settles_sinks_where_the_bounds_meet_and_push_relabel_does_t
     assert not settled.any()
     assert np.abs(values - networkx_row(flows.cap, 3, 2)).max() < 1e-12
     assert (values < upper_bounds(flows.cap, 3, 2) - 1e-6).any()  # the bound alone would be wrong
+
+
+@pytest.mark.parametrize("causal", [False, True], ids=["encoder", "decoder"])
+def test_push_relabel_alone_equals_networkx_pair_after_pair(causal):
+    """Every pair through ``pair_max_flow`` with no stopping bound, forward and on the reversed graph, one pair
+    after another on the same scratch arrays (as ``sinks_max_flow`` runs them): flow pushed back up an edge
+    must leave that node's up-arc list, and nothing may carry over to the next pair."""
+    n = 10
+    flows = solver(random_attention(5, n, causal=causal, seed=21) ** 2)
+    scratch = np.zeros((6, n, n)), np.zeros((6, n, n)), np.zeros((7, 5 * n + 2), np.int64)
+    for layer in (3, 4, 5):
+        rev = reversed_stack(flows, layer)
+        for i in range(n):
+            expected = networkx_row(flows.cap, layer, i)
+            forward = [
+                pair_max_flow(flows.cap, flows.cap_t, flows.support, layer, i, j, np.inf, *scratch) for j in range(n)
+            ]
+            backward = [pair_max_flow(*rev, layer, j, i, np.inf, *scratch) for j in range(n)]
+            assert np.abs(np.array(forward) - expected).max() < 1e-12, (layer, i)
+            assert np.abs(np.array(backward) - expected).max() < 1e-12, (layer, i)
+            assert not scratch[0].any() and not scratch[1].any()  # the flows are left zero
 
 
 def test_upper_bounds_hold_and_are_the_closed_form_at_layer_two():

@@ -8,9 +8,20 @@ the start, and the sink's in-edges are a per-node residual ``sink_res``.
 
 Algorithm: FIFO push-relabel (Goldberg & Tarjan) in its first phase (a maximum preflow
 is enough for the flow value), with current arcs, the gap heuristic and periodic global
-relabelling by breadth-first search from the sink. Exact in floating point: every push
-moves min(excess, residual) and saturation sets the flow to the capacity itself, so the
-result differs from the true max flow only by rounding in sums (about 1e-15).
+relabelling by breadth-first search from the sink. Two things keep the arcs read per max flow
+down (benchmarks/RESULTS.md, MiniLM at 512 tokens):
+
+- A node's up arcs (back along edges that carry flow into it) are kept as a list of the upper
+  tokens whose edge carries flow: a few (about 6 per node at the end after layer 4) of the n
+  that a dense scan reads. A push down onto an edge without flow adds it; a push back that
+  empties it takes it out (swapped with the last), so the list is exactly the residual up arcs.
+- A relabel reuses the discharge's own scan: while looking for admissible arcs from the current
+  arc on, the scan keeps the lowest height a residual arc reaches, so only the arcs before the
+  current arc are read again.
+
+Exact in floating point: every push moves min(excess, residual) and saturation sets the flow to
+the capacity itself, so the result differs from the true max flow only by rounding in sums
+(about 1e-15).
 
 Node v = (m - 1) * n + a for 1 <= m <= l - 1. ``flow[m, a, b]`` is the flow on
 (m, a) -> (m - 1, b) for 2 <= m <= l - 1 and ``flow_t[m, b, a]`` the same number,
@@ -118,7 +129,8 @@ def pair_max_flow(cap, cap_t, support, l, i, j, bound, flow, flow_t, ints):  # p
 
     support: (4, L, n) int64 first/last non-zero column of each row, first/last non-zero
     row of each column. flow, flow_t: (L + 1, n, n) zeros (left zero on return).
-    ints: (7, L * n + 2) int64 scratch.
+    ints: (7, L * n + 2) int64 scratch. Allocates the up-arc lists, ((l - 1) * n, n) int32 (rows
+    written only as flow arrives).
     """
     n = cap.shape[1]
     lo = ints[0]
@@ -131,6 +143,9 @@ def pair_max_flow(cap, cap_t, support, l, i, j, bound, flow, flow_t, ints):  # p
     active = ints[5]
     current = ints[6]
     excess = np.zeros((l - 1) * n)
+    # ups[v, :n_ups[v]]: the upper tokens c whose edge into v carries flow (v's residual up arcs)
+    ups = np.empty(((l - 1) * n, n), np.int32)
+    n_ups = np.zeros((l - 1) * n, np.int64)
     sink_res = np.zeros(n)
     big = (l - 1) * n + 1  # greater than any residual distance: "cannot reach the sink"
     for a in range(lo[1], hi[1] + 1):
@@ -161,23 +176,24 @@ def pair_max_flow(cap, cap_t, support, l, i, j, bound, flow, flow_t, ints):  # p
                 q_len += 1
     total = 0.0
     relabels = 0
-    period = 2 * (l - 1) * n  # relabels between global relabellings (measured: 1x-16x all within 3%)
+    period = 2 * (l - 1) * n  # relabels between global relabellings (measured: 1x-16x within 3%, 1/4x 10% slower)
     while q_len > 0:
         v = active[q_head]
         q_head = (q_head + 1) % q_size
         q_len -= 1
         m = v // n + 1
         a = v - (m - 1) * n
-        # Arcs of v: its down arcs (the single arc to the sink at layer 1), then its up arcs.
+        # Arcs of v: its down arcs (the single arc to the sink at layer 1), then its up arcs
+        # (ups[v, :n_ups[v]]); current[v] counts through both.
         n_down = 1 if m == 1 else hi[m - 1] - lo[m - 1] + 1
         down_lo = 0 if m == 1 else lo[m - 1]
-        n_up = hi[m + 1] - lo[m + 1] + 1 if m < l - 1 else 0
-        up_lo = lo[m + 1] if m < l - 1 else 0
         x = excess[v]
         while x > 0.0 and height[v] < big:
             hv = height[v]
             target = hv - 1  # admissible arcs lead exactly one level down
             arc = current[v]
+            start = arc
+            low = big  # the lowest height a residual arc reaches among the arcs scanned from start
             if m == 1:
                 if arc == 0:
                     r = sink_res[a]
@@ -189,17 +205,23 @@ def pair_max_flow(cap, cap_t, support, l, i, j, bound, flow, flow_t, ints):  # p
                         if total >= bound:
                             _clear(flow, flow_t, l, lo, hi)
                             return total
+                    if sink_res[a] > 0.0:
+                        low = 0
                     if x > 0.0:
                         arc = 1
             else:
                 base = (m - 2) * n
                 while arc < n_down:
                     b = down_lo + arc
-                    if height[base + b] == target:
+                    h = height[base + b]
+                    if h == target:
                         r = cap[m - 1, a, b] - flow[m, a, b]
                         if r > 0.0:
                             w = base + b
                             d = min(x, r)
+                            if flow[m, a, b] == 0.0:
+                                ups[w, n_ups[w]] = a
+                                n_ups[w] += 1
                             f = cap[m - 1, a, b] if d == r else flow[m, a, b] + d
                             flow[m, a, b] = f
                             flow_t[m, b, a] = f
@@ -210,45 +232,58 @@ def pair_max_flow(cap, cap_t, support, l, i, j, bound, flow, flow_t, ints):  # p
                             excess[w] += d
                             if x == 0.0:
                                 break
+                    elif h < low and cap[m - 1, a, b] - flow[m, a, b] > 0.0:
+                        low = h
                     arc += 1
             if x > 0.0 and arc >= n_down:
                 k = arc - n_down
                 base = m * n
-                while k < n_up:
-                    c = up_lo + k
-                    if height[base + c] == target:
+                while k < n_ups[v]:
+                    c = ups[v, k]
+                    h = height[base + c]
+                    if h == target:
                         f = flow_t[m + 1, a, c]
-                        if f > 0.0:
-                            w = base + c
-                            d = min(x, f)
-                            left = 0.0 if d == f else f - d
-                            flow_t[m + 1, a, c] = left
-                            flow[m + 1, c, a] = left
-                            x -= d
-                            if excess[w] == 0.0:
-                                active[(q_head + q_len) % q_size] = w
-                                q_len += 1
-                            excess[w] += d
+                        w = base + c
+                        d = min(x, f)
+                        left = 0.0 if d == f else f - d
+                        flow_t[m + 1, a, c] = left
+                        flow[m + 1, c, a] = left
+                        x -= d
+                        if excess[w] == 0.0:
+                            active[(q_head + q_len) % q_size] = w
+                            q_len += 1
+                        excess[w] += d
+                        if left == 0.0:  # no flow left on that edge: its arc leaves the list
+                            n_ups[v] -= 1
+                            ups[v, k] = ups[v, n_ups[v]]
                             if x == 0.0:
                                 break
+                            continue
+                        break  # the edge keeps flow, so the push took all of x
+                    elif h < low:
+                        low = h
                     k += 1
                 arc = n_down + k
             current[v] = arc
             if x > 0.0:
-                # Relabel: one above the lowest neighbour that a residual arc still reaches.
-                new = big
-                if m == 1:
-                    if sink_res[a] > 0.0:
-                        new = 1
-                else:
-                    base = (m - 2) * n
-                    for b in range(down_lo, down_lo + n_down):
-                        if cap[m - 1, a, b] - flow[m, a, b] > 0.0 and height[base + b] + 1 < new:
-                            new = height[base + b] + 1
-                base = m * n
-                for c in range(up_lo, up_lo + n_up):
-                    if flow_t[m + 1, a, c] > 0.0 and height[base + c] + 1 < new:
-                        new = height[base + c] + 1
+                # Relabel: one above the lowest neighbour that a residual arc still reaches. The scan
+                # above saw the arcs from start on (none admissible is left); only those before it remain.
+                if start > 0:
+                    if m == 1:
+                        if sink_res[a] > 0.0:
+                            low = 0
+                    else:
+                        base = (m - 2) * n
+                        for b in range(down_lo, down_lo + min(start, n_down)):
+                            h = height[base + b]
+                            if h < low and cap[m - 1, a, b] - flow[m, a, b] > 0.0:
+                                low = h
+                    base = m * n
+                    for k in range(max(0, start - n_down)):
+                        h = height[base + ups[v, k]]
+                        if h < low:
+                            low = h
+                new = low + 1 if low < big else big
                 count[hv] -= 1
                 current[v] = 0
                 relabels += 1

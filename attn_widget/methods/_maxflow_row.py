@@ -17,7 +17,9 @@ The graph and the push-relabel of ``_maxflow`` (docs/methods.md §3.3). For each
 3. Otherwise the pair runs ``_maxflow.pair_max_flow`` from scratch on the reversed graph (every
    edge turned round, source and sink swapped: the same max flow), where the source is the input
    token: measured 1.2-5x faster than the forward direction after layers 3 and 4, and faster than
-   going on from the greedy flow, whose excess then has to find its way back.
+   going on from the greedy flow, whose excess then has to find its way back, and faster than one
+   push-relabel carried from sink to sink (forward, each sink starting from the last one's preflow:
+   0.7x after layers 4-5, benchmarks/RESULTS.md).
 """
 
 from __future__ import annotations
@@ -26,6 +28,9 @@ import numba as nb
 import numpy as np
 
 from ._maxflow import _ranges, pair_max_flow
+
+# numba's on-disk cache of ``sinks_max_flow`` holds the compiled ``pair_max_flow`` too and is keyed on this file
+# alone: after editing ``_maxflow.py``, touch this file (or clear __pycache__), or the old kernel keeps running.
 
 
 @nb.njit(cache=True, nogil=True)
