@@ -119,11 +119,15 @@ def idle_asked(page) -> int:
 
 def wait_idle_work(page, asked_before: int = 0) -> None:
     """Wait until the page has asked for idle work since it had asked ``asked_before`` times, and
-    done all it asked for (pictures drawn ahead, or given up). Polled in animation frames, which
-    matters: after a key press, headless Chromium starts no idle period until a frame is asked for
-    (seen on a plain page with a range input too: not the widget's doing)."""
+    done all it asked for (pictures drawn ahead, or given up). Polled every 100 ms, each poll asking
+    for one animation frame: after a key press, headless Chromium starts no idle period until a frame
+    is asked for (seen on a plain page with a range input too: not the widget's doing), while polling
+    in every frame cut each idle period to a frame's remainder, too short for a whole-model stroke on
+    a slow machine, until the drawing ahead gave up (raster.js MAX_SKIPS; it failed once in CI so)."""
     page.wait_for_function(
-        "b => { const w = window.idleWork(); return w.asked > b && w.pending === 0; }", arg=asked_before
+        "b => { requestAnimationFrame(() => {}); const w = window.idleWork(); return w.asked > b && w.pending === 0; }",
+        arg=asked_before,
+        polling=100,
     )
 
 
