@@ -41,14 +41,15 @@ widget
 VIRIDIS_LOW, VIRIDIS_HIGH = (68, 1, 84), (253, 231, 37)  # #440154, #fde725: the ends of viridis
 
 
-def rgb(css: str) -> tuple[int, ...]:
-    return tuple(int(c) for c in re.findall(r"\d+", css)[:3])
-
-
 def rgba(css: str) -> tuple[float, float, float, float]:
     """A computed ``rgb(...)`` or ``rgba(...)`` colour as (r, g, b, alpha)."""
     numbers = [float(n) for n in re.findall(r"[\d.]+", css)]
     return (*numbers[:3], numbers[3] if len(numbers) > 3 else 1.0)  # type: ignore[return-value]
+
+
+def rgb(css: str) -> tuple[int, ...]:
+    """A computed colour's (r, g, b), its alpha left out."""
+    return tuple(int(c) for c in rgba(css)[:3])
 
 
 def over(top: str, below: tuple[float, ...]) -> tuple[float, ...]:
