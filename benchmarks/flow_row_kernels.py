@@ -57,7 +57,27 @@ def kernel_at(commit: str, folder: str):
 
     sys.path.insert(0, folder)
     load("_maxflow")
-    return load("_maxflow_row", ("from ._maxflow import", f"from _maxflow{tag} import"))
+    module = load("_maxflow_row", ("from ._maxflow import", f"from _maxflow{tag} import"))
+    if module.sinks_max_flow.py_func.__code__.co_argcount == 10:  # before 2026-12-02: also the transposes
+        module.sinks_max_flow = with_transposes(module.sinks_max_flow)
+    return module
+
+
+def with_transposes(kernel):
+    """An older ``sinks_max_flow(cap, cap_t, support, rev, rev_t, rev_support, ...)`` called as today's
+    ``(cap, support, rev, rev_support, ...)``; each transpose is made once per array, as that commit made them
+    outside the kernel (in ``FlowSolver`` and ``reversed_stack``)."""
+    made: dict[int, tuple[np.ndarray, np.ndarray]] = {}
+
+    def transposed(array: np.ndarray) -> np.ndarray:
+        if id(array) not in made:  # keeps the array too, so its id is not reused
+            made[id(array)] = (array, np.ascontiguousarray(array.transpose(0, 2, 1)))
+        return made[id(array)][1]
+
+    def call(cap, support, rev, rev_support, *rest):
+        return kernel(cap, transposed(cap), support, rev, transposed(rev), rev_support, *rest)
+
+    return call
 
 
 def first(run: tuple[float, np.ndarray]) -> float:
@@ -69,7 +89,7 @@ def one_layer(kernel, solver: FlowSolver, layer: int, i: int) -> tuple[float, np
     upper = upper_bounds(solver.cap, layer, i)
     rev = reversed_stack(solver, layer)
     start = time.perf_counter()
-    out = kernel.sinks_max_flow(solver.cap, solver.cap_t, solver.support, *rev, layer, i, np.arange(solver.n), upper)
+    out = kernel.sinks_max_flow(solver.cap, solver.support, *rev, layer, i, np.arange(solver.n), upper)
     return time.perf_counter() - start, out
 
 

@@ -77,7 +77,7 @@ def test_greedy_flow_settles_sinks_where_the_bounds_meet_and_push_relabel_does_t
     def kernel(layer, i):
         upper = upper_bounds(flows.cap, layer, i)
         rev = reversed_stack(flows, layer)
-        return _maxflow_row.sinks_max_flow(flows.cap, flows.cap_t, flows.support, *rev, layer, i, sinks, upper)
+        return _maxflow_row.sinks_max_flow(flows.cap, flows.support, *rev, layer, i, sinks, upper)
 
     # After layer 6 every sink takes all it can (its in-capacity, or the source's 1) and the greedy flow gets there.
     values, settled = kernel(6, 0)
@@ -91,6 +91,35 @@ def test_greedy_flow_settles_sinks_where_the_bounds_meet_and_push_relabel_does_t
     assert (values < upper_bounds(flows.cap, 3, 2) - 1e-6).any()  # the bound alone would be wrong
 
 
+@pytest.mark.parametrize("listed", [10_000, 3], ids=["edges listed", "list runs out"])
+def test_greedy_flow_is_a_feasible_flow_and_leaves_the_flows_zero(listed):
+    """``_greedy`` (which goes on below the edge a push filled, keeping each level's room) against the definition
+    of a flow: within capacity, conserved at every node, its value what leaves the source and what enters the
+    sink, at most networkx's max flow; then ``_unflow`` clears it, from the list of used edges or (when that list
+    ran out) row by row."""
+    n, layer = 9, 5
+    cap = solver(random_attention(layer, n, seed=8) ** 3).cap
+    flow, touched = np.zeros((layer, n, n)), np.zeros(listed, np.int64)
+    lo, hi = np.zeros(layer + 1, np.int64), np.full(layer + 1, n - 1)
+    cur, parent = np.zeros((layer + 1, n), np.int64), np.zeros((layer + 1, n + 1), np.int64)
+    room, path = np.zeros(layer + 1), np.zeros(layer + 1, np.int64)
+    for i in (0, 4):
+        best = networkx_row(cap, layer, i)
+        for j in range(n):
+            sink_res, source_flow = cap[0, :, j].copy(), np.zeros(n)
+            args = (sink_res, layer, i, j, lo, hi, np.inf, cur, parent, room, path, touched)
+            total = _maxflow_row._greedy(cap, flow, source_flow, *args)
+            into = [source_flow, *(flow[m].sum(axis=0) for m in range(layer - 1, 1, -1))]  # into layers l-1 .. 1
+            out = [flow[m].sum(axis=1) for m in range(layer - 1, 1, -1)] + [cap[0, :, j] - sink_res]
+            assert all(np.abs(a - b).max() < 1e-14 for a, b in zip(into, out, strict=True)), (i, j)
+            assert (flow[2:] <= cap[1 : layer - 1] + 0.0).all() and (flow >= 0).all()
+            assert (source_flow <= cap[layer - 1, i]).all() and (sink_res >= 0).all()
+            assert abs(total - source_flow.sum()) < 1e-14 and total <= best[j] + 1e-12
+            assert (touched[0] == listed - 1) == (listed == 3)  # the short list runs out, the long one does not
+            _maxflow_row._unflow(flow, touched, layer, lo, hi)
+            assert not flow.any()
+
+
 @pytest.mark.parametrize("causal", [False, True], ids=["encoder", "decoder"])
 def test_push_relabel_alone_equals_networkx_pair_after_pair(causal):
     """Every pair through ``pair_max_flow`` with no stopping bound, forward and on the reversed graph, one pair
@@ -98,18 +127,16 @@ def test_push_relabel_alone_equals_networkx_pair_after_pair(causal):
     must leave that node's up-arc list, and nothing may carry over to the next pair."""
     n = 10
     flows = solver(random_attention(5, n, causal=causal, seed=21) ** 2)
-    scratch = np.zeros((6, n, n)), np.zeros((6, n, n)), np.zeros((7, 5 * n + 2), np.int64)
+    scratch = np.zeros((6, n, n)), np.zeros((7, 5 * n + 2), np.int64)
     for layer in (3, 4, 5):
         rev = reversed_stack(flows, layer)
         for i in range(n):
             expected = networkx_row(flows.cap, layer, i)
-            forward = [
-                pair_max_flow(flows.cap, flows.cap_t, flows.support, layer, i, j, np.inf, *scratch) for j in range(n)
-            ]
+            forward = [pair_max_flow(flows.cap, flows.support, layer, i, j, np.inf, *scratch) for j in range(n)]
             backward = [pair_max_flow(*rev, layer, j, i, np.inf, *scratch) for j in range(n)]
             assert np.abs(np.array(forward) - expected).max() < 1e-12, (layer, i)
             assert np.abs(np.array(backward) - expected).max() < 1e-12, (layer, i)
-            assert not scratch[0].any() and not scratch[1].any()  # the flows are left zero
+            assert not scratch[0].any()  # the flows are left zero
 
 
 def test_upper_bounds_hold_and_are_the_closed_form_at_layer_two():

@@ -24,8 +24,9 @@ the capacity itself, so the result differs from the true max flow only by roundi
 (about 1e-15).
 
 Node v = (m - 1) * n + a for 1 <= m <= l - 1. ``flow[m, a, b]`` is the flow on
-(m, a) -> (m - 1, b) for 2 <= m <= l - 1 and ``flow_t[m, b, a]`` the same number,
-transposed so that both scans (down the rows, up the columns) read memory in order.
+(m, a) -> (m - 1, b) for 2 <= m <= l - 1. Scans down read a row of ``cap`` and ``flow`` in order;
+the few up arcs come from the lists, so no transposed copy is kept (a second copy cost each push
+a write to another cache line: 1.2x slower, benchmarks/RESULTS.md).
 """
 
 from __future__ import annotations
@@ -73,8 +74,9 @@ def _ranges(first_col, last_col, first_row, last_row, l, i, j, lo, hi):  # pragm
 
 
 @nb.njit(cache=True, nogil=True)
-def _global_relabel(cap_t, flow, flow_t, sink_res, l, n, lo, hi, height, count, queue, big):  # pragma: no cover
-    """Exact residual distances to the sink by breadth-first search; ``big`` = unreachable."""
+def _global_relabel(cap, flow, sink_res, l, n, lo, hi, height, count, queue, big):  # pragma: no cover
+    """Exact residual distances to the sink by breadth-first search; ``big`` = unreachable. Reads columns
+    (rare: about one in ten pairs of a pinned row runs one)."""
     for h in range(big + 1):
         count[h] = 0
     for m in range(1, l):
@@ -96,7 +98,7 @@ def _global_relabel(cap_t, flow, flow_t, sink_res, l, n, lo, hi, height, count, 
         if m + 1 <= l - 1:  # down arcs (m + 1, a) -> (m, b) with residual capacity
             base = m * n
             for a in range(lo[m + 1], hi[m + 1] + 1):
-                if height[base + a] == big and cap_t[m, b, a] - flow_t[m + 1, b, a] > 0.0:
+                if height[base + a] == big and cap[m, a, b] - flow[m + 1, a, b] > 0.0:
                     height[base + a] = d
                     queue[tail] = base + a
                     tail += 1
@@ -115,20 +117,18 @@ def _global_relabel(cap_t, flow, flow_t, sink_res, l, n, lo, hi, height, count, 
 
 
 @nb.njit(cache=True, nogil=True)
-def _clear(flow, flow_t, l, lo, hi):  # pragma: no cover - compiled
+def _clear(flow, l, lo, hi):  # pragma: no cover - compiled
     for m in range(2, l):
         for a in range(lo[m], hi[m] + 1):
             flow[m, a, lo[m - 1] : hi[m - 1] + 1] = 0.0
-        for b in range(lo[m - 1], hi[m - 1] + 1):
-            flow_t[m, b, lo[m] : hi[m] + 1] = 0.0
 
 
 @nb.njit(cache=True, nogil=True)
-def pair_max_flow(cap, cap_t, support, l, i, j, bound, flow, flow_t, ints):  # pragma: no cover
+def pair_max_flow(cap, support, l, i, j, bound, flow, ints):  # pragma: no cover
     """Max flow from (l, i) to (0, j) for l >= 3, stopping early once it reaches ``bound``.
 
     support: (4, L, n) int64 first/last non-zero column of each row, first/last non-zero
-    row of each column. flow, flow_t: (L + 1, n, n) zeros (left zero on return).
+    row of each column. flow: (L + 1, n, n) zeros (left zero on return).
     ints: (7, L * n + 2) int64 scratch. Allocates the up-arc lists, ((l - 1) * n, n) int32 (rows
     written only as flow arrives).
     """
@@ -203,7 +203,7 @@ def pair_max_flow(cap, cap_t, support, l, i, j, bound, flow, flow_t, ints):  # p
                         x -= d
                         total += d
                         if total >= bound:
-                            _clear(flow, flow_t, l, lo, hi)
+                            _clear(flow, l, lo, hi)
                             return total
                     if sink_res[a] > 0.0:
                         low = 0
@@ -224,7 +224,6 @@ def pair_max_flow(cap, cap_t, support, l, i, j, bound, flow, flow_t, ints):  # p
                                 n_ups[w] += 1
                             f = cap[m - 1, a, b] if d == r else flow[m, a, b] + d
                             flow[m, a, b] = f
-                            flow_t[m, b, a] = f
                             x -= d
                             if excess[w] == 0.0:
                                 active[(q_head + q_len) % q_size] = w
@@ -242,11 +241,10 @@ def pair_max_flow(cap, cap_t, support, l, i, j, bound, flow, flow_t, ints):  # p
                     c = ups[v, k]
                     h = height[base + c]
                     if h == target:
-                        f = flow_t[m + 1, a, c]
+                        f = flow[m + 1, c, a]
                         w = base + c
                         d = min(x, f)
                         left = 0.0 if d == f else f - d
-                        flow_t[m + 1, a, c] = left
                         flow[m + 1, c, a] = left
                         x -= d
                         if excess[w] == 0.0:
@@ -302,16 +300,16 @@ def pair_max_flow(cap, cap_t, support, l, i, j, bound, flow, flow_t, ints):  # p
         excess[v] = x
         if relabels >= period:
             relabels = 0
-            _global_relabel(cap_t, flow, flow_t, sink_res, l, n, lo, hi, height, count, queue, big)
+            _global_relabel(cap, flow, sink_res, l, n, lo, hi, height, count, queue, big)
             for mm in range(1, l):
                 for aa in range(lo[mm], hi[mm] + 1):
                     current[(mm - 1) * n + aa] = 0
-    _clear(flow, flow_t, l, lo, hi)
+    _clear(flow, l, lo, hi)
     return total
 
 
 @nb.njit(cache=True, nogil=True)
-def row_max_flow(cap, cap_t, support, l, i, upper):  # pragma: no cover - compiled
+def row_max_flow(cap, support, l, i, upper):  # pragma: no cover - compiled
     """Max flows from (l, i) to every input token (n,); ``upper[j]`` bounds pair j (0 = skip).
 
     Releases the GIL, so rows run in parallel on Python threads.
@@ -320,11 +318,10 @@ def row_max_flow(cap, cap_t, support, l, i, upper):  # pragma: no cover - compil
     L = cap.shape[0]
     out = np.zeros(n)
     flow = np.zeros((L + 1, n, n))
-    flow_t = np.zeros((L + 1, n, n))
     ints = np.zeros((7, L * n + 2), np.int64)
     for j in range(n):
         if upper[j] > 0.0:
-            out[j] = pair_max_flow(cap, cap_t, support, l, i, j, upper[j], flow, flow_t, ints)
+            out[j] = pair_max_flow(cap, support, l, i, j, upper[j], flow, ints)
     return out
 
 

@@ -27,7 +27,7 @@ from __future__ import annotations
 import numba as nb
 import numpy as np
 
-from ._maxflow import _ranges, pair_max_flow
+from ._maxflow import _clear, _ranges, pair_max_flow
 
 # numba's on-disk cache of ``sinks_max_flow`` holds the compiled ``pair_max_flow`` too and is keyed on this file
 # alone: after editing ``_maxflow.py``, touch this file (or clear __pycache__), or the old kernel keeps running.
@@ -44,49 +44,69 @@ def _alive(parent, m, b):  # pragma: no cover - compiled
 
 
 @nb.njit(cache=True, nogil=True)
-def _greedy(cap, flow, source_flow, sink_res, l, i, j, lo, hi, bound, cur, parent, seen, path):  # pragma: no cover
+def _greedy(
+    cap, flow, source_flow, sink_res, l, i, j, lo, hi, bound, cur, parent, room, path, touched
+):  # pragma: no cover
     """Blocking flow from (l, i) down to the sink (0, j), forward arcs only; returns its value.
 
-    flow[m, a, b] (2 <= m <= l - 1) and source_flow[k] receive the flow; sink_res[a] is what
-    the sink edge of (1, a) has left. Each node tries token j's node first, then the others in
-    order, skipping dead ends by ``parent`` ((l + 1, n + 1), so a scan never reads the arcs into
-    them: after layers 5-6 most of the layer below is dead early). cur: (l + 1, n), the next token
-    to try (-1: token j); seen: (l + 1, n), visited (only visited nodes carry flow, so only their
-    rows need clearing).
+    flow[m, a, b] (2 <= m <= l - 1) and source_flow[k] receive the flow; sink_res[a] is what the sink edge
+    of (1, a) has left. touched: (k,) int64, touched[0] = how many flat indices into ``flow`` of edges given
+    flow follow (k - 1 at most; then it stops counting, and the caller clears every row). Each node tries
+    token j's node first, then the others in order, skipping dead ends by ``parent`` ((l + 1, n + 1), so a
+    scan never reads the arcs into them: after layers 5-6 most of the layer below is dead early).
+    cur: (l + 1, n), the next token to try (-1: token j). room: (l + 1,), what the path from the source
+    down to path[m] can still carry, so after a push the walk goes on below the highest edge the push
+    filled instead of reading the whole path again from the source (thousands of paths per sink after
+    layers 5-6: 1.3-1.5x, benchmarks/RESULTS.md).
     """
+    n = cap.shape[1]
     for m in range(0, l + 1):
         for a in range(lo[m], hi[m] + 2):
             parent[m, a] = a
         for a in range(lo[m], hi[m] + 1):
             cur[m, a] = -1
-            seen[m, a] = False
+    touched[0] = 0
     total = 0.0
     m = l
     path[l] = i
+    room[l] = np.inf
+    left = 0.0
     while True:
         a = path[m]
         if m == 1:
             r = sink_res[a]
             if r > 0.0:  # a path from the source to the sink: push its bottleneck
-                d = r
-                for mm in range(2, l + 1):
-                    u, w = path[mm], path[mm - 1]
-                    left = cap[mm - 1, u, w] - (source_flow[w] if mm == l else flow[mm, u, w])
-                    d = min(d, left)
-                for mm in range(2, l + 1):
+                d = min(r, room[1])
+                if d <= 0.0:  # rounding left room[] stale: walk the path again from the source
+                    m = l
+                    continue
+                top = 0  # the highest edge the push fills
+                for mm in range(l, 1, -1):
                     u, w = path[mm], path[mm - 1]
                     used = source_flow[w] if mm == l else flow[mm, u, w]
-                    f = cap[mm - 1, u, w] if used + d >= cap[mm - 1, u, w] else used + d
+                    if used + d >= cap[mm - 1, u, w]:
+                        f = cap[mm - 1, u, w]
+                        if top == 0:
+                            top = mm
+                    else:
+                        f = used + d
+                    room[mm - 1] -= d
                     if mm == l:
                         source_flow[w] = f
                     else:
+                        if used == 0.0 and touched[0] < len(touched) - 1:
+                            touched[0] += 1
+                            touched[touched[0]] = (mm * n + u) * n + w
                         flow[mm, u, w] = f
                 sink_res[a] = 0.0 if d >= r else r - d
                 total += d
                 if total >= bound:
                     return total
-                m = l  # the next path starts again at the source (current arcs skip what is spent)
-                continue
+                if top:
+                    m = top  # its upper node's scan moves past the filled edge
+                elif d < r:
+                    m = l  # nothing filled (rounding): start again at the source
+                continue  # (or the sink edge is full: (1, a) is a dead end next)
             parent[1, a] = a + 1  # a dead end
             m += 1
             continue
@@ -96,8 +116,8 @@ def _greedy(cap, flow, source_flow, sink_res, l, i, j, lo, hi, bound, cur, paren
         found = False
         if b == -1:  # token j's node first: the residual half of every layer runs down that column
             if first <= j <= last and parent[m - 1, j] == j:
-                used = source_flow[j] if m == l else flow[m, a, j]
-                if cap[m - 1, a, j] - used > 0.0:
+                left = cap[m - 1, a, j] - (source_flow[j] if m == l else flow[m, a, j])
+                if left > 0.0:
                     found = True
                     b = j
             if not found:
@@ -106,21 +126,32 @@ def _greedy(cap, flow, source_flow, sink_res, l, i, j, lo, hi, bound, cur, paren
             b = _alive(parent, m - 1, b)
             while b <= last:
                 if b != j:
-                    used = source_flow[b] if m == l else flow[m, a, b]
-                    if cap[m - 1, a, b] - used > 0.0:
+                    left = cap[m - 1, a, b] - (source_flow[b] if m == l else flow[m, a, b])
+                    if left > 0.0:
                         found = True
                         break
                 b = _alive(parent, m - 1, b + 1)
             cur[m, a] = b
         if found:
             path[m - 1] = b
-            seen[m - 1, b] = True
+            room[m - 1] = min(room[m], left)
             m -= 1
         else:
             parent[m, a] = a + 1  # a dead end
             if m == l:
                 return total
             m += 1
+
+
+@nb.njit(cache=True, nogil=True)
+def _unflow(flow, touched, l, lo, hi):  # pragma: no cover - compiled
+    """Zero the edges the greedy flow used: those listed in ``touched``, or every row when the list ran out."""
+    if touched[0] < len(touched) - 1:
+        flat = flow.reshape(-1)
+        for k in range(1, touched[0] + 1):
+            flat[touched[k]] = 0.0
+    else:
+        _clear(flow, l, lo, hi)
 
 
 @nb.njit(cache=True, nogil=True)
@@ -142,11 +173,11 @@ def _saturated(cap, source_flow, sink_res, l, i, lo, hi):  # pragma: no cover - 
 
 
 @nb.njit(cache=True, nogil=True)
-def sinks_max_flow(cap, cap_t, support, rev, rev_t, rev_support, l, i, sinks, upper):  # pragma: no cover - compiled
+def sinks_max_flow(cap, support, rev, rev_support, l, i, sinks, upper):  # pragma: no cover - compiled
     """Max flows from (l, i) to (0, j) for each j of ``sinks``, l >= 3.
 
-    cap, cap_t, support: as for ``_maxflow.pair_max_flow``; rev, rev_t, rev_support: the same for the
-    reversed graph of layers 0..l, ``rev[k] = cap[l - 1 - k].T`` (``reversed_stack``). upper:
+    cap, support: as for ``_maxflow.pair_max_flow``; rev, rev_support: the same for the reversed graph
+    of layers 0..l, ``rev[k] = cap[l - 1 - k].T`` (``reversed_stack``). upper:
     ``(len(sinks),)`` an upper bound on each flow (reaching it ends the sink; 0 = known to be 0, skipped).
     Returns ``(2, len(sinks))`` float64: the max flows, and 1 where the greedy flow settled the sink
     (reached ``upper``) without push-relabel. Releases the GIL: chunks of sinks run on threads.
@@ -157,13 +188,13 @@ def sinks_max_flow(cap, cap_t, support, rev, rev_t, rev_support, l, i, sinks, up
     lo = ints[0]
     hi = ints[1]
     flow = np.zeros((l, n, n))  # flow[m]: layer m's edges, 2 <= m <= l - 1
-    flow_t = np.zeros((l, n, n))
     sink_res = np.zeros(n)
     source_flow = np.zeros(n)
     cur = np.zeros((l + 1, n), np.int64)
     parent = np.zeros((l + 1, n + 1), np.int64)
-    seen = np.zeros((l + 1, n), np.bool_)
+    room = np.zeros(l + 1)
     path = np.zeros(l + 1, np.int64)
+    touched = np.zeros(16 * l * n, np.int64)  # after layer 6 at 512 tokens about 8,000 edges get flow
     for s in range(len(sinks)):
         j = sinks[s]
         if upper[s] <= 0.0 or not _ranges(support[0], support[1], support[2], support[3], l, i, j, lo, hi):
@@ -171,14 +202,11 @@ def sinks_max_flow(cap, cap_t, support, rev, rev_t, rev_support, l, i, sinks, up
         for a in range(lo[1], hi[1] + 1):
             sink_res[a] = cap[0, a, j]
         source_flow[:] = 0.0
-        total = _greedy(cap, flow, source_flow, sink_res, l, i, j, lo, hi, upper[s], cur, parent, seen, path)
+        total = _greedy(cap, flow, source_flow, sink_res, l, i, j, lo, hi, upper[s], cur, parent, room, path, touched)
         settled = total >= upper[s] or _saturated(cap, source_flow, sink_res, l, i, lo, hi)
-        for m in range(2, l):  # flow_t is untouched by the greedy flow
-            for a in range(lo[m], hi[m] + 1):
-                if seen[m, a]:
-                    flow[m, a, lo[m - 1] : hi[m - 1] + 1] = 0.0
+        _unflow(flow, touched, l, lo, hi)
         if not settled:  # push-relabel on the reversed graph, from (0, j) up to (l, i): the same value
-            total = pair_max_flow(rev, rev_t, rev_support, l, j, i, upper[s], flow, flow_t, ints)
+            total = pair_max_flow(rev, rev_support, l, j, i, upper[s], flow, ints)
         out[0, s] = total
         out[1, s] = 1.0 if settled else 0.0
     return out

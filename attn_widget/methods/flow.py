@@ -13,6 +13,7 @@ compiled push-relabel kernel of ``_maxflow`` once per (i, j) pair, rows in paral
 
 from __future__ import annotations
 
+import functools
 import operator
 import os
 from collections.abc import Callable, Iterable, Iterator
@@ -88,9 +89,14 @@ class FlowSolver:
 
         self._kernel = _maxflow
         self.cap = np.ascontiguousarray(capacities.detach().cpu().numpy(), dtype=np.float64)
-        self.cap_t = np.ascontiguousarray(self.cap.transpose(0, 2, 1))
         self.support = _maxflow.support_bounds(self.cap)
         self.n_layers, self.n = self.cap.shape[0], self.cap.shape[1]
+
+    @functools.cached_property
+    def cap_t(self) -> np.ndarray:
+        """``(L, n, n)`` the capacities transposed (each layer's columns as rows), made on first use: a pinned row
+        reads the graph turned round (``flow_row.reversed_stack``), once per layer of one solver."""
+        return np.ascontiguousarray(self.cap.transpose(0, 2, 1))
 
     def compute(self, layers: list[int], *, normalize: bool = True, progress: Progress | None = None) -> torch.Tensor:
         """``(len(layers), n, n)`` flows for the given 1-based layers."""
@@ -115,7 +121,7 @@ class FlowSolver:
         if layer == 2:
             return _two_layer_flow(self.cap[1][i : i + 1], self.cap[0])[0]
         upper = np.minimum(self.cap[0].sum(axis=0), self.cap[layer - 1, i].sum())
-        return self._kernel.row_max_flow(self.cap, self.cap_t, self.support, layer, i, upper)
+        return self._kernel.row_max_flow(self.cap, self.support, layer, i, upper)
 
     def layer(self, layer: int, report: Callable[[int], None] | None = None) -> np.ndarray:
         """Unnormalised max flows ``(n, n)`` from the nodes of one layer to the inputs."""
@@ -130,7 +136,7 @@ class FlowSolver:
         out = np.empty((self.n, self.n))
 
         def row(i: int) -> np.ndarray:
-            return self._kernel.row_max_flow(self.cap, self.cap_t, self.support, layer, i, upper[i])
+            return self._kernel.row_max_flow(self.cap, self.support, layer, i, upper[i])
 
         for i, values in enumerate(in_threads(row, range(self.n))):
             out[i] = values

@@ -29,16 +29,14 @@ def upper_bounds(cap: np.ndarray, layer: int, i: int) -> np.ndarray:
     return np.minimum(np.minimum(cap[0].sum(axis=0), cap[layer - 1, i].sum()), layered)
 
 
-def reversed_stack(solver: FlowSolver, layer: int) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+def reversed_stack(solver: FlowSolver, layer: int) -> tuple[np.ndarray, np.ndarray]:
     """The graph of layers 0..layer with every edge turned round, as the kernel reads a graph: capacities
-    ``(layer, n, n)`` with ``rev[k] = cap[layer - 1 - k].T`` (node (m, a) is (layer - m, a)), their
-    transpose and support. Max flow from (layer, j) to (0, i) there is F[i, j] of the original. All three
-    are the solver's own arrays reordered: its transpose, its capacities, its support with rows and columns
-    swapped (first/last column of a row <-> first/last row of a column)."""
+    ``(layer, n, n)`` with ``rev[k] = cap[layer - 1 - k].T`` (node (m, a) is (layer - m, a)) and their support,
+    the solver's with rows and columns swapped (first/last column of a row <-> first/last row of a column).
+    Max flow from (layer, j) to (0, i) there is F[i, j] of the original."""
     layers = slice(layer - 1, None, -1)  # layer - 1 down to 0
     return (
         np.ascontiguousarray(solver.cap_t[layers]),
-        np.ascontiguousarray(solver.cap[layers]),
         np.ascontiguousarray(solver.support[[2, 3, 0, 1]][:, layers]),
     )
 
@@ -69,14 +67,14 @@ def row_flows(
             continue
         upper = upper_bounds(solver.cap, layer, i)
         rev = reversed_stack(solver, layer)
-        for part in range(workers):
-            sinks = np.arange(part, n, workers)  # interleaved: neighbouring sinks cost alike
+        chunks = 4 * workers  # more chunks than threads: a thread that finishes early takes the next
+        for part in range(chunks):
+            sinks = np.arange(part, n, chunks)  # interleaved: neighbouring sinks cost alike
             tasks.append((k, layer, sinks, np.ascontiguousarray(upper[sinks]), rev))
 
     def run(task):
-        _, layer, sinks, upper, (rev, rev_t, rev_support) = task
-        kernel = _maxflow_row.sinks_max_flow
-        return kernel(solver.cap, solver.cap_t, solver.support, rev, rev_t, rev_support, layer, i, sinks, upper)
+        _, layer, sinks, upper, (rev, rev_support) = task
+        return _maxflow_row.sinks_max_flow(solver.cap, solver.support, rev, rev_support, layer, i, sinks, upper)
 
     settled = 0
     for done, (task, result) in enumerate(zip(tasks, in_threads(run, tasks, workers), strict=True)):

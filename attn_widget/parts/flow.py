@@ -22,6 +22,7 @@ class FlowPart(Part):
     def __init__(self, analysis):
         super().__init__(analysis)
         self.layers: dict[tuple[str, float], dict[int, torch.Tensor]] = {}
+        self._last_solver: tuple[tuple[str, float], FlowSolver] | None = None
 
     def capacities(self, which: str) -> torch.Tensor:
         """The ``(L, n, n)`` matrices a flow runs on: "attention", "baseline" or "effective-<variant>"."""
@@ -30,6 +31,14 @@ class FlowPart(Part):
         if which == "baseline":
             return self.analysis.null_attention()
         return self.analysis.effective_mixing(which.removeprefix("effective-"))
+
+    def solver(self, which: str, residual: float) -> FlowSolver:
+        """The solver on ``which`` with ``residual``; the last one is kept, since a pinned row asks for it once per
+        layer (building one takes about 0.1 s at 512 tokens) and one at a time keeps memory to one copy."""
+        key = (which, float(residual))
+        if self._last_solver is None or self._last_solver[0] != key:
+            self._last_solver = key, FlowSolver(methods.residual_augment(self.capacities(which), residual))
+        return self._last_solver[1]
 
     def flow(self, which: str, residual: float, layers, receptive_field: str, progress: ProgressArg) -> torch.Tensor:
         """``(len(layers), n, n)`` normalised flow on ``which``, with optional RF normalisation."""
@@ -80,8 +89,7 @@ class FlowPart(Part):
                 kept[layer] = full[layer][position]
         missing = sorted({layer for layer in wanted if layer not in kept})
         if missing:
-            solver = FlowSolver(methods.residual_augment(self.capacities(which), residual))
-            rows, _ = row_flows(solver, position, missing, report)
+            rows, _ = row_flows(self.solver(which, residual), position, missing, report)
             kept.update(zip(missing, torch.from_numpy(rows), strict=True))
         if not wanted:
             return torch.zeros(0, self.capture.n_tokens, dtype=torch.float64)
@@ -92,7 +100,7 @@ class FlowPart(Part):
         done = self.layers.setdefault((which, float(residual)), {})
         missing = [layer for layer in wanted if layer not in done]
         if missing:
-            solver = FlowSolver(methods.residual_augment(self.capacities(which), residual))
+            solver = self.solver(which, residual)
             n = self.capture.n_tokens
             for layer in missing:
                 base = offset + wanted.index(layer)
