@@ -67,9 +67,8 @@ def row_flows(
             continue
         upper = upper_bounds(solver.cap, layer, i)
         rev = reversed_stack(solver, layer)
-        chunks = 4 * workers  # more chunks than threads: a thread that finishes early takes the next
-        for part in range(chunks):
-            sinks = np.arange(part, n, chunks)  # interleaved: neighbouring sinks cost alike
+        for part in range(workers):
+            sinks = np.arange(part, n, workers)  # interleaved: neighbouring sinks cost alike
             tasks.append((k, layer, sinks, np.ascontiguousarray(upper[sinks]), rev))
 
     def run(task):
