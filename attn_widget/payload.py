@@ -5,14 +5,18 @@ flattened into "slices". Layout, little-endian, every section 4-byte aligned::
 
     b"AWP1" | uint32 header length | JSON header (space-padded) | sections...
 
-Header: ``{"version": 1, "layout": "dense" | "topk", "shape": [...], "k": int,
-"sections": {name: {"dtype": "f32" | "u16" | "i16", "offset": bytes, "length": items}}}``,
+Header: ``{"version": 1, "layout": "dense" | "rows" | "topk", "shape": [...], "k": int,
+"sections": {name: {"dtype": "f32" | "u16" | "i16" | "u32", "offset": bytes, "length": items}}}``,
 offsets counted from the end of the padded header.
 
 * ``scale`` (f32, one per row): the row's largest absolute value.
 * ``values`` (u16 for non-negative data, i16 for signed): ``value / scale`` quantised
   to 65535 (or 32767) steps, so every value is within scale / 131070 of the truth.
 * dense layout: ``values`` has R·C entries per slice.
+* rows layout: the dense rows that are not all zero, the others left out: ``rows`` (u32) their
+  indices among all rows (slices × R), ``scale`` one per kept row, ``values`` C per kept row. Chosen
+  when it is under half the dense size and fits the budget (a long input's deferred flow holding a
+  pinned token's row: 6 rows of 3,072, instead of 3 MB of zeros or a top-k cut of that row).
 * topk layout: ``indices`` (u16) and ``values`` hold the k largest-magnitude entries
   of each row, strongest first; ``coverage`` (u16, /65535) is the share of the row's
   absolute mass those k entries carry, so the view can say how much it leaves out.
@@ -34,9 +38,9 @@ _I16 = 32767
 
 
 def encode(matrices: torch.Tensor, budget_bytes: int = DEFAULT_BUDGET_BYTES) -> bytes:
-    """Encode ``(..., R, C)`` as dense when it fits ``budget_bytes``, otherwise as top-k per row.
-
-    k is the largest that keeps the envelope within the budget (at least 1).
+    """Encode ``(..., R, C)`` as its non-zero rows when most rows are zero, as dense when it fits
+    ``budget_bytes``, otherwise as top-k per row (k the largest that keeps the envelope within the
+    budget, at least 1).
     """
     if matrices.dim() < 2:
         raise ValueError(f"expected a stack of matrices (..., rows, cols); got shape {tuple(matrices.shape)}")
@@ -50,6 +54,10 @@ def encode(matrices: torch.Tensor, budget_bytes: int = DEFAULT_BUDGET_BYTES) -> 
         raise ValueError("cannot encode NaN or infinite values")
 
     dense_bytes = rows_total * (4 + 2 * n_cols)
+    kept = torch.nonzero(x.abs().amax(dim=1) > 0).flatten()
+    rows_bytes = len(kept) * (8 + 2 * n_cols)
+    if rows_bytes <= budget_bytes and 2 * rows_bytes <= dense_bytes:
+        return _rows(x, shape, kept)
     if dense_bytes <= budget_bytes:
         return _dense(x, shape)
     k = max(1, min(n_cols, (budget_bytes // rows_total - 6) // 4))
@@ -79,6 +87,19 @@ def _dense(x: torch.Tensor, shape: list[int]) -> bytes:
     return _pack({"layout": "dense", "shape": shape, "k": shape[-1]}, sections)
 
 
+def _rows(x: torch.Tensor, shape: list[int], kept: torch.Tensor) -> bytes:
+    """The rows ``kept`` ``(m,)`` of ``x`` ``(rows, C)``, dense."""
+    values = x[kept]
+    signed = bool((values < 0).any())
+    scale = _row_scale(values.abs())
+    sections = {
+        "rows": kept.numpy().astype("<u4"),
+        "scale": scale.numpy().astype("<f4"),
+        "values": _quantise(values, scale, signed).astype("<i2" if signed else "<u2"),
+    }
+    return _pack({"layout": "rows", "shape": shape, "k": shape[-1]}, sections)
+
+
 def _topk(x: torch.Tensor, shape: list[int], k: int) -> bytes:
     signed = bool((x < 0).any())
     magnitude = x.abs()
@@ -96,7 +117,7 @@ def _topk(x: torch.Tensor, shape: list[int], k: int) -> bytes:
     return _pack({"layout": "topk", "shape": shape, "k": k}, sections)
 
 
-_DTYPE_NAMES = {np.dtype("<f4"): "f32", np.dtype("<u2"): "u16", np.dtype("<i2"): "i16"}
+_DTYPE_NAMES = {np.dtype("<f4"): "f32", np.dtype("<u2"): "u16", np.dtype("<i2"): "i16", np.dtype("<u4"): "u32"}
 
 
 def _pack(header: dict, sections: dict[str, np.ndarray]) -> bytes:
@@ -135,7 +156,7 @@ def decode(blob: bytes) -> dict:
     header = json.loads(blob[8 : 8 + header_len])
     arrays = {}
     for name, spec in header["sections"].items():
-        dtype = {"f32": "<f4", "u16": "<u2", "i16": "<i2"}[spec["dtype"]]
+        dtype = {"f32": "<f4", "u16": "<u2", "i16": "<i2", "u32": "<u4"}[spec["dtype"]]
         offset = 8 + header_len + spec["offset"]
         arrays[name] = np.frombuffer(blob, dtype=dtype, count=spec["length"], offset=offset)
     shape = header["shape"]
@@ -145,6 +166,10 @@ def decode(blob: bytes) -> dict:
     if header["layout"] == "dense":
         dense = arrays["values"].reshape(rows, cols) / full_scale * scale
         return {"layout": "dense", "shape": shape, "k": header["k"], "matrices": dense.reshape(shape)}
+    if header["layout"] == "rows":
+        dense = np.zeros((rows, cols))
+        dense[arrays["rows"].astype(np.int64)] = arrays["values"].reshape(-1, cols) / full_scale * scale
+        return {"layout": "rows", "shape": shape, "k": header["k"], "matrices": dense.reshape(shape)}
     k = header["k"]
     dense = np.zeros((rows, cols))
     values = arrays["values"].reshape(rows, k) / full_scale * scale

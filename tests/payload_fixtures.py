@@ -26,11 +26,15 @@ def cases() -> dict[str, tuple[torch.Tensor, int]]:
     signed = torch.randn(2, 4, 4, generator=g, dtype=torch.float64)
     signed[0, 1] = 0  # a zero row
     scores = torch.tensor([[[0.5, -0.25, 0.0, 1.0, -0.75, 0.125]]], dtype=torch.float64)  # token scores (1, 1, n)
+    sparse = torch.zeros(3, 6, 6, dtype=torch.float64)  # a long input's deferred flow: a pinned token's rows only
+    sparse[0, 2] = torch.rand(6, generator=g, dtype=torch.float64)
+    sparse[2, 2] = torch.rand(6, generator=g, dtype=torch.float64) - 0.25
     return {
         "scores": (scores, payload.DEFAULT_BUDGET_BYTES),
         "dense": (stochastic, payload.DEFAULT_BUDGET_BYTES),
         "topk": (causal, 2 * 12 * (6 + 4 * 3)),  # exactly k = 3 (dense needs 672 bytes)
         "signed": (signed, payload.DEFAULT_BUDGET_BYTES),
+        "rows": (sparse, 3 * 6 * 10),  # dense would need 288 bytes, its two rows 40
     }
 
 

@@ -52,6 +52,24 @@ def test_budget_governs_layout():
     assert payload.decode(payload.encode(x, 2 * 30 * 40))["k"] == 8
 
 
+def test_rows_layout_sends_only_the_rows_that_are_not_zero():
+    """A deferred method on a long input holds only a pinned token's row per layer: its rows go dense and
+    whole, where dense would not fit the budget and top-k would cut the row to its k strongest."""
+    x = torch.zeros(6, 512, 512, dtype=torch.float64)
+    x[:, 256] = torch.rand(6, 512, dtype=torch.float64) ** 4
+    x[3, 256, 7] = -0.5  # one layer signed: the whole envelope is
+    blob = payload.encode(x)
+    decoded = payload.decode(blob)
+    assert decoded["layout"] == "rows" and decoded["shape"] == [6, 512, 512]
+    assert len(blob) < 6 * (8 + 2 * 512) + 1024
+    row_max = x.abs().amax(-1, keepdim=True).numpy()
+    assert np.all(np.abs(decoded["matrices"] - x.numpy()) <= row_max / 32767 / 2 * 1.0001 + 1e-12)
+    assert payload.decode(payload.encode(torch.zeros(2, 3, 3)))["matrices"].shape == (2, 3, 3)  # nothing kept
+    few_zero = torch.rand(2, 30, 30)
+    few_zero[0, :10] = 0  # a third of the rows zero: the rows layout would save too little
+    assert payload.decode(payload.encode(few_zero))["layout"] == "dense"
+
+
 def test_bad_input():
     with pytest.raises(ValueError, match="NaN"):
         payload.encode(torch.tensor([[float("nan")]]))

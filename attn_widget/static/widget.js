@@ -6,7 +6,7 @@ function asBytes(data) {
   if (ArrayBuffer.isView(data)) return new Uint8Array(data.buffer, data.byteOffset, data.byteLength);
   throw new TypeError("expected a DataView, ArrayBuffer or typed array");
 }
-var ARRAY_TYPES = { f32: Float32Array, u16: Uint16Array, i16: Int16Array };
+var ARRAY_TYPES = { f32: Float32Array, u16: Uint16Array, i16: Int16Array, u32: Uint32Array };
 function decodeEnvelope(data) {
   let bytes = asBytes(data);
   if (bytes.byteOffset % 4 !== 0) bytes = bytes.slice();
@@ -35,19 +35,30 @@ function decodeEnvelope(data) {
   const rows = shape[shape.length - 2];
   const cols = shape[shape.length - 1];
   const slices = shape.slice(0, -2).reduce((a, b) => a * b, 1);
+  const signed = header.sections.values.dtype === "i16";
+  if (header.layout === "rows") Object.assign(sections, denseRows(sections, slices * rows, cols, signed));
   return {
-    layout: header.layout,
+    layout: header.layout === "rows" ? "dense" : header.layout,
     shape,
     slices,
     rows,
     cols,
     k: header.k,
-    signed: header.sections.values.dtype === "i16",
+    signed,
     scale: sections.scale,
     values: sections.values,
     indices: sections.indices ?? null,
     coverage: sections.coverage ?? null
   };
+}
+function denseRows(sections, total, cols, signed) {
+  const scale = new Float32Array(total);
+  const values = signed ? new Int16Array(total * cols) : new Uint16Array(total * cols);
+  sections.rows.forEach((row, t) => {
+    scale[row] = sections.scale[t];
+    values.set(sections.values.subarray(t * cols, (t + 1) * cols), row * cols);
+  });
+  return { scale, values };
 }
 function rowEntries(env, slice, row) {
   const r = slice * env.rows + row;

@@ -1,5 +1,6 @@
 // Decoder of the binary envelopes written by attn_widget/payload.py (the format is
-// documented there). Only this module knows the byte layout.
+// documented there). Only this module knows the byte layout: the "rows" layout (only the
+// rows that are not all zero) arrives as dense, so the rest of the view knows two layouts.
 
 const MAGIC = "AWP1";
 const FULL_SCALE = { u16: 65535, i16: 32767 };
@@ -30,7 +31,7 @@ function asBytes(data) {
   throw new TypeError("expected a DataView, ArrayBuffer or typed array");
 }
 
-const ARRAY_TYPES = { f32: Float32Array, u16: Uint16Array, i16: Int16Array };
+const ARRAY_TYPES = { f32: Float32Array, u16: Uint16Array, i16: Int16Array, u32: Uint32Array };
 
 /**
  * @param {DataView | ArrayBuffer | ArrayBufferView} data
@@ -60,19 +61,38 @@ export function decodeEnvelope(data) {
   const rows = shape[shape.length - 2];
   const cols = shape[shape.length - 1];
   const slices = shape.slice(0, -2).reduce((a, b) => a * b, 1);
+  const signed = header.sections.values.dtype === "i16";
+  if (header.layout === "rows") Object.assign(sections, denseRows(sections, slices * rows, cols, signed));
   return {
-    layout: header.layout,
+    layout: header.layout === "rows" ? "dense" : header.layout,
     shape,
     slices,
     rows,
     cols,
     k: header.k,
-    signed: header.sections.values.dtype === "i16",
+    signed,
     scale: sections.scale,
     values: sections.values,
     indices: sections.indices ?? null,
     coverage: sections.coverage ?? null,
   };
+}
+
+/**
+ * The kept rows of a "rows" envelope spread into a dense one's scale and values (the rest zero).
+ * @param {Record<string, any>} sections  rows (u32 indices), scale and values of the kept rows
+ * @param {number} total  rows of every slice
+ * @param {number} cols
+ * @param {boolean} signed
+ */
+function denseRows(sections, total, cols, signed) {
+  const scale = new Float32Array(total);
+  const values = signed ? new Int16Array(total * cols) : new Uint16Array(total * cols);
+  sections.rows.forEach((/** @type {number} */ row, /** @type {number} */ t) => {
+    scale[row] = sections.scale[t];
+    values.set(sections.values.subarray(t * cols, (t + 1) * cols), row * cols);
+  });
+  return { scale, values };
 }
 
 /**

@@ -50,6 +50,18 @@ test("top-k fixture keeps the 3 strongest per row, strongest first, with coverag
   }
 });
 
+test("rows fixture (only the rows that are not zero) decodes as dense, the rows left out zero", () => {
+  const env = decodeEnvelope(fixtureBytes("rows"));
+  assert.equal(env.layout, "dense");
+  assert.equal(env.k, 6);
+  assert.equal(env.signed, true);
+  assert.equal(env.scale.length, 18);
+  const got = densify(env);
+  expected.rows.values.forEach((v, i) => assert.ok(Math.abs(got[i] - v) < 1e-4, `entry ${i}`));
+  assert.equal(expected.rows.values.filter((v) => v !== 0).length, 12);
+  assert.equal(sliceMax(env, 1), 0);
+});
+
 test("signed fixture decodes negatives and a zero row", () => {
   const env = decodeEnvelope(fixtureBytes("signed"));
   assert.equal(env.signed, true);
