@@ -197,16 +197,26 @@ def sinks_max_flow(cap, support, rev, rev_support, l, i, sinks, upper):  # pragm
     room = np.zeros(l + 1)
     path = np.zeros(l + 1, np.int64)
     touched = np.zeros(16 * l * n, np.int64)  # after layer 6 at 512 tokens about 8,000 edges get flow
+    tried = 0
+    settled_by_greedy = 0
     for s in range(len(sinks)):
         j = sinks[s]
         if upper[s] <= 0.0 or not _ranges(support[0], support[1], support[2], support[3], l, i, j, lo, hi):
             continue
-        for a in range(lo[1], hi[1] + 1):
-            sink_res[a] = cap[0, a, j]
-        source_flow[:] = 0.0
-        total = _greedy(cap, flow, source_flow, sink_res, l, i, j, lo, hi, upper[s], cur, parent, room, path, touched)
-        settled = total >= upper[s] or _saturated(cap, source_flow, sink_res, l, i, lo, hi)
-        _unflow(flow, touched, l, lo, hi)
+        settled = False
+        total = 0.0
+        # The greedy flow costs about a quarter of a push-relabel (MiniLM at 512 tokens, layers 3-4), so it
+        # pays where it settles more than a quarter of the sinks: after its first 16 it goes on only if so
+        # (it settles 5-13% after layers 3-4, 70-100% after 5-6).
+        if tried < 16 or 4 * settled_by_greedy >= tried:
+            for a in range(lo[1], hi[1] + 1):
+                sink_res[a] = cap[0, a, j]
+            source_flow[:] = 0.0
+            total = _greedy(cap, flow, source_flow, sink_res, l, i, j, lo, hi, upper[s], cur, parent, room, path, touched)
+            settled = total >= upper[s] or _saturated(cap, source_flow, sink_res, l, i, lo, hi)
+            _unflow(flow, touched, l, lo, hi)
+            tried += 1
+            settled_by_greedy += settled
         if not settled:  # push-relabel on the reversed graph, from (0, j) up to (l, i): the same value
             total = pair_max_flow(rev, rev_support, l, j, i, upper[s], flow, ints)
         out[0, s] = total
