@@ -98,7 +98,9 @@ def test_greedy_flow_stops_where_it_rarely_settles_and_the_values_stay_exact():
 
     def kernel(layer, sinks):
         upper = upper_bounds(flows.cap, layer, 0)[sinks]
-        return _maxflow_row.sinks_max_flow(flows.cap, flows.support, *reversed_stack(flows, layer), layer, 0, sinks, upper)
+        return _maxflow_row.sinks_max_flow(
+            flows.cap, flows.support, *reversed_stack(flows, layer), layer, 0, sinks, upper
+        )
 
     values, settled = kernel(4, np.arange(40))
     assert settled[:16].sum() < 4 and not settled[16:].any()

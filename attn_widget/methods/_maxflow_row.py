@@ -212,7 +212,9 @@ def sinks_max_flow(cap, support, rev, rev_support, l, i, sinks, upper):  # pragm
             for a in range(lo[1], hi[1] + 1):
                 sink_res[a] = cap[0, a, j]
             source_flow[:] = 0.0
-            total = _greedy(cap, flow, source_flow, sink_res, l, i, j, lo, hi, upper[s], cur, parent, room, path, touched)
+            total = _greedy(
+                cap, flow, source_flow, sink_res, l, i, j, lo, hi, upper[s], cur, parent, room, path, touched
+            )
             settled = total >= upper[s] or _saturated(cap, source_flow, sink_res, l, i, lo, hi)
             _unflow(flow, touched, l, lo, hi)
             tried += 1
