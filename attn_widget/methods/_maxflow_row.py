@@ -11,6 +11,9 @@ The graph and the push-relabel of ``_maxflow`` (docs/methods.md §3.3). For each
    union-find per layer, so they do not re-read the arcs into the many nodes filled early. After
    a push the walk goes on below the highest edge it filled, not from the source again (each
    level keeps what its path can still carry), and only the edges given flow are cleared after.
+   It runs only while it pays: after its first 16 sinks, only if it settled a quarter of them
+   (it costs about a quarter of a push-relabel; it settles 5-13% of the sinks after layers 3-4
+   of MiniLM at 512 tokens and 70-100% after layers 5-6).
 2. The value is settled when that lower bound meets an upper bound: ``upper`` (the smallest of
    the sink's in-capacity, the source's out-capacity and the layer-by-layer bound of
    ``flow_row.upper_bounds``), or a cut the greedy flow fills (every edge into the sink, or every
