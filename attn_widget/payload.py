@@ -118,6 +118,7 @@ def _topk(x: torch.Tensor, shape: list[int], k: int) -> bytes:
 
 
 _DTYPE_NAMES = {np.dtype("<f4"): "f32", np.dtype("<u2"): "u16", np.dtype("<i2"): "i16", np.dtype("<u4"): "u32"}
+_DTYPES = {name: dtype.str for dtype, name in _DTYPE_NAMES.items()}
 
 
 def _pack(header: dict, sections: dict[str, np.ndarray]) -> bytes:
@@ -156,7 +157,7 @@ def decode(blob: bytes) -> dict:
     header = json.loads(blob[8 : 8 + header_len])
     arrays = {}
     for name, spec in header["sections"].items():
-        dtype = {"f32": "<f4", "u16": "<u2", "i16": "<i2", "u32": "<u4"}[spec["dtype"]]
+        dtype = _DTYPES[spec["dtype"]]
         offset = 8 + header_len + spec["offset"]
         arrays[name] = np.frombuffer(blob, dtype=dtype, count=spec["length"], offset=offset)
     shape = header["shape"]
