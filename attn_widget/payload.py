@@ -117,8 +117,8 @@ def _topk(x: torch.Tensor, shape: list[int], k: int) -> bytes:
     return _pack({"layout": "topk", "shape": shape, "k": k}, sections)
 
 
-_DTYPE_NAMES = {np.dtype("<f4"): "f32", np.dtype("<u2"): "u16", np.dtype("<i2"): "i16", np.dtype("<u4"): "u32"}
-_DTYPES = {name: dtype.str for dtype, name in _DTYPE_NAMES.items()}
+_DTYPES = {"f32": "<f4", "u16": "<u2", "i16": "<i2", "u32": "<u4"}  # the header's names, little-endian
+_DTYPE_NAMES = {np.dtype(code): name for name, code in _DTYPES.items()}
 
 
 def _pack(header: dict, sections: dict[str, np.ndarray]) -> bytes:
