@@ -188,7 +188,8 @@ def pair_max_flow(cap, support, l, i, j, bound, flow, ints):  # pragma: no cover
                 top_of_stack += 1
     total = 0.0
     relabels = 0
-    period = 2 * (l - 1) * n  # relabels between global relabellings (measured: 1x-16x within 3%, 1/4x 10% slower)
+    # Relabels between global relabellings (measured with the stack: 4 times as many as fast, a quarter 1.4-1.8x slower)
+    period = 2 * (l - 1) * n
     while top_of_stack > 0:
         top_of_stack -= 1
         v = active[top_of_stack]
