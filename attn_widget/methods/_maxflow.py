@@ -18,9 +18,11 @@ at 512 tokens):
   tokens whose edge carries flow: a few (about 3 per node at the end after layer 4) of the n
   that a dense scan reads. A push down onto an edge without flow adds it; a push back that
   empties it takes it out (swapped with the last), so the list is exactly the residual up arcs.
-- A relabel reuses the discharge's own scan: while looking for admissible arcs from the current
-  arc on, the scan keeps the lowest height a residual arc reaches, so only the arcs before the
-  current arc are read again.
+- Each layer counts its nodes at each height. A scan down stops once it has passed every node
+  of the layer below at the target height, and a relabel reads its bound down from the counts
+  (the lowest height above the target that the layer below holds) instead of reading the arcs
+  again; the up arcs it takes from the scan and the list. The bound may be below the exact one,
+  which keeps the labelling valid (1.07x, the same values bit for bit).
 
 Exact in floating point: every push moves min(excess, residual) and saturation sets the flow to
 the capacity itself, so the result differs from the true max flow only by rounding in sums
@@ -162,6 +164,8 @@ def pair_max_flow(cap, support, l, i, j, bound, flow, ints):  # pragma: no cover
     n_ups = np.zeros((l - 1) * n, np.int64)
     sink_res = np.zeros(n)
     big = (l - 1) * n + 1  # greater than any residual distance: "cannot reach the sink"
+    span = big + 1
+    at_height = np.zeros((l - 1) * span, np.int64)  # at_height[(m - 1) * span + h]: nodes of layer m at height h
     for a in range(lo[1], hi[1] + 1):
         sink_res[a] = cap[0, a, j]
     top = (l - 2) * n
@@ -176,6 +180,7 @@ def pair_max_flow(cap, support, l, i, j, bound, flow, ints):  # pragma: no cover
         for a in range(lo[m], hi[m] + 1):
             height[(m - 1) * n + a] = m
         count[m] = hi[m] - lo[m] + 1
+        at_height[(m - 1) * span + m] = hi[m] - lo[m] + 1
 
     # Stack of active nodes (a node enters when its excess turns positive, so it is there once at most).
     top_of_stack = 0
@@ -223,10 +228,14 @@ def pair_max_flow(cap, support, l, i, j, bound, flow, ints):  # pragma: no cover
                         arc = 1
             else:
                 base = (m - 2) * n
+                remaining = at_height[(m - 2) * span + target]  # nodes the scan may still find admissible
                 while arc < n_down:
+                    if remaining == 0:  # every node of the layer below at the target height is behind
+                        arc = n_down
+                        break
                     b = down_lo + arc
-                    h = height[base + b]
-                    if h == target:
+                    if height[base + b] == target:
+                        remaining -= 1
                         r = cap[m - 1, a, b] - flow[m, a, b]
                         if r > 0.0:
                             w = base + b
@@ -243,8 +252,6 @@ def pair_max_flow(cap, support, l, i, j, bound, flow, ints):  # pragma: no cover
                             excess[w] += d
                             if x == 0.0:
                                 break
-                    elif h < low and cap[m - 1, a, b] - flow[m, a, b] > 0.0:
-                        low = h
                     arc += 1
             if x > 0.0 and arc >= n_down:
                 k = arc - n_down
@@ -276,18 +283,20 @@ def pair_max_flow(cap, support, l, i, j, bound, flow, ints):  # pragma: no cover
                 arc = n_down + k
             current[v] = arc
             if x > 0.0:
-                # Relabel: one above the lowest neighbour that a residual arc still reaches. The scan
-                # above saw the arcs from start on (none admissible is left); only those before it remain.
+                # Relabel: one above the lowest neighbour a residual arc reaches, or lower, which keeps the
+                # labelling valid and still raises v. Up, the list (the scan saw the arcs from start on, so
+                # only those before it are read again). Down, a bound read from the counts: every arc to
+                # the layer below at the target height is full now, and arcs to lower nodes are full (the
+                # labelling is valid), so none reaches below the lowest height above target held there.
+                if m == 1:
+                    if sink_res[a] > 0.0:
+                        low = 0
+                else:
+                    above = target + 1
+                    while above < low and at_height[(m - 2) * span + above] == 0:
+                        above += 1
+                    low = min(low, above)
                 if start > 0:
-                    if m == 1:
-                        if sink_res[a] > 0.0:
-                            low = 0
-                    else:
-                        base = (m - 2) * n
-                        for b in range(down_lo, down_lo + min(start, n_down)):
-                            h = height[base + b]
-                            if h < low and cap[m - 1, a, b] - flow[m, a, b] > 0.0:
-                                low = h
                     base = m * n
                     for k in range(max(0, start - n_down)):
                         h = height[base + ups[v, k]]
@@ -295,6 +304,7 @@ def pair_max_flow(cap, support, l, i, j, bound, flow, ints):  # pragma: no cover
                             low = h
                 new = low + 1 if low < big else big
                 count[hv] -= 1
+                at_height[(m - 1) * span + hv] -= 1
                 current[v] = 0
                 relabels += 1
                 if count[hv] == 0:
@@ -304,18 +314,24 @@ def pair_max_flow(cap, support, l, i, j, bound, flow, ints):  # pragma: no cover
                             u = (mm - 1) * n + aa
                             if hv < height[u] < big:
                                 count[height[u]] -= 1
+                                at_height[(mm - 1) * span + height[u]] -= 1
                                 height[u] = big
                     new = big
                 height[v] = new
                 if new < big:
                     count[new] += 1
+                    at_height[(m - 1) * span + new] += 1
         excess[v] = x
         if relabels >= period:
             relabels = 0
             _global_relabel(cap, flow, sink_res, l, n, lo, hi, height, count, queue, big)
+            at_height[:] = 0
             for mm in range(1, l):
                 for aa in range(lo[mm], hi[mm] + 1):
-                    current[(mm - 1) * n + aa] = 0
+                    u = (mm - 1) * n + aa
+                    current[u] = 0
+                    if height[u] < big:
+                        at_height[(mm - 1) * span + height[u]] += 1
     _clear_listed(flow, ups, n_ups, l, n, lo, hi)
     return total
 
