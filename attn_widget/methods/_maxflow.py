@@ -22,7 +22,8 @@ at 512 tokens):
   of the layer below at the target height, and a relabel reads its bound down from the counts
   (the lowest height above the target that the layer below holds) instead of reading the arcs
   again; the up arcs it takes from the scan and the list. The bound may be below the exact one,
-  which keeps the labelling valid (1.07x, the same values bit for bit).
+  which keeps the labelling valid (1.05-1.32x on a pinned row at 512 tokens; on MiniLM the values
+  came out bit for bit the same).
 
 Exact in floating point: every push moves min(excess, residual) and saturation sets the flow to
 the capacity itself, so the result differs from the true max flow only by rounding in sums
