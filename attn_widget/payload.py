@@ -53,20 +53,19 @@ def encode(matrices: torch.Tensor, budget_bytes: int = DEFAULT_BUDGET_BYTES) -> 
     if not torch.isfinite(x).all():
         raise ValueError("cannot encode NaN or infinite values")
 
+    magnitude = x.abs()
+    row_max = magnitude.amax(dim=1)
+    scale = row_max.to(torch.float32).to(torch.float64)  # as stored, so decoding uses the same scale
     dense_bytes = rows_total * (4 + 2 * n_cols)
-    kept = torch.nonzero(x.abs().amax(dim=1) > 0).flatten()
+    kept = torch.nonzero(row_max > 0).flatten()
     rows_bytes = len(kept) * (8 + 2 * n_cols)
     if rows_bytes <= budget_bytes and 2 * rows_bytes <= dense_bytes:
-        return _rows(x, shape, kept)
+        sections = {"rows": kept.numpy().astype("<u4"), **_dense_rows(x[kept], scale[kept])}
+        return _pack({"layout": "rows", "shape": shape, "k": n_cols}, sections)
     if dense_bytes <= budget_bytes:
-        return _dense(x, shape)
+        return _pack({"layout": "dense", "shape": shape, "k": n_cols}, _dense_rows(x, scale))
     k = max(1, min(n_cols, (budget_bytes // rows_total - 6) // 4))
-    return _topk(x, shape, k)
-
-
-def _row_scale(magnitude: torch.Tensor) -> torch.Tensor:
-    """Row maxima ``(rows,)``, rounded to float32 as stored, so decoding uses the same scale."""
-    return magnitude.amax(dim=1).to(torch.float32).to(torch.float64)
+    return _topk(x, magnitude, scale, shape, k)
 
 
 def _quantise(x: torch.Tensor, scale: torch.Tensor, signed: bool) -> np.ndarray:
@@ -77,35 +76,19 @@ def _quantise(x: torch.Tensor, scale: torch.Tensor, signed: bool) -> np.ndarray:
     return torch.round(x / safe * _U16).to(torch.int32).numpy().astype(np.uint16)
 
 
-def _dense(x: torch.Tensor, shape: list[int]) -> bytes:
-    signed = bool((x < 0).any())
-    scale = _row_scale(x.abs())
-    sections = {
-        "scale": scale.numpy().astype("<f4"),
-        "values": _quantise(x, scale, signed).astype("<i2" if signed else "<u2"),
-    }
-    return _pack({"layout": "dense", "shape": shape, "k": shape[-1]}, sections)
-
-
-def _rows(x: torch.Tensor, shape: list[int], kept: torch.Tensor) -> bytes:
-    """The rows ``kept`` ``(m,)`` of ``x`` ``(rows, C)``, dense."""
-    values = x[kept]
+def _dense_rows(values: torch.Tensor, scale: torch.Tensor) -> dict[str, np.ndarray]:
+    """The ``scale`` and ``values`` sections of whole rows ``(m, C)`` with their scales ``(m,)``."""
     signed = bool((values < 0).any())
-    scale = _row_scale(values.abs())
-    sections = {
-        "rows": kept.numpy().astype("<u4"),
+    return {
         "scale": scale.numpy().astype("<f4"),
         "values": _quantise(values, scale, signed).astype("<i2" if signed else "<u2"),
     }
-    return _pack({"layout": "rows", "shape": shape, "k": shape[-1]}, sections)
 
 
-def _topk(x: torch.Tensor, shape: list[int], k: int) -> bytes:
+def _topk(x: torch.Tensor, magnitude: torch.Tensor, scale: torch.Tensor, shape: list[int], k: int) -> bytes:
     signed = bool((x < 0).any())
-    magnitude = x.abs()
     kept, indices = torch.topk(magnitude, k, dim=1)  # strongest first
     values = torch.gather(x, 1, indices)
-    scale = _row_scale(magnitude)
     total = magnitude.sum(dim=1)
     coverage = torch.where(total == 0, 1.0, kept.sum(dim=1) / torch.where(total == 0, 1.0, total))
     sections = {
