@@ -145,7 +145,7 @@ def test_push_relabel_alone_equals_networkx_pair_after_pair(causal):
     must leave that node's up-arc list, and nothing may carry over to the next pair."""
     n = 10
     flows = solver(random_attention(5, n, causal=causal, seed=21) ** 2)
-    scratch = np.zeros((6, n, n)), np.zeros((7, 5 * n + 2), np.int64)
+    scratch = np.zeros((6, n, n)), np.zeros((6, 5 * n + 2), np.int64)
     for layer in (3, 4, 5):
         rev = reversed_stack(flows, layer)
         for i in range(n):

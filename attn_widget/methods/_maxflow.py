@@ -80,11 +80,10 @@ def _ranges(first_col, last_col, first_row, last_row, l, i, j, lo, hi):  # pragm
 
 
 @nb.njit(cache=True, nogil=True)
-def _global_relabel(cap, flow, sink_res, l, n, lo, hi, height, count, queue, big):  # pragma: no cover
-    """Exact residual distances to the sink by breadth-first search; ``big`` = unreachable. Reads columns
-    (rare: about one in ten pairs of a pinned row runs one)."""
-    for h in range(big + 1):
-        count[h] = 0
+def _global_relabel(cap, flow, sink_res, l, n, lo, hi, height, at_height, queue, big):  # pragma: no cover
+    """Exact residual distances to the sink by breadth-first search; ``big`` = unreachable; ``at_height``
+    counted again. Reads columns (rare: about one in ten pairs of a pinned row runs one)."""
+    at_height[:] = 0
     for m in range(1, l):
         for a in range(lo[m], hi[m] + 1):
             height[(m - 1) * n + a] = big
@@ -119,7 +118,7 @@ def _global_relabel(cap, flow, sink_res, l, n, lo, hi, height, count, queue, big
         for a in range(lo[m], hi[m] + 1):
             h = height[(m - 1) * n + a]
             if h < big:
-                count[h] += 1
+                at_height[m - 1, h] += 1
 
 
 @nb.njit(cache=True, nogil=True)
@@ -146,7 +145,7 @@ def pair_max_flow(cap, support, l, i, j, bound, flow, ints):  # pragma: no cover
 
     support: (4, L, n) int64 first/last non-zero column of each row, first/last non-zero
     row of each column. flow: (L + 1, n, n) zeros (left zero on return).
-    ints: (7, L * n + 2) int64 scratch. Allocates the up-arc lists, ((l - 1) * n, n) int32 (rows
+    ints: (6, L * n + 2) int64 scratch. Allocates the up-arc lists, ((l - 1) * n, n) int32 (rows
     written only as flow arrives).
     """
     n = cap.shape[1]
@@ -155,18 +154,16 @@ def pair_max_flow(cap, support, l, i, j, bound, flow, ints):  # pragma: no cover
     if not _ranges(support[0], support[1], support[2], support[3], l, i, j, lo, hi):
         return 0.0
     height = ints[2]
-    count = ints[3]
-    queue = ints[4]
-    active = ints[5]
-    current = ints[6]
+    queue = ints[3]
+    active = ints[4]
+    current = ints[5]
     excess = np.zeros((l - 1) * n)
     # ups[v, :n_ups[v]]: the upper tokens c whose edge into v carries flow (v's residual up arcs)
     ups = np.empty(((l - 1) * n, n), np.int32)
     n_ups = np.zeros((l - 1) * n, np.int64)
     sink_res = np.zeros(n)
     big = (l - 1) * n + 1  # greater than any residual distance: "cannot reach the sink"
-    span = big + 1
-    at_height = np.zeros((l - 1) * span, np.int64)  # at_height[(m - 1) * span + h]: nodes of layer m at height h
+    at_height = np.zeros((l - 1, big + 1), np.int64)  # at_height[m - 1, h]: nodes of layer m at height h
     for a in range(lo[1], hi[1] + 1):
         sink_res[a] = cap[0, a, j]
     top = (l - 2) * n
@@ -175,13 +172,10 @@ def pair_max_flow(cap, support, l, i, j, bound, flow, ints):  # pragma: no cover
     # Start from height = layer index: a valid labelling while no flow has moved (every
     # arc goes one layer down), and exact when the nodes in range reach the sink, which
     # spares the first breadth-first search.
-    for h in range(big + 1):
-        count[h] = 0
     for m in range(1, l):
         for a in range(lo[m], hi[m] + 1):
             height[(m - 1) * n + a] = m
-        count[m] = hi[m] - lo[m] + 1
-        at_height[(m - 1) * span + m] = hi[m] - lo[m] + 1
+        at_height[m - 1, m] = hi[m] - lo[m] + 1
 
     # Stack of active nodes (a node enters when its excess turns positive, so it is there once at most).
     top_of_stack = 0
@@ -211,7 +205,7 @@ def pair_max_flow(cap, support, l, i, j, bound, flow, ints):  # pragma: no cover
             target = hv - 1  # admissible arcs lead exactly one level down
             arc = current[v]
             start = arc
-            low = big  # the lowest height a residual arc reaches among the arcs scanned from start
+            low = big  # the lowest height a residual up arc reaches among those scanned from start
             if m == 1:
                 if arc == 0:
                     r = sink_res[a]
@@ -223,13 +217,11 @@ def pair_max_flow(cap, support, l, i, j, bound, flow, ints):  # pragma: no cover
                         if total >= bound:
                             _clear_listed(flow, ups, n_ups, l, n, lo, hi)
                             return total
-                    if sink_res[a] > 0.0:
-                        low = 0
                     if x > 0.0:
                         arc = 1
             else:
                 base = (m - 2) * n
-                remaining = at_height[(m - 2) * span + target]  # nodes the scan may still find admissible
+                remaining = at_height[m - 2, target]  # nodes the scan may still find admissible
                 while arc < n_down:
                     if remaining == 0:  # every node of the layer below at the target height is behind
                         arc = n_down
@@ -294,7 +286,7 @@ def pair_max_flow(cap, support, l, i, j, bound, flow, ints):  # pragma: no cover
                         low = 0
                 else:
                     above = target + 1
-                    while above < low and at_height[(m - 2) * span + above] == 0:
+                    while above < low and at_height[m - 2, above] == 0:
                         above += 1
                     low = min(low, above)
                 if start > 0:
@@ -304,35 +296,28 @@ def pair_max_flow(cap, support, l, i, j, bound, flow, ints):  # pragma: no cover
                         if h < low:
                             low = h
                 new = low + 1 if low < big else big
-                count[hv] -= 1
-                at_height[(m - 1) * span + hv] -= 1
+                at_height[m - 1, hv] -= 1
                 current[v] = 0
                 relabels += 1
-                if count[hv] == 0:
+                if not at_height[:, hv].any():
                     # Gap: no node is left at height hv, so nothing above it reaches the sink.
                     for mm in range(1, l):
                         for aa in range(lo[mm], hi[mm] + 1):
                             u = (mm - 1) * n + aa
                             if hv < height[u] < big:
-                                count[height[u]] -= 1
-                                at_height[(mm - 1) * span + height[u]] -= 1
+                                at_height[mm - 1, height[u]] -= 1
                                 height[u] = big
                     new = big
                 height[v] = new
                 if new < big:
-                    count[new] += 1
-                    at_height[(m - 1) * span + new] += 1
+                    at_height[m - 1, new] += 1
         excess[v] = x
         if relabels >= period:
             relabels = 0
-            _global_relabel(cap, flow, sink_res, l, n, lo, hi, height, count, queue, big)
-            at_height[:] = 0
+            _global_relabel(cap, flow, sink_res, l, n, lo, hi, height, at_height, queue, big)
             for mm in range(1, l):
                 for aa in range(lo[mm], hi[mm] + 1):
-                    u = (mm - 1) * n + aa
-                    current[u] = 0
-                    if height[u] < big:
-                        at_height[(mm - 1) * span + height[u]] += 1
+                    current[(mm - 1) * n + aa] = 0
     _clear_listed(flow, ups, n_ups, l, n, lo, hi)
     return total
 
@@ -347,7 +332,7 @@ def row_max_flow(cap, support, l, i, upper):  # pragma: no cover - compiled
     L = cap.shape[0]
     out = np.zeros(n)
     flow = np.zeros((L + 1, n, n))
-    ints = np.zeros((7, L * n + 2), np.int64)
+    ints = np.zeros((6, L * n + 2), np.int64)
     for j in range(n):
         if upper[j] > 0.0:
             out[j] = pair_max_flow(cap, support, l, i, j, upper[j], flow, ints)

@@ -189,7 +189,7 @@ def sinks_max_flow(cap, support, rev, rev_support, l, i, sinks, upper):  # pragm
     """
     n = cap.shape[1]
     out = np.zeros((2, len(sinks)))
-    ints = np.zeros((7, l * n + 2), np.int64)
+    ints = np.zeros((6, l * n + 2), np.int64)
     lo = ints[0]
     hi = ints[1]
     flow = np.zeros((l, n, n))  # flow[m]: layer m's edges, 2 <= m <= l - 1
