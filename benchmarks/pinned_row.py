@@ -82,7 +82,7 @@ def main() -> None:
         print(f"\n| shown layer ({args.n} tokens, MiniLM) | shown layer after | then (layers: seconds since the pin) |")
         print("|---|---|---|")
         for shown in args.shown:
-            for label, kernel in [*kernels.items(), *kernels.items()][: 1 if len(kernels) == 1 else 4]:
+            for label, kernel in list(kernels.items()) * (1 if len(kernels) == 1 else 2):  # alternating, twice
                 _maxflow_row.sinks_max_flow = kernel
                 print(line(label, shown, arrivals(model, tokenizer, text, shown)), flush=True)
 
