@@ -13,7 +13,7 @@ from tiny_models import tiny_model
 
 from attn_widget import analyze, methods
 from attn_widget.methods import _maxflow_row
-from attn_widget.methods._maxflow import pair_max_flow
+from attn_widget.methods._maxflow import pair_max_flow, support_bounds
 from attn_widget.methods.flow import FlowSolver
 from attn_widget.methods.flow_row import reversed_stack, row_flows, upper_bounds
 
@@ -138,11 +138,13 @@ def test_greedy_flow_is_a_feasible_flow_and_leaves_the_flows_zero(listed):
             assert not flow.any()
 
 
+@pytest.mark.parametrize("bit_heights", [64, 2, 0], ids=["bitsets", "some-bitsets", "no-bitsets"])
 @pytest.mark.parametrize("causal", [False, True], ids=["encoder", "decoder"])
-def test_push_relabel_alone_equals_networkx_pair_after_pair(causal):
+def test_push_relabel_alone_equals_networkx_pair_after_pair(causal, bit_heights):
     """Every pair through ``pair_max_flow`` with no stopping bound, forward and on the reversed graph, one pair
     after another on the same scratch arrays (as ``sinks_max_flow`` runs them): flow pushed back up an edge
-    must leave that node's up-arc list, and nothing may carry over to the next pair."""
+    must leave that node's up-arc list, and nothing may carry over to the next pair. With fewer heights in
+    bitsets, scans find the nodes above them by reading the heights (the kernel's path for high nodes)."""
     n = 10
     flows = solver(random_attention(5, n, causal=causal, seed=21) ** 2)
     scratch = np.zeros((6, n, n)), np.zeros((6, 5 * n + 2), np.int64)
@@ -150,11 +152,50 @@ def test_push_relabel_alone_equals_networkx_pair_after_pair(causal):
         rev = reversed_stack(flows, layer)
         for i in range(n):
             expected = networkx_row(flows.cap, layer, i)
-            forward = [pair_max_flow(flows.cap, flows.support, layer, i, j, np.inf, *scratch) for j in range(n)]
-            backward = [pair_max_flow(*rev, layer, j, i, np.inf, *scratch) for j in range(n)]
+            forward = [
+                pair_max_flow(flows.cap, flows.support, layer, i, j, np.inf, *scratch, bit_heights) for j in range(n)
+            ]
+            backward = [pair_max_flow(*rev, layer, j, i, np.inf, *scratch, bit_heights) for j in range(n)]
             assert np.abs(np.array(forward) - expected).max() < 1e-12, (layer, i)
             assert np.abs(np.array(backward) - expected).max() < 1e-12, (layer, i)
             assert not scratch[0].any()  # the flows are left zero
+
+
+def test_push_relabel_height_bitsets_span_several_words():
+    """80 tokens: a layer's bitset of the nodes at one height takes two machine words. Values equal those of
+    scans that read every height instead of the bitsets, and networkx's for a few pairs (it takes about half
+    a second a pair at this size)."""
+    n = 80
+    flows = solver(random_attention(4, n, seed=22) ** 3)
+    scratch = np.zeros((5, n, n)), np.zeros((6, 4 * n + 2), np.int64)
+    graph = nx.DiGraph()
+    for m in range(1, 5):
+        for a, b in zip(*np.nonzero(flows.cap[m - 1]), strict=True):
+            graph.add_edge((m, a), (m - 1, b), capacity=float(flows.cap[m - 1, a, b]))
+    for layer in (3, 4):
+        for i in range(0, n, 9):
+            bitsets = [pair_max_flow(flows.cap, flows.support, layer, i, j, np.inf, *scratch) for j in range(n)]
+            reads = [pair_max_flow(flows.cap, flows.support, layer, i, j, np.inf, *scratch, 0) for j in range(n)]
+            assert np.abs(np.array(bitsets) - np.array(reads)).max() < 1e-12, (layer, i)
+            if i in (9, 72):
+                for j in (3, 66):
+                    expected = nx.maximum_flow_value(graph, (layer, i), (0, j))
+                    assert abs(bitsets[j] - expected) < 1e-12, (layer, i, j)
+
+
+def test_support_bounds_are_the_first_and_last_non_zero_entries():
+    rng = np.random.default_rng(3)
+    n = 9
+    cap = rng.random((3, n, n)) * (rng.random((3, n, n)) < 0.3)
+    cap[1, 4] = 0.0  # a row and a column with no edge
+    cap[2, :, 7] = 0.0
+    got = support_bounds(cap)
+    for m in range(3):
+        for a in range(n):
+            cols, rows = np.flatnonzero(cap[m, a]), np.flatnonzero(cap[m, :, a])
+            first_col, last_col = (cols[0], cols[-1]) if len(cols) else (n, -1)
+            first_row, last_row = (rows[0], rows[-1]) if len(rows) else (n, -1)
+            assert tuple(got[:, m, a]) == (first_col, last_col, first_row, last_row), (m, a)
 
 
 def test_upper_bounds_hold_and_are_the_closed_form_at_layer_two():

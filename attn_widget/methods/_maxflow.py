@@ -18,12 +18,15 @@ at 512 tokens):
   tokens whose edge carries flow: a few (about 3 per node at the end after layer 4) of the n
   that a dense scan reads. A push down onto an edge without flow adds it; a push back that
   empties it takes it out (swapped with the last), so the list is exactly the residual up arcs.
-- Each layer counts its nodes at each height. A scan down stops once it has passed every node
-  of the layer below at the target height, and a relabel reads its bound down from the counts
-  (the lowest height above the target that the layer below holds) instead of reading the arcs
-  again; the up arcs it takes from the scan and the list. The bound may be below the exact one,
-  which keeps the labelling valid (1.05-1.32x on a pinned row at 512 tokens; on MiniLM the values
-  came out bit for bit the same).
+- Each layer keeps its nodes at each height as a bitset (heights below ``_BIT_HEIGHTS``; the
+  rare higher ones are found by reading the heights), so a scan down visits only the nodes at
+  the target height, in token order, a machine word of 64 tokens at a time: 96% of the arcs a
+  dense scan read led to another height (after layer 4: 14k of 323k per sink; 1.1-1.6x on a
+  pinned row at 512 tokens, benchmarks/RESULTS.md). Each layer also counts its nodes at each
+  height, and a relabel reads its bound down from the counts (the lowest height above the
+  target that the layer below holds) instead of reading the arcs again; the up arcs it takes
+  from the scan and the list. The bound may be below the exact one, which keeps the labelling
+  valid (on MiniLM the values came out bit for bit the same).
 
 Exact in floating point: every push moves min(excess, residual) and saturation sets the flow to
 the capacity itself, so the result differs from the true max flow only by rounding in sums
@@ -39,6 +42,42 @@ from __future__ import annotations
 
 import numba as nb
 import numpy as np
+from numba.cpython.unsafe.numbers import trailing_zeros
+
+# Heights with a bitset of their nodes per layer. Heights stay low: on MiniLM at 512 tokens a bitset for
+# every height was no faster than for the first 8 (benchmarks/RESULTS.md).
+_BIT_HEIGHTS = 64
+
+
+@nb.njit(inline="always")
+def _bit_set(bits, row, a):  # pragma: no cover - compiled
+    bits[row + (a >> 6)] |= np.uint64(1) << np.uint64(a & 63)
+
+
+@nb.njit(inline="always")
+def _bit_clear(bits, row, a):  # pragma: no cover - compiled
+    bits[row + (a >> 6)] &= ~(np.uint64(1) << np.uint64(a & 63))
+
+
+@nb.njit(inline="always")
+def _next_bit(bits, row, words, a):  # pragma: no cover - compiled
+    """The first token >= a whose bit is set in the bitset of ``words`` words at ``row``; 64 * words if none."""
+    k = a >> 6
+    if k >= words:
+        return words << 6
+    x = bits[row + k] & (np.uint64(0xFFFFFFFFFFFFFFFF) << np.uint64(a & 63))
+    while x == 0:
+        k += 1
+        if k >= words:
+            return words << 6
+        x = bits[row + k]
+    return (k << 6) + int(trailing_zeros(x))
+
+
+@nb.njit(inline="always")
+def _bit_row(m, h, words, bit_heights):  # pragma: no cover - compiled
+    """Where the bitset of layer m's nodes at height h (< bit_heights) starts."""
+    return ((m - 1) * bit_heights + h) * words
 
 
 @nb.njit(cache=True, nogil=True)
@@ -122,6 +161,17 @@ def _global_relabel(cap, flow, sink_res, l, n, lo, hi, height, at_height, queue,
 
 
 @nb.njit(cache=True, nogil=True)
+def _fill_bits(bits, height, l, n, lo, hi, words, bit_heights):  # pragma: no cover - compiled
+    """The height bitsets (``_bit_row``) set from ``height``."""
+    bits[:] = 0
+    for m in range(1, l):
+        for a in range(lo[m], hi[m] + 1):
+            h = height[(m - 1) * n + a]
+            if h < bit_heights:
+                _bit_set(bits, _bit_row(m, h, words, bit_heights), a)
+
+
+@nb.njit(cache=True, nogil=True)
 def _clear(flow, l, lo, hi):  # pragma: no cover - compiled
     for m in range(2, l):
         for a in range(lo[m], hi[m] + 1):
@@ -140,13 +190,14 @@ def _clear_listed(flow, ups, n_ups, l, n, lo, hi):  # pragma: no cover - compile
 
 
 @nb.njit(cache=True, nogil=True)
-def pair_max_flow(cap, support, l, i, j, bound, flow, ints):  # pragma: no cover
+def pair_max_flow(cap, support, l, i, j, bound, flow, ints, bit_heights=_BIT_HEIGHTS):  # pragma: no cover
     """Max flow from (l, i) to (0, j) for l >= 3, stopping early once it reaches ``bound``.
 
     support: (4, L, n) int64 first/last non-zero column of each row, first/last non-zero
     row of each column. flow: (L + 1, n, n) zeros (left zero on return).
     ints: (6, L * n + 2) int64 scratch. Allocates the up-arc lists, ((l - 1) * n, n) int32 (rows
-    written only as flow arrives).
+    written only as flow arrives), and the height bitsets, (l - 1) * bit_heights * ceil(n / 64) uint64
+    (the heights with a bitset: a test sets fewer, so that scans read the heights too).
     """
     n = cap.shape[1]
     lo = ints[0]
@@ -164,6 +215,8 @@ def pair_max_flow(cap, support, l, i, j, bound, flow, ints):  # pragma: no cover
     sink_res = np.zeros(n)
     big = (l - 1) * n + 1  # greater than any residual distance: "cannot reach the sink"
     at_height = np.zeros((l - 1, big + 1), np.int64)  # at_height[m - 1, h]: nodes of layer m at height h
+    words = (n + 63) // 64
+    bits = np.empty((l - 1) * bit_heights * words, np.uint64)  # the same nodes as bitsets (heights < bit_heights)
     for a in range(lo[1], hi[1] + 1):
         sink_res[a] = cap[0, a, j]
     top = (l - 2) * n
@@ -176,6 +229,7 @@ def pair_max_flow(cap, support, l, i, j, bound, flow, ints):  # pragma: no cover
         for a in range(lo[m], hi[m] + 1):
             height[(m - 1) * n + a] = m
         at_height[m - 1, m] = hi[m] - lo[m] + 1
+    _fill_bits(bits, height, l, n, lo, hi, words, bit_heights)
 
     # Stack of active nodes (a node enters when its excess turns positive, so it is there once at most).
     top_of_stack = 0
@@ -221,31 +275,36 @@ def pair_max_flow(cap, support, l, i, j, bound, flow, ints):  # pragma: no cover
                         arc = 1
             else:
                 base = (m - 2) * n
-                remaining = at_height[m - 2, target]  # nodes the scan may still find admissible
-                while arc < n_down:
-                    if remaining == 0:  # every node of the layer below at the target height is behind
-                        arc = n_down
+                last = hi[m - 1]
+                row = _bit_row(m - 1, target, words, bit_heights)
+                b = down_lo + arc
+                while True:  # the nodes of the layer below at the target height, from the current arc on
+                    if target < bit_heights:
+                        b = _next_bit(bits, row, words, b)
+                    else:
+                        while b <= last and height[base + b] != target:
+                            b += 1
+                    if b > last:
+                        b = last + 1
                         break
-                    b = down_lo + arc
-                    if height[base + b] == target:
-                        remaining -= 1
-                        r = cap[m - 1, a, b] - flow[m, a, b]
-                        if r > 0.0:
-                            w = base + b
-                            d = min(x, r)
-                            if flow[m, a, b] == 0.0:
-                                ups[w, n_ups[w]] = a
-                                n_ups[w] += 1
-                            f = cap[m - 1, a, b] if d == r else flow[m, a, b] + d
-                            flow[m, a, b] = f
-                            x -= d
-                            if excess[w] == 0.0:
-                                active[top_of_stack] = w
-                                top_of_stack += 1
-                            excess[w] += d
-                            if x == 0.0:
-                                break
-                    arc += 1
+                    r = cap[m - 1, a, b] - flow[m, a, b]
+                    if r > 0.0:
+                        w = base + b
+                        d = min(x, r)
+                        if flow[m, a, b] == 0.0:
+                            ups[w, n_ups[w]] = a
+                            n_ups[w] += 1
+                        f = cap[m - 1, a, b] if d == r else flow[m, a, b] + d
+                        flow[m, a, b] = f
+                        x -= d
+                        if excess[w] == 0.0:
+                            active[top_of_stack] = w
+                            top_of_stack += 1
+                        excess[w] += d
+                        if x == 0.0:
+                            break
+                    b += 1
+                arc = b - down_lo
             if x > 0.0 and arc >= n_down:
                 k = arc - n_down
                 base = m * n
@@ -297,6 +356,8 @@ def pair_max_flow(cap, support, l, i, j, bound, flow, ints):  # pragma: no cover
                             low = h
                 new = low + 1 if low < big else big
                 at_height[m - 1, hv] -= 1
+                if hv < bit_heights:
+                    _bit_clear(bits, _bit_row(m, hv, words, bit_heights), a)
                 current[v] = 0
                 relabels += 1
                 if not at_height[:, hv].any():
@@ -306,15 +367,20 @@ def pair_max_flow(cap, support, l, i, j, bound, flow, ints):  # pragma: no cover
                             u = (mm - 1) * n + aa
                             if hv < height[u] < big:
                                 at_height[mm - 1, height[u]] -= 1
+                                if height[u] < bit_heights:
+                                    _bit_clear(bits, _bit_row(mm, height[u], words, bit_heights), aa)
                                 height[u] = big
                     new = big
                 height[v] = new
                 if new < big:
                     at_height[m - 1, new] += 1
+                    if new < bit_heights:
+                        _bit_set(bits, _bit_row(m, new, words, bit_heights), a)
         excess[v] = x
         if relabels >= period:
             relabels = 0
             _global_relabel(cap, flow, sink_res, l, n, lo, hi, height, at_height, queue, big)
+            _fill_bits(bits, height, l, n, lo, hi, words, bit_heights)
             for mm in range(1, l):
                 for aa in range(lo[mm], hi[mm] + 1):
                     current[(mm - 1) * n + aa] = 0
@@ -339,13 +405,24 @@ def row_max_flow(cap, support, l, i, upper):  # pragma: no cover - compiled
     return out
 
 
-def support_bounds(cap: np.ndarray) -> np.ndarray:
-    """(4, L, n) int64: first/last non-zero column of every row, first/last non-zero row of every column."""
-    n = cap.shape[-1]
-    nonzero = cap > 0
-    index = np.arange(n)
-    first_col = np.where(nonzero, index, n).min(2)
-    last_col = np.where(nonzero, index, -1).max(2)
-    first_row = np.where(nonzero, index[None, :, None], n).min(1)
-    last_row = np.where(nonzero, index[None, :, None], -1).max(1)
-    return np.stack([first_col, last_col, first_row, last_row]).astype(np.int64)
+@nb.njit(cache=True)
+def support_bounds(cap):  # pragma: no cover - compiled
+    """(4, L, n) int64: first/last non-zero column of every row, first/last non-zero row of every column
+    (n or -1 where there is none). One pass over ``cap`` (L, n, n)."""
+    n_layers, n = cap.shape[0], cap.shape[1]
+    out = np.empty((4, n_layers, n), np.int64)
+    out[0] = n
+    out[1] = -1
+    out[2] = n
+    out[3] = -1
+    for m in range(n_layers):
+        for a in range(n):
+            for b in range(n):
+                if cap[m, a, b] > 0:
+                    if out[0, m, a] == n:
+                        out[0, m, a] = b
+                    out[1, m, a] = b
+                    if out[2, m, b] == n:
+                        out[2, m, b] = a
+                    out[3, m, b] = a
+    return out
