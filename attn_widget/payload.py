@@ -50,22 +50,24 @@ def encode(matrices: torch.Tensor, budget_bytes: int = DEFAULT_BUDGET_BYTES) -> 
     if n_cols > _U16 + 1:
         raise ValueError(f"at most {_U16 + 1} columns fit the u16 indices; got {n_cols}")
     x = matrices.detach().to("cpu", torch.float64).reshape(rows_total, n_cols)
-    if not torch.isfinite(x).all():
+    # Each row's largest absolute value without an |x| copy; NaN and infinities reach it, so one check on it is
+    # enough (a long input's deferred flow is 6 x 512 x 512, mostly zero, re-encoded as each pinned row arrives).
+    row_min = x.amin(dim=1)
+    row_max = torch.maximum(x.amax(dim=1), -row_min).abs()  # abs: +0.0 for a zero row, as |x|.amax gives
+    if not torch.isfinite(row_max).all():
         raise ValueError("cannot encode NaN or infinite values")
-
-    magnitude = x.abs()
-    row_max = magnitude.amax(dim=1)
+    signed = bool((row_min < 0).any())
     scale = row_max.to(torch.float32).to(torch.float64)  # as stored, so decoding uses the same scale
     dense_bytes = rows_total * (4 + 2 * n_cols)
     kept = torch.nonzero(row_max > 0).flatten()
     rows_bytes = len(kept) * (8 + 2 * n_cols)
     if rows_bytes <= budget_bytes and 2 * rows_bytes <= dense_bytes:
-        sections = {"rows": kept.numpy().astype("<u4"), **_dense_rows(x[kept], scale[kept])}
+        sections = {"rows": kept.numpy().astype("<u4"), **_dense_rows(x[kept], scale[kept], signed)}
         return _pack({"layout": "rows", "shape": shape, "k": n_cols}, sections)
     if dense_bytes <= budget_bytes:
-        return _pack({"layout": "dense", "shape": shape, "k": n_cols}, _dense_rows(x, scale))
+        return _pack({"layout": "dense", "shape": shape, "k": n_cols}, _dense_rows(x, scale, signed))
     k = max(1, min(n_cols, (budget_bytes // rows_total - 6) // 4))
-    return _topk(x, magnitude, scale, shape, k)
+    return _topk(x, scale, signed, shape, k)
 
 
 def _quantise(x: torch.Tensor, scale: torch.Tensor, signed: bool) -> np.ndarray:
@@ -76,17 +78,17 @@ def _quantise(x: torch.Tensor, scale: torch.Tensor, signed: bool) -> np.ndarray:
     return torch.round(x / safe * _U16).to(torch.int32).numpy().astype(np.uint16)
 
 
-def _dense_rows(values: torch.Tensor, scale: torch.Tensor) -> dict[str, np.ndarray]:
-    """The ``scale`` and ``values`` sections of whole rows ``(m, C)`` with their scales ``(m,)``."""
-    signed = bool((values < 0).any())
+def _dense_rows(values: torch.Tensor, scale: torch.Tensor, signed: bool) -> dict[str, np.ndarray]:
+    """The ``scale`` and ``values`` sections of whole rows ``(m, C)`` with their scales ``(m,)``; ``signed``:
+    whether any value of the stack is negative (i16 codes, else u16)."""
     return {
         "scale": scale.numpy().astype("<f4"),
         "values": _quantise(values, scale, signed).astype("<i2" if signed else "<u2"),
     }
 
 
-def _topk(x: torch.Tensor, magnitude: torch.Tensor, scale: torch.Tensor, shape: list[int], k: int) -> bytes:
-    signed = bool((x < 0).any())
+def _topk(x: torch.Tensor, scale: torch.Tensor, signed: bool, shape: list[int], k: int) -> bytes:
+    magnitude = x.abs()
     kept, indices = torch.topk(magnitude, k, dim=1)  # strongest first
     values = torch.gather(x, 1, indices)
     total = magnitude.sum(dim=1)

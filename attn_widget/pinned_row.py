@@ -127,7 +127,6 @@ class PinnedRow:
         if not kept and not computing:
             return data, None
         layers = sorted(layer for layer in kept if layer not in done)
-        if layers:
-            data = data.clone()
+        if layers:  # data is the new tensor a deferred method's ``values`` makes each time, so it is written in place
             data[[layer - 1 for layer in layers], index] = torch.stack([kept[layer] for layer in layers]).to(data.dtype)
         return data, {"index": index, "layers": layers, "computing": computing}

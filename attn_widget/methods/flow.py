@@ -93,10 +93,11 @@ class FlowSolver:
         self.n_layers, self.n = self.cap.shape[0], self.cap.shape[1]
 
     @functools.cached_property
-    def cap_t(self) -> np.ndarray:
-        """``(L, n, n)`` the capacities transposed (each layer's columns as rows), made on first use: a pinned row
-        reads the graph turned round (``flow_row.reversed_stack``), once per layer of one solver."""
-        return np.ascontiguousarray(self.cap.transpose(0, 2, 1))
+    def turned(self) -> np.ndarray:
+        """``(L, n, n)`` every layer transposed (its columns as rows), the last layer first: ``turned[k] =
+        cap[L - 1 - k].T``, so the graph of layers 0..l turned round is the slice ``turned[L - l:]``, no copy
+        (``flow_row.reversed_stack``, which a pinned row reads once per layer). Made on first use."""
+        return np.ascontiguousarray(self.cap[::-1].transpose(0, 2, 1))
 
     def compute(self, layers: list[int], *, normalize: bool = True, progress: Progress | None = None) -> torch.Tensor:
         """``(len(layers), n, n)`` flows for the given 1-based layers."""

@@ -35,10 +35,7 @@ def reversed_stack(solver: FlowSolver, layer: int) -> tuple[np.ndarray, np.ndarr
     the solver's with rows and columns swapped (first/last column of a row <-> first/last row of a column).
     Max flow from (layer, j) to (0, i) there is F[i, j] of the original."""
     layers = slice(layer - 1, None, -1)  # layer - 1 down to 0
-    return (
-        np.ascontiguousarray(solver.cap_t[layers]),
-        np.ascontiguousarray(solver.support[[2, 3, 0, 1]][:, layers]),
-    )
+    return solver.turned[solver.n_layers - layer :], np.ascontiguousarray(solver.support[[2, 3, 0, 1]][:, layers])
 
 
 def row_flows(

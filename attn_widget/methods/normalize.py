@@ -10,9 +10,18 @@ def row_normalize(m: torch.Tensor) -> torch.Tensor:
 
     m: ``(..., n, n)``. Returns a tensor of the same shape and dtype.
     """
+    return m / _safe_row_sums(m)
+
+
+def row_normalize_(m: torch.Tensor) -> torch.Tensor:
+    """``row_normalize`` in place (``m`` floating point); returns ``m``."""
+    return m.div_(_safe_row_sums(m))
+
+
+def _safe_row_sums(m: torch.Tensor) -> torch.Tensor:
+    """``(..., n, 1)`` row sums, 1 where a row sums to zero (so it stays zero)."""
     sums = m.sum(dim=-1, keepdim=True)
-    safe = torch.where(sums == 0, torch.ones_like(sums), sums)
-    return m / safe
+    return torch.where(sums == 0, torch.ones_like(sums), sums)
 
 
 def zero_rows(m: torch.Tensor) -> torch.Tensor:

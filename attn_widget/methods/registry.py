@@ -134,7 +134,8 @@ class MatrixMethod:
         return analysis.capture.n_tokens > FLOW_UPFRONT_MAX_TOKENS
 
     def values(self, analysis, settings: ViewSettings) -> tuple[torch.Tensor, list[int]]:
-        """The data to show and the layer numbers it holds; a deferred method's missing layers are zero."""
+        """The data to show and the layer numbers it holds; a deferred method's missing layers are zero, in a new
+        tensor each call (the widget writes a pinned token's row into it)."""
         if not self.deferred(analysis):
             return self.compute(analysis, settings), list(range(1, analysis.n_layers + 1))
         assert self.done is not None and self.layers is not None  # deferred() says layers; register_flow pairs them
