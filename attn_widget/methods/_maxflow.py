@@ -21,8 +21,8 @@ at 512 tokens):
 - Each layer keeps its nodes at each height as a bitset (heights below ``_BIT_HEIGHTS``; the
   rare higher ones are found by reading the heights), so a scan down visits only the nodes at
   the target height, in token order, a machine word of 64 tokens at a time: 96% of the arcs a
-  dense scan read led to another height (after layer 4: 14k of 323k per sink; 1.1-1.6x on a
-  pinned row at 512 tokens, benchmarks/RESULTS.md). Each layer also counts its nodes at each
+  dense scan read led to another height (after layer 4 at 512 tokens: 14k of 323k per sink;
+  push-relabel 1.1-1.7x faster, benchmarks/RESULTS.md). Each layer also counts its nodes at each
   height, and a relabel reads its bound down from the counts (the lowest height above the
   target that the layer below holds) instead of reading the arcs again; the up arcs it takes
   from the scan and the list. The bound may be below the exact one, which keeps the labelling
@@ -42,7 +42,7 @@ from __future__ import annotations
 
 import numba as nb
 import numpy as np
-from numba.cpython.unsafe.numbers import trailing_zeros
+from numba.cpython.unsafe.numbers import trailing_zeros  # LLVM's cttz: numba has no public count of trailing zeros
 
 # Heights with a bitset of their nodes per layer. Heights stay low: on MiniLM at 512 tokens a bitset for
 # every height was no faster than for the first 8 (benchmarks/RESULTS.md).
@@ -71,7 +71,7 @@ def _next_bit(bits, row, words, a):  # pragma: no cover - compiled
         if k >= words:
             return words << 6
         x = bits[row + k]
-    return (k << 6) + int(trailing_zeros(x))
+    return (k << 6) + int(trailing_zeros(x))  # type: ignore[call-arg]  # an intrinsic: numba passes its context
 
 
 @nb.njit(inline="always")
