@@ -24,15 +24,19 @@ def solver(att: torch.Tensor) -> FlowSolver:
     return FlowSolver(methods.residual_augment(att))
 
 
+def networkx_graph(cap: np.ndarray, layer: int) -> nx.DiGraph:
+    """The graph of layers 0..layer: an edge (m, a) -> (m - 1, b) for each non-zero ``cap[m - 1, a, b]``."""
+    graph = nx.DiGraph()
+    for m in range(1, layer + 1):
+        for a, b in zip(*np.nonzero(cap[m - 1]), strict=True):
+            graph.add_edge((m, int(a)), (m - 1, int(b)), capacity=float(cap[m - 1, a, b]))
+    return graph
+
+
 def networkx_row(cap: np.ndarray, layer: int, i: int) -> np.ndarray:
     """Max flows from (layer, i) to every (0, j), one networkx call each, on capacities ``(L, n, n)``."""
-    graph = nx.DiGraph()
+    graph = networkx_graph(cap, layer)
     n = cap.shape[1]
-    for m in range(1, layer + 1):
-        for a in range(n):
-            for b in range(n):
-                if cap[m - 1, a, b] > 0:
-                    graph.add_edge((m, a), (m - 1, b), capacity=float(cap[m - 1, a, b]))
     return np.array(
         [nx.maximum_flow_value(graph, (layer, i), (0, j)) if graph.has_node((0, j)) else 0.0 for j in range(n)]
     )
@@ -168,10 +172,7 @@ def test_push_relabel_height_bitsets_span_several_words():
     n = 80
     flows = solver(random_attention(4, n, seed=22) ** 3)
     scratch = np.zeros((5, n, n)), np.zeros((6, 4 * n + 2), np.int64)
-    graph = nx.DiGraph()
-    for m in range(1, 5):
-        for a, b in zip(*np.nonzero(flows.cap[m - 1]), strict=True):
-            graph.add_edge((m, a), (m - 1, b), capacity=float(flows.cap[m - 1, a, b]))
+    graph = networkx_graph(flows.cap, 4)
     for layer in (3, 4):
         for i in range(0, n, 9):
             bitsets = [pair_max_flow(flows.cap, flows.support, layer, i, j, np.inf, *scratch) for j in range(n)]

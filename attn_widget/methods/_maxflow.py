@@ -50,13 +50,17 @@ _BIT_HEIGHTS = 64
 
 
 @nb.njit(inline="always")
-def _bit_set(bits, row, a):  # pragma: no cover - compiled
-    bits[row + (a >> 6)] |= np.uint64(1) << np.uint64(a & 63)
+def _bit_set(bits, m, h, a, words, bit_heights):  # pragma: no cover - compiled
+    """Node (m, a) is at height h (nothing to mark when h has no bitset)."""
+    if h < bit_heights:
+        bits[_bit_row(m, h, words, bit_heights) + (a >> 6)] |= np.uint64(1) << np.uint64(a & 63)
 
 
 @nb.njit(inline="always")
-def _bit_clear(bits, row, a):  # pragma: no cover - compiled
-    bits[row + (a >> 6)] &= ~(np.uint64(1) << np.uint64(a & 63))
+def _bit_clear(bits, m, h, a, words, bit_heights):  # pragma: no cover - compiled
+    """Node (m, a) is no longer at height h."""
+    if h < bit_heights:
+        bits[_bit_row(m, h, words, bit_heights) + (a >> 6)] &= ~(np.uint64(1) << np.uint64(a & 63))
 
 
 @nb.njit(inline="always")
@@ -166,9 +170,7 @@ def _fill_bits(bits, height, l, n, lo, hi, words, bit_heights):  # pragma: no co
     bits[:] = 0
     for m in range(1, l):
         for a in range(lo[m], hi[m] + 1):
-            h = height[(m - 1) * n + a]
-            if h < bit_heights:
-                _bit_set(bits, _bit_row(m, h, words, bit_heights), a)
+            _bit_set(bits, m, height[(m - 1) * n + a], a, words, bit_heights)
 
 
 @nb.njit(cache=True, nogil=True)
@@ -356,8 +358,7 @@ def pair_max_flow(cap, support, l, i, j, bound, flow, ints, bit_heights=_BIT_HEI
                             low = h
                 new = low + 1 if low < big else big
                 at_height[m - 1, hv] -= 1
-                if hv < bit_heights:
-                    _bit_clear(bits, _bit_row(m, hv, words, bit_heights), a)
+                _bit_clear(bits, m, hv, a, words, bit_heights)
                 current[v] = 0
                 relabels += 1
                 if not at_height[:, hv].any():
@@ -367,15 +368,13 @@ def pair_max_flow(cap, support, l, i, j, bound, flow, ints, bit_heights=_BIT_HEI
                             u = (mm - 1) * n + aa
                             if hv < height[u] < big:
                                 at_height[mm - 1, height[u]] -= 1
-                                if height[u] < bit_heights:
-                                    _bit_clear(bits, _bit_row(mm, height[u], words, bit_heights), aa)
+                                _bit_clear(bits, mm, height[u], aa, words, bit_heights)
                                 height[u] = big
                     new = big
                 height[v] = new
                 if new < big:
                     at_height[m - 1, new] += 1
-                    if new < bit_heights:
-                        _bit_set(bits, _bit_row(m, new, words, bit_heights), a)
+                    _bit_set(bits, m, new, a, words, bit_heights)
         excess[v] = x
         if relabels >= period:
             relabels = 0
