@@ -12,7 +12,7 @@ from test_methods_graph import random_attention
 from tiny_models import tiny_model
 
 from attn_widget import analyze, methods
-from attn_widget.methods import _maxflow_row
+from attn_widget.methods import _maxflow, _maxflow_row
 from attn_widget.methods._maxflow import pair_max_flow, support_bounds
 from attn_widget.methods.flow import FlowSolver
 from attn_widget.methods.flow_row import reversed_stack, row_flows, upper_bounds
@@ -182,6 +182,18 @@ def test_push_relabel_height_bitsets_span_several_words():
                 for j in (3, 66):
                     expected = nx.maximum_flow_value(graph, (layer, i), (0, j))
                     assert abs(bitsets[j] - expected) < 1e-12, (layer, i, j)
+
+
+@pytest.mark.parametrize("lowest_bit", ["_lowest_bit_cttz", "_lowest_bit_portable"])
+def test_the_lowest_set_bit_of_a_word_is_found_by_both_ways(lowest_bit):
+    """The bitsets find a node by its word's lowest set bit: LLVM's cttz where numba has it, else De Bruijn's
+    multiply-and-look-up. Both against Python's integers, on every single bit and on random words."""
+    if lowest_bit == "_lowest_bit_cttz" and _maxflow._cttz is None:
+        pytest.skip("this numba has no cttz where it used to be; the kernels use De Bruijn's way")
+    found = getattr(_maxflow, lowest_bit)  # compiled on the first call
+    rng = np.random.default_rng(5)
+    words = [1 << i for i in range(64)] + [int(w) | 1 << 63 - i % 64 for i, w in enumerate(rng.integers(0, 2**63, 500))]
+    assert [found(np.uint64(w)) for w in words] == [(w & -w).bit_length() - 1 for w in words]
 
 
 def test_support_bounds_are_the_first_and_last_non_zero_entries():

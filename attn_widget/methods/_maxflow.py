@@ -42,7 +42,11 @@ from __future__ import annotations
 
 import numba as nb
 import numpy as np
-from numba.cpython.unsafe.numbers import trailing_zeros  # LLVM's cttz: numba has no public count of trailing zeros
+
+try:  # LLVM's cttz; numba has no public count of trailing zeros, so a newer numba may move this one
+    from numba.cpython.unsafe.numbers import trailing_zeros as _cttz
+except ImportError:  # pragma: no cover - the numba in use has it
+    _cttz = None  # type: ignore[assignment]
 
 # Heights with a bitset of their nodes per layer. Heights stay low: on MiniLM at 512 tokens a bitset for
 # every height was no faster than for the first 8 (benchmarks/RESULTS.md).
@@ -63,6 +67,27 @@ def _bit_clear(bits, m, h, a, words, bit_heights):  # pragma: no cover - compile
         bits[_bit_row(m, h, words, bit_heights) + (a >> 6)] &= ~(np.uint64(1) << np.uint64(a & 63))
 
 
+# De Bruijn's multiply-and-look-up: the index of the lowest set bit of a non-zero word, portably.
+_DE_BRUIJN = 0x03F79D71B4CB0A89
+# Bit i's product has a distinct top 6 bits (a permutation of 0..63); the index inverts it.
+_DE_BRUIJN_INDEX = np.argsort([((1 << i) * _DE_BRUIJN) % (1 << 64) >> 58 for i in range(64)])
+
+
+@nb.njit(inline="always")
+def _lowest_bit_portable(x):  # pragma: no cover - compiled
+    """The index of x's lowest set bit (x a non-zero uint64): ``x & -x`` times De Bruijn's word, top 6 bits."""
+    return _DE_BRUIJN_INDEX[((x & (~x + np.uint64(1))) * np.uint64(_DE_BRUIJN)) >> np.uint64(58)]
+
+
+@nb.njit(inline="always")
+def _lowest_bit_cttz(x):  # pragma: no cover - compiled
+    """The index of x's lowest set bit (x a non-zero uint64), by LLVM's cttz."""
+    return int(_cttz(x))  # type: ignore[call-arg]  # an intrinsic: numba passes its context
+
+
+_lowest_bit = _lowest_bit_portable if _cttz is None else _lowest_bit_cttz
+
+
 @nb.njit(inline="always")
 def _next_bit(bits, row, words, a):  # pragma: no cover - compiled
     """The first token >= a whose bit is set in the bitset of ``words`` words at ``row``; 64 * words if none."""
@@ -75,7 +100,7 @@ def _next_bit(bits, row, words, a):  # pragma: no cover - compiled
         if k >= words:
             return words << 6
         x = bits[row + k]
-    return (k << 6) + int(trailing_zeros(x))  # type: ignore[call-arg]  # an intrinsic: numba passes its context
+    return (k << 6) + _lowest_bit(x)
 
 
 @nb.njit(inline="always")
