@@ -848,10 +848,10 @@ function renderTitles(left, right, titles) {
   right.textContent = titles[1];
   left.style.height = right.style.height = `${HEADER_HEIGHT}px`;
 }
-function renderTooltip(tooltip, { node, tokens, edges, touching, columnTitle, coverage, rowNote = null, scoreNote = null, pinned = false, integer = false, lang = "en" }) {
+function renderTooltip(tooltip, { node, tokens, edges, touching, columnTitle, coverage, rowNote = null, scoreNote = null, pinned = false, integer = false, lang = "en", compare = null }) {
   const doc = tooltip.ownerDocument;
   tooltip.replaceChildren();
-  const title = element(doc, "div", "attnw-tooltip-title", pinned ? tr(lang, "Pinned \xB7 ") : "");
+  const title = element(doc, "div", "attnw-tooltip-title", `${compare?.title ?? ""}${pinned ? tr(lang, "Pinned \xB7 ") : ""}`);
   const says = tr(lang, node.side === "target" ? "{column} draws on:" : "{column} feeds:", { column: columnTitle });
   title.append(...quotedToken(doc, tokens[node.index], node.index), ` \xB7 ${says}`);
   tooltip.append(title);
@@ -863,6 +863,8 @@ function renderTooltip(tooltip, { node, tokens, edges, touching, columnTitle, co
     const token = element(doc, "td", "attnw-tooltip-token");
     token.append(...quotedToken(doc, tokens[other], other));
     row.append(token, element(doc, "td", "attnw-tooltip-value", formatValue(edges.weight[e], integer)));
+    const second = compare?.second?.get(other);
+    if (compare?.second) row.append(element(doc, "td", "attnw-tooltip-value attnw-tooltip-compare", second === void 0 ? "\u2013" : compare.format(second)));
     list.append(row);
   }
   tooltip.append(list);
@@ -889,7 +891,7 @@ function formatValue(value, integer = false) {
   if (abs >= 1e-3) return value.toFixed(4);
   return value.toExponential(2);
 }
-function renderLegend(legend, { table, signed, max, meanCoverage, minCoverage, edgeCount, drawnShare = 1, rowLabel = "", rowMean = null, integer = false, lang = "en" }) {
+function renderLegend(legend, { table, signed, max, meanCoverage, minCoverage, edgeCount, drawnShare = 1, rowLabel = "", rowMean = null, integer = false, lang = "en", compare = null }) {
   const doc = legend.ownerDocument;
   legend.replaceChildren();
   const stops2 = table.filter((_, i) => i % 32 === 0 || i === table.length - 1);
@@ -898,15 +900,16 @@ function renderLegend(legend, { table, signed, max, meanCoverage, minCoverage, e
   legend.append(
     element(doc, "span", "attnw-legend-label", signed ? formatValue(-max, integer) : "0"),
     bar,
-    element(doc, "span", "attnw-legend-label", formatValue(max, integer))
+    element(doc, "span", "attnw-legend-label", `${compare?.plusHigh ? "+" : ""}${formatValue(max, integer)}`)
   );
   const share = meanCoverage * drawnShare;
   const percent2 = (x) => (x * 100).toFixed(1);
   const coverageText = minCoverage >= 0.9995 && drawnShare >= 0.9995 ? tr(lang, "{n} edges, all of the attention drawn", { n: edgeCount }) : tr(lang, "{n} edges carrying {share}% of the attention", { n: edgeCount, share: percent2(share) }) + (minCoverage < 0.9995 ? tr(lang, " (the data keeps {mean}% per row on average, least {least}%)", { mean: percent2(meanCoverage), least: percent2(minCoverage) }) : "");
-  legend.append(element(doc, "span", "attnw-legend-coverage", coverageText));
+  legend.append(element(doc, "span", "attnw-legend-coverage", compare?.coverage ?? `${compare?.coveragePrefix ?? ""}${coverageText}`));
   if (rowLabel && rowMean !== null) {
     legend.append(element(doc, "span", "attnw-legend-coverage", tr(lang, "{label}: {value} per row on average", { label: rowLabel, value: formatValue(rowMean) })));
   }
+  for (const note of compare?.notes ?? []) legend.append(element(doc, "span", "attnw-legend-coverage attnw-legend-compare", note));
   legend.dataset.max = String(max);
   legend.dataset.mid = colorAt(table, 0.5, false);
   legend.dataset.share = String(share);
@@ -3283,13 +3286,12 @@ function createComparePane(doc, model, plot, lang) {
     row,
     otherPlot,
     /**
-     * Show a comparison (frames from compare.js) or none (null). After the view painted the
-     * main pane: the legend and caption get the comparison's words.
+     * Show a comparison's second pane and headings (frames from compare.js) or none (null); what it adds
+     * to the view's legend, caption and value list is ``compareExtras``, which the view paints with them.
      * @param {import("./compare.js").CompareFrames | null} frames
      * @param {boolean} dark
-     * @param {{ legend: HTMLElement, caption: HTMLElement, tooltip: HTMLElement }} parts
      */
-    paint(frames, dark, { legend, caption, tooltip }) {
+    paint(frames, dark) {
       mainPane.classList.toggle("attnw-pane-side", frames?.mode === "side");
       if (!frames) {
         mainHeading.hidden = otherPane.hidden = true;
@@ -3303,8 +3305,6 @@ function createComparePane(doc, model, plot, lang) {
       const b = frames.other.label;
       mainHeading.hidden = false;
       mainHeadingText = mainHeading.textContent = frames.mode === "side" ? a : words.difference(a, b);
-      const integer = Boolean(state.method.integer && frames.other.integer);
-      const f = (v) => formatValue(v, integer);
       const second = frames.second;
       const otherShown = frames.mode === "side" || !second.available;
       otherPane.hidden = !otherShown;
@@ -3321,22 +3321,6 @@ function createComparePane(doc, model, plot, lang) {
         canvas.setAttribute("aria-label", words.paneLabel(b, second.edges.count, state.tokens.length));
         shown = frames.mode === "side" ? { scene, titles: columnTitles(otherSt), heading: b, titleAtEdge: titleAtEdge(otherSt) } : null;
       } else shown = null;
-      const note = frames.mode === "side" ? words.sharedScale(a, frames.maxMain, b, frames.maxOther, f) : words.differenceScale(a, b);
-      legend.append(element(doc, "span", "attnw-legend-coverage attnw-legend-compare", note));
-      if (frames.mode === "side") {
-        legend.querySelector(".attnw-legend-coverage")?.prepend(`${a}: `);
-        if (otherShown) legend.append(element(doc, "span", "attnw-legend-coverage attnw-legend-compare", words.paneEdges(b, second.edges.count)));
-      } else {
-        const coverage = legend.querySelector(".attnw-legend-coverage");
-        if (coverage) coverage.textContent = words.differenceEdges(frames.main.edges.count);
-        const high = legend.querySelectorAll(".attnw-legend-label")[1];
-        if (high && frames.main.edges.max > 0) high.textContent = `+${high.textContent}`;
-      }
-      legend.dataset.compare = frames.mode;
-      if (frames.mode === "difference" && !second.available) legend.hidden = true;
-      if (!tooltip.hidden) listBoth(tooltip, frames, f);
-      const named = frames.mode === "side" ? words.besides(a, b) : words.difference(a, b);
-      caption.textContent = `${named}${(caption.textContent ?? "").slice(a.length)}`;
     },
     /** What a downloaded picture's legend is named: both methods on one scale, or their difference ("": one method). */
     legendLabel() {
@@ -3369,25 +3353,31 @@ function createComparePane(doc, model, plot, lang) {
     }
   };
 }
-function listBoth(tooltip, frames, f) {
-  const words = compareWords(frames.main.state.lang);
-  const a = frames.main.state.method.label;
+function compareExtras(frames) {
+  const { state, focus, edges } = frames.main;
+  const words = compareWords(state.lang);
+  const a = state.method.label;
   const b = frames.other.label;
-  tooltip.querySelector(".attnw-tooltip-title")?.prepend(frames.mode === "side" ? words.bothColumns(a, b) : `${words.difference(a, b)}: `);
-  const node = frames.main.focus;
-  if (frames.mode !== "side" || !node) return;
-  const { edges } = frames.second;
-  const ends = node.side === "target" ? edges.source : edges.target;
-  const values = new Map(edgesOfNode(edges, node).map((e) => [ends[e], edges.weight[e]]));
-  const doc = tooltip.ownerDocument;
-  for (
-    const row of
-    /** @type {NodeListOf<HTMLElement>} */
-    tooltip.querySelectorAll(".attnw-tooltip-list tr")
-  ) {
-    const value = values.get(Number(row.dataset.index));
-    row.append(element(doc, "td", "attnw-tooltip-value attnw-tooltip-compare", value === void 0 ? "\u2013" : f(value)));
+  const integer = Boolean(state.method.integer && frames.other.integer);
+  const f = (v) => formatValue(v, integer);
+  if (frames.mode !== "side") {
+    return {
+      name: words.difference(a, b),
+      legend: { coverage: words.differenceEdges(edges.count), notes: [words.differenceScale(a, b)], plusHigh: edges.max > 0, hidden: !frames.second.available },
+      list: { title: `${words.difference(a, b)}: `, second: null, format: f }
+    };
   }
+  const second = frames.second.edges;
+  const values = /* @__PURE__ */ new Map();
+  if (focus) {
+    const ends = focus.side === "target" ? second.source : second.target;
+    for (const e of edgesOfNode(second, focus)) values.set(ends[e], second.weight[e]);
+  }
+  return {
+    name: words.besides(a, b),
+    legend: { coveragePrefix: `${a}: `, notes: [words.sharedScale(a, frames.maxMain, b, frames.maxOther, f), words.paneEdges(b, second.count)] },
+    list: { title: words.bothColumns(a, b), second: values, format: f }
+  };
 }
 function createCompareControls(doc, model, lang) {
   const words = compareWords(lang);
@@ -3870,8 +3860,9 @@ function createView(doc, model, lang) {
     body.classList.toggle("attnw-body-stacked", dock.image && !dock.beside);
     tooltip.dataset.dock = dock.beside ? "side" : "below";
   };
-  const paintLayer = (frame) => {
+  const paintLayer = (frame, compared = null) => {
     const { state, available, env, slice, edges, layout, pinned, focus } = frame;
+    const extras = compared && compareExtras(compared);
     dark = isDark();
     controls.update(state);
     compareControls.update(state);
@@ -3898,9 +3889,9 @@ function createView(doc, model, lang) {
     const partial = hasPinnedRow(state) ? ` \xB7 ${say("only the pinned token's row is computed for this layer")}` : "";
     const note = (state.method.note ? ` \xB7 ${state.method.note}` : "") + dots + partial + windowNote(layout, lang);
     navigation.paintLayer(frame, scene, dark);
-    caption.textContent = `${state.method.label} \xB7 ${layerPhrase(state)} \xB7 ${headLabel(state)} \xB7 ${modelKind(state)}${note}`;
+    caption.textContent = `${extras?.name ?? state.method.label} \xB7 ${layerPhrase(state)} \xB7 ${headLabel(state)} \xB7 ${modelKind(state)}${note}`;
     caption.title = state.method.description;
-    legend.hidden = !available;
+    legend.hidden = !available || Boolean(extras?.legend.hidden);
     renderLegend(legend, {
       table: scene.table,
       signed: scene.signed,
@@ -3912,7 +3903,8 @@ function createView(doc, model, lang) {
       rowLabel: state.method.row_label,
       rowMean: frame.rows ? frame.rows.reduce((a, b) => a + b, 0) / frame.rows.length : null,
       integer: state.method.integer,
-      lang
+      lang,
+      compare: extras?.legend
     });
     tooltip.hidden = !(focus && env);
     if (focus && env) {
@@ -3927,7 +3919,8 @@ function createView(doc, model, lang) {
         scoreNote: scores ? [say("token score"), scores[focus.index]] : null,
         pinned: pinned !== null && focus.side === pinned.side && focus.index === pinned.index,
         integer: state.method.integer,
-        lang
+        lang,
+        compare: extras?.list
       });
     }
     return scene;
@@ -4031,7 +4024,7 @@ function createView(doc, model, lang) {
       ...compare.picture()
     };
   };
-  const paintCompare = (frames) => compare.paint(frames, dark, { legend, caption, tooltip });
+  const paintCompare = (frames) => compare.paint(frames, dark);
   return { root, plot, canvas, heads, image, navigation, comparePlot: compare.otherPlot, savePng, saveSvg, paintLayer, paintModel, paintHeads, paintCompare, placeDock, drawAhead, showProblem, paintComing: () => (edgeLayer.paintComing(), compare.paintComing()), setOnScreen: (on) => (edgeLayer.setOnScreen(on), compare.setOnScreen(on)), drawAheadCompare: (frames) => compare.drawAhead(frames, dark), pictureOf, destroy: () => (controls.destroy(), compareControls.destroy(), compare.destroy(), pending.destroy(), edgeLayer.destroy()) };
 }
 
@@ -4089,7 +4082,7 @@ function renderView(model, el) {
         } else if (other) {
           compared = compareFrames(state, other, width, envelopeOf, hovered);
           frame = compared.main;
-          scene = view.paintLayer(frame);
+          scene = view.paintLayer(frame, compared);
           view.paintCompare(compared);
           view.image.paint(imageScene(state, frame, envelopeOf, panel));
         } else {

@@ -1,6 +1,6 @@
 // The DOM of a comparison (compare.js): a heading over each pane, the second pane (its own edge
 // and overlay canvases, token labels, titles and pending panel), the "Compare with" and
-// "Compare as" controls, and what the legend and caption add. Token text reaches the page
+// "Compare as" controls, and what the legend, caption and value list add. Token text reaches the page
 // through textContent only.
 
 import { comparable, comparedMethod, compareWords } from "./compare.js";
@@ -22,6 +22,13 @@ import { LABEL_GAP } from "./layout.js";
  * @property {[string, string]} titles
  * @property {string} heading
  * @property {boolean} titleAtEdge  the right title ends at the pane's right edge (long titles)
+ */
+
+/**
+ * @typedef {object} CompareExtras  what a comparison adds to the view's words (compareExtras)
+ * @property {string} name  the caption's name of the picture, in place of the method's
+ * @property {import("./overlay.js").LegendCompare} legend
+ * @property {import("./overlay.js").ListCompare} list
  */
 
 
@@ -98,13 +105,12 @@ export function createComparePane(doc, model, plot, lang) {
     row,
     otherPlot,
     /**
-     * Show a comparison (frames from compare.js) or none (null). After the view painted the
-     * main pane: the legend and caption get the comparison's words.
+     * Show a comparison's second pane and headings (frames from compare.js) or none (null); what it adds
+     * to the view's legend, caption and value list is ``compareExtras``, which the view paints with them.
      * @param {import("./compare.js").CompareFrames | null} frames
      * @param {boolean} dark
-     * @param {{ legend: HTMLElement, caption: HTMLElement, tooltip: HTMLElement }} parts
      */
-    paint(frames, dark, { legend, caption, tooltip }) {
+    paint(frames, dark) {
       mainPane.classList.toggle("attnw-pane-side", frames?.mode === "side");
       if (!frames) {
         mainHeading.hidden = otherPane.hidden = true;
@@ -118,9 +124,6 @@ export function createComparePane(doc, model, plot, lang) {
       const b = frames.other.label;
       mainHeading.hidden = false;
       mainHeadingText = mainHeading.textContent = frames.mode === "side" ? a : words.difference(a, b);
-      const integer = Boolean(state.method.integer && frames.other.integer);
-      /** @param {number} v */
-      const f = (v) => formatValue(v, integer);
       const second = frames.second;
       // Difference: the second pane shows only the compared method's pending state, when it has one.
       const otherShown = frames.mode === "side" || !second.available;
@@ -138,23 +141,6 @@ export function createComparePane(doc, model, plot, lang) {
         canvas.setAttribute("aria-label", words.paneLabel(b, second.edges.count, state.tokens.length));
         shown = frames.mode === "side" ? { scene, titles: columnTitles(otherSt), heading: b, titleAtEdge: titleAtEdge(otherSt) } : null;
       } else shown = null;
-      const note = frames.mode === "side" ? words.sharedScale(a, frames.maxMain, b, frames.maxOther, f) : words.differenceScale(a, b);
-      legend.append(element(doc, "span", "attnw-legend-coverage attnw-legend-compare", note));
-      if (frames.mode === "side") {
-        // The view's coverage line is the first pane's: name it, and give the second pane's count.
-        legend.querySelector(".attnw-legend-coverage")?.prepend(`${a}: `);
-        if (otherShown) legend.append(element(doc, "span", "attnw-legend-coverage attnw-legend-compare", words.paneEdges(b, second.edges.count)));
-      } else {
-        const coverage = legend.querySelector(".attnw-legend-coverage");
-        if (coverage) coverage.textContent = words.differenceEdges(frames.main.edges.count);
-        const high = legend.querySelectorAll(".attnw-legend-label")[1];
-        if (high && frames.main.edges.max > 0) high.textContent = `+${high.textContent}`;
-      }
-      legend.dataset.compare = frames.mode;
-      if (frames.mode === "difference" && !second.available) legend.hidden = true; // no difference yet
-      if (!tooltip.hidden) listBoth(tooltip, frames, f);
-      const named = frames.mode === "side" ? words.besides(a, b) : words.difference(a, b);
-      caption.textContent = `${named}${(caption.textContent ?? "").slice(a.length)}`; // the view's caption starts with the method's name
     },
     /** What a downloaded picture's legend is named: both methods on one scale, or their difference ("": one method). */
     legendLabel() {
@@ -189,26 +175,39 @@ export function createComparePane(doc, model, plot, lang) {
 }
 
 /**
- * The focused token's value list names whose values it lists; side by side, each row gets the
- * second method's value of the same edge beside the first's ("–": not drawn there).
- * @param {HTMLElement} tooltip @param {import("./compare.js").CompareFrames} frames @param {(v: number) => string} f
+ * What a comparison adds to the view's caption, legend and value list: side by side, both methods' names,
+ * their shared scale and each pane's edge count, and in the value list the second method's value of each
+ * edge beside the first's; as a difference, its name, scale and edge count.
+ * @param {import("./compare.js").CompareFrames} frames
+ * @returns {CompareExtras}
  */
-function listBoth(tooltip, frames, f) {
-  const words = compareWords(frames.main.state.lang);
-  const a = frames.main.state.method.label;
+export function compareExtras(frames) {
+  const { state, focus, edges } = frames.main;
+  const words = compareWords(state.lang);
+  const a = state.method.label;
   const b = frames.other.label;
-  tooltip.querySelector(".attnw-tooltip-title")?.prepend(frames.mode === "side" ? words.bothColumns(a, b) : `${words.difference(a, b)}: `);
-  const node = frames.main.focus;
-  if (frames.mode !== "side" || !node) return;
-  const { edges } = frames.second;
-  const ends = node.side === "target" ? edges.source : edges.target;
-  /** @type {Map<number, number>} */
-  const values = new Map(edgesOfNode(edges, node).map((e) => [ends[e], edges.weight[e]]));
-  const doc = tooltip.ownerDocument;
-  for (const row of /** @type {NodeListOf<HTMLElement>} */ (tooltip.querySelectorAll(".attnw-tooltip-list tr"))) {
-    const value = values.get(Number(row.dataset.index));
-    row.append(element(doc, "td", "attnw-tooltip-value attnw-tooltip-compare", value === undefined ? "–" : f(value)));
+  const integer = Boolean(state.method.integer && frames.other.integer);
+  /** @param {number} v */
+  const f = (v) => formatValue(v, integer);
+  if (frames.mode !== "side") {
+    return {
+      name: words.difference(a, b),
+      legend: { coverage: words.differenceEdges(edges.count), notes: [words.differenceScale(a, b)], plusHigh: edges.max > 0, hidden: !frames.second.available },
+      list: { title: `${words.difference(a, b)}: `, second: null, format: f },
+    };
   }
+  const second = frames.second.edges;
+  /** @type {Map<number, number>} */
+  const values = new Map();
+  if (focus) {
+    const ends = focus.side === "target" ? second.source : second.target;
+    for (const e of edgesOfNode(second, focus)) values.set(ends[e], second.weight[e]);
+  }
+  return {
+    name: words.besides(a, b),
+    legend: { coveragePrefix: `${a}: `, notes: [words.sharedScale(a, frames.maxMain, b, frames.maxOther, f), words.paneEdges(b, second.count)] },
+    list: { title: words.bothColumns(a, b), second: values, format: f },
+  };
 }
 
 /**

@@ -153,14 +153,15 @@ export function renderTitles(left, right, titles) {
  * @param {boolean} [args.pinned]  the token is pinned (click or Enter again to unpin)
  * @param {boolean} [args.integer]  the weights are whole numbers (path counts)
  * @param {string} [args.lang]  the language of the words (i18n.js)
+ * @param {ListCompare | null} [args.compare]  what a comparison adds (compare_pane.js)
  */
 export function renderTooltip(
   tooltip,
-  { node, tokens, edges, touching, columnTitle, coverage, rowNote = null, scoreNote = null, pinned = false, integer = false, lang = "en" },
+  { node, tokens, edges, touching, columnTitle, coverage, rowNote = null, scoreNote = null, pinned = false, integer = false, lang = "en", compare = null },
 ) {
   const doc = tooltip.ownerDocument;
   tooltip.replaceChildren();
-  const title = element(doc, "div", "attnw-tooltip-title", pinned ? tr(lang, "Pinned · ") : "");
+  const title = element(doc, "div", "attnw-tooltip-title", `${compare?.title ?? ""}${pinned ? tr(lang, "Pinned · ") : ""}`);
   const says = tr(lang, node.side === "target" ? "{column} draws on:" : "{column} feeds:", { column: columnTitle });
   title.append(...quotedToken(doc, tokens[node.index], node.index), ` · ${says}`);
   tooltip.append(title);
@@ -168,10 +169,12 @@ export function renderTooltip(
   for (const e of touching.slice(0, TOOLTIP_ROWS)) {
     const other = node.side === "target" ? edges.source[e] : edges.target[e];
     const row = element(doc, "tr", "");
-    row.dataset.index = String(other); // the other token: a comparison adds its second method's value (compare_pane.js)
+    row.dataset.index = String(other); // the other token, for hosts and tests
     const token = element(doc, "td", "attnw-tooltip-token");
     token.append(...quotedToken(doc, tokens[other], other));
     row.append(token, element(doc, "td", "attnw-tooltip-value", formatValue(edges.weight[e], integer)));
+    const second = compare?.second?.get(other);
+    if (compare?.second) row.append(element(doc, "td", "attnw-tooltip-value attnw-tooltip-compare", second === undefined ? "–" : compare.format(second)));
     list.append(row);
   }
   tooltip.append(list);
@@ -212,6 +215,23 @@ export function formatValue(value, integer = false) {
 }
 
 /**
+ * @typedef {object} LegendCompare  what a comparison adds to the legend (compare_pane.js)
+ * @property {string[]} notes  lines after the view's: the shared scale, the second pane's edges
+ * @property {string} [coveragePrefix]  put before the view's coverage line (the first pane's method)
+ * @property {string} [coverage]  the coverage line in place of the view's (a difference's edges)
+ * @property {boolean} [plusHigh]  the high end is a signed difference: "+max"
+ * @property {boolean} [hidden]  nothing to show yet (the difference waits for the second method)
+ */
+
+/**
+ * @typedef {object} ListCompare  what a comparison adds to the value list (compare_pane.js)
+ * @property {string} title  put before the list's title
+ * @property {Map<number, number> | null} second  side by side: the second method's value per other token
+ *   (a column beside the first's; "–" where it draws no edge)
+ * @property {(v: number) => string} format  how the second column's values are written
+ */
+
+/**
  * Colour bar with its range and the share of attention the drawn edges cover.
  * @param {HTMLElement} legend
  * @param {object} args
@@ -226,10 +246,11 @@ export function formatValue(value, integer = false) {
  * @param {number | null} [args.rowMean]  its mean over the rows of this slice
  * @param {boolean} [args.integer]        the weights are whole numbers (path counts)
  * @param {string} [args.lang]             the language of the words (i18n.js)
+ * @param {LegendCompare | null} [args.compare]  what a comparison adds (compare_pane.js)
  */
 export function renderLegend(
   legend,
-  { table, signed, max, meanCoverage, minCoverage, edgeCount, drawnShare = 1, rowLabel = "", rowMean = null, integer = false, lang = "en" },
+  { table, signed, max, meanCoverage, minCoverage, edgeCount, drawnShare = 1, rowLabel = "", rowMean = null, integer = false, lang = "en", compare = null },
 ) {
   const doc = legend.ownerDocument;
   legend.replaceChildren();
@@ -239,7 +260,7 @@ export function renderLegend(
   legend.append(
     element(doc, "span", "attnw-legend-label", signed ? formatValue(-max, integer) : "0"),
     bar,
-    element(doc, "span", "attnw-legend-label", formatValue(max, integer)),
+    element(doc, "span", "attnw-legend-label", `${compare?.plusHigh ? "+" : ""}${formatValue(max, integer)}`),
   );
   const share = meanCoverage * drawnShare;
   /** @param {number} x */
@@ -249,10 +270,11 @@ export function renderLegend(
       ? tr(lang, "{n} edges, all of the attention drawn", { n: edgeCount })
       : tr(lang, "{n} edges carrying {share}% of the attention", { n: edgeCount, share: percent(share) }) +
         (minCoverage < 0.9995 ? tr(lang, " (the data keeps {mean}% per row on average, least {least}%)", { mean: percent(meanCoverage), least: percent(minCoverage) }) : "");
-  legend.append(element(doc, "span", "attnw-legend-coverage", coverageText));
+  legend.append(element(doc, "span", "attnw-legend-coverage", compare?.coverage ?? `${compare?.coveragePrefix ?? ""}${coverageText}`));
   if (rowLabel && rowMean !== null) {
     legend.append(element(doc, "span", "attnw-legend-coverage", tr(lang, "{label}: {value} per row on average", { label: rowLabel, value: formatValue(rowMean) })));
   }
+  for (const note of compare?.notes ?? []) legend.append(element(doc, "span", "attnw-legend-coverage attnw-legend-compare", note));
   // Tests and screen readers can read the scale's maximum without parsing text.
   legend.dataset.max = String(max);
   legend.dataset.mid = colorAt(table, 0.5, false);

@@ -89,7 +89,7 @@ function renderView(model, el) {
         } else if (other) {
           compared = compareFrames(state, other, width, envelopeOf, hovered);
           frame = compared.main;
-          scene = view.paintLayer(frame);
+          scene = view.paintLayer(frame, compared);
           view.paintCompare(compared);
           view.image.paint(imageScene(state, frame, envelopeOf, panel));
         } else {

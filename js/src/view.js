@@ -4,7 +4,7 @@
 
 import { rowCoverage } from "./codec.js";
 import { prefersDarkTable } from "./colormap.js";
-import { createComparePane, createCompareControls } from "./compare_pane.js";
+import { compareExtras, createComparePane, createCompareControls } from "./compare_pane.js";
 import { createControls } from "./controls.js";
 import { CONTEXT_FILTER, CONTEXT_OPACITY } from "./draw.js";
 import { edgesOfNode } from "./edges.js";
@@ -170,9 +170,15 @@ export function createView(doc, model, lang) {
     tooltip.dataset.dock = dock.beside ? "side" : "below";
   };
 
-  /** @param {import("./frames.js").LayerFrame} frame @returns {import("./scene.js").Scene} */
-  const paintLayer = (frame) => {
+  /**
+   * @param {import("./frames.js").LayerFrame} frame
+   * @param {import("./compare.js").CompareFrames | null} [compared]  a comparison whose first pane this is:
+   *   its words go into the caption, legend and value list (its second pane is ``paintCompare``'s)
+   * @returns {import("./scene.js").Scene}
+   */
+  const paintLayer = (frame, compared = null) => {
     const { state, available, env, slice, edges, layout, pinned, focus } = frame;
+    const extras = compared && compareExtras(compared);
     dark = isDark(); // before any DOM change: reading styles then would force a style recalculation
     controls.update(state);
     compareControls.update(state);
@@ -202,9 +208,9 @@ export function createView(doc, model, lang) {
     const partial = hasPinnedRow(state) ? ` · ${say("only the pinned token's row is computed for this layer")}` : "";
     const note = (state.method.note ? ` · ${state.method.note}` : "") + dots + partial + windowNote(layout, lang);
     navigation.paintLayer(frame, scene, dark);
-    caption.textContent = `${state.method.label} · ${layerPhrase(state)} · ${headLabel(state)} · ${modelKind(state)}${note}`;
+    caption.textContent = `${extras?.name ?? state.method.label} · ${layerPhrase(state)} · ${headLabel(state)} · ${modelKind(state)}${note}`;
     caption.title = state.method.description;
-    legend.hidden = !available;
+    legend.hidden = !available || Boolean(extras?.legend.hidden);
     renderLegend(legend, {
       table: scene.table,
       signed: scene.signed,
@@ -217,6 +223,7 @@ export function createView(doc, model, lang) {
       rowMean: frame.rows ? frame.rows.reduce((a, b) => a + b, 0) / frame.rows.length : null,
       integer: state.method.integer,
       lang,
+      compare: extras?.legend,
     });
     tooltip.hidden = !(focus && env);
     if (focus && env) {
@@ -232,6 +239,7 @@ export function createView(doc, model, lang) {
         pinned: pinned !== null && focus.side === pinned.side && focus.index === pinned.index,
         integer: state.method.integer,
         lang,
+        compare: extras?.list,
       });
     }
     return scene;
@@ -365,10 +373,10 @@ export function createView(doc, model, lang) {
   };
 
   /**
-   * After paintLayer: the comparison's second pane, headings and words (compare_pane.js), or none.
+   * After paintLayer: the comparison's second pane and headings (compare_pane.js), or none.
    * @param {import("./compare.js").CompareFrames | null} frames
    */
-  const paintCompare = (frames) => compare.paint(frames, dark, { legend, caption, tooltip });
+  const paintCompare = (frames) => compare.paint(frames, dark);
 
   return { root, plot, canvas, heads, image, navigation, comparePlot: compare.otherPlot, savePng, saveSvg, paintLayer, paintModel, paintHeads, paintCompare, placeDock, drawAhead, showProblem, paintComing: () => (edgeLayer.paintComing(), compare.paintComing()), setOnScreen: (/** @type {boolean} */ on) => (edgeLayer.setOnScreen(on), compare.setOnScreen(on)), drawAheadCompare: (/** @type {Array<() => import("./frames.js").LayerFrame>} */ frames) => compare.drawAhead(frames, dark), pictureOf, destroy: () => (controls.destroy(), compareControls.destroy(), compare.destroy(), pending.destroy(), edgeLayer.destroy()) };
 }
