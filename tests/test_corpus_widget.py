@@ -11,7 +11,7 @@ from tiny_models import tiny_model
 
 from attn_widget import AttentionWidget
 from attn_widget.corpus import CorpusWidget, analyze_corpus
-from attn_widget.corpus.widget import _PALETTE, _UNDEFINED, text_colour
+from attn_widget.corpus.widget import _PALETTE, _UNDEFINED, _set_sentence, text_colour
 
 pytest.importorskip("ipywidgets")
 
@@ -22,6 +22,16 @@ def test_cell_text_is_legible_on_every_colour():
     for background in (*_PALETTE, _UNDEFINED):
         ink = {"black": (0, 0, 0), "white": (255, 255, 255)}[text_colour(background)]
         assert contrast(hex_rgb(background), ink) >= 4.5, background
+
+
+def test_sentences_are_shown_as_text_never_as_markup():
+    """The caption, the selection and the opened text's line are HTML widgets only so that they wrap (a Label
+    cuts them at an ellipsis in a narrow output: tests/browser/test_jupyter.py); what they show is escaped."""
+    import ipywidgets as w
+
+    box = w.HTML()
+    _set_sentence(box, 'a <img src=x onerror="alert(1)"> & b')
+    assert box.value == 'a &lt;img src=x onerror="alert(1)"&gt; &amp; b'
 
 
 def test_grid_click_list_and_open(tokenizer):

@@ -1,7 +1,8 @@
 """``CorpusWidget``: a layers × heads grid of one statistic's mean over a corpus; clicking a head lists the
 texts where it is most extreme, and choosing one opens the ``AttentionWidget`` on that text at that head.
 
-Built from ipywidgets (the ``notebook`` extra); every text shown is a widget value, never HTML. Its words
+Built from ipywidgets (the ``notebook`` extra); every text shown is a widget value, never markup: the sentences
+are escaped into HTML widgets only because ipywidgets' Label never wraps and cuts what does not fit. Its words
 follow ``lang`` through the front end's language tables (attn_widget/i18n.py); colours and labels inherit
 the host's theme (ipywidgets' own theme variables), and every colour it sets itself is legible on a light
 and a dark page alike (tests/browser/test_corpus_voila.py measures both).
@@ -9,6 +10,7 @@ and a dark page alike (tests/browser/test_corpus_voila.py measures both).
 
 from __future__ import annotations
 
+import html
 import math
 
 import traitlets as t
@@ -55,6 +57,12 @@ def _colour(value: float, low: float, high: float) -> tuple[str, str]:
     """(background, text colour) of a cell on viridis; grey for undefined values."""
     background = _UNDEFINED if math.isnan(value) else _PALETTE[_bin(value, low, high)]
     return background, text_colour(background)
+
+
+def _set_sentence(box, text: str) -> None:
+    """Show ``text`` in ``box`` (an ipywidgets HTML) as plain text that wraps to the output's width: escaped, so
+    nothing in it is read as markup."""
+    box.value = html.escape(text, quote=False)
 
 
 def _short(text: str, limit: int = 100) -> str:
@@ -108,7 +116,7 @@ class CorpusWidget(t.HasTraits):
             [item for row in grid for item in row],
             layout=w.Layout(grid_template_columns=f"90px repeat({heads}, 60px)"),
         )
-        self.caption = w.Label()  # what the colours mean
+        self.caption = w.HTML()  # what the colours mean; the sentences wrap (_set_sentence)
         # The key under the grid, in its columns: each colour's lowest mean, then the highest mean.
         self.swatches = [w.Label(layout=w.Layout(width=_CELL, justify_content="center")) for _ in _PALETTE]
         for swatch in self.swatches:
@@ -119,9 +127,9 @@ class CorpusWidget(t.HasTraits):
             [self.key_name, *self.swatches, self.highest],
             layout=w.Layout(grid_template_columns=f"90px repeat({len(_PALETTE)}, 60px) auto"),
         )
-        self.selection = w.Label()
+        self.selection = w.HTML()
         self.texts = w.Select(options=[], rows=min(k, 10), layout=w.Layout(width="100%", max_width="800px"))
-        self.opened = w.Label()
+        self.opened = w.HTML()
         self.shown = w.VBox()
         self.box = w.VBox(
             [self.statistic, self.caption, self.grid, self.legend, self.selection, self.order, self.texts, self.opened]
@@ -149,7 +157,7 @@ class CorpusWidget(t.HasTraits):
         self.corner.value = self.say("layer \\ head")
         self.key_name.value = self.say("colour from")
         if self.layer is None:
-            self.selection.value = self.say("Click a cell to list the texts where that head is most extreme.")
+            _set_sentence(self.selection, self.say("Click a cell to list the texts where that head is most extreme."))
         self._paint()
         if self.opened_at is not None:
             self._opened()
@@ -192,12 +200,15 @@ class CorpusWidget(t.HasTraits):
         self.highest.value = self.say("to {value}", value=f"{high:.{digits}f}")
         what = self.say(describe(self.statistic.value))
         counts = table["count"]
-        self.caption.value = self.say(
-            "Each cell: {what}, averaged over {count} texts (rows: layers, columns: heads)."
-            if counts.min() == counts.max()
-            else "Each cell: {what}, averaged over up to {count} texts (rows: layers, columns: heads).",
-            what=what,
-            count=counts.max(),
+        _set_sentence(
+            self.caption,
+            self.say(
+                "Each cell: {what}, averaged over {count} texts (rows: layers, columns: heads)."
+                if counts.min() == counts.max()
+                else "Each cell: {what}, averaged over up to {count} texts (rows: layers, columns: heads).",
+                what=what,
+                count=counts.max(),
+            ),
         )
         self._mark()
         if self.layer is not None:
@@ -226,16 +237,19 @@ class CorpusWidget(t.HasTraits):
             return
         largest = self.order.value == "largest"
         found = self.result.extreme(self.statistic.value, self.layer, self.head, self.k, largest=largest)
-        self.selection.value = self.say(
-            "Selected: layer {layer}, head {head}. The {count} texts where its {statistic} is largest (each line: "
-            "its value · the text); choose one to open it."
-            if largest
-            else "Selected: layer {layer}, head {head}. The {count} texts where its {statistic} is smallest (each "
-            "line: its value · the text); choose one to open it.",
-            layer=self.layer,
-            head=self.head,
-            count=len(found),
-            statistic=self.statistic.value,
+        _set_sentence(
+            self.selection,
+            self.say(
+                "Selected: layer {layer}, head {head}. The {count} texts where its {statistic} is largest (each "
+                "line: its value · the text); choose one to open it."
+                if largest
+                else "Selected: layer {layer}, head {head}. The {count} texts where its {statistic} is smallest (each "
+                "line: its value · the text); choose one to open it.",
+                layer=self.layer,
+                head=self.head,
+                count=len(found),
+                statistic=self.statistic.value,
+            ),
         )
         self.texts.value = None
         self.texts.options = [(f"{row.value:.3f} · {_short(row.text)}", int(row.index)) for row in found.itertuples()]
@@ -259,7 +273,9 @@ class CorpusWidget(t.HasTraits):
     def _opened(self) -> None:
         assert self.opened_at is not None
         index, layer, head = self.opened_at
-        self.opened.value = self.say("Text {index} at layer {layer}, head {head}.", index=index, layer=layer, head=head)
+        _set_sentence(
+            self.opened, self.say("Text {index} at layer {layer}, head {head}.", index=index, layer=layer, head=head)
+        )
 
     def _ipython_display_(self) -> None:
         from IPython.display import display

@@ -11,7 +11,6 @@ from __future__ import annotations
 
 import contextlib
 import pathlib
-import re
 import sys
 import time
 
@@ -20,6 +19,7 @@ from grid_checks import contrast, shows
 
 from attn_widget.corpus import CorpusResult
 
+from .corpus_page import VIRIDIS_HIGH, VIRIDIS_LOW, cell_colours, illegible, page_background, rgb
 from .servers import free_port, serving
 
 pytestmark = [pytest.mark.browser, pytest.mark.jupyter]
@@ -38,69 +38,6 @@ result = analyze_corpus(model, python_doc_sentences({TEXTS}), tokenizer, out=f"r
 widget = CorpusWidget(result, model, tokenizer, k={K}, lang=lang)
 widget
 """
-VIRIDIS_LOW, VIRIDIS_HIGH = (68, 1, 84), (253, 231, 37)  # #440154, #fde725: the ends of viridis
-
-
-def rgba(css: str) -> tuple[float, float, float, float]:
-    """A computed ``rgb(...)`` or ``rgba(...)`` colour as (r, g, b, alpha)."""
-    numbers = [float(n) for n in re.findall(r"[\d.]+", css)]
-    return (*numbers[:3], numbers[3] if len(numbers) > 3 else 1.0)  # type: ignore[return-value]
-
-
-def rgb(css: str) -> tuple[int, ...]:
-    """A computed colour's (r, g, b), its alpha left out."""
-    return tuple(int(c) for c in rgba(css)[:3])
-
-
-def over(top: str, below: tuple[float, ...]) -> tuple[float, ...]:
-    """``top`` (a computed colour, maybe translucent) as seen over the opaque colour ``below``."""
-    *channels, alpha = rgba(top)
-    return tuple(alpha * c + (1 - alpha) * b for c, b in zip(channels, below, strict=True))
-
-
-# Each element of the corpus widget with text of its own: its text colour and the backgrounds from it up to
-# the first opaque one (what the text is drawn on), as computed styles give them.
-TEXTS_AND_BACKGROUNDS = """root => [root, ...root.querySelectorAll('*')].filter((el) =>
-    [...el.childNodes].some((n) => n.nodeType === 3 && n.textContent.trim()) && el.checkVisibility()
-  ).map((el) => {
-    const layers = [];
-    for (let at = el; at; at = at.parentElement) {
-      layers.push(getComputedStyle(at).backgroundColor);
-      if (!/rgba|transparent/.test(layers.at(-1)) || / 1\\)$/.test(layers.at(-1))) break;
-    }
-    return [el.textContent.trim().slice(0, 40), getComputedStyle(el).color, layers];
-  })"""
-
-
-def page_background(page) -> tuple[float, ...]:
-    """The page's colour behind the widget: the first opaque background above it (white if none)."""
-    layers = page.eval_on_selector(
-        ".attnw-corpus",
-        "el => { const out = []; for (let at = el; at; at = at.parentElement) out.push(getComputedStyle(at)"
-        ".backgroundColor); return out; }",
-    )
-    colour: tuple[float, ...] = (255.0, 255.0, 255.0)
-    for layer in reversed(layers):
-        colour = over(layer, colour)
-    return colour
-
-
-def illegible(page) -> list[tuple[str, float]]:
-    """(text, contrast) of every text in the corpus widget (cells, key, labels, buttons, listed texts) whose
-    contrast with what it is drawn on is below WCAG AA (4.5); translucent colours are blended over what is
-    beneath them."""
-    found = page.eval_on_selector(".attnw-corpus", TEXTS_AND_BACKGROUNDS)
-    shown = page.locator(".attnw-corpus-cell").count() + page.locator(".attnw-corpus-key").count()
-    assert len(found) > shown, f"{len(found)} texts for {shown} cells and colours: the page is not drawn yet"
-    low = []
-    for text, colour, backgrounds in found:
-        ground: tuple[float, ...] = (255.0, 255.0, 255.0)
-        for layer in reversed(backgrounds):
-            ground = over(layer, ground)
-        ratio = contrast(over(colour, ground), ground)
-        if ratio < 4.5:
-            low.append((text, round(ratio, 2)))
-    return low
 
 
 @pytest.fixture(scope="module")
@@ -115,23 +52,6 @@ def voila(tmp_path_factory):
     args = [sys.executable, "-m", "voila", "corpus.ipynb", "--no-browser", f"--port={port}", "--Voila.ip=127.0.0.1"]
     with serving(args, port, folder):
         yield folder, f"http://127.0.0.1:{port}/"
-
-
-def cell_colours(page) -> dict[tuple[int, int], tuple[tuple[int, ...], tuple[int, ...], str]]:
-    """(layer, head) → (background, text colour, text) of every grid cell as the page draws it."""
-    found = page.eval_on_selector_all(
-        ".attnw-corpus-cell",
-        """cells => cells.map((cell) => {
-            const style = getComputedStyle(cell);
-            const name = [...cell.classList].find((c) => /^attnw-corpus-l\\d+-h\\d+$/.test(c));
-            return [name, style.backgroundColor, style.color, cell.textContent.trim()];
-        })""",
-    )
-    cells = {}
-    for name, background, colour, text in found:
-        layer, head = map(int, re.findall(r"\d+", name))
-        cells[(layer, head)] = (rgb(background), rgb(colour), text)
-    return cells
 
 
 def check_grid(page, result, statistic):

