@@ -74,8 +74,11 @@ def test_float32_minilm_batch_equals_text_alone(minilm):
     texts = ["Attention is all you need.", "A longer sentence, with commas, words and a full stop at its end.", long]
     batched = analyze_corpus(model, texts, tokenizer, batch_size=3, progress=False)
     alone = analyze_corpus(model, texts, tokenizer, batch_size=1, progress=False)
+    # float32: padding changes the matrix shapes and so the order of the sums; the mean distance runs to ~50
+    # tokens, where 1e-6 is a few ulps (on an AVX-512 machine it differed by 3e-7 of itself). A padding leak
+    # would differ by far more.
     for name in STATISTICS:
-        np.testing.assert_allclose(batched.values(name), alone.values(name), atol=1e-6, rtol=0, err_msg=name)
+        np.testing.assert_allclose(batched.values(name), alone.values(name), atol=1e-6, rtol=2e-6, err_msg=name)
 
 
 def test_bad_rows_are_reported_and_do_not_stop_the_run(tokenizer):
