@@ -3361,10 +3361,11 @@ function compareExtras(frames) {
   const integer = Boolean(state.method.integer && frames.other.integer);
   const f = (v) => formatValue(v, integer);
   if (frames.mode !== "side") {
+    const name = words.difference(a, b);
     return {
-      name: words.difference(a, b),
+      name,
       legend: { coverage: words.differenceEdges(edges.count), notes: [words.differenceScale(a, b)], plusHigh: edges.max > 0, hidden: !frames.second.available },
-      list: { title: `${words.difference(a, b)}: `, second: null, format: f }
+      list: { title: `${name}: `, second: null, format: f }
     };
   }
   const second = frames.second.edges;

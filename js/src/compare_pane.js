@@ -31,7 +31,6 @@ import { LABEL_GAP } from "./layout.js";
  * @property {import("./overlay.js").ListCompare} list
  */
 
-
 /**
  * @param {Document} doc
  * @param {import("./state.js").WidgetModel} model
@@ -190,10 +189,11 @@ export function compareExtras(frames) {
   /** @param {number} v */
   const f = (v) => formatValue(v, integer);
   if (frames.mode !== "side") {
+    const name = words.difference(a, b);
     return {
-      name: words.difference(a, b),
+      name,
       legend: { coverage: words.differenceEdges(edges.count), notes: [words.differenceScale(a, b)], plusHigh: edges.max > 0, hidden: !frames.second.available },
-      list: { title: `${words.difference(a, b)}: `, second: null, format: f },
+      list: { title: `${name}: `, second: null, format: f },
     };
   }
   const second = frames.second.edges;

@@ -28,11 +28,14 @@ def over(top: str, below: tuple[float, ...]) -> tuple[float, ...]:
     return tuple(alpha * c + (1 - alpha) * b for c, b in zip(channels, below, strict=True))
 
 
-# Each element of the corpus widget with text of its own: its text colour and the backgrounds from it up to
-# the first opaque one (what the text is drawn on), as computed styles give them.
-TEXTS_AND_BACKGROUNDS = """root => [root, ...root.querySelectorAll('*')].filter((el) =>
-    [...el.childNodes].some((n) => n.nodeType === 3 && n.textContent.trim()) && el.checkVisibility()
-  ).map((el) => {
+# The elements of the corpus widget (root) that show text of their own.
+OWN_TEXTS = """[root, ...root.querySelectorAll('*')].filter((el) =>
+    [...el.childNodes].some((n) => n.nodeType === 3 && n.textContent.trim()) && el.checkVisibility())"""
+# Each of them with its text colour and the backgrounds from it up to the first opaque one (what the text is
+# drawn on), as computed styles give them.
+TEXTS_AND_BACKGROUNDS = (
+    f"root => {OWN_TEXTS}"
+    + """.map((el) => {
     const layers = [];
     for (let at = el; at; at = at.parentElement) {
       layers.push(getComputedStyle(at).backgroundColor);
@@ -40,6 +43,15 @@ TEXTS_AND_BACKGROUNDS = """root => [root, ...root.querySelectorAll('*')].filter(
     }
     return [el.textContent.trim().slice(0, 40), getComputedStyle(el).color, layers];
   })"""
+)
+
+
+def blended(layers: list[str]) -> tuple[float, ...]:
+    """What shows through computed backgrounds ``layers`` (innermost first) laid over a white page."""
+    colour: tuple[float, ...] = (255.0, 255.0, 255.0)
+    for layer in reversed(layers):
+        colour = over(layer, colour)
+    return colour
 
 
 def page_background(page) -> tuple[float, ...]:
@@ -49,10 +61,7 @@ def page_background(page) -> tuple[float, ...]:
         "el => { const out = []; for (let at = el; at; at = at.parentElement) out.push(getComputedStyle(at)"
         ".backgroundColor); return out; }",
     )
-    colour: tuple[float, ...] = (255.0, 255.0, 255.0)
-    for layer in reversed(layers):
-        colour = over(layer, colour)
-    return colour
+    return blended(layers)
 
 
 def illegible(page) -> list[tuple[str, float]]:
@@ -64,9 +73,7 @@ def illegible(page) -> list[tuple[str, float]]:
     assert len(found) > shown, f"{len(found)} texts for {shown} cells and colours: the page is not drawn yet"
     low = []
     for text, colour, backgrounds in found:
-        ground: tuple[float, ...] = (255.0, 255.0, 255.0)
-        for layer in reversed(backgrounds):
-            ground = over(layer, ground)
+        ground = blended(backgrounds)
         ratio = contrast(over(colour, ground), ground)
         if ratio < 4.5:
             low.append((text, round(ratio, 2)))
@@ -94,9 +101,7 @@ def cut_texts(page) -> list[str]:
     """The texts in the corpus widget that do not fit their box and are cut off (an ellipsis, or clipped)."""
     return page.eval_on_selector(
         ".attnw-corpus",
-        """root => [...root.querySelectorAll('*')].filter((el) =>
-            [...el.childNodes].some((n) => n.nodeType === 3 && n.textContent.trim()) && el.checkVisibility()
-            && el.tagName !== 'OPTION' && getComputedStyle(el).overflowX !== 'visible'
-            && el.scrollWidth > el.clientWidth + 1
+        f"""root => {OWN_TEXTS}.filter((el) => el.tagName !== 'OPTION'
+            && getComputedStyle(el).overflowX !== 'visible' && el.scrollWidth > el.clientWidth + 1
           ).map((el) => el.textContent.trim())""",
     )
