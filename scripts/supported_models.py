@@ -16,6 +16,7 @@ ROOT = pathlib.Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT / "tests"))
 
 import numpy as np  # noqa: E402
+import transformers as tf  # noqa: E402
 from zoo import FAMILIES, IMAGE_FAMILIES, MAX_POSITIONS, zoo_tokenizer  # noqa: E402
 
 from attn_widget import analyze  # noqa: E402
@@ -42,7 +43,6 @@ def _limit(family) -> str:
 
 def _image_row(family) -> str:
     """What an image analysis of the family offers, asked of the analysis itself."""
-    model = family.model.__name__ if family.model else family.config.__name__.replace("Config", "Model")
     analysis = analyze(family.build(), np.zeros((8, 8, 3), dtype=np.uint8))
     reason = analysis.gradient_part.unavailable()
     gradients = "gradients to a class logit"
@@ -50,17 +50,22 @@ def _image_row(family) -> str:
         gradients = "no gradients (no classification head)" if "classification head" in reason else "no gradients"
     offers = f"image: attention, rollout, vision_rollout, flow; {gradients}"
     values = "no" if analysis.capture.values_unavailable else "yes"
-    return f"| {family.name} | {model} | {offers} | {values} | none (patch grid) | {family.note} |"
+    return f"| {family.name} | {family.model_name} | {offers} | {values} | none (patch grid) | {family.note} |"
 
 
 def table() -> str:
     rows = [
+        f"Checked by `tests/test_zoo.py` with transformers {tf.__version__}, the release `requirements/test.lock` "
+        "installs. On another release the zoo accepts a family that moves between a verified analysis and a refusal "
+        "(each checked in full) and lists it at the end of the run; the notes say where a family is known to depend "
+        "on the release.",
+        "",
         "| family | class | attention, rollout, flow, gradients | effective attention, value vectors "
         "| longest input | notes |",
         "|---|---|---|---|---|---|",
     ]
     for family in FAMILIES:
-        model = family.model.__name__ if family.model else family.config.__name__.replace("Config", "Model")
+        model = family.model_name
         if family.expect == "refused":
             rows.append(f"| {family.name} | {model} | refused | | | {_what_the_user_is_told(family)} |")
         elif family.expect == "seq2seq":

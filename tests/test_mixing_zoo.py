@@ -8,9 +8,8 @@ from __future__ import annotations
 
 import pytest
 import torch
-from zoo import FAMILIES, zoo_tokenizer
+from zoo import FAMILIES, analysed, zoo_tokenizer
 
-from attn_widget import analyze
 from attn_widget.parts.mixing import Mixing
 
 TEXT = "the cat sat on the mat and the dog ran"
@@ -34,7 +33,7 @@ def tokenizer():
 
 @pytest.mark.parametrize("family", FULL, ids=lambda f: f.id)
 def test_every_family_gets_valid_maps_or_one_sentence(family, tokenizer):
-    analysis = analyze(family.build(), TEXT, tokenizer)
+    analysis = analysed(family, family.build(), TEXT, tokenizer)
     mixing = Mixing(analysis)
     n = analysis.capture.n_tokens
     missing, why = UNAVAILABLE.get(family.name, ((), ""))

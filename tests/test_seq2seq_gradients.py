@@ -22,8 +22,10 @@ SEQ2SEQ = [f for f in FAMILIES if f.expect == "seq2seq"]
 SOURCE = "the cat sat on the mat"
 TARGET = "a dog ran to the house"
 # Completeness |Σ IG − (y(x) − y(x'))| / |y(x) − y(x')| at the default 50 Gauss–Legendre points, float64.
-# T5's ReLU feed-forward layers make y(β) piecewise smooth only, so its quadrature converges slowly.
-COMPLETENESS = {"T5": 1e-2}
+# T5's ReLU feed-forward layers make y(β) piecewise smooth only, so its quadrature converges slowly: how slowly
+# depends on where the kinks fall, so on the random weights (5e-3 with transformers 5.25's initialisation, 1.9e-2
+# with 5.0's).
+COMPLETENESS = {"T5": 5e-2}
 SMOOTH_COMPLETENESS = 1e-9
 
 

@@ -10,7 +10,6 @@ import copy
 import numpy as np
 import pytest
 import torch
-import transformers as tf
 from test_model_state import assert_unchanged, snapshot
 from test_vision import awkward
 from zoo import _VISION, IMAGE_FAMILIES, Family
@@ -21,7 +20,7 @@ from attn_widget.vision import pixel_values
 pytestmark = pytest.mark.filterwarnings("ignore:Input Tensor:UserWarning")  # captum sets requires_grad itself
 IMAGE = (np.random.RandomState(0).rand(10, 12, 3) * 255).astype(np.uint8)
 VIT = next(f for f in IMAGE_FAMILIES if f.name == "ViT, image classifier")
-DEIT = Family("DeiT, image classifier", tf.DeiTConfig, dict(_VISION, num_labels=3), model=tf.DeiTForImageClassification)
+DEIT = Family("DeiT, image classifier", "DeiTConfig", dict(_VISION, num_labels=3), model="DeiTForImageClassification")
 PATCH = 4  # _VISION: 8×8 images, 4×4 patches, a 2×2 grid
 
 

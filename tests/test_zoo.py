@@ -5,6 +5,10 @@ pass, the masks are exactly its zero pattern, rollout and flow rows are distribu
 effective attention reproduces the output projection's output (float64 and float32), and
 gradients equal independent autograd through the same scalar the model computes. A model
 it refuses gets one sentence saying why. Either way the model is left as it was found.
+
+On the locked transformers release each family must meet the outcome the zoo records; on
+another release a family may move between a verified analysis and a refusal (zoo.met_as_user),
+and whichever it meets is checked in full.
 """
 
 from __future__ import annotations
@@ -14,14 +18,14 @@ import copy
 import pytest
 import torch
 from test_model_state import assert_unchanged, snapshot
-from zoo import FAMILIES, zoo_tokenizer
+from zoo import FAMILIES, LOCKED_RELEASE, ON_LOCKED_RELEASE, analysed, met_as_user, zoo_tokenizer
 
 from attn_widget import AttentionWidget, UnsupportedModelError, analyze, targets
 from attn_widget.models import find_sites
 
 TEXT = "the cat sat on the mat and the dog ran to the big red house"
-ACCEPTED = [f for f in FAMILIES if f.expect in ("full", "attention")]  # encoder-decoders: tests/test_seq2seq.py
-REFUSED = [f for f in FAMILIES if f.expect == "refused"]
+TEXT_FAMILIES = [f for f in FAMILIES if f.expect != "seq2seq"]  # encoder-decoders: tests/test_seq2seq.py
+ACCEPTED = [f for f in TEXT_FAMILIES if f.expect != "refused"]
 
 
 @pytest.fixture(scope="module")
@@ -69,17 +73,6 @@ def rebuilt_output(record, attentions, layer) -> torch.Tensor:
     return torch.einsum("hnd,hde->ne", heads, weights[layer].double()) + bias[layer].double()
 
 
-@pytest.mark.parametrize("family", REFUSED, ids=lambda f: f.id)
-def test_refused_families_get_one_clear_sentence(family, tokenizer):
-    model = family.build()
-    before = snapshot(model)
-    with pytest.raises(UnsupportedModelError, match=family.reason) as error:
-        analyze(model, TEXT, tokenizer)
-    message = str(error.value)
-    assert message.count(". ") <= 2 and "Traceback" not in message
-    assert_unchanged(before, snapshot(model))
-
-
 def awkward(model):
     """The model as users hand it over: training mode (one submodule not), some weights frozen, a hook."""
     model.train()
@@ -90,11 +83,17 @@ def awkward(model):
     return model
 
 
-@pytest.mark.parametrize("family", ACCEPTED, ids=lambda f: f.id)
-def test_accepted_families_give_exact_numbers(family, tokenizer):
+@pytest.mark.parametrize("family", TEXT_FAMILIES, ids=lambda f: f.id)
+def test_every_family_gives_exact_numbers_or_one_clear_sentence(family, tokenizer):
     model = awkward(family.build())
     before = snapshot(model)
-    analysis = analyze(model, TEXT, tokenizer)
+    analysis = met_as_user(family, analyze, model, TEXT, tokenizer)
+    if analysis is not None:
+        check_exact_numbers(family, model, analysis, tokenizer)
+    assert_unchanged(before, snapshot(model))
+
+
+def check_exact_numbers(family, model, analysis, tokenizer):
     record = analysis.capture
     n = record.n_tokens
 
@@ -111,11 +110,12 @@ def test_accepted_families_give_exact_numbers(family, tokenizer):
     if record.causal:
         assert torch.all(rollout.triu(diagonal=1) == 0)
 
-    if family.expect == "attention":
-        assert record.values is None
-        with pytest.raises(UnsupportedModelError, match=family.reason):
+    if record.values is None:  # attention only: the value-based methods are refused with the reason
+        assert family.expect == "attention" or not ON_LOCKED_RELEASE, record.values_unavailable
+        with pytest.raises(UnsupportedModelError, match=family.reason if family.expect == "attention" else ""):
             analysis.effective()
     else:
+        assert family.expect != "attention" or not ON_LOCKED_RELEASE, f"{family.name} now has value vectors"
         # float32: effective attention gives the layer's attention output to 1e-5.
         _, outputs = output_projection_outputs(model, lambda: analyze(model, TEXT, tokenizer))
         effective = analysis.effective()
@@ -125,13 +125,25 @@ def test_accepted_families_give_exact_numbers(family, tokenizer):
         assert (effective - record.attentions).abs().max() > 1e-4  # it did remove something
 
     AttentionWidget(analysis=analysis)
-    assert_unchanged(before, snapshot(model))
+
+
+def built_in(family, dtype, tokenizer):
+    """The family's model in ``dtype``. Off the locked release, skipped where the model itself cannot run in it
+    (transformers 5.0 builds MPT's causal mask with float64's minimum in a float32 tensor, and overflows)."""
+    model = family.build(dtype)
+    if not ON_LOCKED_RELEASE:
+        try:
+            with torch.no_grad():
+                model(**tokenizer(TEXT, return_tensors="pt"))
+        except (RuntimeError, TypeError, ValueError) as error:
+            pytest.skip(f"{type(model).__name__} itself fails in {dtype} on this transformers release: {error}")
+    return model
 
 
 @pytest.mark.parametrize("family", [f for f in ACCEPTED if f.expect == "full" and f.float64], ids=lambda f: f.id)
 def test_effective_attention_in_float64(family, tokenizer):
-    model = family.build(torch.float64)
-    analysis, outputs = output_projection_outputs(model, lambda: analyze(model, TEXT, tokenizer))
+    model = built_in(family, torch.float64, tokenizer)
+    analysis, outputs = output_projection_outputs(model, lambda: analysed(family, model, TEXT, tokenizer))
     effective = analysis.effective()
     for layer in range(analysis.n_layers):
         rel = (rebuilt_output(analysis.capture, effective, layer) - outputs[layer]).norm() / outputs[layer].norm()
@@ -141,9 +153,9 @@ def test_effective_attention_in_float64(family, tokenizer):
 @pytest.mark.parametrize("family", ACCEPTED, ids=lambda f: f.id)
 def test_gradients_match_independent_autograd(family, tokenizer):
     dtype, tolerance = (torch.float64, 1e-6) if family.float64 else (torch.float32, 1e-4)
-    model = family.build(dtype)
+    model = built_in(family, dtype, tokenizer)
     before = snapshot(model)
-    analysis = analyze(model, TEXT, tokenizer)
+    analysis = analysed(family, model, TEXT, tokenizer)
     g = analysis.gradients(targets.function(tail))
 
     inputs = tokenizer(TEXT, return_tensors="pt")
@@ -166,7 +178,7 @@ def test_gradients_match_independent_autograd(family, tokenizer):
 def test_length_limit_and_one_past_it(family, tokenizer):
     model = family.build()
     longest = family.limit or 40
-    assert analyze(model, text_of(longest), tokenizer).capture.n_tokens == longest
+    assert analysed(family, model, text_of(longest), tokenizer).capture.n_tokens == longest
     if family.limit is not None:
         with pytest.raises(ValueError, match=f"{longest + 1} tokens long but the model accepts at most {longest}"):
             analyze(model, text_of(longest + 1), tokenizer)
@@ -183,7 +195,7 @@ HALF = [f for f in ACCEPTED if f.id in ("bert", "gpt-2", "llama", "qwen2")]
 def test_half_precision_models(family, dtype, tokenizer):
     model = family.build(dtype)
     before = snapshot(model)
-    analysis, outputs = output_projection_outputs(model, lambda: analyze(model, TEXT, tokenizer))
+    analysis, outputs = output_projection_outputs(model, lambda: analysed(family, model, TEXT, tokenizer))
     record = analysis.capture
     with torch.no_grad():
         reference = eager_copy(model)(**tokenizer(TEXT, return_tensors="pt"), output_attentions=True).attentions
@@ -203,6 +215,9 @@ def test_compiled_models_are_analysed_through_the_module_they_wrap(tokenizer):
     assert torch.equal(analyze(compiled, TEXT, tokenizer).attentions, analyze(model, TEXT, tokenizer).attentions)
 
 
+@pytest.mark.skipif(
+    not ON_LOCKED_RELEASE, reason=f"the README's table is that of the locked transformers {LOCKED_RELEASE}"
+)
 def test_readme_table_is_what_the_zoo_checks():
     import importlib.util
     import pathlib

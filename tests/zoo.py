@@ -2,20 +2,41 @@
 transformers' own config classes. ``tests/test_zoo.py`` checks every one, and
 ``scripts/supported_models.py`` writes the README's table from the same entries.
 
-Each entry says what attn_widget must do with the family: analyse it fully ("full":
-attention and value vectors, verified against the model's output), analyse its attention
-only ("attention": value-based methods refused, with the reason), or refuse it ("refused",
-with the reason). A family whose behaviour changes fails the zoo test until this table
-and the README say so.
+Each entry says what attn_widget does with the family on the locked transformers release
+(``requirements/test.lock``): analyse it fully ("full": attention and value vectors, verified
+against the model's output), analyse its attention only ("attention": value-based methods
+refused, with the reason), or refuse it ("refused", with the reason). On the locked release a
+family whose outcome changes fails the zoo test until this table and the README say so. On any
+other release (``make test-oldest``, ``make test-latest``) either honest outcome passes, verified
+numbers or the one-sentence refusal, and the change is listed at the end of the run: families
+follow the release (an eager switch honoured or ignored), a wrong number or a crash never passes.
+
+Classes are named, not imported, so that a release without a family skips it instead of failing
+to import the zoo.
 """
 
 from __future__ import annotations
 
+import pathlib
+import re
 from dataclasses import dataclass
 
+import pytest
 import torch
 import transformers as tf
 from tiny_models import SPECIALS, WORDS, tiny_tokenizer
+
+LOCK = pathlib.Path(__file__).resolve().parent.parent / "requirements" / "test.lock"
+
+
+def _locked_release() -> str | None:
+    """The transformers release that ``requirements/test.lock`` installs (None without the lock)."""
+    found = re.search(r"^transformers==(\S+)$", LOCK.read_text(), re.M) if LOCK.exists() else None
+    return found.group(1) if found else None
+
+
+LOCKED_RELEASE = _locked_release()
+ON_LOCKED_RELEASE = tf.__version__ == LOCKED_RELEASE
 
 VOCAB = len(SPECIALS) + len(WORDS)
 MAX_POSITIONS = 24  # small, so that the length-limit checks stay fast
@@ -30,11 +51,11 @@ class Family:
     """One family of the zoo."""
 
     name: str  # as shown in the README
-    config: type  # transformers config class
+    config: str  # transformers config class, by name
     options: dict  # config arguments
-    model: type | None = None  # model class (default: AutoModel)
+    model: str | None = None  # model class, by name (default: AutoModel)
     expect: str = "full"  # "full", "attention", "seq2seq" (encoder-decoder, tests/test_seq2seq.py) or "refused"
-    reason: str = ""  # for "attention" and "refused": part of the message the user gets
+    reason: str = ""  # for "attention" and "refused" (or a release that refuses it): part of the user's message
     limit: int | None = MAX_POSITIONS  # the longest input attn_widget accepts (None: no limit)
     hard_limit: bool = False  # the model itself fails one token past the limit (a learned position table)
     float64: bool = True  # transformers can run the family in float64 (not MoE kernels, XGLM's masks)
@@ -45,18 +66,72 @@ class Family:
     def id(self) -> str:
         return self.name.lower().replace(" ", "-").replace("(", "").replace(")", "").replace(",", "")
 
+    @property
+    def model_name(self) -> str:
+        """The model class users meet, as the README names it."""
+        return self.model or self.config.replace("Config", "Model")
+
     def build(self, dtype: torch.dtype = torch.float32, seed: int = 0):
-        """The model in eval mode with random weights and biases (sdpa where the family has it)."""
-        config = self.config(**self.options)
+        """The model in eval mode with random weights and biases (sdpa where the family has it).
+        Skips the calling test where the installed transformers has no such family."""
+        missing = [name for name in (self.config, self.model) if name and not hasattr(tf, name)]
+        if missing:
+            pytest.skip(f"transformers {tf.__version__} has no {missing[0]}")
+        config = getattr(tf, self.config)(**self.options)
         torch.manual_seed(seed)
         if self.attn_implementation:
             config._attn_implementation = self.attn_implementation
-        model = tf.AutoModel.from_config(config) if self.model is None else self.model(config)
+        model = tf.AutoModel.from_config(config) if self.model is None else getattr(tf, self.model)(config)
         with torch.no_grad():  # fresh models start with zero biases, which would hide a forgotten value bias
             for name, param in model.named_parameters():
                 if name.endswith("bias") or name.endswith("v_bias"):
                     param.normal_(0, 0.5)
         return model.to(dtype).eval()
+
+
+# Families whose outcome on this release differs from the locked one: (family, locked outcome, outcome here).
+# tests/conftest.py lists them at the end of the run.
+RELEASE_CHANGES: list[tuple[str, str, str]] = []
+
+
+def assert_one_clear_sentence(message: str) -> None:
+    """A refusal is one or two sentences of our own, never a stack trace."""
+    assert message.count(". ") <= 2 and "Traceback" not in message, message
+
+
+def met_as_user(family: Family, meet, *args, **options):
+    """``meet(*args, **options)`` (``analyze(model, ...)``) as the user meets the family: its result, or None where
+    attn_widget refused with one clear sentence. On the locked release the outcome must be the one the
+    zoo records; on another, a refusal that became a result or the reverse is accepted and recorded."""
+    from attn_widget import UnsupportedModelError
+
+    try:
+        result = meet(*args, **options)
+    except UnsupportedModelError as error:
+        assert_one_clear_sentence(str(error))
+        if family.reason and family.expect != "attention":  # an "attention" family's reason is for its values
+            assert family.reason in str(error), str(error)
+        outcome = "refused"
+    else:
+        outcome = "analysed"
+    recorded = "refused" if family.expect == "refused" else "analysed"
+    if outcome != recorded:
+        assert not ON_LOCKED_RELEASE, f"{family.name} was {outcome} on the locked release (the zoo says {recorded})"
+        change = (family.name, recorded, outcome)
+        if change not in RELEASE_CHANGES:
+            RELEASE_CHANGES.append(change)
+    return result if outcome == "analysed" else None
+
+
+def analysed(family: Family, *args, **options):
+    """``analyze(*args, **options)`` of the family's model, skipping the test where this release refuses the
+    family (tests/test_zoo.py checks that refusal's sentence)."""
+    from attn_widget import analyze
+
+    analysis = met_as_user(family, analyze, *args, **options)
+    if analysis is None:
+        pytest.skip(f"transformers {tf.__version__} refuses {family.name} (checked in tests/test_zoo.py)")
+    return analysis
 
 
 def zoo_tokenizer():
@@ -100,37 +175,47 @@ def _seq2seq(config, name, model):
     )
 
 
+# The outcome of a model loaded with sdpa where a transformers release cannot switch it to eager after loading
+# (measured with make test-oldest and by hand; the zoo accepts either outcome off the locked release).
+def _sdpa_by_release(refused: str, verified: str) -> str:
+    return (
+        f"loaded with sdpa, the outcome depends on the transformers release: {refused} cannot switch it to eager "
+        f"attention after loading, and attn_widget refuses it (load it with eager attention); {verified}: switched "
+        "and verified"
+    )
+
+
 # RoBERTa-like embeddings count positions from the pad index + 1 (1 here, 2 for real RoBERTa).
 _AFTER_PAD = dict(limit=MAX_POSITIONS - 1, note="positions start after the pad index (RoBERTa: 512 of 514)")
 
 
 FAMILIES: tuple[Family, ...] = (
     # Encoders
-    _bert_like(tf.BertConfig, "BERT"),
-    _bert_like(tf.RobertaConfig, "RoBERTa", **_AFTER_PAD),
-    _bert_like(tf.XLMRobertaConfig, "XLM-RoBERTa", **_AFTER_PAD),
-    _bert_like(tf.CamembertConfig, "CamemBERT", **_AFTER_PAD),
-    _bert_like(tf.Data2VecTextConfig, "Data2Vec text", **_AFTER_PAD),
-    _bert_like(tf.ElectraConfig, "ELECTRA", embedding_size=32),
-    _bert_like(tf.ErnieConfig, "ERNIE"),
-    _bert_like(tf.MegatronBertConfig, "Megatron-BERT"),
-    _bert_like(tf.RemBertConfig, "RemBERT", input_embedding_size=32, output_embedding_size=32),
-    _bert_like(tf.RoFormerConfig, "RoFormer", embedding_size=32),
-    _bert_like(tf.XLMRobertaXLConfig, "XLM-RoBERTa-XL", **_AFTER_PAD),
-    _bert_like(tf.EsmConfig, "ESM", position_embedding_type="absolute", mask_token_id=4, **_AFTER_PAD),
-    _bert_like(tf.AlbertConfig, "ALBERT", embedding_size=16, note="one layer shared by all layers"),
-    _bert_like(tf.MPNetConfig, "MPNet", limit=MAX_POSITIONS - 2, note="positions start after the pad index"),
+    _bert_like("BertConfig", "BERT"),
+    _bert_like("RobertaConfig", "RoBERTa", **_AFTER_PAD),
+    _bert_like("XLMRobertaConfig", "XLM-RoBERTa", **_AFTER_PAD),
+    _bert_like("CamembertConfig", "CamemBERT", **_AFTER_PAD),
+    _bert_like("Data2VecTextConfig", "Data2Vec text", **_AFTER_PAD),
+    _bert_like("ElectraConfig", "ELECTRA", embedding_size=32),
+    _bert_like("ErnieConfig", "ERNIE"),
+    _bert_like("MegatronBertConfig", "Megatron-BERT"),
+    _bert_like("RemBertConfig", "RemBERT", input_embedding_size=32, output_embedding_size=32),
+    _bert_like("RoFormerConfig", "RoFormer", embedding_size=32),
+    _bert_like("XLMRobertaXLConfig", "XLM-RoBERTa-XL", **_AFTER_PAD),
+    _bert_like("EsmConfig", "ESM", position_embedding_type="absolute", mask_token_id=4, **_AFTER_PAD),
+    _bert_like("AlbertConfig", "ALBERT", embedding_size=16, note="one layer shared by all layers"),
+    _bert_like("MPNetConfig", "MPNet", limit=MAX_POSITIONS - 2, note="positions start after the pad index"),
     Family(
         "DistilBERT",
-        tf.DistilBertConfig,
+        "DistilBertConfig",
         dict(_BASE, dim=32, n_heads=4, n_layers=2, hidden_dim=64, **_POSITIONS),
         hard_limit=True,
     ),
-    _bert_like(tf.DebertaConfig, "DeBERTa", note="value bias kept beside the fused projection"),
-    _bert_like(tf.DebertaV2Config, "DeBERTa-v2"),
+    _bert_like("DebertaConfig", "DeBERTa", note="value bias kept beside the fused projection"),
+    _bert_like("DebertaV2Config", "DeBERTa-v2"),
     Family(
         "ModernBERT",
-        tf.ModernBertConfig,
+        "ModernBertConfig",
         dict(
             _BASE,
             **{**_SIZES, "num_hidden_layers": 3},
@@ -140,28 +225,28 @@ FAMILIES: tuple[Family, ...] = (
             cls_token_id=2,
             sep_token_id=3,
         ),
-        note="local layers: symmetric window",
+        note="local layers: symmetric window; " + _sdpa_by_release("5.0", "5.24 and 5.25"),
     ),
     _bert_like(
-        tf.MobileBertConfig, "MobileBERT", embedding_size=32, intra_bottleneck_size=32, num_feedforward_networks=1
+        "MobileBertConfig", "MobileBERT", embedding_size=32, intra_bottleneck_size=32, num_feedforward_networks=1
     ),
     Family(
         "T5 encoder",
-        tf.T5Config,
+        "T5Config",
         dict(_BASE, d_model=32, d_kv=8, d_ff=64, num_layers=2, num_heads=4),
-        model=tf.T5EncoderModel,
+        model="T5EncoderModel",
         limit=None,
         note="relative positions: no length limit",
     ),
-    _bert_like(tf.BigBirdConfig, "BigBird (full attention)", attention_type="original_full"),
-    _bert_like(tf.ConvBertConfig, "ConvBERT", embedding_size=32, expect="attention", reason="convolution heads"),
+    _bert_like("BigBirdConfig", "BigBird (full attention)", attention_type="original_full"),
+    _bert_like("ConvBertConfig", "ConvBERT", embedding_size=32, expect="attention", reason="convolution heads"),
     # Decoders
     Family(
-        "GPT-2", tf.GPT2Config, dict(_BASE, n_embd=32, n_head=4, n_layer=2, n_positions=MAX_POSITIONS), hard_limit=True
+        "GPT-2", "GPT2Config", dict(_BASE, n_embd=32, n_head=4, n_layer=2, n_positions=MAX_POSITIONS), hard_limit=True
     ),
     Family(
         "GPT-Neo",
-        tf.GPTNeoConfig,
+        "GPTNeoConfig",
         dict(
             _BASE,
             hidden_size=32,
@@ -174,30 +259,30 @@ FAMILIES: tuple[Family, ...] = (
         hard_limit=True,
         note="local layers: sliding window",
     ),
-    Family("GPT-NeoX", tf.GPTNeoXConfig, dict(_BASE, **_SIZES, **_POSITIONS)),
+    Family("GPT-NeoX", "GPTNeoXConfig", dict(_BASE, **_SIZES, **_POSITIONS)),
     Family(
         "GPT-J",
-        tf.GPTJConfig,
+        "GPTJConfig",
         dict(_BASE, n_embd=32, n_head=4, n_layer=2, rotary_dim=4, n_positions=MAX_POSITIONS),
         hard_limit=True,
     ),
     Family(
         "GPTBigCode",
-        tf.GPTBigCodeConfig,
+        "GPTBigCodeConfig",
         dict(_BASE, n_embd=32, n_head=4, n_layer=2, n_positions=MAX_POSITIONS, multi_query=True),
         hard_limit=True,
         note="multi-query attention",
     ),
     Family(
         "CodeGen",
-        tf.CodeGenConfig,
+        "CodeGenConfig",
         dict(_BASE, n_embd=32, n_head=4, n_layer=2, rotary_dim=4, n_positions=MAX_POSITIONS),
         hard_limit=True,
         note="fused projection in 4 shards",
     ),
     Family(
         "OPT",
-        tf.OPTConfig,
+        "OPTConfig",
         dict(
             _BASE,
             hidden_size=32,
@@ -211,20 +296,20 @@ FAMILIES: tuple[Family, ...] = (
     ),
     Family(
         "BLOOM",
-        tf.BloomConfig,
+        "BloomConfig",
         dict(_BASE, hidden_size=32, n_head=4, n_layer=2),
         limit=None,
         note="ALiBi: no length limit",
     ),
     _bert_like(
-        tf.FalconConfig,
+        "FalconConfig",
         "Falcon",
         attn_implementation="eager",
         hard_limit=False,
         note="load with eager attention; multi-query",
     ),
     _bert_like(
-        tf.FalconConfig,
+        "FalconConfig",
         "Falcon (new architecture)",
         attn_implementation="eager",
         hard_limit=False,
@@ -232,31 +317,38 @@ FAMILIES: tuple[Family, ...] = (
         num_kv_heads=2,
     ),
     _bert_like(
-        tf.FalconConfig, "Falcon (ALiBi)", attn_implementation="eager", hard_limit=False, alibi=True, multi_query=False
+        "FalconConfig", "Falcon (ALiBi)", attn_implementation="eager", hard_limit=False, alibi=True, multi_query=False
+    ),
+    _bert_like(
+        "FalconConfig",
+        "Falcon (loaded with sdpa)",
+        hard_limit=False,
+        reason="cannot switch to eager",
+        note=_sdpa_by_release("5.0 and 5.24", "5.25"),
     ),
     Family(
-        "MPT", tf.MptConfig, dict(_BASE, d_model=32, n_heads=4, n_layers=2, max_seq_len=MAX_POSITIONS), hard_limit=True
+        "MPT", "MptConfig", dict(_BASE, d_model=32, n_heads=4, n_layers=2, max_seq_len=MAX_POSITIONS), hard_limit=True
     ),
     Family(
         "XGLM",
-        tf.XGLMConfig,
+        "XGLMConfig",
         dict(_BASE, d_model=32, attention_heads=4, num_layers=2, ffn_dim=64, **_POSITIONS),
         float64=False,
     ),
-    Family("BioGPT", tf.BioGptConfig, dict(_BASE, **_SIZES, **_POSITIONS), hard_limit=True),
+    Family("BioGPT", "BioGptConfig", dict(_BASE, **_SIZES, **_POSITIONS), hard_limit=True),
     Family(
         "CTRL",
-        tf.CTRLConfig,
+        "CTRLConfig",
         dict(_BASE, n_embd=32, n_head=4, n_layer=2, dff=64, n_positions=MAX_POSITIONS),
         hard_limit=True,
     ),
-    _llama_like(tf.LlamaConfig, "Llama"),
-    _llama_like(tf.LlamaConfig, "Llama (value bias)", attention_bias=True),
-    _llama_like(tf.MistralConfig, "Mistral", sliding_window=4),
-    _llama_like(tf.MixtralConfig, "Mixtral", float64=False, num_local_experts=2, num_experts_per_tok=1),
-    _llama_like(tf.Qwen2Config, "Qwen2"),
+    _llama_like("LlamaConfig", "Llama"),
+    _llama_like("LlamaConfig", "Llama (value bias)", attention_bias=True),
+    _llama_like("MistralConfig", "Mistral", sliding_window=4),
+    _llama_like("MixtralConfig", "Mixtral", float64=False, num_local_experts=2, num_experts_per_tok=1),
+    _llama_like("Qwen2Config", "Qwen2"),
     _llama_like(
-        tf.Qwen2MoeConfig,
+        "Qwen2MoeConfig",
         "Qwen2-MoE",
         float64=False,
         num_experts=2,
@@ -264,9 +356,9 @@ FAMILIES: tuple[Family, ...] = (
         moe_intermediate_size=32,
         shared_expert_intermediate_size=32,
     ),
-    _llama_like(tf.Qwen3Config, "Qwen3", head_dim=8),
+    _llama_like("Qwen3Config", "Qwen3", head_dim=8),
     _llama_like(
-        tf.Qwen3MoeConfig,
+        "Qwen3MoeConfig",
         "Qwen3-MoE",
         float64=False,
         head_dim=8,
@@ -274,23 +366,23 @@ FAMILIES: tuple[Family, ...] = (
         num_experts_per_tok=1,
         moe_intermediate_size=32,
     ),
-    _llama_like(tf.GemmaConfig, "Gemma", head_dim=8),
-    _llama_like(tf.Gemma2Config, "Gemma 2", head_dim=8, sliding_window=4),
-    _llama_like(tf.Gemma3TextConfig, "Gemma 3", head_dim=8, sliding_window=4, sliding_window_pattern=2),
-    _llama_like(tf.PhiConfig, "Phi"),
-    _llama_like(tf.Phi3Config, "Phi-3"),
-    _llama_like(tf.OlmoConfig, "OLMo"),
-    _llama_like(tf.Olmo2Config, "OLMo 2"),
-    _llama_like(tf.OlmoeConfig, "OLMoE", float64=False, num_experts=2, num_experts_per_tok=1),
-    _llama_like(tf.StableLmConfig, "StableLM"),
-    _llama_like(tf.CohereConfig, "Cohere"),
-    _llama_like(tf.Cohere2Config, "Cohere 2", sliding_window=4),
-    _llama_like(tf.GraniteConfig, "Granite"),
-    _llama_like(tf.Starcoder2Config, "Starcoder2", sliding_window=4),
-    _llama_like(tf.PersimmonConfig, "Persimmon", num_key_value_heads=4),
-    _llama_like(tf.NemotronConfig, "Nemotron", head_dim=8),
+    _llama_like("GemmaConfig", "Gemma", head_dim=8),
+    _llama_like("Gemma2Config", "Gemma 2", head_dim=8, sliding_window=4),
+    _llama_like("Gemma3TextConfig", "Gemma 3", head_dim=8, sliding_window=4, sliding_window_pattern=2),
+    _llama_like("PhiConfig", "Phi"),
+    _llama_like("Phi3Config", "Phi-3"),
+    _llama_like("OlmoConfig", "OLMo"),
+    _llama_like("Olmo2Config", "OLMo 2"),
+    _llama_like("OlmoeConfig", "OLMoE", float64=False, num_experts=2, num_experts_per_tok=1),
+    _llama_like("StableLmConfig", "StableLM"),
+    _llama_like("CohereConfig", "Cohere"),
+    _llama_like("Cohere2Config", "Cohere 2", sliding_window=4),
+    _llama_like("GraniteConfig", "Granite"),
+    _llama_like("Starcoder2Config", "Starcoder2", sliding_window=4),
+    _llama_like("PersimmonConfig", "Persimmon", num_key_value_heads=4),
+    _llama_like("NemotronConfig", "Nemotron", head_dim=8, note=_sdpa_by_release("5.0", "5.24 and 5.25")),
     _llama_like(
-        tf.GptOssConfig,
+        "GptOssConfig",
         "GPT-OSS",
         float64=False,
         head_dim=8,
@@ -301,72 +393,71 @@ FAMILIES: tuple[Family, ...] = (
     ),
     Family(
         "CLIP text",
-        tf.CLIPTextConfig,
+        "CLIPTextConfig",
         dict(_BASE, **_SIZES, **_POSITIONS),
-        model=tf.CLIPTextModel,
+        model="CLIPTextModel",
         hard_limit=True,
         note="causal mask applied without being declared",
     ),
     # Task heads on top of a base model
-    _bert_like(tf.BertConfig, "BERT, sequence classifier", num_labels=3, model=tf.BertForSequenceClassification),
-    _bert_like(tf.BertConfig, "BERT, masked LM", model=tf.BertForMaskedLM),
+    _bert_like("BertConfig", "BERT, sequence classifier", num_labels=3, model="BertForSequenceClassification"),
+    _bert_like("BertConfig", "BERT, masked LM", model="BertForMaskedLM"),
     Family(
         "GPT-2, causal LM",
-        tf.GPT2Config,
+        "GPT2Config",
         dict(_BASE, n_embd=32, n_head=4, n_layer=2, n_positions=MAX_POSITIONS),
-        model=tf.GPT2LMHeadModel,
+        model="GPT2LMHeadModel",
         hard_limit=True,
     ),
-    Family("Llama, causal LM", tf.LlamaConfig, dict(_BASE, **_SIZES, **_POSITIONS, **_GQA), model=tf.LlamaForCausalLM),
+    Family("Llama, causal LM", "LlamaConfig", dict(_BASE, **_SIZES, **_POSITIONS, **_GQA), model="LlamaForCausalLM"),
     # Encoder-decoders: analyze(model, source, tokenizer, target) -> Seq2SeqAnalysis (tests/test_seq2seq.py)
     Family(
         "T5",
-        tf.T5Config,
+        "T5Config",
         dict(_BASE, decoder_start_token_id=0, d_model=32, d_kv=8, d_ff=64, num_layers=2, num_heads=4),
-        model=tf.T5ForConditionalGeneration,
+        model="T5ForConditionalGeneration",
         expect="seq2seq",
         limit=None,
         note=SEQ2SEQ_NOTE,
     ),
-    _seq2seq(tf.BartConfig, "BART", tf.BartForConditionalGeneration),
-    _seq2seq(tf.MBartConfig, "mBART", tf.MBartForConditionalGeneration),
-    _seq2seq(tf.MarianConfig, "Marian", tf.MarianMTModel),
-    _seq2seq(tf.PegasusConfig, "Pegasus", tf.PegasusForConditionalGeneration),
+    _seq2seq("BartConfig", "BART", "BartForConditionalGeneration"),
+    _seq2seq("MBartConfig", "mBART", "MBartForConditionalGeneration"),
+    _seq2seq("MarianConfig", "Marian", "MarianMTModel"),
+    _seq2seq("PegasusConfig", "Pegasus", "PegasusForConditionalGeneration"),
     # Refused, each with one sentence saying why and what to do
     Family(
         "Longformer",
-        tf.LongformerConfig,
+        "LongformerConfig",
         dict(_BASE, **_SIZES, attention_window=4, max_position_embeddings=64),
         expect="refused",
         reason="local window plus global tokens",
     ),
     Family(
         "Funnel",
-        tf.FunnelConfig,
+        "FunnelConfig",
         dict(_BASE, d_model=32, n_head=4, d_head=8, d_inner=64, block_sizes=[1, 1]),
-        model=tf.FunnelModel,
+        model="FunnelModel",
         expect="refused",
         reason="pools the sequence",
     ),
-    _bert_like(tf.FalconConfig, "Falcon (loaded with sdpa)", expect="refused", reason="cannot switch to eager"),
-    _bert_like(tf.BigBirdConfig, "BigBird (block sparse)", expect="refused", reason='attention_type="original_full"'),
+    _bert_like("BigBirdConfig", "BigBird (block sparse)", expect="refused", reason='attention_type="original_full"'),
     Family(
         "T5 (no LM head, no target)",
-        tf.T5Config,
+        "T5Config",
         dict(_BASE, d_model=32, d_kv=8, d_ff=64, num_layers=2, num_heads=4),
         expect="refused",
         reason="encoder-decoder",
     ),
     Family(
         "Swin",
-        tf.SwinConfig,
+        "SwinConfig",
         dict(image_size=8, patch_size=2, embed_dim=8, depths=[1], num_heads=[2], window_size=2),
         expect="refused",
         reason="attends in local windows",
     ),
-    _llama_like(tf.DiffLlamaConfig, "DiffLlama", expect="refused", reason="subtracts two softmax maps"),
+    _llama_like("DiffLlamaConfig", "DiffLlama", expect="refused", reason="subtracts two softmax maps"),
     _llama_like(
-        tf.JambaConfig,
+        "JambaConfig",
         "Jamba",
         **{**_SIZES, "num_hidden_layers": 4},
         attn_layer_period=2,
@@ -381,7 +472,7 @@ FAMILIES: tuple[Family, ...] = (
     ),
     Family(
         "Mamba",
-        tf.MambaConfig,
+        "MambaConfig",
         dict(_BASE, hidden_size=32, num_hidden_layers=2),
         expect="refused",
         reason="no attention weights",
@@ -392,9 +483,9 @@ FAMILIES: tuple[Family, ...] = (
 # Vision transformers with global attention, analysed from an image (tests/test_vision.py).
 _VISION = dict(**_SIZES, image_size=8, patch_size=4)
 IMAGE_FAMILIES: tuple[Family, ...] = (
-    Family("ViT", tf.ViTConfig, _VISION, limit=None),
-    Family("ViT, image classifier", tf.ViTConfig, dict(_VISION, num_labels=3), model=tf.ViTForImageClassification),
-    Family("DeiT", tf.DeiTConfig, _VISION, limit=None, note="distillation token"),
-    Family("DINOv2", tf.Dinov2Config, _VISION, limit=None),
-    Family("DINOv2 with registers", tf.Dinov2WithRegistersConfig, dict(_VISION, num_register_tokens=2), limit=None),
+    Family("ViT", "ViTConfig", _VISION, limit=None),
+    Family("ViT, image classifier", "ViTConfig", dict(_VISION, num_labels=3), model="ViTForImageClassification"),
+    Family("DeiT", "DeiTConfig", _VISION, limit=None, note="distillation token"),
+    Family("DINOv2", "Dinov2Config", _VISION, limit=None),
+    Family("DINOv2 with registers", "Dinov2WithRegistersConfig", dict(_VISION, num_register_tokens=2), limit=None),
 )

@@ -4,6 +4,7 @@ reachable from every node: a shared file system on a multi-node cluster, see doc
 
 from __future__ import annotations
 
+import importlib
 import itertools
 import pickle
 from collections.abc import Iterable, Iterator
@@ -64,15 +65,29 @@ class _RayWorker:
 def _register_output_recording(model) -> None:
     """transformers (5.x) records attentions through a class registry filled in ``PreTrainedModel.__init__``,
     which an unpickled model never runs: in a fresh Ray worker its ``output_attentions`` would come back
-    None. Registering the classes (a global table, not the model) restores it."""
-    try:
-        from transformers.utils.output_capturing import _CAN_RECORD_REGISTRY
-    except ImportError:  # other transformers versions: nothing to do
+    None. Registering the classes (a global table, not the model) restores it; the worker's first batch is
+    checked against a single-text capture either way (corpus.batches.BatchRunner)."""
+    registry = _output_recording_registry()
+    if registry is None:  # a release without the registry: nothing to do
         return
     for module in getattr(model, "modules", list)():
         recorded = getattr(module, "_can_record_outputs", None)
-        if recorded and not _CAN_RECORD_REGISTRY.get(module):
-            _CAN_RECORD_REGISTRY[module] = recorded
+        key = str(module.__class__)  # every release so far keys the table by the class's name
+        if recorded and not dict.get(registry, key):
+            dict.__setitem__(registry, key, recorded)
+
+
+def _output_recording_registry() -> dict | None:
+    """The registry's home moved: ``transformers.utils.output_capturing`` in recent 5.x releases (a dict
+    subclass keyed by model), ``transformers.utils.generic`` in 5.0 (a plain dict)."""
+    for home in ("transformers.utils.output_capturing", "transformers.utils.generic"):
+        try:
+            registry = getattr(importlib.import_module(home), "_CAN_RECORD_REGISTRY", None)
+        except ImportError:
+            continue
+        if isinstance(registry, dict):
+            return registry
+    return None
 
 
 def run_ray(model, tokenizer, texts, settings: Settings, out, done: set[int], total, progress: bool, options) -> None:
