@@ -1,14 +1,26 @@
 # The README's two commands: `make demo` and `make test`. Both set up everything
-# they need on a fresh machine (a venv in .venv with the CPU torch pin; Node
-# dev tools in js/node_modules; Debian chromium for the browser tests).
+# they need on a fresh machine (a venv in .venv with exactly the releases of
+# requirements/test.lock, the CPU build of torch among them; Node dev tools in
+# js/node_modules; Debian chromium for the browser tests).
+#
+# The declared ranges of pyproject.toml are tested at both ends, each in its own venv:
+# `make test-oldest` (requirements/oldest.lock: the lowest releases the ranges allow) and
+# `make test-latest` (whatever the index serves today), the tests outside the browser.
+# `make lock` compiles both locks anew from pyproject.toml.
 
 VENV      ?= .venv
 PYTHON    := $(VENV)/bin/python
-TORCH_PIN := torch==2.13.0
+PIP_PIN   := pip==26.3
+LOCK      := requirements/test.lock
+OLDEST    := requirements/oldest.lock
+TORCH_CPU := requirements/torch-cpu.txt
+WHEELS    ?= /opt/wheels
 SUDO      := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 LAB_FLAGS := $(shell [ "$$(id -u)" = 0 ] && echo --allow-root)
+# The tests outside the browser, Jupyter and the notebooks: the zoo, methods, models, widget state, corpus.
+FAST      := -m "not browser and not jupyter and not notebook" --ignore=tests/browser
 
-.PHONY: demo test lint test-js test-py bundle bundle-check chromium setup bench clean
+.PHONY: demo test lint test-js test-py bundle bundle-check chromium setup bench clean lock test-oldest test-latest
 
 demo: $(VENV)/.installed
 	$(VENV)/bin/jupyter lab notebooks/quickstart.ipynb $(LAB_FLAGS)
@@ -17,13 +29,36 @@ test: setup chromium bundle-check lint test-js test-py
 
 setup: $(VENV)/.installed js/node_modules/.installed
 
-# torch is installed first and pinned: a bare `torch` would pull a multi-GB CUDA build.
-$(VENV)/.installed: pyproject.toml
+# Exactly the lock's releases, then the package itself without resolving anything more.
+$(VENV)/.installed: pyproject.toml $(LOCK)
 	test -x $(PYTHON) || python3 -m venv $(VENV)
-	$(PYTHON) -m pip install --quiet --upgrade pip
-	$(PYTHON) -m pip install --quiet $(TORCH_PIN)
-	$(PYTHON) -m pip install --quiet -e ".[dev]"
+	$(PYTHON) -m pip install --quiet $(PIP_PIN)
+	$(PYTHON) -m pip install --quiet -r $(LOCK)
+	$(PYTHON) -m pip install --quiet --no-deps -e .
 	touch $@
+
+# Compile the locks from pyproject.toml: the newest releases within its ranges (torch: the CPU build on this
+# machine's disk, see $(TORCH_CPU)) for `make test`, and the lowest ones for `make test-oldest`.
+lock: $(VENV)/.installed
+	$(VENV)/bin/uv pip compile --quiet --upgrade pyproject.toml --extra dev --python $(PYTHON) \
+		--find-links $(WHEELS) --constraint $(TORCH_CPU) --custom-compile-command "make lock" -o $(LOCK)
+	$(VENV)/bin/uv pip compile --quiet --upgrade pyproject.toml --extra test --python $(PYTHON) \
+		--resolution lowest-direct --custom-compile-command "make lock" -o $(OLDEST)
+
+# The lowest releases pyproject.toml allows (torch 2.4 is a CUDA build from the index: about 3 GB to download).
+test-oldest:
+	rm -rf .venv-oldest && python3 -m venv .venv-oldest
+	.venv-oldest/bin/python -m pip install --quiet $(PIP_PIN)
+	.venv-oldest/bin/python -m pip install --quiet -r $(OLDEST)
+	.venv-oldest/bin/python -m pip install --quiet --no-deps -e .
+	.venv-oldest/bin/python -m pytest $(FAST)
+
+# Whatever the index serves today within pyproject.toml's ranges, but torch: this machine's CPU build.
+test-latest:
+	rm -rf .venv-latest && python3 -m venv .venv-latest
+	.venv-latest/bin/python -m pip install --quiet $(PIP_PIN)
+	.venv-latest/bin/python -m pip install --quiet --constraint $(TORCH_CPU) -e ".[test]"
+	.venv-latest/bin/python -m pytest $(FAST)
 
 js/node_modules/.installed: js/package.json js/package-lock.json
 	cd js && npm ci --no-audit --no-fund --loglevel=error
@@ -64,4 +99,4 @@ bench: $(VENV)/.installed
 	$(PYTHON) benchmarks/seq2seq.py --threads 1
 
 clean:
-	rm -rf $(VENV) js/node_modules tests/artifacts
+	rm -rf $(VENV) .venv-oldest .venv-latest js/node_modules tests/artifacts

@@ -8,8 +8,9 @@ from . import methods
 from .analysis import Analysis
 from .api import analyze
 from .errors import UnsupportedModelError
+from .versions import show_versions
 from .widget import AttentionWidget
 
 __version__ = "0.1.0"
 
-__all__ = ["Analysis", "AttentionWidget", "UnsupportedModelError", "__version__", "analyze", "methods"]
+__all__ = ["Analysis", "AttentionWidget", "UnsupportedModelError", "__version__", "analyze", "methods", "show_versions"]

@@ -1,8 +1,19 @@
-"""What the benchmark scripts share: the text they run on and best-of timing."""
+"""What the benchmark scripts share: the machine line they print first, the text they run on and best-of
+timing."""
 
 from __future__ import annotations
 
+import os
+import platform
 import time
+
+from attn_widget.versions import versions_line
+
+
+def machine_line() -> str:
+    """The platform, the cores and the releases measured with: every script prints it first (RESULTS.md quotes it)."""
+    return f"{platform.platform()}, {os.cpu_count()} CPUs; {versions_line()}"
+
 
 WORDS = (
     "the committee said on tuesday that the new bridge over the river would open next spring after years of "

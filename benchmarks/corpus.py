@@ -25,6 +25,8 @@ import torch
 ROOT = pathlib.Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
+from _common import machine_line  # noqa: E402
+
 from attn_widget.corpus import analyze_corpus  # noqa: E402
 from attn_widget.corpus.sample import python_doc_sentences  # noqa: E402
 from attn_widget.demo import minilm, pydoc_gpt2  # noqa: E402
@@ -216,7 +218,7 @@ def main() -> None:
         print("\n".join(agreement_cost(sentences[:3] if args.quick else sentences[:10])), "\n", flush=True)
     if "memory" not in args.skip:
         print("\n".join(memory([2000, 20000] if not args.quick else [500, 5000], 32)), flush=True)
-    print(f"\n{os.cpu_count()} CPUs; load average {os.getloadavg()[0]:.1f} at the end", flush=True)
+    print(f"\n{machine_line()}; load average {os.getloadavg()[0]:.1f} at the end", flush=True)
 
 
 if __name__ == "__main__":

@@ -17,14 +17,13 @@ from __future__ import annotations
 
 import argparse
 import os
-import platform
 import sys
 
 import torch
 
 sys.path.insert(0, os.path.join(os.path.dirname(__file__), ".."))
 
-from _common import best_of, text_of  # noqa: E402
+from _common import best_of, machine_line, text_of  # noqa: E402
 
 from attn_widget import analyze  # noqa: E402
 from attn_widget.demo import minilm, pydoc_gpt2  # noqa: E402
@@ -80,7 +79,7 @@ def main() -> None:
     parser.add_argument("--rounds", type=int, default=5)
     args = parser.parse_args()
     torch.set_num_threads(os.cpu_count() or 1)
-    print(f"# effective attention cost\n\n{platform.platform()}, {os.cpu_count()} CPUs, torch {torch.__version__}\n")
+    print(f"# effective attention cost\n\n{machine_line()}\n")
     print("| model | tokens | forward pass s | effective attention s | effective / forward | output error |")
     print("|---|---|---|---|---|---|")
     for name, (model, tokenizer), sizes, specials in [

@@ -19,7 +19,6 @@ from __future__ import annotations
 import argparse
 import contextlib
 import os
-import platform
 import sys
 
 import numpy as np
@@ -27,7 +26,7 @@ import torch
 
 sys.path.insert(0, os.path.join(os.path.dirname(__file__), ".."))
 
-from _common import best_of, text_of  # noqa: E402
+from _common import best_of, machine_line, text_of  # noqa: E402
 
 from attn_widget import methods  # noqa: E402
 from attn_widget.methods.flow import FlowSolver, _workers  # noqa: E402
@@ -153,10 +152,7 @@ def main() -> None:
     parser.add_argument("--quick", action="store_true")
     parser.add_argument("--repeat", type=int, default=3)
     args = parser.parse_args()
-    print(
-        f"# attention flow benchmark\n\n{platform.platform()}, {os.cpu_count()} CPUs, "
-        f"torch {torch.__version__}, python {platform.python_version()}"
-    )
+    print(f"# attention flow benchmark\n\n{machine_line()}")
     methods.flow(random_attention(3, 4))  # compile (or load) the kernel outside the timings
 
     compare_all_layers("random encoder attention", random_attention(12, 32), args.repeat, with_networkx=False)

@@ -15,15 +15,13 @@ from __future__ import annotations
 
 import argparse
 import os
-import platform
 import sys
 
 import numpy as np
-import torch
 
 sys.path.insert(0, os.path.join(os.path.dirname(__file__), ".."))
 
-from _common import best_of  # noqa: E402
+from _common import best_of, machine_line  # noqa: E402
 from flow import minilm_attention, random_attention, table  # noqa: E402
 
 from attn_widget import methods  # noqa: E402
@@ -48,10 +46,7 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--sizes", type=int, nargs="+", default=[128, 256, 512])
     args = parser.parse_args()
-    print(
-        f"# one flow row at every layer\n\n{platform.platform()}, {os.cpu_count()} CPUs, "
-        f"torch {torch.__version__}, python {platform.python_version()}"
-    )
+    print(f"# one flow row at every layer\n\n{machine_line()}")
     warm = FlowSolver(methods.residual_augment(random_attention(4, 6)))
     row_flows(warm, 0, [3, 4])  # compile (or load) the kernels outside the timings
     old_row(warm, 0, [3, 4])

@@ -15,17 +15,16 @@ from __future__ import annotations
 import argparse
 import importlib.util
 import os
-import platform
 import subprocess
 import sys
 import tempfile
 import time
 
 import numpy as np
-import torch
 
 sys.path.insert(0, os.path.join(os.path.dirname(__file__), ".."))
 
+from _common import machine_line  # noqa: E402
 from flow import minilm_attention, random_attention, table  # noqa: E402
 
 from attn_widget import methods  # noqa: E402
@@ -98,7 +97,7 @@ def main() -> None:
     parser.add_argument("--against", required=True, help="the commit whose kernel is 'before'")
     parser.add_argument("--sizes", type=int, nargs="+", default=[128, 256, 512])
     args = parser.parse_args()
-    print(f"{platform.platform()}, {os.cpu_count()} CPUs, torch {torch.__version__}, before = {args.against}")
+    print(f"{machine_line()}; before = {args.against}")
     with tempfile.TemporaryDirectory() as folder:
         before = kernel_at(args.against, folder)
         warm = FlowSolver(methods.residual_augment(random_attention(4, 6)))

@@ -48,6 +48,8 @@ import transformers as tf
 ROOT = pathlib.Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
+from _common import machine_line  # noqa: E402
+
 from attn_widget import AttentionWidget  # noqa: E402
 from attn_widget.export import inline_script  # noqa: E402
 from attn_widget.widget import ALL_EDGES_UP_TO, LONG_INPUT_TOP_K  # noqa: E402
@@ -293,10 +295,7 @@ def main() -> None:
     rows = []
     with sync_playwright() as playwright, tempfile.TemporaryDirectory() as folder:
         browser = playwright.chromium.launch(executable_path=CHROMIUM, args=ARGS)
-        print(
-            f"# frame time in Chromium\n\n{platform.platform()}, {os.cpu_count()} CPUs ({cpu_model()}), "
-            f"Chromium {browser.version}\n"
-        )
+        print(f"# frame time in Chromium\n\n{machine_line()} ({cpu_model()}), Chromium {browser.version}\n")
         for name, n, widget in widgets():
             if name == "MiniLM x2":
                 for meta in widget.methods:

@@ -21,7 +21,6 @@ import contextlib
 import ctypes
 import json
 import os
-import platform
 import subprocess
 import sys
 import threading
@@ -31,7 +30,7 @@ import torch
 
 sys.path.insert(0, os.path.join(os.path.dirname(__file__), ".."))
 
-from _common import best_of, text_of  # noqa: E402
+from _common import best_of, machine_line, text_of  # noqa: E402
 
 from attn_widget import analyze  # noqa: E402
 from attn_widget.demo import minilm  # noqa: E402
@@ -138,7 +137,7 @@ def main() -> None:
         memory["structure pass" if name == "structure" else name] = json.loads(out.stdout.strip().splitlines()[-1])[
             "bytes"
         ]
-    print(f"# context mixing cost\n\n{platform.platform()}, {os.cpu_count()} CPUs, torch {torch.__version__}\n")
+    print(f"# context mixing cost\n\n{machine_line()}\n")
     print(f"MiniLM, {args.tokens} tokens, best of {args.rounds}; forward pass {t_forward:.3f} s\n")
     print("| computation | seconds | / forward pass | peak extra memory MB |")
     print("|---|---|---|---|")

@@ -15,16 +15,13 @@ from __future__ import annotations
 
 import argparse
 import os
-import platform
 import sys
 import tempfile
 import time
 
-import torch
-
 sys.path.insert(0, os.path.join(os.path.dirname(__file__), ".."))
 
-from _common import text_of  # noqa: E402
+from _common import machine_line, text_of  # noqa: E402
 
 from attn_widget import AttentionWidget  # noqa: E402
 from attn_widget.demo import minilm  # noqa: E402
@@ -65,8 +62,7 @@ def main() -> None:
     parser.add_argument("--shown", type=int, nargs="+", default=[6, 3])
     parser.add_argument("--against", help="also run each line with this commit's row kernel, alternating")
     args = parser.parse_args()
-    machine = f"{platform.platform()}, {os.cpu_count()} CPUs"
-    print(f"{machine}, torch {torch.__version__}, python {platform.python_version()}")
+    print(machine_line())
     model, tokenizer = minilm()
     text = text_of(tokenizer, args.n, 2)
     kernels = {"": _maxflow_row.sinks_max_flow}

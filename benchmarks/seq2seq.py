@@ -20,7 +20,6 @@ from __future__ import annotations
 
 import argparse
 import os
-import platform
 import statistics
 import sys
 import time
@@ -29,7 +28,7 @@ import torch
 
 sys.path.insert(0, os.path.join(os.path.dirname(__file__), ".."))
 
-from _common import text_of  # noqa: E402
+from _common import machine_line, text_of  # noqa: E402
 
 from attn_widget import analyze  # noqa: E402
 from attn_widget.demo import minilm  # noqa: E402
@@ -127,8 +126,7 @@ def main() -> None:
     args = parser.parse_args()
     if args.threads:
         torch.set_num_threads(args.threads)
-    print(f"{platform.processor() or platform.machine()}, {os.cpu_count()} CPUs, torch {torch.__version__}, "
-          f"{torch.get_num_threads()} threads; medians of {args.repeat} runs taken in turns\n")  # fmt: skip
+    print(f"{machine_line()}; {torch.get_num_threads()} threads; medians of {args.repeat} runs taken in turns\n")
     print("| model | tokens | forward s | analyze + rollout s | forward passes |")
     print("|---|---|---|---|---|")
     for row in seq2seq_rows(args.repeat, not args.no_flow):

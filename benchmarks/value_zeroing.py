@@ -15,7 +15,6 @@ from __future__ import annotations
 
 import argparse
 import os
-import platform
 import sys
 import time
 
@@ -23,7 +22,7 @@ import torch
 
 sys.path.insert(0, os.path.join(os.path.dirname(__file__), ".."))
 
-from _common import best_of, text_of  # noqa: E402
+from _common import best_of, machine_line, text_of  # noqa: E402
 
 from attn_widget.capture import capture  # noqa: E402
 from attn_widget.demo import minilm  # noqa: E402
@@ -65,8 +64,7 @@ def main() -> None:
     parser.add_argument("--lengths", type=int, nargs="+", default=[8, 12, 16])
     args = parser.parse_args()
     torch.set_num_threads(os.cpu_count() or 1)
-    print(f"# value zeroing and hidden token attribution\n\n{platform.platform()}, {os.cpu_count()} CPUs, "
-          f"torch {torch.__version__}\n")  # fmt: skip
+    print(f"# value zeroing and hidden token attribution\n\n{machine_line()}\n")
     model, tokenizer = minilm()
     print("| method | tokens | forward pass s | method s | method / forward |")
     print("|---|---|---|---|---|")
