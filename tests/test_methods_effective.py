@@ -132,6 +132,20 @@ def test_decoder_prefix_form():
     assert global_form[0].triu(diagonal=1).abs().sum() > 0.1
 
 
+def test_decoder_rows_seeing_few_keys_with_dependent_values_are_projected():
+    """A row that sees at most d_h keys is left unchanged only when their value vectors are independent: with a
+    repeated value among them (RoPE models' repeated tokens at layer 0), the rank test must send it to the SVD."""
+    n, d = 10, 4
+    att, v = softmax_rows(n, causal=True), rand(1, n, d)
+    v[0, 2] = v[0, 0]
+    eff = effective_attention(att, v, CAUSAL(n), eps=EPS64)
+    assert torch.equal(eff[0, :2], att[0, :2])  # independent values: exactly unchanged
+    assert (eff[0, 2] - att[0, 2]).abs().max() > 1e-3 and (eff[0, 3] - att[0, 3]).abs().max() > 1e-3
+    assert torch.allclose(eff[0], prefix_brute_force(att[0], v[0]), atol=1e-9)
+    for i in range(n):
+        assert torch.allclose(eff[0, i] @ v[0], att[0, i] @ v[0], atol=1e-12)
+
+
 def test_sliding_window_rows_stay_in_their_window():
     n, w = 12, 5
     mask = admissible_keys(n, causal=True, window=w)

@@ -170,11 +170,24 @@ class _RowProjector:
         else:
             certified = candidates
         self.identity_rows = torch.zeros(n, dtype=torch.bool)
-        # The rest (rows that see at most r keys, near-dependent values): an exact SVD of V[K_i] per row,
-        # on the admissible rows only, gathered into (chunk, max |K_i|, k).
-        self.rest = (~certified).nonzero().flatten()
+        if rank:
+            # Rows that see at most r keys (a decoder's first r tokens): V[K_i] has full row rank |K_i|, so its
+            # projector is the identity, when sigma_min(B[K_i] C) >= sqrt(lambda_min(H_i)) s_r clears the same
+            # tolerance, H_i = B[K_i] B[K_i]ᵀ (|K_i| × |K_i|): the bound above on the small Gram, whose eigenvalues
+            # are B[K_i]'s, so V's condition number is not squared either.
+            few = ((sizes <= rank) & (sizes > 0)).nonzero().flatten()
+            if few.numel():
+                keys, valid = _gathered_keys(mask[few])
+                rows = basis[keys] * valid.unsqueeze(-1)  # (m, p, r)
+                small = rows @ rows.mT + torch.diag_embed(1 - valid)  # a padded key adds eigenvalue 1 (never below)
+                smallest = torch.linalg.eigvalsh(small)[:, 0]
+                self.identity_rows[few] = smallest * singular[-1] ** 2 > singular[0] ** 2 * floor[few]
+        # The rest (rows whose values are near-dependent): an exact SVD of V[K_i] per row, on the admissible
+        # rows only, gathered into (chunk, max |K_i|, k).
+        rest = (~certified & ~self.identity_rows).nonzero().flatten()
+        self.chunks = list(rest.split(self._CHUNK)) if rest.numel() else []
         self.rest_parts = []
-        for chunk in self.rest.split(self._CHUNK):
+        for chunk in self.chunks:
             keys, valid = _gathered_keys(mask[chunk])
             ub, sb, _ = torch.linalg.svd(v[keys] * valid.unsqueeze(-1), full_matrices=False)
             keep = sb > sb[:, :1] * sizes[chunk].clamp(min=head_dim).unsqueeze(-1) * eps
@@ -187,7 +200,7 @@ class _RowProjector:
         a64 = a.to(torch.float64)
         coefficients = torch.einsum("hir,irs->his", a64 @ self.basis, self.gram_inverse)
         result = (coefficients @ self.basis.T) * self.mask
-        for chunk, (keys, valid, bases) in zip(self.rest.split(self._CHUNK), self.rest_parts, strict=True):
+        for chunk, (keys, valid, bases) in zip(self.chunks, self.rest_parts, strict=True):
             rows = a64[:, chunk].gather(-1, keys.expand(a64.shape[0], -1, -1)) * valid  # (h, m, max |K|)
             projected = torch.einsum("hmk,mqk->hmq", torch.einsum("hmp,mpk->hmk", rows, bases), bases) * valid
             result[:, chunk] = torch.zeros_like(result[:, chunk]).scatter_add_(-1, keys.expand_as(projected), projected)
