@@ -3,14 +3,15 @@
     .venv/bin/python benchmarks/effective.py [--rounds 5]
 
 Models: MiniLM (pretrained encoder, 6 layers, 12 heads, head width 32) at 128 and 512 tokens;
-the shipped decoder (4 layers, prefix projectors) at 128 and 256 tokens; and a random
-Qwen2-style decoder with value bias (6 layers, 12 heads, 2 key/value groups, head width 32,
-biases drawn large so that value vectors are ill-conditioned, as in trained Qwen2 models) at
-512 tokens. Times are the best of ``--rounds`` runs in this process; the forward pass is the
-model called the way attn_widget calls it (eager attention, attentions and hidden states
-returned). "output error" is the largest relative difference, over layers, between
-Σ_h A_eff·V·W_O and Σ_h A·V·W_O computed in float64 from the captured float32 tensors: what
-effective attention promises to keep unchanged.
+the shipped decoder (4 layers, prefix projectors) at 128 and 256 tokens; a random Qwen2-style
+decoder with value bias (6 layers, 12 heads, 2 key/value groups, head width 32, biases drawn
+large so that value vectors are ill-conditioned, as in trained Qwen2 models) at 512 tokens; and
+a random model of GPT-2 small's shape (12 layers, 12 heads, head width 64; benchmarks/scale.py),
+whose first 64 rows see at most a head width of keys, at 96 and 512 tokens. Times are the best
+of ``--rounds`` runs in this process; the forward pass is the model called the way attn_widget
+calls it (eager attention, attentions and hidden states returned). "output error" is the largest
+relative difference, over layers, between Σ_h A_eff·V·W_O and Σ_h A·V·W_O computed in float64
+from the captured float32 tensors: what effective attention promises to keep unchanged.
 """
 
 from __future__ import annotations
@@ -24,6 +25,7 @@ import torch
 sys.path.insert(0, os.path.join(os.path.dirname(__file__), ".."))
 
 from _common import best_of, machine_line, text_of  # noqa: E402
+from scale import build as scale_model  # noqa: E402
 
 from attn_widget import analyze  # noqa: E402
 from attn_widget.demo import minilm, pydoc_gpt2  # noqa: E402
@@ -86,6 +88,7 @@ def main() -> None:
         ("MiniLM", minilm(), (128, 512), 2),
         ("pydoc GPT-2", pydoc_gpt2(), (128, 256), 0),
         ("Qwen2-style, value bias", qwen2_with_value_bias(), (512,), 0),
+        ("GPT-2-small shape (random)", scale_model("gpt2-small", "float32"), (96, 512), 0),
     ]:
         for n in sizes:
             text = text_of(tokenizer, n, specials)
