@@ -176,7 +176,8 @@ def _seq2seq(config, name, model):
 
 
 # The outcome of a model loaded with sdpa where a transformers release cannot switch it to eager after loading
-# (measured with make test-oldest and by hand; the zoo accepts either outcome off the locked release).
+# (releases measured: 5.0 by make test-oldest, 5.12 and 5.24 by hand, 5.25 locked; the zoo accepts either outcome
+# off the locked release).
 def _sdpa_by_release(refused: str, verified: str) -> str:
     return (
         f"loaded with sdpa, the outcome depends on the transformers release: {refused} cannot switch it to eager "
@@ -225,7 +226,7 @@ FAMILIES: tuple[Family, ...] = (
             cls_token_id=2,
             sep_token_id=3,
         ),
-        note="local layers: symmetric window; " + _sdpa_by_release("5.0", "5.24 and 5.25"),
+        note="local layers: symmetric window; " + _sdpa_by_release("5.0", "5.12, 5.24 and 5.25"),
     ),
     _bert_like(
         "MobileBertConfig", "MobileBERT", embedding_size=32, intra_bottleneck_size=32, num_feedforward_networks=1
@@ -324,7 +325,7 @@ FAMILIES: tuple[Family, ...] = (
         "Falcon (loaded with sdpa)",
         hard_limit=False,
         reason="cannot switch to eager",
-        note=_sdpa_by_release("5.0 and 5.24", "5.25"),
+        note=_sdpa_by_release("5.0, 5.12 and 5.24", "5.25"),
     ),
     Family(
         "MPT", "MptConfig", dict(_BASE, d_model=32, n_heads=4, n_layers=2, max_seq_len=MAX_POSITIONS), hard_limit=True
@@ -380,7 +381,7 @@ FAMILIES: tuple[Family, ...] = (
     _llama_like("GraniteConfig", "Granite"),
     _llama_like("Starcoder2Config", "Starcoder2", sliding_window=4),
     _llama_like("PersimmonConfig", "Persimmon", num_key_value_heads=4),
-    _llama_like("NemotronConfig", "Nemotron", head_dim=8, note=_sdpa_by_release("5.0", "5.24 and 5.25")),
+    _llama_like("NemotronConfig", "Nemotron", head_dim=8, note=_sdpa_by_release("5.0 and 5.12", "5.24 and 5.25")),
     _llama_like(
         "GptOssConfig",
         "GPT-OSS",
