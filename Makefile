@@ -45,20 +45,15 @@ lock: $(VENV)/.installed
 	$(VENV)/bin/uv pip compile --quiet --upgrade pyproject.toml --extra test --python $(PYTHON) \
 		--resolution lowest-direct --custom-compile-command "make lock" -o $(OLDEST)
 
-# The lowest releases pyproject.toml allows (torch 2.4 is a CUDA build from the index: about 3 GB to download).
-test-oldest:
-	rm -rf .venv-oldest && python3 -m venv .venv-oldest
-	.venv-oldest/bin/python -m pip install --quiet $(PIP_PIN)
-	.venv-oldest/bin/python -m pip install --quiet -r $(OLDEST)
-	.venv-oldest/bin/python -m pip install --quiet --no-deps -e .
-	.venv-oldest/bin/python -m pytest $(FAST)
-
-# Whatever the index serves today within pyproject.toml's ranges, but torch: this machine's CPU build.
-test-latest:
-	rm -rf .venv-latest && python3 -m venv .venv-latest
-	.venv-latest/bin/python -m pip install --quiet $(PIP_PIN)
-	.venv-latest/bin/python -m pip install --quiet --constraint $(TORCH_CPU) -e ".[test]"
-	.venv-latest/bin/python -m pytest $(FAST)
+# Each in a venv of its own: the lowest releases pyproject.toml allows (torch 2.4 is a CUDA build from the index:
+# about 3 GB to download), and whatever the index serves today within the ranges, but torch: this machine's CPU build.
+INSTALL_oldest := -r $(OLDEST) -e .
+INSTALL_latest := --constraint $(TORCH_CPU) -e ".[test]"
+test-oldest test-latest: test-%:
+	rm -rf .venv-$* && python3 -m venv .venv-$*
+	.venv-$*/bin/python -m pip install --quiet $(PIP_PIN)
+	.venv-$*/bin/python -m pip install --quiet $(INSTALL_$*)
+	.venv-$*/bin/python -m pytest $(FAST)
 
 js/node_modules/.installed: js/package.json js/package-lock.json
 	cd js && npm ci --no-audit --no-fund --loglevel=error

@@ -24,7 +24,8 @@ WORDS = (
 
 def text_of(tokenizer, n: int, specials: int) -> str:
     """A news-like text of exactly n tokens, of which ``specials`` are the tokenizer's own ([CLS], [SEP])."""
-    ids = tokenizer(" ".join(WORDS * 40), add_special_tokens=False)["input_ids"][: n - specials]
+    repeats = max(40, n // len(WORDS) + 1)  # every word is at least one token
+    ids = tokenizer(" ".join(WORDS * repeats), add_special_tokens=False)["input_ids"][: n - specials]
     return tokenizer.decode(ids)
 
 

@@ -35,7 +35,7 @@ ROOT = pathlib.Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 sys.path.insert(0, str(ROOT / "benchmarks"))
 
-from _common import WORDS, machine_line  # noqa: E402
+from _common import machine_line, text_of  # noqa: E402
 
 # name -> (config class, its arguments): the published configurations, vocabulary and positions aside.
 SHAPES = {
@@ -86,17 +86,6 @@ def build(shape: str, dtype: str):
     return model.eval(), tokenizer
 
 
-def text_of(tokenizer, n: int) -> str:
-    """A news-like text of exactly n tokens (the shipped tokenizer adds no special tokens)."""
-    words = " ".join(WORDS * (n // len(WORDS) + 1))
-    ids = tokenizer(words, add_special_tokens=False)["input_ids"]
-    while len(ids) < n:
-        ids = ids + ids
-    text = tokenizer.decode(ids[:n])
-    assert len(tokenizer(text)["input_ids"]) == n, "the text does not round-trip to n tokens"
-    return text
-
-
 def binary_bytes(widget) -> int:
     """Bytes the widget's binary traits hold (what its first message carries beside the small JSON state)."""
     return sum(len(value) for name in widget.keys if isinstance(value := getattr(widget, name), bytes | memoryview))
@@ -123,7 +112,8 @@ def worker(what: str, shape: str, tokens: int, dtype: str) -> dict:
 
     torch.set_num_threads(os.cpu_count() or 1)
     model, tokenizer = build(shape, dtype)
-    text = text_of(tokenizer, tokens)
+    text = text_of(tokenizer, tokens, 0)  # the shipped tokenizer adds no special tokens
+    assert len(tokenizer(text)["input_ids"]) == tokens, "the text does not round-trip to the asked length"
     result: dict = {}
     if what == "forward":
         inputs = tokenizer(text, return_tensors="pt")
