@@ -12,14 +12,13 @@ cross-attention's own value projection, so V is ``(H_kv, ns, d_h)`` and A is ``(
 
 from __future__ import annotations
 
-import warnings
-
 import torch
 
 from .capture import Capture, _add_value_data, _Calls
 from .errors import UnsupportedModelError
 from .models import Site, find_sites
 from .parts.effective import effective_of_record
+from .quiet import remark
 
 KINDS = ("encoder", "decoder", "cross")
 _WHAT = {"decoder": "decoder self-attention", "cross": "cross-attention"}
@@ -96,7 +95,7 @@ def effective_of(record: Capture, sum_preserving: bool = False) -> torch.Tensor:
     assert record.geometry is not None  # read with the values
     keys, head_dim = record.attentions.shape[-1], record.geometry.head_dim
     if keys <= head_dim + int(sum_preserving):
-        warnings.warn(
+        remark(
             f"{record.model_name}: {keys} keys do not exceed the head dimension ({head_dim}): effective attention "
             "equals raw attention here.",
             stacklevel=3,

@@ -6,7 +6,7 @@ from __future__ import annotations
 import dataclasses
 import pathlib
 import threading
-import warnings
+from collections.abc import Sequence
 
 import traitlets as t
 
@@ -21,6 +21,7 @@ from .methods import registry
 from .methods.registry import MatrixMethod, ViewSettings
 from .on_request import OnRequest
 from .pinned_row import PinnedRow
+from .quiet import shown_in_view
 from .seq2seq import Seq2SeqAnalysis
 from .shown_image import image_fact
 from .text import display_token
@@ -50,6 +51,7 @@ class AttentionWidget(OnRequest, TokenScores, PinnedRow, WidgetTraits):
         *,
         target: str | None = None,
         analysis: Analysis | Seq2SeqAnalysis | None = None,
+        prepare: str | Sequence[str] = (),
         **state,
     ):
         """Analyse ``text`` with ``model`` (or show an existing ``analysis``).
@@ -57,6 +59,8 @@ class AttentionWidget(OnRequest, TokenScores, PinnedRow, WidgetTraits):
         target: encoder-decoders only, the text the decoder is forced to produce (None: the model's own
         greedy output); the widget then shows source and target tokens through the encoder's and the
         decoder's layers (``attn_widget.joint``).
+        prepare: method ids (or "all") to compute in the background after the first picture, so that
+            selecting them later answers at once (``prepare``); the others are computed when first selected.
         state: initial ``layer``, ``head`` or ``method``.
         """
         if analysis is None:
@@ -74,6 +78,9 @@ class AttentionWidget(OnRequest, TokenScores, PinnedRow, WidgetTraits):
             self.analysis = analysis
         shown = self.analysis
         self._job = BackgroundJob()
+        self._opened = False  # set once the first picture is published: selections then compute what they show
+        self._computed: set[str] = set()  # methods whose data trait holds what is computed of them
+        self._init_on_request()
         self._init_pinned_row()
         self._fact_writer = threading.local()
         record = shown.capture
@@ -113,12 +120,19 @@ class AttentionWidget(OnRequest, TokenScores, PinnedRow, WidgetTraits):
                 raise TypeError(f"Unknown option {name!r}; the initial view accepts {', '.join(self._VIEW_OPTIONS)}.")
             setattr(self, name, value)
         # After the initial view, so that its settings are computed with once; one message to the front end.
-        with warnings.catch_warnings(), self.hold_sync():
-            # What a warning would say ("effective attention equals raw attention") is in the method's note.
-            warnings.simplefilter("ignore", UserWarning)
+        # Only what the first picture shows is computed (and deferred methods' layers kept so far); the other
+        # methods are sent empty and computed when first selected (on_request.py) or prepared.
+        first = self._shown_ids()
+        with self.hold_sync():
             for method in available:
-                self._publish(method)
+                if method.id in first or method.deferred(self.analysis):
+                    self._publish(method)
+                else:
+                    self._publish_empty(method)
+        self._opened = True
         self.on_msg(self._handle_message)
+        if prepare:
+            self.prepare(prepare)
 
     @t.observe("selected", "method")
     def _pin_changed(self, _change) -> None:
@@ -130,7 +144,9 @@ class AttentionWidget(OnRequest, TokenScores, PinnedRow, WidgetTraits):
 
     # Export ------------------------------------------------------------------------
     def to_html(self, path=None, title: str | None = None) -> str:
-        """Write one self-contained interactive HTML file (works offline, no kernel); returns its text."""
+        """Write one self-contained interactive HTML file (works offline, no kernel); returns its text.
+        Every method is computed first (``prepare``); a method computed layer by layer holds its layers so far."""
+        self.prepare("all", wait=True)
         return export.to_html(self, path, title)
 
     def to_numpy(self) -> dict:
@@ -165,8 +181,10 @@ class AttentionWidget(OnRequest, TokenScores, PinnedRow, WidgetTraits):
 
     def _publish(self, method: MatrixMethod) -> None:
         """Encode one method's data (what is computed of it) into its trait(s); only they are re-sent."""
-        data, done = method.values(self.analysis, self.view_settings)
+        with shown_in_view():  # what a remark would say ("effective attention equals raw attention") is in the note
+            data, done = method.values(self.analysis, self.view_settings)
         data, row = self._with_pinned_row(method.id, data, done)
+        self._computed.add(method.id)
         with self._setting_facts(), self.hold_sync():
             setattr(self, f"data_{method.id}", payload.encode(data) if done or row is not None else b"")
             if row is not None or method.id in self.ready_row:
@@ -174,6 +192,30 @@ class AttentionWidget(OnRequest, TokenScores, PinnedRow, WidgetTraits):
             if method.row_values is not None:
                 setattr(self, f"data_{method.id}_rows", payload.encode(method.row_values(self.analysis).unsqueeze(-1)))
             self.ready = {**self.ready, method.id: done}
+
+    def _publish_empty(self, method: MatrixMethod) -> None:
+        """Send a method not computed yet: no data, no layer ready (the view says it is coming)."""
+        self._computed.discard(method.id)
+        with self._setting_facts(), self.hold_sync():
+            setattr(self, f"data_{method.id}", b"")
+            if method.row_values is not None:
+                setattr(self, f"data_{method.id}_rows", b"")
+            self.ready = {**self.ready, method.id: []}
+
+    def _shown_ids(self) -> list[str]:
+        """The methods whose data the view draws now: the shown one and the compared one, each with the method
+        that draws its whole-model graph."""
+        ids = []
+        for method_id in (self.method, self.compare_method):
+            if method_id in self._specs:
+                ids += [method_id, self._specs[method_id].graph or method_id]
+        return list(dict.fromkeys(ids))
+
+    @t.observe("method", "compare_method")
+    def _compute_shown(self, _change) -> None:
+        """A method first selected (or compared) is computed now, in the background (on_request.py)."""
+        if self._opened:
+            self._compute_whole(self._shown_ids())
 
     def _method_layers(self, method_id: str) -> tuple[str, list[int]] | None:
         """The method's label and the layers it is defined in, or None when it has every layer."""
@@ -207,8 +249,8 @@ class AttentionWidget(OnRequest, TokenScores, PinnedRow, WidgetTraits):
 
     @t.observe(*(field.name for field in dataclasses.fields(ViewSettings)))
     def _recompute(self, change) -> None:
-        """Publish again the methods that read the changed setting (not during __init__, which
-        publishes every method afterwards)."""
+        """Publish again the computed methods that read the changed setting (not during __init__, which
+        publishes the first picture afterwards)."""
         for method in self._specs.values():
-            if change["name"] in method.settings and method.id in self.ready:
+            if change["name"] in method.settings and method.id in self._computed:
                 self._publish(method)

@@ -87,9 +87,11 @@ def synthetic_widget(tokens: list[str] = HOSTILE_TOKENS, layers: int = 3, heads:
 
 
 def widget_state(widget) -> dict:
-    """The synced traits a front end receives, binary values as base64 (the export's own format)."""
+    """The synced traits a front end receives once every method is computed (as ``to_html`` exports them),
+    binary values as base64 (the export's own format)."""
     from attn_widget.export import widget_state as exported
 
+    widget.prepare("all", wait=True)
     return exported(widget)
 
 

@@ -36,6 +36,9 @@ def test_value_zeroing_is_computed_on_request_for_long_inputs(tokenizer):
 
 def test_hidden_attribution_is_with_the_widget_for_short_inputs_only(tokenizer, monkeypatch):
     short = AttentionWidget(tiny_model("bert"), "the cat sat", tokenizer)  # 5 tokens · width 32
+    assert short.ready["hidden_attribution"] == []  # computed when first selected
+    short.method = "hidden_attribution"
+    short.wait()
     assert short.ready["hidden_attribution"] == [1, 2, 3]
     rows = payload.decode(short.data_hidden_attribution)["matrices"].sum(-1)
     assert abs(rows - 1).max() < 1e-3

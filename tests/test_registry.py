@@ -68,7 +68,8 @@ def test_applicability_says_why_not(tokenizer):
 
 
 def test_a_registered_method_reaches_the_widget_exports_and_compare(tokenizer, toy_method):
-    w = AttentionWidget(tiny_lm(), TEXT, tokenizer)
+    w = AttentionWidget(tiny_lm(), TEXT, tokenizer, prepare=["squared"])
+    w.wait()
     expected = squared(w.analysis, None)
     meta = w.methods[-1]
     assert meta["id"] == "squared" and meta["label"] == "Squared attention" and not meta["per_head"]
@@ -105,7 +106,8 @@ def test_a_registered_attribution_reaches_the_menu_and_compare(tokenizer, toy_at
 
 @pytest.mark.parametrize("family", ["bert", "llama"])
 def test_every_applicable_method_publishes_data_of_its_declared_shape(tokenizer, family):
-    w = AttentionWidget(tiny_model(family), TEXT, tokenizer)
+    w = AttentionWidget(tiny_model(family), TEXT, tokenizer, prepare="all")
+    w.wait()
     n, L, H = len(w.tokens), w.n_layers, w.n_heads
     for meta in w.methods:
         decoded = payload.decode(getattr(w, f"data_{meta['id']}"))["matrices"]

@@ -155,4 +155,5 @@ def test_the_widget_shows_an_image_analysis_without_token_scores():
     assert widget.attributions == [] and widget.targets == []
     ids = [m["id"] for m in widget.methods]
     assert {"raw", "rollout", "flow", "alti_rollout"} <= set(ids) and "hidden_attribution" not in ids
+    widget.compute("rollout", wait=True)
     assert payload.decode(widget.data_rollout)["shape"] == [widget.n_layers, len(widget.tokens), len(widget.tokens)]

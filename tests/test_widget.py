@@ -46,6 +46,7 @@ def test_data_travels_as_binary_envelopes(widget):
     np.testing.assert_allclose(raw["matrices"][:, :4], analysis.attentions.numpy(), atol=2e-5)
     np.testing.assert_allclose(raw["matrices"][:, 4], analysis.raw().numpy(), atol=2e-5)
     np.testing.assert_allclose(raw["matrices"][:, 5], analysis.raw("max").numpy(), atol=2e-5)
+    widget.compute("rollout", wait=True)
     rollout = payload.decode(widget.data_rollout)
     np.testing.assert_allclose(rollout["matrices"], analysis.rollout(receptive_field="none").numpy(), atol=2e-5)
 
@@ -107,8 +108,9 @@ def test_mimebundle_uses_the_widget_view(widget):
     assert "application/vnd.jupyter.widget-view+json" in data
 
 
-def test_flow_is_sent_up_front_for_short_inputs(widget):
+def test_flow_is_computed_whole_for_short_inputs(widget):
     analysis = widget.analysis
+    widget.prepare(["flow", "flow_rf", "rollout_rf"], wait=True)
     assert widget.ready["flow"] == [1, 2, 3] and widget.ready["flow_rf"] == [1, 2, 3]
     np.testing.assert_allclose(
         payload.decode(widget.data_flow)["matrices"], analysis.flow(receptive_field="none").numpy(), atol=2e-5
@@ -135,7 +137,6 @@ def test_flow_for_long_inputs_is_computed_on_request(tokenizer):
     w = AttentionWidget(tiny_model("gpt2"), LONG_TEXT, tokenizer)
     assert len(w.tokens) > 40
     assert w.ready["flow"] == [] and w.data_flow == b""
-    assert w.ready["rollout"] == [1, 2, 3]  # cheap methods are always there
     n = len(w.tokens)
     meta = {m["id"]: m for m in w.methods}
     assert meta["flow"]["on_request"] == f"{n} tokens need {n * n:,} max-flow problems for each layer."
@@ -164,7 +165,7 @@ def test_a_failing_or_cancelled_computation_is_reported(tokenizer, monkeypatch):
 
 
 def test_effective_attention_travels_signed_with_the_mass_it_removed(tokenizer):
-    w = AttentionWidget(tiny_model("gpt2"), LONG_TEXT, tokenizer)
+    w = AttentionWidget(tiny_model("gpt2"), LONG_TEXT, tokenizer, method="effective")
     analysis = w.analysis
     decoded = payload.decode(w.data_effective)
     assert decoded["shape"] == [3, 6, len(w.tokens), len(w.tokens)]

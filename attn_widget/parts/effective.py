@@ -2,11 +2,10 @@
 
 from __future__ import annotations
 
-import warnings
-
 import torch
 
 from .. import methods
+from ..quiet import remark
 from .base import Part, normalise
 
 
@@ -45,7 +44,7 @@ class EffectivePart(Part):
         record = self.capture
         record.require_values()  # refuses with the reason when the values are missing
         if record.n_tokens <= record.geometry.head_dim + int(sum_preserving):
-            warnings.warn(
+            remark(
                 f"{record.n_tokens} tokens do not exceed the head dimension "
                 f"({record.geometry.head_dim}): effective attention equals raw attention here.",
                 stacklevel=4,

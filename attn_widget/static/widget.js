@@ -459,6 +459,7 @@ var zh_default = {
   "{method}, all {layers} layers as columns: {edges} edges between {n} tokens per layer": "{method}\uFF0C\u5168\u90E8 {layers} \u5C42\u5404\u4E3A\u4E00\u5217\uFF1A\u6BCF\u5C42 {n} \u4E2A token \u4E4B\u95F4\u5171 {edges} \u6761\u8FB9",
   "{method}, {layer}, {heads}: {edges} edges between {n} tokens": "{method}\uFF0C{layer}\uFF0C{heads}\uFF1A{n} \u4E2A token \u4E4B\u95F4\u5171 {edges} \u6761\u8FB9",
   "{method}: computing more layers\u2026": "{method}\uFF1A\u6B63\u5728\u8BA1\u7B97\u66F4\u591A\u5C42\u2026",
+  "{method}: computing\u2026": "{method}\uFF1A\u6B63\u5728\u8BA1\u7B97\u2026",
   "{method}: computing the pinned token's row for layer {layer}\u2026": "{method}\uFF1A\u6B63\u5728\u8BA1\u7B97\u56FA\u5B9A token \u5728\u7B2C {layer} \u5C42\u7684\u90A3\u4E00\u884C\u2026",
   "{method}: edge colour": "{method}\uFF1A\u8FB9\u7684\u989C\u8272",
   "{method}: edge colour (scaled per layer; largest layer's range)": "{method}\uFF1A\u8FB9\u7684\u989C\u8272\uFF08\u6309\u5C42\u5B9A\u8272\u9636\uFF1B\u53D6\u8303\u56F4\u6700\u5927\u7684\u4E00\u5C42\uFF09",
@@ -1262,6 +1263,10 @@ function isPinnedRow(row, n) {
 function hasLayer(state, layer) {
   const layers = state.ready[state.method.id];
   return layers === void 0 || layers.includes(layer);
+}
+function hasGraphData(state) {
+  const layers = state.ready[state.method.graph || state.method.id];
+  return layers === void 0 || layers.length > 0;
 }
 function sliceIndex(state) {
   const layerIndex = state.layer - 1;
@@ -2913,7 +2918,7 @@ function createPending(doc, model, lang) {
       if (root.hidden) return;
       const words = { method: state.method.label, layer, id: method, cost: state.method.on_request ?? "" };
       message.textContent = say(
-        available ? "{method}: computing more layers\u2026" : isPinnedRowComing(state) ? "{method}: computing the pinned token's row for layer {layer}\u2026" : state.offline ? '{method} for layer {layer} was not computed before this view was exported; in the notebook, call w.compute("{id}") before exporting.' : state.method.on_request ? "{method} for layer {layer} is computed on request: {cost}" : "{method} for layer {layer} is computed on request.",
+        available ? "{method}: computing more layers\u2026" : running && mine && job.layers?.includes(layer) ? "{method}: computing\u2026" : isPinnedRowComing(state) ? "{method}: computing the pinned token's row for layer {layer}\u2026" : state.offline ? '{method} for layer {layer} was not computed before this view was exported; in the notebook, call w.compute("{id}") before exporting.' : state.method.on_request ? "{method} for layer {layer} is computed on request: {cost}" : "{method} for layer {layer} is computed on request.",
         words
       );
       computeLayer.textContent = say("Compute layer {layer}", { layer });
@@ -4087,7 +4092,7 @@ function renderView(model, el) {
           view.paintCompare(compared);
           view.image.paint(imageScene(state, frame, envelopeOf, panel));
         } else {
-          const frameOf2 = () => state.view === "model" ? modelFrame(state, width, envelopeOf, hovered) : layerFrame(state, width, envelopeOf, hovered);
+          const frameOf2 = () => state.view === "model" && hasGraphData(state) ? modelFrame(state, width, envelopeOf, hovered) : layerFrame(state, width, envelopeOf, hovered);
           frame = frameOf2();
           if (pointer && rowsMoved) {
             const under = nodeUnder(pointer);

@@ -64,6 +64,8 @@ export function createPending(doc, model, lang) {
       message.textContent = say(
         available
           ? "{method}: computing more layers…"
+          : running && mine && job.layers?.includes(layer)
+            ? "{method}: computing…"
           : isPinnedRowComing(state)
             ? "{method}: computing the pinned token's row for layer {layer}…"
             : state.offline

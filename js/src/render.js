@@ -12,7 +12,7 @@ import { nodeAt } from "./layout.js";
 import { modelNodeAt } from "./model_view.js";
 import { createNavigation } from "./navigate_events.js";
 import { REDRAW_ON } from "./options.js";
-import { neighbourStates, readState } from "./state.js";
+import { hasGraphData, neighbourStates, readState } from "./state.js";
 import { createView } from "./view.js";
 
 const DEFAULT_WIDTH = 640;
@@ -93,7 +93,7 @@ function renderView(model, el) {
           view.paintCompare(compared);
           view.image.paint(imageScene(state, frame, envelopeOf, panel));
         } else {
-          const frameOf = () => (state.view === "model" ? modelFrame(state, width, envelopeOf, hovered) : layerFrame(state, width, envelopeOf, hovered));
+          const frameOf = () => (state.view === "model" && hasGraphData(state) ? modelFrame(state, width, envelopeOf, hovered) : layerFrame(state, width, envelopeOf, hovered));
           frame = frameOf();
           // The rows moved under a resting pointer (wheel, keys, minimap): it hovers the row now under it.
           if (pointer && rowsMoved) {

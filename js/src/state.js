@@ -286,6 +286,16 @@ export function hasLayer(state, layer) {
 }
 
 /**
+ * Does the data that draws the selected method's whole-model graph hold any layer? A method not computed yet
+ * has none: the view then shows the single layer and says the method is coming.
+ * @param {ViewState} state
+ */
+export function hasGraphData(state) {
+  const layers = state.ready[state.method.graph || state.method.id];
+  return layers === undefined || layers.length > 0;
+}
+
+/**
  * Index of the envelope slice that holds the selected layer (and head).
  * @param {ViewState} state
  */

@@ -1,0 +1,153 @@
+"""Issue 30: the widget computes what its first picture shows, and every other method when it is first selected
+(or prepared ahead, in the background), giving the same data, byte for byte, as computing it directly."""
+
+from __future__ import annotations
+
+import threading
+
+import pytest
+from tiny_models import tiny_model
+
+from attn_widget import AttentionWidget, analyze, payload
+from attn_widget.demo import digits_vit, pydoc_gpt2, reversal_bart
+from attn_widget.methods import registry
+from attn_widget.parts import effective as effective_part
+
+TEXT = "the cat sat on the mat and the dog ran"
+
+
+@pytest.fixture
+def computed(monkeypatch) -> list[str]:
+    """The ids of the methods whose values are computed, in order (every path to a method's data goes through
+    ``MatrixMethod.values``), and no effective attention computed behind it."""
+    calls: list[str] = []
+    values = registry.MatrixMethod.values
+
+    def counted(self, analysis, settings):
+        calls.append(self.id)
+        return values(self, analysis, settings)
+
+    def no_effective(*_args, **_kwargs):
+        raise AssertionError("effective attention was computed")
+
+    monkeypatch.setattr(registry.MatrixMethod, "values", counted)
+    monkeypatch.setattr(effective_part, "effective_of_record", no_effective)
+    return calls
+
+
+def test_building_a_widget_computes_only_the_first_picture(tokenizer, computed):
+    w = AttentionWidget(tiny_model("llama"), TEXT, tokenizer)
+    assert w.method == "raw" and len(w.methods) == 21
+    assert computed == ["raw"]
+    assert not w.job and not w._job.running  # nothing goes on in the background
+    assert w.ready["raw"] == [1, 2, 3] and payload.decode(w.data_raw)["shape"][0] == 3
+    for meta in w.methods[1:]:
+        assert w.ready[meta["id"]] == [] and getattr(w, f"data_{meta['id']}") == b"", meta["id"]
+
+
+def test_a_cumulative_method_shown_first_brings_the_graph_it_is_drawn_on(tokenizer, computed):
+    w = AttentionWidget(tiny_model("gpt2"), TEXT, tokenizer, method="rollout", compare_method="paths")
+    # rollout, raw (its whole-model graph), the compared one and binarised (its graph)
+    assert sorted(computed) == ["binarised", "paths", "raw", "rollout"], computed
+    assert w.ready["effective"] == []
+
+
+def test_a_method_first_selected_is_computed_then(tokenizer, computed):
+    w = AttentionWidget(tiny_model("llama"), TEXT, tokenizer)
+    w.method = "rollout"  # as the front end sets it
+    w.wait()
+    assert computed == ["raw", "rollout"] and w.ready["rollout"] == [1, 2, 3] and w.job == {}
+    w.method = "raw"
+    w.method = "rollout"  # computed once
+    w.wait()
+    assert computed == ["raw", "rollout"] and w.ready["effective"] == []
+
+
+def test_prepare_computes_the_asked_methods_after_the_first_picture(tokenizer):
+    w = AttentionWidget(tiny_model("gpt2"), TEXT, tokenizer, prepare=["alti", "norm"])
+    w.wait()
+    assert w.ready["alti"] == w.ready["norm"] == [1, 2, 3] and w.ready["globenc"] == []
+    w.prepare(wait=True)  # "all": every method not computed layer by layer
+    assert all(w.ready[m["id"]] == [1, 2, 3] for m in w.methods)
+    with pytest.raises(ValueError, match="prepare takes"):
+        w.prepare("everything")
+    with pytest.raises(ValueError, match="method must be one of"):
+        AttentionWidget(analysis=w.analysis, prepare=["nope"])
+
+
+def test_a_selection_goes_before_the_prepared_methods(tokenizer):
+    w = AttentionWidget(tiny_model("gpt2"), TEXT, tokenizer)
+    order, selected = [], threading.Event()
+    publish = w._publish
+
+    def held_at_first(method):
+        order.append(method.id)
+        selected.wait(timeout=30)  # the first prepared method is under way when the selection comes
+        publish(method)
+
+    w._publish = held_at_first
+    w.prepare(["norm", "globenc", "alti"])
+    w.method = "paths"
+    selected.set()
+    w.wait()
+    assert order == ["norm", "paths", "binarised", "globenc", "alti"]  # paths with the graph it is drawn on
+
+
+def test_a_failing_method_says_so_in_the_view(tokenizer, monkeypatch):
+    w = AttentionWidget(tiny_model("gpt2"), TEXT, tokenizer)
+
+    def explode(*_args, **_kwargs):
+        raise RuntimeError("out of memory")
+
+    monkeypatch.setattr(w.analysis.mixing_part, "map", explode)
+    w.method = "norm"
+    w.wait()
+    assert w.job["method"] == "norm" and w.job["error"] == "RuntimeError: out of memory"
+    assert w.ready["norm"] == []
+    monkeypatch.undo()
+    w.method = "raw"
+    w.method = "norm"  # selected again: tried again
+    w.wait()
+    assert w.ready["norm"] == [1, 2, 3] and w.job == {}
+
+
+def _shipped():
+    """The shipped models (attn_widget/demo.py) as AttentionWidget arguments: text, encoder-decoder, image."""
+    gpt2, gpt2_tokenizer = pydoc_gpt2()
+    bart, bart_tokenizer = reversal_bart()
+    vit, images, _labels = digits_vit()
+    return {
+        "pydoc-gpt2": dict(model=gpt2, text="for item in items: print(item)", tokenizer=gpt2_tokenizer),
+        "reversal-bart": dict(model=bart, text="red green blue", tokenizer=bart_tokenizer),
+        "digits-vit": dict(model=vit, text=images[0]),
+    }
+
+
+@pytest.mark.filterwarnings("ignore:.*effective attention equals raw attention")
+@pytest.mark.parametrize("name", ["pydoc-gpt2", "reversal-bart", "digits-vit"])
+def test_each_method_selected_sends_the_bytes_computing_it_up_front_sent(name):
+    """Up to issue 30 the widget published every method at once with ``payload.encode(values(...))``; a method
+    computed when selected must send exactly those bytes (and its per-row quantity)."""
+    arguments = _shipped()[name]
+    w = AttentionWidget(**arguments)
+    reference = AttentionWidget(analysis=analyze(**arguments))  # its own analysis: nothing cached is shared
+    for meta in w.methods:
+        spec = w.method_spec(meta["id"])
+        if spec.deferred(w.analysis):
+            continue
+        w.method = meta["id"]
+        w.wait()
+        assert w.job == {}, meta["id"]
+        data, done = spec.values(reference.analysis, reference.view_settings)
+        assert getattr(w, f"data_{meta['id']}") == payload.encode(data), meta["id"]
+        assert w.ready[meta["id"]] == done
+        if spec.row_values is not None:
+            rows = spec.row_values(reference.analysis).unsqueeze(-1)
+            assert getattr(w, f"data_{meta['id']}_rows") == payload.encode(rows)
+
+
+def test_export_computes_every_method_first(tokenizer):
+    w = AttentionWidget(tiny_model("gpt2"), TEXT, tokenizer)
+    page = w.to_html()
+    assert all(w.ready[m["id"]] == [1, 2, 3] for m in w.methods)
+    assert all(f'"data_{m["id"]}":{{"base64":"QVdQ' in page for m in w.methods)  # "AWP1", an envelope each
