@@ -6,12 +6,14 @@ from __future__ import annotations
 import threading
 
 import pytest
-from tiny_models import tiny_model
+from tiny_models import FAMILIES, tiny_model
 
 from attn_widget import AttentionWidget, analyze, payload
 from attn_widget.demo import digits_vit, pydoc_gpt2, reversal_bart
 from attn_widget.methods import registry
+from attn_widget.models import blocks
 from attn_widget.parts import effective as effective_part
+from attn_widget.parts import mixing
 
 TEXT = "the cat sat on the mat and the dog ran"
 
@@ -151,3 +153,26 @@ def test_export_computes_every_method_first(tokenizer):
     page = w.to_html()
     assert all(w.ready[m["id"]] == [1, 2, 3] for m in w.methods)
     assert all(f'"data_{m["id"]}":{{"base64":"QVdQ' in page for m in w.methods)  # "AWP1", an envelope each
+
+
+LONG_TEXT = " ".join(["the cat sat on the mat and the dog ran to the big red house"] * 4)  # 58 tokens
+
+
+@pytest.mark.parametrize("family", FAMILIES)
+def test_on_a_long_text_whether_mixing_applies_is_checked_on_its_first_tokens(tokenizer, family, monkeypatch):
+    """The block structure and the methods' own checks are facts about the model: asked on the first PROBE_TOKENS
+    tokens (no pass over the whole text before the first picture), they give the verdicts of the whole text."""
+    model = tiny_model(family)
+    lengths = []
+    discover = blocks.discover
+    monkeypatch.setattr(
+        mixing, "discover", lambda model, record: (lengths.append(record.n_tokens), discover(model, record))[1]
+    )
+    w = AttentionWidget(model, LONG_TEXT, tokenizer)
+    assert len(w.tokens) > mixing.PROBE_TOKENS and set(lengths) == {mixing.PROBE_TOKENS}
+    names = [m.id for m in registry.mixing_methods()]
+    probed = [w.analysis.mixing_unavailable(name) for name in names] + [w.analysis.mixing_part.logit_unavailable()]
+    monkeypatch.setattr(mixing, "PROBE_TOKENS", 10**6)
+    whole = analyze(model, LONG_TEXT, tokenizer)
+    assert probed == [whole.mixing_unavailable(name) for name in names] + [whole.mixing_part.logit_unavailable()]
+    assert len(w.tokens) in lengths  # the whole text was checked this time

@@ -75,8 +75,8 @@ def _maps(mixing) -> torch.Tensor:
 
 def _note(analysis) -> str:
     """Say so where GlobEnc is norm_residual: blocks whose norms sit on the branch inputs."""
-    layers = analysis.mixing_part.structure().layers
-    if layers and all(layer.kind != POST_LN for layer in layers):
+    kinds = analysis.mixing_part.block_kinds()
+    if kinds and all(kind != POST_LN for kind in kinds):
         return "In this pre-LN model the layer norms sit on the branch inputs: GlobEnc equals norm + residual + LN."
     return ""
 

@@ -28,6 +28,9 @@ from ..methods.normalize import row_normalize
 from ..methods.rollout import rollout as attention_rollout
 from ..models.blocks import POST_LN, Structure, discover
 
+# Whether a mixing method applies is checked on this many first tokens of a longer text (``Mixing.unavailable``).
+PROBE_TOKENS = 32
+
 
 class Mixing:
     """Context-mixing maps of one capture, computed on first use and cached."""
@@ -41,6 +44,7 @@ class Mixing:
         self._cache: dict[tuple, Any] = {}  # maps, rollouts, logit decompositions
         self._layers: dict[str, dict[int, torch.Tensor]] = {}  # maps computed layer by layer
         self._checked: dict[str, str] = {}  # the methods' own checks, made once
+        self._probe_part: Mixing | None = None  # a long text's first tokens, where applicability is checked
 
     @property
     def names(self) -> tuple[str, ...]:
@@ -52,8 +56,15 @@ class Mixing:
 
     # Public API ------------------------------------------------------------------
     def unavailable(self, name: str) -> str:
-        """ "" when method ``name`` works for this model, else one sentence saying why not."""
+        """ "" when method ``name`` works for this model, else one sentence saying why not.
+
+        On a long text the structure and the methods' own checks are made on its first ``PROBE_TOKENS`` tokens
+        (``_probe``): they are facts about the model, and asking must not cost forward passes over the whole
+        text before the widget's first picture. The map itself still verifies what it uses at full length."""
         method = self._method(name)
+        probe = None if self._needs_values() else self._probe()
+        if probe is not None:
+            return probe.unavailable(name)
         reason = self._needs_values() if method.needs == "values" else self._needs_structure()
         if not reason and method.check is not None:
             if name not in self._checked:
@@ -167,6 +178,13 @@ class Mixing:
             self._structure = discover(self.model, self.capture)
         return self._structure
 
+    def block_kinds(self) -> list[str]:
+        """The kind of each layer's block (``models.blocks``: post-LN, pre-LN, ...), [] when unverified; read from
+        a long text's first tokens (``_probe``), so that a note about it costs no pass over the whole text."""
+        probe = self._probe()
+        layers = (probe or self).structure().layers
+        return [layer.kind for layer in layers] if layers else []
+
     def transformed(self, layer: int, through=None) -> torch.Tensor:
         """``(H, n, d)`` float64 f^h(x_j) of layer index ``layer`` (0-based), cached.
 
@@ -182,6 +200,32 @@ class Mixing:
         return self._transformed[layer]
 
     # Internals ---------------------------------------------------------------------
+    def _probe(self) -> Mixing | None:
+        """The mixing part of this text's first ``PROBE_TOKENS`` tokens through the same model (one short
+        capture, made once), or None: a short text, an image, no model, or inputs that are not one row of
+        tokens."""
+        record = self.capture
+        inputs = record.model_inputs or {}
+        if self.model is None or record.n_tokens <= PROBE_TOKENS or record.grid is not None:
+            return None
+        if not inputs or any(v.dim() != 2 or v.shape != (1, record.n_tokens) for v in inputs.values()):
+            return None
+        if self._probe_part is None:
+            from ..capture import capture_encoded  # capture imports nothing of the parts; this keeps it so
+            from ..inputs import Encoded
+
+            device = next(self.model.parameters()).device
+            head = slice(0, PROBE_TOKENS)
+            encoded = Encoded(
+                {key: value[:, head].to(device) for key, value in inputs.items()},
+                record.token_ids[head],
+                record.tokens[head],
+                record.special[head],
+            )
+            short = type(self._analysis)(capture_encoded(self.model, encoded), self.model, self.tokenizer)
+            self._probe_part = short.mixing_part
+        return self._probe_part
+
     def _method(self, name: str) -> registry.MixingMethod:
         if name not in self.names:
             raise ValueError(f"Unknown mixing method {name!r}; known: {', '.join(self.names)}.")
@@ -216,7 +260,11 @@ class Mixing:
             raise UnsupportedModelError(reason)
 
     def logit_unavailable(self) -> str:
-        """ "" when ALTI-Logit can explain this model's logits, else one sentence saying why not."""
+        """ "" when ALTI-Logit can explain this model's logits, else one sentence saying why not (on a long text,
+        checked on its first tokens, as ``unavailable``)."""
+        probe = None if self._needs_values() else self._probe()
+        if probe is not None:
+            return probe.logit_unavailable()
         reason = self._needs_structure()
         if reason:
             return reason
