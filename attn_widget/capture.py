@@ -10,6 +10,7 @@ own implementation, and each layer's A·V against what its output projection rec
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from typing import Any
 
 import torch
 
@@ -48,6 +49,9 @@ class Capture:
     grid: tuple[int, int] | None = None  # images: (rows, cols) of the patch tokens that follow the prefix tokens
     patch_size: tuple[int, int] | None = None  # images: (height, width) of a patch in pixels of pixel_values
     pixel_stats: tuple | None = None  # images: (mean, std) per channel that normalised pixel_values; None: unknown
+    # The model's output of the recorded (eager) pass, without attentions and hidden states: what a plain eager
+    # forward pass gives, kept for the gradient runner's target resolution (``GradientRunner.take_outputs``).
+    outputs: Any = field(default=None, repr=False)
 
     @property
     def n_layers(self) -> int:
@@ -147,6 +151,8 @@ def capture_encoded(model, encoded: Encoded) -> Capture:
     verify.check_masks(attentions, masks, model_dtype, lambda layer: f"{kind}, {patterns[layer]}")
 
     hidden = getattr(outputs, "hidden_states", None)
+    if hidden:
+        outputs.hidden_states = None  # stacked into the record below; the outputs are kept without them
     record = Capture(
         tokens=encoded.tokens,
         token_ids=encoded.token_ids,
@@ -159,6 +165,7 @@ def capture_encoded(model, encoded: Encoded) -> Capture:
         model_type=str(getattr(model.config, "model_type", "unknown")),
         model_dtype=model_dtype,
         model_inputs={key: value.cpu() for key, value in encoded.model_inputs.items()},
+        outputs=outputs,
     )
     _add_value_data(record, model, calls, dtype)
     return record
@@ -210,7 +217,15 @@ def _stack_attentions(outputs, model, dtype: torch.dtype) -> torch.Tensor:
             f"{name} returned attention weights of shapes {sorted(shapes)}, not one (heads, n, n) matrix per layer "
             "over the same tokens."
         )
-    return torch.stack([a[0] for a in attentions]).to("cpu", dtype)
+    # Layer by layer into one tensor, each layer's own let go once copied: a long input's attention is gigabytes,
+    # and holding the model's tuple and a stacked copy at once would double it.
+    layers = list(attentions)
+    outputs.attentions = None
+    stacked = torch.empty(len(layers), *layers[0].shape[1:], dtype=dtype)
+    for index in range(len(layers)):
+        stacked[index] = layers[index][0]
+        layers[index] = None
+    return stacked
 
 
 def _causal(sites: list[Site], config, attentions: torch.Tensor) -> bool:
@@ -218,10 +233,11 @@ def _causal(sites: list[Site], config, attentions: torch.Tensor) -> bool:
     (``is_causal``) or the config (``is_decoder``). A model that declares a causal mask but does
     not apply one is caught by ``verify.check_masks``; one that applies a mask it does not
     declare (CLIP's text encoder) is taken at its word of what it did."""
-    n = attentions.shape[-1]
-    observed = n > 1 and bool((attentions.triu(diagonal=1) == 0).all())
     declared = any(site.declared_causal for site in sites) or bool(getattr(config, "is_decoder", False))
-    return observed or declared
+    if declared or attentions.shape[-1] < 2:
+        return declared
+    # Observed: a layer at a time (no copy of the whole stack), stopping at the first that looks ahead.
+    return all(not layer.triu(diagonal=1).any() for layer in attentions)
 
 
 def _add_value_data(record: Capture, model, calls: _Calls, dtype: torch.dtype) -> None:

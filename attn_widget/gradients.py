@@ -140,8 +140,11 @@ class GradientRunner:
     def _plain_context(self) -> Context:
         """The model, the text and one plain forward pass on it (no gradients), made once."""
         if self._context is None:
-            with borrowed_for_capture(self.model, "a forward pass"), torch.no_grad():
-                outputs = self.model(**self._inputs)
+            # The capture's eager pass gave these outputs already (the same call, bit for bit); taken once.
+            outputs, self.record.outputs = self.record.outputs, None
+            if outputs is None:
+                with borrowed_for_capture(self.model, "a forward pass"), torch.no_grad():
+                    outputs = self.model(**self._inputs)
             self._context = Context(self.model, self.tokenizer, self.record.token_ids, self.record.causal, outputs)
         return self._context
 

@@ -37,10 +37,15 @@ _U16 = 65535
 _I16 = 32767
 
 
+# Rows converted to float64 at a time while encoding: the stack itself is never copied whole (a long input's
+# per-head raw attention is gigabytes), and each row is encoded alone, so the bytes do not depend on it.
+CHUNK_ENTRIES = 1 << 22
+
+
 def encode(matrices: torch.Tensor, budget_bytes: int = DEFAULT_BUDGET_BYTES) -> bytes:
     """Encode ``(..., R, C)`` as its non-zero rows when most rows are zero, as dense when it fits
     ``budget_bytes``, otherwise as top-k per row (k the largest that keeps the envelope within the
-    budget, at least 1).
+    budget, at least 1). Any float dtype; the rows are read ``CHUNK_ENTRIES`` entries at a time, in float64.
     """
     if matrices.dim() < 2:
         raise ValueError(f"expected a stack of matrices (..., rows, cols); got shape {tuple(matrices.shape)}")
@@ -49,11 +54,21 @@ def encode(matrices: torch.Tensor, budget_bytes: int = DEFAULT_BUDGET_BYTES) -> 
     n_cols = shape[-1]
     if n_cols > _U16 + 1:
         raise ValueError(f"at most {_U16 + 1} columns fit the u16 indices; got {n_cols}")
-    x = matrices.detach().to("cpu", torch.float64).reshape(rows_total, n_cols)
-    # Each row's largest absolute value without an |x| copy; NaN and infinities reach it, so one check on it is
-    # enough (a long input's deferred flow is 6 x 512 x 512, mostly zero, re-encoded as each pinned row arrives).
-    row_min = x.amin(dim=1)
-    row_max = torch.maximum(x.amax(dim=1), -row_min).abs()  # abs: +0.0 for a zero row, as |x|.amax gives
+    flat = matrices.detach().reshape(rows_total, n_cols)
+    step = max(1, CHUNK_ENTRIES // max(n_cols, 1))
+    chunks = [(start, min(start + step, rows_total)) for start in range(0, rows_total, step)]
+
+    def rows(start: int, stop: int) -> torch.Tensor:
+        return flat[start:stop].to("cpu", torch.float64)
+
+    # Each row's smallest value and largest absolute value without an |x| copy; NaN and infinities reach the
+    # latter, so one check on it is enough.
+    row_min = torch.empty(rows_total, dtype=torch.float64)
+    row_max = torch.empty(rows_total, dtype=torch.float64)
+    for start, stop in chunks:
+        x = rows(start, stop)
+        row_min[start:stop] = x.amin(dim=1)
+        row_max[start:stop] = torch.maximum(x.amax(dim=1), -row_min[start:stop]).abs()  # abs: +0.0 for a zero row
     if not torch.isfinite(row_max).all():
         raise ValueError("cannot encode NaN or infinite values")
     signed = bool((row_min < 0).any())
@@ -62,12 +77,25 @@ def encode(matrices: torch.Tensor, budget_bytes: int = DEFAULT_BUDGET_BYTES) -> 
     kept = torch.nonzero(row_max > 0).flatten()
     rows_bytes = len(kept) * (8 + 2 * n_cols)
     if rows_bytes <= budget_bytes and 2 * rows_bytes <= dense_bytes:
-        sections = {"rows": kept.numpy().astype("<u4"), **_dense_rows(x[kept], scale[kept], signed)}
+        within = [kept[(kept >= start) & (kept < stop)] for start, stop in chunks]
+        values = np.concatenate(
+            [
+                _dense_rows(rows(start, stop)[here - start], scale[here], signed)
+                for (start, stop), here in zip(chunks, within, strict=True)
+            ]
+        )
+        sections = {"rows": kept.numpy().astype("<u4"), "scale": _scales(scale[kept]), "values": values}
         return _pack({"layout": "rows", "shape": shape, "k": n_cols}, sections)
     if dense_bytes <= budget_bytes:
-        return _pack({"layout": "dense", "shape": shape, "k": n_cols}, _dense_rows(x, scale, signed))
+        values = np.concatenate([_dense_rows(rows(start, stop), scale[start:stop], signed) for start, stop in chunks])
+        return _pack({"layout": "dense", "shape": shape, "k": n_cols}, {"scale": _scales(scale), "values": values})
     k = max(1, min(n_cols, (budget_bytes // rows_total - 6) // 4))
-    return _topk(x, scale, signed, shape, k)
+    parts = [_topk(rows(start, stop), scale[start:stop], signed, k) for start, stop in chunks]
+    sections = {
+        "scale": _scales(scale),
+        **{name: np.concatenate([part[name] for part in parts]) for name in ("indices", "values", "coverage")},
+    }
+    return _pack({"layout": "topk", "shape": shape, "k": k}, sections)
 
 
 def _quantise(x: torch.Tensor, scale: torch.Tensor, signed: bool) -> np.ndarray:
@@ -78,28 +106,29 @@ def _quantise(x: torch.Tensor, scale: torch.Tensor, signed: bool) -> np.ndarray:
     return torch.round(x / safe * _U16).to(torch.int32).numpy().astype(np.uint16)
 
 
-def _dense_rows(values: torch.Tensor, scale: torch.Tensor, signed: bool) -> dict[str, np.ndarray]:
-    """The ``scale`` and ``values`` sections of whole rows ``(m, C)`` with their scales ``(m,)``; ``signed``:
-    whether any value of the stack is negative (i16 codes, else u16)."""
-    return {
-        "scale": scale.numpy().astype("<f4"),
-        "values": _quantise(values, scale, signed).astype("<i2" if signed else "<u2"),
-    }
+def _scales(scale: torch.Tensor) -> np.ndarray:
+    """The ``scale`` section: each row's largest absolute value, as float32."""
+    return scale.numpy().astype("<f4")
 
 
-def _topk(x: torch.Tensor, scale: torch.Tensor, signed: bool, shape: list[int], k: int) -> bytes:
+def _dense_rows(values: torch.Tensor, scale: torch.Tensor, signed: bool) -> np.ndarray:
+    """The ``values`` of whole rows ``(m, C)`` with their scales ``(m,)``; ``signed``: whether any value of the
+    stack is negative (i16 codes, else u16)."""
+    return _quantise(values, scale, signed).astype("<i2" if signed else "<u2").reshape(-1)
+
+
+def _topk(x: torch.Tensor, scale: torch.Tensor, signed: bool, k: int) -> dict[str, np.ndarray]:
+    """The ``indices``, ``values`` and ``coverage`` of rows ``(m, C)``: each row's k largest magnitudes."""
     magnitude = x.abs()
     kept, indices = torch.topk(magnitude, k, dim=1)  # strongest first
     values = torch.gather(x, 1, indices)
     total = magnitude.sum(dim=1)
     coverage = torch.where(total == 0, 1.0, kept.sum(dim=1) / torch.where(total == 0, 1.0, total))
-    sections = {
-        "scale": scale.numpy().astype("<f4"),
-        "indices": indices.numpy().astype("<u2"),
-        "values": _quantise(values, scale, signed).astype("<i2" if signed else "<u2"),
+    return {
+        "indices": indices.numpy().astype("<u2").reshape(-1),
+        "values": _quantise(values, scale, signed).astype("<i2" if signed else "<u2").reshape(-1),
         "coverage": torch.round(coverage.clamp(0, 1) * _U16).to(torch.int32).numpy().astype("<u2"),
     }
-    return _pack({"layout": "topk", "shape": shape, "k": k}, sections)
 
 
 _DTYPES = {"f32": "<f4", "u16": "<u2", "i16": "<i2", "u32": "<u4"}  # the header's names, little-endian

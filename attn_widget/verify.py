@@ -103,8 +103,9 @@ def check_masks(attentions: torch.Tensor, masks: torch.Tensor, dtype: torch.dtyp
     mask for the message. A key that every head of a layer ignores exactly is a mask attn_widget
     does not know about (a float16 softmax can underflow, so that half is skipped there).
     """
-    leaked = attentions.masked_fill(masks.unsqueeze(1), 0).abs().amax(dim=(1, 2, 3))  # weight on hidden keys
-    for layer, mass in enumerate(leaked.tolist()):
+    # A layer at a time: a long input's whole stack is gigabytes, and each check would copy it.
+    for layer, (weights, mask) in enumerate(zip(attentions, masks, strict=True)):
+        mass = float(weights.masked_fill(mask, 0).abs().amax())  # weight on hidden keys
         if mass > 1e-6:
             raise UnsupportedModelError(
                 f"Layer {layer + 1} puts attention weight {mass:.3g} on keys its configuration hides "
@@ -112,12 +113,12 @@ def check_masks(attentions: torch.Tensor, masks: torch.Tensor, dtype: torch.dtyp
             )
     if dtype == torch.float16:
         return
-    unseen = masks & (attentions == 0).all(dim=1)
-    for layer in range(unseen.shape[0]):
-        if unseen[layer].any():
-            i, j = (int(x) for x in unseen[layer].nonzero()[0])
+    for layer, (weights, mask) in enumerate(zip(attentions, masks, strict=True)):
+        unseen = mask & (weights == 0).all(dim=0)
+        if unseen.any():
+            i, j = (int(x) for x in unseen.nonzero()[0])
             raise UnsupportedModelError(
-                f"Layer {layer + 1} gives exactly zero weight, in every head, to {int(unseen[layer].sum())} keys "
+                f"Layer {layer + 1} gives exactly zero weight, in every head, to {int(unseen.sum())} keys "
                 f"that its configuration ({describe(layer)}) lets it see, for example query {i} and key {j}: the "
                 "model masks keys in a way attn_widget does not know, so masks, normalisations and effective "
                 "attention would be wrong. Please report this model type."

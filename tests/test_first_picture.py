@@ -6,7 +6,8 @@ from __future__ import annotations
 import threading
 
 import pytest
-from tiny_models import FAMILIES, tiny_model
+import torch
+from tiny_models import FAMILIES, tiny_lm, tiny_model
 
 from attn_widget import AttentionWidget, analyze, payload
 from attn_widget.demo import digits_vit, pydoc_gpt2, reversal_bart
@@ -176,3 +177,27 @@ def test_on_a_long_text_whether_mixing_applies_is_checked_on_its_first_tokens(to
     whole = analyze(model, LONG_TEXT, tokenizer)
     assert probed == [whole.mixing_unavailable(name) for name in names] + [whole.mixing_part.logit_unavailable()]
     assert len(w.tokens) in lengths  # the whole text was checked this time
+
+
+def test_the_first_picture_costs_two_passes_over_a_long_text(tokenizer):
+    """The model's own pass (the eager pass must reproduce it) and the recorded eager pass; the default target is
+    read from the latter (the plain forward it used to run gave the same numbers) and the checks of what applies
+    run on the first tokens."""
+    model = tiny_lm()
+    lengths = []
+    handle = model.register_forward_pre_hook(
+        lambda _m, _a, kw: lengths.append(kw["input_ids"].shape[-1]), with_kwargs=True
+    )
+    try:
+        w = AttentionWidget(model, LONG_TEXT, tokenizer)
+    finally:
+        handle.remove()
+    n = len(w.tokens)
+    assert sorted(lengths, reverse=True)[:3] == [n, n, mixing.PROBE_TOKENS], lengths
+    assert w.targets and w.analysis.capture.outputs is None  # handed to the target's context
+    fresh = analyze(model, LONG_TEXT, tokenizer)
+    fresh.capture.outputs = None  # the target resolved with a plain forward pass, as before
+    assert fresh.target(None).description == w.analysis.target(None).description
+    assert torch.equal(
+        fresh._runner()._plain_context().outputs.logits, w.analysis._runner()._plain_context().outputs.logits
+    )

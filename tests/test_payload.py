@@ -104,3 +104,21 @@ def test_committed_widget_state_fixture_is_current():
 def test_committed_display_fixture_is_current():
     committed = json.loads((FIXTURES / "display_tokens.json").read_text())
     assert committed == json.loads(json.dumps(display_tokens())), "run python tests/payload_fixtures.py"
+
+
+@pytest.mark.parametrize("budget", [10**9, 20_000, 3_000])  # dense, top-k with k = 5, top-k with k = 1
+def test_the_bytes_do_not_depend_on_how_many_rows_are_encoded_at_a_time(monkeypatch, budget):
+    """Rows are converted and encoded a chunk at a time (payload.CHUNK_ENTRIES); each row alone, so the envelope is
+    the same for any chunk size, ties among a causal row's zeros included."""
+    g = torch.Generator().manual_seed(3)
+    causal = torch.rand(3, 6, 40, 40, generator=g).tril()
+    stacks = [
+        causal / causal.sum(-1, keepdim=True),
+        causal - 0.3,
+        causal * (torch.rand(3, 6, 40, 1, generator=g) > 0.8),
+    ]
+    whole = [payload.encode(stack, budget) for stack in stacks]
+    monkeypatch.setattr(payload, "CHUNK_ENTRIES", 7 * 40)  # seven rows at a time, the last chunk shorter
+    assert [payload.encode(stack, budget) for stack in stacks] == whole
+    layouts = [payload.decode(blob)["layout"] for blob in whole]
+    assert layouts[:2] == (["dense", "dense"] if budget > 10**6 else ["topk", "topk"]), layouts

@@ -62,7 +62,7 @@ class Mixing:
         (``_probe``): they are facts about the model, and asking must not cost forward passes over the whole
         text before the widget's first picture. The map itself still verifies what it uses at full length."""
         method = self._method(name)
-        probe = None if self._needs_values() else self._probe()
+        probe = self._probe()
         if probe is not None:
             return probe.unavailable(name)
         reason = self._needs_values() if method.needs == "values" else self._needs_structure()
@@ -202,11 +202,11 @@ class Mixing:
     # Internals ---------------------------------------------------------------------
     def _probe(self) -> Mixing | None:
         """The mixing part of this text's first ``PROBE_TOKENS`` tokens through the same model (one short
-        capture, made once), or None: a short text, an image, no model, or inputs that are not one row of
-        tokens."""
+        capture, made once), or None: a short text, an image, no model or no value vectors (nothing to probe),
+        or inputs that are not one row of tokens."""
         record = self.capture
         inputs = record.model_inputs or {}
-        if self.model is None or record.n_tokens <= PROBE_TOKENS or record.grid is not None:
+        if self.model is None or record.n_tokens <= PROBE_TOKENS or record.grid is not None or self._needs_values():
             return None
         if not inputs or any(v.dim() != 2 or v.shape != (1, record.n_tokens) for v in inputs.values()):
             return None
@@ -262,7 +262,7 @@ class Mixing:
     def logit_unavailable(self) -> str:
         """ "" when ALTI-Logit can explain this model's logits, else one sentence saying why not (on a long text,
         checked on its first tokens, as ``unavailable``)."""
-        probe = None if self._needs_values() else self._probe()
+        probe = self._probe()
         if probe is not None:
             return probe.logit_unavailable()
         reason = self._needs_structure()
