@@ -136,3 +136,26 @@ def test_attention_that_is_not_what_the_model_used_is_refused(tokenizer, monkeyp
     monkeypatch.setattr(modeling_llama, "eager_attention_forward", returns_other_weights)
     with pytest.raises(UnsupportedModelError, match="layer 1 do not reproduce what its attention output received"):
         analyze(tiny_model("llama"), TEXT, tokenizer)
+
+
+def test_the_mask_check_finds_weight_on_hidden_keys_and_keys_no_head_reads():
+    from attn_widget import verify
+    from attn_widget.errors import UnsupportedModelError
+
+    n = 6
+    causal = torch.ones(n, n, dtype=torch.bool).tril().expand(2, n, n)
+    weights = torch.rand(2, 3, n, n, dtype=torch.float64).masked_fill(~causal.unsqueeze(1), 0)
+    verify.check_masks(weights, causal, torch.float32, lambda layer: "causal")  # as it should be: no complaint
+    leaking = weights.clone()
+    leaking[1, 2, 0, 4] = -0.01  # a negative weight on a hidden key is a leak too
+    with pytest.raises(UnsupportedModelError, match=r"Layer 2 puts attention weight 0.01 on keys"):
+        verify.check_masks(leaking, causal, torch.float32, lambda layer: "causal")
+    unread = weights.clone()
+    unread[0, :, 3, 1] = 0  # no head of layer 1 reads key 1 from query 3
+    with pytest.raises(UnsupportedModelError, match=r"Layer 1 gives exactly zero weight, in every head, to 1 keys"):
+        verify.check_masks(unread, causal, torch.float32, lambda layer: "causal")
+    verify.check_masks(unread, causal, torch.float16, lambda layer: "causal")  # float16 may underflow: not checked
+    full = torch.ones(2, n, n, dtype=torch.bool)
+    verify.check_masks(torch.rand(2, 3, n, n, dtype=torch.float64), full, torch.float32, lambda layer: "full")
+    with pytest.raises(UnsupportedModelError, match=r"to 15 keys that its configuration \(full\)"):
+        verify.check_masks(weights, full, torch.float32, lambda layer: "full")  # a causal model said to be an encoder
