@@ -247,3 +247,24 @@ def test_enter_applies_a_number_field(browser, jupyter):
         assert not page.evaluate("document.querySelector('.jp-Notebook').classList.contains('jp-mod-editMode')")
     finally:
         page.close()
+
+
+def test_a_method_first_selected_is_computed_by_the_kernel_and_drawn(browser, jupyter, artifacts):
+    """Issue 30: the widget opens with raw attention only; choosing effective attention in the menu has the live
+    kernel compute it (in the background) and send it, and the view draws it without another action."""
+    app, url = jupyter
+    page = browser.new_page(viewport={"width": 1200, "height": 1000})
+    try:
+        open_notebook(page, url)
+        assert kernel_print(page, "print('READY', w.ready['effective'])").strip() == "READY []"
+        page.select_option(".attnw-method", "effective")
+        page.wait_for_function(
+            "document.querySelector('.attnw-pending').hidden && +document.querySelector('.attnw-canvas').dataset.edges > 0",
+            timeout=60000,
+        )
+        assert (
+            kernel_print(page, "print('READY', w.ready['effective'], w.job)").strip() == "READY [1, 2, 3, 4, 5, 6] {}"
+        )
+        page.locator(".attnw-root").screenshot(path=str(artifacts / f"selected-{app}.png"))
+    finally:
+        page.close()
