@@ -259,7 +259,8 @@ def test_a_method_first_selected_is_computed_by_the_kernel_and_drawn(browser, ju
         assert kernel_print(page, "print('READY', w.ready['effective'])").strip() == "READY []"
         page.select_option(".attnw-method", "effective")
         page.wait_for_function(
-            "document.querySelector('.attnw-pending').hidden && +document.querySelector('.attnw-canvas').dataset.edges > 0",
+            "document.querySelector('.attnw-pending').hidden"
+            " && +document.querySelector('.attnw-canvas').dataset.edges > 0",
             timeout=60000,
         )
         assert (
