@@ -125,7 +125,13 @@ class AttentionWidget(OnRequest, TokenScores, PinnedRow, WidgetTraits):
         first = self._shown_ids()
         with self.hold_sync():
             for method in available:
-                if method.id in first or method.deferred(self.analysis):
+                if method.deferred(self.analysis):
+                    assert method.done is not None  # deferred() says layers; they come with done
+                    # Sent with the layers it has already (an analysis shared with another widget), else empty.
+                    wanted = bool(method.done(self.analysis))
+                else:
+                    wanted = method.id in first
+                if wanted:
                     self._publish(method)
                 else:
                     self._publish_empty(method)
