@@ -78,7 +78,6 @@ class AttentionWidget(OnRequest, TokenScores, PinnedRow, WidgetTraits):
             self.analysis = analysis
         shown = self.analysis
         self._job = BackgroundJob()
-        self._opened = False  # set once the first picture is published: selections then compute what they show
         self._computed: set[str] = set()  # methods whose data trait holds what is computed of them
         self._init_on_request()
         self._init_pinned_row()
@@ -135,7 +134,8 @@ class AttentionWidget(OnRequest, TokenScores, PinnedRow, WidgetTraits):
                     self._publish(method)
                 else:
                     self._publish_empty(method)
-        self._opened = True
+        # From now on a method first selected (or compared) is computed then, in the background (on_request.py).
+        self.observe(lambda _change: self._compute_whole(self._shown_ids()), ["method", "compare_method"])
         self.on_msg(self._handle_message)
         if prepare:
             self.prepare(prepare)
@@ -216,12 +216,6 @@ class AttentionWidget(OnRequest, TokenScores, PinnedRow, WidgetTraits):
             if method_id in self._specs:
                 ids += [method_id, self._specs[method_id].graph or method_id]
         return list(dict.fromkeys(ids))
-
-    @t.observe("method", "compare_method")
-    def _compute_shown(self, _change) -> None:
-        """A method first selected (or compared) is computed now, in the background (on_request.py)."""
-        if self._opened:
-            self._compute_whole(self._shown_ids())
 
     def _method_layers(self, method_id: str) -> tuple[str, list[int]] | None:
         """The method's label and the layers it is defined in, or None when it has every layer."""
