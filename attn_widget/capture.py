@@ -17,8 +17,9 @@ import torch
 from . import verify
 from .errors import UnsupportedModelError
 from .inputs import Encoded, check_model, check_text, encode, resolve_tokenizer, unwrap
-from .model_state import borrowed_for_capture, uses_eager
+from .model_state import borrowed_for_capture, uses_eager, uses_implementation
 from .models import ATTENTION_ONLY, HeadGeometry, Site, candidates, find_sites, layer_patterns, output_slices
+from .sdpa_reader import SdpaReader
 
 
 @dataclass
@@ -52,6 +53,14 @@ class Capture:
     # The model's output of the recorded (eager) pass, without attentions and hidden states, on the model's device:
     # what a plain eager forward pass gives, handed once to the gradient runner (``GradientRunner._plain_context``).
     outputs: Any = field(default=None, repr=False)
+    # Where the weights were read: "sdpa calls" (the model's own pass, sdpa_reader.py) or "eager pass".
+    weights_from: str = "eager pass"
+
+    @property
+    def eager(self) -> bool:
+        """Whether the weights came from an eager pass: passes that must agree with them (the context-mixing
+        structure, value zeroing's replays) run in the same implementation, eager or the model's own."""
+        return self.weights_from == "eager pass"
 
     @property
     def n_layers(self) -> int:
@@ -105,6 +114,7 @@ class _Calls:
 
 
 _HALF = (torch.float16, torch.bfloat16)
+LAYOUT_CHECK_QUERIES = 128  # query rows that tell value layouts apart when the weights are verified already
 
 
 def _projection_in_float32(module, consumed: torch.Tensor, projected: torch.Tensor) -> torch.Tensor:
@@ -140,7 +150,7 @@ def capture_encoded(model, encoded: Encoded) -> Capture:
     dtype = torch.float64 if model_dtype == torch.float64 else torch.float32
     name = getattr(model, "name_or_path", "") or type(model).__name__
     sites = find_sites(model)
-    outputs, calls = recorded_pass(model, encoded.model_inputs, sites)
+    outputs, calls, weights_from = recorded_pass(model, encoded.model_inputs, sites, read_sdpa=True)
 
     attentions = _stack_attentions(outputs, model, dtype)
     n_layers, n = attentions.shape[0], attentions.shape[-1]
@@ -166,18 +176,36 @@ def capture_encoded(model, encoded: Encoded) -> Capture:
         model_dtype=model_dtype,
         model_inputs={key: value.cpu() for key, value in encoded.model_inputs.items()},
         outputs=outputs,
+        weights_from=weights_from,
     )
     _add_value_data(record, model, calls, dtype)
     return record
 
 
-def recorded_pass(model, inputs: dict, sites: list[Site], purpose: str = "attention capture", **options):
-    """``(outputs, calls)``: one eager forward pass on ``inputs`` returning attentions and hidden states,
-    with the sites' projections hooked. When the model was loaded with another attention implementation,
-    its own output is computed first (one more pass) and the eager pass must reproduce it."""
-    calls = _Calls()
+def recorded_pass(
+    model, inputs: dict, sites: list[Site], purpose: str = "attention capture", read_sdpa: bool = False, **options
+):
+    """``(outputs, calls, weights_from)``: one forward pass on ``inputs`` with attentions (``outputs.attentions``,
+    L tensors ``(1, H, n, n)``) and hidden states, the sites' projections hooked.
+
+    read_sdpa: a model on sdpa attention has its weights read from its own sdpa calls in its one pass
+    (``sdpa_reader.py``; ``weights_from`` "sdpa calls"). Otherwise, or when the reader gives up, an eager pass
+    returns them ("eager pass"); when the model was loaded with another implementation, its own output is
+    computed first (the reader's pass, or one more) and the eager pass must reproduce it."""
+    model_dtype = next(model.parameters()).dtype
+    # One borrow around both passes: the implementation is read as the user left it, never in another's switch.
     with borrowed_for_capture(model, purpose, eager=False):
-        plain = None if uses_eager(model) else _run(model, inputs, **options)[0]
+        plain = None
+        if not uses_eager(model):
+            if read_sdpa and uses_implementation(model, "sdpa"):
+                calls = _Calls()
+                outputs = _read_sdpa(model, inputs, sites, calls, model_dtype, **options)
+                if outputs.attentions is not None:
+                    return outputs, calls, "sdpa calls"
+                plain = outputs[0]
+            else:
+                plain = _run(model, inputs, **options)[0]
+        calls = _Calls()
         with borrowed_for_capture(model, purpose):
             handles = calls.hooks(sites)
             try:
@@ -186,8 +214,27 @@ def recorded_pass(model, inputs: dict, sites: list[Site], purpose: str = "attent
                 for handle in handles:
                     handle.remove()
     if plain is not None:
-        verify.check_same_output(outputs[0], plain, next(model.parameters()).dtype, type(model).__name__)
-    return outputs, calls
+        verify.check_same_output(outputs[0], plain, model_dtype, type(model).__name__)
+    return outputs, calls, "eager pass"
+
+
+def _read_sdpa(model, inputs: dict, sites: list[Site], calls: _Calls, model_dtype: torch.dtype, **options):
+    """The model's own pass with its sdpa calls read; ``outputs.attentions`` None when the reader gave up or did
+    not see one call per layer (then ``calls`` is incomplete too)."""
+    layers: list[torch.Tensor] = []
+    dtype = torch.float64 if model_dtype == torch.float64 else torch.float32
+    reader = SdpaReader(dtype, model_dtype, lambda _index, weights: layers.append(weights.unsqueeze(0)))
+    handles = calls.hooks(sites)
+    try:
+        with reader:
+            outputs = _run(model, inputs, output_hidden_states=True, **options)
+    finally:
+        for handle in handles:
+            handle.remove()
+    hidden = getattr(outputs, "hidden_states", None)
+    complete = not reader.refusal and layers and (not hidden or len(hidden) - 1 == len(layers))
+    outputs.attentions = tuple(layers) if complete else None
+    return outputs
 
 
 def _run(model, inputs: dict, **options):
@@ -253,6 +300,8 @@ def _add_value_data(record: Capture, model, calls: _Calls, dtype: torch.dtype) -
         )
         return
     values, weights, biases, layouts = [], [], [], set()
+    # Weights read from sdpa calls are checked against each call's output already; the value layout shows in any row.
+    queries = LAYOUT_CHECK_QUERIES if record.weights_from == "sdpa calls" else 0
     for layer, ((site, consumed, projected), (_, context, output)) in enumerate(
         zip(calls.values, calls.outputs, strict=True)
     ):
@@ -274,7 +323,7 @@ def _add_value_data(record: Capture, model, calls: _Calls, dtype: torch.dtype) -
             return
         if site.value_bias is not None:
             found = [(name, v + site.value_bias.reshape(-1, 1, head_dim)) for name, v in found]
-        layout, picked = verify.pick_values(found, record.attentions[layer], context, record.model_dtype)
+        layout, picked = verify.pick_values(found, record.attentions[layer], context, record.model_dtype, queries)
         if layout is None:
             raise UnsupportedModelError(
                 f"The attention weights {type(model).__name__} returned for layer {layer + 1} do not reproduce what "

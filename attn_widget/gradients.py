@@ -134,16 +134,17 @@ class GradientRunner:
             return target
         spec: TargetSpec = as_spec(target)
         # Resolving may run the model (similarity encodes the other text): borrowed like any forward pass.
-        with borrowed_for_capture(self.model, "resolving a target"):
+        with borrowed_for_capture(self.model, "resolving a target", eager=self.record.eager):
             return spec.resolve(self._plain_context())
 
     def _plain_context(self) -> Context:
         """The model, the text and one plain forward pass on it (no gradients), made once."""
         if self._context is None:
-            # The capture's eager pass gave these outputs already (the same call, bit for bit); taken once.
+            # The capture's pass gave these outputs already (the same call, bit for bit); taken once. Passes
+            # without gradients run in the implementation the capture's weights came from (Capture.eager).
             outputs, self.record.outputs = self.record.outputs, None
             if outputs is None:
-                with borrowed_for_capture(self.model, "a forward pass"), torch.no_grad():
+                with borrowed_for_capture(self.model, "a forward pass", eager=self.record.eager), torch.no_grad():
                     outputs = self.model(**self._inputs)
             self._context = Context(self.model, self.tokenizer, self.record.token_ids, self.record.causal, outputs)
         return self._context
@@ -319,14 +320,15 @@ class GradientRunner:
         ids = self._inputs["input_ids"]
         n = ids.shape[1]
         out = torch.empty(n, dtype=torch.float64)
-        y = float(target.score(self._plain_context().outputs).sum())
         for start in range(0, n, _BATCH):
             rows = torch.arange(start, min(n, start + _BATCH), device=self.device)
-            blanked = ids.repeat(len(rows), 1)
-            blanked[torch.arange(len(rows)), rows] = replacement
+            # Row 0 the text as it is: y and every y¬j from one eager call (masked keys add exact zeros there), so a
+            # token that cannot reach the target (after it, in a decoder) scores exactly 0.
+            blanked = ids.repeat(len(rows) + 1, 1)
+            blanked[torch.arange(1, len(rows) + 1), rows] = replacement
             with borrowed_for_capture(self.model, "blank-out"), torch.no_grad():
-                values = target.score(self.model(input_ids=blanked, **self._extra(len(rows))))
-            out[start : start + len(rows)] = (y - values.double().cpu()).abs()
+                values = target.score(self.model(input_ids=blanked, **self._extra(len(rows) + 1))).double().cpu()
+            out[start : start + len(rows)] = (values[0] - values[1:]).abs()
         return out
 
 

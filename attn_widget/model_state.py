@@ -148,7 +148,12 @@ def waits_reported_to(on_wait: WaitReport) -> Iterator[None]:
 
 def uses_eager(model: nn.Module) -> bool:
     """Whether every config of the model (and its sub-models) selects eager attention."""
-    return all(config._attn_implementation == "eager" for config in _configs(model))
+    return uses_implementation(model, "eager")
+
+
+def uses_implementation(model: nn.Module, name: str) -> bool:
+    """Whether every config of the model (and its sub-models) selects the attention implementation ``name``."""
+    return all(config._attn_implementation == name for config in _configs(model))
 
 
 @contextlib.contextmanager

@@ -56,12 +56,12 @@ class VisionGradientRunner:
         if (isinstance(target, int) and not isinstance(target, bool)) or isinstance(target, str):
             target = targets.class_logit(target)
         spec = targets.as_spec(target)
-        with borrowed_for_capture(self.model, "resolving a target"):
+        with borrowed_for_capture(self.model, "resolving a target", eager=self.record.eager):
             return spec.resolve(self._plain_context())
 
     def _plain_context(self) -> Context:
         if self._context is None:
-            with borrowed_for_capture(self.model, "a forward pass"), torch.no_grad():
+            with borrowed_for_capture(self.model, "a forward pass", eager=self.record.eager), torch.no_grad():
                 outputs = self.model(pixel_values=self.pixels)
             self._context = Context(self.model, None, self.record.token_ids, False, outputs)
         return self._context
@@ -154,15 +154,14 @@ class VisionGradientRunner:
         rows, cols = self.record.grid or (0, 0)
         prefix = n - rows * cols
         ph, pw = self.patch
-        y = float(target.score(self._plain_context().outputs).sum())
         out = torch.zeros(n, dtype=torch.float64)
         for start in range(0, rows * cols, _BATCH):
             patches = range(start, min(rows * cols, start + _BATCH))
-            blanked = self.pixels.repeat(len(patches), 1, 1, 1)
-            for i, j in enumerate(patches):
+            blanked = self.pixels.repeat(len(patches) + 1, 1, 1, 1)  # row 0 as it is: y from the same call
+            for i, j in enumerate(patches, start=1):
                 r, c = divmod(j, cols)
                 blanked[i, :, r * ph : (r + 1) * ph, c * pw : (c + 1) * pw] = 0.0
             with borrowed_for_capture(self.model, "blank-out"), torch.no_grad():
-                values = target.score(self.model(pixel_values=blanked))
-            out[prefix + start : prefix + start + len(patches)] = (y - values.double().cpu()).abs()
+                values = target.score(self.model(pixel_values=blanked)).double().cpu()
+            out[prefix + start : prefix + start + len(patches)] = (values[0] - values[1:]).abs()
         return out

@@ -179,10 +179,10 @@ def test_on_a_long_text_whether_mixing_applies_is_checked_on_its_first_tokens(to
     assert len(w.tokens) in lengths  # the whole text was checked this time
 
 
-def test_the_first_picture_costs_two_passes_over_a_long_text(tokenizer):
-    """The model's own pass (the eager pass must reproduce it) and the recorded eager pass; the default target is
-    read from the latter (the plain forward it used to run gave the same numbers) and the checks of what applies
-    run on the first tokens."""
+def test_the_first_picture_costs_one_pass_over_a_long_text(tokenizer):
+    """The model's own (sdpa) pass, its weights read from its sdpa calls (sdpa_reader.py); the default target is
+    read from it (the plain forward it used to run gave the same numbers) and the checks of what applies run on
+    the first tokens."""
     model = tiny_lm()
     lengths = []
     handle = model.register_forward_pre_hook(
@@ -193,8 +193,8 @@ def test_the_first_picture_costs_two_passes_over_a_long_text(tokenizer):
     finally:
         handle.remove()
     n = len(w.tokens)
-    assert sorted(lengths, reverse=True)[:3] == [n, n, mixing.PROBE_TOKENS], lengths
-    assert w.targets and w.analysis.capture.outputs is None  # handed to the target's context
+    assert sorted(lengths, reverse=True)[:2] == [n, mixing.PROBE_TOKENS], lengths
+    assert w.analysis.capture.weights_from == "sdpa calls" and w.targets and w.analysis.capture.outputs is None  # handed to the target's context
     fresh = analyze(model, LONG_TEXT, tokenizer)
     fresh.capture.outputs = None  # the target resolved with a plain forward pass, as before
     assert fresh.target(None).description == w.analysis.target(None).description

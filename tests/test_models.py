@@ -134,8 +134,10 @@ def test_attention_that_is_not_what_the_model_used_is_refused(tokenizer, monkeyp
         return output, sharper / sharper.sum(-1, keepdim=True)
 
     monkeypatch.setattr(modeling_llama, "eager_attention_forward", returns_other_weights)
+    model = tiny_model("llama")
+    model.set_attn_implementation("eager")  # the eager pass (a model on sdpa is read from its sdpa calls)
     with pytest.raises(UnsupportedModelError, match="layer 1 do not reproduce what its attention output received"):
-        analyze(tiny_model("llama"), TEXT, tokenizer)
+        analyze(model, TEXT, tokenizer)
 
 
 def test_the_mask_check_finds_weight_on_hidden_keys_and_keys_no_head_reads():

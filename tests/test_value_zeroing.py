@@ -33,10 +33,10 @@ def blocks_and_values(model):
 
 
 def brute_force(model, tokenizer, text: str) -> torch.Tensor:
-    """For every layer l and token j, one full forward pass of an eager copy of the model with token
-    j's value row zeroed in layer l only; C_ij = 1 − cos(block l output, original), clipped, rn."""
+    """For every layer l and token j, one full forward pass of a copy of the model (its own attention
+    implementation, as the capture read it) with token j's value row zeroed in layer l only;
+    C_ij = 1 − cos(block l output, original), clipped, rn."""
     twin = copy.deepcopy(model)
-    twin.set_attn_implementation("eager")
     inputs = tokenizer(text, return_tensors="pt")
     layers = blocks_and_values(twin)
     outputs = {}

@@ -199,7 +199,12 @@ def test_half_precision_models(family, dtype, tokenizer):
     record = analysis.capture
     with torch.no_grad():
         reference = eager_copy(model)(**tokenizer(TEXT, return_tensors="pt"), output_attentions=True).attentions
-    assert torch.equal(record.attentions, torch.stack([a[0] for a in reference]).float())
+    eager = torch.stack([a[0] for a in reference]).float()
+    if record.weights_from == "sdpa calls":  # formed in float32 from the bf16/fp16 query and key the model used;
+        # eager attention rounds the scores and the weights to the model's dtype (2**-8 relative for bf16)
+        assert torch.allclose(record.attentions, eager, rtol=2e-2, atol=2e-3), (record.attentions - eager).abs().max()
+    else:
+        assert torch.equal(record.attentions, eager)
     assert record.attentions.dtype == torch.float32 and record.model_dtype == dtype
     effective = analysis.effective()
     for layer in range(record.n_layers):  # to the precision the model itself computed in

@@ -85,7 +85,7 @@ def value_zeroing_maps(
         call, plan = calls[index], plans[index]
         for start in range(0, n, batch):
             tokens = torch.arange(start, min(n, start + batch))
-            with borrowed_for_capture(model, "value zeroing"), torch.no_grad():
+            with borrowed_for_capture(model, "value zeroing", eager=capture.eager), torch.no_grad():
                 outputs = _zeroed_outputs(call, plan, tokens, capture if start == 0 else None)
             maps[layer][:, tokens] = _distances(outputs, call.output)
             done += len(tokens)
@@ -110,7 +110,9 @@ def prepare(model, capture: Capture) -> tuple[list[replay.BlockCall], list[_Zero
         )
     inputs = {key: value.to(next(model.parameters()).device) for key, value in (capture.model_inputs or {}).items()}
     try:
-        calls = replay.record_and_check(model, inputs, capture.n_layers, replay.tolerance(capture.model_dtype))
+        calls = replay.record_and_check(
+            model, inputs, capture.n_layers, replay.tolerance(capture.model_dtype), capture.eager
+        )
     except replay.ReplayError as exc:
         raise ValueZeroingUnavailable(f"Value zeroing is unavailable: {exc}") from None
     return calls, [_zeroing(call, capture, name) for call in calls]

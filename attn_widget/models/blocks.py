@@ -273,7 +273,7 @@ def _record(model, record, sites, blocks):
         head_seen["input"] = stream(args[0] if args else None)
 
     handles = []
-    with borrowed_for_capture(model, "context-mixing structure"):
+    with borrowed_for_capture(model, "context-mixing structure", eager=record.eager):
         try:
             for block_name, block in blocks:
                 handles.append(block.register_forward_pre_hook(block_pre, with_kwargs=True))

@@ -259,9 +259,12 @@ def hooked(module: nn.Module, hook: Callable) -> Iterator[None]:
         handle.remove()
 
 
-def record_and_check(model: nn.Module, model_inputs: dict, n_layers: int, tolerance: float) -> list[BlockCall]:
-    """``record_blocks`` and ``check`` of every layer, under one borrow of the model."""
-    with borrowed_for_capture(model, "recording transformer blocks"):
+def record_and_check(
+    model: nn.Module, model_inputs: dict, n_layers: int, tolerance: float, eager: bool = True
+) -> list[BlockCall]:
+    """``record_blocks`` and ``check`` of every layer, under one borrow of the model (eager attention, or the
+    model's own when ``eager`` is False)."""
+    with borrowed_for_capture(model, "recording transformer blocks", eager=eager):
         calls = record_blocks(model, model_inputs, n_layers)
         with torch.no_grad():
             for call in calls:

@@ -1,0 +1,151 @@
+"""Attention weights read from the model's own sdpa calls in its one pass (attn_widget/sdpa_reader.py): against
+a brute-force softmax for every kind of mask, against an independent eager copy of real families, one forward
+pass where there were two, the reader's refusals, and the eager pass taken when it gives up."""
+
+from __future__ import annotations
+
+import copy
+import re
+
+import pytest
+import torch
+import torch.nn.functional as F  # noqa: N812
+from tiny_models import tiny_model, tiny_tokenizer
+
+from attn_widget import analyze, sdpa_reader
+from attn_widget.sdpa_reader import SdpaReader
+
+TEXT = "the cat sat on the mat and the dog ran to the big red house"
+
+
+@pytest.fixture(scope="module")
+def tokenizer():
+    return tiny_tokenizer()
+
+
+def read(*args, model_dtype=torch.float64, **kwargs):
+    """``(kept weights, refusal, output)`` of one sdpa call made under a reader (float64 unless said)."""
+    kept = []
+    reader = SdpaReader(torch.float64, model_dtype, lambda index, weights: kept.append((index, weights)))
+    with reader:
+        output = F.scaled_dot_product_attention(*args, **kwargs)
+    return kept, reader.refusal, output
+
+
+def brute_force(q, k, scale, allowed):
+    """softmax over the allowed keys of (q·kᵀ)·scale, from the definition: (H, n, n)."""
+    scores = torch.einsum("hid,hjd->hij", q[0], k[0]) * scale
+    weights = torch.exp(scores - scores.amax(-1, keepdim=True)) * allowed
+    return weights / weights.sum(-1, keepdim=True)
+
+
+@pytest.mark.parametrize("mask", ["none", "causal", "bool", "float", "per-head bool"])
+@pytest.mark.parametrize("groups", [1, 3], ids=["mha", "gqa"])
+def test_weights_are_the_definition_for_every_kind_of_mask(mask, groups):
+    torch.manual_seed(0)
+    heads, n, width = 6, 9, 5
+    q = torch.randn(1, heads, n, width, dtype=torch.float64)
+    k, v = (torch.randn(1, heads // groups, n, width, dtype=torch.float64) for _ in range(2))
+    window = (torch.arange(n)[:, None] - torch.arange(n)[None, :]).abs() <= 3  # a band: no row left empty
+    options: dict = {"enable_gqa": True} if groups > 1 else {}
+    allowed = torch.ones(heads, n, n, dtype=torch.bool)
+    if mask == "causal":
+        options["is_causal"], allowed = True, allowed.tril()
+    elif mask == "bool":
+        options["attn_mask"], allowed = window[None, None], allowed & window
+    elif mask == "float":
+        options["attn_mask"] = torch.where(window, 0.0, float("-inf")).double()[None, None]
+        allowed = allowed & window
+    elif mask == "per-head bool":
+        per_head = torch.stack([window.roll(h, 1) | torch.eye(n, dtype=torch.bool) for h in range(heads)])
+        options["attn_mask"], allowed = per_head[None], per_head
+    kept, refusal, _ = read(q, k, v, scale=0.7, **options)
+    assert refusal == "" and len(kept) == 1 and kept[0][0] == 0
+    expanded = k.repeat_interleave(groups, dim=1)
+    assert torch.allclose(kept[0][1], brute_force(q, expanded, 0.7, allowed), atol=1e-12, rtol=0)
+
+
+def test_an_additive_bias_and_the_default_scale_are_read():
+    torch.manual_seed(1)
+    q, k, v = (torch.randn(1, 2, 5, 4, dtype=torch.float64) for _ in range(3))
+    bias = torch.randn(1, 2, 5, 5, dtype=torch.float64)  # ALiBi-like: added to the scores
+    kept, refusal, _ = read(q, k, v, attn_mask=bias)
+    scores = torch.einsum("hid,hjd->hij", q[0], k[0]) / 2 + bias[0]
+    assert refusal == "" and torch.allclose(kept[0][1], torch.softmax(scores, -1), atol=1e-12, rtol=0)
+
+
+@pytest.mark.parametrize(
+    ("call", "reason"),
+    [
+        (lambda q, k, v: F.scaled_dot_product_attention(q.expand(2, -1, -1, -1), k, v), "a batch of 2"),
+        (lambda q, k, v: F.scaled_dot_product_attention(q[:, :, :2], k, v), "2 queries over 5 keys"),
+        (lambda q, k, v: F.scaled_dot_product_attention(q, k, v, dropout_p=0.5), "dropout 0.5"),
+        (lambda q, k, v: F.scaled_dot_product_attention(q, k[:, :1], v[:, :1]), "2 query heads over 1 key heads"),
+        (lambda q, k, v: F.scaled_dot_product_attention(q[0], k[0], v[0]), "not \\(batch, heads, tokens, width\\)"),
+    ],
+    ids=["batch", "cache", "dropout", "heads", "3-d"],
+)
+def test_calls_it_cannot_account_for_are_refused_with_a_reason(call, reason):
+    torch.manual_seed(2)
+    q, k, v = (torch.randn(1, 2, 5, 4, dtype=torch.float64) for _ in range(3))
+    kept = []
+    reader = SdpaReader(torch.float64, torch.float64, lambda index, weights: kept.append(weights))
+    try:
+        with reader:
+            call(q, k, v)
+    except RuntimeError:  # torch's own refusal of the call (heads it cannot broadcast): never read either
+        assert reader.refusal == "" and not kept
+        return
+    assert not kept and reader.refusal.startswith("call 1: ") and re.search(reason, reader.refusal)
+
+
+def test_weights_that_do_not_reproduce_the_output_are_refused():
+    """A call whose output is not A·V of the weights read (a kernel doing something the reader does not know)."""
+    torch.manual_seed(3)
+    q, k, v = (torch.randn(1, 2, 5, 4, dtype=torch.float64) for _ in range(3))
+    reader = SdpaReader(torch.float64, torch.float64, lambda index, weights: None)
+    with pytest.raises(sdpa_reader._CannotRead, match="reproduce its output only to a relative error of 0.007"):
+        reader._read(F.scaled_dot_product_attention(q, k, v) * 1.01, q, k, v)
+
+
+@pytest.mark.parametrize("family", ["gpt2", "llama", "bert"])
+def test_a_model_on_sdpa_runs_once_and_its_weights_are_an_eager_copys(tokenizer, family):
+    model = tiny_model(family, torch.float32)
+    calls = []
+    handle = model.register_forward_pre_hook(lambda *_: calls.append(1))
+    try:
+        analysis = analyze(model, TEXT, tokenizer)
+    finally:
+        handle.remove()
+    record = analysis.capture
+    assert record.weights_from == "sdpa calls" and len(calls) == 1
+    assert model.config._attn_implementation == "sdpa"
+    eager = copy.deepcopy(model)
+    eager.set_attn_implementation("eager")
+    with torch.no_grad():
+        reference = eager(**tokenizer(TEXT, return_tensors="pt"), output_attentions=True).attentions
+    assert torch.allclose(record.attentions, torch.stack([a[0] for a in reference]), atol=1e-6, rtol=0)
+    assert record.values is not None  # the value layout was found from the sampled rows
+
+
+def test_when_the_reader_gives_up_the_eager_pass_is_taken(tokenizer, monkeypatch):
+    """A mock of a call the reader cannot read (every real family in tests/zoo.py is read): the capture falls back
+    to the eager pass, checked against the pass it already ran, with the same weights."""
+    model = tiny_model("llama")
+    read_by_sdpa = analyze(model, TEXT, tokenizer).capture
+
+    def cannot_read(self, output, *args, **kwargs):
+        raise sdpa_reader._CannotRead("a call this test makes unreadable")
+
+    monkeypatch.setattr(SdpaReader, "_read", cannot_read)
+    calls = []
+    handle = model.register_forward_pre_hook(lambda *_: calls.append(1))
+    try:
+        record = analyze(model, TEXT, tokenizer).capture
+    finally:
+        handle.remove()
+    assert record.weights_from == "eager pass" and len(calls) == 2
+    assert model.config._attn_implementation == "sdpa"
+    # Llama's eager attention takes its softmax in float32 even in a float64 model: agreement to float32's rounding
+    assert torch.allclose(record.attentions, read_by_sdpa.attentions, atol=1e-6, rtol=0)
+    assert torch.allclose(record.values, read_by_sdpa.values, atol=1e-6, rtol=0)
