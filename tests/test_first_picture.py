@@ -194,7 +194,8 @@ def test_the_first_picture_costs_one_pass_over_a_long_text(tokenizer):
         handle.remove()
     n = len(w.tokens)
     assert sorted(lengths, reverse=True)[:2] == [n, mixing.PROBE_TOKENS], lengths
-    assert w.analysis.capture.weights_from == "sdpa calls" and w.targets and w.analysis.capture.outputs is None  # handed to the target's context
+    assert w.analysis.capture.weights_from == "sdpa calls"
+    assert w.targets and w.analysis.capture.outputs is None  # handed to the target's context
     fresh = analyze(model, LONG_TEXT, tokenizer)
     fresh.capture.outputs = None  # the target resolved with a plain forward pass, as before
     assert fresh.target(None).description == w.analysis.target(None).description
