@@ -150,15 +150,20 @@ def capture_encoded(model, encoded: Encoded) -> Capture:
     dtype = torch.float64 if model_dtype == torch.float64 else torch.float32
     name = getattr(model, "name_or_path", "") or type(model).__name__
     sites = find_sites(model)
-    outputs, calls, weights_from = recorded_pass(model, encoded.model_inputs, sites, read_sdpa=True)
+    recorded = recorded_pass(model, encoded.model_inputs, sites, read_sdpa=True)
+    outputs, calls = recorded.outputs, recorded.calls
 
-    attentions = _stack_attentions(outputs, model, dtype)
+    attentions = recorded.stack if recorded.stack is not None else _stack_attentions(outputs, model, dtype)
     n_layers, n = attentions.shape[0], attentions.shape[-1]
     causal = _causal(sites, model.config, attentions)
     patterns = layer_patterns(model.config, n_layers)
     masks = torch.stack([pattern.mask(n, causal) for pattern in patterns])
     kind = "causal" if causal else "bidirectional"
-    verify.check_masks(attentions, masks, model_dtype, lambda layer: f"{kind}, {patterns[layer]}")
+    describe = lambda layer: f"{kind}, {patterns[layer]}"  # noqa: E731
+    if recorded.allowed is not None:  # the masks the model passed to its sdpa calls
+        verify.check_allowed(recorded.allowed, masks, describe)
+    else:  # the weights an eager pass returned
+        verify.check_masks(attentions, masks, model_dtype, describe)
 
     hidden = getattr(outputs, "hidden_states", None)
     if hidden:
@@ -176,33 +181,45 @@ def capture_encoded(model, encoded: Encoded) -> Capture:
         model_dtype=model_dtype,
         model_inputs={key: value.cpu() for key, value in encoded.model_inputs.items()},
         outputs=outputs,
-        weights_from=weights_from,
+        weights_from=recorded.weights_from,
     )
     _add_value_data(record, model, calls, dtype)
     return record
 
 
+@dataclass
+class Recorded:
+    """What ``recorded_pass`` ran: the outputs (with ``attentions``, L tensors ``(1, H, n, n)``, from an eager pass),
+    the hooked projections' calls and where the weights came from. Read from sdpa calls, ``stack`` holds them
+    ``(L, H, n, n)`` on the CPU and ``allowed`` the keys each layer's mask let each query see, ``(n, n)`` bool."""
+
+    outputs: Any
+    calls: _Calls
+    weights_from: str
+    stack: torch.Tensor | None = None
+    allowed: list[torch.Tensor] | None = None
+
+
 def recorded_pass(
     model, inputs: dict, sites: list[Site], purpose: str = "attention capture", read_sdpa: bool = False, **options
-):
-    """``(outputs, calls, weights_from)``: one forward pass on ``inputs`` with attentions (``outputs.attentions``,
-    L tensors ``(1, H, n, n)``) and hidden states, the sites' projections hooked.
+) -> Recorded:
+    """One forward pass on ``inputs`` recording the attention weights and hidden states, the sites' projections
+    hooked.
 
     read_sdpa: a model on sdpa attention has its weights read from its own sdpa calls in its one pass
-    (``sdpa_reader.py``; ``weights_from`` "sdpa calls"). Otherwise, or when the reader gives up, an eager pass
-    returns them ("eager pass"); when the model was loaded with another implementation, its own output is
-    computed first (the reader's pass, or one more) and the eager pass must reproduce it."""
+    (``sdpa_reader.py``; "sdpa calls"). Otherwise, or when the reader gives up, an eager pass returns them
+    ("eager pass"); when the model was loaded with another implementation, its own output is computed first
+    (the reader's pass, or one more) and the eager pass must reproduce it."""
     model_dtype = next(model.parameters()).dtype
     # One borrow around both passes: the implementation is read as the user left it, never in another's switch.
     with borrowed_for_capture(model, purpose, eager=False):
         plain = None
         if not uses_eager(model):
             if read_sdpa and uses_implementation(model, "sdpa"):
-                calls = _Calls()
-                outputs = _read_sdpa(model, inputs, sites, calls, model_dtype, **options)
-                if outputs.attentions is not None:
-                    return outputs, calls, "sdpa calls"
-                plain = outputs[0]
+                read = _read_sdpa(model, inputs, sites, model_dtype, **options)
+                if read.stack is not None:
+                    return read
+                plain = read.outputs[0]
             else:
                 plain = _run(model, inputs, **options)[0]
         calls = _Calls()
@@ -215,15 +232,17 @@ def recorded_pass(
                     handle.remove()
     if plain is not None:
         verify.check_same_output(outputs[0], plain, model_dtype, type(model).__name__)
-    return outputs, calls, "eager pass"
+    return Recorded(outputs, calls, "eager pass")
 
 
-def _read_sdpa(model, inputs: dict, sites: list[Site], calls: _Calls, model_dtype: torch.dtype, **options):
-    """The model's own pass with its sdpa calls read; ``outputs.attentions`` None when the reader gave up or did
-    not see one call per layer (then ``calls`` is incomplete too)."""
-    layers: list[torch.Tensor] = []
+def _read_sdpa(model, inputs: dict, sites: list[Site], model_dtype: torch.dtype, **options) -> Recorded:
+    """The model's own pass with its sdpa calls read; ``stack`` None when the reader gave up or did not see one
+    call per layer (then ``calls`` is incomplete too)."""
     dtype = torch.float64 if model_dtype == torch.float64 else torch.float32
-    reader = SdpaReader(dtype, model_dtype, lambda _index, weights: layers.append(weights.unsqueeze(0)))
+    # One call per layer: the config says how many (ALBERT calls its one shared attention module that often).
+    layers = int(getattr(model.config, "num_hidden_layers", 0) or 0) or len(sites)
+    reader = SdpaReader(dtype, model_dtype, layers)
+    calls = _Calls()
     handles = calls.hooks(sites)
     try:
         with reader:
@@ -232,9 +251,9 @@ def _read_sdpa(model, inputs: dict, sites: list[Site], calls: _Calls, model_dtyp
         for handle in handles:
             handle.remove()
     hidden = getattr(outputs, "hidden_states", None)
-    complete = not reader.refusal and layers and (not hidden or len(hidden) - 1 == len(layers))
-    outputs.attentions = tuple(layers) if complete else None
-    return outputs
+    if reader.refusal or reader.calls != layers or (hidden and len(hidden) - 1 != layers):
+        return Recorded(outputs, calls, "sdpa calls")  # without a stack: not read
+    return Recorded(outputs, calls, "sdpa calls", reader.stack, reader.allowed)
 
 
 def _run(model, inputs: dict, **options):

@@ -16,6 +16,7 @@ import re
 import numpy as np
 
 from . import checks
+from .methods.heads import joined, layer_of
 from .text import display_token
 
 _STATIC = pathlib.Path(__file__).parent / "static"
@@ -104,7 +105,7 @@ def to_numpy(widget) -> dict[str, np.ndarray]:
     Methods computed on request contain the layers computed so far (others are zero).
     """
     return {
-        meta["id"]: widget.method_spec(meta["id"]).values(widget.analysis, widget.view_settings)[0].numpy()
+        meta["id"]: joined(widget.method_spec(meta["id"]).values(widget.analysis, widget.view_settings)[0]).numpy()
         for meta in widget.methods
     }
 
@@ -129,7 +130,7 @@ def to_frame(widget, method: str | None = None, layer: int | None = None, head: 
                 f"{method} is computed on the mean of the heads: leave head out (or pass {checks.MEAN_HEAD}); "
                 f"got head={head}. Per-head methods: {[m['id'] for m in widget.methods if m['per_head']]}."
             )
-    matrix = spec.values(widget.analysis, widget.view_settings)[0][layer - 1].numpy()
+    matrix = layer_of(spec.values(widget.analysis, widget.view_settings)[0], layer - 1).numpy()
     if spec.per_head:  # heads, then mean, then max
         head = widget.head if head is None else head
         matrix = matrix[head if head >= 0 else (widget.n_heads if head == checks.MEAN_HEAD else widget.n_heads + 1)]

@@ -26,6 +26,7 @@ from __future__ import annotations
 
 import json
 import struct
+from collections.abc import Sequence
 
 import numpy as np
 import torch
@@ -42,24 +43,23 @@ _I16 = 32767
 CHUNK_ENTRIES = 1 << 22
 
 
-def encode(matrices: torch.Tensor, budget_bytes: int = DEFAULT_BUDGET_BYTES) -> bytes:
+def encode(matrices: torch.Tensor | Sequence[torch.Tensor], budget_bytes: int = DEFAULT_BUDGET_BYTES) -> bytes:
     """Encode ``(..., R, C)`` as its non-zero rows when most rows are zero, as dense when it fits
     ``budget_bytes``, otherwise as top-k per row (k the largest that keeps the envelope within the
     budget, at least 1). Any float dtype; the rows are read ``CHUNK_ENTRIES`` entries at a time, in float64.
+
+    matrices: a tensor, or parts ``(L, S_i, R, C)`` encoded as if joined along dim 1 (``methods.heads.PerHead``),
+    the join never made.
     """
-    if matrices.dim() < 2:
-        raise ValueError(f"expected a stack of matrices (..., rows, cols); got shape {tuple(matrices.shape)}")
-    shape = list(matrices.shape)
+    source = _Flat(matrices) if isinstance(matrices, torch.Tensor) else _Joined(matrices)
+    shape = source.shape
     rows_total = int(np.prod(shape[:-1]))
     n_cols = shape[-1]
     if n_cols > _U16 + 1:
         raise ValueError(f"at most {_U16 + 1} columns fit the u16 indices; got {n_cols}")
-    flat = matrices.detach().reshape(rows_total, n_cols)
     step = max(1, CHUNK_ENTRIES // max(n_cols, 1))
     chunks = [(start, min(start + step, rows_total)) for start in range(0, rows_total, step)]
-
-    def rows(start: int, stop: int) -> torch.Tensor:
-        return flat[start:stop].to("cpu", torch.float64)
+    rows = source.rows
 
     # Each row's smallest value and largest absolute value without an |x| copy; NaN and infinities reach the
     # latter, so one check on it is enough.
@@ -96,6 +96,42 @@ def encode(matrices: torch.Tensor, budget_bytes: int = DEFAULT_BUDGET_BYTES) -> 
         **{name: np.concatenate([part[name] for part in parts]) for name in ("indices", "values", "coverage")},
     }
     return _pack({"layout": "topk", "shape": shape, "k": k}, sections)
+
+
+class _Flat:
+    """A stack ``(..., R, C)`` read as rows, in float64 on the CPU."""
+
+    def __init__(self, matrices: torch.Tensor):
+        if matrices.dim() < 2:
+            raise ValueError(f"expected a stack of matrices (..., rows, cols); got shape {tuple(matrices.shape)}")
+        self.shape = list(matrices.shape)
+        self.flat = matrices.detach().reshape(-1, self.shape[-1])
+
+    def rows(self, start: int, stop: int) -> torch.Tensor:
+        return self.flat[start:stop].to("cpu", torch.float64)
+
+
+class _Joined:
+    """Parts ``(L, S_i, R, C)`` read as the rows of their join along dim 1, in float64 on the CPU."""
+
+    def __init__(self, parts: Sequence[torch.Tensor]):
+        layers, rows, cols = parts[0].shape[0], parts[0].shape[-2], parts[0].shape[-1]
+        if any(p.dim() != 4 or (p.shape[0], p.shape[-2], p.shape[-1]) != (layers, rows, cols) for p in parts):
+            raise ValueError(f"parts must be (L, S_i, R, C) alike; got {[tuple(p.shape) for p in parts]}")
+        self.shape = [layers, sum(p.shape[1] for p in parts), rows, cols]
+        # Blocks of consecutive rows, in order: each part's slices of layer 0, then of layer 1, ...
+        self.blocks = [part[layer].detach().reshape(-1, cols) for layer in range(layers) for part in parts]
+        self.starts = np.cumsum([0] + [len(block) for block in self.blocks])
+
+    def rows(self, start: int, stop: int) -> torch.Tensor:
+        first = int(np.searchsorted(self.starts, start, side="right")) - 1
+        pieces = []
+        for index in range(first, len(self.blocks)):
+            begin = int(self.starts[index])
+            if begin >= stop:
+                break
+            pieces.append(self.blocks[index][max(start - begin, 0) : stop - begin].to("cpu", torch.float64))
+        return torch.cat(pieces)
 
 
 def _quantise(x: torch.Tensor, scale: torch.Tensor, signed: bool) -> np.ndarray:

@@ -18,6 +18,7 @@ from typing import Any
 import torch
 
 from .jobs import BackgroundJob
+from .methods.heads import PerHead
 
 
 class PinnedRow:
@@ -114,13 +115,15 @@ class PinnedRow:
                 self._publish(spec)  # no longer computing
 
     def _with_pinned_row(
-        self, method_id: str, data: torch.Tensor, done: list[int]
-    ) -> tuple[torch.Tensor, dict[str, Any] | None]:
+        self, method_id: str, data: torch.Tensor | PerHead, done: list[int]
+    ) -> tuple[torch.Tensor | PerHead, dict[str, Any] | None]:
         """``data`` ``(L, n, n)`` with the pinned token's row filled in at its computed layers that are not
-        done, and the ``ready_row`` entry {index, layers, computing} (None when no row is kept or coming)."""
+        done, and the ``ready_row`` entry {index, layers, computing} (None when no row is kept or coming).
+        Data with every layer done (a per-head method's ``PerHead`` always) is returned as it is."""
         index = self._pinned_index()
-        if index is None or len(done) == data.shape[0]:
+        if index is None or len(done) == self.n_layers:
             return data, None
+        assert isinstance(data, torch.Tensor)  # a method computed layer by layer: (L, n, n)
         key = (method_id, index)
         kept = self._rows.get(key, {})
         computing = self._row_working and self._row_wanted == key

@@ -14,8 +14,6 @@ reproduce the output) makes the reader give up with a reason; the capture then t
 
 from __future__ import annotations
 
-from collections.abc import Callable
-
 import torch
 import torch.nn.functional as F  # noqa: N812
 from torch.overrides import TorchFunctionMode
@@ -26,18 +24,19 @@ _SDPA = F.scaled_dot_product_attention
 # The documented signature: query, key, value, attn_mask, dropout_p, is_causal, scale, enable_gqa.
 _PARAMETERS = ("query", "key", "value", "attn_mask", "dropout_p", "is_causal", "scale", "enable_gqa")
 
-Keep = Callable[[int, torch.Tensor], None]  # (layer index, weights (H, n, n) in the reader's dtype, on the CPU)
-
 
 class SdpaReader(TorchFunctionMode):
-    """Within ``with SdpaReader(dtype, keep):``, each sdpa call's weights go to ``keep(call index, weights)``,
-    checked against the call's output; ``refusal`` says why the reader gave up (then nothing more is kept)."""
+    """Within ``with SdpaReader(...)``, call ``i``'s weights go to ``stack[i]`` ``(H, n, n)`` (on the CPU, made at
+    the first call) and the keys its mask lets each query see to ``allowed[i]`` ``(n, n)`` bool, each call checked
+    against its own output; ``refusal`` says why the reader gave up (then nothing more is read)."""
 
-    def __init__(self, dtype: torch.dtype, model_dtype: torch.dtype, keep: Keep):
+    def __init__(self, dtype: torch.dtype, model_dtype: torch.dtype, layers: int):
         super().__init__()
         self.dtype = dtype  # float32, or float64 for a float64 model
         self.model_dtype = model_dtype
-        self.keep = keep
+        self.layers = layers  # calls expected: one per attention layer
+        self.stack: torch.Tensor | None = None
+        self.allowed: list[torch.Tensor] = []
         self.calls = 0
         self.refusal = ""
 
@@ -61,36 +60,59 @@ class SdpaReader(TorchFunctionMode):
             raise _CannotRead(f"a batch of {query.shape[0]}")
         if call.get("dropout_p", 0.0):
             raise _CannotRead(f"dropout {call['dropout_p']}")
-        n_heads, n_queries, width = query.shape[1:]
+        n_heads, n, width = query.shape[1:]
         n_kv, n_keys = key.shape[1:3]
-        if n_queries != n_keys:
-            raise _CannotRead(f"{n_queries} queries over {n_keys} keys (a key cache or cross-attention)")
+        if n != n_keys:
+            raise _CannotRead(f"{n} queries over {n_keys} keys (a key cache or cross-attention)")
         if n_kv != n_heads and not (call.get("enable_gqa", False) and n_heads % n_kv == 0):
             raise _CannotRead(f"{n_heads} query heads over {n_kv} key heads")
+        if self.calls >= self.layers:
+            raise _CannotRead(f"more calls than the {self.layers} attention layers")
+        if self.stack is None:
+            self.stack = torch.empty(self.layers, n_heads, n, n, dtype=self.dtype)
+        elif self.stack.shape[1:] != (n_heads, n, n):
+            raise _CannotRead(f"{n_heads} heads over {n} tokens, unlike the first call")
         scale = call.get("scale")
         scale = 1 / width**0.5 if scale is None else float(scale)
-        group = torch.arange(n_heads, device=key.device) // (n_heads // n_kv)  # query head → its key head
-        mask = call.get("attn_mask")
-        if mask is not None and (mask.dim() != 4 or mask.shape[0] != 1 or mask.shape[1] not in (1, n_heads)):
-            raise _CannotRead(f"a mask of shape {tuple(mask.shape)}")
-        weights = torch.empty(n_heads, n_queries, n_keys, dtype=self.dtype)
+        bias, allowed = _bias(call.get("attn_mask"), bool(call.get("is_causal", False)), n, self.dtype, query.device)
         worst = 0.0
         for head in range(n_heads):  # one head at a time on the model's device: (n, n) in the working dtype
-            q, k, v = (x[0, h].to(self.dtype) for x, h in ((query, head), (key, group[head]), (value, group[head])))
-            scores = q @ k.T * scale
-            if mask is not None:
-                m = mask[0, head if mask.shape[1] > 1 else 0]
-                scores = scores.masked_fill(~m, float("-inf")) if m.dtype == torch.bool else scores + m.to(self.dtype)
-            if call.get("is_causal", False):
-                scores = scores.masked_fill(torch.ones_like(scores, dtype=torch.bool).triu(1), float("-inf"))
+            kv = head // (n_heads // n_kv)
+            q, k, v = query[0, head].to(self.dtype), key[0, kv].to(self.dtype), value[0, kv].to(self.dtype)
+            scores = (
+                torch.mm(q, k.T).mul_(scale)
+                if bias is None
+                else torch.addmm(bias[head % len(bias)], q, k.T, alpha=scale)
+            )
             a = torch.softmax(scores, dim=-1)
-            if not torch.isfinite(a).all():
+            both = a @ torch.cat([v, v.abs()], dim=-1)  # A·V and A·|V| (|A| = A: a softmax) in one product
+            if not torch.isfinite(both).all():
                 raise _CannotRead("a query sees no key (a row of its weights is not a distribution)")
-            worst = max(worst, verify.scaled_error(a @ v, output[0, head], a @ v.abs()))  # |A| = A: a softmax
-            weights[head] = a.to("cpu")
+            worst = max(worst, verify.scaled_error(both[:, :width], output[0, head], both[:, width:]))
+            self.stack[self.calls, head] = a.to("cpu")
         if worst > verify.reproduction_tolerance(self.model_dtype):
             raise _CannotRead(f"its weights reproduce its output only to a relative error of {worst:.2g}")
-        self.keep(self.calls, weights)
+        self.allowed.append(allowed)
+
+
+def _bias(mask, causal: bool, n: int, dtype: torch.dtype, device) -> tuple[torch.Tensor | None, torch.Tensor]:
+    """The call's mask as what it adds to the scores, ``(1 or H, n, n)`` in ``dtype`` (None: nothing), and the keys
+    it lets each query see, ``(n, n)`` bool on the CPU (the same for every head, or the call is refused)."""
+    if mask is not None and (mask.dim() != 4 or mask.shape[0] != 1 or mask.shape[-2:] != (n, n)):
+        raise _CannotRead(f"a mask of shape {tuple(mask.shape)}")
+    if mask is None:
+        if not causal:
+            return None, torch.ones(n, n, dtype=torch.bool)
+        mask = torch.ones(1, 1, n, n, dtype=torch.bool, device=device).tril()
+    if mask.dtype == torch.bool:
+        seen = mask[0]
+        bias = torch.zeros(seen.shape, dtype=dtype, device=device).masked_fill_(~seen, float("-inf"))
+    else:  # additive: -inf, or the dtype's minimum, where a key is hidden (ALiBi and the like add finite biases)
+        bias = mask[0].to(dtype)
+        seen = mask[0] > torch.finfo(mask.dtype).min / 2
+    if any(not torch.equal(seen[0], other) for other in seen[1:]):
+        raise _CannotRead("a mask that differs between heads")
+    return bias, seen[0].cpu()
 
 
 class _CannotRead(Exception):

@@ -251,7 +251,8 @@ def analyze_seq2seq(model, source: str, tokenizer=None, target: str | None = Non
     sites = find_sites(model.get_encoder())
     decoder_kinds = decoder_sites(model)
     all_sites = sites + decoder_kinds["decoder"] + decoder_kinds["cross"]
-    outputs, calls, _ = recorded_pass(model, inputs, all_sites, "encoder-decoder capture", use_cache=False)
+    recorded = recorded_pass(model, inputs, all_sites, "encoder-decoder capture", use_cache=False)
+    outputs, calls = recorded.outputs, recorded.calls
 
     encoder_att = _stack(outputs, "encoder_attentions", model, dtype)
     decoder_att = _stack(outputs, "decoder_attentions", model, dtype)

@@ -104,6 +104,23 @@ def check_same_output(eager: torch.Tensor, plain: torch.Tensor, dtype: torch.dty
         )
 
 
+def check_allowed(allowed: list[torch.Tensor], masks: torch.Tensor, describe) -> None:
+    """The keys each layer's sdpa calls let each query see (``allowed``, L tensors ``(n, n)`` bool, read from the
+    masks the model passed) must be the masks attn_widget derived from the configuration (``masks`` ``(L, n, n)``):
+    the normalisations and effective attention read the latter."""
+    for layer, (seen, mask) in enumerate(zip(allowed, masks, strict=True)):
+        differ = seen != mask
+        if differ.any():
+            i, j = (int(x) for x in differ.nonzero()[0])
+            what = "hides" if mask[i, j] else "lets it see"
+            raise UnsupportedModelError(
+                f"Layer {layer + 1}'s mask differs from its configuration's ({describe(layer)}) at "
+                f"{int(differ.sum())} places, for example query {i} and key {j}, which the model {what}: the model "
+                "masks keys in a way attn_widget does not know, so masks, normalisations and effective attention "
+                "would be wrong. Please report this model type."
+            )
+
+
 def check_masks(attentions: torch.Tensor, masks: torch.Tensor, dtype: torch.dtype, describe) -> None:
     """Attention must be zero on hidden keys, and somewhere non-zero on every admissible key.
 

@@ -122,3 +122,23 @@ def test_the_bytes_do_not_depend_on_how_many_rows_are_encoded_at_a_time(monkeypa
     assert [payload.encode(stack, budget) for stack in stacks] == whole
     layouts = [payload.decode(blob)["layout"] for blob in whole]
     assert layouts[:2] == (["dense", "dense"] if budget > 10**6 else ["topk", "topk"]), layouts
+
+
+@pytest.mark.parametrize("budget", [10**9, 20_000, 3_000])
+@pytest.mark.parametrize("chunk_rows", [7, 40 * 9])  # chunks that cross the parts' borders, and whole layers
+def test_parts_encode_as_their_join_without_making_it(monkeypatch, budget, chunk_rows):
+    """A per-head method's data arrives as its parts (heads, mean, max; methods.heads.PerHead) and is read as the
+    rows of their join along dim 1: the same bytes as the joined tensor, in any dtype mix of the parts."""
+    from attn_widget.methods.heads import PerHead, joined, per_head
+
+    g = torch.Generator().manual_seed(4)
+    heads = torch.rand(3, 5, 40, 40, generator=g).tril()
+    heads = heads / heads.sum(-1, keepdim=True)
+    signed = PerHead(heads - 0.02, heads.mean(1, keepdim=True).double(), heads.amax(1, keepdim=True))
+    for parts in (per_head(heads), signed):
+        whole = payload.encode(joined(parts), budget)
+        monkeypatch.setattr(payload, "CHUNK_ENTRIES", chunk_rows * 40)
+        assert payload.encode(parts, budget) == whole
+        monkeypatch.undo()
+    with pytest.raises(ValueError, match="parts must be"):
+        payload.encode((heads, heads[:, :, :3]))

@@ -23,23 +23,22 @@ def tokenizer():
     return tiny_tokenizer()
 
 
-def read(*args, model_dtype=torch.float64, **kwargs):
-    """``(kept weights, refusal, output)`` of one sdpa call made under a reader (float64 unless said)."""
-    kept = []
-    reader = SdpaReader(torch.float64, model_dtype, lambda index, weights: kept.append((index, weights)))
+def read(*args, **kwargs) -> SdpaReader:
+    """A float64 reader after one sdpa call made under it."""
+    reader = SdpaReader(torch.float64, torch.float64, layers=1)
     with reader:
-        output = F.scaled_dot_product_attention(*args, **kwargs)
-    return kept, reader.refusal, output
+        F.scaled_dot_product_attention(*args, **kwargs)
+    return reader
 
 
-def brute_force(q, k, scale, allowed):
-    """softmax over the allowed keys of (q·kᵀ)·scale, from the definition: (H, n, n)."""
-    scores = torch.einsum("hid,hjd->hij", q[0], k[0]) * scale
+def brute_force(q, k, scale, allowed, bias=0.0):
+    """softmax over the allowed keys of (q·kᵀ)·scale + bias, from the definition: (H, n, n)."""
+    scores = torch.einsum("hid,hjd->hij", q[0], k[0]) * scale + torch.nan_to_num(torch.as_tensor(bias), neginf=0.0)
     weights = torch.exp(scores - scores.amax(-1, keepdim=True)) * allowed
     return weights / weights.sum(-1, keepdim=True)
 
 
-@pytest.mark.parametrize("mask", ["none", "causal", "bool", "float", "per-head bool"])
+@pytest.mark.parametrize("mask", ["none", "causal", "bool", "float", "per-head bias"])
 @pytest.mark.parametrize("groups", [1, 3], ids=["mha", "gqa"])
 def test_weights_are_the_definition_for_every_kind_of_mask(mask, groups):
     torch.manual_seed(0)
@@ -56,22 +55,27 @@ def test_weights_are_the_definition_for_every_kind_of_mask(mask, groups):
     elif mask == "float":
         options["attn_mask"] = torch.where(window, 0.0, float("-inf")).double()[None, None]
         allowed = allowed & window
-    elif mask == "per-head bool":
-        per_head = torch.stack([window.roll(h, 1) | torch.eye(n, dtype=torch.bool) for h in range(heads)])
-        options["attn_mask"], allowed = per_head[None], per_head
-    kept, refusal, _ = read(q, k, v, scale=0.7, **options)
-    assert refusal == "" and len(kept) == 1 and kept[0][0] == 0
+    elif mask == "per-head bias":  # ALiBi-like: each head's own slope, the same keys hidden
+        distance = (torch.arange(n)[:, None] - torch.arange(n)[None, :]).abs().double()
+        slopes = torch.arange(1, heads + 1, dtype=torch.float64)[:, None, None] / heads
+        options["attn_mask"] = torch.where(window, -slopes * distance, float("-inf"))[None]
+        allowed = allowed & window
+    reader = read(q, k, v, scale=0.7, **options)
+    assert reader.refusal == "" and reader.calls == 1 and reader.stack is not None
     expanded = k.repeat_interleave(groups, dim=1)
-    assert torch.allclose(kept[0][1], brute_force(q, expanded, 0.7, allowed), atol=1e-12, rtol=0)
+    bias = options["attn_mask"][0] if mask == "per-head bias" else 0.0
+    assert torch.allclose(reader.stack[0], brute_force(q, expanded, 0.7, allowed, bias), atol=1e-12, rtol=0)
+    assert torch.equal(reader.allowed[0], allowed[0])  # the keys the mask lets each query see
 
 
 def test_an_additive_bias_and_the_default_scale_are_read():
     torch.manual_seed(1)
     q, k, v = (torch.randn(1, 2, 5, 4, dtype=torch.float64) for _ in range(3))
     bias = torch.randn(1, 2, 5, 5, dtype=torch.float64)  # ALiBi-like: added to the scores
-    kept, refusal, _ = read(q, k, v, attn_mask=bias)
+    reader = read(q, k, v, attn_mask=bias)
     scores = torch.einsum("hid,hjd->hij", q[0], k[0]) / 2 + bias[0]
-    assert refusal == "" and torch.allclose(kept[0][1], torch.softmax(scores, -1), atol=1e-12, rtol=0)
+    assert reader.refusal == "" and torch.allclose(reader.stack[0], torch.softmax(scores, -1), atol=1e-12, rtol=0)
+    assert reader.allowed[0].all()
 
 
 @pytest.mark.parametrize(
@@ -88,22 +92,34 @@ def test_an_additive_bias_and_the_default_scale_are_read():
 def test_calls_it_cannot_account_for_are_refused_with_a_reason(call, reason):
     torch.manual_seed(2)
     q, k, v = (torch.randn(1, 2, 5, 4, dtype=torch.float64) for _ in range(3))
-    kept = []
-    reader = SdpaReader(torch.float64, torch.float64, lambda index, weights: kept.append(weights))
+    reader = SdpaReader(torch.float64, torch.float64, layers=1)
     try:
         with reader:
             call(q, k, v)
     except RuntimeError:  # torch's own refusal of the call (heads it cannot broadcast): never read either
-        assert reader.refusal == "" and not kept
+        assert reader.refusal == "" and not reader.allowed
         return
-    assert not kept and reader.refusal.startswith("call 1: ") and re.search(reason, reader.refusal)
+    assert not reader.allowed and reader.refusal.startswith("call 1: ") and re.search(reason, reader.refusal)
+
+
+def test_more_calls_than_layers_and_masks_that_differ_between_heads_are_refused():
+    torch.manual_seed(4)
+    q, k, v = (torch.randn(1, 2, 5, 4, dtype=torch.float64) for _ in range(3))
+    reader = SdpaReader(torch.float64, torch.float64, layers=1)
+    with reader:
+        F.scaled_dot_product_attention(q, k, v)
+        F.scaled_dot_product_attention(q, k, v)
+    assert reader.calls == 2 and reader.refusal == "call 2: more calls than the 1 attention layers"
+    per_head = torch.ones(1, 2, 5, 5, dtype=torch.bool)
+    per_head[0, 1] = per_head[0, 1].tril()
+    assert read(q, k, v, attn_mask=per_head).refusal == "call 1: a mask that differs between heads"
 
 
 def test_weights_that_do_not_reproduce_the_output_are_refused():
     """A call whose output is not A·V of the weights read (a kernel doing something the reader does not know)."""
     torch.manual_seed(3)
     q, k, v = (torch.randn(1, 2, 5, 4, dtype=torch.float64) for _ in range(3))
-    reader = SdpaReader(torch.float64, torch.float64, lambda index, weights: None)
+    reader = SdpaReader(torch.float64, torch.float64, layers=1)
     with pytest.raises(sdpa_reader._CannotRead, match="reproduce its output only to a relative error of 0.007"):
         reader._read(F.scaled_dot_product_attention(q, k, v) * 1.01, q, k, v)
 
@@ -149,3 +165,15 @@ def test_when_the_reader_gives_up_the_eager_pass_is_taken(tokenizer, monkeypatch
     # Llama's eager attention takes its softmax in float32 even in a float64 model: agreement to float32's rounding
     assert torch.allclose(record.attentions, read_by_sdpa.attentions, atol=1e-6, rtol=0)
     assert torch.allclose(record.values, read_by_sdpa.values, atol=1e-6, rtol=0)
+
+
+def test_a_mask_the_model_passed_that_is_not_its_configurations_is_refused():
+    from attn_widget import verify
+    from attn_widget.errors import UnsupportedModelError
+
+    n = 6
+    causal = torch.ones(n, n, dtype=torch.bool).tril()
+    verify.check_allowed([causal, causal], torch.stack([causal, causal]), lambda layer: "causal")  # no complaint
+    windowed = causal & ~torch.ones(n, n, dtype=torch.bool).tril(-3)
+    with pytest.raises(UnsupportedModelError, match=r"Layer 2's mask differs .* at 6 places, for example query 3 "):
+        verify.check_allowed([causal, windowed], torch.stack([causal, causal]), lambda layer: "causal")

@@ -19,7 +19,7 @@ from __future__ import annotations
 import torch
 
 from .chain import cumulative_products
-from .heads import per_head_stack
+from .heads import per_head
 from .masks import admissible_keys
 from .normalize import row_normalize
 from .registry import needs_values, register
@@ -330,7 +330,7 @@ register(
     "Brunner et al. (2020): each attention row without its part in the left null space of V·W_O, which "
     "changes nothing in the head's output. Signed: blue is negative. Equal to raw attention for rows that "
     "see no more keys than the head dimension.",
-    lambda analysis, _settings: per_head_stack(analysis.effective()),
+    lambda analysis, _settings: per_head(analysis.effective()),
     explain=(
         "Raw attention with the part removed that has no effect on the layer's output: some weight patterns are "
         "cancelled by the value vectors and change nothing. An edge means: that much of the right token's "

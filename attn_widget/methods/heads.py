@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import NamedTuple
+
 import torch
 
 from .normalize import row_normalize
@@ -30,7 +32,34 @@ def aggregate_heads(att: torch.Tensor, head: HeadChoice = None) -> torch.Tensor:
     return att[:, head]
 
 
+class PerHead(NamedTuple):
+    """A per-head method's data, ``(L, H + 2, n, n)`` [each head, their mean, their max], kept as its three parts
+    joined along dim 1: a long input's stack is gigabytes, and ``payload.encode`` reads the parts row by row
+    (``joined`` and ``layer_of`` build the stack, or one layer of it, where a caller needs a tensor)."""
+
+    heads: torch.Tensor  # (L, H, n, n)
+    mean: torch.Tensor  # (L, 1, n, n)
+    maximum: torch.Tensor  # (L, 1, n, n)
+
+
+def per_head(heads: torch.Tensor) -> PerHead:
+    """``(L, H, n, n)`` → its ``PerHead``, the mean and max taken in float64 a layer at a time."""
+    wide = [layer.to(torch.float64) for layer in heads] if heads.dtype != torch.float64 else list(heads)
+    mean = torch.stack([layer.mean(0, keepdim=True) for layer in wide])
+    maximum = torch.stack([layer.amax(0, keepdim=True) for layer in wide])
+    return PerHead(heads, mean, maximum)
+
+
+def joined(data: torch.Tensor | PerHead) -> torch.Tensor:
+    """A method's data as one tensor (a ``PerHead`` joined, in the dtype its parts promote to)."""
+    return torch.cat(tuple(data), dim=1) if isinstance(data, PerHead) else data
+
+
+def layer_of(data: torch.Tensor | PerHead, index: int) -> torch.Tensor:
+    """Layer ``index`` (0-based) of a method's data: ``(H + 2, n, n)`` for a ``PerHead``, else ``data[index]``."""
+    return torch.cat([part[index] for part in data]) if isinstance(data, PerHead) else data[index]
+
+
 def per_head_stack(heads: torch.Tensor) -> torch.Tensor:
     """``(L, H, n, n)`` → ``(L, H + 2, n, n)`` float64: each head, their mean, their max."""
-    heads = heads.to(torch.float64)
-    return torch.cat([heads, heads.mean(1, keepdim=True), heads.amax(1, keepdim=True)], dim=1)
+    return joined(per_head(heads.to(torch.float64)))

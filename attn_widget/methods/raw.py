@@ -2,15 +2,14 @@
 
 from __future__ import annotations
 
-import torch
-
+from .heads import PerHead
 from .registry import register
 
 
-def raw_stack(analysis, _settings) -> torch.Tensor:
-    """``(L, H + 2, n, n)``: the captured heads, then the head mean Ā (rows re-normalised), then the max."""
+def raw_stack(analysis, _settings) -> PerHead:
+    """``(L, H + 2, n, n)`` in parts: the captured heads, then the head mean Ā (rows re-normalised), then the max."""
     heads = analysis.attentions
-    return torch.cat([heads, analysis.raw().unsqueeze(1).to(heads.dtype), analysis.raw("max").unsqueeze(1)], dim=1)
+    return PerHead(heads, analysis.raw().unsqueeze(1).to(heads.dtype), analysis.raw("max").unsqueeze(1))
 
 
 register(

@@ -17,6 +17,8 @@ from typing import Any
 
 import torch
 
+from .heads import PerHead
+
 # Flow needs one max-flow problem per (layer, token, input token). Up to this many
 # tokens it is computed with the widget (about a second for 12 layers on two cores,
 # benchmarks/RESULTS.md); beyond, each layer is computed when the view asks for it.
@@ -83,7 +85,7 @@ class MatrixMethod:
     label: str
     description: str
     # (analysis, settings) -> (L, n, n), or (L, H + 2, n, n) when per_head (each head, mean, max)
-    compute: Callable[[Any, ViewSettings], torch.Tensor]
+    compute: Callable[[Any, ViewSettings], torch.Tensor | PerHead]
     # Plain-language help shown in the widget's "About this method" panel (plain text, no HTML): what an
     # edge means, what its colour means, the definition in one formula; every abbreviation spelled out.
     explain: str = ""
@@ -133,7 +135,7 @@ class MatrixMethod:
             return not self.upfront(analysis)
         return analysis.capture.n_tokens > FLOW_UPFRONT_MAX_TOKENS
 
-    def values(self, analysis, settings: ViewSettings) -> tuple[torch.Tensor, list[int]]:
+    def values(self, analysis, settings: ViewSettings) -> tuple[torch.Tensor | PerHead, list[int]]:
         """The data to show and the layer numbers it holds; a deferred method's missing layers are zero, in a new
         tensor each call (the widget writes a pinned token's row into it)."""
         if not self.deferred(analysis):
@@ -151,7 +153,9 @@ class MatrixMethod:
         if self.compare is not None and self.compare.rows is not None:
             return self.compare.rows(analysis, t)
         stack = self.compute(analysis, ViewSettings())
-        if self.per_head:
+        if isinstance(stack, PerHead):
+            stack = stack.mean[:, 0]
+        elif self.per_head:
             stack = stack[:, analysis.n_heads]  # the head mean
         return row_at(stack, t)
 
