@@ -45,11 +45,13 @@ CHUNK_ENTRIES = 1 << 22
 
 def encode(matrices: torch.Tensor | Sequence[torch.Tensor], budget_bytes: int = DEFAULT_BUDGET_BYTES) -> bytes:
     """Encode ``(..., R, C)`` as its non-zero rows when most rows are zero, as dense when it fits
-    ``budget_bytes``, otherwise as top-k per row (k the largest that keeps the envelope within the
-    budget, at least 1). Any float dtype; the rows are read ``CHUNK_ENTRIES`` entries at a time, in float64.
+        ``budget_bytes``, otherwise as top-k per row (k the largest that keeps the envelope within the
+        budget, at least 1). Any float dtype; the rows are read ``CHUNK_ENTRIES`` entries at a time, in their own
+    dtype (a float32 stack is never copied to float64: extremes, ranks and sums do not need it; what is quantised is
+    converted first).
 
-    matrices: a tensor, or parts ``(L, S_i, R, C)`` encoded as if joined along dim 1 (``methods.heads.PerHead``),
-    the join never made.
+        matrices: a tensor, or parts ``(L, S_i, R, C)`` encoded as if joined along dim 1 (``methods.heads.PerHead``),
+        the join never made.
     """
     source = _Flat(matrices) if isinstance(matrices, torch.Tensor) else _Joined(matrices)
     shape = source.shape
@@ -67,8 +69,8 @@ def encode(matrices: torch.Tensor | Sequence[torch.Tensor], budget_bytes: int = 
     row_max = torch.empty(rows_total, dtype=torch.float64)
     for start, stop in chunks:
         x = rows(start, stop)
-        row_min[start:stop] = x.amin(dim=1)
-        row_max[start:stop] = torch.maximum(x.amax(dim=1), -row_min[start:stop]).abs()  # abs: +0.0 for a zero row
+        row_min[start:stop] = x.amin(dim=1)  # exact in float64: an entry of the row
+        row_max[start:stop] = torch.maximum(x.amax(dim=1).double(), -row_min[start:stop]).abs()  # +0.0 for a zero row
     if not torch.isfinite(row_max).all():
         raise ValueError("cannot encode NaN or infinite values")
     signed = bool((row_min < 0).any())
@@ -80,14 +82,16 @@ def encode(matrices: torch.Tensor | Sequence[torch.Tensor], budget_bytes: int = 
         within = [kept[(kept >= start) & (kept < stop)] for start, stop in chunks]
         values = np.concatenate(
             [
-                _dense_rows(rows(start, stop)[here - start], scale[here], signed)
+                _dense_rows(rows(start, stop)[here - start].double(), scale[here], signed)
                 for (start, stop), here in zip(chunks, within, strict=True)
             ]
         )
         sections = {"rows": kept.numpy().astype("<u4"), "scale": _scales(scale[kept]), "values": values}
         return _pack({"layout": "rows", "shape": shape, "k": n_cols}, sections)
     if dense_bytes <= budget_bytes:
-        values = np.concatenate([_dense_rows(rows(start, stop), scale[start:stop], signed) for start, stop in chunks])
+        values = np.concatenate(
+            [_dense_rows(rows(start, stop).double(), scale[start:stop], signed) for start, stop in chunks]
+        )
         return _pack({"layout": "dense", "shape": shape, "k": n_cols}, {"scale": _scales(scale), "values": values})
     k = max(1, min(n_cols, (budget_bytes // rows_total - 6) // 4))
     parts = [_topk(rows(start, stop), scale[start:stop], signed, k) for start, stop in chunks]
@@ -99,7 +103,7 @@ def encode(matrices: torch.Tensor | Sequence[torch.Tensor], budget_bytes: int = 
 
 
 class _Flat:
-    """A stack ``(..., R, C)`` read as rows, in float64 on the CPU."""
+    """A stack ``(..., R, C)`` read as rows, on the CPU in its dtype."""
 
     def __init__(self, matrices: torch.Tensor):
         if matrices.dim() < 2:
@@ -108,11 +112,11 @@ class _Flat:
         self.flat = matrices.detach().reshape(-1, self.shape[-1])
 
     def rows(self, start: int, stop: int) -> torch.Tensor:
-        return self.flat[start:stop].to("cpu", torch.float64)
+        return self.flat[start:stop].to("cpu")
 
 
 class _Joined:
-    """Parts ``(L, S_i, R, C)`` read as the rows of their join along dim 1, in float64 on the CPU."""
+    """Parts ``(L, S_i, R, C)`` read as the rows of their join along dim 1, on the CPU (in their promoted dtype)."""
 
     def __init__(self, parts: Sequence[torch.Tensor]):
         layers, rows, cols = parts[0].shape[0], parts[0].shape[-2], parts[0].shape[-1]
@@ -130,8 +134,8 @@ class _Joined:
             begin = int(self.starts[index])
             if begin >= stop:
                 break
-            pieces.append(self.blocks[index][max(start - begin, 0) : stop - begin].to("cpu", torch.float64))
-        return torch.cat(pieces)
+            pieces.append(self.blocks[index][max(start - begin, 0) : stop - begin].to("cpu"))
+        return pieces[0] if len(pieces) == 1 else torch.cat(pieces)
 
 
 def _quantise(x: torch.Tensor, scale: torch.Tensor, signed: bool) -> np.ndarray:
@@ -155,11 +159,12 @@ def _dense_rows(values: torch.Tensor, scale: torch.Tensor, signed: bool) -> np.n
 
 def _topk(x: torch.Tensor, scale: torch.Tensor, signed: bool, k: int) -> dict[str, np.ndarray]:
     """The ``indices``, ``values`` and ``coverage`` of rows ``(m, C)``: each row's k largest magnitudes."""
-    magnitude = x.abs()
+    magnitude = x.abs()  # in x's dtype: ranks and sums are taken exactly enough there, float64 only for the kept
     kept, indices = torch.topk(magnitude, k, dim=1)  # strongest first
-    values = torch.gather(x, 1, indices)
-    total = magnitude.sum(dim=1)
-    coverage = torch.where(total == 0, 1.0, kept.sum(dim=1) / torch.where(total == 0, 1.0, total))
+    values = torch.gather(x, 1, indices).double()
+    total = magnitude.sum(dim=1, dtype=torch.float64)
+    kept_sum = kept.sum(dim=1, dtype=torch.float64)
+    coverage = torch.where(total == 0, 1.0, kept_sum / torch.where(total == 0, 1.0, total))
     return {
         "indices": indices.numpy().astype("<u2").reshape(-1),
         "values": _quantise(values, scale, signed).astype("<i2" if signed else "<u2").reshape(-1),

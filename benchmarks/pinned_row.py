@@ -3,10 +3,12 @@
     .venv/bin/python benchmarks/pinned_row.py                       # MiniLM, 512 tokens, shown layers 6 and 3
     .venv/bin/python benchmarks/pinned_row.py --n 256 --shown 4
     .venv/bin/python benchmarks/pinned_row.py --against 94c6fb6    # each line also with that commit's kernel
+    .venv/bin/python benchmarks/pinned_row.py --shape gpt2-small --n 2048 --shown 12 6   # a 12-layer GPT-2 shape
 
 For each shown layer, a fresh widget (nothing cached) on an n-token text with flow shown at that layer
 pins the middle token and records when each publish of ``ready_row`` arrives: the seconds from the pin
 to the shown layer (what the user waits for) and to each other layer, in the order they came. With
+``--shape`` the model is a random-weight one of ``benchmarks/scale.py``'s shapes (float32) instead of MiniLM. With
 ``--against REV`` each line runs twice more, side by side in this process: with the row kernel of commit REV
 (``flow_row_kernels.kernel_at``) and with the working tree's again.
 """
@@ -61,9 +63,16 @@ def main() -> None:
     parser.add_argument("--n", type=int, default=512)
     parser.add_argument("--shown", type=int, nargs="+", default=[6, 3])
     parser.add_argument("--against", help="also run each line with this commit's row kernel, alternating")
+    parser.add_argument("--shape", help="a random-weight model of benchmarks/scale.py's shapes instead of MiniLM")
     args = parser.parse_args()
     print(machine_line())
-    model, tokenizer = minilm()
+    if args.shape:
+        from scale import build
+
+        model, tokenizer = build(args.shape, "float32")
+    else:
+        model, tokenizer = minilm()
+    name = args.shape or "MiniLM"
     text = text_of(tokenizer, args.n, 2)
     kernels = {"": _maxflow_row.sinks_max_flow}
     with tempfile.TemporaryDirectory() as folder:
@@ -75,7 +84,7 @@ def main() -> None:
         for kernel in kernels.values():  # compile (or load) the kernels outside the timings
             _maxflow_row.sinks_max_flow = kernel
             arrivals(model, tokenizer, text, 3)
-        print(f"\n| shown layer ({args.n} tokens, MiniLM) | shown layer after | then (layers: seconds since the pin) |")
+        print(f"\n| shown layer ({args.n} tokens, {name}) | shown layer after | then (layers: seconds since the pin) |")
         print("|---|---|---|")
         for shown in args.shown:
             for label, kernel in list(kernels.items()) * (1 if len(kernels) == 1 else 2):  # alternating, twice

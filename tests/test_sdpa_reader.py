@@ -115,13 +115,20 @@ def test_more_calls_than_layers_and_masks_that_differ_between_heads_are_refused(
     assert read(q, k, v, attn_mask=per_head).refusal == "call 1: a mask that differs between heads"
 
 
-def test_weights_that_do_not_reproduce_the_output_are_refused():
-    """A call whose output is not A·V of the weights read (a kernel doing something the reader does not know)."""
+@pytest.mark.parametrize("n", [5, 600], ids=["every row", "sampled rows"])
+def test_weights_that_do_not_reproduce_the_output_are_refused(n):
+    """A call whose output is not A·V of the weights read (a kernel doing something the reader does not know); past
+    sdpa_reader.CHECKED_ROWS queries the check reads evenly spaced rows, the last among them."""
     torch.manual_seed(3)
-    q, k, v = (torch.randn(1, 2, 5, 4, dtype=torch.float64) for _ in range(3))
+    q, k, v = (torch.randn(1, 2, n, 4, dtype=torch.float64) for _ in range(3))
     reader = SdpaReader(torch.float64, torch.float64, layers=1)
-    with pytest.raises(sdpa_reader._CannotRead, match="reproduce its output only to a relative error of 0.007"):
-        reader._read(F.scaled_dot_product_attention(q, k, v) * 1.01, q, k, v)
+    output = F.scaled_dot_product_attention(q, k, v, is_causal=True)
+    assert (sdpa_reader.checked_rows(n)[-1], len(sdpa_reader.checked_rows(n))) == (n - 1, min(n, 256))
+    reader._read(output, q, k, v, is_causal=True)  # as it is: read
+    wrong = output.clone()
+    wrong[:, :, -1] *= 1.5  # the last query's output only
+    with pytest.raises(sdpa_reader._CannotRead, match="reproduce its output only to a relative error"):
+        reader._read(wrong, q, k, v, is_causal=True)
 
 
 @pytest.mark.parametrize("family", ["gpt2", "llama", "bert"])

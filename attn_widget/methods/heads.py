@@ -6,7 +6,7 @@ from typing import NamedTuple
 
 import torch
 
-from .normalize import row_normalize
+from .normalize import row_normalize_
 
 HeadChoice = int | str | None
 
@@ -22,7 +22,7 @@ def aggregate_heads(att: torch.Tensor, head: HeadChoice = None) -> torch.Tensor:
         raise ValueError(f"attentions must have shape (layers, heads, n, n); got {tuple(att.shape)}.")
     n_heads = att.shape[1]
     if head is None or head == "mean":
-        return row_normalize(att.mean(dim=1))
+        return row_normalize_(att.mean(dim=1))  # in place: the mean is a new tensor
     if head == "max":
         return att.amax(dim=1)
     if isinstance(head, bool) or not isinstance(head, int):
