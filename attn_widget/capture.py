@@ -50,8 +50,8 @@ class Capture:
     grid: tuple[int, int] | None = None  # images: (rows, cols) of the patch tokens that follow the prefix tokens
     patch_size: tuple[int, int] | None = None  # images: (height, width) of a patch in pixels of pixel_values
     pixel_stats: tuple | None = None  # images: (mean, std) per channel that normalised pixel_values; None: unknown
-    # The model's output of the recorded (eager) pass, without attentions and hidden states, on the model's device:
-    # what a plain eager forward pass gives, handed once to the gradient runner (``GradientRunner._plain_context``).
+    # The model's output of the recorded pass (its own, when its sdpa calls were read; else the eager pass), without
+    # attentions and hidden states, on the model's device: handed once to the gradient runner (``_plain_context``).
     outputs: Any = field(default=None, repr=False)
     # Where the weights were read: "sdpa calls" (the model's own pass, sdpa_reader.py) or "eager pass".
     weights_from: str = "eager pass"

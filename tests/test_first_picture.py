@@ -224,11 +224,12 @@ print(len(w.tokens), w.n_layers, w.n_heads, (resource.getrusage(resource.RUSAGE_
 """
 
 
-def test_the_first_picture_of_2048_tokens_stays_within_six_attention_stacks():
+def test_the_first_picture_of_2048_tokens_stays_within_two_and_a_half_attention_stacks():
     """Peak resident memory of building the widget beyond the bare forward pass, in a fresh process (ru_maxrss), on a
-    float64 GPT-2 of 3 layers and 4 heads at 2,048 tokens: at most six times its (L, H, n, n) float64 attention
-    (384 MB; measured 4.3 times: the captured stack, one raw-attention stack per head and mean and max in float64,
-    and the two passes). Effective attention computed as well (as every method was before issue 30) measured 7.3."""
+    float64 GPT-2 of 3 layers and 4 heads at 2,048 tokens: at most 2.5 times its (L, H, n, n) float64 attention
+    (384 MB; measured 1.7 times: the stack read from the sdpa calls, and raw attention's head mean and max; the
+    heads are sent without a joined copy). Before the one-pass capture and the parts: 4.3 (two passes, a joined
+    float64 stack); before issue 30, with effective attention computed too: 7.3."""
     import pathlib
     import subprocess
     import sys
@@ -237,4 +238,4 @@ def test_the_first_picture_of_2048_tokens_stays_within_six_attention_stacks():
     out = subprocess.run([sys.executable, "-c", MEMORY_PROBE], cwd=root, capture_output=True, text=True, check=True)
     n, layers, heads, extra = (int(x) for x in out.stdout.split())
     stack = layers * heads * n * n * 8
-    assert n == 2048 and extra <= 6 * stack, f"{extra / 2**20:.0f} MB beyond the forward, {extra / stack:.1f} stacks"
+    assert n == 2048 and extra <= 2.5 * stack, f"{extra / 2**20:.0f} MB beyond the forward, {extra / stack:.1f} stacks"
