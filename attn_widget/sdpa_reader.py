@@ -125,9 +125,7 @@ def checked_rows(n: int, device=None) -> torch.Tensor:
     from the first to the last. The weights are formed from the call's own arguments; the check guards against
     reading them wrongly (a scale, a mask's sense, the head grouping), which shows in most rows, and the rows beyond
     any window are among those checked."""
-    if n <= CHECKED_ROWS:
-        return torch.arange(n, device=device)
-    return torch.linspace(0, n - 1, CHECKED_ROWS, device=device).round().long().unique()
+    return verify.spread_rows(n, CHECKED_ROWS).to(device)
 
 
 class _CannotRead(Exception):

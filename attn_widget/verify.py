@@ -73,6 +73,13 @@ def output_error(context: torch.Tensor, weights: torch.Tensor, bias: torch.Tenso
     return scaled_error(c @ w + b, output, c.abs() @ w.abs() + b.abs())
 
 
+def spread_rows(n: int, count: int) -> torch.Tensor:
+    """``count`` row indices evenly spaced from 0 to n - 1 (every row when n <= count)."""
+    if n <= count:
+        return torch.arange(n)
+    return torch.linspace(0, n - 1, count).round().long().unique()
+
+
 def pick_values(candidates, att: torch.Tensor, context: torch.Tensor, dtype: torch.dtype, queries: int = 0):
     """The first ``(layout, values)`` candidate whose A·V reproduces ``context``, else ``(None, best error)``.
 
@@ -80,8 +87,8 @@ def pick_values(candidates, att: torch.Tensor, context: torch.Tensor, dtype: tor
     value layouts apart when the weights themselves are verified already (read from the model's sdpa calls,
     each checked against the call's own output): a wrong layout is wrong in every row.
     """
-    if 0 < queries < att.shape[1]:
-        rows = torch.linspace(0, att.shape[1] - 1, queries).round().long().unique()
+    if queries:
+        rows = spread_rows(att.shape[1], queries)
         att, context = att[:, rows], context[rows]
     best = float("inf")
     for layout, values in candidates:
