@@ -60,7 +60,11 @@ def test_weights_are_the_definition_for_every_kind_of_mask(mask, groups):
         slopes = torch.arange(1, heads + 1, dtype=torch.float64)[:, None, None] / heads
         options["attn_mask"] = torch.where(window, -slopes * distance, float("-inf"))[None]
         allowed = allowed & window
-    reader = read(q, k, v, scale=0.7, **options)
+    try:
+        reader = read(q, k, v, scale=0.7, **options)
+    except TypeError as error:  # torch before 2.5 has no grouped-query sdpa (make test-oldest)
+        assert "enable_gqa" in str(error)
+        pytest.skip(f"torch {torch.__version__} has no enable_gqa")
     assert reader.refusal == "" and reader.calls == 1 and reader.stack is not None
     expanded = k.repeat_interleave(groups, dim=1)
     bias = options["attn_mask"][0] if mask == "per-head bias" else 0.0

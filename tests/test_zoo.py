@@ -17,8 +17,17 @@ import copy
 
 import pytest
 import torch
+import transformers as tf
 from test_model_state import assert_unchanged, snapshot
-from zoo import FAMILIES, LOCKED_RELEASE, ON_LOCKED_RELEASE, analysed, met_as_user, zoo_tokenizer
+from zoo import (
+    FAMILIES,
+    LOCKED_RELEASE,
+    ON_LOCKED_RELEASE,
+    analysed,
+    assert_one_clear_sentence,
+    met_as_user,
+    zoo_tokenizer,
+)
 
 from attn_widget import AttentionWidget, UnsupportedModelError, analyze, targets
 from attn_widget.models import find_sites
@@ -38,6 +47,11 @@ def eager_copy(model):
     twin = copy.deepcopy(model)
     if twin.config._attn_implementation != "eager":
         twin.set_attn_implementation("eager")
+    if twin.config._attn_implementation != "eager":  # a release that cannot switch it after loading: built eager
+        config = copy.deepcopy(model.config)
+        config._attn_implementation = "eager"
+        twin = type(model)(config).to(next(model.parameters()).dtype)
+        twin.load_state_dict(model.state_dict())
     return twin.eval()
 
 
@@ -156,7 +170,12 @@ def test_gradients_match_independent_autograd(family, tokenizer):
     model = built_in(family, dtype, tokenizer)
     before = snapshot(model)
     analysis = analysed(family, model, TEXT, tokenizer)
-    g = analysis.gradients(targets.function(tail))
+    try:
+        g = analysis.gradients(targets.function(tail))
+    except UnsupportedModelError as error:  # read from its sdpa calls, but this release cannot switch it to eager
+        assert not ON_LOCKED_RELEASE and "cannot switch to eager attention after loading" in str(error), str(error)
+        assert_one_clear_sentence(str(error))
+        pytest.skip(f"transformers {tf.__version__} cannot switch {family.name} to eager attention for gradients")
 
     inputs = tokenizer(TEXT, return_tensors="pt")
     with torch.no_grad():
