@@ -5,11 +5,12 @@ and switching it to eager attention costs a second pass that must then be checke
 every call the model makes to ``torch.nn.functional.scaled_dot_product_attention`` is watched (a
 ``TorchFunctionMode``: this thread only, nothing patched): the call runs unchanged, and from the very query, key,
 mask and scale it was given the weights ``softmax(q·kᵀ·scale + mask)`` are formed and must reproduce the call's
-own output (``A·V`` against what it returned). So the weights are the ones the model used, by construction and
-by test, layer by layer as the pass goes.
+own output (``A·V`` against what it returned, on ``CHECKED_ROWS`` evenly spaced query rows of a long input). So
+the weights are the ones the model used, by construction and by test, layer by layer as the pass goes.
 
-A call this cannot account for (a batch, dropout, a key cache, an unknown argument, weights that do not
-reproduce the output) makes the reader give up with a reason; the capture then takes the eager pass instead.
+A call this cannot account for (a batch, dropout, a key cache, an unknown argument, a mask that differs between
+heads, more calls than layers, weights that do not reproduce the output) makes the reader give up with a reason;
+the capture then takes the eager pass instead.
 """
 
 from __future__ import annotations
