@@ -9,6 +9,8 @@ own implementation, and each layer's A·V against what its output projection rec
 
 from __future__ import annotations
 
+import contextlib
+from collections.abc import Iterator
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -93,12 +95,18 @@ class _Calls:
     values: list[tuple[Site, torch.Tensor, torch.Tensor]] = field(default_factory=list)  # (site, input, output (n, w))
     outputs: list[tuple[Site, torch.Tensor, torch.Tensor]] = field(default_factory=list)  # (site, input, output)
 
-    def hooks(self, sites: list[Site]):
+    @contextlib.contextmanager
+    def hooked(self, sites: list[Site]) -> Iterator[None]:
+        """The sites' value and output projections hooked for the block, removed after it even on error."""
         handles = []
-        for site in sites:
-            handles.append(site.value.register_forward_hook(self._keep_value(site)))
-            handles.append(site.output.register_forward_hook(self._keep_output(site)))
-        return handles
+        try:
+            for site in sites:
+                handles.append(site.value.register_forward_hook(self._keep_value(site)))
+                handles.append(site.output.register_forward_hook(self._keep_output(site)))
+            yield
+        finally:
+            for handle in handles:
+                handle.remove()
 
     def _keep_value(self, site: Site):
         def hook(_module, inputs, output):
@@ -223,13 +231,8 @@ def recorded_pass(
             else:
                 plain = _run(model, inputs, **options)[0]
         calls = _Calls()
-        with borrowed_for_capture(model, purpose):
-            handles = calls.hooks(sites)
-            try:
-                outputs = _run(model, inputs, output_attentions=True, output_hidden_states=True, **options)
-            finally:
-                for handle in handles:
-                    handle.remove()
+        with borrowed_for_capture(model, purpose), calls.hooked(sites):
+            outputs = _run(model, inputs, output_attentions=True, output_hidden_states=True, **options)
     if plain is not None:
         verify.check_same_output(outputs[0], plain, model_dtype, type(model).__name__)
     return Recorded(outputs, calls, "eager pass")
@@ -243,13 +246,8 @@ def _read_sdpa(model, inputs: dict, sites: list[Site], model_dtype: torch.dtype,
     layers = int(getattr(model.config, "num_hidden_layers", 0) or 0) or len(sites)
     reader = SdpaReader(dtype, model_dtype, layers)
     calls = _Calls()
-    handles = calls.hooks(sites)
-    try:
-        with reader:
-            outputs = _run(model, inputs, output_hidden_states=True, **options)
-    finally:
-        for handle in handles:
-            handle.remove()
+    with calls.hooked(sites), reader:
+        outputs = _run(model, inputs, output_hidden_states=True, **options)
     hidden = getattr(outputs, "hidden_states", None)
     if reader.refusal or reader.calls != layers or (hidden and len(hidden) - 1 != layers):
         return Recorded(outputs, calls, "sdpa calls")  # without a stack: not read
@@ -320,7 +318,7 @@ def _add_value_data(record: Capture, model, calls: _Calls, dtype: torch.dtype) -
         return
     values, weights, biases, layouts = [], [], [], set()
     # Weights read from sdpa calls are checked against each call's output already; the value layout shows in any row.
-    queries = LAYOUT_CHECK_QUERIES if record.weights_from == "sdpa calls" else 0
+    queries = 0 if record.eager else LAYOUT_CHECK_QUERIES
     for layer, ((site, consumed, projected), (_, context, output)) in enumerate(
         zip(calls.values, calls.outputs, strict=True)
     ):

@@ -45,13 +45,13 @@ CHUNK_ENTRIES = 1 << 22
 
 def encode(matrices: torch.Tensor | Sequence[torch.Tensor], budget_bytes: int = DEFAULT_BUDGET_BYTES) -> bytes:
     """Encode ``(..., R, C)`` as its non-zero rows when most rows are zero, as dense when it fits
-        ``budget_bytes``, otherwise as top-k per row (k the largest that keeps the envelope within the
-        budget, at least 1). Any float dtype; the rows are read ``CHUNK_ENTRIES`` entries at a time, in their own
-    dtype (a float32 stack is never copied to float64: extremes, ranks and sums do not need it; what is quantised is
-    converted first).
+    ``budget_bytes``, otherwise as top-k per row (k the largest that keeps the envelope within the
+    budget, at least 1). Any float dtype; the rows are read ``CHUNK_ENTRIES`` entries at a time, in their own
+    dtype (a float32 stack is never copied to float64: extremes, ranks and sums do not need it; what is quantised
+    is converted first).
 
-        matrices: a tensor, or parts ``(L, S_i, R, C)`` encoded as if joined along dim 1 (``methods.heads.PerHead``),
-        the join never made.
+    matrices: a tensor, or parts ``(L, S_i, R, C)`` encoded as if joined along dim 1 (``methods.heads.PerHead``),
+    the join never made.
     """
     source = _Flat(matrices) if isinstance(matrices, torch.Tensor) else _Joined(matrices)
     shape = source.shape

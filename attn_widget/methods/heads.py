@@ -43,11 +43,10 @@ class PerHead(NamedTuple):
 
 
 def per_head(heads: torch.Tensor) -> PerHead:
-    """``(L, H, n, n)`` → its ``PerHead``, the mean and max taken in float64 a layer at a time."""
-    wide = [layer.to(torch.float64) for layer in heads] if heads.dtype != torch.float64 else list(heads)
-    mean = torch.stack([layer.mean(0, keepdim=True) for layer in wide])
-    maximum = torch.stack([layer.amax(0, keepdim=True) for layer in wide])
-    return PerHead(heads, mean, maximum)
+    """``(L, H, n, n)`` → its ``PerHead``: the mean taken in float64 a layer at a time (never a float64 copy of
+    every head), the max (exact in any dtype) in float64."""
+    mean = torch.stack([layer.to(torch.float64).mean(0, keepdim=True) for layer in heads])
+    return PerHead(heads, mean, heads.amax(1, keepdim=True).to(torch.float64))
 
 
 def joined(data: torch.Tensor | PerHead) -> torch.Tensor:
