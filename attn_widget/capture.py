@@ -11,17 +11,19 @@ from __future__ import annotations
 
 import contextlib
 from collections.abc import Iterator
+from contextlib import suppress
 from dataclasses import dataclass, field
 from typing import Any
 
 import torch
 
-from . import verify
+from . import head_store, verify
 from .errors import UnsupportedModelError
+from .head_store import HeadStore, Read
 from .inputs import Encoded, check_model, check_text, encode, resolve_tokenizer, unwrap
 from .model_state import borrowed_for_capture, uses_eager, uses_implementation
 from .models import ATTENTION_ONLY, HeadGeometry, Site, candidates, find_sites, layer_patterns, output_slices
-from .sdpa_reader import SdpaReader
+from .sdpa_reader import Again, FirstPass, ReadEnough, SdpaReader, checked_rows
 
 
 @dataclass
@@ -34,7 +36,7 @@ class Capture:
     tokens: list[str]  # display text per token, length n
     token_ids: torch.Tensor  # (n,) long
     special: torch.Tensor  # (n,) bool: special tokens such as [CLS] or <s>
-    attentions: torch.Tensor  # (L, H, n, n): row = query (receiver), column = key (source)
+    heads: HeadStore  # (L, H, n, n) read a layer at a time: row = query (receiver), column = key (source)
     masks: torch.Tensor  # (L, n, n) bool: keys each query may see (causal, sliding window)
     causal: bool
     hidden_states: torch.Tensor | None  # (L + 1, n, d): embeddings, then each layer's output
@@ -65,16 +67,22 @@ class Capture:
         return self.weights_from == "eager pass"
 
     @property
+    def attentions(self) -> torch.Tensor:
+        """``(L, H, n, n)`` every layer's heads in one tensor (a long input's are read again: ``heads`` reads a
+        layer at a time)."""
+        return self.heads.full()
+
+    @property
     def n_layers(self) -> int:
-        return self.attentions.shape[0]
+        return self.heads.shape[0]
 
     @property
     def n_heads(self) -> int:
-        return self.attentions.shape[1]
+        return self.heads.shape[1]
 
     @property
     def n_tokens(self) -> int:
-        return self.attentions.shape[-1]
+        return self.heads.shape[-1]
 
     def require_values(self) -> tuple[torch.Tensor, torch.Tensor, torch.Tensor]:
         """``(values, out_weights, out_bias)``, or an error saying why they are missing."""
@@ -161,17 +169,18 @@ def capture_encoded(model, encoded: Encoded) -> Capture:
     recorded = recorded_pass(model, encoded.model_inputs, sites, read_sdpa=True)
     outputs, calls = recorded.outputs, recorded.calls
 
-    attentions = recorded.stack if recorded.stack is not None else _stack_attentions(outputs, model, dtype)
-    n_layers, n = attentions.shape[0], attentions.shape[-1]
-    causal = _causal(sites, model.config, attentions)
+    heads = recorded.heads or HeadStore.of(_stack_attentions(outputs, model, dtype))
+    n_layers, n = heads.shape[0], heads.shape[-1]
+    causal = _causal(sites, model.config, heads)
     patterns = layer_patterns(model.config, n_layers)
     masks = torch.stack([pattern.mask(n, causal) for pattern in patterns])
     kind = "causal" if causal else "bidirectional"
     describe = lambda layer: f"{kind}, {patterns[layer]}"  # noqa: E731
     if recorded.allowed is not None:  # the masks the model passed to its sdpa calls
         verify.check_allowed(recorded.allowed, masks, describe)
+        heads.reader = _reads_again(model, encoded.model_inputs, n_layers, model_dtype, masks)
     else:  # the weights an eager pass returned
-        verify.check_masks(attentions, masks, model_dtype, describe)
+        verify.check_masks(heads, masks, model_dtype, describe)
 
     hidden = getattr(outputs, "hidden_states", None)
     if hidden:
@@ -180,7 +189,7 @@ def capture_encoded(model, encoded: Encoded) -> Capture:
         tokens=encoded.tokens,
         token_ids=encoded.token_ids,
         special=encoded.special,
-        attentions=attentions,
+        heads=heads,
         masks=masks,
         causal=causal,
         hidden_states=torch.stack([h[0] for h in hidden]).to("cpu", dtype) if hidden else None,
@@ -191,21 +200,23 @@ def capture_encoded(model, encoded: Encoded) -> Capture:
         outputs=outputs,
         weights_from=recorded.weights_from,
     )
-    _add_value_data(record, model, calls, dtype)
+    _add_value_data(record, model, calls, dtype, recorded.seen)
     return record
 
 
 @dataclass
 class Recorded:
     """What ``recorded_pass`` ran: the outputs (with ``attentions``, L tensors ``(1, H, n, n)``, from an eager pass),
-    the hooked projections' calls and where the weights came from. Read from sdpa calls, ``stack`` holds them
-    ``(L, H, n, n)`` on the CPU and ``allowed`` the keys each layer's mask let each query see, ``(n, n)`` bool."""
+    the hooked projections' calls and where the weights came from. Read from sdpa calls, ``heads`` holds them
+    (on the CPU), ``allowed`` the keys each layer's mask let each query see, ``(n, n)`` bool, and ``seen`` each
+    call's values and output on the reader's checked rows."""
 
     outputs: Any
     calls: _Calls
     weights_from: str
-    stack: torch.Tensor | None = None
-    allowed: list[torch.Tensor] | None = None
+    heads: HeadStore | None = None
+    allowed: dict[int, torch.Tensor] | None = None
+    seen: dict[int, tuple[torch.Tensor, torch.Tensor]] | None = None
 
 
 def recorded_pass(
@@ -225,7 +236,7 @@ def recorded_pass(
         if not uses_eager(model):
             if read_sdpa and uses_implementation(model, "sdpa"):
                 read = _read_sdpa(model, inputs, sites, model_dtype, **options)
-                if read.stack is not None:
+                if read.heads is not None:
                     return read
                 plain = read.outputs[0]
             else:
@@ -244,14 +255,44 @@ def _read_sdpa(model, inputs: dict, sites: list[Site], model_dtype: torch.dtype,
     dtype = torch.float64 if model_dtype == torch.float64 else torch.float32
     # One call per layer: the config says how many (ALBERT calls its one shared attention module that often).
     layers = int(getattr(model.config, "num_hidden_layers", 0) or 0) or len(sites)
-    reader = SdpaReader(dtype, model_dtype, layers)
+    sink = FirstPass(layers, dtype, head_store.KEPT_HEADS_BYTES)
+    reader = SdpaReader(dtype, model_dtype, layers, sink)
     calls = _Calls()
     with calls.hooked(sites), reader:
         outputs = _run(model, inputs, output_hidden_states=True, **options)
     hidden = getattr(outputs, "hidden_states", None)
     if reader.refusal or reader.calls != layers or (hidden and len(hidden) - 1 != layers):
-        return Recorded(outputs, calls, "sdpa calls")  # without a stack: not read
-    return Recorded(outputs, calls, "sdpa calls", reader.stack, reader.allowed)
+        return Recorded(outputs, calls, "sdpa calls")  # without heads: not read
+    if sink.stack is not None:
+        heads = HeadStore.of(sink.stack)
+    else:
+        assert reader.shape is not None
+        tolerance = verify.reproduction_tolerance(model_dtype)
+        heads = HeadStore(sink.mean, sink.maximum, reader.shape[0], sink.kept, tolerance=tolerance)
+    return Recorded(outputs, calls, "sdpa calls", heads, reader.allowed, reader.seen)
+
+
+def _reads_again(model, inputs: dict, layers: int, model_dtype: torch.dtype, masks: torch.Tensor) -> Read:
+    """How a store reads heads again: the model's own pass with its sdpa calls read for the wanted layers only,
+    stopped after the last of them; each layer's mask must be the one the first pass verified."""
+    dtype = torch.float64 if model_dtype == torch.float64 else torch.float32
+
+    def read(wanted: list[int], take, progress=None) -> None:
+        def checked(layer: int, heads: torch.Tensor) -> None:
+            if not torch.equal(reader.allowed[layer], masks[layer]):
+                raise UnsupportedModelError(
+                    f"Layer {layer + 1}'s mask, read again, is not the first pass's: the model or its inputs changed "
+                    "since it was analysed. Analyse the text again (attn_widget.analyze)."
+                )
+            take(layer, heads)
+
+        reader = SdpaReader(dtype, model_dtype, layers, Again(wanted, dtype, checked, progress))
+        with borrowed_for_capture(model, "reading attention heads again", eager=False), reader, suppress(ReadEnough):
+            _run(model, inputs)
+        if reader.refusal:
+            raise UnsupportedModelError(f"The attention heads could not be read again ({reader.refusal}).")
+
+    return read
 
 
 def _run(model, inputs: dict, **options):
@@ -292,20 +333,28 @@ def _stack_attentions(outputs, model, dtype: torch.dtype) -> torch.Tensor:
     return stacked
 
 
-def _causal(sites: list[Site], config, attentions: torch.Tensor) -> bool:
+def _causal(sites: list[Site], config, heads: HeadStore) -> bool:
     """Observed (no weight anywhere above the diagonal), or declared by the attention modules
     (``is_causal``) or the config (``is_decoder``). A model that declares a causal mask but does
     not apply one is caught by ``verify.check_masks``; one that applies a mask it does not
     declare (CLIP's text encoder) is taken at its word of what it did."""
     declared = any(site.declared_causal for site in sites) or bool(getattr(config, "is_decoder", False))
-    if declared or attentions.shape[-1] < 2:
+    if declared or heads.shape[-1] < 2:
         return declared
-    # Observed: a layer at a time (no copy of the whole stack), stopping at the first that looks ahead.
-    return all(not layer.triu(diagonal=1).any() for layer in attentions)
+    # Observed on the head max (weights are >= 0), stopping at the first layer that looks ahead.
+    return all(not layer.triu(diagonal=1).any() for layer in heads.maximum)
 
 
-def _add_value_data(record: Capture, model, calls: _Calls, dtype: torch.dtype) -> None:
-    """Value vectors and output slices per layer, each layer verified against what the model computed."""
+def _add_value_data(
+    record: Capture,
+    model,
+    calls: _Calls,
+    dtype: torch.dtype,
+    seen: dict[int, tuple[torch.Tensor, torch.Tensor]] | None = None,
+) -> None:
+    """Value vectors and output slices per layer, each layer verified against what the model computed: the
+    values against what the layer's sdpa call received (``seen``, its values and output on the reader's checked
+    rows) when the weights were read from sdpa calls, else A·V against what the output projection received."""
     if record.model_type in ATTENTION_ONLY:
         record.values_unavailable = ATTENTION_ONLY[record.model_type] + "."
         return
@@ -317,8 +366,6 @@ def _add_value_data(record: Capture, model, calls: _Calls, dtype: torch.dtype) -
         )
         return
     values, weights, biases, layouts = [], [], [], set()
-    # Weights read from sdpa calls are checked against each call's output already; the value layout shows in any row.
-    queries = 0 if record.eager else LAYOUT_CHECK_QUERIES
     for layer, ((site, consumed, projected), (_, context, output)) in enumerate(
         zip(calls.values, calls.outputs, strict=True)
     ):
@@ -340,7 +387,11 @@ def _add_value_data(record: Capture, model, calls: _Calls, dtype: torch.dtype) -
             return
         if site.value_bias is not None:
             found = [(name, v + site.value_bias.reshape(-1, 1, head_dim)) for name, v in found]
-        layout, picked = verify.pick_values(found, record.attentions[layer], context, record.model_dtype, queries)
+        if seen is None:
+            layout, picked = verify.pick_values(found, record.heads[layer], context, record.model_dtype)
+        else:
+            rows = checked_rows(context.shape[0])
+            layout, picked = verify.pick_seen_values(found, *seen[layer], rows, context, record.model_dtype)
         if layout is None:
             raise UnsupportedModelError(
                 f"The attention weights {type(model).__name__} returned for layer {layer + 1} do not reproduce what "

@@ -123,7 +123,7 @@ class GradientRunner:
     def __init__(self, model, tokenizer, record: Capture):
         self.model, self.tokenizer, self.record = model, tokenizer, record
         self.device = next(model.parameters()).device
-        self.as_float = record.attentions.dtype  # float64 for float64 models, else float32
+        self.as_float = record.heads.dtype  # float64 for float64 models, else float32
         self._inputs = {key: value.to(self.device) for key, value in (record.model_inputs or {}).items()}
         self._context: Context | None = None
         self._tables: list[torch.nn.Module] | None = None

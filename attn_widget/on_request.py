@@ -21,6 +21,8 @@ class OnRequest:
     _job: Any
     _attribution_job: Any
     _row_job: Any
+    _heads_job: Any
+    _want_heads: Callable[[], None]
     _specs: dict
     analysis: Any
     job: dict
@@ -50,10 +52,11 @@ class OnRequest:
 
         Ctrl-C cancels them and waits until they have stopped (finished layers stay cached).
         """
-        with cancelled_on_interrupt(self._job, self._attribution_job, self._row_job):
+        with cancelled_on_interrupt(self._job, self._attribution_job, self._row_job, self._heads_job):
             self._job.wait(timeout)
             self._attribution_job.wait(timeout)
             self._row_job.wait(timeout)
+            self._heads_job.wait(timeout)
 
     def compute(self, method: str, layers: list[int] | None = None, wait: bool = False) -> None:
         """Compute a method sent without its data: any method not shown yet (the widget computes what it
@@ -74,6 +77,7 @@ class OnRequest:
         wanted = layer_numbers(layers, self.n_layers)
         if not spec.deferred(self.analysis):
             self._compute_whole([method], wait)
+            self._want_heads()  # a long input's heads of the shown layer, if they are missing (shown_heads.py)
             return
         if set(wanted) <= set(self.ready.get(method, [])):
             return
@@ -181,7 +185,7 @@ class OnRequest:
         """Stop the background computations (flow layers, token scores) after their current
         row or batch, and wait until they have stopped; finished layers stay cached, and
         ``job`` and ``attribution_data`` say cancelled."""
-        for job in (self._job, self._attribution_job):
+        for job in (self._job, self._attribution_job, self._heads_job):
             job.cancel()
         self.wait()
 
@@ -192,8 +196,9 @@ class OnRequest:
         try:
             if kind == "compute":
                 self.compute(*checks.compute_request(content, self._method_ids, self.n_layers))
-            elif kind == "cancel":  # the Cancel button of the flow panel: token scores go on
+            elif kind == "cancel":  # the Cancel button of the pending panel: token scores go on
                 self._job.cancel()
+                self._heads_job.cancel()
             else:
                 raise ValueError(f"unknown message {content!r}; expected type 'compute' or 'cancel'.")
         except (ValueError, RuntimeError) as error:

@@ -20,10 +20,14 @@ offsets counted from the end of the padded header.
 * topk layout: ``indices`` (u16) and ``values`` hold the k largest-magnitude entries
   of each row, strongest first; ``coverage`` (u16, /65535) is the share of the row's
   absolute mass those k entries carry, so the view can say how much it leaves out.
+* some slices only (dense and topk): ``slices`` (u32) lists the slices held, in order, and every other
+  section holds theirs only; the others decode as zero (a long input's heads of the shown layer,
+  ``shown_heads.py``). In the rows layout, the ``rows`` of the slices held say it.
 """
 
 from __future__ import annotations
 
+import functools
 import json
 import struct
 from collections.abc import Sequence
@@ -43,7 +47,9 @@ _I16 = 32767
 CHUNK_ENTRIES = 1 << 22
 
 
-def encode(matrices: torch.Tensor | Sequence[torch.Tensor], budget_bytes: int = DEFAULT_BUDGET_BYTES) -> bytes:
+def encode(
+    matrices: torch.Tensor | Sequence, budget_bytes: int = DEFAULT_BUDGET_BYTES, slices: Sequence[int] | None = None
+) -> bytes:
     """Encode ``(..., R, C)`` as its non-zero rows when most rows are zero, as dense when it fits
     ``budget_bytes``, otherwise as top-k per row (k the largest that keeps the envelope within the
     budget, at least 1). Any float dtype; the rows are read ``CHUNK_ENTRIES`` entries at a time, in their own
@@ -52,8 +58,11 @@ def encode(matrices: torch.Tensor | Sequence[torch.Tensor], budget_bytes: int = 
 
     matrices: a tensor, or parts ``(L, S_i, R, C)`` encoded as if joined along dim 1 (``methods.heads.PerHead``),
     the join never made.
+    slices: encode these slices only (indices into the leading dims flattened, increasing); None: all.
     """
-    source = _Flat(matrices) if isinstance(matrices, torch.Tensor) else _Joined(matrices)
+    whole = _Flat(matrices) if isinstance(matrices, torch.Tensor) else _Joined(matrices)
+    whole_shape = whole.shape
+    source = whole if slices is None else _Slices(whole, slices)
     shape = source.shape
     rows_total = int(np.prod(shape[:-1]))
     n_cols = shape[-1]
@@ -86,20 +95,24 @@ def encode(matrices: torch.Tensor | Sequence[torch.Tensor], budget_bytes: int = 
                 for (start, stop), here in zip(chunks, within, strict=True)
             ]
         )
-        sections = {"rows": kept.numpy().astype("<u4"), "scale": _scales(scale[kept]), "values": values}
-        return _pack({"layout": "rows", "shape": shape, "k": n_cols}, sections)
+        held = kept if slices is None else torch.tensor(slices)[kept // shape[-2]] * shape[-2] + kept % shape[-2]
+        sections = {"rows": held.numpy().astype("<u4"), "scale": _scales(scale[kept]), "values": values}
+        return _pack({"layout": "rows", "shape": whole_shape, "k": n_cols}, sections)
+    held_slices = {} if slices is None else {"slices": np.asarray(slices, dtype="<u4")}
     if dense_bytes <= budget_bytes:
         values = np.concatenate(
             [_dense_rows(rows(start, stop).double(), scale[start:stop], signed) for start, stop in chunks]
         )
-        return _pack({"layout": "dense", "shape": shape, "k": n_cols}, {"scale": _scales(scale), "values": values})
+        sections = {**held_slices, "scale": _scales(scale), "values": values}
+        return _pack({"layout": "dense", "shape": whole_shape, "k": n_cols}, sections)
     k = max(1, min(n_cols, (budget_bytes // rows_total - 6) // 4))
     parts = [_topk(rows(start, stop), scale[start:stop], signed, k) for start, stop in chunks]
     sections = {
+        **held_slices,
         "scale": _scales(scale),
         **{name: np.concatenate([part[name] for part in parts]) for name in ("indices", "values", "coverage")},
     }
-    return _pack({"layout": "topk", "shape": shape, "k": k}, sections)
+    return _pack({"layout": "topk", "shape": whole_shape, "k": k}, sections)
 
 
 class _Flat:
@@ -116,16 +129,30 @@ class _Flat:
 
 
 class _Joined:
-    """Parts ``(L, S_i, R, C)`` read as the rows of their join along dim 1, on the CPU (in their promoted dtype)."""
+    """Parts ``(L, S_i, R, C)`` read as the rows of their join along dim 1, on the CPU (in their promoted dtype).
+    A part is read a layer at a time (``part[layer]``: a ``head_store.HeadStore`` reads its heads then)."""
 
-    def __init__(self, parts: Sequence[torch.Tensor]):
+    def __init__(self, parts: Sequence):
         layers, rows, cols = parts[0].shape[0], parts[0].shape[-2], parts[0].shape[-1]
         if any(p.dim() != 4 or (p.shape[0], p.shape[-2], p.shape[-1]) != (layers, rows, cols) for p in parts):
             raise ValueError(f"parts must be (L, S_i, R, C) alike; got {[tuple(p.shape) for p in parts]}")
         self.shape = [layers, sum(p.shape[1] for p in parts), rows, cols]
+        self.cols = cols
+        # Every row in the dtype the parts promote to, whichever part it comes from: a row is encoded the same
+        # however the rows are chunked.
+        self.dtype = functools.reduce(torch.promote_types, [p.dtype for p in parts])
         # Blocks of consecutive rows, in order: each part's slices of layer 0, then of layer 1, ...
-        self.blocks = [part[layer].detach().reshape(-1, cols) for layer in range(layers) for part in parts]
-        self.starts = np.cumsum([0] + [len(block) for block in self.blocks])
+        self.blocks = [(part, layer) for layer in range(layers) for part in parts]
+        self.starts = np.cumsum([0] + [part.shape[1] * rows for part, _ in self.blocks])
+        self._read: tuple[int, torch.Tensor | None] = (-1, None)  # the block read last (rows are read in order)
+
+    def _block(self, index: int) -> torch.Tensor:
+        if self._read[0] != index:
+            part, layer = self.blocks[index]
+            self._read = (index, part[layer].detach().reshape(-1, self.cols))
+        block = self._read[1]
+        assert block is not None
+        return block
 
     def rows(self, start: int, stop: int) -> torch.Tensor:
         first = int(np.searchsorted(self.starts, start, side="right")) - 1
@@ -134,7 +161,32 @@ class _Joined:
             begin = int(self.starts[index])
             if begin >= stop:
                 break
-            pieces.append(self.blocks[index][max(start - begin, 0) : stop - begin].to("cpu"))
+            pieces.append(self._block(index)[max(start - begin, 0) : stop - begin].to("cpu", self.dtype))
+        return pieces[0] if len(pieces) == 1 else torch.cat(pieces)
+
+
+class _Slices:
+    """Some slices of a source (indices into its leading dims flattened, increasing), read as the rows of their
+    stack ``(S, R, C)``; the others are never read."""
+
+    def __init__(self, source: _Flat | _Joined, slices: Sequence[int]):
+        self.source, self.slices = source, [int(s) for s in slices]
+        n_slices = int(np.prod(source.shape[:-2]))
+        if any(b <= a for a, b in zip(self.slices, self.slices[1:], strict=False)) or not all(
+            0 <= s < n_slices for s in self.slices
+        ):
+            raise ValueError(f"slices must be increasing indices below {n_slices}; got {self.slices}")
+        self.shape = [len(self.slices), *source.shape[-2:]]
+
+    def rows(self, start: int, stop: int) -> torch.Tensor:
+        per = self.shape[-2]
+        pieces, row = [], start
+        while row < stop:
+            index, offset = divmod(row, per)
+            end = min(stop, (index + 1) * per)
+            first = self.slices[index] * per + offset
+            pieces.append(self.source.rows(first, first + end - row))
+            row = end
         return pieces[0] if len(pieces) == 1 else torch.cat(pieces)
 
 
@@ -162,8 +214,9 @@ def _topk(x: torch.Tensor, scale: torch.Tensor, signed: bool, k: int) -> dict[st
     magnitude = x.abs()  # in x's dtype: ranks and sums are taken exactly enough there, float64 only for the kept
     kept, indices = torch.topk(magnitude, k, dim=1)  # strongest first
     values = torch.gather(x, 1, indices).double()
-    total = magnitude.sum(dim=1, dtype=torch.float64)
-    kept_sum = kept.sum(dim=1, dtype=torch.float64)
+    # Sums in x's dtype (float32 sums 5x faster than with a float64 accumulator; coverage is kept to 1/65535)
+    total = magnitude.sum(dim=1).double()
+    kept_sum = kept.sum(dim=1).double()
     coverage = torch.where(total == 0, 1.0, kept_sum / torch.where(total == 0, 1.0, total))
     return {
         "indices": indices.numpy().astype("<u2").reshape(-1),
@@ -218,6 +271,8 @@ def decode(blob: bytes) -> dict:
     shape = header["shape"]
     rows, cols = int(np.prod(shape[:-1])), shape[-1]
     full_scale = _I16 if arrays["values"].dtype == np.dtype("<i2") else _U16
+    if "slices" in arrays:  # some slices only: the others' rows zero
+        arrays = _all_slices(arrays, rows // shape[-2], shape[-2])
     scale = arrays["scale"].astype(np.float64)[:, None]
     if header["layout"] == "dense":
         dense = arrays["values"].reshape(rows, cols) / full_scale * scale
@@ -237,3 +292,16 @@ def decode(blob: bytes) -> dict:
         "matrices": dense.reshape(shape),
         "coverage": (arrays["coverage"] / _U16).reshape(shape[:-1]),
     }
+
+
+def _all_slices(arrays: dict, n_slices: int, per: int) -> dict:
+    """The sections of an envelope holding some slices only spread over all ``n_slices`` (``per`` rows each)."""
+    held = arrays["slices"].astype(np.int64)
+    out = {}
+    for name, a in arrays.items():
+        if name == "slices":
+            continue
+        whole = np.zeros((n_slices, per, a.size // (len(held) * per)), dtype=a.dtype)
+        whole[held] = a.reshape(len(held), per, -1)
+        out[name] = whole.reshape(-1)
+    return out

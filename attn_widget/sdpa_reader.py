@@ -11,33 +11,65 @@ the weights are the ones the model used, by construction and by test, layer by l
 A call this cannot account for (a batch, dropout, a key cache, an unknown argument, a mask that differs between
 heads, more calls than layers, weights that do not reproduce the output) makes the reader give up with a reason;
 the capture then takes the eager pass instead.
+
+Where the weights go is a ``Sink``'s business: ``FirstPass`` keeps every layer's head mean and max and the heads
+of as many layers as a byte budget allows (all of a short input's, in one stack); ``Again`` hands the layers it
+wants to a callback and stops the pass after the last of them (``head_store.py`` reads heads again with it).
 """
 
 from __future__ import annotations
+
+from typing import Protocol
 
 import torch
 import torch.nn.functional as F  # noqa: N812
 from torch.overrides import TorchFunctionMode
 
 from . import verify
+from .methods.normalize import row_normalize_
 
 _SDPA = F.scaled_dot_product_attention
 # The documented signature: query, key, value, attn_mask, dropout_p, is_causal, scale, enable_gqa.
 _PARAMETERS = ("query", "key", "value", "attn_mask", "dropout_p", "is_causal", "scale", "enable_gqa")
 
 
-class SdpaReader(TorchFunctionMode):
-    """Within ``with SdpaReader(...)``, call ``i``'s weights go to ``stack[i]`` ``(H, n, n)`` (on the CPU, made at
-    the first call) and the keys its mask lets each query see to ``allowed[i]`` ``(n, n)`` bool, each call checked
-    against its own output; ``refusal`` says why the reader gave up (then nothing more is read)."""
+class ReadEnough(Exception):
+    """Raised out of the model's pass once the sink has every layer it wanted (a pass that stops early)."""
 
-    def __init__(self, dtype: torch.dtype, model_dtype: torch.dtype, layers: int):
+
+class Sink(Protocol):
+    """Where a reader puts each call's weights, head by head."""
+
+    def wants(self, call: int) -> bool:
+        """Whether to form call ``call``'s weights at all."""
+
+    def begin(self, call: int, n_heads: int, n: int, device: torch.device) -> None: ...
+
+    def head(self, call: int, head: int, weights: torch.Tensor) -> None:
+        """One head's weights ``(n, n)`` in the reader's dtype, on the model's device (reused after this)."""
+
+    def end(self, call: int) -> None: ...
+
+    def finished(self, call: int) -> bool:
+        """Whether nothing after call ``call`` is wanted (the pass is then stopped: ``ReadEnough``)."""
+
+
+class SdpaReader(TorchFunctionMode):
+    """Within ``with SdpaReader(...)``, each sdpa call's weights ``(H, n, n)`` go to ``sink`` head by head, the call
+    checked against its own output; ``allowed[i]`` holds the keys call ``i``'s mask lets each query see ``(n, n)``
+    bool, and ``seen[i]`` its values and output on the checked rows, ``(H_v, R, d)`` and ``(H, R, d)`` (on the CPU,
+    in the reader's dtype), for the calls the sink wanted. ``refusal`` says why the reader gave up (then nothing
+    more is read)."""
+
+    def __init__(self, dtype: torch.dtype, model_dtype: torch.dtype, layers: int, sink: Sink):
         super().__init__()
         self.dtype = dtype  # float32, or float64 for a float64 model
         self.model_dtype = model_dtype
         self.layers = layers  # calls expected: one per attention layer
-        self.stack: torch.Tensor | None = None
-        self.allowed: list[torch.Tensor] = []
+        self.sink = sink
+        self.shape: tuple[int, int] | None = None  # (heads, tokens) of the first call
+        self.allowed: dict[int, torch.Tensor] = {}
+        self.seen: dict[int, tuple[torch.Tensor, torch.Tensor]] = {}
         self.calls = 0
         self.refusal = ""
 
@@ -50,6 +82,8 @@ class SdpaReader(TorchFunctionMode):
             except _CannotRead as reason:
                 self.refusal = f"call {self.calls + 1}: {reason}"
             self.calls += 1
+            if not self.refusal and self.sink.finished(self.calls - 1):
+                raise ReadEnough
         return output
 
     def _read(self, output: torch.Tensor, *args, **kwargs) -> None:
@@ -69,14 +103,17 @@ class SdpaReader(TorchFunctionMode):
             raise _CannotRead(f"{n_heads} query heads over {n_kv} key heads")
         if self.calls >= self.layers:
             raise _CannotRead(f"more calls than the {self.layers} attention layers")
-        if self.stack is None:
-            self.stack = torch.empty(self.layers, n_heads, n, n, dtype=self.dtype)
-        elif self.stack.shape[1:] != (n_heads, n, n):
+        if self.shape is None:
+            self.shape = (n_heads, n)
+        elif self.shape != (n_heads, n):
             raise _CannotRead(f"{n_heads} heads over {n} tokens, unlike the first call")
+        if not self.sink.wants(self.calls):
+            return
         scale = call.get("scale")
         scale = 1 / width**0.5 if scale is None else float(scale)
         bias, allowed = _bias(call.get("attn_mask"), bool(call.get("is_causal", False)), n, self.dtype, query.device)
         rows = checked_rows(n, device=query.device)
+        self.sink.begin(self.calls, n_heads, n, query.device)
         worst = 0.0
         for head in range(n_heads):  # one head at a time on the model's device: (n, n) in the working dtype
             kv = head // (n_heads // n_kv)
@@ -87,15 +124,101 @@ class SdpaReader(TorchFunctionMode):
                 else torch.addmm(bias[head % len(bias)], q, k.T, alpha=scale)
             )
             a = torch.softmax(scores, dim=-1)
+            del scores
             # A·V and A·|V| (|A| = A: a softmax) in one product, on the checked rows
             both = a[rows] @ torch.cat([v, v.abs()], dim=-1)
             if not torch.isfinite(both).all():
                 raise _CannotRead("a query sees no key (a row of its weights is not a distribution)")
             worst = max(worst, verify.scaled_error(both[:, :width], output[0, head, rows], both[:, width:]))
-            self.stack[self.calls, head] = a.to("cpu")
+            self.sink.head(self.calls, head, a)
         if worst > verify.reproduction_tolerance(self.model_dtype):
             raise _CannotRead(f"its weights reproduce its output only to a relative error of {worst:.2g}")
-        self.allowed.append(allowed)
+        self.allowed[self.calls] = allowed
+        self.seen[self.calls] = (value[0][:, rows].to("cpu", self.dtype), output[0][:, rows].to("cpu", self.dtype))
+        self.sink.end(self.calls)
+
+
+class FirstPass:
+    """A capture's pass: every call's head mean (float64 sums, row-normalised as ``head_store.head_mean``) and
+    head max into ``mean`` and ``maximum`` ``(L, n, n)``, and the heads of every layer into ``stack`` when
+    ``L·H·n²`` values fit ``budget`` bytes, else of the first layers that fit into ``kept`` (all on the CPU)."""
+
+    def __init__(self, layers: int, dtype: torch.dtype, budget: int):
+        self.layers, self.dtype, self.budget = layers, dtype, budget
+        self.stack: torch.Tensor | None = None
+        self.mean: torch.Tensor | None = None
+        self.maximum: torch.Tensor | None = None
+        self.kept: dict[int, torch.Tensor] = {}
+        self._sum: torch.Tensor | None = None
+        self._max: torch.Tensor | None = None
+        self._n_heads = 0
+
+    def wants(self, call: int) -> bool:
+        return True
+
+    def finished(self, call: int) -> bool:
+        return False
+
+    def begin(self, call: int, n_heads: int, n: int, device: torch.device) -> None:
+        layer_bytes = n_heads * n * n * self.dtype.itemsize
+        if call == 0 and self.layers * layer_bytes <= self.budget:
+            self.stack = torch.empty(self.layers, n_heads, n, n, dtype=self.dtype)
+        if self.stack is not None:
+            return
+        if self.mean is None:
+            self.mean = torch.empty(self.layers, n, n, dtype=self.dtype)
+            self.maximum = torch.empty(self.layers, n, n, dtype=self.dtype)
+        if (len(self.kept) + 1) * layer_bytes <= self.budget:
+            self.kept[call] = torch.empty(n_heads, n, n, dtype=self.dtype)
+        self._n_heads = n_heads
+        self._sum = torch.zeros(n, n, dtype=torch.float64, device=device)
+        self._max = torch.zeros(n, n, dtype=self.dtype, device=device)  # weights are >= 0
+
+    def head(self, call: int, head: int, weights: torch.Tensor) -> None:
+        if self.stack is not None:
+            self.stack[call, head] = weights.to("cpu")
+            return
+        assert self._sum is not None and self._max is not None
+        if call in self.kept:
+            self.kept[call][head] = weights.to("cpu")
+        self._sum.add_(weights)
+        torch.maximum(self._max, weights, out=self._max)
+
+    def end(self, call: int) -> None:
+        if self.stack is not None:
+            return
+        assert self.mean is not None and self.maximum is not None and self._sum is not None and self._max is not None
+        self.mean[call] = row_normalize_(self._sum.div_(self._n_heads).to(self.dtype)).to("cpu")
+        self.maximum[call] = self._max.to("cpu")
+        self._sum = self._max = None
+
+
+class Again:
+    """A pass that reads some layers again: each wanted call's heads ``(H, n, n)`` on the CPU to ``take(layer,
+    heads)``, the pass stopped after the last; ``progress(done, total)`` told at each call."""
+
+    def __init__(self, wanted: list[int], dtype: torch.dtype, take, progress=None):
+        self.wanted, self.dtype, self.take, self.progress = set(wanted), dtype, take, progress
+        self._heads: torch.Tensor | None = None
+
+    def wants(self, call: int) -> bool:
+        if self.progress is not None:  # each layer the pass goes through; a cancel raises out of the pass here
+            self.progress(call, max(self.wanted) + 1)
+        return call in self.wanted
+
+    def finished(self, call: int) -> bool:
+        return call >= max(self.wanted)
+
+    def begin(self, call: int, n_heads: int, n: int, device: torch.device) -> None:
+        self._heads = torch.empty(n_heads, n, n, dtype=self.dtype)
+
+    def head(self, call: int, head: int, weights: torch.Tensor) -> None:
+        assert self._heads is not None
+        self._heads[head] = weights.to("cpu")
+
+    def end(self, call: int) -> None:
+        heads, self._heads = self._heads, None
+        self.take(call, heads)
 
 
 def _bias(mask, causal: bool, n: int, dtype: torch.dtype, device) -> tuple[torch.Tensor | None, torch.Tensor]:

@@ -19,6 +19,7 @@ from . import verify
 from .analysis import Analysis
 from .capture import Capture, _add_value_data, recorded_pass
 from .errors import UnsupportedModelError
+from .head_store import HeadStore
 from .inputs import Encoded, check_model, check_text, encode, max_positions, resolve_tokenizer, unwrap
 from .methods.encoder_decoder_flow import encoder_decoder_flow
 from .methods.flow import layer_numbers
@@ -276,7 +277,7 @@ def analyze_seq2seq(model, source: str, tokenizer=None, target: str | None = Non
         tokens=encoded.tokens,
         token_ids=encoded.token_ids,
         special=encoded.special,
-        attentions=encoder_att,
+        heads=HeadStore.of(encoder_att),
         masks=full,
         causal=False,
         hidden_states=torch.stack([h[0] for h in hidden]).to("cpu", dtype) if hidden else None,

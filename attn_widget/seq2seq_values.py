@@ -16,6 +16,7 @@ import torch
 
 from .capture import Capture, _add_value_data, _Calls
 from .errors import UnsupportedModelError
+from .head_store import HeadStore
 from .models import Site, find_sites
 from .parts.effective import effective_of_record
 from .quiet import remark
@@ -51,7 +52,7 @@ def value_record(
         tokens=[],
         token_ids=torch.zeros(0, dtype=torch.long),
         special=torch.zeros(0, dtype=torch.bool),
-        attentions=attentions,
+        heads=HeadStore.of(attentions),
         masks=(mask.tril() if kind == "decoder" else mask).expand(n_layers, nq, nk),
         causal=kind == "decoder",
         hidden_states=None,
@@ -93,7 +94,7 @@ def effective_of(record: Capture, sum_preserving: bool = False) -> torch.Tensor:
     ns > d_h."""
     record.require_values()
     assert record.geometry is not None  # read with the values
-    keys, head_dim = record.attentions.shape[-1], record.geometry.head_dim
+    keys, head_dim = record.heads.shape[-1], record.geometry.head_dim
     if keys <= head_dim + int(sum_preserving):
         remark(
             f"{record.model_name}: {keys} keys do not exceed the head dimension ({head_dim}): effective attention "

@@ -16,6 +16,8 @@ cancellation cannot make an exact reproduction look wrong.
 
 from __future__ import annotations
 
+from collections.abc import Iterable
+
 import torch
 
 from .errors import UnsupportedModelError
@@ -80,19 +82,38 @@ def spread_rows(n: int, count: int) -> torch.Tensor:
     return torch.linspace(0, n - 1, count).round().long().unique()
 
 
-def pick_values(candidates, att: torch.Tensor, context: torch.Tensor, dtype: torch.dtype, queries: int = 0):
-    """The first ``(layout, values)`` candidate whose A·V reproduces ``context``, else ``(None, best error)``.
-
-    queries: check this many query rows, evenly spaced with the first and the last (0: all). Enough to tell
-    value layouts apart when the weights themselves are verified already (read from the model's sdpa calls,
-    each checked against the call's own output): a wrong layout is wrong in every row.
-    """
-    if queries:
-        rows = spread_rows(att.shape[1], queries)
-        att, context = att[:, rows], context[rows]
+def pick_values(candidates, att: torch.Tensor, context: torch.Tensor, dtype: torch.dtype):
+    """The first ``(layout, values)`` candidate whose A·V reproduces ``context``, else ``(None, best error)``."""
     best = float("inf")
     for layout, values in candidates:
         error = heads_error(att, values, context)
+        if error <= reproduction_tolerance(dtype):
+            return layout, values
+        best = min(best, error)
+    return None, best
+
+
+def pick_seen_values(
+    candidates, seen_values: torch.Tensor, seen_output: torch.Tensor, rows: torch.Tensor, context: torch.Tensor, dtype
+):
+    """For weights read from a layer's sdpa call (each checked against the call's own output): the first
+    ``(layout, values)`` candidate equal to the values the call received, the call's output being what the output
+    projection received; else ``(None, best error)``. No attention weights are needed.
+
+    seen_values: ``(H_v, R, d_h)`` and seen_output ``(H, R, d_h)``, the call's on ``rows`` ``(R,)``; candidates'
+    values ``(H_kv, n, d_h)``, H_v a multiple of H_kv (transformers repeats grouped heads before some calls);
+    context: ``(n, H·d_h)``.
+    """
+    received = context[rows]
+    best = scaled_error(seen_output.transpose(0, 1).reshape(received.shape), received, received)
+    if best > reproduction_tolerance(dtype):
+        return None, best
+    best = float("inf")
+    for layout, values in candidates:
+        if seen_values.shape[0] % values.shape[0] or values.shape[-1] != seen_values.shape[-1]:
+            continue
+        grouped = values[:, rows][torch.arange(seen_values.shape[0]) // (seen_values.shape[0] // values.shape[0])]
+        error = scaled_error(grouped, seen_values, seen_values)
         if error <= reproduction_tolerance(dtype):
             return layout, values
         best = min(best, error)
@@ -111,11 +132,13 @@ def check_same_output(eager: torch.Tensor, plain: torch.Tensor, dtype: torch.dty
         )
 
 
-def check_allowed(allowed: list[torch.Tensor], masks: torch.Tensor, describe) -> None:
-    """The keys each layer's sdpa calls let each query see (``allowed``, L tensors ``(n, n)`` bool, read from the
-    masks the model passed) must be the masks attn_widget derived from the configuration (``masks`` ``(L, n, n)``):
-    the normalisations and effective attention read the latter."""
-    for layer, (seen, mask) in enumerate(zip(allowed, masks, strict=True)):
+def check_allowed(allowed: dict[int, torch.Tensor], masks: torch.Tensor, describe) -> None:
+    """The keys each layer's sdpa call let each query see (``allowed``, layer → ``(n, n)`` bool for every layer,
+    read from the masks the model passed) must be the masks attn_widget derived from the configuration (``masks``
+    ``(L, n, n)``): the normalisations and effective attention read the latter."""
+    assert sorted(allowed) == list(range(len(masks))), "a mask for every layer"
+    for layer, mask in enumerate(masks):
+        seen = allowed[layer]
         differ = seen != mask
         if differ.any():
             i, j = (int(x) for x in differ.nonzero()[0])
@@ -128,7 +151,7 @@ def check_allowed(allowed: list[torch.Tensor], masks: torch.Tensor, describe) ->
             )
 
 
-def check_masks(attentions: torch.Tensor, masks: torch.Tensor, dtype: torch.dtype, describe) -> None:
+def check_masks(attentions: Iterable[torch.Tensor], masks: torch.Tensor, dtype: torch.dtype, describe) -> None:
     """Attention must be zero on hidden keys, and somewhere non-zero on every admissible key.
 
     attentions: ``(L, H, n, n)``; masks: ``(L, n, n)`` bool. describe(layer) names the layer's

@@ -43,7 +43,7 @@ class VisionGradientRunner:
         self.model, self.record = model, record
         self.tokenizer = None
         self.device = next(model.parameters()).device
-        self.as_float = record.attentions.dtype
+        self.as_float = record.heads.dtype
         self.pixels = record.model_inputs["pixel_values"].to(self.device, next(model.parameters()).dtype)
         self.patch = _pair(getattr(model.config, "patch_size", 16))
         self._context: Context | None = None

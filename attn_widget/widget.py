@@ -23,6 +23,7 @@ from .on_request import OnRequest
 from .pinned_row import PinnedRow
 from .quiet import shown_in_view
 from .seq2seq import Seq2SeqAnalysis
+from .shown_heads import ShownHeads
 from .shown_image import image_fact
 from .text import display_token
 from .token_scores import TokenScores
@@ -32,7 +33,7 @@ from .widget_traits import ALL_EDGES_UP_TO, LONG_INPUT_TOP_K, WidgetTraits
 _STATIC = pathlib.Path(__file__).parent / "static"
 
 
-class AttentionWidget(OnRequest, TokenScores, PinnedRow, WidgetTraits):
+class AttentionWidget(OnRequest, TokenScores, PinnedRow, ShownHeads, WidgetTraits):
     """Interactive bipartite layer graph of how attention moves information between tokens.
 
     ``display(AttentionWidget(model, text))`` runs ``model`` once on ``text`` and shows,
@@ -118,6 +119,7 @@ class AttentionWidget(OnRequest, TokenScores, PinnedRow, WidgetTraits):
             if name not in self._VIEW_OPTIONS:
                 raise TypeError(f"Unknown option {name!r}; the initial view accepts {', '.join(self._VIEW_OPTIONS)}.")
             setattr(self, name, value)
+        self._init_shown_heads()  # after the initial layer: the heads sent are its
         # After the initial view, so that its settings are computed with once; one message to the front end.
         # Only what the first picture shows is computed (and deferred methods' layers kept so far); the other
         # methods are sent empty and computed when first selected (on_request.py) or prepared.
@@ -143,6 +145,11 @@ class AttentionWidget(OnRequest, TokenScores, PinnedRow, WidgetTraits):
     @t.observe("selected", "method")
     def _pin_changed(self, _change) -> None:
         self._want_pinned_row()  # pinned_row.py
+
+    @t.observe("layer")
+    def _layer_changed(self, _change) -> None:
+        if hasattr(self, "_heads_layer"):  # not while __init__ sets the initial layer
+            self._want_heads()  # shown_heads.py
 
     @t.observe("target", "attribution")
     def _token_scores_chosen(self, _change) -> None:
@@ -190,9 +197,13 @@ class AttentionWidget(OnRequest, TokenScores, PinnedRow, WidgetTraits):
         with shown_in_view():  # what a remark would say ("effective attention equals raw attention") is in the note
             data, done = method.values(self.analysis, self.view_settings)
         data, row = self._with_pinned_row(method.id, data, done)
+        slices = self._heads_slices(method)  # shown_heads.py: a long input's heads of the shown layer only
+        budget = payload.DEFAULT_BUDGET_BYTES if slices is None else self._heads_budget(slices)
+        blob = payload.encode(data, budget, slices) if done or row is not None else b""
         self._computed.add(method.id)
         with self._setting_facts(), self.hold_sync():
-            setattr(self, f"data_{method.id}", payload.encode(data) if done or row is not None else b"")
+            setattr(self, f"data_{method.id}", blob)
+            self._sent_heads(method.id, slices)
             if row is not None or method.id in self.ready_row:
                 self.ready_row = {k: v for k, v in {**self.ready_row, method.id: row}.items() if v is not None}
             if method.row_values is not None:

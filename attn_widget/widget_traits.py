@@ -74,6 +74,12 @@ class WidgetTraits(anywidget.AnyWidget):
         "``ready`` (the other rows there are zero), computed layer by layer: {index, layers: the layers holding it, "
         "computing: whether more are coming}; attn_widget.pinned_row.",
     )
+    heads_ready = fact(
+        t.Dict(),
+        "Per per-head method id whose data holds some layers' heads only (a long input's: the shown layer's, "
+        "beside every layer's head mean and max), those layer numbers; a method not listed holds every layer's "
+        "heads (attn_widget.shown_heads).",
+    )
     image = fact(
         t.Dict(),
         "Images: the model's input as it saw it, drawn beside the graph (attn_widget.shown_image): {rgb: bytes "
@@ -85,6 +91,10 @@ class WidgetTraits(anywidget.AnyWidget):
         help="The running computation {method, layers, done, total}, or {} (with 'error' if it failed). "
         "Set by compute(); numbers must be finite."
     ).tag(sync=True, check=lambda self, value: checks.serialisable(value, "job"))
+    heads_job = t.Dict(
+        help="Reading the heads of the shown layer (attn_widget.shown_heads): {layers: [layer], done, total}, or {} "
+        "(with 'error' if it failed)."
+    ).tag(sync=True, check=lambda self, value: checks.serialisable(value, "heads_job"))
 
     # Token scores from gradients or blank-out, beside the graph (docs/methods.md §6, §7.4).
     targets = fact(

@@ -12,12 +12,14 @@ import pathlib
 import torch
 
 from attn_widget import payload
+from attn_widget.head_store import HeadStore
 
 FIXTURES = pathlib.Path(__file__).resolve().parents[1] / "js" / "test" / "fixtures"
 
 
-def cases() -> dict[str, tuple[torch.Tensor, int]]:
-    """name -> (matrices, byte budget). Values are simple so the JS test can state them."""
+def cases() -> dict[str, tuple[torch.Tensor, int, list[int] | None]]:
+    """name -> (matrices, byte budget, the slices held or None for all). Values are simple so the JS test can state
+    them."""
     g = torch.Generator().manual_seed(7)
     stochastic = torch.rand(2, 3, 5, 5, generator=g, dtype=torch.float64)
     stochastic /= stochastic.sum(-1, keepdim=True)
@@ -30,11 +32,14 @@ def cases() -> dict[str, tuple[torch.Tensor, int]]:
     sparse[0, 2] = torch.rand(6, generator=g, dtype=torch.float64)
     sparse[2, 2] = torch.rand(6, generator=g, dtype=torch.float64) - 0.25
     return {
-        "scores": (scores, payload.DEFAULT_BUDGET_BYTES),
-        "dense": (stochastic, payload.DEFAULT_BUDGET_BYTES),
-        "topk": (causal, 2 * 12 * (6 + 4 * 3)),  # exactly k = 3 (dense needs 672 bytes)
-        "signed": (signed, payload.DEFAULT_BUDGET_BYTES),
-        "rows": (sparse, 3 * 6 * 10),  # dense would need 288 bytes, its two rows 40
+        "scores": (scores, payload.DEFAULT_BUDGET_BYTES, None),
+        "dense": (stochastic, payload.DEFAULT_BUDGET_BYTES, None),
+        "topk": (causal, 2 * 12 * (6 + 4 * 3), None),  # exactly k = 3 (dense needs 672 bytes)
+        "signed": (signed, payload.DEFAULT_BUDGET_BYTES, None),
+        "rows": (sparse, 3 * 6 * 10, None),  # dense would need 288 bytes, its two rows 40
+        # A long input's per-head data: some slices only (the shown layer's heads, every layer's mean and max)
+        "dense_slices": (stochastic, payload.DEFAULT_BUDGET_BYTES, [1, 2, 4]),
+        "topk_slices": (causal, 12 * (6 + 4 * 3), [1]),  # slice 1 only, exactly k = 3
     }
 
 
@@ -70,7 +75,7 @@ def synthetic_widget(tokens: list[str] = HOSTILE_TOKENS, layers: int = 3, heads:
         tokens=tokens,
         token_ids=torch.arange(n),
         special=torch.tensor([i == 0 for i in range(n)]),
-        attentions=attentions,
+        heads=HeadStore.of(attentions),
         masks=mask.expand(layers, n, n),
         causal=causal,
         hidden_states=None,
@@ -98,9 +103,9 @@ def widget_state(widget) -> dict:
 def write() -> None:
     FIXTURES.mkdir(parents=True, exist_ok=True)
     expected = {}
-    for name, (matrices, budget) in cases().items():
-        (FIXTURES / f"{name}.bin").write_bytes(payload.encode(matrices, budget))
-        expected[name] = {"shape": list(matrices.shape), "values": matrices.flatten().tolist()}
+    for name, (matrices, budget, slices) in cases().items():
+        (FIXTURES / f"{name}.bin").write_bytes(payload.encode(matrices, budget, slices))
+        expected[name] = {"shape": list(matrices.shape), "values": matrices.flatten().tolist(), "slices": slices}
     (FIXTURES / "expected.json").write_text(json.dumps(expected, indent=1) + "\n")
     (FIXTURES / "widget_state.json").write_text(json.dumps(widget_state(synthetic_widget()), indent=1) + "\n")
     pairs = ",\n".join(f" {json.dumps(pair)}" for pair in display_tokens())

@@ -239,3 +239,43 @@ def test_the_first_picture_of_2048_tokens_stays_within_two_and_a_half_attention_
     n, layers, heads, extra = (int(x) for x in out.stdout.split())
     stack = layers * heads * n * n * 8
     assert n == 2048 and extra <= 2.5 * stack, f"{extra / 2**20:.0f} MB beyond the forward, {extra / stack:.1f} stacks"
+
+
+LONG_PROBE = """
+import resource, sys
+sys.path.insert(0, "tests")
+import torch
+from tiny_models import WORDS, tiny_model, tiny_tokenizer
+from attn_widget import AttentionWidget, head_store
+
+n = 2048
+tokenizer = tiny_tokenizer()
+tokenizer.model_max_length = n
+model = tiny_model("gpt2", dtype=torch.float32, n_positions=n, n_layer=4, n_head=8)
+text = " ".join(WORDS[i * 7 % len(WORDS)] for i in range(n - 2))
+layer = 8 * n * n * 4
+head_store.KEPT_HEADS_BYTES = layer
+with torch.no_grad():
+    model(**tokenizer(text, return_tensors="pt"))
+before = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
+w = AttentionWidget(model, text, tokenizer)
+extra = (resource.getrusage(resource.RUSAGE_SELF).ru_maxrss - before) * 1024
+print(len(w.tokens), extra / layer, w.analysis.capture.heads.kept_layers, w.analysis.capture.heads.reads, w.heads_ready)
+"""
+
+
+def test_a_long_input_beyond_the_heads_budget_keeps_every_layers_mean_and_max_and_the_budgets_heads():
+    """Peak resident memory of building the widget beyond the bare forward pass, in a fresh process, on a float32
+    GPT-2 of 4 layers and 8 heads at 2,048 tokens whose heads budget (head_store.KEPT_HEADS_BYTES) is one layer's
+    (134 MB): the first pass keeps layer 1's heads and every layer's head mean and max (one layer's worth again),
+    nothing is read again, and raw attention sends layer 1's heads only. At most 4 layers' heads, the whole stack
+    (measured 3.3; with every layer kept, 5.9)."""
+    import pathlib
+    import subprocess
+    import sys
+
+    root = pathlib.Path(__file__).resolve().parent.parent
+    out = subprocess.run([sys.executable, "-c", LONG_PROBE], cwd=root, capture_output=True, text=True, check=True)
+    n, extra, kept, reads, ready = out.stdout.split(maxsplit=4)
+    assert (n, kept, reads, ready.strip()) == ("2048", "[0]", "0", "{'raw': [1]}"), out.stdout
+    assert float(extra) <= 4, f"{float(extra):.1f} layers' heads beyond the forward"

@@ -89,11 +89,47 @@ def test_sections_are_aligned():
 
 @pytest.mark.parametrize("name", list(cases()))
 def test_committed_js_fixtures_are_current(name):
-    matrices, budget = cases()[name]
+    matrices, budget, slices = cases()[name]
     committed = (FIXTURES / f"{name}.bin").read_bytes()
-    assert committed == payload.encode(matrices, budget), "run python tests/payload_fixtures.py"
+    assert committed == payload.encode(matrices, budget, slices), "run python tests/payload_fixtures.py"
     expected = json.loads((FIXTURES / "expected.json").read_text())[name]
     assert expected["values"] == matrices.flatten().tolist()
+
+
+@pytest.mark.parametrize(
+    ("held", "budget", "layout"),
+    [([1, 2, 5, 7], 10**9, "dense"), ([1, 2, 5, 7], 300, "topk"), ([1, 5, 12, 13, 14, 15], 500, "rows")],
+)
+def test_some_slices_encode_as_those_slices_of_the_whole_the_others_zero(held, budget, layout):
+    """A long input's per-head data holds the shown layer's heads and every layer's mean and max: the slices held
+    decode as the whole's encoding of them (same k from the budget of what is held), the others as zero, and the
+    slices never held are never read."""
+    g = torch.Generator().manual_seed(5)
+    stack = torch.rand(4, 4, 9, 9, generator=g, dtype=torch.float64)
+    stack[3] = 0  # layer 3's slices all zero: the rows layout when the budget is small
+    read: list[int] = []
+
+    class Parts:  # a part read a layer at a time, noting which
+        shape, dtype = stack.shape, stack.dtype
+
+        def dim(self):
+            return 4
+
+        def __getitem__(self, layer):
+            read.append(layer)
+            return stack[layer]
+
+    blob = payload.encode([Parts()], budget, held)
+    decoded = payload.decode(blob)
+    assert decoded["shape"] == [4, 4, 9, 9] and decoded["layout"] == layout
+    assert sorted(set(read)) == sorted({s // 4 for s in held})  # none of layer 2's slices is held: never read
+    slices = torch.from_numpy(decoded["matrices"]).reshape(16, 9, 9)
+    alone = payload.decode(payload.encode(stack.reshape(16, 9, 9)[held], budget))["matrices"]
+    np.testing.assert_array_equal(slices[held].numpy(), alone)  # the same numbers as encoding those slices alone
+    others = [s for s in range(16) if s not in held]
+    assert not slices[others].any()
+    with pytest.raises(ValueError, match="increasing indices below 16"):
+        payload.encode(stack, budget, [3, 1])
 
 
 def test_committed_widget_state_fixture_is_current():

@@ -13,7 +13,7 @@ import torch.nn.functional as F  # noqa: N812
 from tiny_models import tiny_model, tiny_tokenizer
 
 from attn_widget import analyze, sdpa_reader
-from attn_widget.sdpa_reader import SdpaReader
+from attn_widget.sdpa_reader import FirstPass, SdpaReader
 
 TEXT = "the cat sat on the mat and the dog ran to the big red house"
 
@@ -23,9 +23,14 @@ def tokenizer():
     return tiny_tokenizer()
 
 
+def new_reader(layers: int = 1) -> SdpaReader:
+    """A float64 reader keeping every layer's heads in one stack (``reader.sink.stack``)."""
+    return SdpaReader(torch.float64, torch.float64, layers, FirstPass(layers, torch.float64, budget=1 << 30))
+
+
 def read(*args, **kwargs) -> SdpaReader:
     """A float64 reader after one sdpa call made under it."""
-    reader = SdpaReader(torch.float64, torch.float64, layers=1)
+    reader = new_reader()
     with reader:
         F.scaled_dot_product_attention(*args, **kwargs)
     return reader
@@ -65,10 +70,10 @@ def test_weights_are_the_definition_for_every_kind_of_mask(mask, groups):
     except TypeError as error:  # torch before 2.5 has no grouped-query sdpa (make test-oldest)
         assert "enable_gqa" in str(error)
         pytest.skip(f"torch {torch.__version__} has no enable_gqa")
-    assert reader.refusal == "" and reader.calls == 1 and reader.stack is not None
+    assert reader.refusal == "" and reader.calls == 1 and reader.sink.stack is not None
     expanded = k.repeat_interleave(groups, dim=1)
     bias = options["attn_mask"][0] if mask == "per-head bias" else 0.0
-    assert torch.allclose(reader.stack[0], brute_force(q, expanded, 0.7, allowed, bias), atol=1e-12, rtol=0)
+    assert torch.allclose(reader.sink.stack[0], brute_force(q, expanded, 0.7, allowed, bias), atol=1e-12, rtol=0)
     assert torch.equal(reader.allowed[0], allowed[0])  # the keys the mask lets each query see
 
 
@@ -78,7 +83,7 @@ def test_an_additive_bias_and_the_default_scale_are_read():
     bias = torch.randn(1, 2, 5, 5, dtype=torch.float64)  # ALiBi-like: added to the scores
     reader = read(q, k, v, attn_mask=bias)
     scores = torch.einsum("hid,hjd->hij", q[0], k[0]) / 2 + bias[0]
-    assert reader.refusal == "" and torch.allclose(reader.stack[0], torch.softmax(scores, -1), atol=1e-12, rtol=0)
+    assert reader.refusal == "" and torch.allclose(reader.sink.stack[0], torch.softmax(scores, -1), atol=1e-12, rtol=0)
     assert reader.allowed[0].all()
 
 
@@ -96,7 +101,7 @@ def test_an_additive_bias_and_the_default_scale_are_read():
 def test_calls_it_cannot_account_for_are_refused_with_a_reason(call, reason):
     torch.manual_seed(2)
     q, k, v = (torch.randn(1, 2, 5, 4, dtype=torch.float64) for _ in range(3))
-    reader = SdpaReader(torch.float64, torch.float64, layers=1)
+    reader = new_reader()
     try:
         with reader:
             call(q, k, v)
@@ -109,7 +114,7 @@ def test_calls_it_cannot_account_for_are_refused_with_a_reason(call, reason):
 def test_more_calls_than_layers_and_masks_that_differ_between_heads_are_refused():
     torch.manual_seed(4)
     q, k, v = (torch.randn(1, 2, 5, 4, dtype=torch.float64) for _ in range(3))
-    reader = SdpaReader(torch.float64, torch.float64, layers=1)
+    reader = new_reader()
     with reader:
         F.scaled_dot_product_attention(q, k, v)
         F.scaled_dot_product_attention(q, k, v)
@@ -125,7 +130,7 @@ def test_weights_that_do_not_reproduce_the_output_are_refused(n):
     sdpa_reader.CHECKED_ROWS queries the check reads evenly spaced rows, the last among them."""
     torch.manual_seed(3)
     q, k, v = (torch.randn(1, 2, n, 4, dtype=torch.float64) for _ in range(3))
-    reader = SdpaReader(torch.float64, torch.float64, layers=1)
+    reader = new_reader()
     output = F.scaled_dot_product_attention(q, k, v, is_causal=True)
     assert (sdpa_reader.checked_rows(n)[-1], len(sdpa_reader.checked_rows(n))) == (n - 1, min(n, 256))
     reader._read(output, q, k, v, is_causal=True)  # as it is: read
@@ -184,7 +189,7 @@ def test_a_mask_the_model_passed_that_is_not_its_configurations_is_refused():
 
     n = 6
     causal = torch.ones(n, n, dtype=torch.bool).tril()
-    verify.check_allowed([causal, causal], torch.stack([causal, causal]), lambda layer: "causal")  # no complaint
+    verify.check_allowed({0: causal, 1: causal}, torch.stack([causal, causal]), lambda layer: "causal")  # no complaint
     windowed = causal & ~torch.ones(n, n, dtype=torch.bool).tril(-3)
     with pytest.raises(UnsupportedModelError, match=r"Layer 2's mask differs .* at 6 places, for example query 3 "):
-        verify.check_allowed([causal, windowed], torch.stack([causal, causal]), lambda layer: "causal")
+        verify.check_allowed({0: causal, 1: windowed}, torch.stack([causal, causal]), lambda layer: "causal")

@@ -140,7 +140,7 @@ def _maps(mixing) -> torch.Tensor:
     layers = mixing.structure().layers
     maps = []
     for l in mixing.layers:
-        att, x, y, norm = mixing.capture.attentions[l], layers[l].x, layers[l].stream, layers[l].linear1
+        att, x, y, norm = mixing.capture.heads[l], layers[l].x, layers[l].stream, layers[l].linear1
         causal = mixing.capture.causal  # verified at capture: no weight above the diagonal then
         if norm is None:
             c = contributions_through(att, mixing.transformed(l), x, y, causal=causal)

@@ -69,7 +69,7 @@ def _maps(mixing) -> torch.Tensor:
         x = layers[l].x
         through, scale = _through(x.shape[0], layers[l].linear1, layers[l].linear2)
         f = mixing.transformed(l, through)  # the norms' maps folded into W_O
-        maps.append(row_normalize(norms_through(mixing.capture.attentions[l], f, through(x), scale)))
+        maps.append(row_normalize(norms_through(mixing.capture.heads[l], f, through(x), scale)))
     return torch.stack(maps)
 
 

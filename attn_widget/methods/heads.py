@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import NamedTuple
+from typing import Any, NamedTuple
 
 import torch
 
@@ -35,9 +35,10 @@ def aggregate_heads(att: torch.Tensor, head: HeadChoice = None) -> torch.Tensor:
 class PerHead(NamedTuple):
     """A per-head method's data, ``(L, H + 2, n, n)`` [each head, their mean, their max], kept as its three parts
     joined along dim 1: a long input's stack is gigabytes, and ``payload.encode`` reads the parts row by row
-    (``joined`` and ``layer_of`` build the stack, or one layer of it, where a caller needs a tensor)."""
+    (``joined`` and ``layer_of`` build the stack, or one layer of it, where a caller needs a tensor). ``heads``
+    may be read a layer at a time (raw attention's ``head_store.HeadStore``: ``heads[layer]``, ``full()``)."""
 
-    heads: torch.Tensor  # (L, H, n, n)
+    heads: Any  # (L, H, n, n): a tensor, or a HeadStore
     mean: torch.Tensor  # (L, 1, n, n)
     maximum: torch.Tensor  # (L, 1, n, n)
 
@@ -51,7 +52,10 @@ def per_head(heads: torch.Tensor) -> PerHead:
 
 def joined(data: torch.Tensor | PerHead) -> torch.Tensor:
     """A method's data as one tensor (a ``PerHead`` joined, in the dtype its parts promote to)."""
-    return torch.cat(tuple(data), dim=1) if isinstance(data, PerHead) else data
+    if not isinstance(data, PerHead):
+        return data
+    heads = data.heads if isinstance(data.heads, torch.Tensor) else data.heads.full()
+    return torch.cat((heads, data.mean, data.maximum), dim=1)
 
 
 def layer_of(data: torch.Tensor | PerHead, index: int) -> torch.Tensor:

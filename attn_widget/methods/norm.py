@@ -37,7 +37,7 @@ def norm_map(att: torch.Tensor, transformed: torch.Tensor) -> torch.Tensor:
 
 def _maps(mixing) -> torch.Tensor:
     """``(L, n, n)`` for every layer of a mixing part (``parts/mixing.py``)."""
-    return torch.stack([norm_map(mixing.capture.attentions[l], mixing.transformed(l)) for l in mixing.layers])
+    return torch.stack([norm_map(mixing.capture.heads[l], mixing.transformed(l)) for l in mixing.layers])
 
 
 register_mixing(

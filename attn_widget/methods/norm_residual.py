@@ -53,7 +53,7 @@ def _maps(mixing) -> torch.Tensor:
     layers = mixing.structure().layers
     maps = []
     for l in mixing.layers:
-        att, x, norm = mixing.capture.attentions[l], layers[l].x, layers[l].linear1
+        att, x, norm = mixing.capture.heads[l], layers[l].x, layers[l].linear1
         if norm is None:
             maps.append(row_normalize(norms_through(att, mixing.transformed(l), x)))
         else:  # the norm's map folded into W_O: no pass over the (H, n, d) vectors

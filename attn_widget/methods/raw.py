@@ -7,9 +7,10 @@ from .registry import register
 
 
 def raw_stack(analysis, _settings) -> PerHead:
-    """``(L, H + 2, n, n)`` in parts: the captured heads, then the head mean Ā (rows re-normalised), then the max."""
-    heads = analysis.attentions
-    return PerHead(heads, analysis.raw().unsqueeze(1).to(heads.dtype), analysis.raw("max").unsqueeze(1))
+    """``(L, H + 2, n, n)`` in parts: the captured heads (a ``HeadStore``, read a layer at a time), then the head
+    mean Ā (rows re-normalised), then the max."""
+    heads = analysis.capture.heads
+    return PerHead(heads, analysis.raw().unsqueeze(1), analysis.raw("max").unsqueeze(1))
 
 
 register(

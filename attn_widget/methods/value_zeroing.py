@@ -198,7 +198,7 @@ def _check_zeroing(seen: list[torch.Tensor], capture: Capture, layer: int, token
         )
     k = min(len(tokens), _CHECKED_COPIES)
     assert capture.values is not None and capture.geometry is not None  # checked by prepare
-    att = capture.attentions[layer].double()  # (H, n, n)
+    att = capture.heads[layer].double()  # (H, n, n)
     values = capture.values[layer][capture.geometry.kv_group()].double()  # (H, n, d_h)
     context = att @ values
     scale = (att.abs() @ values.abs()).transpose(0, 1).reshape(att.shape[1], -1)

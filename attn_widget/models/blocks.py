@@ -368,7 +368,7 @@ def _norm_tolerance(record) -> float:
 def _heads_output(record, index: int) -> torch.Tensor:
     """Σ_h A^h V W_O^h ``(n, d)`` from the capture, float64."""
     values, weights, _ = record.require_values()
-    a = record.attentions[index].to(torch.float64)
+    a = record.heads[index].to(torch.float64)
     v = values[index].to(torch.float64)[record.geometry.kv_group()]
     heads, n, d_h = v.shape
     context = (a @ v).transpose(0, 1).reshape(n, heads * d_h)  # (n, H·d_h): the heads side by side

@@ -15,7 +15,7 @@ class AttentionPart(Part):
     def raw(self, head: HeadChoice = None) -> torch.Tensor:
         """``(L, n, n)`` raw attention of one head, or the head mean (default) or max."""
         key = ("raw", "mean" if head is None else head)
-        return self.cached(key, lambda: methods.aggregate_heads(self.capture.attentions, head))
+        return self.cached(key, lambda: self.capture.heads.reduced(head))
 
     def rollout(self, residual: float = 0.5, receptive_field: str = "auto") -> torch.Tensor:
         """``(L, n, n)`` float64 rollout, optionally receptive-field normalised."""

@@ -15,10 +15,11 @@ def effective_of_record(record, sum_preserving: bool, dtype: torch.dtype) -> tor
     values, out_weights, _ = record.require_values()
     eps = float(torch.finfo(record.values_dtype).eps)
     group = record.geometry.kv_group()
-    result = torch.empty(record.attentions.shape, dtype=dtype)
-    for layer in range(record.n_layers):
+    result = torch.empty(record.heads.shape, dtype=dtype)
+
+    def one_layer(layer: int, heads: torch.Tensor) -> None:
         methods.effective_attention(
-            record.attentions[layer],
+            heads,
             values[layer],
             record.masks[layer],
             group=group,
@@ -27,6 +28,8 @@ def effective_of_record(record, sum_preserving: bool, dtype: torch.dtype) -> tor
             eps=eps,
             out=result[layer],
         )
+
+    record.heads.visit(one_layer)  # a long input's heads in one pass, a layer at a time
     return result
 
 
@@ -49,7 +52,7 @@ class EffectivePart(Part):
                 f"({record.geometry.head_dim}): effective attention equals raw attention here.",
                 stacklevel=4,
             )
-        dtype = torch.float64 if record.attentions.dtype == torch.float64 else torch.float32
+        dtype = torch.float64 if record.heads.dtype == torch.float64 else torch.float32
         return effective_of_record(record, sum_preserving, dtype)
 
     @property
@@ -59,7 +62,15 @@ class EffectivePart(Part):
 
     def removed(self) -> torch.Tensor:
         """``(L, H, n)``: per row, ``Σ_j |A - A_eff|``."""
-        return self.cached(("removed",), lambda: methods.removed_mass(self.capture.attentions, self.effective()))
+
+        def removed() -> torch.Tensor:
+            effective, out = self.effective(), torch.empty(self.capture.heads.shape[:-1], dtype=torch.float64)
+            self.capture.heads.visit(
+                lambda layer, heads: out.__setitem__(layer, methods.removed_mass(heads, effective[layer]))
+            )
+            return out
+
+        return self.cached(("removed",), removed)
 
     def mixing(self, variant: str = "clip") -> torch.Tensor:
         """``(L, n, n)`` row-stochastic mixing from head-averaged effective attention (E1 "clip" or E3 "abs")."""

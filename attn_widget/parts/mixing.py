@@ -335,7 +335,7 @@ class Mixing:
             beta = float(u @ head.final_norm.bias)
         bias = 0.0 if head.bias is None else float(d @ head.bias)
         layer_logits = torch.stack(
-            [attention_logits(self.capture.attentions[l], self.transformed(l), direction, t) for l in self.layers]
+            [attention_logits(self.capture.heads[l], self.transformed(l), direction, t) for l in self.layers]
         )
         rollout = self.rollout("alti")
         tracked = torch.stack(

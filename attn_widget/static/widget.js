@@ -37,6 +37,7 @@ function decodeEnvelope(data) {
   const slices = shape.slice(0, -2).reduce((a, b) => a * b, 1);
   const signed = header.sections.values.dtype === "i16";
   if (header.layout === "rows") Object.assign(sections, denseRows(sections, slices * rows, cols, signed));
+  else if (sections.slices) Object.assign(sections, allSlices(sections, slices, rows, header.k));
   return {
     layout: header.layout === "rows" ? "dense" : header.layout,
     shape,
@@ -59,6 +60,21 @@ function denseRows(sections, total, cols, signed) {
     values.set(sections.values.subarray(t * cols, (t + 1) * cols), row * cols);
   });
   return { scale, values };
+}
+function allSlices(sections, slices, rows, k) {
+  const out = {};
+  for (const [name, per] of [["scale", 1], ["coverage", 1], ["values", k], ["indices", k]]) {
+    const part = sections[name];
+    if (!part) continue;
+    const perSlice = rows * /** @type {number} */
+    per;
+    const whole = new part.constructor(slices * perSlice);
+    sections.slices.forEach((slice, t) => {
+      whole.set(part.subarray(t * perSlice, (t + 1) * perSlice), slice * perSlice);
+    });
+    out[name] = whole;
+  }
+  return out;
 }
 function rowEntries(env, slice, row) {
   const r = slice * env.rows + row;
@@ -1135,8 +1151,8 @@ var VIEW_OPTIONS = [
   }
 ];
 var PICKS = ["target", "selected"];
-var FACTS = ["tokens", "special", "methods", "attributions", "n_layers", "n_heads", "causal", "model_name", "layer_names", "column_names", "segments", "ready", "ready_row", "targets", "image"];
-var REDRAW_ON = [...FACTS, ...VIEW_OPTIONS.map((option2) => option2.trait), ...PICKS, "job", "attribution_data"];
+var FACTS = ["tokens", "special", "methods", "attributions", "n_layers", "n_heads", "causal", "model_name", "layer_names", "column_names", "segments", "ready", "ready_row", "heads_ready", "targets", "image"];
+var REDRAW_ON = [...FACTS, ...VIEW_OPTIONS.map((option2) => option2.trait), ...PICKS, "job", "heads_job", "attribution_data"];
 function choicesOf(trait) {
   return VIEW_OPTIONS.find((option2) => option2.trait === trait)?.choices ?? [];
 }
@@ -1178,6 +1194,8 @@ function readState(model) {
   const ready = model.get("ready");
   const readyRow = model.get("ready_row");
   const job = model.get("job");
+  const headsReady = model.get("heads_ready");
+  const headsJob = model.get("heads_job");
   const targets = model.get("targets");
   const attributions = model.get("attributions");
   return (
@@ -1199,7 +1217,9 @@ function readState(model) {
       layer: nearestLayer(method, options.layer),
       ready: isObject(ready) ? Object.fromEntries(Object.entries(ready).filter(([, layers]) => Array.isArray(layers))) : {},
       readyRow: isObject(readyRow) ? Object.fromEntries(Object.entries(readyRow).filter(([, row]) => isPinnedRow(row, n))) : {},
-      job: isObject(job) && (job.total === void 0 || Number.isFinite(job.total)) && (job.done === void 0 || Number.isFinite(job.done)) ? job : {},
+      job: isJob(job) ? job : {},
+      headsReady: isObject(headsReady) ? Object.fromEntries(Object.entries(headsReady).filter(([, layers]) => Array.isArray(layers))) : {},
+      headsJob: isJob(headsJob) ? headsJob : {},
       targets: Array.isArray(targets) ? targets.filter((t) => isObject(t) && typeof t.id === "string" && typeof t.label === "string") : [],
       target: String(model.get("target") ?? ""),
       attributions: Array.isArray(attributions) ? attributions.filter((a) => isObject(a) && typeof a.id === "string" && typeof a.label === "string").map((a) => ({ ...a, label: tr(lang, a.label), description: tr(lang, a.description) })) : [],
@@ -1230,6 +1250,9 @@ function layerMark(state, layer) {
 }
 function isObject(value) {
   return typeof value === "object" && value !== null && !Array.isArray(value);
+}
+function isJob(job) {
+  return isObject(job) && (job.total === void 0 || Number.isFinite(job.total)) && (job.done === void 0 || Number.isFinite(job.done));
 }
 function isCount(value) {
   return Number.isInteger(value) && /** @type {number} */
@@ -1262,6 +1285,10 @@ function isPinnedRow(row, n) {
 }
 function hasLayer(state, layer) {
   const layers = state.ready[state.method.id];
+  return (layers === void 0 || layers.includes(layer)) && (!state.method.per_head || state.head < 0 || hasHeads(state, layer));
+}
+function hasHeads(state, layer) {
+  const layers = state.headsReady[state.method.id];
   return layers === void 0 || layers.includes(layer);
 }
 function hasGraphData(state) {
@@ -2418,7 +2445,7 @@ function cellAt(layout, x, y) {
 }
 function headsFrame(state, width, envelopeOf) {
   const heads = gridHeads(state);
-  const ready = Array.from({ length: state.nLayers }, (_, l) => hasLayer(state, l + 1));
+  const ready = Array.from({ length: state.nLayers }, (_, l) => hasLayer(state, l + 1) && hasHeads(state, l + 1));
   const env = ready.some(Boolean) ? dataOf(state, envelopeOf, state.method) : null;
   return { kind: "heads", state, layout: gridLayout(width, state.nLayers, heads.length), heads, env, ready };
 }
@@ -3873,7 +3900,9 @@ function createView(doc, model, lang) {
     controls.update(state);
     compareControls.update(state);
     explain.update(state.method);
-    pending.update(state, available, state.job);
+    const headsMissing = !available && state.method.per_head && state.head >= 0 && !hasHeads(state, state.layer);
+    const headsJob = state.headsJob.layers ? { ...state.headsJob, method: state.method.id } : {};
+    pending.update(state, available, headsMissing ? headsJob : state.job);
     const scene = layerScene(frame, dark);
     saveSvg.disabled = false;
     drawPicture(layout, state, scene);

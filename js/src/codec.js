@@ -1,6 +1,8 @@
 // Decoder of the binary envelopes written by attn_widget/payload.py (the format is
 // documented there). Only this module knows the byte layout: the "rows" layout (only the
-// rows that are not all zero) arrives as dense, so the rest of the view knows two layouts.
+// rows that are not all zero) arrives as dense, and an envelope of some slices only (a long
+// input's heads of one layer) arrives with the others zero, so the rest of the view knows two
+// layouts (state.js says which slices hold data).
 
 const MAGIC = "AWP1";
 const FULL_SCALE = { u16: 65535, i16: 32767 };
@@ -63,6 +65,7 @@ export function decodeEnvelope(data) {
   const slices = shape.slice(0, -2).reduce((a, b) => a * b, 1);
   const signed = header.sections.values.dtype === "i16";
   if (header.layout === "rows") Object.assign(sections, denseRows(sections, slices * rows, cols, signed));
+  else if (sections.slices) Object.assign(sections, allSlices(sections, slices, rows, header.k));
   return {
     layout: header.layout === "rows" ? "dense" : header.layout,
     shape,
@@ -93,6 +96,30 @@ function denseRows(sections, total, cols, signed) {
     values.set(sections.values.subarray(t * cols, (t + 1) * cols), row * cols);
   });
   return { scale, values };
+}
+
+/**
+ * The sections of an envelope holding some slices only (``slices``: their indices, in order) spread over
+ * every slice, the others zero.
+ * @param {Record<string, any>} sections
+ * @param {number} slices  slices of the whole stack
+ * @param {number} rows  per slice
+ * @param {number} k  entries per row
+ */
+function allSlices(sections, slices, rows, k) {
+  /** @type {Record<string, any>} */
+  const out = {};
+  for (const [name, per] of [["scale", 1], ["coverage", 1], ["values", k], ["indices", k]]) {
+    const part = sections[name];
+    if (!part) continue;
+    const perSlice = rows * /** @type {number} */ (per);
+    const whole = new part.constructor(slices * perSlice);
+    sections.slices.forEach((/** @type {number} */ slice, /** @type {number} */ t) => {
+      whole.set(part.subarray(t * perSlice, (t + 1) * perSlice), slice * perSlice);
+    });
+    out[name] = whole;
+  }
+  return out;
 }
 
 /**

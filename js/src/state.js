@@ -57,6 +57,8 @@ export { MAX_HEAD, MEAN_HEAD };
  * @property {Record<string, PinnedRow>} readyRow  per method computed on request, the pinned token whose
  *   row its data also holds in some layers not in `ready` (computed alone, layer by layer)
  * @property {import("./pending.js").Job} job
+ * @property {Record<string, number[]>} headsReady  per per-head method whose data holds some layers' heads only, those layers
+ * @property {import("./pending.js").Job} headsJob  the kernel reading the heads of the shown layer (`heads_job`)
  * @property {{ id: string, label: string, position: number | null }[]} targets
  * @property {string} target        selected target id
  * @property {string} attribution   token-score method, "" = off
@@ -135,6 +137,8 @@ export function readState(model) {
   const ready = model.get("ready");
   const readyRow = model.get("ready_row");
   const job = model.get("job");
+  const headsReady = model.get("heads_ready");
+  const headsJob = model.get("heads_job");
   const targets = model.get("targets");
   const attributions = model.get("attributions");
   return /** @type {ViewState} */ ({
@@ -154,7 +158,9 @@ export function readState(model) {
     layer: nearestLayer(method, options.layer),
     ready: isObject(ready) ? Object.fromEntries(Object.entries(ready).filter(([, layers]) => Array.isArray(layers))) : {},
     readyRow: isObject(readyRow) ? Object.fromEntries(Object.entries(readyRow).filter(([, row]) => isPinnedRow(row, n))) : {},
-    job: isObject(job) && (job.total === undefined || Number.isFinite(job.total)) && (job.done === undefined || Number.isFinite(job.done)) ? job : {},
+    job: isJob(job) ? job : {},
+    headsReady: isObject(headsReady) ? Object.fromEntries(Object.entries(headsReady).filter(([, layers]) => Array.isArray(layers))) : {},
+    headsJob: isJob(headsJob) ? headsJob : {},
     targets: Array.isArray(targets) ? targets.filter((t) => isObject(t) && typeof t.id === "string" && typeof t.label === "string") : [],
     target: String(model.get("target") ?? ""),
     attributions: Array.isArray(attributions)
@@ -209,6 +215,11 @@ export function layerMark(state, layer) {
 /** @param {unknown} value @returns {value is Record<string, any>} a plain object, not an array or null */
 function isObject(value) {
   return typeof value === "object" && value !== null && !Array.isArray(value);
+}
+
+/** @param {any} job  a job trait's value: its counts, when given, are finite */
+function isJob(job) {
+  return isObject(job) && (job.total === undefined || Number.isFinite(job.total)) && (job.done === undefined || Number.isFinite(job.done));
 }
 
 /** @param {unknown} value @returns {value is number} a whole number >= 0 */
@@ -282,6 +293,18 @@ function isPinnedRow(row, n) {
  */
 export function hasLayer(state, layer) {
   const layers = state.ready[state.method.id];
+  return (layers === undefined || layers.includes(layer)) && (!state.method.per_head || state.head < 0 || hasHeads(state, layer));
+}
+
+/**
+ * Does the selected method's data hold the heads of the layer? A long input's per-head data holds every layer's
+ * head mean and max, and the heads of the shown layer only (`heads_ready`); the kernel reads another layer's
+ * when it is shown (`headsJob` says how far).
+ * @param {ViewState} state
+ * @param {number} layer  1..nLayers
+ */
+export function hasHeads(state, layer) {
+  const layers = state.headsReady[state.method.id];
   return layers === undefined || layers.includes(layer);
 }
 

@@ -29,7 +29,7 @@ import {
 import { createPending } from "./pending.js";
 import { createEdgeLayer, fitCanvases } from "./raster.js";
 import { drawOverlay, isHighlighted, layerScene, modelScene } from "./scene.js";
-import { columnTitles, hasPinnedRow, headLabel, layerName, MEAN_HEAD, rowTitle, titleAtEdge } from "./state.js";
+import { columnTitles, hasHeads, hasPinnedRow, headLabel, layerName, MEAN_HEAD, rowTitle, titleAtEdge } from "./state.js";
 import { currentScores, renderStrip, renderStripStatus } from "./strip.js";
 
 /** "layer 3 of 6", or "decoder 2 (layer 5 of 8)" where layers have names. @param {import("./state.js").ViewState} state */
@@ -183,7 +183,10 @@ export function createView(doc, model, lang) {
     controls.update(state);
     compareControls.update(state);
     explain.update(state.method);
-    pending.update(state, available, state.job);
+    // Heads of a layer the kernel is reading: its heads job in the panel, for the shown method.
+    const headsMissing = !available && state.method.per_head && state.head >= 0 && !hasHeads(state, state.layer);
+    const headsJob = state.headsJob.layers ? { ...state.headsJob, method: state.method.id } : {};
+    pending.update(state, available, headsMissing ? headsJob : state.job);
     const scene = layerScene(frame, dark);
     saveSvg.disabled = false;
     drawPicture(layout, state, scene);

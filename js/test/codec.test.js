@@ -62,6 +62,31 @@ test("rows fixture (only the rows that are not zero) decodes as dense, the rows 
   assert.equal(sliceMax(env, 1), 0);
 });
 
+test("an envelope of some slices (a long input's shown heads) decodes over every slice, the others zero", () => {
+  for (const [name, layout] of [["dense_slices", "dense"], ["topk_slices", "topk"]]) {
+    const env = decodeEnvelope(fixtureBytes(name));
+    const { shape, values, slices } = expected[name];
+    assert.equal(env.layout, layout);
+    assert.deepEqual(env.shape, shape);
+    const per = shape[shape.length - 2] * shape[shape.length - 1];
+    assert.equal(env.scale.length, env.slices * env.rows);
+    const got = densify(env);
+    for (let s = 0; s < env.slices; s++) {
+      for (let i = s * per; i < (s + 1) * per; i++) {
+        if (!slices.includes(s)) assert.equal(got[i], 0, `${name}: slice ${s} is not held`);
+        else if (layout === "dense") assert.ok(Math.abs(got[i] - values[i]) < 1e-5, `${name}: entry ${i}`);
+      }
+      if (!slices.includes(s)) assert.equal(sliceMax(env, s), 0);
+    }
+    if (layout === "topk") {
+      // the held slice's rows: its three strongest entries, as the whole top-k fixture keeps them
+      const rows = shape[shape.length - 2];
+      const whole = decodeEnvelope(fixtureBytes("topk"));
+      for (let r = 0; r < rows; r++) assert.deepEqual(rowEntries(env, 1, r), rowEntries(whole, 1, r));
+    }
+  }
+});
+
 test("signed fixture decodes negatives and a zero row", () => {
   const env = decodeEnvelope(fixtureBytes("signed"));
   assert.equal(env.signed, true);

@@ -157,6 +157,33 @@ test("a layer computed on request shows a compute button, then progress, then th
   assert.ok(ctx.segments().length > 0);
 });
 
+test("a long input's head of a layer whose heads are not sent waits for the kernel to read them; mean and max draw at once", async () => {
+  // heads_ready: raw attention's data holds every layer's mean and max, and the heads of layer 1 only.
+  const { el, model, ctx, flush } = mount({ method: "raw", layer: 2, head: 0, heads_ready: { raw: [1] } });
+  const panel = /** @type {HTMLElement} */ (el.querySelector(".attnw-pending"));
+  assert.equal(panel.hidden, false);
+  assert.equal(ctx.segments().length, 0, "nothing drawn for heads that are not there");
+  model.set("heads_job", { layers: [2], done: 0, total: 1 });
+  await flush();
+  assert.match(panel.textContent ?? "", /Raw attention: computing…/);
+  assert.equal(/** @type {HTMLProgressElement} */ (el.querySelector(".attnw-progress")).hidden, false);
+  model.set("head", -1); // the mean of heads: every layer's is sent
+  await flush();
+  assert.equal(panel.hidden, true);
+  assert.ok(ctx.segments().length > 0);
+  model.set("head", 0);
+  model.set("heads_ready", { raw: [2] });
+  model.set("heads_job", {});
+  await flush();
+  assert.equal(panel.hidden, true);
+  assert.ok(ctx.segments().length > 0);
+  model.set("layer", 1); // layer 1's heads are no longer sent
+  await flush();
+  assert.equal(panel.hidden, false);
+  /** @type {HTMLButtonElement} */ (el.querySelector(".attnw-compute")).click(); // asks the kernel to read them
+  assert.deepEqual(model.sent.at(-1), { type: "compute", method: "raw", layers: [1] });
+});
+
 test("a layer known for the pinned token only is drawn without a compute button; another pin waits for its row", async () => {
   // Flow on a long input: the kernel computes the pinned token's row layer by layer (ready_row: which token,
   // in which layers, more coming) and sends it inside data_flow, while whole layers stay on request.

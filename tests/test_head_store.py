@@ -1,0 +1,116 @@
+"""Issue 30: a long input's per-head attention is kept within a budget and read again when asked
+(attn_widget/head_store.py, sdpa_reader.FirstPass and Again), and a long input's widget sends the heads of the
+shown layer only (attn_widget/shown_heads.py). The budget is made small here so that a tiny model on a short text
+takes the long input's path; the reference is the same model's capture with every layer kept."""
+
+from __future__ import annotations
+
+import pytest
+import torch
+from tiny_models import tiny_lm, tiny_model
+
+from attn_widget import AttentionWidget, analyze, head_store, payload
+from attn_widget.errors import UnsupportedModelError
+from attn_widget.parts import mixing
+
+TEXT = "the cat sat on the mat and the dog ran to the cat"
+
+
+def layer_bytes(model, tokenizer) -> int:
+    n = len(tokenizer(TEXT)["input_ids"])
+    return model.config.num_attention_heads * n * n * torch.finfo(next(model.parameters()).dtype).bits // 8
+
+
+@pytest.fixture
+def one_layer_kept(monkeypatch, tokenizer):
+    """Make the budget one layer's heads of TEXT (of tiny_lm and the tiny GPT-2: 4 heads, float64)."""
+    monkeypatch.setattr(head_store, "KEPT_HEADS_BYTES", layer_bytes(tiny_lm(), tokenizer))
+
+
+def test_heads_beyond_the_budget_are_read_again_exactly(tokenizer, monkeypatch):
+    model = tiny_model("llama")  # grouped-query attention, rotary positions
+    whole = analyze(model, TEXT, tokenizer)
+    monkeypatch.setattr(head_store, "KEPT_HEADS_BYTES", 2 * layer_bytes(model, tokenizer))
+    lazy = analyze(model, TEXT, tokenizer)
+    store, kept = lazy.capture.heads, whole.capture.heads
+    assert kept.all_kept and not store.all_kept and store.kept_layers == [0, 1]
+    assert lazy.capture.weights_from == "sdpa calls" and store.reads == 0
+    # Every layer's head mean and max from the first pass (float64 sums of the heads), as the whole stack gives them
+    assert torch.allclose(store.mean, kept.mean, atol=1e-15, rtol=0)
+    assert torch.equal(store.maximum, kept.maximum)
+    assert torch.equal(store[2], kept[2]) and store.reads == 1  # read again: the same numbers
+    assert store.kept_layers == [1, 2]  # the budget holds two layers, the least recently used goes
+    assert torch.equal(store.full(), kept.full()) and store.reads == 2  # layer 0 read again, not kept
+    assert torch.equal(store.head(-1), kept.head(-1)) and store.reads == 3
+    # The value vectors were checked against what each sdpa call received, with no attention weights at hand
+    assert torch.equal(lazy.capture.values, whole.capture.values)
+    assert torch.allclose(lazy.rollout(), whole.rollout(), atol=1e-14, rtol=0)
+    assert torch.allclose(lazy.raw(), whole.raw(), atol=1e-15, rtol=0)
+
+
+def test_a_read_stops_after_the_layer_it_wants_and_leaves_the_model_as_found(tokenizer, one_layer_kept):
+    model = tiny_lm()
+    analysis = analyze(model, TEXT, tokenizer)
+    store = analysis.capture.heads
+    assert store.kept_layers == [0]
+    blocks: list[int] = []
+    handles = [
+        block.register_forward_hook(lambda *_args, index=index: blocks.append(index))
+        for index, block in enumerate(model.transformer.h)
+    ]
+    try:
+        store[1]
+    finally:
+        for handle in handles:
+            handle.remove()
+    assert blocks == [0]  # block 1 is stopped inside its attention, once its weights are read; block 2 never runs
+    assert model.config._attn_implementation == "sdpa" and not model.training
+    assert not any(module._forward_hooks or module._forward_pre_hooks for module in model.modules())
+
+
+def test_a_model_changed_since_its_capture_is_refused_when_read_again(tokenizer, one_layer_kept):
+    model = tiny_lm()
+    store = analyze(model, TEXT, tokenizer).capture.heads
+    weight = model.transformer.h[2].attn.c_attn.weight
+    with torch.no_grad():
+        weight.mul_(1.5)
+    with pytest.raises(UnsupportedModelError, match="changed since it was analysed"):
+        store[2]
+
+
+def test_a_long_inputs_widget_sends_every_layers_mean_and_max_and_the_shown_layers_heads(
+    tokenizer, one_layer_kept, monkeypatch
+):
+    """Made long by a small wire budget: heads of all layers (3 x 6 slices of 15 rows, 5 edges a row: 7,020 bytes) do not fit 5,200;
+    and whether the mixing methods apply is checked on the first tokens, as on a long text."""
+    monkeypatch.setattr(payload, "DEFAULT_BUDGET_BYTES", 5_200)
+    monkeypatch.setattr(mixing, "PROBE_TOKENS", 4)
+    model = tiny_lm()
+    reference = analyze(model, TEXT, tokenizer)
+    w = AttentionWidget(model, TEXT, tokenizer)
+    store = w.analysis.capture.heads
+    assert w.heads_ready == {"raw": [1]} and w.ready["raw"] == [1, 2, 3] and store.reads == 0
+
+    def sent(layer: int) -> torch.Tensor:
+        """Layer ``layer``'s slices (heads, mean, max) of raw attention's data, as decoded."""
+        decoded = payload.decode(w.data_raw)
+        assert decoded["layout"] == "dense"  # what is sent fits: the exact numbers, quantised
+        return torch.from_numpy(decoded["matrices"][layer - 1])
+
+    heads, mean, maximum = reference.capture.heads, reference.raw(), reference.raw("max")
+    for layer in (1, 2, 3):
+        shown = sent(layer)
+        assert torch.allclose(shown[4], mean[layer - 1], atol=2e-5) and torch.allclose(
+            shown[5], maximum[layer - 1], atol=2e-5
+        )
+        assert torch.allclose(shown[:4], heads[0], atol=2e-5) if layer == 1 else not shown[:4].any()
+
+    w.layer = 3  # as the front end sets it: layer 3's heads are read (again) in the background, then sent
+    w.wait()
+    assert w.heads_ready == {"raw": [3]} and w.heads_job == {} and store.reads == 1
+    assert torch.allclose(sent(3)[:4], heads[2], atol=2e-5) and not sent(1)[:4].any()
+    w.method = "effective"  # another per-head method: computed for the shown layer's heads too
+    w.wait()
+    assert w.heads_ready == {"raw": [3], "effective": [3]}
+    effective = payload.decode(w.data_effective)["matrices"]
+    assert not effective[0, :4].any() and effective[2, :4].any()
