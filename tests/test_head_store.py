@@ -81,12 +81,12 @@ def test_a_model_changed_since_its_capture_is_refused_when_read_again(tokenizer,
 def test_a_long_inputs_widget_sends_every_layers_mean_and_max_and_the_shown_layers_heads(
     tokenizer, one_layer_kept, monkeypatch
 ):
-    """Made long by a small wire budget: heads of all layers (3 x 6 slices of 15 rows, 5 edges a row: 7,020 bytes) do not fit 5,200;
-    and whether the mixing methods apply is checked on the first tokens, as on a long text."""
+    """Made long by a small wire budget: heads of all layers (3 x 6 slices of 15 rows, 5 edges a row: 7,020 bytes)
+    do not fit 5,200; and whether the mixing methods apply is checked on the first tokens, as on a long text."""
     monkeypatch.setattr(payload, "DEFAULT_BUDGET_BYTES", 5_200)
     monkeypatch.setattr(mixing, "PROBE_TOKENS", 4)
     model = tiny_lm()
-    reference = analyze(model, TEXT, tokenizer)
+    reference = analyze(model, TEXT, tokenizer)  # its heads read again where needed: the same numbers (above)
     w = AttentionWidget(model, TEXT, tokenizer)
     store = w.analysis.capture.heads
     assert w.heads_ready == {"raw": [1]} and w.ready["raw"] == [1, 2, 3] and store.reads == 0
