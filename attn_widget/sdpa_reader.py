@@ -139,8 +139,8 @@ class SdpaReader(TorchFunctionMode):
 
 
 class FirstPass:
-    """A capture's pass: every call's head mean (float64 sums, row-normalised as ``head_store.head_mean``) and
-    head max into ``mean`` and ``maximum`` ``(L, n, n)``, and the heads of every layer into ``stack`` when
+    """A capture's pass: every call's head mean (row-normalised as ``head_store.head_mean``) and head max into
+    ``mean`` and ``maximum`` ``(L, n, n)``, and the heads of every layer into ``stack`` when
     ``L·H·n²`` values fit ``budget`` bytes, else of the first layers that fit into ``kept`` (all on the CPU)."""
 
     def __init__(self, layers: int, dtype: torch.dtype, budget: int):
@@ -171,25 +171,26 @@ class FirstPass:
         if (len(self.kept) + 1) * layer_bytes <= self.budget:
             self.kept[call] = torch.empty(n_heads, n, n, dtype=self.dtype)
         self._n_heads = n_heads
-        self._sum = torch.zeros(n, n, dtype=torch.float64, device=device)
-        self._max = torch.zeros(n, n, dtype=self.dtype, device=device)  # weights are >= 0
 
     def head(self, call: int, head: int, weights: torch.Tensor) -> None:
         if self.stack is not None:
             self.stack[call, head] = weights.to("cpu")
             return
-        assert self._sum is not None and self._max is not None
         if call in self.kept:
             self.kept[call][head] = weights.to("cpu")
-        self._sum.add_(weights)
-        torch.maximum(self._max, weights, out=self._max)
+        if self._sum is None or self._max is None:  # the first head (the reader reuses its tensor after this)
+            self._sum, self._max = weights.clone(), weights.clone()
+        else:  # in the heads' dtype, as head_store.head_mean takes the mean of heads read again
+            self._sum.add_(weights)
+            torch.maximum(self._max, weights, out=self._max)
 
     def end(self, call: int) -> None:
         if self.stack is not None:
             return
         assert self.mean is not None and self.maximum is not None and self._sum is not None and self._max is not None
-        self.mean[call] = row_normalize_(self._sum.div_(self._n_heads).to(self.dtype)).to("cpu")
-        self.maximum[call] = self._max.to("cpu")
+        self.mean[call] = self._sum.div_(self._n_heads)
+        row_normalize_(self.mean[call])
+        self.maximum[call] = self._max
         self._sum = self._max = None
 
 
