@@ -10,7 +10,7 @@ from .seq2seq import analyze_seq2seq
 from .vision import capture_image, is_vision_model
 
 
-def analyze(model, text, tokenizer=None, target: str | None = None, processor=None):
+def analyze(model, text, tokenizer=None, target: str | None = None, processor=None, layers=None):
     """Run ``model`` on ``text`` (or an image) once and return a lazily computed ``Analysis``.
 
     model: a PyTorch Hugging Face transformers model (left exactly as it was found), or a
@@ -23,9 +23,16 @@ def analyze(model, text, tokenizer=None, target: str | None = None, processor=No
     target: encoder-decoder models only (T5, BART, mBART, Marian, Pegasus): ``text`` is the
     source and the decoder is forced to produce ``target`` (None: the model's own greedy output),
     and the result is a ``seq2seq.Seq2SeqAnalysis`` (docs/methods.md §2.7).
+    layers: text models, the layer numbers (1..L) whose attention the pass must read; on a long input (every
+    layer's heads beyond ``head_store.READ_AT_ONCE_BYTES``) read from the model's sdpa calls, the others are read
+    when first asked for, in one more pass that stops after the last layer wanted. None: every layer (what the
+    widget does not need at once: it reads the shown layer first, the others after its first picture).
     """
     model = unwrap(model)
+    first = _layer_indices(layers)
     if getattr(getattr(model, "config", None), "is_encoder_decoder", False):
+        if first is not None:
+            raise TypeError("layers= is for text models; an encoder-decoder's passes read every layer.")
         return analyze_seq2seq(model, text, tokenizer, target)
     if target is not None:
         raise TypeError(
@@ -38,4 +45,14 @@ def analyze(model, text, tokenizer=None, target: str | None = None, processor=No
             raise TypeError(f"{type(model).__name__} is a vision model: pass an image (PIL or array), not a string.")
         return Analysis(capture_image(model, text, processor if processor is not None else tokenizer), model=model)
     tokenizer = resolve_tokenizer(model, tokenizer)  # once: capture() and gradients use the same one
-    return Analysis(capture(model, text, tokenizer), model=model, tokenizer=tokenizer)
+    return Analysis(capture(model, text, tokenizer, first), model=model, tokenizer=tokenizer)
+
+
+def _layer_indices(layers) -> list[int] | None:
+    """``layers`` (numbers 1..L) as 0-based indices, or None; a bad value is refused here."""
+    if layers is None:
+        return None
+    numbers = list(layers) if not isinstance(layers, (str, bytes)) else None
+    if not numbers or any(isinstance(x, bool) or not isinstance(x, int) or x < 1 for x in numbers):
+        raise ValueError(f"layers must be layer numbers 1..L (layer 1 is the first); got {layers!r}.")
+    return [x - 1 for x in numbers]

@@ -10,7 +10,7 @@ own implementation, and each layer's A·V against what its output projection rec
 from __future__ import annotations
 
 import contextlib
-from collections.abc import Iterator
+from collections.abc import Collection, Iterable, Iterator
 from contextlib import suppress
 from dataclasses import dataclass, field
 from typing import Any
@@ -23,7 +23,7 @@ from .head_store import HeadStore, Read
 from .inputs import Encoded, check_model, check_text, encode, resolve_tokenizer, unwrap
 from .model_state import borrowed_for_capture, uses_eager, uses_implementation
 from .models import ATTENTION_ONLY, HeadGeometry, Site, candidates, find_sites, layer_patterns, output_slices
-from .sdpa_reader import Again, FirstPass, ReadEnough, SdpaReader, checked_rows
+from .sdpa_reader import ReadEnough, Reads, SdpaReader, checked_rows
 
 
 @dataclass
@@ -151,34 +151,43 @@ def _first(output) -> torch.Tensor:
     return output[0] if isinstance(output, (tuple, list)) else output
 
 
-def capture(model, text: str, tokenizer=None) -> Capture:
-    """Tokenize ``text`` and run ``model`` once, recording attentions, values and hidden states."""
+def capture(model, text: str, tokenizer=None, layers: Collection[int] | None = None) -> Capture:
+    """Tokenize ``text`` and run ``model`` once, recording attentions, values and hidden states (``layers``: as for
+    ``capture_encoded``)."""
     model = unwrap(model)
     check_model(model)
     text = check_text(text)
     tokenizer = resolve_tokenizer(model, tokenizer)
-    return capture_encoded(model, encode(model, text, tokenizer))
+    return capture_encoded(model, encode(model, text, tokenizer), layers)
 
 
-def capture_encoded(model, encoded: Encoded) -> Capture:
-    """Run ``model`` once on already prepared inputs (text or image), recording and verifying."""
+def capture_encoded(model, encoded: Encoded, layers: Collection[int] | None = None) -> Capture:
+    """Run ``model`` once on already prepared inputs (text or image), recording and verifying.
+
+    layers: 0-based layers whose attention the pass reads when it reads the model's sdpa calls and the input is
+    long (``head_store.READ_AT_ONCE_BYTES``); the others are read when first asked for. None: every layer."""
     model_dtype = next(model.parameters()).dtype
     dtype = torch.float64 if model_dtype == torch.float64 else torch.float32
     name = getattr(model, "name_or_path", "") or type(model).__name__
     sites = find_sites(model)
-    recorded = recorded_pass(model, encoded.model_inputs, sites, read_sdpa=True)
+    recorded = recorded_pass(model, encoded.model_inputs, sites, read_sdpa=True, read_layers=layers)
     outputs, calls = recorded.outputs, recorded.calls
 
     heads = recorded.heads or HeadStore.of(_stack_attentions(outputs, model, dtype))
     n_layers, n = heads.shape[0], heads.shape[-1]
-    causal = _causal(sites, model.config, heads)
+    if layers is not None and not all(0 <= layer < n_layers for layer in layers):
+        raise ValueError(f"layers must be layer numbers 1..{n_layers}; got {sorted(layer + 1 for layer in layers)}.")
+    # What each query may see: the masks the sdpa calls received, or the weights an eager pass returned.
+    seen_keys = recorded.allowed.values() if recorded.allowed is not None else heads.maximum
+    causal = _causal(sites, model.config, seen_keys)
     patterns = layer_patterns(model.config, n_layers)
     masks = torch.stack([pattern.mask(n, causal) for pattern in patterns])
     kind = "causal" if causal else "bidirectional"
     describe = lambda layer: f"{kind}, {patterns[layer]}"  # noqa: E731
     if recorded.allowed is not None:  # the masks the model passed to its sdpa calls
         verify.check_allowed(recorded.allowed, masks, describe)
-        heads.reader = _reads_again(model, encoded.model_inputs, n_layers, model_dtype, masks)
+        read = _reads_again(model, encoded.model_inputs, n_layers, model_dtype, masks)
+        heads.attach(read, lambda: borrowed_for_capture(model, "reading attention heads", eager=False))
     else:  # the weights an eager pass returned
         verify.check_masks(heads, masks, model_dtype, describe)
 
@@ -220,7 +229,13 @@ class Recorded:
 
 
 def recorded_pass(
-    model, inputs: dict, sites: list[Site], purpose: str = "attention capture", read_sdpa: bool = False, **options
+    model,
+    inputs: dict,
+    sites: list[Site],
+    purpose: str = "attention capture",
+    read_sdpa: bool = False,
+    read_layers: Collection[int] | None = None,
+    **options,
 ) -> Recorded:
     """One forward pass on ``inputs`` recording the attention weights and hidden states, the sites' projections
     hooked.
@@ -235,7 +250,7 @@ def recorded_pass(
         plain = None
         if not uses_eager(model):
             if read_sdpa and uses_implementation(model, "sdpa"):
-                read = _read_sdpa(model, inputs, sites, model_dtype, **options)
+                read = _read_sdpa(model, inputs, sites, model_dtype, read_layers, **options)
                 if read.heads is not None:
                     return read
                 plain = read.outputs[0]
@@ -249,13 +264,16 @@ def recorded_pass(
     return Recorded(outputs, calls, "eager pass")
 
 
-def _read_sdpa(model, inputs: dict, sites: list[Site], model_dtype: torch.dtype, **options) -> Recorded:
-    """The model's own pass with its sdpa calls read; ``stack`` None when the reader gave up or did not see one
-    call per layer (then ``calls`` is incomplete too)."""
+def _read_sdpa(
+    model, inputs: dict, sites: list[Site], model_dtype: torch.dtype, wanted: Collection[int] | None, **options
+) -> Recorded:
+    """The model's own pass with its sdpa calls read (the ``wanted`` layers only, when long); ``heads`` None when the
+    reader gave up or did not see one call per layer (then ``calls`` is incomplete too)."""
     dtype = torch.float64 if model_dtype == torch.float64 else torch.float32
     # One call per layer: the config says how many (ALBERT calls its one shared attention module that often).
     layers = int(getattr(model.config, "num_hidden_layers", 0) or 0) or len(sites)
-    sink = FirstPass(layers, dtype, head_store.KEPT_HEADS_BYTES)
+    wanted = None if wanted is None else [layer for layer in wanted if 0 <= layer < layers] or None
+    sink = Reads(layers, dtype, wanted, budget=head_store.KEPT_HEADS_BYTES, at_once=head_store.READ_AT_ONCE_BYTES)
     reader = SdpaReader(dtype, model_dtype, layers, sink)
     calls = _Calls()
     with calls.hooked(sites), reader:
@@ -263,12 +281,9 @@ def _read_sdpa(model, inputs: dict, sites: list[Site], model_dtype: torch.dtype,
     hidden = getattr(outputs, "hidden_states", None)
     if reader.refusal or reader.calls != layers or (hidden and len(hidden) - 1 != layers):
         return Recorded(outputs, calls, "sdpa calls")  # without heads: not read
-    if sink.stack is not None:
-        heads = HeadStore.of(sink.stack)
-    else:
-        assert reader.shape is not None
-        tolerance = verify.reproduction_tolerance(model_dtype)
-        heads = HeadStore(sink.mean, sink.maximum, reader.shape[0], sink.kept, tolerance=tolerance)
+    assert reader.shape is not None and sink.mean is not None
+    tolerance = verify.reproduction_tolerance(model_dtype)
+    heads = HeadStore(reader.shape[0], sink.mean, sink.maximum, sink.reduced, sink.kept, sink.stack, tolerance)
     return Recorded(outputs, calls, "sdpa calls", heads, reader.allowed, reader.seen)
 
 
@@ -277,7 +292,7 @@ def _reads_again(model, inputs: dict, layers: int, model_dtype: torch.dtype, mas
     stopped after the last of them; each layer's mask must be the one the first pass verified."""
     dtype = torch.float64 if model_dtype == torch.float64 else torch.float32
 
-    def read(wanted: list[int], take, progress=None) -> None:
+    def read(wanted: list[int], take, progress, mean: torch.Tensor, maximum: torch.Tensor) -> None:
         def checked(layer: int, heads: torch.Tensor) -> None:
             if not torch.equal(reader.allowed[layer], masks[layer]):
                 raise UnsupportedModelError(
@@ -286,7 +301,8 @@ def _reads_again(model, inputs: dict, layers: int, model_dtype: torch.dtype, mas
                 )
             take(layer, heads)
 
-        reader = SdpaReader(dtype, model_dtype, layers, Again(wanted, dtype, checked, progress))
+        sink = Reads(layers, dtype, wanted, take=checked, mean=mean, maximum=maximum, stop=True, progress=progress)
+        reader = SdpaReader(dtype, model_dtype, layers, sink)
         with borrowed_for_capture(model, "reading attention heads again", eager=False), reader, suppress(ReadEnough):
             _run(model, inputs)
         if reader.refusal:
@@ -333,16 +349,17 @@ def _stack_attentions(outputs, model, dtype: torch.dtype) -> torch.Tensor:
     return stacked
 
 
-def _causal(sites: list[Site], config, heads: HeadStore) -> bool:
+def _causal(sites: list[Site], config, seen_keys: Iterable[torch.Tensor]) -> bool:
     """Observed (no weight anywhere above the diagonal), or declared by the attention modules
     (``is_causal``) or the config (``is_decoder``). A model that declares a causal mask but does
-    not apply one is caught by ``verify.check_masks``; one that applies a mask it does not
+    not apply one is caught by ``verify.check_masks`` (``check_allowed``); one that applies a mask it does not
     declare (CLIP's text encoder) is taken at its word of what it did."""
     declared = any(site.declared_causal for site in sites) or bool(getattr(config, "is_decoder", False))
-    if declared or heads.shape[-1] < 2:
+    if declared:
         return declared
-    # Observed on the head max (weights are >= 0), stopping at the first layer that looks ahead.
-    return all(not layer.triu(diagonal=1).any() for layer in heads.maximum)
+    # Observed, a layer at a time ((n, n): the keys its mask let each query see, or its head max; weights are >= 0),
+    # stopping at the first layer that looks ahead.
+    return all(layer.shape[-1] < 2 or not layer.triu(diagonal=1).any() for layer in seen_keys)
 
 
 def _add_value_data(

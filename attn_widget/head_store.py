@@ -1,18 +1,22 @@
-"""Every layer's per-head attention ``(L, H, n, n)``, kept within a memory budget and read again when asked.
+"""Every layer's per-head attention ``(L, H, n, n)``, read when asked and kept within a memory budget.
 
-A long input's heads are gigabytes (Llama-3.2-1B at 4,096 tokens: 2.1 GB a layer in float32), and most views
-draw a layer's head mean or max. So a capture keeps, for every layer, the head mean and the head max ``(n, n)``
-each, and the heads of as many layers as ``KEPT_HEADS_BYTES`` allows; the heads of another layer are read again
-when asked (``read``: one forward pass that stops after that layer, sdpa_reader.py) and must give the same head
-mean as the first pass, or the model changed and the store says so. A short input (or an eager pass, which
-returns every layer at once) keeps the whole stack and never reads again.
+A long input's heads are gigabytes (Llama-3.2-1B at 4,096 tokens: 2.1 GB a layer in float32) and costly to form
+(each layer's ``softmax(q·kᵀ)`` in float32, beside the model's own fused attention), while the first picture
+shows one layer. So a capture may read only some layers in its pass (``analyze(..., layers=[...])``) and the
+others when first asked for, in one more pass that stops after the last layer wanted (``read``,
+sdpa_reader.py). Each layer read is reduced to its head mean and max ``(n, n)``, which are kept; its heads are
+kept while ``KEPT_HEADS_BYTES`` allows, the least recently used dropped first. A layer read a second time must give
+the head mean of its first reading, or the model changed and the store says so. A short input (or an eager
+pass, which returns every layer at once) keeps the whole stack and never reads again.
 """
 
 from __future__ import annotations
 
+import contextlib
 import threading
 from collections import OrderedDict
 from collections.abc import Callable, Iterator
+from contextlib import AbstractContextManager
 
 import torch
 
@@ -20,11 +24,15 @@ from .errors import UnsupportedModelError
 from .methods.normalize import row_normalize_
 
 KEPT_HEADS_BYTES = 1 << 30  # per-head attention a capture keeps (all layers' when they fit, else some)
+# A capture that may read some layers only reads them all while all its heads cost at most this (a short input:
+# reading them later would cost a pass more than reading them now).
+READ_AT_ONCE_BYTES = 64 << 20
 
-# read(layers, take, progress): run the model again and call take(layer, heads (H, n, n) on the CPU) for each wanted
-# layer; progress (done, total) is told at each layer the pass goes through, and may raise to stop it.
 Progress = Callable[[float, float], None] | None
-Read = Callable[[list[int], Callable[[int, torch.Tensor], None], Progress], None]
+# read(layers, take, progress, mean, maximum): run the model again, reduce each wanted layer into mean[layer] and
+# maximum[layer] and call take(layer, heads (H, n, n) on the CPU); progress (done, total) is told at each layer the
+# pass goes through, and may raise to stop it.
+Read = Callable[..., None]
 
 
 def head_mean(heads: torch.Tensor) -> torch.Tensor:
@@ -35,34 +43,49 @@ def head_mean(heads: torch.Tensor) -> torch.Tensor:
 
 class HeadStore:
     """Per-head attention ``(L, H, n, n)`` (row = query, column = key) read a layer at a time: ``store[layer]``
-    ``(H, n, n)``; ``mean`` and ``maximum`` ``(L, n, n)`` over the heads of every layer; ``full()`` the stack."""
+    ``(H, n, n)``; ``mean`` and ``maximum`` ``(L, n, n)`` over the heads of every layer; ``full()`` the stack.
+    Layers are 0-based here."""
 
     def __init__(
         self,
-        mean: torch.Tensor | None,
-        maximum: torch.Tensor | None,
         n_heads: int,
-        kept: dict[int, torch.Tensor],
-        read: Read | None = None,
+        mean: torch.Tensor | None = None,
+        maximum: torch.Tensor | None = None,
+        reduced: list[int] | None = None,
+        kept: dict[int, torch.Tensor] | None = None,
         stack: torch.Tensor | None = None,
         tolerance: float = 0.0,
     ):
         self._stack = stack  # every layer, when all are kept
-        self._mean, self._maximum = mean, maximum
+        self._mean, self._maximum = mean, maximum  # rows of the reduced layers hold their head mean and max
         source = stack if stack is not None else mean
         assert source is not None, "a store needs its stack or its head means"
         self.shape = torch.Size((source.shape[0], n_heads, *source.shape[-2:]))
         self.dtype = source.dtype
-        self._kept: OrderedDict[int, torch.Tensor] = OrderedDict(sorted(kept.items()))
-        self.reader = read  # None: nothing is read again (every layer kept, or no model)
-        self._tolerance = tolerance  # how far a layer read again may be from the first pass (the model's dtype)
-        self._lock = threading.Lock()
+        self._reduced = set(range(self.shape[0])) if reduced is None else set(reduced)
+        self._first = set(self._reduced)  # layers whose mean a reading again must reproduce
+        self._kept: OrderedDict[int, torch.Tensor] = OrderedDict(sorted((kept or {}).items()))
+        self.reader: Read | None = None  # set by the capture (attach); None: nothing is read again
+        self._borrow: Callable[[], AbstractContextManager] = contextlib.nullcontext
+        self._tolerance = tolerance  # how far a layer read again may be from its first reading (the model's dtype)
+        self._lock = threading.RLock()
         self.reads = 0  # passes run to read heads again (tests count them)
+
+    def attach(self, read: Read, borrow: Callable[[], AbstractContextManager]) -> None:
+        """How this store reads layers again (the capture's model), and how it borrows the model meanwhile."""
+        self.reader, self._borrow = read, borrow
+
+    @contextlib.contextmanager
+    def _reading(self) -> Iterator[None]:
+        """The model's borrow, then the store's lock, in this order wherever the store reads: work that holds the
+        model and then asks the store (value zeroing's checks) must not wait on a reading that waits for it."""
+        with self._borrow(), self._lock:
+            yield
 
     @classmethod
     def of(cls, stack: torch.Tensor) -> HeadStore:
         """A store that keeps ``stack`` ``(L, H, n, n)`` whole (a short input, an eager pass)."""
-        return cls(None, None, stack.shape[1], {}, stack=stack)
+        return cls(stack.shape[1], stack=stack)
 
     # The stack's facts ----------------------------------------------------------------------------------
     @property
@@ -82,34 +105,64 @@ class HeadStore:
 
     @property
     def kept_layers(self) -> list[int]:
-        """0-based layers whose heads are at hand now."""
+        """Layers whose heads are at hand now."""
         return list(range(self.n_layers)) if self._stack is not None else sorted(self._kept)
+
+    @property
+    def reduced_layers(self) -> list[int]:
+        """Layers read so far: their head mean and max are at hand."""
+        return sorted(self._reduced)
 
     @property
     def layer_bytes(self) -> int:
         """Bytes of one layer's heads."""
         return self.shape[1:].numel() * self.dtype.itemsize
 
-    # Reductions over the heads, every layer ---------------------------------------------------------------
+    # Reductions over the heads -----------------------------------------------------------------------------
     @property
     def mean(self) -> torch.Tensor:
-        """``(L, n, n)`` the head mean of every layer, rows re-normalised (``head_mean``)."""
-        if self._mean is None:
+        """``(L, n, n)`` the head mean of every layer, rows re-normalised (``head_mean``); reads the layers not
+        read yet."""
+        self.reduce()
+        return self.reductions()[0]
+
+    def reductions(self) -> tuple[torch.Tensor, torch.Tensor]:
+        """``(mean, maximum)`` ``(L, n, n)`` as they are: the rows of layers not read yet (``reduced_layers``) are
+        zero. Nothing is read."""
+        if self._mean is None or self._maximum is None:
             assert self._stack is not None
-            self._mean = head_mean(self._stack)
-        return self._mean
+            self._mean, self._maximum = head_mean(self._stack), self._stack.amax(dim=1)
+        return self._mean, self._maximum
 
     @property
     def maximum(self) -> torch.Tensor:
-        """``(L, n, n)`` the entry-wise maximum over the heads of every layer."""
-        if self._maximum is None:
-            assert self._stack is not None
-            self._maximum = self._stack.amax(dim=1)
-        return self._maximum
+        """``(L, n, n)`` the entry-wise maximum over the heads of every layer; reads the layers not read yet."""
+        self.reduce()
+        return self.reductions()[1]
+
+    def reduce(self, layers: list[int] | None = None, progress: Progress = None) -> None:
+        """Read the ``layers`` (default: all) not read yet, in one pass, keeping their heads while the budget has
+        room (no kept layer is dropped for them)."""
+        wanted = set(range(self.n_layers) if layers is None else layers)
+        if wanted <= self._reduced:
+            return
+        with self._reading():
+            missing = sorted(wanted - self._reduced)
+            if missing:
+                self._read_again(missing, keep="spare", progress=progress)
+
+    def reduced(self, head: int | str | None = None) -> torch.Tensor:
+        """``(L, n, n)``: ``None`` or ``"mean"`` the head mean (``mean``), ``"max"`` the max (``maximum``), an int
+        one head (negatives count from the end, as in Python; ``head``)."""
+        if head is None or head == "mean":
+            return self.mean
+        if head == "max":
+            return self.maximum
+        return self.head(head)  # type: ignore[arg-type]  # checked there
 
     # Heads -------------------------------------------------------------------------------------------------
     def __getitem__(self, index) -> torch.Tensor:
-        """``store[layer]`` ``(H, n, n)`` (0-based, negatives from the end); ``store[layer, ...]`` indexes it."""
+        """``store[layer]`` ``(H, n, n)`` (negatives from the end); ``store[layer, ...]`` indexes it."""
         rest = ()
         if isinstance(index, tuple) and index and isinstance(index[0], int):
             index, rest = index[0], index[1:]
@@ -126,28 +179,23 @@ class HeadStore:
             yield self[layer]
 
     def layers(self, wanted: list[int], progress: Progress = None) -> dict[int, torch.Tensor]:
-        """The heads ``(H, n, n)`` of the 0-based ``wanted`` layers, those not at hand read in one pass (told to
+        """The heads ``(H, n, n)`` of the ``wanted`` layers, those not at hand read in one pass (told to
         ``progress``); the store keeps what its budget allows, the layers read last first."""
         if self._stack is not None:
             return {layer: self._stack[layer] for layer in wanted}
         with self._lock:
             found = {layer: self._kept[layer] for layer in wanted if layer in self._kept}
-            missing = sorted(set(wanted) - set(found))
-            if missing:
-                found.update(self._read_again(missing, progress=progress))
+        if len(found) < len(set(wanted)):
+            with self._reading():
+                found = {layer: self._kept[layer] for layer in wanted if layer in self._kept}
+                missing = sorted(set(wanted) - set(found))
+                if missing:
+                    found.update(self._read_again(missing, progress=progress))
+        with self._lock:
             for layer in wanted:  # most recently used last
                 if layer in self._kept:
                     self._kept.move_to_end(layer)
-            return {layer: found[layer] for layer in wanted}
-
-    def reduced(self, head: int | str | None = None) -> torch.Tensor:
-        """``(L, n, n)``: ``None`` or ``"mean"`` the head mean (``mean``), ``"max"`` the max (``maximum``), an int
-        one head (negatives count from the end, as in Python; ``head``)."""
-        if head is None or head == "mean":
-            return self.mean
-        if head == "max":
-            return self.maximum
-        return self.head(head)  # type: ignore[arg-type]  # checked there
+        return {layer: found[layer] for layer in wanted}
 
     def head(self, head: int) -> torch.Tensor:
         """``(L, n, n)``: one head (negatives from the end) of every layer, read in at most one pass."""
@@ -177,38 +225,48 @@ class HeadStore:
             for layer in range(self.n_layers):
                 use(layer, self._stack[layer])
             return
-        with self._lock:
-            for layer, heads in self._kept.items():
+        with self._reading():
+            for layer, heads in list(self._kept.items()):
                 use(layer, heads)
             missing = [layer for layer in range(self.n_layers) if layer not in self._kept]
             if missing:
-                self._read_again(missing, keep=False, take=use)
+                self._read_again(missing, keep="no", take=use)
 
     def _read_again(
-        self, layers: list[int], keep: bool = True, take=None, progress: Progress = None
+        self, layers: list[int], keep: str = "yes", take=None, progress: Progress = None
     ) -> dict[int, torch.Tensor]:
-        """Read ``layers`` again in one pass, each checked against the first pass's head mean; kept within the
-        budget when ``keep``; each also handed to ``take(layer, heads)``."""
+        """Read ``layers`` in one pass (their head mean and max reduced into the store's), each read before
+        checked against its first reading, and handed to ``take(layer, heads)``; keep: "yes" (returned, and kept
+        within the budget, the least recently used dropped), "spare" (kept while the budget has room) or "no"."""
         if self.reader is None:
             raise RuntimeError("this store cannot read heads again: it was made without a model")
+        mean, maximum = self._mean, self._maximum
+        assert mean is not None and maximum is not None  # a store without a stack keeps its reductions
         found: dict[int, torch.Tensor] = {}
+        before = {layer: (mean[layer].clone(), maximum[layer].clone()) for layer in layers if layer in self._first}
 
         def took(layer: int, heads: torch.Tensor) -> None:
-            difference = float((head_mean(heads.clone()) - self.mean[layer]).abs().max())
-            if not difference <= self._tolerance:
-                raise UnsupportedModelError(
-                    f"Layer {layer + 1}'s attention, read again, differs from the first pass by up to "
-                    f"{difference:.2g}: the model or its inputs changed since it was analysed. Analyse the text "
-                    "again (attn_widget.analyze) to see the model as it is now."
-                )
+            if layer in before:
+                difference = float((mean[layer] - before[layer][0]).abs().max())
+                if not difference <= self._tolerance:
+                    mean[layer], maximum[layer] = before[layer]  # the store keeps what it verified
+                    raise UnsupportedModelError(
+                        f"Layer {layer + 1}'s attention, read again, differs from its first reading by up to "
+                        f"{difference:.2g}: the model or its inputs changed since it was analysed. Analyse the text "
+                        "again (attn_widget.analyze) to see the model as it is now."
+                    )
+            self._reduced.add(layer)
+            self._first.add(layer)
             if take is not None:
                 take(layer, heads)
-            if keep:
+            if keep == "yes":
                 found[layer] = heads
                 self._keep(layer, heads)
+            elif keep == "spare" and (len(self._kept) + 1) * self.layer_bytes <= KEPT_HEADS_BYTES:
+                self._kept[layer] = heads
 
         self.reads += 1
-        self.reader(layers, took, progress)
+        self.reader(layers, took, progress, mean, maximum)
         return found
 
     def _keep(self, layer: int, heads: torch.Tensor) -> None:

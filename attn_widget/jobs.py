@@ -8,7 +8,9 @@ model (``model_state``); finished layers stay cached.
 
 from __future__ import annotations
 
+import atexit
 import contextlib
+import weakref
 import threading
 from collections.abc import Callable, Iterator
 
@@ -19,11 +21,26 @@ class Cancelled(Exception):
     """Raised inside a job's progress callback when the user cancelled it."""
 
 
+_JOBS: weakref.WeakSet[BackgroundJob] = weakref.WeakSet()
+
+
+@atexit.register
+def _stop_at_exit() -> None:
+    """Cancel the running jobs and let them stop before the interpreter goes: a thread killed inside a forward
+    pass aborts the process (a script that built a widget and ended while it read layers in the background)."""
+    jobs = list(_JOBS)
+    for job in jobs:
+        job.cancel()
+    for job in jobs:
+        job.wait(30)
+
+
 class BackgroundJob:
     """At most one job at a time. ``start`` replaces the running job: it is cancelled and
     waited for first, so an old job's callbacks never arrive after the new one's."""
 
     def __init__(self):
+        _JOBS.add(self)
         self._cancel = threading.Event()
         # Set when the job has finished, callbacks included. Waited for instead of joining the
         # thread: a join interrupted by Ctrl-C marks a running thread as stopped (CPython 3.11).

@@ -12,9 +12,9 @@ A call this cannot account for (a batch, dropout, a key cache, an unknown argume
 heads, more calls than layers, weights that do not reproduce the output) makes the reader give up with a reason;
 the capture then takes the eager pass instead.
 
-Where the weights go is a ``Sink``'s business: ``FirstPass`` keeps every layer's head mean and max and the heads
-of as many layers as a byte budget allows (all of a short input's, in one stack); ``Again`` hands the layers it
-wants to a callback and stops the pass after the last of them (``head_store.py`` reads heads again with it).
+Where the weights go is a ``Sink``'s business: ``Reads`` reduces each layer it wants to its head mean and max and
+keeps its heads (within a byte budget), or hands them on and stops the pass after the last layer wanted
+(``head_store.py`` reads heads again with it).
 """
 
 from __future__ import annotations
@@ -40,8 +40,8 @@ class ReadEnough(Exception):
 class Sink(Protocol):
     """Where a reader puts each call's weights, head by head."""
 
-    def wants(self, call: int) -> bool:
-        """Whether to form call ``call``'s weights at all."""
+    def wants(self, call: int, n_heads: int, n: int) -> bool:
+        """Whether to form call ``call``'s weights (``n_heads`` heads over ``n`` tokens) at all."""
 
     def begin(self, call: int, n_heads: int, n: int, device: torch.device) -> None: ...
 
@@ -58,7 +58,7 @@ class SdpaReader(TorchFunctionMode):
     """Within ``with SdpaReader(...)``, each sdpa call's weights ``(H, n, n)`` go to ``sink`` head by head, the call
     checked against its own output; ``allowed[i]`` holds the keys call ``i``'s mask lets each query see ``(n, n)``
     bool, and ``seen[i]`` its values and output on the checked rows, ``(H_v, R, d)`` and ``(H, R, d)`` (on the CPU,
-    in the reader's dtype), for the calls the sink wanted. ``refusal`` says why the reader gave up (then nothing
+    in the reader's dtype), for every call (the sink's or not). ``refusal`` says why the reader gave up (then nothing
     more is read)."""
 
     def __init__(self, dtype: torch.dtype, model_dtype: torch.dtype, layers: int, sink: Sink):
@@ -107,12 +107,15 @@ class SdpaReader(TorchFunctionMode):
             self.shape = (n_heads, n)
         elif self.shape != (n_heads, n):
             raise _CannotRead(f"{n_heads} heads over {n} tokens, unlike the first call")
-        if not self.sink.wants(self.calls):
+        bias, allowed = _bias(call.get("attn_mask"), bool(call.get("is_causal", False)), n, self.dtype, query.device)
+        rows = checked_rows(n, device=query.device)
+        # Every call's mask and values are recorded (cheap): the capture checks them for every layer.
+        self.allowed[self.calls] = allowed
+        self.seen[self.calls] = (value[0][:, rows].to("cpu", self.dtype), output[0][:, rows].to("cpu", self.dtype))
+        if not self.sink.wants(self.calls, n_heads, n):
             return
         scale = call.get("scale")
         scale = 1 / width**0.5 if scale is None else float(scale)
-        bias, allowed = _bias(call.get("attn_mask"), bool(call.get("is_causal", False)), n, self.dtype, query.device)
-        rows = checked_rows(n, device=query.device)
         self.sink.begin(self.calls, n_heads, n, query.device)
         worst = 0.0
         for head in range(n_heads):  # one head at a time on the model's device: (n, n) in the working dtype
@@ -133,51 +136,76 @@ class SdpaReader(TorchFunctionMode):
             self.sink.head(self.calls, head, a)
         if worst > verify.reproduction_tolerance(self.model_dtype):
             raise _CannotRead(f"its weights reproduce its output only to a relative error of {worst:.2g}")
-        self.allowed[self.calls] = allowed
-        self.seen[self.calls] = (value[0][:, rows].to("cpu", self.dtype), output[0][:, rows].to("cpu", self.dtype))
         self.sink.end(self.calls)
 
 
-class FirstPass:
-    """A capture's pass: every call's head mean (row-normalised as ``head_store.head_mean``) and head max into
-    ``mean`` and ``maximum`` ``(L, n, n)``, and the heads of every layer into ``stack`` when
-    ``L·H·n²`` values fit ``budget`` bytes, else of the first layers that fit into ``kept`` (all on the CPU)."""
+class Reads:
+    """Where a pass's weights go. Each wanted call (``wanted``, 0-based; None: every call) is reduced to its head
+    mean (row-normalised, as ``head_store.head_mean``) and max in ``mean[call]`` and ``maximum[call]`` (``(L, n,
+    n)`` on the CPU: given, or made at the first call) and its heads ``(H, n, n)`` are kept, on the CPU:
 
-    def __init__(self, layers: int, dtype: torch.dtype, budget: int):
-        self.layers, self.dtype, self.budget = layers, dtype, budget
+    - a capture's first pass (``budget`` bytes): every layer's in one ``stack`` when all are read and fit,
+      else in ``kept`` those of the first layers read that fit; a long input's first pass may read the
+      wanted layers only, but reads them all while all cost at most ``at_once`` bytes (a short input);
+    - a pass that reads layers again: handed to ``take(call, heads)``.
+
+    With ``stop``, the pass ends after the last wanted call (``ReadEnough``); ``progress(done, total)`` is told at
+    each call and may raise to stop the pass. ``reduced`` lists the calls reduced, in order."""
+
+    def __init__(
+        self,
+        layers: int,
+        dtype: torch.dtype,
+        wanted=None,
+        *,
+        budget: int = 0,
+        at_once: int = 0,
+        take=None,
+        mean: torch.Tensor | None = None,
+        maximum: torch.Tensor | None = None,
+        stop: bool = False,
+        progress=None,
+    ):
+        self.layers, self.dtype = layers, dtype
+        self.wanted = None if wanted is None else set(wanted)
+        self.budget, self.at_once, self.take, self.stop, self.progress = budget, at_once, take, stop, progress
+        self.mean, self.maximum = mean, maximum
         self.stack: torch.Tensor | None = None
-        self.mean: torch.Tensor | None = None
-        self.maximum: torch.Tensor | None = None
         self.kept: dict[int, torch.Tensor] = {}
+        self.reduced: list[int] = []
+        self._heads: torch.Tensor | None = None  # the call's heads being handed to take
         self._sum: torch.Tensor | None = None
         self._max: torch.Tensor | None = None
-        self._n_heads = 0
 
-    def wants(self, call: int) -> bool:
-        return True
+    def wants(self, call: int, n_heads: int, n: int) -> bool:
+        layer_bytes = n_heads * n * n * self.dtype.itemsize
+        if call == 0 and self.layers * layer_bytes <= self.at_once:
+            self.wanted = None  # all of a short input's layers cost less than asking for them later
+        if self.progress is not None:  # a cancel raises out of the pass here
+            last = max(self.wanted) + 1 if self.stop and self.wanted else self.layers
+            self.progress(min(call, last), last)
+        return self.wanted is None or call in self.wanted
 
     def finished(self, call: int) -> bool:
-        return False
+        return self.stop and self.wanted is not None and call >= max(self.wanted)
 
     def begin(self, call: int, n_heads: int, n: int, device: torch.device) -> None:
         layer_bytes = n_heads * n * n * self.dtype.itemsize
-        if call == 0 and self.layers * layer_bytes <= self.budget:
+        if self.mean is None or self.maximum is None:
+            self.mean = torch.zeros(self.layers, n, n, dtype=self.dtype)
+            self.maximum = torch.zeros(self.layers, n, n, dtype=self.dtype)
+        if call == 0 and self.wanted is None and self.layers * layer_bytes <= self.budget:
             self.stack = torch.empty(self.layers, n_heads, n, n, dtype=self.dtype)
-        if self.stack is not None:
-            return
-        if self.mean is None:
-            self.mean = torch.empty(self.layers, n, n, dtype=self.dtype)
-            self.maximum = torch.empty(self.layers, n, n, dtype=self.dtype)
-        if (len(self.kept) + 1) * layer_bytes <= self.budget:
+        elif self.stack is None and self.budget and (len(self.kept) + 1) * layer_bytes <= self.budget:
             self.kept[call] = torch.empty(n_heads, n, n, dtype=self.dtype)
+        if self.take is not None:
+            self._heads = torch.empty(n_heads, n, n, dtype=self.dtype)
         self._n_heads = n_heads
 
     def head(self, call: int, head: int, weights: torch.Tensor) -> None:
-        if self.stack is not None:
-            self.stack[call, head] = weights.to("cpu")
-            return
-        if call in self.kept:
-            self.kept[call][head] = weights.to("cpu")
+        for heads in (self.stack[call] if self.stack is not None else None, self.kept.get(call), self._heads):
+            if heads is not None:
+                heads[head] = weights.to("cpu")
         if self._sum is None or self._max is None:  # the first head (the reader reuses its tensor after this)
             self._sum, self._max = weights.clone(), weights.clone()
         else:  # in the heads' dtype, as head_store.head_mean takes the mean of heads read again
@@ -185,41 +213,15 @@ class FirstPass:
             torch.maximum(self._max, weights, out=self._max)
 
     def end(self, call: int) -> None:
-        if self.stack is not None:
-            return
         assert self.mean is not None and self.maximum is not None and self._sum is not None and self._max is not None
         self.mean[call] = self._sum.div_(self._n_heads)
         row_normalize_(self.mean[call])
         self.maximum[call] = self._max
         self._sum = self._max = None
-
-
-class Again:
-    """A pass that reads some layers again: each wanted call's heads ``(H, n, n)`` on the CPU to ``take(layer,
-    heads)``, the pass stopped after the last; ``progress(done, total)`` told at each call."""
-
-    def __init__(self, wanted: list[int], dtype: torch.dtype, take, progress=None):
-        self.wanted, self.dtype, self.take, self.progress = set(wanted), dtype, take, progress
-        self._heads: torch.Tensor | None = None
-
-    def wants(self, call: int) -> bool:
-        if self.progress is not None:  # each layer the pass goes through; a cancel raises out of the pass here
-            self.progress(call, max(self.wanted) + 1)
-        return call in self.wanted
-
-    def finished(self, call: int) -> bool:
-        return call >= max(self.wanted)
-
-    def begin(self, call: int, n_heads: int, n: int, device: torch.device) -> None:
-        self._heads = torch.empty(n_heads, n, n, dtype=self.dtype)
-
-    def head(self, call: int, head: int, weights: torch.Tensor) -> None:
-        assert self._heads is not None
-        self._heads[head] = weights.to("cpu")
-
-    def end(self, call: int) -> None:
-        heads, self._heads = self._heads, None
-        self.take(call, heads)
+        self.reduced.append(call)
+        if self.take is not None:
+            heads, self._heads = self._heads, None
+            self.take(call, heads)
 
 
 def _bias(mask, causal: bool, n: int, dtype: torch.dtype, device) -> tuple[torch.Tensor | None, torch.Tensor]:

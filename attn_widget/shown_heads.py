@@ -1,11 +1,12 @@
-"""The heads of the shown layer: what a long input's per-head methods send.
+"""What a long input's per-head data holds: the layers read so far, and the heads of the shown layer.
 
-Every layer's heads of every per-head method would be gigabytes to compute and megabytes to send, cut to an
-edge or two per token. When they do not fit the wire with ``LONG_INPUT_TOP_K`` edges a row, a per-head method's
-data holds every layer's head mean and max and the heads of one layer, the shown one (``heads_ready`` says
-which). Showing another layer reads its heads (again, when the capture did not keep them: one pass of the model
-that stops after that layer, ``head_store.py``) in the background (``heads_job``) and sends them. Mixed into
-``AttentionWidget``, whose traits (``layer``, ``heads_ready``, ``heads_job``) it uses.
+A long input's widget reads the shown layer's attention in the model's one pass and the other layers after its
+first picture, in the background (``heads_job``; ``head_store.py``). Every layer's heads of every per-head method
+would be megabytes to send, cut to an edge or two per token; when they do not fit the wire with
+``LONG_INPUT_TOP_K`` edges a row, a per-head method's data holds every layer's head mean and max and the heads of
+one layer, the shown one (``heads_ready``). Showing another layer reads its heads (again, when the capture did not
+keep them: one pass of the model that stops after that layer) and sends them. Mixed into ``AttentionWidget``,
+whose traits (``layer``, ``ready``, ``heads_ready``, ``heads_job``) it uses.
 """
 
 from __future__ import annotations
@@ -19,7 +20,8 @@ from .widget_traits import LONG_INPUT_TOP_K
 
 
 class ShownHeads:
-    """``_heads_slices`` (when publishing) and ``_want_heads`` (when the shown layer changes)."""
+    """``_sent_slices`` (when publishing) and ``_want_heads`` (after the first picture, and when the shown layer
+    changes)."""
 
     # Provided by AttentionWidget.
     _specs: dict
@@ -33,60 +35,87 @@ class ShownHeads:
     hold_sync: Callable
     _publish: Callable[[Any], None]
 
-    def _init_shown_heads(self) -> None:
+    def _init_shown_heads(self, store) -> None:
+        """store: the analysis' ``HeadStore`` (None: an encoder-decoder's view, whose data holds every layer)."""
         self._heads_job = BackgroundJob()
+        self._store = store
         self._heads_layer = self.layer  # the layer whose heads per-head data holds, when by layer
         n = self.analysis.capture.n_tokens
         # Every slice of every layer, each row with LONG_INPUT_TOP_K edges (index and value) and its scale.
         whole = self.n_layers * (self.n_heads + 2) * n * (6 + 4 * LONG_INPUT_TOP_K)
-        self._heads_by_layer = whole > payload.DEFAULT_BUDGET_BYTES and hasattr(self.analysis.capture, "heads")
+        self._heads_by_layer = store is not None and whole > payload.DEFAULT_BUDGET_BYTES
 
-    def _heads_slices(self, method) -> list[int] | None:
-        """The slices of a per-head method's data to send (``payload.encode``): every layer's mean and max, and
-        the heads of the shown layer; None: all of them."""
-        if not (method.per_head and self._heads_by_layer):
-            return None
-        per, shown = self.n_heads + 2, self._heads_layer - 1
-        return [layer * per + s for layer in range(self.n_layers) for s in range(per) if layer == shown or s >= per - 2]
+    def _sent_slices(self, method, present: list[int]) -> list[int] | None:
+        """The slices of a method's data to send (``payload.encode``), given the layers it holds (``present``):
+        those layers', but of a per-head method sent by layer only the shown layer's heads besides every layer's
+        mean and max; None: every slice."""
+        by_layer = method.per_head and self._heads_by_layer
+        if not by_layer and (method.present is None or len(present) == self.n_layers):
+            return None  # a deferred method's missing layers are sent as zero rows (they may hold a pinned row)
+        per = self.n_heads + 2 if method.per_head else 1
+        shown = self._heads_layer if by_layer else None
+        return [
+            (layer - 1) * per + s
+            for layer in present
+            for s in range(per)
+            if shown is None or layer == shown or s >= per - 2
+        ]
 
-    def _heads_budget(self, slices: list[int]) -> int:
+    def _sent_budget(self, slices: list[int] | None) -> int:
         """Bytes the data of ``slices`` may take: LONG_INPUT_TOP_K edges a row at least."""
+        if slices is None:
+            return payload.DEFAULT_BUDGET_BYTES
         rows = len(slices) * self.analysis.capture.n_tokens
         return max(payload.DEFAULT_BUDGET_BYTES, rows * (6 + 4 * LONG_INPUT_TOP_K))
 
-    def _sent_heads(self, method_id: str, slices: list[int] | None) -> None:
-        """``heads_ready`` after publishing ``method_id`` with ``slices``."""
-        ready = {k: v for k, v in self.heads_ready.items() if k != method_id}
-        if slices is not None:
-            ready[method_id] = [self._heads_layer]
+    def _sent_heads(self, method, present: list[int]) -> None:
+        """``heads_ready`` after publishing ``method`` holding ``present`` layers."""
+        ready = {k: v for k, v in self.heads_ready.items() if k != method.id}
+        if method.per_head and self._heads_by_layer:
+            ready[method.id] = [self._heads_layer] if self._heads_layer in present else []
         if ready != self.heads_ready:
             self.heads_ready = ready
 
     def _want_heads(self) -> None:
-        """Read the shown layer's heads and send every computed per-head method with them (in the background;
-        a newer layer replaces a read under way)."""
-        layer = self.layer
-        if not self._heads_by_layer or layer == self._heads_layer:
+        """In the background (a newer call replaces a read under way): read the shown layer (its heads, when sent
+        by layer) and send every computed method that shows them, then read the layers not read yet and send them
+        too."""
+        store, layer = self._store, self.layer
+        if store is None:
             return
-        store = self.analysis.capture.heads
+        shown = layer - 1
+        missing_shown = shown not in store.reduced_layers or (self._heads_by_layer and layer != self._heads_layer)
+        if not missing_shown and len(store.reduced_layers) == self.n_layers:
+            return
+        reading = [[layer]]
 
         def work(progress):
-            store.layers([layer - 1], progress)
+            if missing_shown:
+                if self._heads_by_layer:
+                    store.layers([shown], progress)
+                else:
+                    store.reduce([shown], progress)
+                self._heads_layer = layer
+                self._publish_read()
+            rest = [n + 1 for n in range(self.n_layers) if n not in store.reduced_layers]
+            if rest:
+                reading[0] = rest
+                store.reduce(progress=progress)
+                self._publish_read()
 
         def on_progress(done: float, total: float) -> None:
-            self.heads_job = {"layers": [layer], "done": done, "total": total}
+            self.heads_job = {"layers": reading[0], "done": done, "total": total}
 
         def on_finish(error: str | None) -> None:
-            if error:
-                self.heads_job = {"layers": [layer], "error": error}
-                return
-            self._heads_layer = layer
-            with self.hold_sync():
-                for method in self._specs.values():
-                    if method.per_head and method.id in self._computed:
-                        self._publish(method)
-                self.heads_job = {}
+            self.heads_job = {"layers": reading[0], "error": error} if error else {}
 
         self._heads_job.stop()
-        self.heads_job = {"layers": [layer], "done": 0, "total": 1}
+        self.heads_job = {"layers": reading[0], "done": 0, "total": 1}
         self._heads_job.start(work, on_progress, on_finish)
+
+    def _publish_read(self) -> None:
+        """Send again every computed method whose data follows what is read (per-head, or holding the layers read)."""
+        with self.hold_sync():
+            for method in self._specs.values():
+                if method.id in self._computed and (method.per_head or method.present is not None):
+                    self._publish(method)

@@ -13,6 +13,7 @@ import traitlets as t
 from . import checks, export, payload
 from .analysis import Analysis
 from .api import analyze
+from .inputs import unwrap
 from .jobs import BackgroundJob
 from .joint import JointView
 from .joint_methods import DEFAULT_METHOD as JOINT_DEFAULT
@@ -67,7 +68,9 @@ class AttentionWidget(OnRequest, TokenScores, PinnedRow, ShownHeads, WidgetTrait
         if analysis is None:
             if model is None or text is None:
                 raise TypeError("AttentionWidget needs a model and a text: AttentionWidget(model, text).")
-            analysis = analyze(model, text, tokenizer, target=target)
+            # A text model's pass reads the shown layer; a long input's other layers come after the first picture.
+            layers = _first_layers(model, text, state.get("layer", 1))
+            analysis = analyze(model, text, tokenizer, target=target, layers=layers)
         elif model is not None or text is not None or target is not None:
             raise TypeError("Pass either model and text (and target), or analysis=, not both.")
         # What the methods read: an Analysis, or an encoder-decoder's JointView (its .seq2seq is the analysis).
@@ -119,7 +122,8 @@ class AttentionWidget(OnRequest, TokenScores, PinnedRow, ShownHeads, WidgetTrait
             if name not in self._VIEW_OPTIONS:
                 raise TypeError(f"Unknown option {name!r}; the initial view accepts {', '.join(self._VIEW_OPTIONS)}.")
             setattr(self, name, value)
-        self._init_shown_heads()  # after the initial layer: the heads sent are its
+        # After the initial layer: the heads sent are its.
+        self._init_shown_heads(analysis.capture.heads if isinstance(analysis, Analysis) else None)
         # After the initial view, so that its settings are computed with once; one message to the front end.
         # Only what the first picture shows is computed (and deferred methods' layers kept so far); the other
         # methods are sent empty and computed when first selected (on_request.py) or prepared.
@@ -139,6 +143,7 @@ class AttentionWidget(OnRequest, TokenScores, PinnedRow, ShownHeads, WidgetTrait
         # From now on a method first selected (or compared) is computed then, in the background (on_request.py).
         self.observe(lambda _change: self._compute_whole(self._shown_ids()), ["method", "compare_method"])
         self.on_msg(self._handle_message)
+        self._want_heads()  # a long input's other layers, after the first picture (shown_heads.py)
         if prepare:
             self.prepare(prepare)
 
@@ -159,7 +164,9 @@ class AttentionWidget(OnRequest, TokenScores, PinnedRow, ShownHeads, WidgetTrait
     def to_html(self, path=None, title: str | None = None) -> str:
         """Write one self-contained interactive HTML file (works offline, no kernel); returns its text.
         Every method is computed first (``prepare``); a method computed layer by layer holds its layers so far."""
+        self._want_heads()  # every layer read (shown_heads.py)
         self.prepare("all", wait=True)
+        self._heads_job.wait()
         return export.to_html(self, path, title)
 
     def to_numpy(self) -> dict:
@@ -197,13 +204,12 @@ class AttentionWidget(OnRequest, TokenScores, PinnedRow, ShownHeads, WidgetTrait
         with shown_in_view():  # what a remark would say ("effective attention equals raw attention") is in the note
             data, done = method.values(self.analysis, self.view_settings)
         data, row = self._with_pinned_row(method.id, data, done)
-        slices = self._heads_slices(method)  # shown_heads.py: a long input's heads of the shown layer only
-        budget = payload.DEFAULT_BUDGET_BYTES if slices is None else self._heads_budget(slices)
-        blob = payload.encode(data, budget, slices) if done or row is not None else b""
+        slices = self._sent_slices(method, done)  # shown_heads.py: a long input's layers read, heads of the shown one
+        blob = payload.encode(data, self._sent_budget(slices), slices) if done or row is not None else b""
         self._computed.add(method.id)
         with self._setting_facts(), self.hold_sync():
             setattr(self, f"data_{method.id}", blob)
-            self._sent_heads(method.id, slices)
+            self._sent_heads(method, done)
             if row is not None or method.id in self.ready_row:
                 self.ready_row = {k: v for k, v in {**self.ready_row, method.id: row}.items() if v is not None}
             if method.row_values is not None:
@@ -265,3 +271,13 @@ class AttentionWidget(OnRequest, TokenScores, PinnedRow, ShownHeads, WidgetTrait
         for method in self._specs.values():
             if change["name"] in method.settings and method.id in self._computed:
                 self._publish(method)
+
+
+def _first_layers(model, text, layer) -> list[int] | None:
+    """The layer a text model's widget shows first, for its one pass to read (None: every layer; a layer that
+    does not exist is refused by the widget's own check of ``layer``, after the pass)."""
+    config = getattr(unwrap(model), "config", None)
+    count = getattr(config, "num_hidden_layers", None)
+    if not isinstance(text, str) or getattr(config, "is_encoder_decoder", False) or not isinstance(count, int):
+        return None
+    return [layer] if isinstance(layer, int) and not isinstance(layer, bool) and 1 <= layer <= count else None

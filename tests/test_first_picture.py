@@ -246,7 +246,7 @@ import resource, sys
 sys.path.insert(0, "tests")
 import torch
 from tiny_models import WORDS, tiny_model, tiny_tokenizer
-from attn_widget import AttentionWidget, head_store
+from attn_widget import AttentionWidget, head_store, shown_heads
 
 n = 2048
 tokenizer = tiny_tokenizer()
@@ -257,25 +257,37 @@ layer = 8 * n * n * 4
 head_store.KEPT_HEADS_BYTES = layer
 with torch.no_grad():
     model(**tokenizer(text, return_tensors="pt"))
-before = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
+peak = lambda: resource.getrusage(resource.RUSAGE_SELF).ru_maxrss * 1024
+before = peak()
+read_later = shown_heads.ShownHeads._want_heads
+shown_heads.ShownHeads._want_heads = lambda self: None  # the first picture alone
 w = AttentionWidget(model, text, tokenizer)
-extra = (resource.getrusage(resource.RUSAGE_SELF).ru_maxrss - before) * 1024
-print(len(w.tokens), extra / layer, w.analysis.capture.heads.kept_layers, w.analysis.capture.heads.reads, w.heads_ready)
+store = w.analysis.capture.heads
+print(len(w.tokens), (peak() - before) / layer, store.reduced_layers, store.kept_layers, w.ready["raw"], w.heads_ready)
+read_later(w)  # then the other layers, in the background
+w.wait()
+print((peak() - before) / layer, store.reduced_layers, store.kept_layers, store.reads, w.ready["raw"], w.heads_ready)
 """
 
 
-def test_a_long_input_beyond_the_heads_budget_keeps_every_layers_mean_and_max_and_the_budgets_heads():
+def test_a_long_input_reads_the_shown_layer_first_and_the_others_after_within_the_heads_budget():
     """Peak resident memory of building the widget beyond the bare forward pass, in a fresh process, on a float32
-    GPT-2 of 4 layers and 8 heads at 2,048 tokens whose heads budget (head_store.KEPT_HEADS_BYTES) is one layer's
-    (134 MB): the first pass keeps layer 1's heads and every layer's head mean and max (one layer's worth again),
-    nothing is read again, and raw attention sends layer 1's heads only. At most 4 layers' heads, the whole stack
-    (measured 3.3; with every layer kept, 5.9)."""
+    GPT-2 of 4 layers and 8 heads at 2,048 tokens (heads of every layer: 537 MB, beyond READ_AT_ONCE_BYTES) whose
+    heads budget (head_store.KEPT_HEADS_BYTES) is one layer's (134 MB), in layers' heads. The first picture reads
+    layer 1 alone and keeps its heads, with room for every layer's head mean and max (measured 2.9); then the
+    other layers are read in one pass in the background, their mean and max kept, their heads not (the budget is
+    full; measured 4.9 in all). Every layer read and kept at once, as before this step: 5.9. Raw attention sends
+    layer 1's heads only, with each layer's mean and max as it is read."""
     import pathlib
     import subprocess
     import sys
 
     root = pathlib.Path(__file__).resolve().parent.parent
     out = subprocess.run([sys.executable, "-c", LONG_PROBE], cwd=root, capture_output=True, text=True, check=True)
-    n, extra, kept, reads, ready = out.stdout.split(maxsplit=4)
-    assert (n, kept, reads, ready.strip()) == ("2048", "[0]", "0", "{'raw': [1]}"), out.stdout
-    assert float(extra) <= 4, f"{float(extra):.1f} layers' heads beyond the forward"
+    first, after = out.stdout.splitlines()
+    n, extra, rest = first.split(maxsplit=2)
+    assert (n, rest) == ("2048", "[0] [0] [1] {'raw': [1]}"), out.stdout
+    assert float(extra) <= 3.5, f"{float(extra):.1f} layers' heads beyond the forward for the first picture"
+    total, rest = after.split(maxsplit=1)
+    assert rest == "[0, 1, 2, 3] [0] 1 [1, 2, 3, 4] {'raw': [1]}", out.stdout
+    assert float(total) <= 5.5, f"{float(total):.1f} layers' heads beyond the forward in all"

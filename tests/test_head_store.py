@@ -12,6 +12,7 @@ from tiny_models import tiny_lm, tiny_model
 from attn_widget import AttentionWidget, analyze, head_store, payload
 from attn_widget.errors import UnsupportedModelError
 from attn_widget.parts import mixing
+from attn_widget.shown_heads import ShownHeads
 
 TEXT = "the cat sat on the mat and the dog ran to the cat"
 
@@ -114,3 +115,40 @@ def test_a_long_inputs_widget_sends_every_layers_mean_and_max_and_the_shown_laye
     assert w.heads_ready == {"raw": [3], "effective": [3]}
     effective = payload.decode(w.data_effective)["matrices"]
     assert not effective[0, :4].any() and effective[2, :4].any()
+
+
+def test_a_pass_asked_for_some_layers_reads_those_and_the_others_when_first_asked(tokenizer, monkeypatch):
+    """analyze(..., layers=[2]) on a long input (READ_AT_ONCE_BYTES made 0 here): the one pass reads layer 2; the
+    head mean of every layer (rollout's input) reads the others in one more pass, with the same numbers."""
+    model = tiny_model("gpt2")
+    whole = analyze(model, TEXT, tokenizer)
+    monkeypatch.setattr(head_store, "READ_AT_ONCE_BYTES", 0)
+    lazy = analyze(model, TEXT, tokenizer, layers=[2])
+    store = lazy.capture.heads
+    assert store.reduced_layers == [1] and store.kept_layers == [1] and store.reads == 0
+    assert torch.equal(store.reductions()[0][1], whole.capture.heads.mean[1]) and not store.reductions()[0][0].any()
+    assert torch.allclose(lazy.rollout(), whole.rollout(), atol=1e-14, rtol=0) and store.reads == 1
+    assert store.reduced_layers == [0, 1, 2] and store.kept_layers == [0, 1, 2]  # the budget had room
+    assert torch.equal(store.full(), whole.attentions) and store.reads == 1
+    with pytest.raises(ValueError, match="layer numbers 1..L"):
+        analyze(model, TEXT, tokenizer, layers=[0])
+    with pytest.raises(ValueError, match=r"layer numbers 1..3; got \[9\]"):
+        analyze(model, TEXT, tokenizer, layers=[9])
+
+
+def test_a_long_inputs_widget_reads_the_shown_layer_then_the_others_in_the_background(tokenizer, monkeypatch):
+    model = tiny_lm()
+    reference = AttentionWidget(model, TEXT, tokenizer, layer=2)  # every layer read in its pass
+    monkeypatch.setattr(head_store, "READ_AT_ONCE_BYTES", 0)
+    monkeypatch.setattr(mixing, "PROBE_TOKENS", 4)  # what applies is checked on the first tokens, as on a long text
+    read_later = ShownHeads._want_heads
+    monkeypatch.setattr(ShownHeads, "_want_heads", lambda self: None)  # the first picture alone
+    w = AttentionWidget(model, TEXT, tokenizer, layer=2)
+    store = w.analysis.capture.heads
+    assert store.reduced_layers == [1] and w.ready["raw"] == [2] and store.reads == 0
+    decoded = payload.decode(w.data_raw)["matrices"]
+    assert decoded[1].any() and not decoded[[0, 2]].any()  # layer 2 alone
+    read_later(w)  # as construction ends: the other layers, in the background
+    w.wait()
+    assert store.reduced_layers == [0, 1, 2] and w.ready["raw"] == [1, 2, 3] and store.reads == 1 and not w.heads_job
+    assert w.data_raw == reference.data_raw  # the same bytes as reading every layer at once

@@ -13,7 +13,7 @@ import torch.nn.functional as F  # noqa: N812
 from tiny_models import tiny_model, tiny_tokenizer
 
 from attn_widget import analyze, sdpa_reader
-from attn_widget.sdpa_reader import FirstPass, SdpaReader
+from attn_widget.sdpa_reader import Reads, SdpaReader
 
 TEXT = "the cat sat on the mat and the dog ran to the big red house"
 
@@ -25,7 +25,7 @@ def tokenizer():
 
 def new_reader(layers: int = 1) -> SdpaReader:
     """A float64 reader keeping every layer's heads in one stack (``reader.sink.stack``)."""
-    return SdpaReader(torch.float64, torch.float64, layers, FirstPass(layers, torch.float64, budget=1 << 30))
+    return SdpaReader(torch.float64, torch.float64, layers, Reads(layers, torch.float64, budget=1 << 30))
 
 
 def read(*args, **kwargs) -> SdpaReader:
@@ -106,9 +106,10 @@ def test_calls_it_cannot_account_for_are_refused_with_a_reason(call, reason):
         with reader:
             call(q, k, v)
     except RuntimeError:  # torch's own refusal of the call (heads it cannot broadcast): never read either
-        assert reader.refusal == "" and not reader.allowed
+        assert reader.refusal == "" and reader.sink.stack is None
         return
-    assert not reader.allowed and reader.refusal.startswith("call 1: ") and re.search(reason, reader.refusal)
+    assert reader.sink.stack is None or not reader.sink.reduced  # nothing read
+    assert reader.refusal.startswith("call 1: ") and re.search(reason, reader.refusal)
 
 
 def test_more_calls_than_layers_and_masks_that_differ_between_heads_are_refused():

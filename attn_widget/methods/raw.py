@@ -8,9 +8,16 @@ from .registry import register
 
 def raw_stack(analysis, _settings) -> PerHead:
     """``(L, H + 2, n, n)`` in parts: the captured heads (a ``HeadStore``, read a layer at a time), then the head
-    mean Ā (rows re-normalised), then the max."""
+    mean Ā (rows re-normalised), then the max; of a long input, the layers read so far (``read_layers``: the
+    others' rows are zero, and no layer is read here)."""
     heads = analysis.capture.heads
-    return PerHead(heads, analysis.raw().unsqueeze(1), analysis.raw("max").unsqueeze(1))
+    mean, maximum = heads.reductions()
+    return PerHead(heads, mean.unsqueeze(1), maximum.unsqueeze(1))
+
+
+def read_layers(analysis) -> list[int]:
+    """The layer numbers (1..L) whose attention is read so far."""
+    return [layer + 1 for layer in analysis.capture.heads.reduced_layers]
 
 
 register(
@@ -26,4 +33,5 @@ register(
         "with Q, K the queries and keys and d the head dimension."
     ),
     per_head=True,
+    present=read_layers,
 )

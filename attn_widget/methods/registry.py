@@ -118,6 +118,9 @@ class MatrixMethod:
     # How a method that is not per head uses the heads, for captions: "mean" (built on the head-averaged
     # attention) or "combined" (every head's contribution together, through the output projection).
     heads: str = "mean"
+    # A method not deferred whose data holds the layers read so far: (analysis) -> their numbers 1..L (a long
+    # input's raw attention, read layer by layer: head_store.py); None: every layer.
+    present: Callable[[Any], list[int]] | None = None
     # The layers (1..L) where the method is defined, (analysis) -> list; None: every layer. An
     # encoder-decoder's cross-attention exists in its decoder layers only (attn_widget.joint).
     defined_layers: Callable[[Any], list[int]] | None = None
@@ -139,7 +142,8 @@ class MatrixMethod:
         """The data to show and the layer numbers it holds; a deferred method's missing layers are zero, in a new
         tensor each call (the widget writes a pinned token's row into it)."""
         if not self.deferred(analysis):
-            return self.compute(analysis, settings), list(range(1, analysis.n_layers + 1))
+            present = self.present(analysis) if self.present is not None else range(1, analysis.n_layers + 1)
+            return self.compute(analysis, settings), list(present)
         assert self.done is not None and self.layers is not None  # deferred() says layers; register_flow pairs them
         done = self.done(analysis)
         n = analysis.capture.n_tokens

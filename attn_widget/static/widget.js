@@ -3900,9 +3900,8 @@ function createView(doc, model, lang) {
     controls.update(state);
     compareControls.update(state);
     explain.update(state.method);
-    const headsMissing = !available && state.method.per_head && state.head >= 0 && !hasHeads(state, state.layer);
-    const headsJob = state.headsJob.layers ? { ...state.headsJob, method: state.method.id } : {};
-    pending.update(state, available, headsMissing ? headsJob : state.job);
+    const reading = !available && state.method.per_head && state.headsJob.layers?.includes(state.layer);
+    pending.update(state, available, reading ? { ...state.headsJob, method: state.method.id } : state.job);
     const scene = layerScene(frame, dark);
     saveSvg.disabled = false;
     drawPicture(layout, state, scene);

@@ -29,7 +29,7 @@ import {
 import { createPending } from "./pending.js";
 import { createEdgeLayer, fitCanvases } from "./raster.js";
 import { drawOverlay, isHighlighted, layerScene, modelScene } from "./scene.js";
-import { columnTitles, hasHeads, hasPinnedRow, headLabel, layerName, MEAN_HEAD, rowTitle, titleAtEdge } from "./state.js";
+import { columnTitles, hasPinnedRow, headLabel, layerName, MEAN_HEAD, rowTitle, titleAtEdge } from "./state.js";
 import { currentScores, renderStrip, renderStripStatus } from "./strip.js";
 
 /** "layer 3 of 6", or "decoder 2 (layer 5 of 8)" where layers have names. @param {import("./state.js").ViewState} state */
@@ -184,9 +184,9 @@ export function createView(doc, model, lang) {
     compareControls.update(state);
     explain.update(state.method);
     // Heads of a layer the kernel is reading: its heads job in the panel, for the shown method.
-    const headsMissing = !available && state.method.per_head && state.head >= 0 && !hasHeads(state, state.layer);
-    const headsJob = state.headsJob.layers ? { ...state.headsJob, method: state.method.id } : {};
-    pending.update(state, available, headsMissing ? headsJob : state.job);
+    // A long input's layer (or its heads) the kernel is reading: its reading in the panel, for a per-head method.
+    const reading = !available && state.method.per_head && state.headsJob.layers?.includes(state.layer);
+    pending.update(state, available, reading ? { ...state.headsJob, method: state.method.id } : state.job);
     const scene = layerScene(frame, dark);
     saveSvg.disabled = false;
     drawPicture(layout, state, scene);
