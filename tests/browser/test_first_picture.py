@@ -27,6 +27,10 @@ def long_widget(tokenizer):
     text = " ".join(WORDS[i * 7 % len(WORDS)] for i in range(N - 2))  # [CLS] and [SEP] make N
     widget = AttentionWidget(model, text, tokenizer, method="raw", layer=2)
     assert len(widget.tokens) == N
+    # Its pass read layer 2 (its heads are beyond head_store.READ_AT_ONCE_BYTES); the others are read after the
+    # first picture, in the background (tests/test_head_store.py): here they are all read.
+    widget.wait()
+    assert widget.ready["raw"] == [1, 2, 3] and not widget.heads_job
     return widget
 
 
