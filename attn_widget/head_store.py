@@ -128,7 +128,7 @@ class HeadStore:
 
     def reductions(self) -> tuple[torch.Tensor, torch.Tensor]:
         """``(mean, maximum)`` ``(L, n, n)`` as they are: the rows of layers not read yet (``reduced_layers``) are
-        zero. Nothing is read."""
+        not set (filled in place when read). Nothing is read."""
         if self._mean is None or self._maximum is None:
             assert self._stack is not None
             self._mean, self._maximum = head_mean(self._stack), self._stack.amax(dim=1)

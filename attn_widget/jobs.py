@@ -10,8 +10,8 @@ from __future__ import annotations
 
 import atexit
 import contextlib
-import weakref
 import threading
+import weakref
 from collections.abc import Callable, Iterator
 
 from .model_state import waits_reported_to

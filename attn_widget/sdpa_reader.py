@@ -107,7 +107,8 @@ class SdpaReader(TorchFunctionMode):
             self.shape = (n_heads, n)
         elif self.shape != (n_heads, n):
             raise _CannotRead(f"{n_heads} heads over {n} tokens, unlike the first call")
-        bias, allowed = _bias(call.get("attn_mask"), bool(call.get("is_causal", False)), n, self.dtype, query.device)
+        mask = _mask(call.get("attn_mask"), bool(call.get("is_causal", False)), n, query.device)
+        allowed = _allowed(mask, n)
         rows = checked_rows(n, device=query.device)
         # Every call's mask and values are recorded (cheap): the capture checks them for every layer.
         self.allowed[self.calls] = allowed
@@ -116,6 +117,7 @@ class SdpaReader(TorchFunctionMode):
             return
         scale = call.get("scale")
         scale = 1 / width**0.5 if scale is None else float(scale)
+        bias = _bias(mask, self.dtype)
         self.sink.begin(self.calls, n_heads, n, query.device)
         worst = 0.0
         for head in range(n_heads):  # one head at a time on the model's device: (n, n) in the working dtype
@@ -191,9 +193,9 @@ class Reads:
 
     def begin(self, call: int, n_heads: int, n: int, device: torch.device) -> None:
         layer_bytes = n_heads * n * n * self.dtype.itemsize
-        if self.mean is None or self.maximum is None:
-            self.mean = torch.zeros(self.layers, n, n, dtype=self.dtype)
-            self.maximum = torch.zeros(self.layers, n, n, dtype=self.dtype)
+        if self.mean is None or self.maximum is None:  # rows written as layers are read (untouched: no memory)
+            self.mean = torch.empty(self.layers, n, n, dtype=self.dtype)
+            self.maximum = torch.empty(self.layers, n, n, dtype=self.dtype)
         if call == 0 and self.wanted is None and self.layers * layer_bytes <= self.budget:
             self.stack = torch.empty(self.layers, n_heads, n, n, dtype=self.dtype)
         elif self.stack is None and self.budget and (len(self.kept) + 1) * layer_bytes <= self.budget:
@@ -224,24 +226,34 @@ class Reads:
             self.take(call, heads)
 
 
-def _bias(mask, causal: bool, n: int, dtype: torch.dtype, device) -> tuple[torch.Tensor | None, torch.Tensor]:
-    """The call's mask as what it adds to the scores, ``(1 or H, n, n)`` in ``dtype`` (None: nothing), and the keys
-    it lets each query see, ``(n, n)`` bool on the CPU (the same for every head, or the call is refused)."""
+def _mask(mask, causal: bool, n: int, device) -> torch.Tensor | None:
+    """The call's mask ``(1 or H, n, n)``, boolean (True: seen) or additive, with ``is_causal`` made a boolean
+    one; None: every key seen."""
     if mask is not None and (mask.dim() != 4 or mask.shape[0] != 1 or mask.shape[-2:] != (n, n)):
         raise _CannotRead(f"a mask of shape {tuple(mask.shape)}")
+    if mask is None and causal:
+        return torch.ones(1, n, n, dtype=torch.bool, device=device).tril()
+    return None if mask is None else mask[0]
+
+
+def _allowed(mask: torch.Tensor | None, n: int) -> torch.Tensor:
+    """The keys the mask lets each query see, ``(n, n)`` bool on the CPU: the same for every head, or the call is
+    refused. An additive mask hides a key with -inf or its dtype's minimum (ALiBi and the like add finite biases)."""
     if mask is None:
-        if not causal:
-            return None, torch.ones(n, n, dtype=torch.bool)
-        mask = torch.ones(1, 1, n, n, dtype=torch.bool, device=device).tril()
-    if mask.dtype == torch.bool:
-        seen = mask[0]
-        bias = torch.zeros(seen.shape, dtype=dtype, device=device).masked_fill_(~seen, float("-inf"))
-    else:  # additive: -inf, or the dtype's minimum, where a key is hidden (ALiBi and the like add finite biases)
-        bias = mask[0].to(dtype)
-        seen = mask[0] > torch.finfo(mask.dtype).min / 2
+        return torch.ones(n, n, dtype=torch.bool)
+    seen = mask if mask.dtype == torch.bool else mask > torch.finfo(mask.dtype).min / 2
     if any(not torch.equal(seen[0], other) for other in seen[1:]):
         raise _CannotRead("a mask that differs between heads")
-    return bias, seen[0].cpu()
+    return seen[0].cpu()
+
+
+def _bias(mask: torch.Tensor | None, dtype: torch.dtype) -> torch.Tensor | None:
+    """What the mask adds to the scores, ``(1 or H, n, n)`` in ``dtype``; None: nothing."""
+    if mask is None:
+        return None
+    if mask.dtype == torch.bool:
+        return torch.zeros(mask.shape, dtype=dtype, device=mask.device).masked_fill_(~mask, float("-inf"))
+    return mask.to(dtype)
 
 
 CHECKED_ROWS = 256  # query rows whose A·V is checked per head, evenly spaced with the first and the last

@@ -3,13 +3,13 @@
 from __future__ import annotations
 
 from .heads import PerHead
-from .registry import register
+from .registry import Comparison, register, row_at
 
 
 def raw_stack(analysis, _settings) -> PerHead:
     """``(L, H + 2, n, n)`` in parts: the captured heads (a ``HeadStore``, read a layer at a time), then the head
     mean Ā (rows re-normalised), then the max; of a long input, the layers read so far (``read_layers``: the
-    others' rows are zero, and no layer is read here)."""
+    others' rows are not set, and no layer is read here; a layer's heads, ``heads[layer]``, read it)."""
     heads = analysis.capture.heads
     mean, maximum = heads.reductions()
     return PerHead(heads, mean.unsqueeze(1), maximum.unsqueeze(1))
@@ -34,4 +34,5 @@ register(
     ),
     per_head=True,
     present=read_layers,
+    compare=Comparison(rows=lambda analysis, t: row_at(analysis.raw(), t)),  # every layer's head mean, read
 )
