@@ -10,7 +10,7 @@ own implementation, and each layer's A·V against what its output projection rec
 from __future__ import annotations
 
 import contextlib
-from collections.abc import Collection, Iterable, Iterator
+from collections.abc import Callable, Collection, Iterable, Iterator
 from contextlib import suppress
 from dataclasses import dataclass, field
 from typing import Any
@@ -30,7 +30,8 @@ from .sdpa_reader import ReadEnough, Reads, SdpaReader, checked_rows
 class Capture:
     """What one forward pass recorded. ``L`` layers, ``H`` query heads, ``n`` tokens.
 
-    Tensors live on the CPU in float32 (float64 when the model is float64).
+    Tensors live on the CPU in float32 (float64 when the model is float64); a half-precision model's hidden states
+    in its own dtype (``hidden_dtype``: exact, half the bytes of a float32 copy).
     """
 
     tokens: list[str]  # display text per token, length n
@@ -102,6 +103,13 @@ class _Calls:
 
     values: list[tuple[Site, torch.Tensor, torch.Tensor]] = field(default_factory=list)  # (site, input, output (n, w))
     outputs: list[tuple[Site, torch.Tensor, torch.Tensor]] = field(default_factory=list)  # (site, input, output)
+    # n -> the rows of the output projections' inputs and outputs kept (increasing); None: all. A pass read from sdpa
+    # calls checks them on a few rows only, and a long input's are 16 MB a layer each (Llama-3.2-1B, 4,096 tokens).
+    output_rows: Callable[[int], torch.Tensor] | None = None
+
+    def output_at(self, rows: torch.Tensor, n: int) -> torch.Tensor:
+        """Where rows ``rows`` of an ``n``-token input are among the output projections' rows kept."""
+        return rows if self.output_rows is None else torch.searchsorted(self.output_rows(n), rows)
 
     @contextlib.contextmanager
     def hooked(self, sites: list[Site]) -> Iterator[None]:
@@ -124,7 +132,11 @@ class _Calls:
 
     def _keep_output(self, site: Site):
         def hook(_module, inputs, output):
-            self.outputs.append((site, inputs[0][0].detach(), _first(output)[0].detach()))
+            x, y = inputs[0][0].detach(), _first(output)[0].detach()
+            if self.output_rows is not None:
+                rows = self.output_rows(x.shape[0]).to(x.device)
+                x, y = x[rows], y[rows]
+            self.outputs.append((site, x, y))
 
         return hook
 
@@ -145,6 +157,12 @@ def _projection_in_float32(module, consumed: torch.Tensor, projected: torch.Tens
         out = consumed.float() @ weight
         return out if bias is None else out + bias
     return projected
+
+
+def hidden_dtype(model_dtype: torch.dtype) -> torch.dtype:
+    """The dtype a capture keeps hidden states in: the model's when it is half precision (they are exact there),
+    else float32 (float64 for a float64 model)."""
+    return model_dtype if model_dtype in _HALF else torch.float64 if model_dtype == torch.float64 else torch.float32
 
 
 def _first(output) -> torch.Tensor:
@@ -181,7 +199,7 @@ def capture_encoded(model, encoded: Encoded, layers: Collection[int] | None = No
     seen_keys = recorded.allowed.values() if recorded.allowed is not None else heads.maximum
     causal = _causal(sites, model.config, seen_keys)
     patterns = layer_patterns(model.config, n_layers)
-    masks = torch.stack([pattern.mask(n, causal) for pattern in patterns])
+    masks = _layer_masks(patterns, n, causal)
     kind = "causal" if causal else "bidirectional"
     describe = lambda layer: f"{kind}, {patterns[layer]}"  # noqa: E731
     if recorded.allowed is not None:  # the masks the model passed to its sdpa calls
@@ -201,7 +219,7 @@ def capture_encoded(model, encoded: Encoded, layers: Collection[int] | None = No
         heads=heads,
         masks=masks,
         causal=causal,
-        hidden_states=torch.stack([h[0] for h in hidden]).to("cpu", dtype) if hidden else None,
+        hidden_states=torch.stack([h[0] for h in hidden]).to("cpu", hidden_dtype(model_dtype)) if hidden else None,
         model_name=name,
         model_type=str(getattr(model.config, "model_type", "unknown")),
         model_dtype=model_dtype,
@@ -273,9 +291,11 @@ def _read_sdpa(
     # One call per layer: the config says how many (ALBERT calls its one shared attention module that often).
     layers = int(getattr(model.config, "num_hidden_layers", 0) or 0) or len(sites)
     wanted = None if wanted is None else [layer for layer in wanted if 0 <= layer < layers] or None
-    sink = Reads(layers, dtype, wanted, budget=head_store.KEPT_HEADS_BYTES, at_once=head_store.READ_AT_ONCE_BYTES)
+    # The wanted layers are shown: those whose heads pass the budget are kept as their rows' tops (head_store.py).
+    budget, at_once = head_store.KEPT_HEADS_BYTES, head_store.READ_AT_ONCE_BYTES
+    sink = Reads(layers, dtype, wanted, budget=budget, at_once=at_once, cut=wanted is not None)
     reader = SdpaReader(dtype, model_dtype, layers, sink)
-    calls = _Calls()
+    calls = _Calls(output_rows=_output_rows)
     with calls.hooked(sites), reader:
         outputs = _run(model, inputs, output_hidden_states=True, **options)
     hidden = getattr(outputs, "hidden_states", None)
@@ -283,8 +303,24 @@ def _read_sdpa(
         return Recorded(outputs, calls, "sdpa calls")  # without heads: not read
     assert reader.shape is not None and sink.mean is not None
     tolerance = verify.reproduction_tolerance(model_dtype)
-    heads = HeadStore(reader.shape[0], sink.mean, sink.maximum, sink.reduced, sink.kept, sink.stack, tolerance)
+    heads = HeadStore(
+        reader.shape[0], sink.mean, sink.maximum, sink.reduced, sink.kept, sink.stack, tolerance, sink.tops
+    )
     return Recorded(outputs, calls, "sdpa calls", heads, reader.allowed, reader.seen)
+
+
+def _layer_masks(patterns: list, n: int, causal: bool) -> torch.Tensor:
+    """``(L, n, n)`` bool: each layer's admissible keys; layers of one pattern (most models: all) share one mask's
+    memory (a long input's is 16 MB at 4,096 tokens)."""
+    if all(pattern == patterns[0] for pattern in patterns):
+        return patterns[0].mask(n, causal).expand(len(patterns), n, n)
+    return torch.stack([pattern.mask(n, causal) for pattern in patterns])
+
+
+def _output_rows(n: int) -> torch.Tensor:
+    """The output projections' rows a pass read from sdpa calls checks (``_add_value_data``): the reader's checked
+    rows and the layout check's."""
+    return torch.cat([checked_rows(n), verify.spread_rows(n, LAYOUT_CHECK_QUERIES)]).unique()
 
 
 def _reads_again(model, inputs: dict, layers: int, model_dtype: torch.dtype, masks: torch.Tensor) -> Read:
@@ -292,7 +328,7 @@ def _reads_again(model, inputs: dict, layers: int, model_dtype: torch.dtype, mas
     stopped after the last of them; each layer's mask must be the one the first pass verified."""
     dtype = torch.float64 if model_dtype == torch.float64 else torch.float32
 
-    def read(wanted: list[int], take, progress, mean: torch.Tensor, maximum: torch.Tensor) -> None:
+    def read(wanted: list[int], take, progress, mean: torch.Tensor, maximum: torch.Tensor, cut: bool) -> None:
         def checked(layer: int, heads: torch.Tensor) -> None:
             if not torch.equal(reader.allowed[layer], masks[layer]):
                 raise UnsupportedModelError(
@@ -301,7 +337,9 @@ def _reads_again(model, inputs: dict, layers: int, model_dtype: torch.dtype, mas
                 )
             take(layer, heads)
 
-        sink = Reads(layers, dtype, wanted, take=checked, mean=mean, maximum=maximum, stop=True, progress=progress)
+        sink = Reads(
+            layers, dtype, wanted, take=checked, mean=mean, maximum=maximum, stop=True, cut=cut, progress=progress
+        )
         reader = SdpaReader(dtype, model_dtype, layers, sink)
         with borrowed_for_capture(model, "reading attention heads again", eager=False), reader, suppress(ReadEnough):
             _run(model, inputs)
@@ -404,18 +442,20 @@ def _add_value_data(
             return
         if site.value_bias is not None:
             found = [(name, v + site.value_bias.reshape(-1, 1, head_dim)) for name, v in found]
+        n = record.heads.shape[-2]  # queries (a cross-attention's are the decoder's tokens)
         if seen is None:
             layout, picked = verify.pick_values(found, record.heads[layer], context, record.model_dtype)
         else:
-            rows = checked_rows(context.shape[0])
-            layout, picked = verify.pick_seen_values(found, *seen[layer], rows, context, record.model_dtype)
+            rows = checked_rows(n)
+            received = context[calls.output_at(rows, n)]
+            layout, picked = verify.pick_seen_values(found, *seen[layer], rows, received, record.model_dtype)
         if layout is None:
             raise UnsupportedModelError(
                 f"The attention weights {type(model).__name__} returned for layer {layer + 1} do not reproduce what "
                 f"its attention output received (relative error {picked:.2g}), so they are not the weights it used. "
                 "Please report this model type."
             )
-        rows = verify.spread_rows(context.shape[0], LAYOUT_CHECK_QUERIES)  # a wrong slicing is wrong in every row
+        rows = calls.output_at(verify.spread_rows(n, LAYOUT_CHECK_QUERIES), n)  # a wrong slicing is wrong in every row
         error = verify.output_error(context[rows], *slices, output[rows])
         if error > verify.reproduction_tolerance(record.model_dtype):
             record.values_unavailable = f"its output projection's weights do not reproduce its output ({error:.2g})."

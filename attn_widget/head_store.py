@@ -5,9 +5,11 @@ A long input's heads are gigabytes (Llama-3.2-1B at 4,096 tokens: 2.1 GB a layer
 shows one layer. So a capture may read only some layers in its pass (``analyze(..., layers=[...])``) and the
 others when first asked for, in one more pass that stops after the last layer wanted (``read``,
 sdpa_reader.py). Each layer read is reduced to its head mean and max ``(n, n)``, which are kept; its heads are
-kept while ``KEPT_HEADS_BYTES`` allows, the least recently used dropped first. A layer read a second time must give
-the head mean of its first reading, or the model changed and the store says so. A short input (or an eager
-pass, which returns every layer at once) keeps the whole stack and never reads again.
+kept while ``KEPT_HEADS_BYTES`` allows, the least recently used dropped first. A layer to be shown whose heads
+alone pass the budget is kept as its rows' tops (``payload.RowTops``: what a top-k envelope sends of it, about a
+hundredth of its heads at 4,096 tokens) and read again whole only when its exact heads are asked for. A layer
+read a second time must give the head mean of its first reading, or the model changed and the store says so. A
+short input (or an eager pass, which returns every layer at once) keeps the whole stack and never reads again.
 """
 
 from __future__ import annotations
@@ -22,16 +24,18 @@ import torch
 
 from .errors import UnsupportedModelError
 from .methods.normalize import row_normalize_
+from .payload import RowTops
 
 KEPT_HEADS_BYTES = 1 << 30  # per-head attention a capture keeps (all layers' when they fit, else some)
 # A capture that may read some layers only reads them all while all its heads cost at most this (a short input:
 # reading them later would cost a pass more than reading them now).
 READ_AT_ONCE_BYTES = 64 << 20
+KEPT_TOPS_BYTES = 128 << 20  # row tops of layers too large to keep (the most recently shown one always)
 
 Progress = Callable[[float, float], None] | None
-# read(layers, take, progress, mean, maximum): run the model again, reduce each wanted layer into mean[layer] and
-# maximum[layer] and call take(layer, heads (H, n, n) on the CPU); progress (done, total) is told at each layer the
-# pass goes through, and may raise to stop it.
+# read(layers, take, progress, mean, maximum, cut): run the model again, reduce each wanted layer into mean[layer]
+# and maximum[layer] and call take(layer, heads (H, n, n) on the CPU, or with cut their payload.RowTops); progress
+# (done, total) is told at each layer the pass goes through, and may raise to stop it.
 Read = Callable[..., None]
 
 
@@ -55,6 +59,7 @@ class HeadStore:
         kept: dict[int, torch.Tensor] | None = None,
         stack: torch.Tensor | None = None,
         tolerance: float = 0.0,
+        tops: dict[int, RowTops] | None = None,
     ):
         self._stack = stack  # every layer, when all are kept
         self._mean, self._maximum = mean, maximum  # rows of the reduced layers hold their head mean and max
@@ -65,6 +70,7 @@ class HeadStore:
         self._reduced = set(range(self.shape[0])) if reduced is None else set(reduced)
         self._first = set(self._reduced)  # layers whose mean a reading again must reproduce
         self._kept: OrderedDict[int, torch.Tensor] = OrderedDict(sorted((kept or {}).items()))
+        self._tops: OrderedDict[int, RowTops] = OrderedDict(sorted((tops or {}).items()))
         self.reader: Read | None = None  # set by the capture (attach); None: nothing is read again
         self._borrow: Callable[[], AbstractContextManager] = contextlib.nullcontext
         self._tolerance = tolerance  # how far a layer read again may be from its first reading (the model's dtype)
@@ -197,6 +203,26 @@ class HeadStore:
                     self._kept.move_to_end(layer)
         return {layer: found[layer] for layer in wanted}
 
+    def tops(self, layer: int) -> RowTops | None:
+        """Layer ``layer``'s rows' tops, when it is kept so (``shown``); None otherwise."""
+        with self._lock:
+            return self._tops.get(layer)
+
+    def shown(self, layers: list[int], progress: Progress = None) -> None:
+        """Have what the widget sends of ``layers`` at hand: their heads (``layers``) while one layer's fit the
+        budget, else their rows' tops, the missing ones read in one pass that keeps no heads."""
+        if self._stack is not None or self.layer_bytes <= KEPT_HEADS_BYTES:
+            self.layers(layers, progress)
+            return
+        with self._reading():
+            missing = sorted({layer for layer in layers if layer not in self._kept and layer not in self._tops})
+            if missing:
+                self._read_again(missing, keep="tops", progress=progress)
+        with self._lock:
+            for layer in layers:
+                if layer in self._tops:
+                    self._tops.move_to_end(layer)
+
     def head(self, head: int) -> torch.Tensor:
         """``(L, n, n)``: one head (negatives from the end) of every layer, read in at most one pass."""
         n_heads = self.shape[1]
@@ -237,7 +263,8 @@ class HeadStore:
     ) -> dict[int, torch.Tensor]:
         """Read ``layers`` in one pass (their head mean and max reduced into the store's), each read before
         checked against its first reading, and handed to ``take(layer, heads)``; keep: "yes" (returned, and kept
-        within the budget, the least recently used dropped), "spare" (kept while the budget has room) or "no"."""
+        within the budget, the least recently used dropped), "spare" (kept while the budget has room), "tops" (their
+        rows' tops kept instead, within ``KEPT_TOPS_BYTES``) or "no"."""
         if self.reader is None:
             raise RuntimeError("this store cannot read heads again: it was made without a model")
         mean, maximum = self._mean, self._maximum
@@ -257,6 +284,9 @@ class HeadStore:
                     )
             self._reduced.add(layer)
             self._first.add(layer)
+            if keep == "tops":
+                self._keep_tops(layer, heads)
+                return
             if take is not None:
                 take(layer, heads)
             if keep == "yes":
@@ -266,7 +296,7 @@ class HeadStore:
                 self._kept[layer] = heads
 
         self.reads += 1
-        self.reader(layers, took, progress, mean, maximum)
+        self.reader(layers, took, progress, mean, maximum, keep == "tops")
         return found
 
     def _keep(self, layer: int, heads: torch.Tensor) -> None:
@@ -275,3 +305,16 @@ class HeadStore:
         budget = max(KEPT_HEADS_BYTES, self.layer_bytes)
         while len(self._kept) * self.layer_bytes > budget:
             self._kept.popitem(last=False)
+
+    def _keep_tops(self, layer: int, tops: RowTops) -> None:
+        """Keep a layer's rows' tops, dropping the least recently used beyond ``KEPT_TOPS_BYTES`` (never this one)."""
+        self._tops[layer] = tops
+        self._tops.move_to_end(layer)
+        while len(self._tops) > 1 and sum(map(_bytes, self._tops.values())) > KEPT_TOPS_BYTES:
+            self._tops.popitem(last=False)
+
+
+def _bytes(tops: RowTops) -> int:
+    return sum(
+        t.numel() * t.element_size() for t in (tops.minimum, tops.maximum, tops.total, tops.values, tops.indices)
+    )

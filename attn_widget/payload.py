@@ -20,6 +20,8 @@ offsets counted from the end of the padded header.
 * topk layout: ``indices`` (u16) and ``values`` hold the k largest-magnitude entries
   of each row, strongest first; ``coverage`` (u16, /65535) is the share of the row's
   absolute mass those k entries carry, so the view can say how much it leaves out.
+* a part of ``(L, S_i, R, C)`` parts may hold some layers as ``RowTops`` instead of rows (``tops(layer)``: a long
+  input's heads of the shown layer, too large to keep): a top-k envelope is made from them with the same bytes.
 * some slices only (dense and topk): ``slices`` (u32) lists the slices held, in order, and every other
   section holds theirs only; the others decode as zero (a long input's heads of the shown layer,
   ``shown_heads.py``). In the rows layout, the ``rows`` of the slices held say it.
@@ -30,7 +32,7 @@ from __future__ import annotations
 import functools
 import json
 import struct
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 
 import numpy as np
 import torch
@@ -70,16 +72,16 @@ def encode(
         raise ValueError(f"at most {_U16 + 1} columns fit the u16 indices; got {n_cols}")
     step = max(1, CHUNK_ENTRIES // max(n_cols, 1))
     chunks = [(start, min(start + step, rows_total)) for start in range(0, rows_total, step)]
-    rows = source.rows
+    rows = source.rows  # dense and rows layouts: whole rows
 
     # Each row's smallest value and largest absolute value without an |x| copy; NaN and infinities reach the
     # latter, so one check on it is enough.
     row_min = torch.empty(rows_total, dtype=torch.float64)
     row_max = torch.empty(rows_total, dtype=torch.float64)
     for start, stop in chunks:
-        x = rows(start, stop)
-        row_min[start:stop] = x.amin(dim=1)  # exact in float64: an entry of the row
-        row_max[start:stop] = torch.maximum(x.amax(dim=1).double(), -row_min[start:stop]).abs()  # +0.0 for a zero row
+        low, high = source.extremes(start, stop)
+        row_min[start:stop] = low  # exact in float64: an entry of the row
+        row_max[start:stop] = torch.maximum(high.double(), -row_min[start:stop]).abs()  # +0.0 for a zero row
     if not torch.isfinite(row_max).all():
         raise ValueError("cannot encode NaN or infinite values")
     signed = bool((row_min < 0).any())
@@ -106,7 +108,7 @@ def encode(
         sections = {**held_slices, "scale": _scales(scale), "values": values}
         return _pack({"layout": "dense", "shape": whole_shape, "k": n_cols}, sections)
     k = max(1, min(n_cols, (budget_bytes // rows_total - 6) // 4))
-    parts = [_topk(rows(start, stop), scale[start:stop], signed, k) for start, stop in chunks]
+    parts = [_topk(*source.tops(start, stop, k), scale[start:stop], signed) for start, stop in chunks]
     sections = {
         **held_slices,
         "scale": _scales(scale),
@@ -126,6 +128,12 @@ class _Flat:
 
     def rows(self, start: int, stop: int) -> torch.Tensor:
         return self.flat[start:stop].to("cpu")
+
+    def extremes(self, start: int, stop: int) -> tuple[torch.Tensor, torch.Tensor]:
+        return _extremes(self.rows(start, stop))
+
+    def tops(self, start: int, stop: int, k: int) -> tuple[torch.Tensor, ...]:
+        return row_tops(self.rows(start, stop), k)
 
 
 class _Joined:
@@ -154,15 +162,43 @@ class _Joined:
         assert block is not None
         return block
 
-    def rows(self, start: int, stop: int) -> torch.Tensor:
+    def _pieces(self, start: int, stop: int) -> Iterator[tuple[int, int, int]]:
+        """``(block, first row, end row)`` of rows ``start:stop``, the rows counted within each block."""
         first = int(np.searchsorted(self.starts, start, side="right")) - 1
-        pieces = []
         for index in range(first, len(self.blocks)):
             begin = int(self.starts[index])
             if begin >= stop:
                 break
-            pieces.append(self._block(index)[max(start - begin, 0) : stop - begin].to("cpu", self.dtype))
-        return pieces[0] if len(pieces) == 1 else torch.cat(pieces)
+            yield index, max(start - begin, 0), stop - begin
+
+    def _tops_of(self, index: int) -> RowTops | None:
+        """The block's row tops, when its part keeps them instead of its rows (``HeadStore.tops``), in the dtype
+        of the rows (so that either gives the same bytes)."""
+        part, layer = self.blocks[index]
+        tops = part.tops(layer) if hasattr(part, "tops") else None
+        return tops if tops is not None and tops.values.dtype == self.dtype else None
+
+    def rows(self, start: int, stop: int) -> torch.Tensor:
+        return _cat([self._block(i)[a:b].to("cpu", self.dtype) for i, a, b in self._pieces(start, stop)])
+
+    def extremes(self, start: int, stop: int) -> tuple[torch.Tensor, torch.Tensor]:
+        pieces = []
+        for index, a, b in self._pieces(start, stop):
+            tops = self._tops_of(index)
+            pieces.append(
+                tops.extremes(a, b) if tops is not None else _extremes(self._block(index)[a:b].to("cpu", self.dtype))
+            )
+        return _cat([low for low, _ in pieces]), _cat([high for _, high in pieces])
+
+    def tops(self, start: int, stop: int, k: int) -> tuple[torch.Tensor, ...]:
+        pieces = []
+        for index, a, b in self._pieces(start, stop):
+            tops = self._tops_of(index)
+            if tops is not None and k <= tops.k:
+                pieces.append(tops.rows(a, b, k))
+            else:
+                pieces.append(row_tops(self._block(index)[a:b].to("cpu", self.dtype), k))
+        return tuple(_cat(list(column)) for column in zip(*pieces, strict=True))
 
 
 class _Slices:
@@ -178,16 +214,79 @@ class _Slices:
             raise ValueError(f"slices must be increasing indices below {n_slices}; got {self.slices}")
         self.shape = [len(self.slices), *source.shape[-2:]]
 
-    def rows(self, start: int, stop: int) -> torch.Tensor:
-        per = self.shape[-2]
-        pieces, row = [], start
+    def _ranges(self, start: int, stop: int) -> Iterator[tuple[int, int]]:
+        """Rows ``start:stop`` of the stack of slices as ranges of rows of the source."""
+        per, row = self.shape[-2], start
         while row < stop:
             index, offset = divmod(row, per)
             end = min(stop, (index + 1) * per)
             first = self.slices[index] * per + offset
-            pieces.append(self.source.rows(first, first + end - row))
+            yield first, first + end - row
             row = end
-        return pieces[0] if len(pieces) == 1 else torch.cat(pieces)
+
+    def rows(self, start: int, stop: int) -> torch.Tensor:
+        return _cat([self.source.rows(a, b) for a, b in self._ranges(start, stop)])
+
+    def extremes(self, start: int, stop: int) -> tuple[torch.Tensor, torch.Tensor]:
+        pieces = [self.source.extremes(a, b) for a, b in self._ranges(start, stop)]
+        return _cat([low for low, _ in pieces]), _cat([high for _, high in pieces])
+
+    def tops(self, start: int, stop: int, k: int) -> tuple[torch.Tensor, ...]:
+        pieces = [self.source.tops(a, b, k) for a, b in self._ranges(start, stop)]
+        return tuple(_cat(list(column)) for column in zip(*pieces, strict=True))
+
+
+def _cat(pieces: list[torch.Tensor]) -> torch.Tensor:
+    return pieces[0] if len(pieces) == 1 else torch.cat(pieces)
+
+
+def _extremes(x: torch.Tensor) -> tuple[torch.Tensor, torch.Tensor]:
+    """Each row's smallest and largest entry, ``(m,)`` each, of rows ``(m, C)``."""
+    return x.amin(dim=1), x.amax(dim=1)
+
+
+# Entries a top-k cut ranks per row, whatever its k (the first k of them are sent): a row cut from its tops
+# (``RowTops``) or from the row itself gives the same entries, ties included.
+TOPS = 32
+
+
+def row_tops(x: torch.Tensor, k: int) -> tuple[torch.Tensor, torch.Tensor, torch.Tensor, torch.Tensor]:
+    """Rows ``(m, C)`` → their ``k`` largest magnitudes and those entries' indices and values ``(m, k)``, strongest
+    first, and each row's magnitude sum ``(m,)``; all in x's dtype (ranks and sums are exact enough there)."""
+    magnitude = x.abs()
+    kept, indices = torch.topk(magnitude, min(x.shape[1], max(k, TOPS)), dim=1)
+    kept, indices = kept[:, :k], indices[:, :k]
+    return kept, indices, torch.gather(x, 1, indices), magnitude.sum(dim=1)
+
+
+class RowTops:
+    """The rows of a stack of matrices ``(S, R, C)`` as a top-k envelope needs them, kept instead of the rows when
+    these are too large to keep (a long input's heads of one layer: 2.1 GB for Llama-3.2-1B at 4,096 tokens, its
+    tops 34 MB): per row its smallest and largest entry and its magnitude sum ``(S, R)``, and its ``k`` (``TOPS``)
+    strongest entries' values and indices ``(S, R, k)``, as ``row_tops`` gives them. Filled a slice at a time
+    (``set``); encoded as the rows would be, with any k up to its own (``payload.encode``)."""
+
+    def __init__(self, slices: int, rows: int, cols: int, dtype: torch.dtype):
+        self.k = min(cols, TOPS)
+        self.minimum, self.maximum, self.total = (torch.empty(slices, rows, dtype=dtype) for _ in range(3))
+        self.values = torch.empty(slices, rows, self.k, dtype=dtype)
+        self.indices = torch.empty(slices, rows, self.k, dtype=torch.int32)
+
+    def set(self, index: int, matrix: torch.Tensor) -> None:
+        """Slice ``index``'s rows from its matrix ``(R, C)`` (on any device)."""
+        self.minimum[index], self.maximum[index] = _extremes(matrix)
+        _, indices, self.values[index], self.total[index] = row_tops(matrix, self.k)
+        self.indices[index] = indices
+
+    def extremes(self, start: int, stop: int) -> tuple[torch.Tensor, torch.Tensor]:
+        """Rows ``start:stop`` (counted through the slices): their smallest and largest entries."""
+        return self.minimum.reshape(-1)[start:stop], self.maximum.reshape(-1)[start:stop]
+
+    def rows(self, start: int, stop: int, k: int) -> tuple[torch.Tensor, torch.Tensor, torch.Tensor, torch.Tensor]:
+        """Rows ``start:stop`` cut to their ``k`` (at most ``self.k``) strongest entries, as ``row_tops``."""
+        values = self.values.reshape(-1, self.k)[start:stop, :k]
+        indices = self.indices.reshape(-1, self.k)[start:stop, :k].long()
+        return values.abs(), indices, values, self.total.reshape(-1)[start:stop]
 
 
 def _quantise(x: torch.Tensor, scale: torch.Tensor, signed: bool) -> np.ndarray:
@@ -209,13 +308,19 @@ def _dense_rows(values: torch.Tensor, scale: torch.Tensor, signed: bool) -> np.n
     return _quantise(values, scale, signed).astype("<i2" if signed else "<u2").reshape(-1)
 
 
-def _topk(x: torch.Tensor, scale: torch.Tensor, signed: bool, k: int) -> dict[str, np.ndarray]:
-    """The ``indices``, ``values`` and ``coverage`` of rows ``(m, C)``: each row's k largest magnitudes."""
-    magnitude = x.abs()  # in x's dtype: ranks and sums are taken exactly enough there, float64 only for the kept
-    kept, indices = torch.topk(magnitude, k, dim=1)  # strongest first
-    values = torch.gather(x, 1, indices).double()
-    # Sums in x's dtype (float32 sums 5x faster than with a float64 accumulator; coverage is kept to 1/65535)
-    total = magnitude.sum(dim=1).double()
+def _topk(
+    kept: torch.Tensor,
+    indices: torch.Tensor,
+    values: torch.Tensor,
+    total: torch.Tensor,
+    scale: torch.Tensor,
+    signed: bool,
+) -> dict[str, np.ndarray]:
+    """The ``indices``, ``values`` and ``coverage`` sections of rows cut to their k largest magnitudes
+    (``row_tops``: ``kept``, ``indices``, ``values`` ``(m, k)``, ``total`` ``(m,)``), with their ``scale`` ``(m,)``."""
+    values = values.double()
+    # Sums in the rows' dtype (float32 sums 5x faster than with a float64 accumulator; coverage is kept to 1/65535)
+    total = total.double()
     kept_sum = kept.sum(dim=1).double()
     coverage = torch.where(total == 0, 1.0, kept_sum / torch.where(total == 0, 1.0, total))
     return {

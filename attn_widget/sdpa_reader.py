@@ -27,6 +27,7 @@ from torch.overrides import TorchFunctionMode
 
 from . import verify
 from .methods.normalize import row_normalize_
+from .payload import RowTops
 
 _SDPA = F.scaled_dot_product_attention
 # The documented signature: query, key, value, attn_mask, dropout_p, is_causal, scale, enable_gqa.
@@ -151,6 +152,9 @@ class Reads:
       wanted layers only, but reads them all while all cost at most ``at_once`` bytes (a short input);
     - a pass that reads layers again: handed to ``take(call, heads)``.
 
+    With ``cut``, a wanted call whose heads are not kept is cut to its rows' tops instead (``payload.RowTops``, a
+    head at a time: the layer's heads are never whole): in ``tops[call]``, or handed to ``take``.
+
     With ``stop``, the pass ends after the last wanted call (``ReadEnough``); ``progress(done, total)`` is told at
     each call and may raise to stop the pass. ``reduced`` lists the calls reduced, in order."""
 
@@ -166,14 +170,16 @@ class Reads:
         mean: torch.Tensor | None = None,
         maximum: torch.Tensor | None = None,
         stop: bool = False,
+        cut: bool = False,
         progress=None,
     ):
-        self.layers, self.dtype = layers, dtype
+        self.layers, self.dtype, self.cut = layers, dtype, cut
         self.wanted = None if wanted is None else set(wanted)
         self.budget, self.at_once, self.take, self.stop, self.progress = budget, at_once, take, stop, progress
         self.mean, self.maximum = mean, maximum
         self.stack: torch.Tensor | None = None
         self.kept: dict[int, torch.Tensor] = {}
+        self.tops: dict[int, RowTops] = {}
         self.reduced: list[int] = []
         self._heads: torch.Tensor | None = None  # the call's heads being handed to take
         self._sum: torch.Tensor | None = None
@@ -200,7 +206,9 @@ class Reads:
             self.stack = torch.empty(self.layers, n_heads, n, n, dtype=self.dtype)
         elif self.stack is None and self.budget and (len(self.kept) + 1) * layer_bytes <= self.budget:
             self.kept[call] = torch.empty(n_heads, n, n, dtype=self.dtype)
-        if self.take is not None:
+        elif self.cut:
+            self.tops[call] = RowTops(n_heads, n, n, self.dtype)
+        if self.take is not None and call not in self.tops:
             self._heads = torch.empty(n_heads, n, n, dtype=self.dtype)
         self._n_heads = n_heads
 
@@ -208,6 +216,8 @@ class Reads:
         for heads in (self.stack[call] if self.stack is not None else None, self.kept.get(call), self._heads):
             if heads is not None:
                 heads[head] = weights.to("cpu")
+        if call in self.tops:
+            self.tops[call].set(head, weights)
         if self._sum is None or self._max is None:  # the first head (the reader reuses its tensor after this)
             self._sum, self._max = weights.clone(), weights.clone()
         else:  # in the heads' dtype, as head_store.head_mean takes the mean of heads read again
@@ -223,7 +233,7 @@ class Reads:
         self.reduced.append(call)
         if self.take is not None:
             heads, self._heads = self._heads, None
-            self.take(call, heads)
+            self.take(call, heads if heads is not None else self.tops.pop(call))
 
 
 def _mask(mask, causal: bool, n: int, device) -> torch.Tensor | None:

@@ -92,7 +92,7 @@ class ShownHeads:
         def work(progress):
             if missing_shown:
                 if self._heads_by_layer:
-                    store.layers([shown], progress)
+                    store.shown([shown], progress)
                 else:
                     store.reduce([shown], progress)
                 self._heads_layer = layer

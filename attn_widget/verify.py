@@ -94,7 +94,7 @@ def pick_values(candidates, att: torch.Tensor, context: torch.Tensor, dtype: tor
 
 
 def pick_seen_values(
-    candidates, seen_values: torch.Tensor, seen_output: torch.Tensor, rows: torch.Tensor, context: torch.Tensor, dtype
+    candidates, seen_values: torch.Tensor, seen_output: torch.Tensor, rows: torch.Tensor, received: torch.Tensor, dtype
 ):
     """For weights read from a layer's sdpa call (each checked against the call's own output): the first
     ``(layout, values)`` candidate equal to the values the call received, the call's output being what the output
@@ -102,9 +102,8 @@ def pick_seen_values(
 
     seen_values: ``(H_v, R, d_h)`` and seen_output ``(H, R, d_h)``, the call's on ``rows`` ``(R,)``; candidates'
     values ``(H_kv, n, d_h)``, H_v a multiple of H_kv (transformers repeats grouped heads before some calls);
-    context: ``(n, H·d_h)``.
+    received: ``(R, H·d_h)`` what the output projection received on those rows.
     """
-    received = context[rows]
     best = scaled_error(seen_output.transpose(0, 1).reshape(received.shape), received, received)
     if best > reproduction_tolerance(dtype):
         return None, best

@@ -152,3 +152,33 @@ def test_a_long_inputs_widget_reads_the_shown_layer_then_the_others_in_the_backg
     w.wait()
     assert store.reduced_layers == [0, 1, 2] and w.ready["raw"] == [1, 2, 3] and store.reads == 1 and not w.heads_job
     assert w.data_raw == reference.data_raw  # the same bytes as reading every layer at once
+
+
+def test_a_shown_layer_too_large_to_keep_is_sent_from_its_row_tops(tokenizer, monkeypatch):
+    """A layer's heads alone pass KEPT_HEADS_BYTES (Llama-3.2-1B at 4,096 tokens: 2.1 GB): the pass keeps the shown
+    layer as its rows' tops, never its heads, and sends the bytes a widget keeping its heads sends; showing another
+    layer reads its tops in one pass. Made long here by small budgets: 4 heads + 3 x (mean, max) slices of 15 rows
+    send 5 edges a row (topk), heads of every layer would not fit the wire."""
+    monkeypatch.setattr(payload, "DEFAULT_BUDGET_BYTES", 3_000)
+    monkeypatch.setattr(head_store, "READ_AT_ONCE_BYTES", 0)
+    monkeypatch.setattr(mixing, "PROBE_TOKENS", 4)
+    model = tiny_lm()
+    reference = AttentionWidget(model, TEXT, tokenizer, layer=2)  # keeps every layer's heads it reads
+    reference.wait()
+    monkeypatch.setattr(head_store, "KEPT_HEADS_BYTES", layer_bytes(model, tokenizer) - 1)
+    read_later = ShownHeads._want_heads
+    monkeypatch.setattr(ShownHeads, "_want_heads", lambda self: None)  # the first picture alone
+    w = AttentionWidget(model, TEXT, tokenizer, layer=2)
+    store = w.analysis.capture.heads
+    assert store.kept_layers == [] and store.tops(1) is not None and store.reads == 0
+    assert payload.decode(w.data_raw)["layout"] == "topk" and w.heads_ready == {"raw": [2]}
+    monkeypatch.setattr(ShownHeads, "_want_heads", read_later)
+    w._want_heads()
+    w.wait()
+    assert w.data_raw == reference.data_raw and store.reads == 1  # the other layers' means and maxes: one pass
+    for widget in (w, reference):
+        widget.layer = 3
+        widget.wait()
+    assert w.data_raw == reference.data_raw and w.heads_ready == {"raw": [3]}
+    assert store.reads == 2 and store.kept_layers == [] and store.tops(2) is not None
+    assert torch.equal(store[2], reference.analysis.capture.heads[2]) and store.reads == 3  # exact heads: read again

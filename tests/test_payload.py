@@ -132,6 +132,41 @@ def test_some_slices_encode_as_those_slices_of_the_whole_the_others_zero(held, b
         payload.encode(stack, budget, [3, 1])
 
 
+@pytest.mark.parametrize("budget", [8_000, 20_800, 132_800])  # k = 1, 5, 40 (5 slices of 160 rows)
+def test_a_layer_kept_as_its_row_tops_encodes_with_the_bytes_of_its_rows(budget):
+    """A long input's shown layer too large to keep is kept as its rows' tops (payload.RowTops): the top-k envelope
+    made from them is the one its rows give, byte for byte (ties among zeros included), and its rows are never
+    read; a k beyond the tops (a budget with room for more edges) reads the rows."""
+    g = torch.Generator().manual_seed(7)
+    n = 5 * payload.TOPS
+    stack = torch.rand(3, 4, n, n, generator=g).tril()  # causal rows: most entries tie at zero
+    stack[:, :, :, 5] = stack[:, :, :, 6]  # ties among the largest too
+    means = stack.mean(1, keepdim=True)
+    tops = payload.RowTops(4, n, n, torch.float32)
+    for head in range(4):
+        tops.set(head, stack[1, head])
+    read: list[int] = []
+
+    class Heads:  # layer 1 kept as its tops, the others as rows
+        shape, dtype = stack.shape, stack.dtype
+
+        def dim(self):
+            return 4
+
+        def tops(self, layer):
+            return tops if layer == 1 else None
+
+        def __getitem__(self, layer):
+            read.append(layer)
+            return stack[layer]
+
+    held = [5, 6, 7, 8, 14]  # layer 1's heads and layer 2's mean (5 slices a layer)
+    blob = payload.encode([Heads(), means], budget, held)
+    k = payload.decode(blob)["k"]
+    assert blob == payload.encode([stack, means], budget, held) and payload.decode(blob)["layout"] == "topk"
+    assert (read == [1]) == (k > payload.TOPS) and k in (1, 5, 40)
+
+
 def test_committed_widget_state_fixture_is_current():
     committed = json.loads((FIXTURES / "widget_state.json").read_text())
     assert committed == json.loads(json.dumps(widget_state(synthetic_widget()))), "run python tests/payload_fixtures.py"

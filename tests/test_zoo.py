@@ -230,6 +230,13 @@ def test_half_precision_models(family, dtype, tokenizer):
         rel = (rebuilt_output(record, effective, layer) - outputs[layer]).norm() / outputs[layer].norm()
         assert rel < 2e-2, f"layer {layer + 1}: {rel:.1e}"
     assert_unchanged(before, snapshot(model))
+    # Hidden states kept as the model computed them, not in a float32 copy twice the size (after the check above:
+    # transformers hooks a model asked for hidden states directly, for good)
+    with torch.no_grad():
+        hidden = model(**tokenizer(TEXT, return_tensors="pt"), output_hidden_states=True).hidden_states
+    assert record.hidden_states.dtype == dtype and torch.equal(
+        record.hidden_states, torch.stack([h[0] for h in hidden])
+    )
 
 
 def test_compiled_models_are_analysed_through_the_module_they_wrap(tokenizer):
