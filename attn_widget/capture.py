@@ -10,6 +10,7 @@ own implementation, and each layer's A·V against what its output projection rec
 from __future__ import annotations
 
 import contextlib
+import threading
 from collections.abc import Callable, Collection, Iterable, Iterator
 from contextlib import suppress
 from dataclasses import dataclass, field
@@ -24,6 +25,39 @@ from .inputs import Encoded, check_model, check_text, encode, resolve_tokenizer,
 from .model_state import borrowed_for_capture, uses_eager, uses_implementation
 from .models import ATTENTION_ONLY, HeadGeometry, Site, candidates, find_sites, layer_patterns, output_slices
 from .sdpa_reader import ReadEnough, Reads, SdpaReader, checked_rows
+
+
+class _Filled:
+    """A ``Capture`` field that a pending ``_WholeValues`` fills on its first read."""
+
+    def __set_name__(self, owner, name: str) -> None:
+        self._name = "_" + name
+
+    def __get__(self, record, owner=None):
+        if record is None:
+            return self
+        pending = record.__dict__.get("whole_values")
+        if pending is not None:
+            pending.fill(record)
+        return record.__dict__.get(self._name)
+
+    def __set__(self, record, value) -> None:
+        record.__dict__[self._name] = None if isinstance(value, _Filled) else value
+
+
+class _WholeValues:
+    """Makes a capture's value vectors and output-projection slices whole on first read, once (``make(record)``):
+    a long input's are hundreds of megabytes in float32 (Llama-3.2-1B at 4,096 tokens: 0.4 GB, seconds to form),
+    and the first picture needs none. Until then the capture keeps what the value projections consumed."""
+
+    def __init__(self, make: Callable[[Capture], None]):
+        self._make, self._lock = make, threading.Lock()
+
+    def fill(self, record: Capture) -> None:
+        with self._lock:
+            if record.__dict__.get("whole_values") is self:
+                self._make(record)  # raises, and stays pending, when the model changed since
+                record.whole_values = None
 
 
 @dataclass
@@ -48,9 +82,11 @@ class Capture:
     value_layout: str | None = None  # how value vectors were read ("separate", "blocked", ...), None if not
     values_unavailable: str = ""  # why value vectors are missing, for error messages
     geometry: HeadGeometry | None = None
-    values: torch.Tensor | None = None  # (L, H_kv, n, d_h) value vectors incl. bias
-    out_weights: torch.Tensor | None = None  # (L, H, d_h, d): W_O slice per head
-    out_bias: torch.Tensor | None = None  # (L, d)
+    # A long input's are made on first read (``_WholeValues``), verified before on the checked rows.
+    values: torch.Tensor | None = field(default=_Filled(), repr=False)  # (L, H_kv, n, d_h) value vectors incl. bias
+    out_weights: torch.Tensor | None = field(default=_Filled(), repr=False)  # (L, H, d_h, d): W_O slice per head
+    out_bias: torch.Tensor | None = field(default=_Filled(), repr=False)  # (L, d)
+    whole_values: _WholeValues | None = field(default=None, repr=False, compare=False)  # what makes them, until then
     model_inputs: dict | None = None  # the tokenizer's tensors, (1, n) each, on the CPU
     grid: tuple[int, int] | None = None  # images: (rows, cols) of the patch tokens that follow the prefix tokens
     patch_size: tuple[int, int] | None = None  # images: (height, width) of a patch in pixels of pixel_values
@@ -84,6 +120,11 @@ class Capture:
     @property
     def n_tokens(self) -> int:
         return self.heads.shape[-1]
+
+    @property
+    def has_values(self) -> bool:
+        """Whether value vectors were read (``values``), without making a long input's whole (``_WholeValues``)."""
+        return self.whole_values is not None or self.__dict__.get("_values") is not None
 
     def require_values(self) -> tuple[torch.Tensor, torch.Tensor, torch.Tensor]:
         """``(values, out_weights, out_bias)``, or an error saying why they are missing."""
@@ -400,6 +441,10 @@ def _causal(sites: list[Site], config, seen_keys: Iterable[torch.Tensor]) -> boo
     return all(layer.shape[-1] < 2 or not layer.triu(diagonal=1).any() for layer in seen_keys)
 
 
+class _Unavailable(Exception):
+    """Why a capture has no value vectors (``Capture.values_unavailable``)."""
+
+
 def _add_value_data(
     record: Capture,
     model,
@@ -409,64 +454,102 @@ def _add_value_data(
 ) -> None:
     """Value vectors and output slices per layer, each layer verified against what the model computed: the
     values against what the layer's sdpa call received (``seen``, its values and output on the reader's checked
-    rows) when the weights were read from sdpa calls, else A·V against what the output projection received."""
+    rows) when the weights were read from sdpa calls, else A·V against what the output projection received.
+
+    A long input's (more tokens than the reader checks) are verified now on the checked rows and made whole when
+    first read (``_WholeValues``), verified again then: the model may have changed in between."""
     if record.model_type in ATTENTION_ONLY:
         record.values_unavailable = ATTENTION_ONLY[record.model_type] + "."
         return
-    n_layers, n_heads = record.n_layers, record.n_heads
+    n_layers = record.n_layers
     if not calls.values or len(calls.values) != n_layers or len(calls.outputs) != n_layers:
         record.values_unavailable = (
             f"its value and output projections were not found ({len(calls.values)} value projection calls for "
             f"{n_layers} layers). Please report the model type."
         )
         return
-    values, weights, biases, layouts = [], [], [], set()
-    for layer, ((site, consumed, projected), (_, context, output)) in enumerate(
-        zip(calls.values, calls.outputs, strict=True)
-    ):
-        if record.model_dtype in _HALF:  # values recomputed in float32 from what the projection consumed
-            projected = _projection_in_float32(site.value, consumed, projected)
-        head_dim, rest = divmod(context.shape[-1], n_heads)
-        slices = None if rest else output_slices(site.output, n_heads, head_dim)
-        if slices is None:
-            record.values_unavailable = (
-                f"its output projection ({type(site.output).__name__}) does not split into {n_heads} heads."
-            )
-            return
-        found = list(candidates(projected, site.fused, n_heads, head_dim))
-        if not found:
-            record.values_unavailable = (
-                f"its value projection's width ({projected.shape[-1]}) does not split into heads of width {head_dim} "
-                "in any layout attn_widget knows."
-            )
-            return
-        if site.value_bias is not None:
-            found = [(name, v + site.value_bias.reshape(-1, 1, head_dim)) for name, v in found]
-        n = record.heads.shape[-2]  # queries (a cross-attention's are the decoder's tokens)
-        if seen is None:
-            layout, picked = verify.pick_values(found, record.heads[layer], context, record.model_dtype)
-        else:
-            rows = checked_rows(n)
-            received = context[calls.output_at(rows, n)]
-            layout, picked = verify.pick_seen_values(found, *seen[layer], rows, received, record.model_dtype)
-        if layout is None:
-            raise UnsupportedModelError(
-                f"The attention weights {type(model).__name__} returned for layer {layer + 1} do not reproduce what "
-                f"its attention output received (relative error {picked:.2g}), so they are not the weights it used. "
-                "Please report this model type."
-            )
-        rows = calls.output_at(verify.spread_rows(n, LAYOUT_CHECK_QUERIES), n)  # a wrong slicing is wrong in every row
-        error = verify.output_error(context[rows], *slices, output[rows])
-        if error > verify.reproduction_tolerance(record.model_dtype):
-            record.values_unavailable = f"its output projection's weights do not reproduce its output ({error:.2g})."
-            return
-        values.append(picked)
-        weights.append(slices[0])
-        biases.append(slices[1])
-        layouts.add(layout)
-    record.value_layout = "/".join(sorted(layouts))
-    record.values_dtype = values[0].dtype if values[0].dtype in (torch.float32, torch.float64) else record.model_dtype
-    record.geometry = HeadGeometry(n_heads, values[0].shape[0], values[0].shape[-1], weights[0].shape[-1])
-    record.values = torch.stack(values).to("cpu", dtype)
-    record.out_weights = torch.stack(weights).to("cpu", dtype)
-    record.out_bias = torch.stack(biases).to("cpu", dtype)
+    n = record.heads.shape[-2]  # queries (a cross-attention's are the decoder's tokens)
+    part = checked_rows(n) if seen is not None and n > len(checked_rows(n)) else None
+    if part is not None:  # what making them whole needs: what each value projection consumed (half) or returned
+        half = record.model_dtype in _HALF
+        calls = _Calls(
+            [(site, x if half else x[:0], y) for site, x, y in calls.values], calls.outputs, calls.output_rows
+        )
+    try:
+        checked = [_layer_values(record, model, layer, calls, seen, part) for layer in range(n_layers)]
+    except _Unavailable as reason:
+        record.values_unavailable = str(reason)
+        return
+    record.value_layout = "/".join(sorted({layout for layout, _, _ in checked}))
+    values, (weights, _) = checked[0][1], checked[0][2]
+    record.values_dtype = values.dtype if values.dtype in (torch.float32, torch.float64) else record.model_dtype
+    record.geometry = HeadGeometry(record.n_heads, values.shape[0], values.shape[-1], weights.shape[-1])
+    if part is None:
+        _set_values(record, checked, dtype)
+        return
+
+    def make(record: Capture) -> None:
+        try:
+            whole = [_layer_values(record, model, layer, calls, seen) for layer in range(n_layers)]
+        except _Unavailable as reason:
+            raise UnsupportedModelError(f"The value vectors could not be read again: {reason}") from None
+        _set_values(record, whole, dtype)
+
+    record.whole_values = _WholeValues(make)
+
+
+def _set_values(record: Capture, layers: list, dtype: torch.dtype) -> None:
+    """The capture's value vectors and output slices from each layer's ``(layout, values, (W_O, b_O))``."""
+    record.values = torch.stack([values for _, values, _ in layers]).to("cpu", dtype)
+    record.out_weights = torch.stack([weights for _, _, (weights, _) in layers]).to("cpu", dtype)
+    record.out_bias = torch.stack([bias for _, _, (_, bias) in layers]).to("cpu", dtype)
+
+
+def _layer_values(
+    record: Capture,
+    model,
+    layer: int,
+    calls: _Calls,
+    seen: dict[int, tuple[torch.Tensor, torch.Tensor]] | None,
+    part: torch.Tensor | None = None,
+) -> tuple[str, torch.Tensor, tuple[torch.Tensor, torch.Tensor]]:
+    """Layer ``layer``'s value layout, value vectors ``(H_kv, n, d_h)`` and output slices ``(W_O (H, d_h, d),
+    b_O (d,))``, verified (``_add_value_data``); ``part``: the values of these query rows only (the reader's
+    checked rows: the check alone). Raises ``_Unavailable`` with the reason a model has no value vectors."""
+    (site, consumed, projected), (_, context, output) = calls.values[layer], calls.outputs[layer]
+    n_heads, n = record.n_heads, record.heads.shape[-2]
+    if part is not None:
+        consumed = consumed[part.to(consumed.device)] if len(consumed) else consumed
+        projected = projected[part.to(projected.device)]
+    if record.model_dtype in _HALF:  # values recomputed in float32 from what the projection consumed
+        projected = _projection_in_float32(site.value, consumed, projected)
+    head_dim, rest = divmod(context.shape[-1], n_heads)
+    slices = None if rest else output_slices(site.output, n_heads, head_dim)
+    if slices is None:
+        raise _Unavailable(f"its output projection ({type(site.output).__name__}) does not split into {n_heads} heads.")
+    found = list(candidates(projected, site.fused, n_heads, head_dim))
+    if not found:
+        raise _Unavailable(
+            f"its value projection's width ({projected.shape[-1]}) does not split into heads of width {head_dim} "
+            "in any layout attn_widget knows."
+        )
+    if site.value_bias is not None:
+        found = [(name, v + site.value_bias.reshape(-1, 1, head_dim)) for name, v in found]
+    if seen is None:
+        layout, picked = verify.pick_values(found, record.heads[layer], context, record.model_dtype)
+    else:
+        rows = checked_rows(n)
+        received = context[calls.output_at(rows, n)]
+        at = rows if part is None else torch.arange(len(rows))  # the checked rows among the values formed
+        layout, picked = verify.pick_seen_values(found, *seen[layer], at, received, record.model_dtype)
+    if layout is None:
+        raise UnsupportedModelError(
+            f"The attention weights {type(model).__name__} returned for layer {layer + 1} do not reproduce what "
+            f"its attention output received (relative error {picked:.2g}), so they are not the weights it used. "
+            "Please report this model type."
+        )
+    rows = calls.output_at(verify.spread_rows(n, LAYOUT_CHECK_QUERIES), n)  # a wrong slicing is wrong in every row
+    error = verify.output_error(context[rows], *slices, output[rows])
+    if error > verify.reproduction_tolerance(record.model_dtype):
+        raise _Unavailable(f"its output projection's weights do not reproduce its output ({error:.2g}).")
+    return layout, picked, slices

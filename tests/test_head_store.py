@@ -5,11 +5,12 @@ takes the long input's path; the reference is the same model's capture with ever
 
 from __future__ import annotations
 
+import copy
 import pytest
 import torch
 from tiny_models import tiny_lm, tiny_model
 
-from attn_widget import AttentionWidget, analyze, head_store, payload
+from attn_widget import AttentionWidget, analyze, head_store, payload, sdpa_reader
 from attn_widget.errors import UnsupportedModelError
 from attn_widget.parts import mixing
 from attn_widget.shown_heads import ShownHeads
@@ -182,3 +183,25 @@ def test_a_shown_layer_too_large_to_keep_is_sent_from_its_row_tops(tokenizer, mo
     assert w.data_raw == reference.data_raw and w.heads_ready == {"raw": [3]}
     assert store.reads == 2 and store.kept_layers == [] and store.tops(2) is not None
     assert torch.equal(store[2], reference.analysis.capture.heads[2]) and store.reads == 3  # exact heads: read again
+
+
+@pytest.mark.parametrize("dtype", [torch.float64, torch.bfloat16], ids=str)
+def test_a_long_inputs_value_vectors_are_made_whole_when_first_read(tokenizer, monkeypatch, dtype):
+    """More tokens than the sdpa reader checks (CHECKED_ROWS made 4 here): the value vectors are verified on the
+    checked rows in the pass and made whole on first read, verified again then; the same numbers as made at once.
+    A model changed in between is refused then."""
+    model = tiny_model("llama", dtype=dtype)  # grouped-query attention; bf16: values recomputed in float32
+    whole = analyze(model, TEXT, tokenizer).capture
+    monkeypatch.setattr(sdpa_reader, "CHECKED_ROWS", 4)
+    lazy = analyze(model, TEXT, tokenizer).capture
+    assert whole.whole_values is None and lazy.whole_values is not None
+    assert lazy.geometry == whole.geometry and lazy.value_layout == whole.value_layout
+    assert lazy.values_dtype == whole.values_dtype and not lazy.values_unavailable
+    assert torch.equal(lazy.values, whole.values) and lazy.whole_values is None
+    assert torch.equal(lazy.out_weights, whole.out_weights) and torch.equal(lazy.out_bias, whole.out_bias)
+    model = copy.deepcopy(model)  # the shared tiny model is left as it is
+    changed = analyze(model, TEXT, tokenizer).capture
+    with torch.no_grad():
+        model.layers[0].self_attn.o_proj.weight.mul_(1.5)  # its slices are read when made whole
+    with pytest.raises(UnsupportedModelError, match="could not be read again: its output projection's weights do not"):
+        changed.require_values()

@@ -51,7 +51,7 @@ def _no_note(_analysis) -> str:
 
 def needs_values(analysis) -> str:
     """Applicability of methods built on effective attention."""
-    if analysis.capture.values is None:
+    if not analysis.capture.has_values:
         return "This model family has no adapter for its value vectors, which effective attention needs."
     return ""
 

@@ -233,7 +233,7 @@ class Mixing:
 
     def _needs_values(self) -> str:
         record = self.capture
-        if record.values is None:
+        if not record.has_values:
             return (
                 "it needs value vectors and output-projection weights, and attn_widget could not read them "
                 f"for {record.model_type!r}: {record.values_unavailable}"
