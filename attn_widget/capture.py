@@ -82,10 +82,12 @@ class Capture:
     value_layout: str | None = None  # how value vectors were read ("separate", "blocked", ...), None if not
     values_unavailable: str = ""  # why value vectors are missing, for error messages
     geometry: HeadGeometry | None = None
-    # A long input's are made on first read (``_WholeValues``), verified before on the checked rows.
-    values: torch.Tensor | None = field(default=_Filled(), repr=False)  # (L, H_kv, n, d_h) value vectors incl. bias
-    out_weights: torch.Tensor | None = field(default=_Filled(), repr=False)  # (L, H, d_h, d): W_O slice per head
-    out_bias: torch.Tensor | None = field(default=_Filled(), repr=False)  # (L, d)
+    # A long input's are made on first read (``_WholeValues``), verified before on the checked rows. ``values``
+    # (L, H_kv, n, d_h) value vectors incl. bias; ``out_weights`` (L, H, d_h, d) the W_O slice per head;
+    # ``out_bias`` (L, d). (The descriptor default is a ``_Filled``, which mypy cannot see through.)
+    values: torch.Tensor | None = field(default=_Filled(), repr=False)  # type: ignore[assignment]
+    out_weights: torch.Tensor | None = field(default=_Filled(), repr=False)  # type: ignore[assignment]
+    out_bias: torch.Tensor | None = field(default=_Filled(), repr=False)  # type: ignore[assignment]
     whole_values: _WholeValues | None = field(default=None, repr=False, compare=False)  # what makes them, until then
     model_inputs: dict | None = None  # the tokenizer's tensors, (1, n) each, on the CPU
     grid: tuple[int, int] | None = None  # images: (rows, cols) of the patch tokens that follow the prefix tokens

@@ -272,7 +272,7 @@ class HeadStore:
         found: dict[int, torch.Tensor] = {}
         before = {layer: (mean[layer].clone(), maximum[layer].clone()) for layer in layers if layer in self._first}
 
-        def took(layer: int, heads: torch.Tensor) -> None:
+        def took(layer: int, heads: torch.Tensor | RowTops) -> None:
             if layer in before:
                 difference = float((mean[layer] - before[layer][0]).abs().max())
                 if not difference <= self._tolerance:
@@ -284,7 +284,7 @@ class HeadStore:
                     )
             self._reduced.add(layer)
             self._first.add(layer)
-            if keep == "tops":
+            if isinstance(heads, RowTops):  # cut in the pass: asked for with keep="tops"
                 self._keep_tops(layer, heads)
                 return
             if take is not None:

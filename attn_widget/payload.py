@@ -37,6 +37,9 @@ from collections.abc import Iterator, Sequence
 import numpy as np
 import torch
 
+# Rows cut to their k strongest entries (``row_tops``): kept ranks, indices, values (m, k), magnitude sums (m,)
+Tops = tuple[torch.Tensor, torch.Tensor, torch.Tensor, torch.Tensor]
+
 MAGIC = b"AWP1"
 VERSION = 1
 DEFAULT_BUDGET_BYTES = 2_000_000
@@ -132,7 +135,7 @@ class _Flat:
     def extremes(self, start: int, stop: int) -> tuple[torch.Tensor, torch.Tensor]:
         return _extremes(self.rows(start, stop))
 
-    def tops(self, start: int, stop: int, k: int) -> tuple[torch.Tensor, ...]:
+    def tops(self, start: int, stop: int, k: int) -> Tops:
         return row_tops(self.rows(start, stop), k)
 
 
@@ -190,7 +193,7 @@ class _Joined:
             )
         return _cat([low for low, _ in pieces]), _cat([high for _, high in pieces])
 
-    def tops(self, start: int, stop: int, k: int) -> tuple[torch.Tensor, ...]:
+    def tops(self, start: int, stop: int, k: int) -> Tops:
         pieces = []
         for index, a, b in self._pieces(start, stop):
             tops = self._tops_of(index)
@@ -198,7 +201,8 @@ class _Joined:
                 pieces.append(tops.rows(a, b, k))
             else:
                 pieces.append(row_tops(self._block(index)[a:b].to("cpu", self.dtype), k))
-        return tuple(_cat(list(column)) for column in zip(*pieces, strict=True))
+        kept, indices, values, total = (_cat(list(column)) for column in zip(*pieces, strict=True))
+        return kept, indices, values, total
 
 
 class _Slices:
@@ -231,9 +235,10 @@ class _Slices:
         pieces = [self.source.extremes(a, b) for a, b in self._ranges(start, stop)]
         return _cat([low for low, _ in pieces]), _cat([high for _, high in pieces])
 
-    def tops(self, start: int, stop: int, k: int) -> tuple[torch.Tensor, ...]:
+    def tops(self, start: int, stop: int, k: int) -> Tops:
         pieces = [self.source.tops(a, b, k) for a, b in self._ranges(start, stop)]
-        return tuple(_cat(list(column)) for column in zip(*pieces, strict=True))
+        kept, indices, values, total = (_cat(list(column)) for column in zip(*pieces, strict=True))
+        return kept, indices, values, total
 
 
 def _cat(pieces: list[torch.Tensor]) -> torch.Tensor:
@@ -250,7 +255,7 @@ def _extremes(x: torch.Tensor) -> tuple[torch.Tensor, torch.Tensor]:
 TOPS = 32
 
 
-def row_tops(x: torch.Tensor, k: int) -> tuple[torch.Tensor, torch.Tensor, torch.Tensor, torch.Tensor]:
+def row_tops(x: torch.Tensor, k: int) -> Tops:
     """Rows ``(m, C)`` → their ``k`` largest magnitudes and those entries' indices and values ``(m, k)``, strongest
     first, and each row's magnitude sum ``(m,)``; all in x's dtype (ranks and sums are exact enough there)."""
     magnitude = x.abs()
@@ -282,7 +287,7 @@ class RowTops:
         """Rows ``start:stop`` (counted through the slices): their smallest and largest entries."""
         return self.minimum.reshape(-1)[start:stop], self.maximum.reshape(-1)[start:stop]
 
-    def rows(self, start: int, stop: int, k: int) -> tuple[torch.Tensor, torch.Tensor, torch.Tensor, torch.Tensor]:
+    def rows(self, start: int, stop: int, k: int) -> Tops:
         """Rows ``start:stop`` cut to their ``k`` (at most ``self.k``) strongest entries, as ``row_tops``."""
         values = self.values.reshape(-1, self.k)[start:stop, :k]
         indices = self.indices.reshape(-1, self.k)[start:stop, :k].long()

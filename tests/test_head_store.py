@@ -6,6 +6,7 @@ takes the long input's path; the reference is the same model's capture with ever
 from __future__ import annotations
 
 import copy
+
 import pytest
 import torch
 from tiny_models import tiny_lm, tiny_model
