@@ -22,12 +22,14 @@ class Cancelled(Exception):
 
 
 _JOBS: weakref.WeakSet[BackgroundJob] = weakref.WeakSet()
+_exiting = threading.Event()  # set at exit: no job starts any more (one may start another when it finishes)
 
 
 @atexit.register
 def _stop_at_exit() -> None:
     """Cancel the running jobs and let them stop before the interpreter goes: a thread killed inside a forward
     pass aborts the process (a script that built a widget and ended while it read layers in the background)."""
+    _exiting.set()
     jobs = list(_JOBS)
     for job in jobs:
         job.cancel()
@@ -63,6 +65,8 @@ class BackgroundJob:
         on_wait: told what holds the model while the work waits for it.
         """
         self.stop()
+        if _exiting.is_set():
+            return
         # This job's own events: a late cancel cannot hit the next job.
         cancel, finished = threading.Event(), threading.Event()
         self._cancel, self._finished = cancel, finished
