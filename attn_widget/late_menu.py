@@ -75,16 +75,16 @@ class LateMenu:
         with self._menu_lock:
             if not self._unchecked:
                 return
-            found = {entry.id for entry in self._unchecked if not entry.applies(self.analysis)}
+            found = [entry for entry in self._unchecked if not entry.applies(self.analysis)]
             self._unchecked = []
             if not found:
                 return
-            added = [m for m in self._menu_order if m.id in found and m.id not in self._specs]
-            self._specs = {m.id: m for m in self._menu_order if m.id in self._specs or m.id in found}
+            added = [m for m in self._menu_order if m in found]
+            self._specs = {m.id: m for m in self._menu_order if m.id in self._specs or m in found}
             metas = {meta["id"]: meta for meta in self.methods}
+            shown = {a["id"] for a in self.attributions}
             with self._setting_facts(), self.hold_sync():
                 for method in added:
                     self._publish_first(method, [])
                 self.methods = [metas.get(m.id) or m.meta(self.analysis) for m in self._specs.values()]
-                shown = {a["id"] for a in self.attributions} | found
-                self.attributions = [entry.meta() for entry in self._attribution_order if entry.id in shown]
+                self.attributions = [a.meta() for a in self._attribution_order if a.id in shown or a in found]

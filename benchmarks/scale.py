@@ -11,7 +11,8 @@ on a news-like text of exactly n tokens. Each case runs in two fresh processes, 
 - **forward**: the model as loaded (sdpa), ``model(**inputs)`` under ``torch.no_grad()``, best of two;
 - **widget**: ``AttentionWidget(model, text, tokenizer)`` until it returns with its first picture (its pass
   reads the shown layer; the bytes of its binary traits then), and until it has read every layer in the
-  background (``widget.wait()``: "all layers" seconds and peak);
+  background (``widget.wait()``: "all layers" seconds and peak; the menu's check comes first), then two
+  layer changes as the slider makes them (``layer_changes``) and the peak at the end;
 - with ``--breakdown``, a third: ``analyze``, then each method the widget computes, timed alone in menu
   order with its encoding (a method reusing another's cached work shows only its own).
 
@@ -107,6 +108,19 @@ def method_costs(analysis) -> dict[str, float]:
     return costs
 
 
+def layer_changes(widget) -> list[float]:
+    """Seconds from setting ``layer`` (as the slider does) until the kernel has sent what that layer shows, every
+    layer read before: to the last layer, then to the second. Only a long input sent by layer does work here (its
+    heads of the new layer, read again when they were not kept: a pass that stops after that layer)."""
+    seconds = []
+    for layer in (widget.n_layers, 2):
+        start = time.perf_counter()
+        widget.layer = layer
+        widget.wait()
+        seconds.append(time.perf_counter() - start)
+    return seconds
+
+
 def worker(what: str, shape: str, tokens: int, dtype: str) -> dict:
     """One measurement in this (fresh) process."""
     import torch
@@ -139,6 +153,8 @@ def worker(what: str, shape: str, tokens: int, dtype: str) -> dict:
             widget.wait()
             result["all_s"] = time.perf_counter() - start
             result["binary_all_bytes"] = binary_bytes(widget)
+            result["all_peak_gb"] = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 2**20
+            result["layer_change_s"] = layer_changes(widget)
     result["peak_gb"] = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 2**20
     return result
 
@@ -172,18 +188,27 @@ def run_case(what: str, shape: str, tokens: int, dtype: str, limit_s: float, lim
     return json.loads(out.strip().splitlines()[-1])
 
 
+COLUMNS = 13  # of the table main prints
+
+
+def padded(*cells: str) -> str:
+    """A table row of ``cells``, then empty cells up to ``COLUMNS``."""
+    return "| " + " | ".join([*cells, *[""] * (COLUMNS - len(cells))]) + " |"
+
+
 def row(shape: str, tokens: int, dtype: str, forward: dict, widget: dict) -> str:
     if "stopped" in forward:
-        return f"| {shape} | {tokens:,} | {dtype} | {forward['stopped']} | | | | | | | |"
+        return padded(shape, f"{tokens:,}", dtype, forward["stopped"])
     f_s, f_gb = forward["forward_s"], forward["peak_gb"]
     if "stopped" in widget:
-        return f"| {shape} | {tokens:,} | {dtype} | {f_s:.2f} | {widget['stopped']} | | {f_gb:.1f} | | | | |"
+        return padded(shape, f"{tokens:,}", dtype, f"{f_s:.2f}", widget["stopped"], "", f"{f_gb:.1f}")
     goal = 1.5 * f_s + 1
     return (
         f"| {shape} | {tokens:,} | {dtype} | {f_s:.2f} | {widget['widget_s']:.2f} "
         f"({widget['widget_s'] / f_s:.1f}x; goal {goal:.1f}) | {widget['binary_bytes'] / 2**20:.1f} | {f_gb:.1f} "
-        f"| {widget['first_peak_gb'] - f_gb:+.1f} | {widget['all_s']:.2f} | {widget['peak_gb'] - f_gb:+.1f} "
-        f"| {widget['binary_all_bytes'] / 2**20:.1f} |"
+        f"| {widget['first_peak_gb'] - f_gb:+.1f} | {widget['all_s']:.2f} | {widget['all_peak_gb'] - f_gb:+.1f} "
+        f"| {widget['binary_all_bytes'] / 2**20:.1f} | {' / '.join(f'{s:.2f}' for s in widget['layer_change_s'])} "
+        f"| {widget['peak_gb'] - f_gb:+.1f} |"
     )
 
 
@@ -211,16 +236,17 @@ def main() -> None:
     )
     print(
         "| shape | tokens | dtype | forward s | first picture s (x forward; goal s) | binary MB | forward peak GB "
-        "| extra GB, first picture | all layers read s | extra GB, all layers | binary MB, all layers |"
+        "| extra GB, first picture | all layers read s | extra GB, all layers | binary MB, all layers "
+        "| layer change s (last / 2nd) | extra GB, end |"
     )
-    print("|---|---|---|---|---|---|---|---|---|---|---|")
+    print("|---" * COLUMNS + "|")
     costs: list[tuple[str, dict]] = []
     for shape in args.shapes:
         for dtype in args.dtypes:
             stopped = False
             for tokens in sorted(args.tokens):
                 if stopped:
-                    print(f"| {shape} | {tokens:,} | {dtype} | skipped: a shorter input was stopped | | | | | | | |")
+                    print(padded(shape, f"{tokens:,}", dtype, "skipped: a shorter input was stopped"))
                     continue
                 forward = run_case("forward", shape, tokens, dtype, args.limit_s, args.limit_gb)
                 widget = run_case("widget", shape, tokens, dtype, args.limit_s, args.limit_gb)
