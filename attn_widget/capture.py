@@ -24,6 +24,7 @@ from .head_store import HeadStore, Read
 from .inputs import Encoded, check_model, check_text, encode, resolve_tokenizer, unwrap
 from .model_state import borrowed_for_capture, uses_eager, uses_implementation
 from .models import ATTENTION_ONLY, HeadGeometry, Site, candidates, find_sites, layer_patterns, output_slices
+from .payload import RowTops
 from .sdpa_reader import ReadEnough, Reads, SdpaReader, checked_rows
 
 
@@ -371,8 +372,10 @@ def _reads_again(model, inputs: dict, layers: int, model_dtype: torch.dtype, mas
     stopped after the last of them; each layer's mask must be the one the first pass verified."""
     dtype = torch.float64 if model_dtype == torch.float64 else torch.float32
 
-    def read(wanted: list[int], take, progress, mean: torch.Tensor, maximum: torch.Tensor, cut: bool) -> None:
-        def checked(layer: int, heads: torch.Tensor) -> None:
+    def read(
+        wanted: list[int], take, progress, mean: torch.Tensor, maximum: torch.Tensor, cut: bool, whole: Collection[int]
+    ) -> None:
+        def checked(layer: int, heads: torch.Tensor | RowTops | None) -> None:
             if not torch.equal(reader.allowed[layer], masks[layer]):
                 raise UnsupportedModelError(
                     f"Layer {layer + 1}'s mask, read again, is not the first pass's: the model or its inputs changed "
@@ -381,7 +384,16 @@ def _reads_again(model, inputs: dict, layers: int, model_dtype: torch.dtype, mas
             take(layer, heads)
 
         sink = Reads(
-            layers, dtype, wanted, take=checked, mean=mean, maximum=maximum, stop=True, cut=cut, progress=progress
+            layers,
+            dtype,
+            wanted,
+            take=checked,
+            mean=mean,
+            maximum=maximum,
+            stop=True,
+            cut=cut,
+            whole=whole,
+            progress=progress,
         )
         reader = SdpaReader(dtype, model_dtype, layers, sink)
         with borrowed_for_capture(model, "reading attention heads again", eager=False), reader, suppress(ReadEnough):

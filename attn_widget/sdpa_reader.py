@@ -150,7 +150,8 @@ class Reads:
     - a capture's first pass (``budget`` bytes): every layer's in one ``stack`` when all are read and fit,
       else in ``kept`` those of the first layers read that fit; a long input's first pass may read the
       wanted layers only, but reads them all while all cost at most ``at_once`` bytes (a short input);
-    - a pass that reads layers again: handed to ``take(call, heads)``.
+    - a pass that reads layers again: handed to ``take(call, heads)``, those of the calls in ``whole`` (None: every
+      call); the others' are never whole (a long input's layer: gigabytes), and ``take`` gets None instead.
 
     With ``cut``, a wanted call whose heads are not kept is cut to its rows' tops instead (``payload.RowTops``, a
     head at a time: the layer's heads are never whole): in ``tops[call]``, or handed to ``take``.
@@ -171,9 +172,11 @@ class Reads:
         maximum: torch.Tensor | None = None,
         stop: bool = False,
         cut: bool = False,
+        whole=None,
         progress=None,
     ):
         self.layers, self.dtype, self.cut = layers, dtype, cut
+        self.whole = None if whole is None else set(whole)
         self.wanted = None if wanted is None else set(wanted)
         self.budget, self.at_once, self.take, self.stop, self.progress = budget, at_once, take, stop, progress
         self.mean, self.maximum = mean, maximum
@@ -208,7 +211,7 @@ class Reads:
             self.kept[call] = torch.empty(n_heads, n, n, dtype=self.dtype)
         elif self.cut:
             self.tops[call] = RowTops(n_heads, n, n, self.dtype)
-        if self.take is not None and call not in self.tops:
+        if self.take is not None and call not in self.tops and (self.whole is None or call in self.whole):
             self._heads = torch.empty(n_heads, n, n, dtype=self.dtype)
         self._n_heads = n_heads
 
@@ -233,7 +236,7 @@ class Reads:
         self.reduced.append(call)
         if self.take is not None:
             heads, self._heads = self._heads, None
-            self.take(call, heads if heads is not None else self.tops.pop(call))
+            self.take(call, heads if heads is not None else self.tops.pop(call, None))
 
 
 def _mask(mask, causal: bool, n: int, device) -> torch.Tensor | None:

@@ -156,6 +156,34 @@ def test_a_long_inputs_widget_reads_the_shown_layer_then_the_others_in_the_backg
     assert w.data_raw == reference.data_raw  # the same bytes as reading every layer at once
 
 
+def test_a_layer_read_in_the_background_is_formed_whole_only_when_it_is_kept(tokenizer, monkeypatch, one_layer_kept):
+    """Reading the other layers after the first picture reduces each to its head mean and max; the heads of a layer
+    the store does not keep are never formed whole on the CPU (one layer of Llama-3.2-1B at 4,096 tokens: 2.1 GB).
+    Long by small budgets, as above: the heads are sent by layer."""
+    monkeypatch.setattr(payload, "DEFAULT_BUDGET_BYTES", 3_000)
+    model = tiny_lm()
+    reference = AttentionWidget(model, TEXT, tokenizer, layer=2)  # every layer read in its pass
+    reference.wait()
+    monkeypatch.setattr(head_store, "READ_AT_ONCE_BYTES", 0)
+    monkeypatch.setattr(mixing, "PROBE_TOKENS", 4)
+    formed = []  # per call of each pass over the text (not the menu's check): whether its heads were formed whole
+    begin = sdpa_reader.Reads.begin
+
+    def recorded(self, call, n_heads, n, device):
+        begin(self, call, n_heads, n, device)
+        if n == len(tokenizer(TEXT)["input_ids"]):
+            formed.append((call, self._heads is not None or call in self.kept or self.stack is not None))
+
+    monkeypatch.setattr(sdpa_reader.Reads, "begin", recorded)
+    w = AttentionWidget(model, TEXT, tokenizer, layer=2)
+    w.wait()
+    store = w.analysis.capture.heads
+    # The first pass: layer 2 alone, kept (the budget is one layer); the second: layers 1 and 3, reduced only.
+    assert formed == [(1, True), (0, False), (2, False)] and store.kept_layers == [1] and store.reads == 1
+    assert w.data_raw == reference.data_raw
+    assert torch.equal(store[0], reference.analysis.capture.heads[0]) and store.reads == 2  # asked for: read again
+
+
 def test_a_shown_layer_too_large_to_keep_is_sent_from_its_row_tops(tokenizer, monkeypatch):
     """A layer's heads alone pass KEPT_HEADS_BYTES (Llama-3.2-1B at 4,096 tokens: 2.1 GB): the pass keeps the shown
     layer as its rows' tops, never its heads, and sends the bytes a widget keeping its heads sends; showing another
