@@ -47,7 +47,8 @@ class OnRequest:
         self._whole_queue, self._whole_running, self._prepared = [], False, []
 
     def wait(self, timeout: float | None = None) -> None:
-        """Block until background computations (flow layers, the pinned token's flow row, token scores) have finished.
+        """Block until background work (the menu's check, a long input's layers, flow layers, the pinned token's flow
+        row, token scores) has finished: the model is then as the user left it.
 
         Ctrl-C cancels them and waits until they have stopped (finished layers stay cached).
         """
