@@ -323,11 +323,5 @@ class HeadStore:
         """Keep a layer's rows' tops, dropping the least recently used beyond ``KEPT_TOPS_BYTES`` (never this one)."""
         self._tops[layer] = tops
         self._tops.move_to_end(layer)
-        while len(self._tops) > 1 and sum(map(_bytes, self._tops.values())) > KEPT_TOPS_BYTES:
+        while len(self._tops) > 1 and sum(tops.nbytes for tops in self._tops.values()) > KEPT_TOPS_BYTES:
             self._tops.popitem(last=False)
-
-
-def _bytes(tops: RowTops) -> int:
-    return sum(
-        t.numel() * t.element_size() for t in (tops.minimum, tops.maximum, tops.total, tops.values, tops.indices)
-    )

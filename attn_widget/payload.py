@@ -283,6 +283,12 @@ class RowTops:
         _, indices, self.values[index], self.total[index] = row_tops(matrix, self.k)
         self.indices[index] = indices
 
+    @property
+    def nbytes(self) -> int:
+        return sum(
+            t.numel() * t.element_size() for t in (self.minimum, self.maximum, self.total, self.values, self.indices)
+        )
+
     def extremes(self, start: int, stop: int) -> tuple[torch.Tensor, torch.Tensor]:
         """Rows ``start:stop`` (counted through the slices): their smallest and largest entries."""
         return self.minimum.reshape(-1)[start:stop], self.maximum.reshape(-1)[start:stop]

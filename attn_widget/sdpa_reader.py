@@ -19,6 +19,7 @@ keeps its heads (within a byte budget), or hands them on and stops the pass afte
 
 from __future__ import annotations
 
+from collections.abc import Collection
 from typing import Protocol
 
 import torch
@@ -172,7 +173,7 @@ class Reads:
         maximum: torch.Tensor | None = None,
         stop: bool = False,
         cut: bool = False,
-        whole=None,
+        whole: Collection[int] | None = None,
         progress=None,
     ):
         self.layers, self.dtype, self.cut = layers, dtype, cut
