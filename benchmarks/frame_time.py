@@ -10,9 +10,12 @@ Two 12-layer, 12-head encoders (no 12-layer model is available offline):
   worst case for drawing (every edge about as strong as the strongest).
 The text is English prose from CPython's pydoc topics, cut to 128 and 512 tokens. With
 ``--models vit``: a ViT-B/16-shaped vision transformer (12 layers, 12 heads, random weights) on a
-224 x 224 picture, 197 tokens ([CLS] and 14 x 14 patches), judged by the same goals as text. The widget is
-exported with ``to_html`` and opened in Debian Chromium (headless, no GPU: the canvas is
-rasterised in software). Each scenario starts on a freshly loaded page. Figures per change:
+224 x 224 picture, 197 tokens ([CLS] and 14 x 14 patches), judged by the same goals as text. With
+``--models gpt2-long --tokens 2048 4096``: a GPT-2-small-shaped decoder (random weights, scale.py's model and news-like
+text) on long inputs, exported as the widget is once every layer is read (raw attention alone: the other methods are
+computed when selected, which an offline page cannot ask for), in the scenarios that draw raw attention
+(``LONG_SCENARIOS``). The widget is exported with ``to_html`` and opened in Debian Chromium (headless, no GPU:
+the canvas is rasterised in software). Each scenario starts on a freshly loaded page. Figures per change:
 - to pixels: from the control's event until both canvases (edges; highlights and dots) hold the
   new picture and the page's layout is done. Chromium defers canvas drawing to a display list
   and layout to the next frame; reading one pixel back, and the root's height, forces both,
@@ -52,6 +55,7 @@ from _common import machine_line  # noqa: E402
 
 from attn_widget import AttentionWidget  # noqa: E402
 from attn_widget.export import inline_script  # noqa: E402
+from attn_widget.export import to_html as exported_page  # noqa: E402
 from attn_widget.widget import ALL_EDGES_UP_TO, LONG_INPUT_TOP_K  # noqa: E402
 
 CHROMIUM = "/usr/bin/chromium"
@@ -155,6 +159,30 @@ SCENARIOS = [
 ]
 
 
+# What a long input's offline page can draw without a kernel: raw attention's head mean of every layer, the heads
+# of the shown layer (``shown_heads.py``).
+LONG_SCENARIOS = (
+    "layer, steps",
+    "layer, jumps",
+    "hover a token",
+    "wheel scroll step",
+    "zoom step (Ctrl + wheel)",
+    "view (to whole model and back)",
+    "whole model, hover a token",
+    "heads view (to all heads and back)",
+)
+
+
+def gpt2_long_widget(n: int) -> AttentionWidget:
+    """scale.py's GPT-2-small-shaped model (float32) on its text of exactly n tokens, every layer read."""
+    from scale import build, text_of
+
+    model, tokenizer = build("gpt2-small", "float32")
+    widget = AttentionWidget(model, text_of(tokenizer, n, 0), tokenizer)
+    widget.wait()
+    return widget
+
+
 def minilm_twice():
     """MiniLM's six trained layers, each used twice: a 12-layer model with trained attention."""
     from attn_widget.demo import minilm
@@ -245,9 +273,10 @@ def bundle_at(revision: str) -> str:
     return subprocess.run(show, cwd=ROOT, capture_output=True, text=True, check=True).stdout
 
 
-def export(widget, path: str, bundle: str | None) -> None:
-    """The widget's offline page; with `bundle`, running that front end instead of this one."""
-    page = widget.to_html()
+def export(widget, path: str, bundle: str | None, every_method: bool = True) -> None:
+    """The widget's offline page (every method computed first, or as it is); with `bundle`, running that front end
+    instead of this one."""
+    page = widget.to_html() if every_method else exported_page(widget)
     if bundle is not None:
         current = inline_script((ROOT / "attn_widget" / "static" / "widget.js").read_text())
         assert page.count(current) == 1
@@ -266,15 +295,17 @@ def main() -> None:
     parser.add_argument(
         "--only", nargs="+", metavar="SCENARIO", help="run only the scenarios whose label starts with one of these"
     )
-    parser.add_argument("--tokens", nargs="+", type=int, choices=(128, 512), default=[128, 512])
-    parser.add_argument("--models", nargs="+", choices=("minilm", "random", "vit"), default=["minilm", "random"])
+    parser.add_argument("--tokens", nargs="+", type=int, choices=(128, 512, 2048, 4096), default=[128, 512])
+    parser.add_argument(
+        "--models", nargs="+", choices=("minilm", "random", "vit", "gpt2-long"), default=["minilm", "random"]
+    )
     args = parser.parse_args()
     scenarios = [s for s in SCENARIOS if not args.only or s[0].startswith(tuple(args.only))]
     if not scenarios:
         parser.error(f"no scenario starts with {args.only}; the scenarios: {[s[0] for s in SCENARIOS]}")
     builds = {"this build": None} | ({args.against: bundle_at(args.against)} if args.against else {})
 
-    text_models = [name for name in args.models if name != "vit"]
+    text_models = [name for name in args.models if name in ("minilm", "random")]
     trained, tokenizer = minilm_twice() if text_models else (None, None)  # MiniLM's tokenizer serves both
     models = {"MiniLM x2": trained} if "minilm" in args.models else {}
     if "random" in args.models:
@@ -283,13 +314,16 @@ def main() -> None:
     def widgets():
         """(model name, tokens, widget) for every model and length asked for."""
         for name, model in models.items():
-            for n in args.tokens:
+            for n in [n for n in args.tokens if n <= 512]:  # BERT's positions
                 widget = AttentionWidget(model, prose(tokenizer, n), tokenizer)
                 assert len(widget.tokens) == n, len(widget.tokens)
                 yield name, n, widget
         if "vit" in args.models:
             widget = random_vit_widget()
             yield "ViT-B/16 shape, random", len(widget.tokens), widget
+        if "gpt2-long" in args.models:
+            for n in [n for n in args.tokens if n > 512]:
+                yield "GPT-2 small shape, random", n, gpt2_long_widget(n)
 
     sizes = []
     rows = []
@@ -303,7 +337,10 @@ def main() -> None:
                     if data:
                         sizes.append((n, meta["id"], len(data)))
             path = os.path.join(folder, f"view{n}.html")
+            long = name.startswith("GPT-2")
             for label, changes, pause, top_k, *settings in scenarios:
+                if long and label not in LONG_SCENARIOS:
+                    continue
                 widget.top_k = LONG_INPUT_TOP_K if top_k is None else top_k
                 view = {"compare_method": "", "compare_mode": "side", "view": "layer"} | (
                     settings[0] if settings else {}
@@ -314,7 +351,7 @@ def main() -> None:
                 # Builds take turns in both orders, so that neither is always the first one run.
                 turns = [build for r in range(args.rounds) for build in list(builds)[:: 1 if r % 2 == 0 else -1]]
                 for build in turns:
-                    export(widget, path, builds[build])
+                    export(widget, path, builds[build], every_method=not long)
                     page = browser.new_page(viewport={"width": 1000, "height": 900})
                     page.goto(f"file://{path}")
                     page.wait_for_function("document.querySelector('.attnw-root')?.dataset.paintEnd")
