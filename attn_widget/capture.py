@@ -203,10 +203,15 @@ def _projection_in_float32(module, consumed: torch.Tensor, projected: torch.Tens
     return projected
 
 
+def work_dtype(model_dtype: torch.dtype) -> torch.dtype:
+    """The dtype a capture computes and keeps its tensors in: float64 for a float64 model, else float32."""
+    return torch.float64 if model_dtype == torch.float64 else torch.float32
+
+
 def hidden_dtype(model_dtype: torch.dtype) -> torch.dtype:
     """The dtype a capture keeps hidden states in: the model's when it is half precision (they are exact there),
-    else float32 (float64 for a float64 model)."""
-    return model_dtype if model_dtype in _HALF else torch.float64 if model_dtype == torch.float64 else torch.float32
+    else ``work_dtype``."""
+    return model_dtype if model_dtype in _HALF else work_dtype(model_dtype)
 
 
 def _first(output) -> torch.Tensor:
@@ -229,7 +234,7 @@ def capture_encoded(model, encoded: Encoded, layers: Collection[int] | None = No
     layers: 0-based layers whose attention the pass reads when it reads the model's sdpa calls and the input is
     long (``head_store.READ_AT_ONCE_BYTES``); the others are read when first asked for. None: every layer."""
     model_dtype = next(model.parameters()).dtype
-    dtype = torch.float64 if model_dtype == torch.float64 else torch.float32
+    dtype = work_dtype(model_dtype)
     name = getattr(model, "name_or_path", "") or type(model).__name__
     sites = find_sites(model)
     recorded = recorded_pass(model, encoded.model_inputs, sites, read_sdpa=True, read_layers=layers)
@@ -331,7 +336,7 @@ def _read_sdpa(
 ) -> Recorded:
     """The model's own pass with its sdpa calls read (the ``wanted`` layers only, when long); ``heads`` None when the
     reader gave up or did not see one call per layer (then ``calls`` is incomplete too)."""
-    dtype = torch.float64 if model_dtype == torch.float64 else torch.float32
+    dtype = work_dtype(model_dtype)
     # One call per layer: the config says how many (ALBERT calls its one shared attention module that often).
     layers = int(getattr(model.config, "num_hidden_layers", 0) or 0) or len(sites)
     wanted = None if wanted is None else [layer for layer in wanted if 0 <= layer < layers] or None
@@ -370,7 +375,7 @@ def _output_rows(n: int) -> torch.Tensor:
 def _reads_again(model, inputs: dict, layers: int, model_dtype: torch.dtype, masks: torch.Tensor) -> Read:
     """How a store reads heads again: the model's own pass with its sdpa calls read for the wanted layers only,
     stopped after the last of them; each layer's mask must be the one the first pass verified."""
-    dtype = torch.float64 if model_dtype == torch.float64 else torch.float32
+    dtype = work_dtype(model_dtype)
 
     def read(
         wanted: list[int], take, progress, mean: torch.Tensor, maximum: torch.Tensor, cut: bool, whole: Collection[int]
@@ -483,7 +488,8 @@ def _add_value_data(
         )
         return
     n = record.heads.shape[-2]  # queries (a cross-attention's are the decoder's tokens)
-    part = checked_rows(n) if seen is not None and n > len(checked_rows(n)) else None
+    checked_here = checked_rows(n)
+    part = checked_here if seen is not None and n > len(checked_here) else None
     if part is not None:  # what making them whole needs: what each value projection consumed (half) or returned
         half = record.model_dtype in _HALF
         calls = _Calls(

@@ -48,8 +48,8 @@ class OnRequest:
         return [m["id"] for m in self.methods]
 
     def wait(self, timeout: float | None = None) -> None:
-        """Block until background work (the menu's check, a long input's layers, flow layers, the pinned token's flow
-        row, token scores) has finished: the model is then as the user left it.
+        """Block until background work (a long input's layers, flow layers, the pinned token's flow row, token
+        scores) has finished: the model is then as the user left it.
 
         Ctrl-C cancels them and waits until they have stopped (finished layers stay cached).
         """

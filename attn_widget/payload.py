@@ -174,6 +174,10 @@ class _Joined:
                 break
             yield index, max(start - begin, 0), stop - begin
 
+    def _rows_of(self, index: int, a: int, b: int) -> torch.Tensor:
+        """Rows ``a:b`` of block ``index``, on the CPU in the join's dtype."""
+        return self._block(index)[a:b].to("cpu", self.dtype)
+
     def _tops_of(self, index: int) -> RowTops | None:
         """The block's row tops, when its part keeps them instead of its rows (``HeadStore.tops``), in the dtype
         of the rows (so that either gives the same bytes)."""
@@ -182,26 +186,24 @@ class _Joined:
         return tops if tops is not None and tops.values.dtype == self.dtype else None
 
     def rows(self, start: int, stop: int) -> torch.Tensor:
-        return _cat([self._block(i)[a:b].to("cpu", self.dtype) for i, a, b in self._pieces(start, stop)])
+        return _cat([self._rows_of(i, a, b) for i, a, b in self._pieces(start, stop)])
 
     def extremes(self, start: int, stop: int) -> tuple[torch.Tensor, torch.Tensor]:
         pieces = []
         for index, a, b in self._pieces(start, stop):
             tops = self._tops_of(index)
-            pieces.append(
-                tops.extremes(a, b) if tops is not None else _extremes(self._block(index)[a:b].to("cpu", self.dtype))
-            )
-        return _cat([low for low, _ in pieces]), _cat([high for _, high in pieces])
+            pieces.append(tops.extremes(a, b) if tops is not None else _extremes(self._rows_of(index, a, b)))
+        low, high = _cat_columns(pieces)
+        return low, high
 
     def tops(self, start: int, stop: int, k: int) -> Tops:
         pieces = []
         for index, a, b in self._pieces(start, stop):
             tops = self._tops_of(index)
-            if tops is not None and k <= tops.k:
-                pieces.append(tops.rows(a, b, k))
-            else:
-                pieces.append(row_tops(self._block(index)[a:b].to("cpu", self.dtype), k))
-        kept, indices, values, total = (_cat(list(column)) for column in zip(*pieces, strict=True))
+            pieces.append(
+                tops.rows(a, b, k) if tops is not None and k <= tops.k else row_tops(self._rows_of(index, a, b), k)
+            )
+        kept, indices, values, total = _cat_columns(pieces)
         return kept, indices, values, total
 
 
@@ -232,17 +234,21 @@ class _Slices:
         return _cat([self.source.rows(a, b) for a, b in self._ranges(start, stop)])
 
     def extremes(self, start: int, stop: int) -> tuple[torch.Tensor, torch.Tensor]:
-        pieces = [self.source.extremes(a, b) for a, b in self._ranges(start, stop)]
-        return _cat([low for low, _ in pieces]), _cat([high for _, high in pieces])
+        low, high = _cat_columns([self.source.extremes(a, b) for a, b in self._ranges(start, stop)])
+        return low, high
 
     def tops(self, start: int, stop: int, k: int) -> Tops:
-        pieces = [self.source.tops(a, b, k) for a, b in self._ranges(start, stop)]
-        kept, indices, values, total = (_cat(list(column)) for column in zip(*pieces, strict=True))
+        kept, indices, values, total = _cat_columns([self.source.tops(a, b, k) for a, b in self._ranges(start, stop)])
         return kept, indices, values, total
 
 
 def _cat(pieces: list[torch.Tensor]) -> torch.Tensor:
     return pieces[0] if len(pieces) == 1 else torch.cat(pieces)
+
+
+def _cat_columns(pieces: Sequence[tuple[torch.Tensor, ...]]) -> tuple[torch.Tensor, ...]:
+    """Pieces of rows, each a tuple of per-row tensors (``extremes``, ``row_tops``), joined column by column."""
+    return tuple(_cat(list(column)) for column in zip(*pieces, strict=True))
 
 
 def _extremes(x: torch.Tensor) -> tuple[torch.Tensor, torch.Tensor]:

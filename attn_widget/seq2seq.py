@@ -17,7 +17,7 @@ import torch
 
 from . import verify
 from .analysis import Analysis
-from .capture import Capture, _add_value_data, hidden_dtype, recorded_pass
+from .capture import Capture, _add_value_data, hidden_dtype, recorded_pass, work_dtype
 from .errors import UnsupportedModelError
 from .head_store import HeadStore
 from .inputs import Encoded, check_model, check_text, encode, max_positions, resolve_tokenizer, unwrap
@@ -240,7 +240,7 @@ def analyze_seq2seq(model, source: str, tokenizer=None, target: str | None = Non
         )
     encoded = encode(model, source, tokenizer)
     model_dtype = next(model.parameters()).dtype
-    dtype = torch.float64 if model_dtype == torch.float64 else torch.float32
+    dtype = work_dtype(model_dtype)
     name = getattr(model, "name_or_path", "") or type(model).__name__
     if target is None:
         with borrowed_for_capture(model, "greedy decoding", eager=False):
