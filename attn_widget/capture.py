@@ -378,7 +378,14 @@ def _reads_again(model, inputs: dict, layers: int, model_dtype: torch.dtype, mas
     dtype = work_dtype(model_dtype)
 
     def read(
-        wanted: list[int], take, progress, mean: torch.Tensor, maximum: torch.Tensor, cut: bool, whole: Collection[int]
+        wanted: list[int],
+        take,
+        progress,
+        mean: torch.Tensor,
+        maximum: torch.Tensor | RowTops,
+        again: Callable[[int, torch.Tensor], bool],
+        cut: bool,
+        whole: Collection[int],
     ) -> None:
         def checked(layer: int, heads: torch.Tensor | RowTops | None) -> None:
             if not torch.equal(reader.allowed[layer], masks[layer]):
@@ -395,6 +402,7 @@ def _reads_again(model, inputs: dict, layers: int, model_dtype: torch.dtype, mas
             take=checked,
             mean=mean,
             maximum=maximum,
+            again=again,
             stop=True,
             cut=cut,
             whole=whole,

@@ -4,12 +4,14 @@ A long input's heads are gigabytes (Llama-3.2-1B at 4,096 tokens: 2.1 GB a layer
 (each layer's ``softmax(q·kᵀ)`` in float32, beside the model's own fused attention), while the first picture
 shows one layer. So a capture may read only some layers in its pass (``analyze(..., layers=[...])``) and the
 others when first asked for, in one more pass that stops after the last layer wanted (``read``,
-sdpa_reader.py). Each layer read is reduced to its head mean and max ``(n, n)``, which are kept; its heads are
-kept while ``KEPT_HEADS_BYTES`` allows, the least recently used dropped first. A layer to be shown whose heads
-alone pass the budget is kept as its rows' tops (``payload.RowTops``: what a top-k envelope sends of it, about a
-hundredth of its heads at 4,096 tokens) and read again whole only when its exact heads are asked for. A layer
-read a second time must give the head mean of its first reading, or the model changed and the store says so. A
-short input (or an eager pass, which returns every layer at once) keeps the whole stack and never reads again.
+sdpa_reader.py). Each layer read is reduced to its head mean ``(n, n)``, which is kept whole (rollout and flow
+need it), and its head max, kept as its rows' tops (``payload.RowTops``: what a top-k envelope sends of it, about
+a hundredth of the rows at 4,096 tokens; it is only drawn). Its heads are kept while ``KEPT_HEADS_BYTES`` allows,
+the least recently used dropped first; the widget asks for the others' rows' tops instead (``reduce(tops=True)``,
+within ``KEPT_TOPS_BYTES``), so that showing another layer sends them without reading it again. What is kept as
+tops is read again whole only when its exact values are asked for. A layer read a second time must give the head
+mean of its first reading, or the model changed and the store says so (the mean stays as first read). A short
+input (or an eager pass, which returns every layer at once) keeps the whole stack and never reads again.
 """
 
 from __future__ import annotations
@@ -30,13 +32,15 @@ KEPT_HEADS_BYTES = 1 << 30  # per-head attention a capture keeps (all layers' wh
 # A capture that may read some layers only reads them all while all its heads cost at most this (a short input:
 # reading them later would cost a pass more than reading them now).
 READ_AT_ONCE_BYTES = 64 << 20
-KEPT_TOPS_BYTES = 128 << 20  # row tops of layers too large to keep (the most recently shown one always)
+# Row tops of layers whose heads are not kept (the most recently shown one always): every layer's of the Llama-3.2-1B
+# shape at 4,096 tokens (25 MB a layer).
+KEPT_TOPS_BYTES = 512 << 20
 
 Progress = Callable[[float, float], None] | None
-# read(layers, take, progress, mean, maximum, cut, whole): run the model again, reduce each wanted layer into
-# mean[layer] and maximum[layer] and call take(layer, heads): (H, n, n) on the CPU for the layers in whole, else with
-# cut their payload.RowTops, else None; progress (done, total) is told at each layer the pass goes through, and may
-# raise to stop it.
+# read(layers, take, progress, mean, maximum, again, cut, whole): run the model again, reduce each wanted layer into
+# mean[layer] and maximum[layer] (a layer read before: compared by again(layer, mean), sdpa_reader.Reads) and call
+# take(layer, heads): (H, n, n) on the CPU for the layers in whole, else with cut their payload.RowTops, else None;
+# progress (done, total) is told at each layer the pass goes through, and may raise to stop it.
 Read = Callable[..., None]
 
 
@@ -55,7 +59,7 @@ class HeadStore:
         self,
         n_heads: int,
         mean: torch.Tensor | None = None,
-        maximum: torch.Tensor | None = None,
+        maximum: torch.Tensor | RowTops | None = None,
         reduced: list[int] | None = None,
         kept: dict[int, torch.Tensor] | None = None,
         stack: torch.Tensor | None = None,
@@ -63,7 +67,9 @@ class HeadStore:
         tops: dict[int, RowTops] | None = None,
     ):
         self._stack = stack  # every layer, when all are kept
-        self._mean, self._maximum = mean, maximum  # rows of the reduced layers hold their head mean and max
+        # Rows of the reduced layers hold their head mean and max (a long input's max: its rows' tops, L slices).
+        self._mean, self._maximum = mean, maximum
+        self._mean_tops: dict[int, RowTops] = {}  # a reduced layer's mean rows' tops, made when first sent
         source = stack if stack is not None else mean
         assert source is not None, "a store needs its stack or its head means"
         self.shape = torch.Size((source.shape[0], n_heads, *source.shape[-2:]))
@@ -75,7 +81,8 @@ class HeadStore:
         self.reader: Read | None = None  # set by the capture (attach); None: nothing is read again
         self._borrow: Callable[[], AbstractContextManager] = contextlib.nullcontext
         self._tolerance = tolerance  # how far a layer read again may be from its first reading (the model's dtype)
-        self._lock = threading.RLock()
+        self._lock = threading.RLock()  # held while a pass reads (``_reading``)
+        self._tops_lock = threading.Lock()  # the row tops kept: sent while a pass reads others
         self.reads = 0  # passes run to read heads again (tests count them)
 
     def attach(self, read: Read, borrow: Callable[[], AbstractContextManager]) -> None:
@@ -133,30 +140,76 @@ class HeadStore:
         self.reduce()
         return self.reductions()[0]
 
-    def reductions(self) -> tuple[torch.Tensor, torch.Tensor]:
-        """``(mean, maximum)`` ``(L, n, n)`` as they are: the rows of layers not read yet (``reduced_layers``) are
-        not set (filled in place when read). Nothing is read."""
+    def reductions(self) -> tuple[torch.Tensor, torch.Tensor | RowTops]:
+        """``(mean, maximum)`` as they are: ``(L, n, n)``, the max of a long input as its rows' tops (``RowTops``
+        of L slices); the rows of layers not read yet (``reduced_layers``) are not set (filled in place when read).
+        Nothing is read."""
         if self._mean is None or self._maximum is None:
             assert self._stack is not None
             self._mean, self._maximum = head_mean(self._stack), self._stack.amax(dim=1)
         return self._mean, self._maximum
 
+    def parts(self) -> tuple[torch.Tensor | ReducedPart, torch.Tensor | ReducedPart]:
+        """The head mean and max ``(L, 1, n, n)`` as parts of a per-head method's data (``methods.heads.PerHead``):
+        tensors when every layer is kept, else ``ReducedPart``s that hand a top-k envelope their rows' tops.
+        Nothing is read."""
+        mean, maximum = self.reductions()
+        if self._stack is not None:
+            assert isinstance(maximum, torch.Tensor)
+            return mean.unsqueeze(1), maximum.unsqueeze(1)
+        return ReducedPart(self, "mean"), ReducedPart(self, "max")
+
+    def reduced_layer(self, layer: int, kind: str) -> torch.Tensor:
+        """Layer ``layer``'s head mean or max (``kind``) ``(n, n)``; a max kept as its rows' tops is read again."""
+        mean, maximum = self.reductions()
+        if kind == "mean":
+            return mean[layer]
+        if isinstance(maximum, torch.Tensor):
+            return maximum[layer]
+        return self.layers([layer])[layer].amax(dim=0)
+
+    def reduced_tops(self, layer: int, kind: str) -> RowTops | None:
+        """Layer ``layer``'s head mean or max (``kind``) as its rows' tops ``(1, n, k)``, None when not read yet (or
+        the max is whole: its rows are at hand). The mean's are made once: it is never written again."""
+        mean, maximum = self.reductions()
+        with self._tops_lock:
+            if layer not in self._reduced:
+                return None
+            if kind == "max":
+                return maximum.slice(layer) if isinstance(maximum, RowTops) else None
+            if layer not in self._mean_tops:
+                tops = RowTops(1, mean.shape[-2], mean.shape[-1], mean.dtype)
+                tops.set(0, mean[layer])
+                self._mean_tops[layer] = tops
+            return self._mean_tops[layer]
+
     @property
     def maximum(self) -> torch.Tensor:
-        """``(L, n, n)`` the entry-wise maximum over the heads of every layer; reads the layers not read yet."""
+        """``(L, n, n)`` the entry-wise maximum over the heads of every layer; reads the layers not read yet (a long
+        input's, kept as its rows' tops: every layer again, in one pass)."""
         self.reduce()
-        return self.reductions()[1]
+        maximum = self.reductions()[1]
+        if isinstance(maximum, torch.Tensor):
+            return maximum
+        out = torch.empty(self.n_layers, *self.shape[-2:], dtype=self.dtype)
 
-    def reduce(self, layers: list[int] | None = None, progress: Progress = None) -> None:
+        def reduce_into(layer: int, heads: torch.Tensor) -> None:
+            torch.amax(heads, dim=0, out=out[layer])
+
+        self.visit(reduce_into)
+        return out
+
+    def reduce(self, layers: list[int] | None = None, progress: Progress = None, tops: bool = False) -> None:
         """Read the ``layers`` (default: all) not read yet, in one pass, keeping their heads while the budget has
-        room (no kept layer is dropped for them)."""
+        room (no kept layer is dropped for them); with ``tops``, the others' rows' tops (``shown``: what the widget
+        sends of them)."""
         wanted = set(range(self.n_layers) if layers is None else layers)
         if wanted <= self._reduced:
             return
         with self._reading():
             missing = sorted(wanted - self._reduced)
             if missing:
-                self._read_again(missing, keep="spare", progress=progress)
+                self._read_again(missing, keep="spare", progress=progress, cut=tops)
 
     def reduced(self, head: int | str | None = None) -> torch.Tensor:
         """``(L, n, n)``: ``None`` or ``"mean"`` the head mean (``mean``), ``"max"`` the max (``maximum``), an int
@@ -206,23 +259,28 @@ class HeadStore:
 
     def tops(self, layer: int) -> RowTops | None:
         """Layer ``layer``'s rows' tops, when it is kept so (``shown``); None otherwise."""
-        with self._lock:
+        with self._tops_lock:
             return self._tops.get(layer)
 
     def shown(self, layers: list[int], progress: Progress = None) -> None:
-        """Have what the widget sends of ``layers`` at hand: their heads (``layers``) while one layer's fit the
-        budget, else their rows' tops, the missing ones read in one pass that keeps no heads."""
-        if self._stack is not None or self.layer_bytes <= KEPT_HEADS_BYTES:
-            self.layers(layers, progress)
+        """Have what the widget sends of ``layers`` at hand: their heads or their rows' tops, the missing ones read
+        in one pass, whole while one layer's heads fit the budget, else as their rows' tops."""
+        if self._stack is not None:
             return
-        with self._reading():
-            missing = sorted({layer for layer in layers if layer not in self._kept and layer not in self._tops})
-            if missing:
-                self._read_again(missing, keep="tops", progress=progress)
-        with self._lock:
-            for layer in layers:
-                if layer in self._tops:
-                    self._tops.move_to_end(layer)
+        with self._tops_lock:
+            missing = [layer for layer in layers if layer not in self._kept and layer not in self._tops]
+        if missing and self.layer_bytes <= KEPT_HEADS_BYTES:
+            self.layers(missing, progress)
+        elif missing:
+            with self._reading():
+                missing = sorted({layer for layer in layers if layer not in self._kept and layer not in self._tops})
+                if missing:
+                    self._read_again(missing, keep="tops", progress=progress)
+        with self._lock, self._tops_lock:
+            for layer in layers:  # most recently used last
+                for kept in (self._kept, self._tops):
+                    if layer in kept:
+                        kept.move_to_end(layer)
 
     def head(self, head: int) -> torch.Tensor:
         """``(L, n, n)``: one head (negatives from the end) of every layer, read in at most one pass."""
@@ -260,34 +318,25 @@ class HeadStore:
                 self._read_again(missing, keep="no", take=use)
 
     def _read_again(
-        self, layers: list[int], keep: str = "yes", take=None, progress: Progress = None
+        self, layers: list[int], keep: str = "yes", take=None, progress: Progress = None, cut: bool = False
     ) -> dict[int, torch.Tensor]:
-        """Read ``layers`` in one pass (their head mean and max reduced into the store's), each read before
-        checked against its first reading, and handed to ``take(layer, heads)``; keep: "yes" (returned, and kept
-        within the budget, the least recently used dropped), "spare" (kept while the budget has room), "tops" (their
-        rows' tops kept instead, within ``KEPT_TOPS_BYTES``) or "no"."""
+        """Read ``layers`` in one pass (the head mean and max of those read for the first time reduced into the
+        store's; the others' means checked against their first reading), each handed to ``take(layer, heads)``;
+        keep: "yes" (returned, and kept within the budget, the least recently used dropped), "spare" (kept while the
+        budget has room; with ``cut`` the others' rows' tops instead), "tops" (their rows' tops kept instead, within
+        ``KEPT_TOPS_BYTES``) or "no"."""
         if self.reader is None:
             raise RuntimeError("this store cannot read heads again: it was made without a model")
         mean, maximum = self._mean, self._maximum
         assert mean is not None and maximum is not None  # a store without a stack keeps its reductions
         found: dict[int, torch.Tensor] = {}
-        before = {layer: (mean[layer].clone(), maximum[layer].clone()) for layer in layers if layer in self._first}
 
         def took(layer: int, heads: torch.Tensor | RowTops | None) -> None:
-            if layer in before:
-                difference = float((mean[layer] - before[layer][0]).abs().max())
-                if not difference <= self._tolerance:
-                    mean[layer], maximum[layer] = before[layer]  # the store keeps what it verified
-                    raise UnsupportedModelError(
-                        f"Layer {layer + 1}'s attention, read again, differs from its first reading by up to "
-                        f"{difference:.2g}: the model or its inputs changed since it was analysed. Analyse the text "
-                        "again (attn_widget.analyze) to see the model as it is now."
-                    )
             self._reduced.add(layer)
             self._first.add(layer)
             if heads is None:  # not wanted whole (``whole`` below)
                 return
-            if isinstance(heads, RowTops):  # cut in the pass: asked for with keep="tops"
+            if isinstance(heads, RowTops):  # cut in the pass: asked for with keep="tops" or cut
                 self._keep_tops(layer, heads)
                 return
             if take is not None:
@@ -299,7 +348,7 @@ class HeadStore:
                 self._kept[layer] = heads
 
         # The layers whose heads are formed whole on the CPU: a layer that is neither handed on nor kept is only
-        # reduced (its heads alone are 2.1 GB for Llama-3.2-1B at 4,096 tokens).
+        # reduced, or cut to its rows' tops (its heads alone are 2.1 GB for Llama-3.2-1B at 4,096 tokens).
         if keep == "tops":
             whole: list[int] = []
         elif take is not None or keep == "yes":
@@ -309,8 +358,23 @@ class HeadStore:
         else:
             whole = []
         self.reads += 1
-        self.reader(layers, took, progress, mean, maximum, keep == "tops", whole)
+        self.reader(layers, took, progress, mean, maximum, self._again, keep == "tops" or cut, whole)
         return found
+
+    def _again(self, layer: int, mean: torch.Tensor) -> bool:
+        """Whether ``layer`` was read before; if so, its head mean read now ``(n, n)`` must be its first reading's
+        (the store keeps that one: what was verified and sent stays bit for bit)."""
+        if layer not in self._first:
+            return False
+        assert self._mean is not None
+        difference = float((self._mean[layer] - mean).abs().max())
+        if not difference <= self._tolerance:
+            raise UnsupportedModelError(
+                f"Layer {layer + 1}'s attention, read again, differs from its first reading by up to "
+                f"{difference:.2g}: the model or its inputs changed since it was analysed. Analyse the text "
+                "again (attn_widget.analyze) to see the model as it is now."
+            )
+        return True
 
     def _keep(self, layer: int, heads: torch.Tensor) -> None:
         """Keep ``heads``, dropping the least recently used layers beyond the budget (never this one)."""
@@ -321,7 +385,35 @@ class HeadStore:
 
     def _keep_tops(self, layer: int, tops: RowTops) -> None:
         """Keep a layer's rows' tops, dropping the least recently used beyond ``KEPT_TOPS_BYTES`` (never this one)."""
-        self._tops[layer] = tops
-        self._tops.move_to_end(layer)
-        while len(self._tops) > 1 and sum(tops.nbytes for tops in self._tops.values()) > KEPT_TOPS_BYTES:
-            self._tops.popitem(last=False)
+        with self._tops_lock:
+            self._tops[layer] = tops
+            self._tops.move_to_end(layer)
+            while len(self._tops) > 1 and sum(tops.nbytes for tops in self._tops.values()) > KEPT_TOPS_BYTES:
+                self._tops.popitem(last=False)
+
+
+class ReducedPart:
+    """A long input's head mean or max of every layer (``kind``) as a part of a per-head method's data
+    (``methods.heads.PerHead``), ``(L, 1, n, n)``: ``part[layer]`` ``(1, n, n)`` (a max kept as its rows' tops is
+    read again), and ``tops(layer)``: its rows' tops, which a top-k envelope reads instead of its rows
+    (``payload._Joined``; ranking every layer's rows again at each layer change cost a second at 4,096 tokens)."""
+
+    def __init__(self, store: HeadStore, kind: str):
+        self._store, self._kind = store, kind
+        self.shape = torch.Size((store.n_layers, 1, *store.shape[-2:]))
+        self.dtype = store.dtype
+
+    def dim(self) -> int:
+        return 4
+
+    def __getitem__(self, index) -> torch.Tensor:
+        if isinstance(index, int) and not isinstance(index, bool):
+            return self._store.reduced_layer(index % self.shape[0], self._kind).unsqueeze(0)
+        return self.full()[index]
+
+    def tops(self, layer: int) -> RowTops | None:
+        return self._store.reduced_tops(layer, self._kind)
+
+    def full(self) -> torch.Tensor:
+        """``(L, 1, n, n)`` (the max: every layer read again)."""
+        return (self._store.mean if self._kind == "mean" else self._store.maximum).unsqueeze(1)

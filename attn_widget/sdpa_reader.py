@@ -19,7 +19,7 @@ keeps its heads (within a byte budget), or hands them on and stops the pass afte
 
 from __future__ import annotations
 
-from collections.abc import Collection
+from collections.abc import Callable, Collection
 from typing import Protocol
 
 import torch
@@ -157,6 +157,11 @@ class Reads:
     With ``cut``, a wanted call whose heads are not kept is cut to its rows' tops instead (``payload.RowTops``, a
     head at a time: the layer's heads are never whole): in ``tops[call]``, or handed to ``take``.
 
+    A long input's first pass (one that reads the wanted layers only) keeps every layer's max as its rows' tops
+    (``maximum``: a ``RowTops`` of L slices; it is only drawn). A pass reading layers again writes the mean and max
+    of a layer read for the first time; ``again(call, mean)`` compares a layer read before with its first reading
+    (raising when they differ) and says True, and the store's rows stay as first read.
+
     With ``stop``, the pass ends after the last wanted call (``ReadEnough``); ``progress(done, total)`` is told at
     each call and may raise to stop the pass. ``reduced`` lists the calls reduced, in order."""
 
@@ -170,7 +175,8 @@ class Reads:
         at_once: int = 0,
         take=None,
         mean: torch.Tensor | None = None,
-        maximum: torch.Tensor | None = None,
+        maximum: torch.Tensor | RowTops | None = None,
+        again: Callable[[int, torch.Tensor], bool] | None = None,
         stop: bool = False,
         cut: bool = False,
         whole: Collection[int] | None = None,
@@ -180,7 +186,7 @@ class Reads:
         self.whole = None if whole is None else set(whole)
         self.wanted = None if wanted is None else set(wanted)
         self.budget, self.at_once, self.take, self.stop, self.progress = budget, at_once, take, stop, progress
-        self.mean, self.maximum = mean, maximum
+        self.mean, self.maximum, self.again = mean, maximum, again
         self.stack: torch.Tensor | None = None
         self.kept: dict[int, torch.Tensor] = {}
         self.tops: dict[int, RowTops] = {}
@@ -205,12 +211,13 @@ class Reads:
         layer_bytes = n_heads * n * n * self.dtype.itemsize
         if self.mean is None or self.maximum is None:  # rows written as layers are read (untouched: no memory)
             self.mean = torch.empty(self.layers, n, n, dtype=self.dtype)
-            self.maximum = torch.empty(self.layers, n, n, dtype=self.dtype)
+            long = self.wanted is not None  # a short input reads every layer (wants)
+            self.maximum = RowTops(self.layers, n, n, self.dtype) if long else torch.empty_like(self.mean)
         if call == 0 and self.wanted is None and self.layers * layer_bytes <= self.budget:
             self.stack = torch.empty(self.layers, n_heads, n, n, dtype=self.dtype)
         elif self.stack is None and self.budget and (len(self.kept) + 1) * layer_bytes <= self.budget:
             self.kept[call] = torch.empty(n_heads, n, n, dtype=self.dtype)
-        elif self.cut:
+        elif self.cut and (self.whole is None or call not in self.whole):
             self.tops[call] = RowTops(n_heads, n, n, self.dtype)
         if self.take is not None and call not in self.tops and (self.whole is None or call in self.whole):
             self._heads = torch.empty(n_heads, n, n, dtype=self.dtype)
@@ -230,9 +237,13 @@ class Reads:
 
     def end(self, call: int) -> None:
         assert self.mean is not None and self.maximum is not None and self._sum is not None and self._max is not None
-        self.mean[call] = self._sum.div_(self._n_heads)
-        row_normalize_(self.mean[call])
-        self.maximum[call] = self._max
+        mean = row_normalize_(self._sum.div_(self._n_heads))
+        if self.again is None or not self.again(call, mean.to("cpu")):
+            self.mean[call] = mean
+            if isinstance(self.maximum, RowTops):
+                self.maximum.set(call, self._max)
+            else:
+                self.maximum[call] = self._max
         self._sum = self._max = None
         self.reduced.append(call)
         if self.take is not None:

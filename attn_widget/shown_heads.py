@@ -4,9 +4,10 @@ A long input's widget reads the shown layer's attention in the model's one pass 
 first picture, in the background (``heads_job``; ``head_store.py``). Every layer's heads of every per-head method
 would be megabytes to send, cut to an edge or two per token; when they do not fit the wire with
 ``LONG_INPUT_TOP_K`` edges a row, a per-head method's data holds every layer's head mean and max and the heads of
-one layer, the shown one (``heads_ready``). Showing another layer reads its heads (again, when the capture did not
-keep them: one pass of the model that stops after that layer) and sends them. Mixed into ``AttentionWidget``,
-whose traits (``layer``, ``ready``, ``heads_ready``, ``heads_job``) it uses.
+one layer, the shown one (``heads_ready``). The background read keeps each layer's heads, or their rows' tops
+(``HeadStore.reduce(tops=True)``), so showing another layer sends them without running the model; a layer whose
+tops were not kept (beyond ``KEPT_TOPS_BYTES``) is read again, in one pass that stops after that layer. Mixed into
+``AttentionWidget``, whose traits (``layer``, ``ready``, ``heads_ready``, ``heads_job``) it uses.
 """
 
 from __future__ import annotations
@@ -100,7 +101,7 @@ class ShownHeads:
             rest = [n + 1 for n in range(self.n_layers) if n not in store.reduced_layers]
             if rest:
                 reading[0] = rest
-                store.reduce(progress=progress)
+                store.reduce(progress=progress, tops=self._heads_by_layer)
                 self._publish_read()
 
         def on_progress(done: float, total: float) -> None:

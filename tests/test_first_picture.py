@@ -231,7 +231,7 @@ def test_on_a_long_text_whether_mixing_applies_is_checked_on_its_first_tokens(to
     assert len(w.tokens) in lengths  # the whole text was checked this time
 
 
-def test_the_first_picture_costs_one_pass_over_a_long_text(tokenizer):
+def test_the_first_picture_costs_one_pass_over_a_long_text(tokenizer, monkeypatch):
     """The model's own (sdpa) pass, its weights read from its sdpa calls (sdpa_reader.py); the default target is
     read from it (the plain forward it used to run gave the same numbers) and the checks of what applies run on
     the first tokens."""
@@ -240,9 +240,13 @@ def test_the_first_picture_costs_one_pass_over_a_long_text(tokenizer):
     handle = model.register_forward_pre_hook(
         lambda _m, _a, kw: lengths.append(kw["input_ids"].shape[-1]), with_kwargs=True
     )
+    checked = threading.Event()  # the checks wait until the first picture's passes are counted
+    complete = AttentionWidget._complete_menu
+    monkeypatch.setattr(AttentionWidget, "_complete_menu", lambda self: (checked.wait(10), complete(self))[1])
     try:
         w = AttentionWidget(model, LONG_TEXT, tokenizer)
         first = list(lengths)
+        checked.set()
         w.wait()  # the checks of what applies, after the first picture
     finally:
         handle.remove()

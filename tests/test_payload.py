@@ -132,15 +132,19 @@ def test_some_slices_encode_as_those_slices_of_the_whole_the_others_zero(held, b
         payload.encode(stack, budget, [3, 1])
 
 
+@pytest.mark.parametrize("signed", [False, True], ids=["weights", "signed"])
 @pytest.mark.parametrize("budget", [8_000, 20_800, 132_800])  # k = 1, 5, 40 (5 slices of 160 rows)
-def test_a_layer_kept_as_its_row_tops_encodes_with_the_bytes_of_its_rows(budget):
+def test_a_layer_kept_as_its_row_tops_encodes_with_the_bytes_of_its_rows(budget, signed):
     """A long input's shown layer too large to keep is kept as its rows' tops (payload.RowTops): the top-k envelope
     made from them is the one its rows give, byte for byte (ties among zeros included), and its rows are never
-    read; a k beyond the tops (a budget with room for more edges) reads the rows."""
+    read; a k beyond the tops (a budget with room for more edges) reads the rows. Non-negative rows (attention
+    weights) are ranked without an |x| copy, signed ones by magnitude: both as the rows give them."""
     g = torch.Generator().manual_seed(7)
     n = 5 * payload.TOPS
     stack = torch.rand(3, 4, n, n, generator=g).tril()  # causal rows: most entries tie at zero
     stack[:, :, :, 5] = stack[:, :, :, 6]  # ties among the largest too
+    if signed:
+        stack[..., ::3] *= -1  # and ties in magnitude between entries of opposite signs
     means = stack.mean(1, keepdim=True)
     tops = payload.RowTops(4, n, n, torch.float32)
     for head in range(4):

@@ -39,8 +39,8 @@ class PerHead(NamedTuple):
     may be read a layer at a time (raw attention's ``head_store.HeadStore``: ``heads[layer]``, ``full()``)."""
 
     heads: Any  # (L, H, n, n): a tensor, or a HeadStore
-    mean: torch.Tensor  # (L, 1, n, n)
-    maximum: torch.Tensor  # (L, 1, n, n)
+    mean: Any  # (L, 1, n, n): a tensor, or a long input's head_store.ReducedPart
+    maximum: Any  # (L, 1, n, n): likewise
 
 
 def per_head(heads: torch.Tensor) -> PerHead:
@@ -54,8 +54,7 @@ def joined(data: torch.Tensor | PerHead) -> torch.Tensor:
     """A method's data as one tensor (a ``PerHead`` joined, in the dtype its parts promote to)."""
     if not isinstance(data, PerHead):
         return data
-    heads = data.heads if isinstance(data.heads, torch.Tensor) else data.heads.full()
-    return torch.cat((heads, data.mean, data.maximum), dim=1)
+    return torch.cat([part if isinstance(part, torch.Tensor) else part.full() for part in data], dim=1)
 
 
 def layer_of(data: torch.Tensor | PerHead, index: int) -> torch.Tensor:

@@ -11,8 +11,7 @@ def raw_stack(analysis, _settings) -> PerHead:
     mean Ā (rows re-normalised), then the max; of a long input, the layers read so far (``read_layers``: the
     others' rows are not set, and no layer is read here; a layer's heads, ``heads[layer]``, read it)."""
     heads = analysis.capture.heads
-    mean, maximum = heads.reductions()
-    return PerHead(heads, mean.unsqueeze(1), maximum.unsqueeze(1))
+    return PerHead(heads, *heads.parts())
 
 
 def read_layers(analysis) -> list[int]:
