@@ -168,20 +168,21 @@ class HeadStore:
             return maximum[layer]
         return self.layers([layer])[layer].amax(dim=0)
 
-    def reduced_tops(self, layer: int, kind: str) -> RowTops | None:
+    def reduced_tops(self, layer: int, kind: str, make: bool = False) -> RowTops | None:
         """Layer ``layer``'s head mean or max (``kind``) as its rows' tops ``(1, n, k)``, None when not read yet (or
-        the max is whole: its rows are at hand). The mean's are made once: it is never written again."""
+        the max is whole: its rows are at hand). The mean's are made once, with ``make`` (as ``tops``): it is never
+        written again."""
         mean, maximum = self.reductions()
         with self._tops_lock:
             if layer not in self._reduced:
                 return None
             if kind == "max":
                 return maximum.slice(layer) if isinstance(maximum, RowTops) else None
-            if layer not in self._mean_tops:
+            if layer not in self._mean_tops and make:
                 tops = RowTops(1, mean.shape[-2], mean.shape[-1], mean.dtype)
                 tops.set(0, mean[layer])
                 self._mean_tops[layer] = tops
-            return self._mean_tops[layer]
+            return self._mean_tops.get(layer)
 
     @property
     def maximum(self) -> torch.Tensor:
@@ -257,10 +258,19 @@ class HeadStore:
                     self._kept.move_to_end(layer)
         return {layer: found[layer] for layer in wanted}
 
-    def tops(self, layer: int) -> RowTops | None:
-        """Layer ``layer``'s rows' tops, when it is kept so (``shown``); None otherwise."""
+    def tops(self, layer: int, make: bool = False) -> RowTops | None:
+        """Layer ``layer``'s rows' tops, when it is kept so (``shown``); None otherwise. With ``make`` (a top-k
+        envelope about to rank its rows), a layer whose heads are kept gets its tops made from them and kept, so
+        that showing it again sends them without ranking its rows again (a short input's stack is sent whole)."""
         with self._tops_lock:
-            return self._tops.get(layer)
+            tops = self._tops.get(layer)
+        heads = self._kept.get(layer) if tops is None and make and self._stack is None else None
+        if heads is not None:
+            tops = RowTops(heads.shape[0], heads.shape[1], heads.shape[2], heads.dtype)
+            for head, weights in enumerate(heads):
+                tops.set(head, weights)
+            self._keep_tops(layer, tops)
+        return tops
 
     def shown(self, layers: list[int], progress: Progress = None) -> None:
         """Have what the widget sends of ``layers`` at hand: their heads or their rows' tops, the missing ones read
@@ -411,8 +421,8 @@ class ReducedPart:
             return self._store.reduced_layer(index % self.shape[0], self._kind).unsqueeze(0)
         return self.full()[index]
 
-    def tops(self, layer: int) -> RowTops | None:
-        return self._store.reduced_tops(layer, self._kind)
+    def tops(self, layer: int, make: bool = False) -> RowTops | None:
+        return self._store.reduced_tops(layer, self._kind, make)
 
     def full(self) -> torch.Tensor:
         """``(L, 1, n, n)`` (the max: every layer read again)."""

@@ -178,11 +178,11 @@ class _Joined:
         """Rows ``a:b`` of block ``index``, on the CPU in the join's dtype."""
         return self._block(index)[a:b].to("cpu", self.dtype)
 
-    def _tops_of(self, index: int) -> RowTops | None:
-        """The block's row tops, when its part keeps them instead of its rows (``HeadStore.tops``), in the dtype
-        of the rows (so that either gives the same bytes)."""
+    def _tops_of(self, index: int, make: bool = False) -> RowTops | None:
+        """The block's row tops, when its part keeps them (``HeadStore.tops``; ``make``: or would make and keep
+        them now), in the dtype of the rows (so that either gives the same bytes)."""
         part, layer = self.blocks[index]
-        tops = part.tops(layer) if hasattr(part, "tops") else None
+        tops = part.tops(layer, make) if hasattr(part, "tops") else None
         return tops if tops is not None and tops.values.dtype == self.dtype else None
 
     def rows(self, start: int, stop: int) -> torch.Tensor:
@@ -199,7 +199,7 @@ class _Joined:
     def tops(self, start: int, stop: int, k: int, signed: bool) -> Tops:
         pieces = []
         for index, a, b in self._pieces(start, stop):
-            tops = self._tops_of(index)
+            tops = self._tops_of(index, make=k <= TOPS)
             if tops is not None and k <= tops.k:
                 pieces.append(tops.rows(a, b, k))
             else:

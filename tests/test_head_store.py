@@ -181,6 +181,14 @@ def test_a_layer_read_in_the_background_is_formed_whole_only_when_it_is_kept(tok
     # The first pass: layer 2 alone, kept (the budget is one layer); the second: layers 1 and 3, reduced only.
     assert formed == [(1, True), (0, False), (2, False)] and store.kept_layers == [1] and store.reads == 1
     assert w.data_raw == reference.data_raw
+    # Sent as top-k rows, the kept layer's tops were made from its heads, and kept: showing it again ranks nothing
+    kept_tops = store.tops(1)
+    assert kept_tops is not None and store.tops(0) is not None and store.tops(2) is not None  # the others': read so
+    for layer in (3, 2):
+        for widget in (w, reference):
+            widget.layer = layer
+            widget.wait()
+        assert w.data_raw == reference.data_raw and store.reads == 1 and store.tops(1) is kept_tops
     assert torch.equal(store[0], reference.analysis.capture.heads[0]) and store.reads == 2  # asked for: read again
 
 

@@ -157,7 +157,7 @@ def test_a_layer_kept_as_its_row_tops_encodes_with_the_bytes_of_its_rows(budget,
         def dim(self):
             return 4
 
-        def tops(self, layer):
+        def tops(self, layer, make=False):
             return tops if layer == 1 else None
 
         def __getitem__(self, layer):
