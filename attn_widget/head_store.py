@@ -265,12 +265,7 @@ class HeadStore:
         with self._tops_lock:
             tops = self._tops.get(layer)
         heads = self._kept.get(layer) if tops is None and make and self._stack is None else None
-        if heads is not None:
-            tops = RowTops(heads.shape[0], heads.shape[1], heads.shape[2], heads.dtype)
-            for head, weights in enumerate(heads):
-                tops.set(head, weights)
-            self._keep_tops(layer, tops)
-        return tops
+        return self._keep_tops(layer, _cut_to_tops(heads)) if heads is not None else tops
 
     def shown(self, layers: list[int], progress: Progress = None) -> None:
         """Have what the widget sends of ``layers`` at hand: their heads or their rows' tops, the missing ones read
@@ -356,6 +351,8 @@ class HeadStore:
                 self._keep(layer, heads)
             elif keep == "spare" and (len(self._kept) + 1) * self.layer_bytes <= KEPT_HEADS_BYTES:
                 self._kept[layer] = heads
+                if cut:  # as the others' (cut in the pass): showing it sends them, whenever it is first shown
+                    self._keep_tops(layer, _cut_to_tops(heads))
 
         # The layers whose heads are formed whole on the CPU: a layer that is neither handed on nor kept is only
         # reduced, or cut to its rows' tops (its heads alone are 2.1 GB for Llama-3.2-1B at 4,096 tokens).
@@ -393,13 +390,23 @@ class HeadStore:
         while len(self._kept) * self.layer_bytes > budget:
             self._kept.popitem(last=False)
 
-    def _keep_tops(self, layer: int, tops: RowTops) -> None:
-        """Keep a layer's rows' tops, dropping the least recently used beyond ``KEPT_TOPS_BYTES`` (never this one)."""
+    def _keep_tops(self, layer: int, tops: RowTops) -> RowTops:
+        """Keep a layer's rows' tops, dropping the least recently used beyond ``KEPT_TOPS_BYTES`` (never this one);
+        returns them."""
         with self._tops_lock:
             self._tops[layer] = tops
             self._tops.move_to_end(layer)
-            while len(self._tops) > 1 and sum(tops.nbytes for tops in self._tops.values()) > KEPT_TOPS_BYTES:
+            while len(self._tops) > 1 and sum(kept.nbytes for kept in self._tops.values()) > KEPT_TOPS_BYTES:
                 self._tops.popitem(last=False)
+        return tops
+
+
+def _cut_to_tops(heads: torch.Tensor) -> RowTops:
+    """``(H, n, n)`` → its rows' tops, a head at a time."""
+    tops = RowTops(heads.shape[0], heads.shape[1], heads.shape[2], heads.dtype)
+    for head, weights in enumerate(heads):
+        tops.set(head, weights)
+    return tops
 
 
 class ReducedPart:
