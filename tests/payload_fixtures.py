@@ -88,7 +88,9 @@ def synthetic_widget(tokens: list[str] = HOSTILE_TOKENS, layers: int = 3, heads:
         out_bias=torch.zeros(layers, 2 * heads, dtype=torch.float64),
         model_dtype=torch.float64,
     )
-    return AttentionWidget(analysis=Analysis(record))
+    widget = AttentionWidget(analysis=Analysis(record))
+    widget.wait()  # the menu's late check (late_menu.py): a page opened now gets the whole menu
+    return widget
 
 
 def widget_state(widget) -> dict:

@@ -87,6 +87,23 @@ def test_an_additive_bias_and_the_default_scale_are_read():
     assert reader.allowed[0].all()
 
 
+def test_calls_with_the_same_mask_share_one_record_of_it():
+    """Every call's mask is recorded for the capture's checks (16 MB a layer at 4,096 tokens): layers passed the
+    same mask share one tensor, a different one (a sliding window) is kept apart, each with its own keys."""
+    torch.manual_seed(5)
+    q, k, v = (torch.randn(1, 2, 6, 4, dtype=torch.float64) for _ in range(3))
+    window = torch.ones(6, 6, dtype=torch.bool).tril().triu(-2)
+    reader = new_reader(layers=4)
+    with reader:
+        for mask in (None, window, None, window):
+            F.scaled_dot_product_attention(
+                q, k, v, is_causal=mask is None, attn_mask=None if mask is None else mask[None, None]
+            )
+    allowed = reader.allowed
+    assert reader.refusal == "" and allowed[0] is allowed[2] and allowed[1] is allowed[3]
+    assert torch.equal(allowed[0], torch.ones(6, 6, dtype=torch.bool).tril()) and torch.equal(allowed[1], window)
+
+
 @pytest.mark.parametrize(
     ("call", "reason"),
     [
