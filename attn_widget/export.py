@@ -105,8 +105,8 @@ def to_numpy(widget) -> dict[str, np.ndarray]:
     Methods computed on request contain the layers computed so far (others are zero).
     """
     return {
-        method: joined(widget.method_spec(method).values(widget.analysis, widget.view_settings)[0]).numpy()
-        for method in widget._method_ids  # the whole menu, its check made first (late_menu.py)
+        meta["id"]: joined(widget.method_spec(meta["id"]).values(widget.analysis, widget.view_settings)[0]).numpy()
+        for meta in widget.methods
     }
 
 

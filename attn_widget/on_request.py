@@ -22,10 +22,6 @@ class OnRequest:
     _attribution_job: Any
     _row_job: Any
     _heads_job: Any
-    _menu_job: Any
-    _owner: Any
-    _method_ids: list[str]
-    _menu_ids: Callable[..., list[str]]
     _want_heads: Callable[[], None]
     _specs: dict
     analysis: Any
@@ -47,6 +43,10 @@ class OnRequest:
         self._whole_lock = threading.Lock()
         self._whole_queue, self._whole_running, self._prepared = [], False, []
 
+    @property
+    def _method_ids(self) -> list[str]:
+        return [m["id"] for m in self.methods]
+
     def wait(self, timeout: float | None = None) -> None:
         """Block until background work (a long input's layers, flow layers, the pinned token's flow row, token
         scores) has finished: the model is then as the user left it.
@@ -54,12 +54,10 @@ class OnRequest:
         Ctrl-C cancels them and waits until they have stopped (finished layers stay cached).
         """
         with cancelled_on_interrupt(self._job, self._attribution_job, self._row_job, self._heads_job):
-            self._menu_job.wait(timeout)
             self._job.wait(timeout)
             self._attribution_job.wait(timeout)
             self._row_job.wait(timeout)
             self._heads_job.wait(timeout)
-        self._owner.drain()  # what they handed to this thread to write (owner_thread.py)
 
     def compute(self, method: str, layers: list[int] | None = None, wait: bool = False) -> None:
         """Compute a method sent without its data: any method not shown yet (the widget computes what it
@@ -76,7 +74,7 @@ class OnRequest:
         ``job`` says it was cancelled), unless the running one already covers the request,
         which then just waits for it with ``wait=True``.
         """
-        spec = self.method_spec(checks.method(method, self._menu_ids(method)))
+        spec = self.method_spec(checks.method(method, self._method_ids))
         wanted = layer_numbers(layers, self.n_layers)
         if not spec.deferred(self.analysis):
             self._compute_whole([method], wait)
@@ -198,8 +196,7 @@ class OnRequest:
         kind = content.get("type") if isinstance(content, dict) else None
         try:
             if kind == "compute":
-                # The front end asks for what its menu shows: never waits for the menu's check.
-                self.compute(*checks.compute_request(content, [m["id"] for m in self.methods], self.n_layers))
+                self.compute(*checks.compute_request(content, self._method_ids, self.n_layers))
             elif kind == "cancel":  # the Cancel button of the pending panel: token scores go on
                 self._job.cancel()
                 self._heads_job.cancel()

@@ -42,11 +42,10 @@ class TokenScores:
         self.target = target_id
 
     def _attribution_entries(self) -> list[registry.AttributionMethod]:
-        """The token-score menu: what the registry may offer this analysis (those whose check runs the model are
-        checked after the first picture: late_menu.py), or an encoder-decoder's own list."""
+        """The token-score menu: what the registry offers this analysis, or an encoder-decoder's own list."""
         if isinstance(self.analysis, JointView):
             return [registry.attribution_method(method) for method in self.analysis.attributions()]
-        return registry.candidates(self.analysis, attributions=True)
+        return registry.applicable_attributions(self.analysis)
 
     def _offer_default_target(self) -> None:
         """The model's own prediction; for an encoder without a head (a sentence-embedding model such as

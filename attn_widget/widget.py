@@ -18,11 +18,9 @@ from .jobs import BackgroundJob
 from .joint import JointView
 from .joint_methods import DEFAULT_METHOD as JOINT_DEFAULT
 from .joint_methods import METHODS as JOINT_METHODS
-from .late_menu import LateMenu
 from .methods import registry
 from .methods.registry import MatrixMethod, ViewSettings
 from .on_request import OnRequest
-from .owner_thread import OwnerThread
 from .pinned_row import PinnedRow
 from .quiet import shown_in_view
 from .seq2seq import Seq2SeqAnalysis
@@ -36,7 +34,7 @@ from .widget_traits import ALL_EDGES_UP_TO, LONG_INPUT_TOP_K, WidgetTraits
 _STATIC = pathlib.Path(__file__).parent / "static"
 
 
-class AttentionWidget(OnRequest, LateMenu, TokenScores, PinnedRow, ShownHeads, WidgetTraits):
+class AttentionWidget(OnRequest, TokenScores, PinnedRow, ShownHeads, WidgetTraits):
     """Interactive bipartite layer graph of how attention moves information between tokens.
 
     ``display(AttentionWidget(model, text))`` runs ``model`` once on ``text`` and shows,
@@ -88,17 +86,13 @@ class AttentionWidget(OnRequest, LateMenu, TokenScores, PinnedRow, ShownHeads, W
         self._init_on_request()
         self._init_pinned_row()
         self._fact_writer = threading.local()
-        self._owner = OwnerThread()  # background work's trait writes are made there (owner_thread.py)
         record = shown.capture
-        # This widget's methods: the registry as it is now (a method registered later is not added); those whose
-        # check runs the model are checked after the first picture (late_menu.py).
-        candidates = [m for m in JOINT_METHODS if not m.applies(joint)] if joint else registry.candidates(shown)
-        self._init_late_menu(candidates, self._attribution_entries())
-        available = self._offered_now(candidates)
+        # This widget's methods: the registry as it is now (a method registered later is not added).
+        available = [m for m in JOINT_METHODS if not m.applies(joint)] if joint else registry.applicable(shown)
         self._specs = {method.id: method for method in available}
         # Before the comm opens, so that the front end gets these traits in the first message
         # (HasTraits' add_traits: ipywidgets' own would send each at once, and list it twice).
-        t.HasTraits.add_traits(self, **data_traits(candidates))
+        t.HasTraits.add_traits(self, **data_traits(available))
         with self._setting_facts():
             super().__init__(
                 # Display strings again: an analysis may come from a capture made elsewhere.
@@ -110,7 +104,7 @@ class AttentionWidget(OnRequest, LateMenu, TokenScores, PinnedRow, ShownHeads, W
                 model_name=display_token(record.model_name),
                 image=image_fact(shown.capture) if isinstance(shown, Analysis) else {},
                 methods=[m.meta(shown) for m in available],
-                attributions=[entry.meta() for entry in self._offered_now(self._attribution_order)],
+                attributions=[entry.meta() for entry in self._attribution_entries()],
                 layer_names=joint.layer_names() if joint else [],
                 column_names=joint.column_names() if joint else [],
                 segments=joint.segments() if joint else [],
@@ -135,13 +129,21 @@ class AttentionWidget(OnRequest, LateMenu, TokenScores, PinnedRow, ShownHeads, W
         # methods are sent empty and computed when first selected (on_request.py) or prepared.
         first = self._shown_ids()
         with self.hold_sync():
-            for method in list(self._specs.values()):  # the menu is complete already when state= asked for it
-                self._publish_first(method, first)
+            for method in available:
+                if method.deferred(self.analysis):
+                    assert method.done is not None  # deferred() says layers; they come with done
+                    # Sent with the layers it has already (an analysis shared with another widget), else empty.
+                    wanted = bool(method.done(self.analysis))
+                else:
+                    wanted = method.id in first
+                if wanted:
+                    self._publish(method)
+                else:
+                    self._publish_empty(method)
         # From now on a method first selected (or compared) is computed then, in the background (on_request.py).
         self.observe(lambda _change: self._compute_whole(self._shown_ids()), ["method", "compare_method"])
         self.on_msg(self._handle_message)
-        # After the first picture: the rest of the menu, then a long input's other layers (shown_heads.py).
-        self._check_menu_later(then=self._want_heads)
+        self._want_heads()  # a long input's other layers, after the first picture (shown_heads.py)
         if prepare:
             self.prepare(prepare)
 
@@ -182,8 +184,7 @@ class AttentionWidget(OnRequest, LateMenu, TokenScores, PinnedRow, ShownHeads, W
         the kernel's values back, so both sides keep a state that draws a true picture.
         """
         try:
-            # ipywidgets' own traits (layout, ...) pass as before; the data traits of methods not in the menu are ours
-            own = {*self.own_keys, *data_traits(self._menu_order)}
+            own = self.own_keys  # ipywidgets' own traits (layout, ...) pass as before
             refused = sorted(name for name in sync_data if name in own and name not in self._FROM_FRONT_END)
             if refused:
                 raise t.TraitError(f"{', '.join(refused)} cannot be set from the front end.")
@@ -195,7 +196,7 @@ class AttentionWidget(OnRequest, LateMenu, TokenScores, PinnedRow, ShownHeads, W
     @property
     def own_keys(self) -> list[str]:
         """This widget's own synced traits (not ipywidgets' layout and the like): the class's, then
-        the data traits of the methods its menu offers (made from the registry)."""
+        the data traits made from the registry."""
         return [*WidgetTraits.class_own_traits(sync=True), *data_traits(self._specs.values())]
 
     def _publish(self, method: MatrixMethod) -> None:
@@ -214,19 +215,6 @@ class AttentionWidget(OnRequest, LateMenu, TokenScores, PinnedRow, ShownHeads, W
             if method.row_values is not None:
                 setattr(self, f"data_{method.id}_rows", payload.encode(method.row_values(self.analysis).unsqueeze(-1)))
             self.ready = {**self.ready, method.id: done}
-
-    def _publish_first(self, method: MatrixMethod, shown: list[str]) -> None:
-        """Send a method as the widget starts with it: computed when ``shown`` lists it, else empty (a deferred
-        method with the layers it has already: an analysis shared with another widget)."""
-        if method.deferred(self.analysis):
-            assert method.done is not None  # deferred() says layers; they come with done
-            wanted = bool(method.done(self.analysis))
-        else:
-            wanted = method.id in shown
-        if wanted:
-            self._publish(method)
-        else:
-            self._publish_empty(method)
 
     def _publish_empty(self, method: MatrixMethod) -> None:
         """Send a method not computed yet: no data, no layer ready (the view says it is coming)."""

@@ -139,11 +139,11 @@ class WidgetTraits(anywidget.AnyWidget):
     )
     method = option(
         t.Unicode("raw", help="Selected method id, one of ``methods``."),
-        lambda self, value: checks.method(value, self._menu_ids(value)),
+        lambda self, value: checks.method(value, self._method_ids),
     )
     attribution = option(
         t.Unicode("", help="Token-score method ('' = off), one of ``attributions``."),
-        lambda self, value: checks.choice("attribution", value, ["", *self._menu_ids(value, "attributions")]),
+        lambda self, value: checks.choice("attribution", value, ["", *(a["id"] for a in self.attributions)]),
     )
     top_k = option(
         Count(
@@ -198,7 +198,7 @@ class WidgetTraits(anywidget.AnyWidget):
             "be compared with turns it off.",
         ),
         lambda self, value: checks.compare_method(
-            value, self._meta(self.method), self._menu(value), [a["id"] for a in self.attributions]
+            value, self._meta(self.method), self.methods, [a["id"] for a in self.attributions]
         ),
     )
     compare_mode = option(

@@ -88,9 +88,7 @@ def synthetic_widget(tokens: list[str] = HOSTILE_TOKENS, layers: int = 3, heads:
         out_bias=torch.zeros(layers, 2 * heads, dtype=torch.float64),
         model_dtype=torch.float64,
     )
-    widget = AttentionWidget(analysis=Analysis(record))
-    widget.wait()  # the menu's late check (late_menu.py): a page opened now gets the whole menu
-    return widget
+    return AttentionWidget(analysis=Analysis(record))
 
 
 def widget_state(widget) -> dict:

@@ -37,7 +37,6 @@ def phrases() -> set[str]:
             AttentionWidget(vit, images[0]),
         ]
     for widget in widgets:
-        widget.wait()  # the menu's late check (late_menu.py): its methods are shown too
         found |= widget_phrases(widget)
     return found
 

@@ -14,7 +14,6 @@ LONG_TEXT = " ".join(["the cat sat on the mat and the dog ran to the big red hou
 
 def test_value_zeroing_is_computed_on_request_for_long_inputs(tokenizer):
     w = AttentionWidget(tiny_model("gpt2"), LONG_TEXT, tokenizer)
-    w.wait()  # the mixing maps join the menu after the first picture
     meta = {m["id"]: m for m in w.methods}
     assert w.ready["value_zeroing"] == [] and w.ready["value_zeroing_rollout"] == []
     n = len(w.tokens)

@@ -51,8 +51,7 @@ def test_analyze_and_widget_leave_the_model_unchanged(family, tokenizer):
     analysis = analyze(model, TEXT, tokenizer)
     analysis.rollout()
     assert_unchanged(before, snapshot(model))
-    # Its work on the model goes on after the first picture (the menu's check: late_menu.py); handed back after.
-    AttentionWidget(model, TEXT, tokenizer).wait()
+    AttentionWidget(model, TEXT, tokenizer)
     assert_unchanged(before, snapshot(model))
 
 

@@ -120,7 +120,6 @@ def test_every_applicable_method_publishes_data_of_its_declared_shape(tokenizer,
 def test_a_flow_layer_computed_on_request_re_sends_only_that_methods_data(tokenizer, monkeypatch):
     w = AttentionWidget(tiny_model("gpt2"), " ".join(["the cat sat on the mat and the dog ran"] * 5), tokenizer)
     assert len(w.tokens) > 40 and w.ready["flow"] == []
-    w.wait()  # the menu's own update after the first picture
     sent = []
     monkeypatch.setattr(w, "_send", lambda msg, buffers=None: sent.append(msg))
     w.compute("flow", [2], wait=True)

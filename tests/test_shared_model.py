@@ -142,13 +142,12 @@ def test_widgets_built_in_a_loop_while_integrated_gradients_runs_match_lone_anal
     widget_a = AttentionWidget(model, TEXT_A, tokenizer)
     widget_a.set_target(target)
     widget_a.attribution = "integrated_gradients"
-    built = []
-    while len(built) < len(TEXTS) or (widget_a.attribution_data["status"] == "running" and len(built) < 50):
-        text = TEXTS[len(built) % len(TEXTS)]
-        built.append(AttentionWidget(model, text, tokenizer))
-        assert_same_capture(built[-1].analysis, lone_analyses[text])
-    for widget in (widget_a, *built):  # their menus' checks borrow the model after the first picture
-        widget.wait(WAIT)
+    built = 0
+    while built < len(TEXTS) or (widget_a.attribution_data["status"] == "running" and built < 50):
+        text = TEXTS[built % len(TEXTS)]
+        assert_same_capture(AttentionWidget(model, text, tokenizer).analysis, lone_analyses[text])
+        built += 1
+    widget_a.wait(WAIT)
     assert widget_a.attribution_data["status"] == "done", widget_a.attribution_data
     torch.testing.assert_close(cached_ig(widget_a, target).attributions, lone_ig.attributions, atol=1e-6, rtol=0)
     assert model_facts(model) == before

@@ -151,7 +151,6 @@ def test_the_widget_shows_an_image_analysis_without_token_scores():
 
     model = IMAGE_FAMILIES[0].build()
     widget = AttentionWidget(model, IMAGE)
-    widget.wait()  # the whole menu
     assert widget.tokens[0] == "[CLS]" and widget.tokens[1] == "(0,0)"
     assert widget.attributions == [] and widget.targets == []
     ids = [m["id"] for m in widget.methods]

@@ -19,9 +19,7 @@ TEXT = "the cat sat on the mat"
 
 @pytest.fixture(scope="module")
 def widget(tokenizer):
-    w = AttentionWidget(tiny_model("llama"), TEXT, tokenizer)
-    w.wait()  # its menu complete: the context-mixing maps join after the first picture (late_menu.py)
-    return w
+    return AttentionWidget(tiny_model("llama"), TEXT, tokenizer)
 
 
 def test_facts_and_methods(widget):
@@ -124,7 +122,6 @@ def test_flow_is_computed_whole_for_short_inputs(widget):
 
 def test_encoders_get_no_receptive_field_variants(tokenizer):
     w = AttentionWidget(tiny_model("bert"), TEXT, tokenizer)
-    w.wait()
     assert [m["id"] for m in w.methods] == [
         "raw", "effective", "rollout", "effective_rollout", "binarised", "paths", "flow", "effective_flow",
         "norm", "norm_rollout", "norm_residual", "norm_residual_rollout", "globenc", "globenc_rollout",
@@ -437,7 +434,6 @@ def test_pins_and_scores_that_fit_are_accepted(widget):
 
 def test_front_end_updates_are_checked_and_a_refused_one_is_undone_and_sent_back(tokenizer, monkeypatch, caplog):
     w = AttentionWidget(tiny_model("bert"), TEXT, tokenizer)
-    w.wait()  # its whole menu
     sent = []
     monkeypatch.setattr(w, "_send", lambda msg, buffers=None: sent.append(msg))
     w.set_state({"threshold": 0.1, "layer": 2})  # as a control sends it

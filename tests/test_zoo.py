@@ -138,7 +138,7 @@ def check_exact_numbers(family, model, analysis, tokenizer):
             assert rel < 1e-5, f"layer {layer + 1}: {rel:.1e}"
         assert (effective - record.attentions).abs().max() > 1e-4  # it did remove something
 
-    AttentionWidget(analysis=analysis).wait()  # its menu's check borrows the model after the first picture
+    AttentionWidget(analysis=analysis)
 
 
 def built_in(family, dtype, tokenizer):

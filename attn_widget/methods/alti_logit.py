@@ -98,6 +98,5 @@ register_attribution(
     lambda analysis, target: analysis.alti_logit(target),
     signed=True,
     applies=lambda analysis: analysis.mixing_part.logit_unavailable(),
-    applies_runs_model=True,
     warning=_lost_share,
 )

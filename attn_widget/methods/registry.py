@@ -95,9 +95,6 @@ class MatrixMethod:
     signed: bool = False  # values may be negative (drawn in a second colour)
     # (analysis) -> "" when the method applies, else one sentence saying why not.
     applies: Callable[[Any], str] = _always
-    # Whether ``applies`` runs the model (passes over the text's first tokens): a widget checks it after its
-    # first picture and adds the method to its menu then (late_menu.py).
-    applies_runs_model: bool = False
     # Deferred layer-by-layer computing (flow on long inputs): (analysis, layers or None, progress)
     # -> (len(layers), n, n), and the layer numbers already computed, (analysis) -> [1..L].
     layers: Callable[..., torch.Tensor] | None = None
@@ -204,7 +201,6 @@ class AttributionMethod:
     # (analysis) -> "" when the method applies to this model, else one sentence saying why not
     # (default: whether gradients and re-runs can be taken on this input; not yet for images).
     applies: Callable[[Any], str] = lambda analysis: analysis.gradient_part.unavailable()
-    applies_runs_model: bool = False  # as ``MatrixMethod.applies_runs_model``
 
     def meta(self) -> dict:
         return {"id": self.id, "label": self.label, "description": self.description, "signed": self.signed}
@@ -296,7 +292,6 @@ def register_mixing(
 
     common = {
         "applies": applies,
-        "applies_runs_model": True,  # the structure and the checks are probed on the text's first tokens
         "group": "Context mixing (values, residual, norms)",
         "heads": "combined",
         "note": spec.note or _no_note,
@@ -385,13 +380,6 @@ def matrix_method(method_id: str) -> MatrixMethod:
 def applicable(analysis) -> list[MatrixMethod]:
     """The matrix methods that apply to this analysis, in menu order."""
     return [method for method in _MATRIX.values() if not method.applies(analysis)]
-
-
-def candidates(analysis, attributions: bool = False) -> list:
-    """The matrix methods (or the attribution methods) that apply to this analysis or whose check runs the model
-    (not made here: ``applies_runs_model``), in menu order."""
-    entries = _ATTRIBUTION.values() if attributions else _MATRIX.values()
-    return [entry for entry in entries if entry.applies_runs_model or not entry.applies(analysis)]
 
 
 def attribution_methods() -> tuple[AttributionMethod, ...]:

@@ -4291,22 +4291,10 @@ function renderView(model, el) {
   ];
   for (const [target, type, callback, options] of listeners) target.addEventListener(type, callback, options);
   const subscriptions = REDRAW_ON.filter((name) => !["view", "window", "lang"].includes(name)).map((name) => [`change:${name}`, schedule]);
-  const followed = /* @__PURE__ */ new Set();
-  const followData = () => {
-    for (const method of readState(model).methods) {
-      for (const name of [`data_${method.id}`, ...method.row_label ? [`data_${method.id}_rows`] : []]) {
-        if (followed.has(name)) continue;
-        followed.add(name);
-        const subscription = (
-          /** @type {[string, () => void]} */
-          [`change:${name}`, schedule]
-        );
-        subscriptions.push(subscription);
-        model.on(...subscription);
-      }
-    }
-  };
-  subscriptions.push(["change:methods", followData]);
+  for (const method of readState(model).methods) {
+    subscriptions.push([`change:data_${method.id}`, schedule]);
+    if (method.row_label) subscriptions.push([`change:data_${method.id}_rows`, schedule]);
+  }
   subscriptions.push([
     "change:window",
     () => {
@@ -4322,7 +4310,6 @@ function renderView(model, el) {
     }
   ]);
   for (const [event, callback] of subscriptions) model.on(event, callback);
-  followData();
   const { ResizeObserver, MutationObserver, IntersectionObserver } = (
     /** @type {typeof globalThis} */
     /** @type {unknown} */

@@ -281,21 +281,11 @@ function renderView(model, el) {
 
   /** @type {Array<[string, () => void]>} */
   const subscriptions = REDRAW_ON.filter((name) => !["view", "window", "lang"].includes(name)).map((name) => [`change:${name}`, schedule]);
-  // The data traits are the methods' (the `methods` fact lists them), made per widget in Python. A method whose
-  // check runs the model joins the list after the first picture (late_menu.py): its traits are followed then.
-  const followed = new Set();
-  const followData = () => {
-    for (const method of readState(model).methods) {
-      for (const name of [`data_${method.id}`, ...(method.row_label ? [`data_${method.id}_rows`] : [])]) {
-        if (followed.has(name)) continue;
-        followed.add(name);
-        const subscription = /** @type {[string, () => void]} */ ([`change:${name}`, schedule]);
-        subscriptions.push(subscription);
-        model.on(...subscription);
-      }
-    }
-  };
-  subscriptions.push(["change:methods", followData]);
+  // The data traits are the methods' (the `methods` fact lists them), made per widget in Python.
+  for (const method of readState(model).methods) {
+    subscriptions.push([`change:data_${method.id}`, schedule]);
+    if (method.row_label) subscriptions.push([`change:data_${method.id}_rows`, schedule]);
+  }
   subscriptions.push([
     "change:window",
     () => {
@@ -311,7 +301,6 @@ function renderView(model, el) {
     },
   ]);
   for (const [event, callback] of subscriptions) model.on(event, callback);
-  followData();
 
   // The observers of the widget's own window (an iframe's, in some hosts), not this module's globals.
   const { ResizeObserver, MutationObserver, IntersectionObserver } = /** @type {typeof globalThis} */ (/** @type {unknown} */ (win));

@@ -582,27 +582,3 @@ test("the whole-model view is drawn while idle, and the single-layer view from i
   assert.equal(canvas.dataset.edgesFrom, "copy");
   assert.ok(canvas.closest(".attnw-root")?.querySelector(".attnw-caption")?.textContent?.includes("head 1"));
 });
-
-test("a method that joins the menu after the first picture is drawn when its data arrives", async () => {
-  // Python checks whether the context-mixing maps apply after the first picture (late_menu.py) and then sends
-  // the longer menu with their (empty) data; a map's data comes when it is first selected.
-  const traits = widgetTraits();
-  const empty = new DataView(new ArrayBuffer(0));
-  const first = traits.methods.filter((/** @type {any} */ m) => !m.id.startsWith("norm"));
-  const { el, model, ctx, flush } = mount({ methods: first, data_norm: empty, ready: { ...traits.ready, norm: [] } });
-  const options = () => [...(/** @type {HTMLSelectElement} */ (el.querySelector(".attnw-method"))).options].map((o) => o.value);
-  assert.ok(!options().includes("norm"));
-  model.set("methods", traits.methods);
-  model.set("method", "norm");
-  await flush();
-  assert.ok(options().includes("norm"), "the menu follows");
-  assert.equal(ctx.segments().length, 0, "nothing drawn before its data");
-  model.set("data_norm", traits.data_norm);
-  model.set("ready", traits.ready);
-  await flush();
-  assert.ok(ctx.segments().length > 0, "drawn when its data arrives");
-  const drawn = JSON.stringify(ctx.segments());
-  model.set("data_norm", traits.data_rollout); // a later change of its data alone is followed too
-  await flush();
-  assert.notEqual(JSON.stringify(ctx.segments()), drawn);
-});
