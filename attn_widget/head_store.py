@@ -179,9 +179,7 @@ class HeadStore:
             if kind == "max":
                 return maximum.slice(layer) if isinstance(maximum, RowTops) else None
             if layer not in self._mean_tops and make:
-                tops = RowTops(1, mean.shape[-2], mean.shape[-1], mean.dtype)
-                tops.set(0, mean[layer])
-                self._mean_tops[layer] = tops
+                self._mean_tops[layer] = _cut_to_tops(mean[layer].unsqueeze(0))
             return self._mean_tops.get(layer)
 
     @property
@@ -272,15 +270,19 @@ class HeadStore:
         in one pass, whole while one layer's heads fit the budget, else as their rows' tops."""
         if self._stack is not None:
             return
-        with self._tops_lock:
-            missing = [layer for layer in layers if layer not in self._kept and layer not in self._tops]
-        if missing and self.layer_bytes <= KEPT_HEADS_BYTES:
-            self.layers(missing, progress)
-        elif missing:
+
+        def missing() -> list[int]:
+            with self._tops_lock:
+                return sorted({layer for layer in layers if layer not in self._kept and layer not in self._tops})
+
+        wanted = missing()
+        if wanted and self.layer_bytes <= KEPT_HEADS_BYTES:
+            self.layers(wanted, progress)
+        elif wanted:
             with self._reading():
-                missing = sorted({layer for layer in layers if layer not in self._kept and layer not in self._tops})
-                if missing:
-                    self._read_again(missing, keep="tops", progress=progress)
+                wanted = missing()  # another thread may have read some meanwhile
+                if wanted:
+                    self._read_again(wanted, keep="tops", progress=progress)
         with self._lock, self._tops_lock:
             for layer in layers:  # most recently used last
                 for kept in (self._kept, self._tops):

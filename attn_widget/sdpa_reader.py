@@ -114,8 +114,8 @@ class SdpaReader(TorchFunctionMode):
         rows = checked_rows(n, device=query.device)
         # Every call's mask and values are recorded (cheap): the capture checks them for every layer. Calls with the
         # same mask share one tensor (16 MB a layer at 4,096 tokens; most models pass every layer the same).
-        same = (known for known in {id(t): t for t in self.allowed.values()}.values() if torch.equal(known, allowed))
-        self.allowed[self.calls] = next(same, allowed)
+        distinct = dict.fromkeys(self.allowed.values())  # tensors hash by identity
+        self.allowed[self.calls] = next((known for known in distinct if torch.equal(known, allowed)), allowed)
         self.seen[self.calls] = (value[0][:, rows].to("cpu", self.dtype), output[0][:, rows].to("cpu", self.dtype))
         if not self.sink.wants(self.calls, n_heads, n):
             return
