@@ -179,15 +179,49 @@ def test_on_a_long_text_whether_mixing_applies_is_checked_on_its_first_tokens(to
     assert len(w.tokens) in lengths  # the whole text was checked this time
 
 
+def _input_lengths(model) -> tuple[list[int], object]:
+    """The lengths of the texts ``model`` runs on from now on, and the hook's handle."""
+    lengths: list[int] = []
+    handle = model.register_forward_pre_hook(
+        lambda _m, _a, kw: lengths.append(kw["input_ids"].shape[-1]), with_kwargs=True
+    )
+    return lengths, handle
+
+
+def test_the_next_widget_on_the_same_model_reuses_its_checks_until_the_model_changes(tokenizer):
+    """What the probe found are facts about the model: a second widget on it (another long text) runs only its own
+    pass, with the same menu; a weight changed in place, or a hook added, has the next widget check again."""
+    model = tiny_lm()
+    other_text = " ".join(["a bird flew over the quiet river at dawn and sang"] * 5)
+    lengths, handle = _input_lengths(model)
+    try:
+        first = AttentionWidget(model, LONG_TEXT, tokenizer)
+        probes = lengths.count(mixing.PROBE_TOKENS)  # the probe's capture, structure and value zeroing's check
+        assert probes >= 1
+        lengths.clear()
+        second = AttentionWidget(model, other_text, tokenizer)
+        assert lengths == [len(second.tokens)]
+        assert [m["id"] for m in second.methods] == [m["id"] for m in first.methods]
+        with torch.no_grad():
+            model.transformer.h[0].attn.c_proj.weight.mul_(1.0)  # the same numbers, a new version
+        lengths.clear()
+        third = AttentionWidget(model, other_text, tokenizer)
+        assert sorted(lengths, reverse=True) == [len(third.tokens)] + [mixing.PROBE_TOKENS] * probes
+        hook = model.transformer.h[1].register_forward_hook(lambda *_: None)
+        lengths.clear()
+        AttentionWidget(model, other_text, tokenizer)
+        hook.remove()
+        assert lengths.count(mixing.PROBE_TOKENS) == probes
+    finally:
+        handle.remove()
+
+
 def test_the_first_picture_costs_one_pass_over_a_long_text(tokenizer):
     """The model's own (sdpa) pass, its weights read from its sdpa calls (sdpa_reader.py); the default target is
     read from it (the plain forward it used to run gave the same numbers) and the checks of what applies run on
     the first tokens."""
     model = tiny_lm()
-    lengths = []
-    handle = model.register_forward_pre_hook(
-        lambda _m, _a, kw: lengths.append(kw["input_ids"].shape[-1]), with_kwargs=True
-    )
+    lengths, handle = _input_lengths(model)
     try:
         w = AttentionWidget(model, LONG_TEXT, tokenizer)
     finally:

@@ -13,10 +13,14 @@ A method the model's structure does not support is unavailable, with one sentenc
 
 from __future__ import annotations
 
+import itertools
+import threading
+import weakref
 from collections.abc import Callable
 from typing import Any
 
 import torch
+from torch import nn
 
 from ..errors import UnsupportedModelError
 from ..methods import registry
@@ -30,6 +34,21 @@ from ..models.blocks import POST_LN, Structure, discover
 
 # Whether a mixing method applies is checked on this many first tokens of a longer text (``Mixing.unavailable``).
 PROBE_TOKENS = 32
+
+# What the probes of long texts answered, per model, while it stays as it was (``_model_state``): facts about the
+# model, so that the next widget on it asks no pass of its own for its menu (1.5 s for Llama-3.2-1B on a 2-core CPU).
+_PROBED: weakref.WeakKeyDictionary[nn.Module, tuple[tuple, dict]] = weakref.WeakKeyDictionary()
+_PROBED_LOCK = threading.Lock()
+
+
+def _model_state(model: nn.Module, record) -> tuple:
+    """What a probe's answers depend on besides the model object: every weight and buffer (its storage and in-place
+    version: an optimiser step or ``param.data = ...`` changes it), every forward hook, the attention implementation
+    and where the capture read its weights."""
+    tensors = tuple((t.data_ptr(), t._version) for t in itertools.chain(model.parameters(), model.buffers()))
+    hooks = tuple((*module._forward_hooks, *module._forward_pre_hooks) for module in model.modules())
+    implementation = getattr(getattr(model, "config", None), "_attn_implementation", None)
+    return record.weights_from, implementation, tensors, hooks
 
 
 class Mixing:
@@ -62,9 +81,9 @@ class Mixing:
         (``_probe``): they are facts about the model, and asking must not cost forward passes over the whole
         text before the widget's first picture. The map itself still verifies what it uses at full length."""
         method = self._method(name)
-        probe = self._probe()
-        if probe is not None:
-            return probe.unavailable(name)
+        probed = self._probed(("unavailable", name), lambda probe: probe.unavailable(name))
+        if probed is not None:
+            return probed
         reason = self._needs_values() if method.needs == "values" else self._needs_structure()
         if not reason and method.check is not None:
             if name not in self._checked:
@@ -181,8 +200,10 @@ class Mixing:
     def block_kinds(self) -> list[str]:
         """The kind of each layer's block (``models.blocks``: post-LN, pre-LN, ...), [] when unverified; read from
         a long text's first tokens (``_probe``), so that a note about it costs no pass over the whole text."""
-        probe = self._probe()
-        layers = (probe or self).structure().layers
+        probed = self._probed(("block kinds",), lambda probe: probe.block_kinds())
+        if probed is not None:
+            return list(probed)
+        layers = self.structure().layers
         return [layer.kind for layer in layers] if layers else []
 
     def transformed(self, layer: int, through=None) -> torch.Tensor:
@@ -200,16 +221,39 @@ class Mixing:
         return self._transformed[layer]
 
     # Internals ---------------------------------------------------------------------
-    def _probe(self) -> Mixing | None:
-        """The mixing part of this text's first ``PROBE_TOKENS`` tokens through the same model (one short
-        capture, made once), or None: a short text, an image, no model or no value vectors (nothing to probe),
-        or inputs that are not one row of tokens."""
+    def _probed(self, question: tuple, ask: Callable[[Mixing], Any]) -> Any:
+        """``ask(probe)`` of this text's first tokens (``_probe``), or None where the text is not probed; answered
+        once per model while it stays as it was (``_PROBED``)."""
+        if not self._probes():
+            return None
+        assert self.model is not None  # _probes() says so
+        state = _model_state(self.model, self.capture)
+        with _PROBED_LOCK:
+            kept = _PROBED.get(self.model)
+            if kept is None or kept[0] != state:
+                kept = _PROBED[self.model] = (state, {})
+            if question in kept[1]:
+                return kept[1][question]
+        answer = ask(self._probe())
+        with _PROBED_LOCK:
+            kept[1][question] = answer
+        return answer
+
+    def _probes(self) -> bool:
+        """Whether this text's applicability checks run on its first tokens: not on a short text, an image, without
+        a model or value vectors (nothing to probe), or on inputs that are not one row of tokens."""
         record = self.capture
         inputs = record.model_inputs or {}
         if self.model is None or record.n_tokens <= PROBE_TOKENS or record.grid is not None or self._needs_values():
-            return None
-        if not inputs or any(v.dim() != 2 or v.shape != (1, record.n_tokens) for v in inputs.values()):
-            return None
+            return False
+        return bool(inputs) and all(v.dim() == 2 and v.shape == (1, record.n_tokens) for v in inputs.values())
+
+    def _probe(self) -> Mixing:
+        """The mixing part of this text's first ``PROBE_TOKENS`` tokens through the same model (one short
+        capture, made once); only where ``_probes()``."""
+        record = self.capture
+        inputs = record.model_inputs or {}
+        assert self.model is not None
         if self._probe_part is None:
             from ..capture import capture_encoded  # capture imports nothing of the parts; this keeps it so
             from ..inputs import Encoded
@@ -262,9 +306,9 @@ class Mixing:
     def logit_unavailable(self) -> str:
         """ "" when ALTI-Logit can explain this model's logits, else one sentence saying why not (on a long text,
         checked on its first tokens, as ``unavailable``)."""
-        probe = self._probe()
-        if probe is not None:
-            return probe.logit_unavailable()
+        probed = self._probed(("logit",), lambda probe: probe.logit_unavailable())
+        if probed is not None:
+            return probed
         reason = self._needs_structure()
         if reason:
             return reason
