@@ -541,7 +541,8 @@ def _stack_as_stored(views: list[torch.Tensor]) -> torch.Tensor:
     transpose): stacked in that memory order, a plain copy where a contiguous stack would transpose each one (22 ms a
     layer for Llama-3.2-1B's), and returned with the views' shape and their memory order."""
     first = views[0]
-    order = sorted(range(first.dim()), key=lambda dim: -first.stride(dim))  # the dims, outermost in memory first
+    strides = first.stride()
+    order = sorted(range(first.dim()), key=lambda dim: -strides[dim])  # the dims, outermost in memory first
     stacked = torch.stack([view.permute(order) for view in views])
     return stacked.permute(0, *(order.index(dim) + 1 for dim in range(first.dim())))
 
