@@ -74,7 +74,7 @@ class SdpaReader(TorchFunctionMode):
         self.seen: dict[int, tuple[torch.Tensor, torch.Tensor]] = {}
         self.calls = 0
         self.refusal = ""
-        # Each distinct mask a call passed (the tensor itself, or ("causal", n)) and what it became (``_prepared_mask``):
+        # Each distinct mask a call passed (the tensor, or ("causal", n)) and what it became (``_prepared_mask``):
         # most models pass every layer the same one, prepared once (a causal mask at 4,096 tokens: 16 MB, 0.03 s).
         self._masks: list[tuple[object, tuple[torch.Tensor, torch.Tensor | None, torch.Tensor | None]]] = []
 
@@ -136,7 +136,9 @@ class SdpaReader(TorchFunctionMode):
             self.shape = (n_heads, n)
         elif self.shape != (n_heads, n):
             raise _CannotRead(f"{n_heads} heads over {n} tokens, unlike the first call")
-        allowed, hidden, bias = self._prepared_mask(call.get("attn_mask"), bool(call.get("is_causal", False)), n, query.device)
+        allowed, hidden, bias = self._prepared_mask(
+            call.get("attn_mask"), bool(call.get("is_causal", False)), n, query.device
+        )
         rows = checked_rows(n, device=query.device)
         # Every call's mask and values are recorded (cheap): the capture checks them for every layer.
         self.allowed[self.calls] = allowed
