@@ -341,8 +341,8 @@ def _read_sdpa(
     layers = int(getattr(model.config, "num_hidden_layers", 0) or 0) or len(sites)
     wanted = None if wanted is None else [layer for layer in wanted if 0 <= layer < layers] or None
     # The wanted layers are shown: those whose heads pass the budget are kept as their rows' tops (head_store.py).
-    budget, at_once = head_store.KEPT_HEADS_BYTES, head_store.READ_AT_ONCE_BYTES
-    sink = Reads(layers, dtype, wanted, budget=budget, at_once=at_once, cut=wanted is not None)
+    budget, at_once, means = head_store.KEPT_HEADS_BYTES, head_store.READ_AT_ONCE_BYTES, head_store.KEPT_MEANS_BYTES
+    sink = Reads(layers, dtype, wanted, budget=budget, at_once=at_once, means=means, cut=wanted is not None)
     reader = SdpaReader(dtype, model_dtype, layers, sink)
     calls = _Calls(output_rows=_output_rows)
     with calls.hooked(sites), reader:

@@ -4,14 +4,17 @@ A long input's heads are gigabytes (Llama-3.2-1B at 4,096 tokens: 2.1 GB a layer
 (each layer's ``softmax(q·kᵀ)`` in float32, beside the model's own fused attention), while the first picture
 shows one layer. So a capture may read only some layers in its pass (``analyze(..., layers=[...])``) and the
 others when first asked for, in one more pass that stops after the last layer wanted (``read``,
-sdpa_reader.py). Each layer read is reduced to its head mean ``(n, n)``, which is kept whole (rollout and flow
-need it), and its head max, kept as its rows' tops (``payload.RowTops``: what a top-k envelope sends of it, about
-a hundredth of the rows at 4,096 tokens; it is only drawn). Its heads are kept while ``KEPT_HEADS_BYTES`` allows,
+sdpa_reader.py). Each layer read is reduced to its head mean and max ``(n, n)``. The max is kept as its rows' tops
+(``payload.RowTops``: what a top-k envelope sends of it, about a hundredth of the rows at 4,096 tokens; it is only
+drawn); the mean whole while every layer's fits ``KEPT_MEANS_BYTES``, else as its rows' tops too (1 GB of means for
+Llama-3.2-1B at 4,096 tokens), read again whole when rollout or flow first need them (``mean``). Its heads are kept
+while ``KEPT_HEADS_BYTES`` allows,
 the least recently used dropped first; the widget asks for the others' rows' tops instead (``reduce(tops=True)``,
 within ``KEPT_TOPS_BYTES``), so that showing another layer sends them without reading it again. What is kept as
 tops is read again whole only when its exact values are asked for. A layer read a second time must give the head
-mean of its first reading, or the model changed and the store says so (the mean stays as first read). A short
-input (or an eager pass, which returns every layer at once) keeps the whole stack and never reads again.
+mean of its first reading (its rows' tops, when only they are kept), or the model changed and the store says so
+(what was read first stays). A short input (or an eager pass, which returns every layer at once) keeps the whole
+stack and never reads again.
 """
 
 from __future__ import annotations
@@ -26,12 +29,15 @@ import torch
 
 from .errors import UnsupportedModelError
 from .methods.normalize import row_normalize_
-from .payload import RowTops
+from .payload import RowTops, row_tops
 
 KEPT_HEADS_BYTES = 1 << 30  # per-head attention a capture keeps (all layers' when they fit, else some)
 # A capture that may read some layers only reads them all while all its heads cost at most this (a short input:
 # reading them later would cost a pass more than reading them now).
 READ_AT_ONCE_BYTES = 64 << 20
+# Every layer's head mean a long input keeps whole, when all fit (Llama-3.2-1B at 2,048 tokens: 268 MB; at 4,096:
+# 1 GB, kept as rows' tops instead, and read again for rollout and flow).
+KEPT_MEANS_BYTES = 256 << 20
 # Row tops of layers whose heads are not kept (the most recently shown one always): every layer's of the Llama-3.2-1B
 # shape at 4,096 tokens (25 MB a layer).
 KEPT_TOPS_BYTES = 512 << 20
@@ -58,7 +64,7 @@ class HeadStore:
     def __init__(
         self,
         n_heads: int,
-        mean: torch.Tensor | None = None,
+        mean: torch.Tensor | RowTops | None = None,
         maximum: torch.Tensor | RowTops | None = None,
         reduced: list[int] | None = None,
         kept: dict[int, torch.Tensor] | None = None,
@@ -67,13 +73,19 @@ class HeadStore:
         tops: dict[int, RowTops] | None = None,
     ):
         self._stack = stack  # every layer, when all are kept
-        # Rows of the reduced layers hold their head mean and max (a long input's max: its rows' tops, L slices).
+        # Rows of the reduced layers hold their head mean and max (a long input's: their rows' tops, L slices each).
         self._mean, self._maximum = mean, maximum
-        self._mean_tops: dict[int, RowTops] = {}  # a reduced layer's mean rows' tops, made when first sent
-        source = stack if stack is not None else mean
-        assert source is not None, "a store needs its stack or its head means"
-        self.shape = torch.Size((source.shape[0], n_heads, *source.shape[-2:]))
-        self.dtype = source.dtype
+        self._mean_tops: dict[int, RowTops] = {}  # a reduced layer's whole mean rows' tops, made when first sent
+        if stack is not None:
+            self.shape, self.dtype = stack.shape, stack.dtype
+        elif isinstance(mean, RowTops):
+            self.shape, self.dtype = (
+                torch.Size((*mean.minimum.shape[:1], n_heads, *mean.minimum.shape[1:], mean.cols)),
+                mean.dtype,
+            )
+        else:
+            assert mean is not None, "a store needs its stack or its head means"
+            self.shape, self.dtype = torch.Size((mean.shape[0], n_heads, *mean.shape[-2:])), mean.dtype
         self._reduced = set(range(self.shape[0])) if reduced is None else set(reduced)
         self._first = set(self._reduced)  # layers whose mean a reading again must reproduce
         self._kept: OrderedDict[int, torch.Tensor] = OrderedDict(sorted((kept or {}).items()))
@@ -136,13 +148,17 @@ class HeadStore:
     @property
     def mean(self) -> torch.Tensor:
         """``(L, n, n)`` the head mean of every layer, rows re-normalised (``head_mean``); reads the layers not
-        read yet."""
+        read yet (a long input's, kept as their rows' tops: every layer again, in one pass)."""
+        if isinstance(self._mean, RowTops):
+            return self._means_again(list(range(self.n_layers)))
         self.reduce()
-        return self.reductions()[0]
+        mean = self.reductions()[0]
+        assert isinstance(mean, torch.Tensor)  # kept whole
+        return mean
 
-    def reductions(self) -> tuple[torch.Tensor, torch.Tensor | RowTops]:
-        """``(mean, maximum)`` as they are: ``(L, n, n)``, the max of a long input as its rows' tops (``RowTops``
-        of L slices); the rows of layers not read yet (``reduced_layers``) are not set (filled in place when read).
+    def reductions(self) -> tuple[torch.Tensor | RowTops, torch.Tensor | RowTops]:
+        """``(mean, maximum)`` as they are: ``(L, n, n)``, of a long input their rows' tops (``RowTops`` of L
+        slices); the rows of layers not read yet (``reduced_layers``) are not set (filled in place when read).
         Nothing is read."""
         if self._mean is None or self._maximum is None:
             assert self._stack is not None
@@ -155,31 +171,35 @@ class HeadStore:
         Nothing is read."""
         mean, maximum = self.reductions()
         if self._stack is not None:
-            assert isinstance(maximum, torch.Tensor)
+            assert isinstance(mean, torch.Tensor) and isinstance(maximum, torch.Tensor)
             return mean.unsqueeze(1), maximum.unsqueeze(1)
         return ReducedPart(self, "mean"), ReducedPart(self, "max")
 
     def reduced_layer(self, layer: int, kind: str) -> torch.Tensor:
-        """Layer ``layer``'s head mean or max (``kind``) ``(n, n)``; a max kept as its rows' tops is read again."""
+        """Layer ``layer``'s head mean or max (``kind``) ``(n, n)``; one kept as its rows' tops is read again."""
         mean, maximum = self.reductions()
+        kept = mean if kind == "mean" else maximum
+        if isinstance(kept, torch.Tensor):
+            return kept[layer]
         if kind == "mean":
-            return mean[layer]
-        if isinstance(maximum, torch.Tensor):
-            return maximum[layer]
+            return self._means_again([layer])[0]
         return self.layers([layer])[layer].amax(dim=0)
 
     def reduced_tops(self, layer: int, kind: str, make: bool = False) -> RowTops | None:
         """Layer ``layer``'s head mean or max (``kind``) as its rows' tops ``(1, n, k)``, None when not read yet (or
-        the max is whole: its rows are at hand). The mean's are made once, with ``make`` (as ``tops``): it is never
-        written again."""
+        the max is whole: its rows are at hand). A whole mean's are made once, with ``make`` (as ``tops``): it is
+        never written again."""
         mean, maximum = self.reductions()
         with self._tops_lock:
             if layer not in self._reduced:
                 return None
+            kept = mean if kind == "mean" else maximum
+            if isinstance(kept, RowTops):
+                return kept.slice(layer)
             if kind == "max":
-                return maximum.slice(layer) if isinstance(maximum, RowTops) else None
+                return None
             if layer not in self._mean_tops and make:
-                self._mean_tops[layer] = _cut_to_tops(mean[layer].unsqueeze(0))
+                self._mean_tops[layer] = _cut_to_tops(kept[layer].unsqueeze(0))
             return self._mean_tops.get(layer)
 
     @property
@@ -325,13 +345,19 @@ class HeadStore:
                 self._read_again(missing, keep="no", take=use)
 
     def _read_again(
-        self, layers: list[int], keep: str = "yes", take=None, progress: Progress = None, cut: bool = False
+        self,
+        layers: list[int],
+        keep: str = "yes",
+        take=None,
+        progress: Progress = None,
+        cut: bool = False,
+        again: Callable[[int, torch.Tensor], bool] | None = None,
     ) -> dict[int, torch.Tensor]:
         """Read ``layers`` in one pass (the head mean and max of those read for the first time reduced into the
         store's; the others' means checked against their first reading), each handed to ``take(layer, heads)``;
         keep: "yes" (returned, and kept within the budget, the least recently used dropped), "spare" (kept while the
         budget has room; with ``cut`` the others' rows' tops instead), "tops" (their rows' tops kept instead, within
-        ``KEPT_TOPS_BYTES``) or "no"."""
+        ``KEPT_TOPS_BYTES``) or "no". again: as ``_again`` (the reader's ``again``), which it calls."""
         if self.reader is None:
             raise RuntimeError("this store cannot read heads again: it was made without a model")
         mean, maximum = self._mean, self._maximum
@@ -367,16 +393,38 @@ class HeadStore:
         else:
             whole = []
         self.reads += 1
-        self.reader(layers, took, progress, mean, maximum, self._again, keep == "tops" or cut, whole)
+        self.reader(layers, took, progress, mean, maximum, again or self._again, keep == "tops" or cut, whole)
         return found
+
+    def _means_again(self, layers: list[int]) -> torch.Tensor:
+        """``(len(layers), n, n)``: the head means of ``layers`` (a long input's, kept as their rows' tops) read in one
+        pass, as the first reading formed them: checked against it (``_again``), or reduced into the store's tops
+        when read for the first time (heads kept as ``reduce`` keeps them)."""
+        out = torch.empty(len(layers), *self.shape[-2:], dtype=self.dtype)
+        at = {layer: index for index, layer in enumerate(layers)}
+
+        def again(layer: int, mean: torch.Tensor) -> bool:
+            out[at[layer]] = mean
+            return self._again(layer, mean)
+
+        with self._reading():
+            self._read_again(layers, keep="spare", again=again)
+        return out
 
     def _again(self, layer: int, mean: torch.Tensor) -> bool:
         """Whether ``layer`` was read before; if so, its head mean read now ``(n, n)`` must be its first reading's
-        (the store keeps that one: what was verified and sent stays bit for bit)."""
+        (the store keeps that one: what was verified and sent stays bit for bit), compared on its rows' tops and
+        sums when only they are kept."""
         if layer not in self._first:
             return False
-        assert self._mean is not None
-        difference = float((self._mean[layer] - mean).abs().max())
+        first = self._mean
+        assert first is not None
+        if isinstance(first, RowTops):
+            kept = first.slice(layer)
+            _, _, values, total = row_tops(mean, kept.k, signed=False)
+            difference = max(float((kept.values[0] - values).abs().max()), float((kept.total[0] - total).abs().max()))
+        else:
+            difference = float((first[layer] - mean).abs().max())
         if not difference <= self._tolerance:
             raise UnsupportedModelError(
                 f"Layer {layer + 1}'s attention, read again, differs from its first reading by up to "

@@ -284,7 +284,7 @@ class RowTops:
     (``set``); encoded as the rows would be, with any k up to its own (``payload.encode``)."""
 
     def __init__(self, slices: int, rows: int, cols: int, dtype: torch.dtype):
-        self.k = min(cols, TOPS)
+        self.k, self.cols, self.dtype = min(cols, TOPS), cols, dtype
         self.minimum, self.maximum, self.total = (torch.empty(slices, rows, dtype=dtype) for _ in range(3))
         self.values = torch.empty(slices, rows, self.k, dtype=dtype)
         # Column indices as the envelope sends them (u16: at most 65,536 columns, encode's limit).
@@ -293,7 +293,7 @@ class RowTops:
     def slice(self, index: int) -> RowTops:
         """Slice ``index`` alone, as a ``RowTops`` of one slice sharing this one's memory."""
         one = RowTops.__new__(RowTops)
-        one.k = self.k
+        one.k, one.cols, one.dtype = self.k, self.cols, self.dtype
         one.minimum, one.maximum, one.total, one.values, one.indices = (
             t[index : index + 1] for t in (self.minimum, self.maximum, self.total, self.values, self.indices)
         )

@@ -186,9 +186,10 @@ class Reads:
     head at a time: the layer's heads are never whole): in ``tops[call]``, or handed to ``take``.
 
     A long input's first pass (one that reads the wanted layers only) keeps every layer's max as its rows' tops
-    (``maximum``: a ``RowTops`` of L slices; it is only drawn). A pass reading layers again writes the mean and max
-    of a layer read for the first time; ``again(call, mean)`` compares a layer read before with its first reading
-    (raising when they differ) and says True, and the store's rows stay as first read.
+    (``RowTops`` of L slices: it is only drawn), and the means too when all would take more than ``means`` bytes (they
+    are read again whole for the methods built on them, ``HeadStore.mean``). A pass reading layers again writes the
+    mean and max of a layer read for the first time; ``again(call, mean)`` compares a layer read before with its
+    first reading (raising when they differ) and says True, and the store's rows stay as first read.
 
     With ``stop``, the pass ends after the last wanted call (``ReadEnough``); ``progress(done, total)`` is told at
     each call and may raise to stop the pass. ``reduced`` lists the calls reduced, in order."""
@@ -201,8 +202,9 @@ class Reads:
         *,
         budget: int = 0,
         at_once: int = 0,
+        means: int = 0,
         take=None,
-        mean: torch.Tensor | None = None,
+        mean: torch.Tensor | RowTops | None = None,
         maximum: torch.Tensor | RowTops | None = None,
         again: Callable[[int, torch.Tensor], bool] | None = None,
         stop: bool = False,
@@ -213,7 +215,8 @@ class Reads:
         self.layers, self.dtype, self.cut = layers, dtype, cut
         self.whole = None if whole is None else set(whole)
         self.wanted = None if wanted is None else set(wanted)
-        self.budget, self.at_once, self.take, self.stop, self.progress = budget, at_once, take, stop, progress
+        self.budget, self.at_once, self.means = budget, at_once, means
+        self.take, self.stop, self.progress = take, stop, progress
         self.mean, self.maximum, self.again = mean, maximum, again
         self.stack: torch.Tensor | None = None
         self.kept: dict[int, torch.Tensor] = {}
@@ -238,9 +241,11 @@ class Reads:
     def begin(self, call: int, n_heads: int, n: int, device: torch.device) -> None:
         layer_bytes = n_heads * n * n * self.dtype.itemsize
         if self.mean is None or self.maximum is None:  # rows written as layers are read (untouched: no memory)
-            self.mean = torch.empty(self.layers, n, n, dtype=self.dtype)
             long = self.wanted is not None  # a short input reads every layer (wants)
-            self.maximum = RowTops(self.layers, n, n, self.dtype) if long else torch.empty_like(self.mean)
+            whole = torch.empty(self.layers, n, n, dtype=self.dtype)  # untouched: no memory
+            tops = lambda: RowTops(self.layers, n, n, self.dtype)  # noqa: E731
+            self.mean = tops() if long and whole.nbytes > self.means else whole
+            self.maximum = tops() if long else torch.empty_like(whole)
         if call == 0 and self.wanted is None and self.layers * layer_bytes <= self.budget:
             self.stack = torch.empty(self.layers, n_heads, n, n, dtype=self.dtype)
         elif self.stack is None and self.budget and (len(self.kept) + 1) * layer_bytes <= self.budget:
@@ -267,11 +272,11 @@ class Reads:
         assert self.mean is not None and self.maximum is not None and self._sum is not None and self._max is not None
         mean = row_normalize_(self._sum.div_(self._n_heads))
         if self.again is None or not self.again(call, mean.to("cpu")):
-            self.mean[call] = mean
-            if isinstance(self.maximum, RowTops):
-                self.maximum.set(call, self._max)
-            else:
-                self.maximum[call] = self._max
+            for kept, reduced in ((self.mean, mean), (self.maximum, self._max)):
+                if isinstance(kept, RowTops):
+                    kept.set(call, reduced)
+                else:
+                    kept[call] = reduced
         self._sum = self._max = None
         self.reduced.append(call)
         if self.take is not None:

@@ -193,8 +193,8 @@ def test_a_layer_read_in_the_background_is_formed_whole_only_when_it_is_kept(tok
 
 
 def test_a_shown_layer_too_large_to_keep_is_sent_from_its_row_tops(tokenizer, monkeypatch):
-    """A layer's heads alone pass KEPT_HEADS_BYTES (Llama-3.2-1B at 4,096 tokens: 2.1 GB): the pass keeps the shown
-    layer as its rows' tops, never its heads, and sends the bytes a widget keeping its heads sends; the background
+    """A layer's heads alone pass KEPT_HEADS_BYTES, every layer's mean KEPT_MEANS_BYTES (Llama-3.2-1B at 4,096
+    tokens: 2.1 and 1 GB): the pass keeps the shown layer and the means as their rows' tops, never its heads, and sends the bytes a widget keeping its heads sends; the background
     pass that reads the other layers keeps their tops too, so showing another layer reads nothing. Made long here by
     small budgets: 4 heads + 3 x (mean, max) slices of 15 rows send 5 edges a row (topk), heads of every layer would
     not fit the wire."""
@@ -205,6 +205,7 @@ def test_a_shown_layer_too_large_to_keep_is_sent_from_its_row_tops(tokenizer, mo
     reference = AttentionWidget(model, TEXT, tokenizer, layer=2)  # keeps every layer's heads it reads
     reference.wait()
     monkeypatch.setattr(head_store, "KEPT_HEADS_BYTES", layer_bytes(model, tokenizer) - 1)
+    monkeypatch.setattr(head_store, "KEPT_MEANS_BYTES", 0)  # every layer's mean kept as its rows' tops too
     read_later = ShownHeads._want_heads
     monkeypatch.setattr(ShownHeads, "_want_heads", lambda self: None)  # the first picture alone
     w = AttentionWidget(model, TEXT, tokenizer, layer=2)
@@ -223,6 +224,13 @@ def test_a_shown_layer_too_large_to_keep_is_sent_from_its_row_tops(tokenizer, mo
     assert torch.equal(store[2], reference.analysis.capture.heads[2]) and store.reads == 2  # exact heads: read again
     # The max is kept as its rows' tops (it is only drawn): asked for whole, every layer is read again, exactly.
     assert torch.equal(store.maximum, reference.analysis.capture.heads.maximum) and store.reads == 3
+    # So is the mean (what rollout and flow are built on), formed as in the first pass and checked against its tops.
+    assert torch.equal(store.mean, reference.analysis.capture.heads.mean) and store.reads == 4
+    assert torch.equal(store.reduced_layer(1, "mean"), reference.analysis.raw()[1]) and store.reads == 5
+    with torch.no_grad():
+        model.transformer.h[0].attn.c_attn.weight.mul_(1.5)
+    with pytest.raises(UnsupportedModelError, match="changed since it was analysed"):
+        store.mean
 
 
 @pytest.mark.parametrize("dtype", [torch.float64, torch.bfloat16], ids=str)
