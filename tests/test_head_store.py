@@ -194,10 +194,10 @@ def test_a_layer_read_in_the_background_is_formed_whole_only_when_it_is_kept(tok
 
 def test_a_shown_layer_too_large_to_keep_is_sent_from_its_row_tops(tokenizer, monkeypatch):
     """A layer's heads alone pass KEPT_HEADS_BYTES, every layer's mean KEPT_MEANS_BYTES (Llama-3.2-1B at 4,096
-    tokens: 2.1 and 1 GB): the pass keeps the shown layer and the means as their rows' tops, never its heads, and sends the bytes a widget keeping its heads sends; the background
-    pass that reads the other layers keeps their tops too, so showing another layer reads nothing. Made long here by
-    small budgets: 4 heads + 3 x (mean, max) slices of 15 rows send 5 edges a row (topk), heads of every layer would
-    not fit the wire."""
+    tokens: 2.1 and 1 GB): the pass keeps the shown layer and the means as their rows' tops, never its heads, and
+    sends the bytes a widget keeping them sends; the background pass that reads the other layers keeps their tops
+    too, so showing another layer reads nothing. Made long here by small budgets: 4 heads + 3 x (mean, max) slices
+    of 15 rows send 5 edges a row (topk), heads of every layer would not fit the wire."""
     monkeypatch.setattr(payload, "DEFAULT_BUDGET_BYTES", 3_000)
     monkeypatch.setattr(head_store, "READ_AT_ONCE_BYTES", 0)
     monkeypatch.setattr(mixing, "PROBE_TOKENS", 4)
@@ -230,7 +230,7 @@ def test_a_shown_layer_too_large_to_keep_is_sent_from_its_row_tops(tokenizer, mo
     with torch.no_grad():
         model.transformer.h[0].attn.c_attn.weight.mul_(1.5)
     with pytest.raises(UnsupportedModelError, match="changed since it was analysed"):
-        store.mean
+        _ = store.mean
 
 
 @pytest.mark.parametrize("dtype", [torch.float64, torch.bfloat16], ids=str)

@@ -63,7 +63,6 @@ class Mixing:
         self._cache: dict[tuple, Any] = {}  # maps, rollouts, logit decompositions
         self._layers: dict[str, dict[int, torch.Tensor]] = {}  # maps computed layer by layer
         self._checked: dict[str, str] = {}  # the methods' own checks, made once
-        self._probe_part: Mixing | None = None  # a long text's first tokens, where applicability is checked
 
     @property
     def names(self) -> tuple[str, ...]:
@@ -81,7 +80,7 @@ class Mixing:
         (``_probe``): they are facts about the model, and asking must not cost forward passes over the whole
         text before the widget's first picture. The map itself still verifies what it uses at full length."""
         method = self._method(name)
-        probed = self._probed(("unavailable", name), lambda probe: probe.unavailable(name))
+        probed = self._probed(("unavailable", name))
         if probed is not None:
             return probed
         reason = self._needs_values() if method.needs == "values" else self._needs_structure()
@@ -200,7 +199,7 @@ class Mixing:
     def block_kinds(self) -> list[str]:
         """The kind of each layer's block (``models.blocks``: post-LN, pre-LN, ...), [] when unverified; read from
         a long text's first tokens (``_probe``), so that a note about it costs no pass over the whole text."""
-        probed = self._probed(("block kinds",), lambda probe: probe.block_kinds())
+        probed = self._probed(("block kinds",))
         if probed is not None:
             return list(probed)
         layers = self.structure().layers
@@ -221,23 +220,30 @@ class Mixing:
         return self._transformed[layer]
 
     # Internals ---------------------------------------------------------------------
-    def _probed(self, question: tuple, ask: Callable[[Mixing], Any]) -> Any:
-        """``ask(probe)`` of this text's first tokens (``_probe``), or None where the text is not probed; answered
-        once per model while it stays as it was (``_PROBED``)."""
+    def _probed(self, question: tuple) -> Any:
+        """The answer to ``question`` (``_answers``) on this text's first tokens, or None where the text is not
+        probed; every question is answered at once, once per model while it stays as it was (``_PROBED``), and the
+        probe let go (its capture holds the output projections: 134 MB for Llama-3.2-1B in bfloat16)."""
         if not self._probes():
             return None
         assert self.model is not None  # _probes() says so
         state = _model_state(self.model, self.capture)
         with _PROBED_LOCK:
             kept = _PROBED.get(self.model)
-            if kept is None or kept[0] != state:
-                kept = _PROBED[self.model] = (state, {})
-            if question in kept[1]:
+            if kept is not None and kept[0] == state:
                 return kept[1][question]
-        answer = ask(self._probe())
+        answers = self._probe()._answers()
         with _PROBED_LOCK:
-            kept[1][question] = answer
-        return answer
+            _PROBED[self.model] = (state, answers)
+        return answers[question]
+
+    def _answers(self) -> dict[tuple, Any]:
+        """What ``_probed`` asks of a probe: whether each mixing method applies, whether ALTI-Logit does, and the
+        layers' block kinds."""
+        answers: dict[tuple, Any] = {("unavailable", name): self.unavailable(name) for name in self.names}
+        answers[("logit",)] = self.logit_unavailable()
+        answers[("block kinds",)] = self.block_kinds()
+        return answers
 
     def _probes(self) -> bool:
         """Whether this text's applicability checks run on its first tokens: not on a short text, an image, without
@@ -250,25 +256,23 @@ class Mixing:
 
     def _probe(self) -> Mixing:
         """The mixing part of this text's first ``PROBE_TOKENS`` tokens through the same model (one short
-        capture, made once); only where ``_probes()``."""
+        capture); only where ``_probes()``."""
+        from ..capture import capture_encoded  # capture imports nothing of the parts; this keeps it so
+        from ..inputs import Encoded
+
         record = self.capture
         inputs = record.model_inputs or {}
         assert self.model is not None
-        if self._probe_part is None:
-            from ..capture import capture_encoded  # capture imports nothing of the parts; this keeps it so
-            from ..inputs import Encoded
-
-            device = next(self.model.parameters()).device
-            head = slice(0, PROBE_TOKENS)
-            encoded = Encoded(
-                {key: value[:, head].to(device) for key, value in inputs.items()},
-                record.token_ids[head],
-                record.tokens[head],
-                record.special[head],
-            )
-            short = type(self._analysis)(capture_encoded(self.model, encoded), self.model, self.tokenizer)
-            self._probe_part = short.mixing_part
-        return self._probe_part
+        device = next(self.model.parameters()).device
+        head = slice(0, PROBE_TOKENS)
+        encoded = Encoded(
+            {key: value[:, head].to(device) for key, value in inputs.items()},
+            record.token_ids[head],
+            record.tokens[head],
+            record.special[head],
+        )
+        short = type(self._analysis)(capture_encoded(self.model, encoded), self.model, self.tokenizer)
+        return short.mixing_part
 
     def _method(self, name: str) -> registry.MixingMethod:
         if name not in self.names:
@@ -306,7 +310,7 @@ class Mixing:
     def logit_unavailable(self) -> str:
         """ "" when ALTI-Logit can explain this model's logits, else one sentence saying why not (on a long text,
         checked on its first tokens, as ``unavailable``)."""
-        probed = self._probed(("logit",), lambda probe: probe.logit_unavailable())
+        probed = self._probed(("logit",))
         if probed is not None:
             return probed
         reason = self._needs_structure()
