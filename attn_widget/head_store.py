@@ -8,13 +8,12 @@ sdpa_reader.py). Each layer read is reduced to its head mean and max ``(n, n)``.
 (``payload.RowTops``: what a top-k envelope sends of it, about a hundredth of the rows at 4,096 tokens; it is only
 drawn); the mean whole while every layer's fits ``KEPT_MEANS_BYTES``, else as its rows' tops too (1 GB of means for
 Llama-3.2-1B at 4,096 tokens), read again whole when rollout or flow first need them (``mean``). Its heads are kept
-while ``KEPT_HEADS_BYTES`` allows,
-the least recently used dropped first; the widget asks for the others' rows' tops instead (``reduce(tops=True)``,
-within ``KEPT_TOPS_BYTES``), so that showing another layer sends them without reading it again. What is kept as
-tops is read again whole only when its exact values are asked for. A layer read a second time must give the head
-mean of its first reading (its rows' tops, when only they are kept), or the model changed and the store says so
-(what was read first stays). A short input (or an eager pass, which returns every layer at once) keeps the whole
-stack and never reads again.
+while ``KEPT_HEADS_BYTES`` allows, the least recently used dropped first; the widget asks for the others' rows' tops
+instead (``reduce(tops=True)``, within ``KEPT_TOPS_BYTES``), so that showing another layer sends them without reading
+it again. What is kept as tops is read again whole only when its exact values are asked for. A layer read a second
+time must give the head mean of its first reading (its rows' tops, when only they are kept), or the model changed
+and the store says so (what was read first stays). A short input (or an eager pass, which returns every layer at
+once) keeps the whole stack and never reads again.
 """
 
 from __future__ import annotations

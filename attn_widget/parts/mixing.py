@@ -230,7 +230,7 @@ class Mixing:
         state = _model_state(self.model, self.capture)
         with _PROBED_LOCK:
             kept = _PROBED.get(self.model)
-            if kept is not None and kept[0] == state:
+            if kept is not None and kept[0] == state and question in kept[1]:  # (a method registered since: not)
                 return kept[1][question]
         answers = self._probe()._answers()
         with _PROBED_LOCK:
