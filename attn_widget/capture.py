@@ -340,9 +340,9 @@ def _read_sdpa(
     # One call per layer: the config says how many (ALBERT calls its one shared attention module that often).
     layers = int(getattr(model.config, "num_hidden_layers", 0) or 0) or len(sites)
     wanted = None if wanted is None else [layer for layer in wanted if 0 <= layer < layers] or None
-    # The wanted layers are shown: those whose heads pass the budget are kept as their rows' tops (head_store.py).
+    # The wanted layers' heads are kept within the budget; those beyond it are read again when shown (head_store.py).
     budget, at_once, means = head_store.KEPT_HEADS_BYTES, head_store.READ_AT_ONCE_BYTES, head_store.KEPT_MEANS_BYTES
-    sink = Reads(layers, dtype, wanted, budget=budget, at_once=at_once, means=means, cut=wanted is not None)
+    sink = Reads(layers, dtype, wanted, budget=budget, at_once=at_once, means=means)
     reader = SdpaReader(dtype, model_dtype, layers, sink)
     calls = _Calls(output_rows=_output_rows)
     with calls.hooked(sites), reader:

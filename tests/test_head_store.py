@@ -92,6 +92,7 @@ def test_a_long_inputs_widget_sends_every_layers_mean_and_max_and_the_shown_laye
     reference = analyze(model, TEXT, tokenizer)  # its heads read again where needed: the same numbers (above)
     w = AttentionWidget(model, TEXT, tokenizer)
     store = w.analysis.capture.heads
+    w.wait()  # the shown layer's heads follow the first picture, in the background
     assert w.heads_ready == {"raw": [1]} and w.ready["raw"] == [1, 2, 3] and store.reads == 0
 
     def sent(layer: int) -> torch.Tensor:
@@ -194,11 +195,12 @@ def test_a_layer_read_in_the_background_is_formed_whole_only_when_it_is_kept(tok
 
 def test_a_shown_layer_too_large_to_keep_is_sent_from_its_row_tops(tokenizer, monkeypatch):
     """A layer's heads alone pass KEPT_HEADS_BYTES, every layer's mean KEPT_MEANS_BYTES (Llama-3.2-1B at 4,096
-    tokens: 2.1 and 1 GB): the pass keeps the shown layer and the means as their rows' tops, never its heads, and
-    sends the bytes a widget keeping them sends; the background pass that reads the other layers keeps their tops
-    too, so showing another layer reads nothing. Made long here by small budgets: 4 heads + 3 x (mean, max) slices
-    of 15 rows send 5 edges a row (topk), heads of every layer would not fit the wire."""
-    monkeypatch.setattr(payload, "DEFAULT_BUDGET_BYTES", 3_000)
+    tokens: 2.1 and 1 GB): the first picture sends every layer's mean and max read, kept as their rows' tops; the
+    shown layer's heads are read again after it (as rows' tops, never whole) and sent, the bytes a widget keeping
+    them sends; the background pass that reads the other layers keeps their tops too, so showing another layer
+    reads nothing. Made long here by small budgets: 4 heads + 3 x (mean, max) slices of 15 rows send 5 edges a row
+    (topk); neither every layer's heads nor the means' whole rows fit the wire."""
+    monkeypatch.setattr(payload, "DEFAULT_BUDGET_BYTES", 1_000)
     monkeypatch.setattr(head_store, "READ_AT_ONCE_BYTES", 0)
     monkeypatch.setattr(mixing, "PROBE_TOKENS", 4)
     model = tiny_lm()
@@ -210,23 +212,24 @@ def test_a_shown_layer_too_large_to_keep_is_sent_from_its_row_tops(tokenizer, mo
     monkeypatch.setattr(ShownHeads, "_want_heads", lambda self: None)  # the first picture alone
     w = AttentionWidget(model, TEXT, tokenizer, layer=2)
     store = w.analysis.capture.heads
-    assert store.kept_layers == [] and store.tops(1) is not None and store.reads == 0
-    assert payload.decode(w.data_raw)["layout"] == "topk" and w.heads_ready == {"raw": [2]}
+    assert store.kept_layers == [] and store.tops(1) is None and store.reads == 0
+    assert payload.decode(w.data_raw)["layout"] == "topk" and w.heads_ready == {"raw": []}
     monkeypatch.setattr(ShownHeads, "_want_heads", read_later)
     w._want_heads()
     w.wait()
-    assert w.data_raw == reference.data_raw and store.reads == 1  # the other layers' means and maxes: one pass
+    # Layer 2's heads (a pass that stops there), then the other layers' means and maxes (one pass).
+    assert w.data_raw == reference.data_raw and w.heads_ready == {"raw": [2]} and store.reads == 2
     for widget in (w, reference):
         widget.layer = 3
         widget.wait()
     assert w.data_raw == reference.data_raw and w.heads_ready == {"raw": [3]}
-    assert store.reads == 1 and store.kept_layers == [] and store.tops(2) is not None
-    assert torch.equal(store[2], reference.analysis.capture.heads[2]) and store.reads == 2  # exact heads: read again
+    assert store.reads == 2 and store.kept_layers == [] and store.tops(2) is not None
+    assert torch.equal(store[2], reference.analysis.capture.heads[2]) and store.reads == 3  # exact heads: read again
     # The max is kept as its rows' tops (it is only drawn): asked for whole, every layer is read again, exactly.
-    assert torch.equal(store.maximum, reference.analysis.capture.heads.maximum) and store.reads == 3
+    assert torch.equal(store.maximum, reference.analysis.capture.heads.maximum) and store.reads == 4
     # So is the mean (what rollout and flow are built on), formed as in the first pass and checked against its tops.
-    assert torch.equal(store.mean, reference.analysis.capture.heads.mean) and store.reads == 4
-    assert torch.equal(store.reduced_layer(1, "mean"), reference.analysis.raw()[1]) and store.reads == 5
+    assert torch.equal(store.mean, reference.analysis.capture.heads.mean) and store.reads == 5
+    assert torch.equal(store.reduced_layer(1, "mean"), reference.analysis.raw()[1]) and store.reads == 6
     with torch.no_grad():
         model.transformer.h[0].attn.c_attn.weight.mul_(1.5)
     with pytest.raises(UnsupportedModelError, match="changed since it was analysed"):
