@@ -28,7 +28,7 @@ import torch
 
 from .errors import UnsupportedModelError
 from .methods.normalize import row_normalize_
-from .payload import RowTops, row_tops
+from .payload import TOPS, RowTops, row_tops
 
 KEPT_HEADS_BYTES = 1 << 30  # per-head attention a capture keeps (all layers' when they fit, else some)
 # A capture that may read some layers only reads them all while all its heads cost at most this (a short input:
@@ -122,6 +122,12 @@ class HeadStore:
 
     def __len__(self) -> int:
         return self.n_layers
+
+    @property
+    def most_k(self) -> int:
+        """Entries a top-k envelope may send of a row (``payload.encode``): a long input's layers are kept as their
+        rows' tops, or read again."""
+        return self.shape[-1] if self._stack is not None else min(self.shape[-1], TOPS)
 
     @property
     def all_kept(self) -> bool:
@@ -468,6 +474,7 @@ class ReducedPart:
         self._store, self._kind = store, kind
         self.shape = torch.Size((store.n_layers, 1, *store.shape[-2:]))
         self.dtype = store.dtype
+        self.most_k = store.most_k
 
     def dim(self) -> int:
         return 4

@@ -57,7 +57,8 @@ def encode(
 ) -> bytes:
     """Encode ``(..., R, C)`` as its non-zero rows when most rows are zero, as dense when it fits
     ``budget_bytes``, otherwise as top-k per row (k the largest that keeps the envelope within the
-    budget, at least 1). Any float dtype; the rows are read ``CHUNK_ENTRIES`` entries at a time, in their own
+    budget, at least 1; of parts that keep only their rows' tops, always top-k, with at most the k they keep:
+    ``most_k``). Any float dtype; the rows are read ``CHUNK_ENTRIES`` entries at a time, in their own
     dtype (a float32 stack is never copied to float64: extremes, ranks and sums do not need it; what is quantised
     is converted first).
 
@@ -89,10 +90,12 @@ def encode(
         raise ValueError("cannot encode NaN or infinite values")
     signed = bool((row_min < 0).any())
     scale = row_max.to(torch.float32).to(torch.float64)  # as stored, so decoding uses the same scale
-    dense_bytes = rows_total * (4 + 2 * n_cols)
+    # Whole rows (dense and rows layouts) only where they are at hand: not of parts that keep their rows' tops alone.
+    whole_rows = source.most_k >= n_cols
+    dense_bytes = rows_total * (4 + 2 * n_cols) if whole_rows else budget_bytes + 1
     kept = torch.nonzero(row_max > 0).flatten()
     rows_bytes = len(kept) * (8 + 2 * n_cols)
-    if rows_bytes <= budget_bytes and 2 * rows_bytes <= dense_bytes:
+    if whole_rows and rows_bytes <= budget_bytes and 2 * rows_bytes <= dense_bytes:
         within = [kept[(kept >= start) & (kept < stop)] for start, stop in chunks]
         values = np.concatenate(
             [
@@ -110,7 +113,7 @@ def encode(
         )
         sections = {**held_slices, "scale": _scales(scale), "values": values}
         return _pack({"layout": "dense", "shape": whole_shape, "k": n_cols}, sections)
-    k = max(1, min(n_cols, (budget_bytes // rows_total - 6) // 4))
+    k = max(1, min(source.most_k, (budget_bytes // rows_total - 6) // 4))
     parts = [_topk(*source.tops(start, stop, k, signed), scale[start:stop], signed) for start, stop in chunks]
     sections = {
         **held_slices,
@@ -128,6 +131,7 @@ class _Flat:
             raise ValueError(f"expected a stack of matrices (..., rows, cols); got shape {tuple(matrices.shape)}")
         self.shape = list(matrices.shape)
         self.flat = matrices.detach().reshape(-1, self.shape[-1])
+        self.most_k = self.shape[-1]
 
     def rows(self, start: int, stop: int) -> torch.Tensor:
         return self.flat[start:stop].to("cpu")
@@ -149,6 +153,8 @@ class _Joined:
             raise ValueError(f"parts must be (L, S_i, R, C) alike; got {[tuple(p.shape) for p in parts]}")
         self.shape = [layers, sum(p.shape[1] for p in parts), rows, cols]
         self.cols = cols
+        # Entries a top-k envelope may send a row: at most a part's rows' tops (``most_k``) when it keeps only them.
+        self.most_k = min(getattr(part, "most_k", cols) for part in parts)
         # Every row in the dtype the parts promote to, whichever part it comes from: a row is encoded the same
         # however the rows are chunked.
         self.dtype = functools.reduce(torch.promote_types, [p.dtype for p in parts])
@@ -220,6 +226,7 @@ class _Slices:
         ):
             raise ValueError(f"slices must be increasing indices below {n_slices}; got {self.slices}")
         self.shape = [len(self.slices), *source.shape[-2:]]
+        self.most_k = source.most_k
 
     def _ranges(self, start: int, stop: int) -> Iterator[tuple[int, int]]:
         """Rows ``start:stop`` of the stack of slices as ranges of rows of the source."""

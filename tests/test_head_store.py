@@ -236,6 +236,24 @@ def test_a_shown_layer_too_large_to_keep_is_sent_from_its_row_tops(tokenizer, mo
         _ = store.mean
 
 
+def test_reductions_kept_as_row_tops_are_sent_as_top_k_without_reading_again(tokenizer, monkeypatch):
+    """The first picture of a long input sends each layer's mean and max read, kept as their rows' tops: as top-k
+    rows with at most the kept TOPS entries a row, even where their whole rows would fit the wire (a dense envelope,
+    or more edges a row, would read them again: 12 s for Llama-3.2-1B at 4,096 tokens). The wire budget here: every
+    layer's heads do not fit (sent by layer), the shown layer's mean and max would, dense."""
+    monkeypatch.setattr(payload, "DEFAULT_BUDGET_BYTES", 20_000)
+    monkeypatch.setattr(head_store, "READ_AT_ONCE_BYTES", 0)
+    monkeypatch.setattr(head_store, "KEPT_MEANS_BYTES", 0)
+    monkeypatch.setattr(head_store, "KEPT_HEADS_BYTES", 0)
+    monkeypatch.setattr(mixing, "PROBE_TOKENS", 4)
+    monkeypatch.setattr(ShownHeads, "_want_heads", lambda self: None)  # the first picture alone
+    text = " ".join([TEXT] * 4)  # beyond ALL_EDGES_UP_TO: LONG_INPUT_TOP_K edges a row are drawn
+    w = AttentionWidget(tiny_lm(), text, tokenizer)
+    decoded = payload.decode(w.data_raw)
+    assert w.analysis.capture.heads.reads == 0 and w.heads_ready == {"raw": []}
+    assert decoded["layout"] == "topk" and w.top_k <= decoded["k"] <= payload.TOPS
+
+
 @pytest.mark.parametrize("dtype", [torch.float64, torch.bfloat16], ids=str)
 def test_a_long_inputs_value_vectors_are_made_whole_when_first_read(tokenizer, monkeypatch, dtype):
     """More tokens than the sdpa reader checks (CHECKED_ROWS made 4 here): the value vectors are verified on the
