@@ -41,8 +41,11 @@ class BackgroundJob:
     """At most one job at a time. ``start`` replaces the running job: it is cancelled and
     waited for first, so an old job's callbacks never arrive after the new one's."""
 
-    def __init__(self):
+    def __init__(self, writes: contextlib.AbstractContextManager | None = None):
+        """writes: held around each callback (a widget's write lock: its trait writes wait while a page's update
+        is set, ``WidgetTraits.hold_trait_notifications``)."""
         _JOBS.add(self)
+        self._writes = writes if writes is not None else contextlib.nullcontext()
         self._cancel = threading.Event()
         # Set when the job has finished, callbacks included. Waited for instead of joining the
         # thread: a join interrupted by Ctrl-C marks a running thread as stopped (CPython 3.11).
@@ -77,23 +80,29 @@ class BackgroundJob:
 
         def progress(done: float, total: float) -> None:
             check_cancel()
-            on_progress(done, total)
+            with self._writes:
+                on_progress(done, total)
 
         def waiting(holder: str, _seconds: float) -> None:
             check_cancel()
             if on_wait is not None:
-                on_wait(holder)
+                with self._writes:
+                    on_wait(holder)
+
+        def finish(error: str | None) -> None:
+            with self._writes:
+                on_finish(error)
 
         def run() -> None:
             try:
                 with waits_reported_to(waiting):
                     work(progress)
             except Cancelled:
-                on_finish("cancelled")
+                finish("cancelled")
             except Exception as exc:  # reported in the view, not lost in a thread
-                on_finish(f"{type(exc).__name__}: {exc}")
+                finish(f"{type(exc).__name__}: {exc}")
             else:
-                on_finish(None)
+                finish(None)
             finally:
                 finished.set()
 

@@ -36,9 +36,10 @@ class PinnedRow:
     n_layers: int
     log: Any
     _publish: Callable[[Any], None]
+    _writing: Any  # held by the jobs' callbacks (WidgetTraits.hold_trait_notifications)
 
     def _init_pinned_row(self) -> None:
-        self._row_job = BackgroundJob()
+        self._row_job = BackgroundJob(self._writing)
         self._row_lock = threading.Lock()
         self._row_wanted: tuple[str, int] | None = None
         self._row_working = False

@@ -35,10 +35,11 @@ class ShownHeads:
     heads_job: dict
     hold_sync: Callable
     _publish: Callable[[Any], None]
+    _writing: Any  # held by the jobs' callbacks (WidgetTraits.hold_trait_notifications)
 
     def _init_shown_heads(self, store) -> None:
         """store: the analysis' ``HeadStore`` (None: an encoder-decoder's view, whose data holds every layer)."""
-        self._heads_job = BackgroundJob()
+        self._heads_job = BackgroundJob(self._writing)
         self._store = store
         n = self.analysis.capture.n_tokens
         # Every slice of every layer, each row with LONG_INPUT_TOP_K edges (index and value) and its scale.

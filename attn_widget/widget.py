@@ -5,7 +5,6 @@ from __future__ import annotations
 
 import dataclasses
 import pathlib
-import threading
 from collections.abc import Sequence
 
 import traitlets as t
@@ -81,11 +80,11 @@ class AttentionWidget(OnRequest, TokenScores, PinnedRow, ShownHeads, WidgetTrait
         else:
             self.analysis = analysis
         shown = self.analysis
-        self._job = BackgroundJob()
+        self._init_writes()
+        self._job = BackgroundJob(self._writing)
         self._computed: set[str] = set()  # methods whose data trait holds what is computed of them
         self._init_on_request()
         self._init_pinned_row()
-        self._fact_writer = threading.local()
         record = shown.capture
         # This widget's methods: the registry as it is now (a method registered later is not added).
         available = [m for m in JOINT_METHODS if not m.applies(joint)] if joint else registry.applicable(shown)
@@ -115,7 +114,7 @@ class AttentionWidget(OnRequest, TokenScores, PinnedRow, ShownHeads, WidgetTrait
         elif self.method not in self._specs:
             self.method = available[0].id
         self._target_specs: dict[str, object] = {}
-        self._attribution_job = BackgroundJob()
+        self._attribution_job = BackgroundJob(self._writing)
         self._offer_default_target()
         # compare_method after method: it is checked against the method shown.
         for name, value in sorted(state.items(), key=lambda item: item[0] == "compare_method"):
@@ -206,14 +205,15 @@ class AttentionWidget(OnRequest, TokenScores, PinnedRow, ShownHeads, WidgetTrait
         data, row = self._with_pinned_row(method.id, data, done)
         slices = self._sent_slices(method, done)  # shown_heads.py: a long input's layers read, heads of the shown one
         blob = payload.encode(data, self._sent_budget(slices), slices) if done or row is not None else b""
+        rows = None if method.row_values is None else payload.encode(method.row_values(self.analysis).unsqueeze(-1))
         self._computed.add(method.id)
-        with self._setting_facts(), self.hold_sync():
+        with self._setting_facts(), self.hold_sync():  # only writes: other threads wait for them (_writing)
             setattr(self, f"data_{method.id}", blob)
             self._sent_heads(method, done)
             if row is not None or method.id in self.ready_row:
                 self.ready_row = {k: v for k, v in {**self.ready_row, method.id: row}.items() if v is not None}
-            if method.row_values is not None:
-                setattr(self, f"data_{method.id}_rows", payload.encode(method.row_values(self.analysis).unsqueeze(-1)))
+            if rows is not None:
+                setattr(self, f"data_{method.id}_rows", rows)
             self.ready = {**self.ready, method.id: done}
 
     def _publish_empty(self, method: MatrixMethod) -> None:

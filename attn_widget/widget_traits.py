@@ -5,6 +5,7 @@ picks, and the settings of the view."""
 from __future__ import annotations
 
 import contextlib
+import threading
 
 import anywidget
 import traitlets as t
@@ -216,15 +217,53 @@ class WidgetTraits(anywidget.AnyWidget):
     _FROM_FRONT_END = (*_VIEW_OPTIONS, *tagged(locals(), "front_end"))
     _CHECKED = tagged(locals(), "check")
 
+    def _init_writes(self) -> None:
+        """What ``_setting_facts`` and ``hold_trait_notifications`` share; before traitlets' own ``__init__``."""
+        self._fact_writer = threading.local()  # whether this thread is inside _setting_facts
+        self._writing = threading.RLock()  # the widget's own writes, and a page's update being set
+        self._told_later = threading.local()  # changes a hold on this thread tells after releasing _writing
+
     @contextlib.contextmanager
     def _setting_facts(self):
-        """The widget's own writes to its facts (in this thread: background jobs publish too)."""
+        """The widget's own writes to its facts (in this thread: background jobs publish too), one thread at a
+        time and never while a page's update is being set (``hold_trait_notifications``)."""
         before = getattr(self._fact_writer, "active", False)
-        self._fact_writer.active = True
-        try:
+        with self._writing:
+            self._fact_writer.active = True
+            try:
+                yield
+            finally:
+                self._fact_writer.active = before
+
+    @contextlib.contextmanager
+    def hold_trait_notifications(self):
+        """traitlets' hold (``set_state`` sets a page's update in one) is the instance's, not the thread's: a fact
+        a background job wrote inside it was checked on this thread, refused as not the widget's own write, and
+        undone together with the page's change (issue 30: "Edges per token" typed while layers were read never
+        reached the kernel). So the widget's own writes wait while the values are set and checked (``_writing``),
+        and the changes are told after it is released: an observer may wait for a job, and the job write."""
+        if self._cross_validation_lock:  # nested in a hold: that one decides
             yield
+            return
+        told: list = []
+        try:
+            with self._writing:
+                self._told_later.changes = told
+                try:
+                    with super().hold_trait_notifications():
+                        yield
+                finally:
+                    self._told_later.changes = None
         finally:
-            self._fact_writer.active = before
+            for change in told:
+                self.notify_change(change)
+
+    def notify_change(self, change):
+        told = getattr(self._told_later, "changes", None)
+        if told is not None:  # a hold on this thread tells it once _writing is released
+            told.append(change)
+        else:
+            super().notify_change(change)
 
     # Validation: every trait is checked, whether Python or the front end sets it --------------
     @t.validate(*_FACTS)

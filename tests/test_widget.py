@@ -455,6 +455,63 @@ def test_front_end_updates_are_checked_and_a_refused_one_is_undone_and_sent_back
     assert "cannot be set from the front end" in caplog.text and "selected" in caplog.text
 
 
+def test_a_page_change_and_a_background_write_at_once_both_stand(tokenizer):
+    """traitlets holds a widget's change notifications instance-wide while it sets a page's update: a fact a background
+    job wrote in that window (a layer read) was cross-checked on the kernel's thread, refused there as
+    not the widget's own write, and the page's change undone with it (issue 30: "Edges per token" typed while the
+    layers were read never reached the kernel). The job's write now waits until the page's update is set."""
+    import threading
+
+    w = AttentionWidget(tiny_model("bert"), TEXT, tokenizer)
+    ready = {**w.ready, "rollout": [1]}
+    writer: list[threading.Thread] = []
+
+    def write_progress() -> None:
+        with w._setting_facts():
+            w.ready = ready
+
+    def from_json(value, _widget):  # called for each value of the page's update, inside traitlets' hold
+        if not writer:
+            writer.append(threading.Thread(target=write_progress))
+            writer[0].start()
+            writer[0].join(0.5)  # before the fix it wrote here, in the window
+        return value
+
+    w._trait_from_json = from_json
+    w.set_state({"top_k": 3})
+    writer[0].join(10)
+    assert not writer[0].is_alive()
+    assert (w.top_k, w.ready) == (3, ready)
+
+
+def test_page_changes_stand_while_a_thread_writes_facts(tokenizer):
+    """The same race as it happens: a thread publishing progress as fast as it can while the page sends changes."""
+    import threading
+
+    w = AttentionWidget(tiny_model("bert"), TEXT, tokenizer)
+    stop = threading.Event()
+
+    def publish() -> None:
+        done = 0
+        while not stop.is_set():
+            done += 1
+            with w._setting_facts():
+                w.ready = {**w.ready, "rollout": [1, 2, 3][: done % 4]}
+
+    thread = threading.Thread(target=publish)
+    thread.start()
+    try:
+        lost = 0
+        for step in range(300):
+            value = 3 + step % 2
+            w.set_state({"top_k": value})
+            lost += w.top_k != value
+    finally:
+        stop.set()
+        thread.join(10)
+    assert lost == 0, f"{lost} of 300 page changes undone"
+
+
 def test_front_end_messages_are_checked(tokenizer, caplog):
     w = AttentionWidget(tiny_model("gpt2"), LONG_TEXT, tokenizer)
     for content in (
