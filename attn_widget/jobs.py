@@ -42,8 +42,9 @@ class BackgroundJob:
     waited for first, so an old job's callbacks never arrive after the new one's."""
 
     def __init__(self, writes: contextlib.AbstractContextManager | None = None):
-        """writes: held around each callback (a widget's write lock: its trait writes wait while a page's update
-        is set, ``WidgetTraits.hold_trait_notifications``)."""
+        """writes: held around each progress and wait report (a widget's write lock: its trait writes wait while a
+        page's update is set, ``WidgetTraits.hold_trait_notifications``); those reports only write. ``on_finish``
+        may publish data, computed first: it takes the lock for its writes itself."""
         _JOBS.add(self)
         self._writes = writes if writes is not None else contextlib.nullcontext()
         self._cancel = threading.Event()
@@ -89,20 +90,16 @@ class BackgroundJob:
                 with self._writes:
                     on_wait(holder)
 
-        def finish(error: str | None) -> None:
-            with self._writes:
-                on_finish(error)
-
         def run() -> None:
             try:
                 with waits_reported_to(waiting):
                     work(progress)
             except Cancelled:
-                finish("cancelled")
+                on_finish("cancelled")
             except Exception as exc:  # reported in the view, not lost in a thread
-                finish(f"{type(exc).__name__}: {exc}")
+                on_finish(f"{type(exc).__name__}: {exc}")
             else:
-                finish(None)
+                on_finish(None)
             finally:
                 finished.set()
 

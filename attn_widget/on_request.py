@@ -18,6 +18,7 @@ class OnRequest:
     """``compute``, ``wait``, ``cancel`` and the front end's compute and cancel messages."""
 
     # Provided by AttentionWidget.
+    _writing: Any  # the widget's write lock (WidgetTraits.hold_trait_notifications)
     _job: Any
     _attribution_job: Any
     _row_job: Any
@@ -96,7 +97,8 @@ class OnRequest:
             for other in self._specs.values():
                 if other.done is not None and other.done(self.analysis) != self.ready.get(other.id):
                     self._publish(other)
-            self.job = {"method": method, "layers": wanted, "error": error} if error else {}
+            with self._writing:
+                self.job = {"method": method, "layers": wanted, "error": error} if error else {}
 
         running = self.job if self._job.running else {}
         covered = running.get("method") == method and set(wanted) <= set(running.get("layers", []))
@@ -157,7 +159,8 @@ class OnRequest:
                 self._whole_running = False
                 if error:
                     self._whole_queue = []  # cancelled or failed: the next selection starts afresh
-            self.job = {"method": current[0], "layers": every_layer, "error": error} if error else {}
+            with self._writing:
+                self.job = {"method": current[0], "layers": every_layer, "error": error} if error else {}
 
         self._job.start(work, on_progress, on_finish)
 

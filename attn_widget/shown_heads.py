@@ -111,7 +111,8 @@ class ShownHeads:
             self.heads_job = {"layers": reading[0], "done": done, "total": total}
 
         def on_finish(error: str | None) -> None:
-            self.heads_job = {"layers": reading[0], "error": error} if error else {}
+            with self._writing:
+                self.heads_job = {"layers": reading[0], "error": error} if error else {}
 
         self._heads_job.stop()
         self.heads_job = {"layers": reading[0], "done": 0, "total": 1}

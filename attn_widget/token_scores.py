@@ -17,6 +17,7 @@ class TokenScores:
     """``set_target`` and the token-score computation."""
 
     # Provided by AttentionWidget.
+    _writing: Any  # the widget's write lock (WidgetTraits.hold_trait_notifications)
     analysis: Any
     targets: list
     target: str
@@ -75,14 +76,16 @@ class TokenScores:
             scores = self.analysis.attribution(method, spec, **options)
             warning = entry.warning(self.analysis, self.analysis.target(spec))
             done = {**base, "status": "done", "values": payload.encode(scores.reshape(1, 1, -1))}
-            self.attribution_data = done if warning is None else {**done, "warning": warning}
+            with self._writing:
+                self.attribution_data = done if warning is None else {**done, "warning": warning}
 
         def on_progress(done: float, total: float) -> None:
             self.attribution_data = {**base, "status": "running", "done": done, "total": total}
 
         def on_finish(error: str | None) -> None:
             if error:
-                self.attribution_data = {**base, "status": "error", "message": error}
+                with self._writing:
+                    self.attribution_data = {**base, "status": "error", "message": error}
 
         def on_wait(holder: str) -> None:  # progress so far stays; the next report clears the message
             self.attribution_data = {**self.attribution_data, "message": f"Waiting for the model, in use by {holder}."}

@@ -274,3 +274,25 @@ def test_a_long_inputs_value_vectors_are_made_whole_when_first_read(tokenizer, m
         model.layers[0].self_attn.o_proj.weight.mul_(1.5)  # its slices are read when made whole
     with pytest.raises(UnsupportedModelError, match="could not be read again: its output projection's weights do not"):
         changed.require_values()
+
+
+def test_the_page_changes_the_layer_while_the_layers_are_read_in_the_background(tokenizer, monkeypatch):
+    """A page's update holds the widget's write lock while its values are set and checked; the layer change's
+    observer then replaces the background read, waiting for it to stop, and that read's progress reports take the
+    lock: the observer runs after the lock is released, so the page's changes never wait for ever."""
+    import threading
+
+    monkeypatch.setattr(head_store, "READ_AT_ONCE_BYTES", 0)  # the other layers are read in the background
+    monkeypatch.setattr(mixing, "PROBE_TOKENS", 4)
+    w = AttentionWidget(tiny_lm(), TEXT, tokenizer)
+    done = threading.Event()
+
+    def page() -> None:
+        for layer in (2, 3, 1, 3, 2):
+            w.set_state({"layer": layer})
+        done.set()
+
+    threading.Thread(target=page, daemon=True).start()
+    assert done.wait(60), "a page's layer change waited for ever"
+    w.wait()
+    assert w.layer == 2 and w.heads_job == {} and w.analysis.capture.heads.reduced_layers == [0, 1, 2]
