@@ -239,9 +239,9 @@ class WidgetTraits(anywidget.AnyWidget):
     def hold_trait_notifications(self):
         """traitlets' hold (``set_state`` sets a page's update in one) is the instance's, not the thread's: a fact
         a background job wrote inside it was checked on this thread, refused as not the widget's own write, and
-        undone together with the page's change (issue 30: "Edges per token" typed while layers were read never
-        reached the kernel). So the widget's own writes wait while the values are set and checked (``_writing``),
-        and the changes are told after it is released: an observer may wait for a job, and the job write."""
+        undone together with the page's change (and the job's write with it). So the widget's own writes wait while
+        the values are set and checked (``_writing``), and the changes are told after it is released: an observer
+        may wait for a job, and the job write."""
         if self._cross_validation_lock:  # nested in a hold: that one decides
             yield
             return
