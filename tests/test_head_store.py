@@ -6,6 +6,7 @@ takes the long input's path; the reference is the same model's capture with ever
 from __future__ import annotations
 
 import copy
+import threading
 
 import pytest
 import torch
@@ -280,8 +281,6 @@ def test_the_page_changes_the_layer_while_the_layers_are_read_in_the_background(
     """A page's update holds the widget's write lock while its values are set and checked; the layer change's
     observer then replaces the background read, waiting for it to stop, and that read's progress reports take the
     lock: the observer runs after the lock is released, so the page's changes never wait for ever."""
-    import threading
-
     monkeypatch.setattr(head_store, "READ_AT_ONCE_BYTES", 0)  # the other layers are read in the background
     monkeypatch.setattr(mixing, "PROBE_TOKENS", 4)
     w = AttentionWidget(tiny_lm(), TEXT, tokenizer)

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import re
+import threading
 import warnings
 
 import numpy as np
@@ -458,10 +459,8 @@ def test_front_end_updates_are_checked_and_a_refused_one_is_undone_and_sent_back
 def test_a_page_change_and_a_background_write_at_once_both_stand(tokenizer):
     """traitlets holds a widget's change notifications instance-wide while it sets a page's update: a fact a background
     job wrote in that window (a layer read) was cross-checked on the kernel's thread, refused there as
-    not the widget's own write, and the page's change undone with it (issue 30: "Edges per token" typed while the
-    layers were read never reached the kernel). The job's write now waits until the page's update is set."""
-    import threading
-
+    not the widget's own write, and the page's change undone with it. The job's write now waits until the page's
+    update is set."""
     w = AttentionWidget(tiny_model("bert"), TEXT, tokenizer)
     ready = {**w.ready, "rollout": [1]}
     writer: list[threading.Thread] = []
@@ -486,8 +485,6 @@ def test_a_page_change_and_a_background_write_at_once_both_stand(tokenizer):
 
 def test_page_changes_stand_while_a_thread_writes_facts(tokenizer):
     """The same race as it happens: a thread publishing progress as fast as it can while the page sends changes."""
-    import threading
-
     w = AttentionWidget(tiny_model("bert"), TEXT, tokenizer)
     stop = threading.Event()
 
