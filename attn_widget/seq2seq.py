@@ -162,6 +162,10 @@ class Seq2SeqAnalysis:
                         [layer],
                         progress=rows_done,
                     )[0]
+        if not wanted:  # a joint view's encoder layers alone ask for none
+            return torch.zeros(
+                0, len(self.target_tokens), len(self.source_tokens) + len(self.target_tokens), dtype=torch.float64
+            )
         return torch.stack([cache[float(residual), layer] for layer in wanted])
 
     def flow_layers_done(self, residual: float = 0.5) -> list[int]:

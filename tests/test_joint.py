@@ -110,6 +110,7 @@ def test_effective_kinds_and_flow_in_the_joint_view(tokenizer):
     flow = view.flow()
     assert torch.allclose(flow.sum(-1), torch.ones(widget.n_layers, len(widget.tokens), dtype=torch.float64))
     assert torch.equal(flow[le:, ns:], s2s.flow(progress=False))
+    assert all(torch.equal(view.flow([layer])[0], flow[layer - 1]) for layer in (1, le, le + 1))  # a layer alone
     encoder_flow = s2s.encoder.flow(receptive_field="none", progress=False)
     assert torch.allclose(flow[:le, :ns, :ns], encoder_flow)
     assert torch.allclose(flow[le:, :ns, :ns], encoder_flow[-1].expand(view.n_decoder_layers, ns, ns))
