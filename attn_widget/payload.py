@@ -32,7 +32,7 @@ from __future__ import annotations
 import functools
 import json
 import struct
-from collections.abc import Iterator, Sequence
+from collections.abc import Callable, Iterator, Sequence
 
 import numpy as np
 import torch
@@ -53,7 +53,9 @@ CHUNK_ENTRIES = 1 << 22
 
 
 def encode(
-    matrices: torch.Tensor | Sequence, budget_bytes: int = DEFAULT_BUDGET_BYTES, slices: Sequence[int] | None = None
+    matrices: torch.Tensor | HeldLayers | Sequence,
+    budget_bytes: int = DEFAULT_BUDGET_BYTES,
+    slices: Sequence[int] | None = None,
 ) -> bytes:
     """Encode ``(..., R, C)`` as its non-zero rows when most rows are zero, as dense when it fits
     ``budget_bytes``, otherwise as top-k per row (k the largest that keeps the envelope within the
@@ -62,11 +64,17 @@ def encode(
     dtype (a float32 stack is never copied to float64: extremes, ranks and sums do not need it; what is quantised
     is converted first).
 
-    matrices: a tensor, or parts ``(L, S_i, R, C)`` encoded as if joined along dim 1 (``methods.heads.PerHead``),
-    the join never made.
+    matrices: a tensor, a ``HeldLayers`` (read as the whole stack, the rows not held zero), or parts
+    ``(L, S_i, R, C)`` encoded as if joined along dim 1 (``methods.heads.PerHead``), the join never made.
     slices: encode these slices only (indices into the leading dims flattened, increasing); None: all.
     """
-    whole = _Flat(matrices) if isinstance(matrices, torch.Tensor) else _Joined(matrices)
+    whole = (
+        _Flat(matrices)
+        if isinstance(matrices, torch.Tensor)
+        else _Held(matrices)
+        if isinstance(matrices, HeldLayers)
+        else _Joined(matrices)
+    )
     whole_shape = whole.shape
     source = whole if slices is None else _Slices(whole, slices)
     shape = source.shape
@@ -214,11 +222,81 @@ class _Joined:
         return kept, indices, values, total
 
 
+class HeldLayers:
+    """A stack ``(L, R, C)`` float64 of which some layers and some rows are held and the rest is zero: a deferred
+    method's data (the layers computed, a pinned token's row in others), never made whole (12 layers at 4,096
+    tokens: 1.6 GB). Held layers are read one at a time when encoded (``read(layer)``, 0-based: ``(R, C)``)."""
+
+    def __init__(self, shape: tuple[int, int, int], layers: Sequence[int], read: Callable[[int], torch.Tensor]):
+        self.shape = tuple(shape)
+        self.layers = sorted(layers)
+        self.read = read
+        self.rows: dict[tuple[int, int], torch.Tensor] = {}  # (layer, row) -> (C,): rows held in layers not held
+
+    def __getitem__(self, layer: int) -> torch.Tensor:
+        """Layer ``layer`` (0-based) whole, ``(R, C)``."""
+        if layer in self.layers:
+            return self.read(layer).to(torch.float64)
+        out = torch.zeros(self.shape[1:], dtype=torch.float64)
+        for (at, row), values in self.rows.items():
+            if at == layer:
+                out[row] = values
+        return out
+
+
+class _Held:
+    """A ``HeldLayers`` read as rows: the rows held are read (a held layer at a time), the others are zero and
+    never scanned."""
+
+    def __init__(self, held: HeldLayers):
+        self.held, self.shape = held, list(held.shape)
+        self.most_k = self.shape[-1]
+        self._read: tuple[int, torch.Tensor | None] = (-1, None)  # the layer read last (rows are read in order)
+
+    def _layer(self, layer: int) -> torch.Tensor:
+        if self._read[0] != layer:
+            self._read = (layer, self.held.read(layer).to("cpu", torch.float64))
+        block = self._read[1]
+        assert block is not None
+        return block
+
+    def _pieces(self, start: int, stop: int) -> Iterator[tuple[int, torch.Tensor]]:
+        """``(first row within start:stop, held rows (m, C))`` of every held piece in rows ``start:stop``."""
+        per = self.shape[-2]
+        for layer in self.held.layers:
+            a, b = max(start, layer * per), min(stop, (layer + 1) * per)
+            if a < b:
+                yield a - start, self._layer(layer)[a - layer * per : b - layer * per]
+        for (layer, row), values in sorted(self.held.rows.items()):
+            if start <= layer * per + row < stop and layer not in self.held.layers:
+                yield layer * per + row - start, values.to(torch.float64)[None]
+
+    def rows(self, start: int, stop: int) -> torch.Tensor:
+        out = torch.zeros(stop - start, self.shape[-1], dtype=torch.float64)
+        for at, block in self._pieces(start, stop):
+            out[at : at + len(block)] = block
+        return out
+
+    def extremes(self, start: int, stop: int) -> tuple[torch.Tensor, torch.Tensor]:
+        low, high = (torch.zeros(stop - start, dtype=torch.float64) for _ in range(2))
+        for at, block in self._pieces(start, stop):
+            low[at : at + len(block)], high[at : at + len(block)] = _extremes(block)
+        return low, high
+
+    def tops(self, start: int, stop: int, k: int, signed: bool) -> Tops:
+        zero = row_tops(torch.zeros(1, self.shape[-1], dtype=torch.float64), k, signed)  # every row not held
+        kept, indices, values, total = (t.expand(stop - start, *t.shape[1:]).clone() for t in zero)
+        for at, block in self._pieces(start, stop):
+            end = at + len(block)
+            kept[at:end], indices[at:end], values[at:end], total[at:end] = row_tops(block, k, signed)
+        return kept, indices, values, total
+
+
 class _Slices:
     """Some slices of a source (indices into its leading dims flattened, increasing), read as the rows of their
     stack ``(S, R, C)``; the others are never read."""
 
-    def __init__(self, source: _Flat | _Joined, slices: Sequence[int]):
+    def __init__(self, source: _Flat | _Joined | _Held, slices: Sequence[int]):
         self.source, self.slices = source, [int(s) for s in slices]
         n_slices = int(np.prod(source.shape[:-2]))
         if any(b <= a for a, b in zip(self.slices, self.slices[1:], strict=False)) or not all(

@@ -19,6 +19,7 @@ import torch
 
 from .jobs import BackgroundJob
 from .methods.heads import PerHead
+from .payload import HeldLayers
 
 
 class PinnedRow:
@@ -116,21 +117,20 @@ class PinnedRow:
                 self._publish(spec)  # no longer computing
 
     def _with_pinned_row(
-        self, method_id: str, data: torch.Tensor | PerHead, done: list[int]
-    ) -> tuple[torch.Tensor | PerHead, dict[str, Any] | None]:
-        """``data`` ``(L, n, n)`` with the pinned token's row filled in at its computed layers that are not
-        done, and the ``ready_row`` entry {index, layers, computing} (None when no row is kept or coming).
-        Data with every layer done (a per-head method's ``PerHead`` always) is returned as it is."""
+        self, method_id: str, data: torch.Tensor | PerHead | HeldLayers, done: list[int]
+    ) -> tuple[torch.Tensor | PerHead | HeldLayers, dict[str, Any] | None]:
+        """``data`` with the pinned token's row added at its computed layers that are not done, and the
+        ``ready_row`` entry {index, layers, computing} (None when no row is kept or coming). Data with every
+        layer done (a per-head method's ``PerHead`` always) is returned as it is."""
         index = self._pinned_index()
         if index is None or len(done) == self.n_layers:
             return data, None
-        assert isinstance(data, torch.Tensor)  # a method computed layer by layer: (L, n, n)
+        assert isinstance(data, HeldLayers)  # a method computed layer by layer
         key = (method_id, index)
         kept = self._rows.get(key, {})
         computing = self._row_working and self._row_wanted == key
         if not kept and not computing:
             return data, None
         layers = sorted(layer for layer in kept if layer not in done)
-        if layers:  # data is the new tensor a deferred method's ``values`` makes each time, so it is written in place
-            data[[layer - 1 for layer in layers], index] = torch.stack([kept[layer] for layer in layers]).to(data.dtype)
+        data.rows.update({(layer - 1, index): kept[layer] for layer in layers})  # a new HeldLayers each publish
         return data, {"index": index, "layers": layers, "computing": computing}

@@ -217,3 +217,38 @@ def test_parts_encode_as_their_join_without_making_it(monkeypatch, budget, chunk
         monkeypatch.undo()
     with pytest.raises(ValueError, match="parts must be"):
         payload.encode((heads, heads[:, :, :3]))
+
+
+@pytest.mark.parametrize("chunk_rows", [7, 40 * 4])  # chunks that cross the layers' borders, and whole layers
+def test_held_layers_encode_as_the_whole_stack_reading_only_what_is_held(monkeypatch, chunk_rows):
+    """A deferred method's data (payload.HeldLayers: its computed layers and a pinned token's row in others, the
+    rest zero) encodes to the bytes of the whole stack made with zeros, in every layout, reading the held layers
+    only. Signed values too (a deferred method may be signed)."""
+    g = torch.Generator().manual_seed(5)
+    matrices = [torch.rand(40, 40, generator=g, dtype=torch.float64).tril(), torch.rand(40, 40, generator=g) - 0.4]
+    rows = {(0, 17): torch.rand(40, generator=g, dtype=torch.float64), (2, 5): torch.rand(40, generator=g) * 0.01}
+    monkeypatch.setattr(payload, "CHUNK_ENTRIES", chunk_rows * 40)
+    layouts = set()
+    for held_layers in ([1, 3], [0, 1, 3, 4]):
+        layers = {layer: matrices[k % 2] for k, layer in enumerate(held_layers)}
+        whole = torch.zeros(5, 40, 40, dtype=torch.float64)
+        for layer, matrix in layers.items():
+            whole[layer] = matrix
+        for (layer, row), values in rows.items():
+            if layer not in layers:
+                whole[layer, row] = values.double()
+        read = []
+
+        def reading(layer: int, layers=layers, read=read) -> torch.Tensor:
+            read.append(layer)
+            return layers[layer]
+
+        held = payload.HeldLayers((5, 40, 40), held_layers[::-1], reading)
+        held.rows.update(rows)
+        for budget in (10**9, 20_000, 3_000):  # all rows, or top-k with k = 5, with k = 1
+            blob = payload.encode(held, budget)
+            assert blob == payload.encode(whole, budget), (held_layers, budget)
+            layouts.add(payload.decode(blob)["layout"])
+        assert set(read) == set(held_layers)
+        assert all(torch.equal(held[layer], whole[layer]) for layer in range(5))
+    assert layouts == {"dense", "rows", "topk"}

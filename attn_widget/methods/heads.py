@@ -6,6 +6,7 @@ from typing import Any, NamedTuple
 
 import torch
 
+from ..payload import HeldLayers
 from .normalize import row_normalize_
 
 HeadChoice = int | str | None
@@ -50,14 +51,17 @@ def per_head(heads: torch.Tensor) -> PerHead:
     return PerHead(heads, mean, heads.amax(1, keepdim=True).to(torch.float64))
 
 
-def joined(data: torch.Tensor | PerHead) -> torch.Tensor:
-    """A method's data as one tensor (a ``PerHead`` joined, in the dtype its parts promote to)."""
+def joined(data: torch.Tensor | PerHead | HeldLayers) -> torch.Tensor:
+    """A method's data as one tensor (a ``PerHead`` joined, in the dtype its parts promote to; a deferred method's
+    ``HeldLayers`` made whole)."""
+    if isinstance(data, HeldLayers):
+        return torch.stack([data[layer] for layer in range(data.shape[0])])
     if not isinstance(data, PerHead):
         return data
     return torch.cat([part if isinstance(part, torch.Tensor) else part.full() for part in data], dim=1)
 
 
-def layer_of(data: torch.Tensor | PerHead, index: int) -> torch.Tensor:
+def layer_of(data: torch.Tensor | PerHead | HeldLayers, index: int) -> torch.Tensor:
     """Layer ``index`` (0-based) of a method's data: ``(H + 2, n, n)`` for a ``PerHead``, else ``data[index]``."""
     return torch.cat([part[index] for part in data]) if isinstance(data, PerHead) else data[index]
 

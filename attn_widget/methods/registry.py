@@ -17,6 +17,7 @@ from typing import Any
 
 import torch
 
+from ..payload import HeldLayers
 from .heads import PerHead
 
 # Flow needs one max-flow problem per (layer, token, input token). Up to this many
@@ -138,19 +139,22 @@ class MatrixMethod:
             return not self.upfront(analysis)
         return analysis.capture.n_tokens > FLOW_UPFRONT_MAX_TOKENS
 
-    def values(self, analysis, settings: ViewSettings) -> tuple[torch.Tensor | PerHead, list[int]]:
-        """The data to show and the layer numbers it holds; a deferred method's missing layers are zero, in a new
-        tensor each call (the widget writes a pinned token's row into it)."""
+    def values(self, analysis, settings: ViewSettings) -> tuple[torch.Tensor | PerHead | HeldLayers, list[int]]:
+        """The data to show and the layer numbers it holds. A deferred method's is a new ``HeldLayers`` each call:
+        its computed layers, read one at a time when encoded, the others zero (the widget adds a pinned token's
+        row to it)."""
         if not self.deferred(analysis):
             present = self.present(analysis) if self.present is not None else range(1, analysis.n_layers + 1)
             return self.compute(analysis, settings), list(present)
-        assert self.done is not None and self.layers is not None  # deferred() says layers; register_flow pairs them
+        layers = self.layers
+        assert self.done is not None and layers is not None  # deferred() says layers; register_flow pairs them
         done = self.done(analysis)
         n = analysis.capture.n_tokens
-        data = torch.zeros(analysis.n_layers, n, n, dtype=torch.float64)
-        if done:
-            data[[layer - 1 for layer in done]] = self.layers(analysis, done, False)
-        return data, done
+
+        def read(index: int) -> torch.Tensor:
+            return layers(analysis, [index + 1], False)[0]
+
+        return HeldLayers((analysis.n_layers, n, n), [layer - 1 for layer in done], read), done
 
     def compare_rows(self, analysis, t: int | None) -> torch.Tensor:
         """``(L, n)``: row t of every layer (the mean of all rows when t is None)."""
