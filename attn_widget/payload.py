@@ -189,7 +189,11 @@ class _Joined:
             yield index, max(start - begin, 0), stop - begin
 
     def _rows_of(self, index: int, a: int, b: int) -> torch.Tensor:
-        """Rows ``a:b`` of block ``index``, on the CPU in the join's dtype."""
+        """Rows ``a:b`` of block ``index``, on the CPU in the join's dtype (from its rows' tops when they hold every
+        entry: a part kept so is not read again)."""
+        tops = self._tops_of(index)
+        if tops is not None and tops.k == self.cols:
+            return tops.whole(a, b)
         return self._block(index)[a:b].to("cpu", self.dtype)
 
     def _tops_of(self, index: int, make: bool = False) -> RowTops | None:
@@ -400,6 +404,14 @@ class RowTops:
     def extremes(self, start: int, stop: int) -> tuple[torch.Tensor, torch.Tensor]:
         """Rows ``start:stop`` (counted through the slices): their smallest and largest entries."""
         return self.minimum.reshape(-1)[start:stop], self.maximum.reshape(-1)[start:stop]
+
+    def whole(self, start: int, stop: int) -> torch.Tensor:
+        """Rows ``start:stop`` themselves ``(m, C)``: the tops of rows no longer than ``TOPS`` hold every entry."""
+        assert self.k == self.cols, "only tops holding every entry of their rows give the rows"
+        indices = self.indices.reshape(-1, self.k)[start:stop].long()  # stop may pass the end, as in a slice
+        return torch.zeros(len(indices), self.cols, dtype=self.dtype).scatter_(
+            1, indices, self.values.reshape(-1, self.k)[start:stop]
+        )
 
     def rows(self, start: int, stop: int, k: int) -> Tops:
         """Rows ``start:stop`` cut to their ``k`` (at most ``self.k``) strongest entries, as ``row_tops``."""

@@ -252,3 +252,15 @@ def test_held_layers_encode_as_the_whole_stack_reading_only_what_is_held(monkeyp
         assert set(read) == set(held_layers)
         assert all(torch.equal(held[layer], whole[layer]) for layer in range(5))
     assert layouts == {"dense", "rows", "topk"}
+
+
+def test_row_tops_of_short_rows_hold_the_rows_themselves():
+    """Rows no longer than TOPS keep every entry in their tops: a part kept so gives its rows back exactly (encoded
+    dense without reading it again), signed and with ties (a causal row's zeros) included."""
+    g = torch.Generator().manual_seed(6)
+    matrix = torch.rand(2, 12, 12, generator=g).tril() - 0.2 * torch.eye(12)
+    tops = payload.RowTops(2, 12, 12, matrix.dtype)
+    for index in range(2):
+        tops.set(index, matrix[index])
+    assert tops.k == 12 and torch.equal(tops.whole(0, 24), matrix.reshape(24, 12))
+    assert torch.equal(tops.whole(20, 99), matrix.reshape(24, 12)[20:])  # a stop past the end, as in a slice
