@@ -290,6 +290,12 @@ class HeadStore:
         heads = self._kept.get(layer) if tops is None and make and self._stack is None else None
         return self._keep_tops(layer, _cut_to_tops(heads)) if heads is not None else tops
 
+    def at_hand(self, layer: int) -> bool:
+        """Whether what the widget sends of layer ``layer``'s heads is at hand, the heads or their rows' tops:
+        sending them reads nothing. (Membership only: no lock, so that a pass under way does not hold the caller
+        up.)"""
+        return self._stack is not None or layer in self._kept or layer in self._tops
+
     def shown(self, layers: list[int], progress: Progress = None) -> None:
         """Have what the widget sends of ``layers`` at hand: their heads or their rows' tops, the missing ones read
         in one pass, whole while one layer's heads fit the budget, else as their rows' tops."""

@@ -150,10 +150,12 @@ class AttentionWidget(OnRequest, TokenScores, PinnedRow, ShownHeads, WidgetTrait
     def _pin_changed(self, _change) -> None:
         self._want_pinned_row()  # pinned_row.py
 
-    @t.observe("layer")
-    def _layer_changed(self, _change) -> None:
-        if hasattr(self, "_heads_layer"):  # not while __init__ sets the initial layer
-            self._want_heads()  # shown_heads.py
+    @t.observe("layer", "head", "view", "method", "compare_method")
+    def _drawn_changed(self, change) -> None:
+        if hasattr(self, "_heads_job"):  # not while __init__ sets the initial view
+            self._send_shown()  # shown_heads.py: a long input's per-head data holds what is drawn
+            if change["name"] == "layer":
+                self._want_heads()
 
     @t.observe("target", "attribution")
     def _token_scores_chosen(self, _change) -> None:
@@ -203,18 +205,22 @@ class AttentionWidget(OnRequest, TokenScores, PinnedRow, ShownHeads, WidgetTrait
         with shown_in_view():  # what a remark would say ("effective attention equals raw attention") is in the note
             data, done = method.values(self.analysis, self.view_settings)
         data, row = self._with_pinned_row(method.id, data, done)
-        slices = self._sent_slices(method, done)  # shown_heads.py: a long input's layers read, heads of the shown one
-        blob = payload.encode(data, self._sent_budget(slices), slices) if done or row is not None else b""
         rows = None if method.row_values is None else payload.encode(method.row_values(self.analysis).unsqueeze(-1))
         self._computed.add(method.id)
-        with self._setting_facts(), self.hold_sync():  # only writes: other threads wait for them (_writing)
-            setattr(self, f"data_{method.id}", blob)
-            self._sent_heads(method, done)
-            if row is not None or method.id in self.ready_row:
-                self.ready_row = {k: v for k, v in {**self.ready_row, method.id: row}.items() if v is not None}
-            if rows is not None:
-                setattr(self, f"data_{method.id}_rows", rows)
-            self.ready = {**self.ready, method.id: done}
+        while True:
+            slices = self._sent_slices(method, done)  # shown_heads.py: a long input's layers read, what is drawn
+            blob = payload.encode(data, self._sent_budget(slices), slices) if done or row is not None else b""
+            with self._setting_facts(), self.hold_sync():  # only writes: other threads wait for them (_writing)
+                if slices != self._sent_slices(method, done):
+                    continue  # the page changed what is drawn meanwhile: encode again
+                setattr(self, f"data_{method.id}", blob)
+                self._sent_record(method, slices)
+                if row is not None or method.id in self.ready_row:
+                    self.ready_row = {k: v for k, v in {**self.ready_row, method.id: row}.items() if v is not None}
+                if rows is not None:
+                    setattr(self, f"data_{method.id}_rows", rows)
+                self.ready = {**self.ready, method.id: done}
+                return
 
     def _publish_empty(self, method: MatrixMethod) -> None:
         """Send a method not computed yet: no data, no layer ready (the view says it is coming)."""

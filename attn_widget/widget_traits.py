@@ -75,11 +75,11 @@ class WidgetTraits(anywidget.AnyWidget):
         "``ready`` (the other rows there are zero), computed layer by layer: {index, layers: the layers holding it, "
         "computing: whether more are coming}; attn_widget.pinned_row.",
     )
-    heads_ready = fact(
+    slices_ready = fact(
         t.Dict(),
-        "Per per-head method id whose data holds some layers' heads only (a long input's: the shown layer's, "
-        "beside every layer's head mean and max), those layer numbers; a method not listed holds every layer's "
-        "heads (attn_widget.shown_heads).",
+        "Per per-head method id whose data holds some slices only of the layers in ``ready`` (a long input's: what "
+        "the view draws), those slice indices (layer index × (H + 2) + slot: heads, mean, max); a method not "
+        "listed holds every slice of its layers (attn_widget.shown_heads).",
     )
     image = fact(
         t.Dict(),

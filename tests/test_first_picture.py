@@ -297,10 +297,10 @@ read_later = shown_heads.ShownHeads._want_heads
 shown_heads.ShownHeads._want_heads = lambda self: None  # the first picture alone
 w = AttentionWidget(model, text, tokenizer)
 store = w.analysis.capture.heads
-print(len(w.tokens), (peak() - before) / layer, store.reduced_layers, store.kept_layers, w.ready["raw"], w.heads_ready)
+print(len(w.tokens), (peak() - before) / layer, store.reduced_layers, store.kept_layers, w.ready["raw"], w.slices_ready)
 read_later(w)  # then the other layers, in the background
 w.wait()
-print((peak() - before) / layer, store.reduced_layers, store.kept_layers, store.reads, w.ready["raw"], w.heads_ready)
+print((peak() - before) / layer, store.reduced_layers, store.kept_layers, store.reads, w.ready["raw"], w.slices_ready)
 """
 
 
@@ -311,7 +311,7 @@ def test_a_long_input_reads_the_shown_layer_first_and_the_others_after_within_th
     layer 1 alone and keeps its heads, with room for every layer's head mean and max (measured 2.9); then the
     other layers are read in one pass in the background, their mean and max kept, their heads not (the budget is
     full; measured 4.9 in all). Every layer read and kept at once, as before this step: 5.9. Raw attention sends
-    each layer's mean and max as it is read, and layer 1's heads only, after the first picture."""
+    the shown head (the mean) of each layer as it is read."""
     import pathlib
     import subprocess
     import sys
@@ -320,8 +320,8 @@ def test_a_long_input_reads_the_shown_layer_first_and_the_others_after_within_th
     out = subprocess.run([sys.executable, "-c", LONG_PROBE], cwd=root, capture_output=True, text=True, check=True)
     first, after = out.stdout.splitlines()
     n, extra, rest = first.split(maxsplit=2)
-    assert (n, rest) == ("2048", "[0] [0] [1] {'raw': []}"), out.stdout  # layer 1's heads: sent after
+    assert (n, rest) == ("2048", "[0] [0] [1] {'raw': [8]}"), out.stdout  # layer 1's mean (slot 8 of 10)
     assert float(extra) <= 3.5, f"{float(extra):.1f} layers' heads beyond the forward for the first picture"
     total, rest = after.split(maxsplit=1)
-    assert rest == "[0, 1, 2, 3] [0] 1 [1, 2, 3, 4] {'raw': [1]}", out.stdout
+    assert rest == "[0, 1, 2, 3] [0] 1 [1, 2, 3, 4] {'raw': [8, 18, 28, 38]}", out.stdout
     assert float(total) <= 5.5, f"{float(total):.1f} layers' heads beyond the forward in all"

@@ -82,43 +82,55 @@ def test_a_model_changed_since_its_capture_is_refused_when_read_again(tokenizer,
         store[2]
 
 
-def test_a_long_inputs_widget_sends_every_layers_mean_and_max_and_the_shown_layers_heads(
-    tokenizer, one_layer_kept, monkeypatch
-):
-    """Made long by a small wire budget: heads of all layers (3 x 6 slices of 15 rows, 5 edges a row: 7,020 bytes)
-    do not fit 5,200; and whether the mixing methods apply is checked on the first tokens, as on a long text."""
+def test_a_long_inputs_widget_sends_what_the_view_draws(tokenizer, one_layer_kept, monkeypatch):
+    """Made long by a small wire budget: every slice of every layer (3 x 6 slices of 15 rows, 5 edges a row: 7,020
+    bytes) does not fit 5,200; and whether the mixing methods apply is checked on the first tokens, as on a long
+    text. The data holds what the view draws (shown_heads.py): the shown head of every layer (the mean at first);
+    a head chosen, that head of the layers whose heads are at hand (kept, or their rows' tops), the shown layer's
+    read when it is not; the heads grid every slice of the shown layer; rollout's whole-model view the head mean of
+    every layer beside the shown head."""
     monkeypatch.setattr(payload, "DEFAULT_BUDGET_BYTES", 5_200)
     monkeypatch.setattr(mixing, "PROBE_TOKENS", 4)
     model = tiny_lm()
     reference = analyze(model, TEXT, tokenizer)  # its heads read again where needed: the same numbers (above)
+    heads, mean = reference.capture.heads, reference.raw()
     w = AttentionWidget(model, TEXT, tokenizer)
     store = w.analysis.capture.heads
-    w.wait()  # the shown layer's heads follow the first picture, in the background
-    assert w.heads_ready == {"raw": [1]} and w.ready["raw"] == [1, 2, 3] and store.reads == 0
+    w.wait()  # the shown layer's heads are made ready in the background
 
-    def sent(layer: int) -> torch.Tensor:
-        """Layer ``layer``'s slices (heads, mean, max) of raw attention's data, as decoded."""
+    def sent() -> torch.Tensor:
+        """Raw attention's data ``(3, 6, n, n)`` (heads, mean, max of each layer) as decoded, the checks that the
+        slices not held are zero and the others what they must be."""
         decoded = payload.decode(w.data_raw)
         assert decoded["layout"] == "dense"  # what is sent fits: the exact numbers, quantised
-        return torch.from_numpy(decoded["matrices"][layer - 1])
+        data = torch.from_numpy(decoded["matrices"])
+        held = w.slices_ready["raw"]
+        for index in range(18):
+            layer, slot = divmod(index, 6)
+            truth = heads[layer][slot] if slot < 4 else mean[layer] if slot == 4 else heads[layer].amax(0)
+            assert torch.allclose(data[layer, slot], truth, atol=2e-5) if index in held else not data[layer, slot].any()
+        return data
 
-    heads, mean, maximum = reference.capture.heads, reference.raw(), reference.raw("max")
-    for layer in (1, 2, 3):
-        shown = sent(layer)
-        assert torch.allclose(shown[4], mean[layer - 1], atol=2e-5) and torch.allclose(
-            shown[5], maximum[layer - 1], atol=2e-5
-        )
-        assert torch.allclose(shown[:4], heads[0], atol=2e-5) if layer == 1 else not shown[:4].any()
-
-    w.layer = 3  # as the front end sets it: layer 3's heads are read (again) in the background, then sent
+    assert w.slices_ready == {"raw": [4, 10, 16]} and w.ready["raw"] == [1, 2, 3] and store.reads == 0
+    sent()
+    w.head = 2  # as the front end sets it: head 2 of layer 1, whose heads the store keeps, at once
+    assert w.slices_ready == {"raw": [2]} and store.reads == 0
+    sent()
+    w.layer = 3  # layer 3's heads are read (again) in the background, then sent; layer 1's rows' tops were kept
     w.wait()
-    assert w.heads_ready == {"raw": [3]} and w.heads_job == {} and store.reads == 1
-    assert torch.allclose(sent(3)[:4], heads[2], atol=2e-5) and not sent(1)[:4].any()
-    w.method = "effective"  # another per-head method: computed for the shown layer's heads too
+    assert w.slices_ready == {"raw": [2, 14]} and w.heads_job == {} and store.reads == 1
+    sent()
+    w.view = "heads"  # the heads grid: every slice of layer 3
+    assert w.slices_ready == {"raw": list(range(12, 18))} and store.reads == 1
+    sent()
+    w.view, w.method = "model", "rollout"  # rollout's graph: the head mean of every layer, beside head 2
+    assert w.slices_ready == {"raw": [2, 4, 10, 14, 16]} and store.reads == 1
+    sent()
+    w.view, w.method = "layer", "effective"  # another per-head method follows the same rule once computed
     w.wait()
-    assert w.heads_ready == {"raw": [3], "effective": [3]}
+    assert w.slices_ready == {"raw": [2, 14], "effective": [2, 14]}
     effective = payload.decode(w.data_effective)["matrices"]
-    assert not effective[0, :4].any() and effective[2, :4].any()
+    assert effective[2, 2].any() and not effective[1].any() and not effective[:, [0, 1, 3, 4, 5]].any()
 
 
 def test_a_pass_asked_for_some_layers_reads_those_and_the_others_when_first_asked(tokenizer, monkeypatch):
@@ -196,11 +208,11 @@ def test_a_layer_read_in_the_background_is_formed_whole_only_when_it_is_kept(tok
 
 def test_a_shown_layer_too_large_to_keep_is_sent_from_its_row_tops(tokenizer, monkeypatch):
     """A layer's heads alone pass KEPT_HEADS_BYTES, every layer's mean KEPT_MEANS_BYTES (Llama-3.2-1B at 4,096
-    tokens: 2.1 and 1 GB): the first picture sends every layer's mean and max read, kept as their rows' tops; the
-    shown layer's heads are read again after it (as rows' tops, never whole) and sent, the bytes a widget keeping
-    them sends; the background pass that reads the other layers keeps their tops too, so showing another layer
-    reads nothing. Made long here by small budgets: 4 heads + 3 x (mean, max) slices of 15 rows send 5 edges a row
-    (topk); neither every layer's heads nor the means' whole rows fit the wire."""
+    tokens: 2.1 and 1 GB): the first picture sends the shown layer's mean, kept as its rows' tops (here, of rows of
+    15, they hold every entry: sent whole without reading again); the shown layer's heads are read again after it
+    (as rows' tops, never whole), and the background pass that reads the other layers keeps their tops too, so
+    that a head of every layer is then sent without reading anything, the bytes a widget keeping them sends. Made
+    long here by small budgets: neither every layer's heads nor the means' whole rows fit the wire."""
     monkeypatch.setattr(payload, "DEFAULT_BUDGET_BYTES", 1_000)
     monkeypatch.setattr(head_store, "READ_AT_ONCE_BYTES", 0)
     monkeypatch.setattr(mixing, "PROBE_TOKENS", 4)
@@ -214,16 +226,17 @@ def test_a_shown_layer_too_large_to_keep_is_sent_from_its_row_tops(tokenizer, mo
     w = AttentionWidget(model, TEXT, tokenizer, layer=2)
     store = w.analysis.capture.heads
     assert store.kept_layers == [] and store.tops(1) is None and store.reads == 0
-    assert payload.decode(w.data_raw)["layout"] == "topk" and w.heads_ready == {"raw": []}
+    assert payload.decode(w.data_raw)["layout"] == "dense" and w.slices_ready == {"raw": [10]}  # layer 2's mean
     monkeypatch.setattr(ShownHeads, "_want_heads", read_later)
     w._want_heads()
     w.wait()
     # Layer 2's heads (a pass that stops there), then the other layers' means and maxes (one pass).
-    assert w.data_raw == reference.data_raw and w.heads_ready == {"raw": [2]} and store.reads == 2
+    assert w.data_raw == reference.data_raw and w.slices_ready == {"raw": [4, 10, 16]} and store.reads == 2
     for widget in (w, reference):
-        widget.layer = 3
+        widget.head, widget.layer = 0, 3  # head 0 of every layer (as top-k rows), then another layer
         widget.wait()
-    assert w.data_raw == reference.data_raw and w.heads_ready == {"raw": [3]}
+    assert payload.decode(w.data_raw)["layout"] == "topk"
+    assert w.data_raw == reference.data_raw and w.slices_ready == {"raw": [0, 6, 12]}
     assert store.reads == 2 and store.kept_layers == [] and store.tops(2) is not None
     assert torch.equal(store[2], reference.analysis.capture.heads[2]) and store.reads == 3  # exact heads: read again
     # The max is kept as its rows' tops (it is only drawn): asked for whole, every layer is read again, exactly.
@@ -251,7 +264,7 @@ def test_reductions_kept_as_row_tops_are_sent_as_top_k_without_reading_again(tok
     text = " ".join([TEXT] * 4)  # beyond ALL_EDGES_UP_TO: LONG_INPUT_TOP_K edges a row are drawn
     w = AttentionWidget(tiny_lm(), text, tokenizer)
     decoded = payload.decode(w.data_raw)
-    assert w.analysis.capture.heads.reads == 0 and w.heads_ready == {"raw": []}
+    assert w.analysis.capture.heads.reads == 0 and w.slices_ready == {"raw": [4]}  # layer 1's mean
     assert decoded["layout"] == "topk" and w.top_k <= decoded["k"] <= payload.TOPS
 
 

@@ -401,6 +401,8 @@ var zh_default = {
   "blank-out |y \u2212 y\xACj|": "\u906E\u76D6 |y \u2212 y\xACj|",
   "colour from": "\u989C\u8272\u8D77\u70B9",
   "colours scaled per layer": "\u989C\u8272\u6309\u5C42\u5206\u522B\u5B9A\u8272\u9636",
+  "{method}: this head of layer {layer} is not in this file (a long input's file holds the head shown when it was exported).": "{method}\uFF1A\u7B2C {layer} \u5C42\u7684\u8FD9\u4E2A\u5934\u4E0D\u5728\u6B64\u6587\u4EF6\u4E2D\uFF08\u957F\u8F93\u5165\u7684\u6587\u4EF6\u53EA\u4FDD\u5B58\u5BFC\u51FA\u65F6\u663E\u793A\u7684\u5934\uFF09\u3002",
+  "not read yet for this head: layers {layers} (open one to read it)": "\u6B64\u5934\u5C1A\u672A\u8BFB\u53D6\u7684\u5C42\uFF1A{layers}\uFF08\u6253\u5F00\u5176\u4E2D\u4E00\u5C42\u5373\u53EF\u8BFB\u53D6\uFF09",
   "decoder (causal)": "\u89E3\u7801\u5668\uFF08\u56E0\u679C\uFF09",
   "decoder input": "\u89E3\u7801\u5668\u8F93\u5165",
   "decoder {n}": "\u89E3\u7801\u5668 {n}",
@@ -1151,7 +1153,7 @@ var VIEW_OPTIONS = [
   }
 ];
 var PICKS = ["target", "selected"];
-var FACTS = ["tokens", "special", "methods", "attributions", "n_layers", "n_heads", "causal", "model_name", "layer_names", "column_names", "segments", "ready", "ready_row", "heads_ready", "targets", "image"];
+var FACTS = ["tokens", "special", "methods", "attributions", "n_layers", "n_heads", "causal", "model_name", "layer_names", "column_names", "segments", "ready", "ready_row", "slices_ready", "targets", "image"];
 var REDRAW_ON = [...FACTS, ...VIEW_OPTIONS.map((option2) => option2.trait), ...PICKS, "job", "heads_job", "attribution_data"];
 function choicesOf(trait) {
   return VIEW_OPTIONS.find((option2) => option2.trait === trait)?.choices ?? [];
@@ -1194,7 +1196,7 @@ function readState(model) {
   const ready = model.get("ready");
   const readyRow = model.get("ready_row");
   const job = model.get("job");
-  const headsReady = model.get("heads_ready");
+  const slicesReady = model.get("slices_ready");
   const headsJob = model.get("heads_job");
   const targets = model.get("targets");
   const attributions = model.get("attributions");
@@ -1218,7 +1220,7 @@ function readState(model) {
       ready: isObject(ready) ? Object.fromEntries(Object.entries(ready).filter(([, layers]) => Array.isArray(layers))) : {},
       readyRow: isObject(readyRow) ? Object.fromEntries(Object.entries(readyRow).filter(([, row]) => isPinnedRow(row, n))) : {},
       job: isJob(job) ? job : {},
-      headsReady: isObject(headsReady) ? Object.fromEntries(Object.entries(headsReady).filter(([, layers]) => Array.isArray(layers))) : {},
+      slicesReady: isObject(slicesReady) ? Object.fromEntries(Object.entries(slicesReady).filter(([, slices]) => Array.isArray(slices))) : {},
       headsJob: isJob(headsJob) ? headsJob : {},
       targets: Array.isArray(targets) ? targets.filter((t) => isObject(t) && typeof t.id === "string" && typeof t.label === "string") : [],
       target: String(model.get("target") ?? ""),
@@ -1285,11 +1287,11 @@ function isPinnedRow(row, n) {
 }
 function hasLayer(state, layer) {
   const layers = state.ready[state.method.id];
-  return (layers === void 0 || layers.includes(layer)) && (!state.method.per_head || state.head < 0 || hasHeads(state, layer));
+  return (layers === void 0 || layers.includes(layer)) && hasSlice(state, state.method.id, sliceIndex({ ...state, layer }));
 }
-function hasHeads(state, layer) {
-  const layers = state.headsReady[state.method.id];
-  return layers === void 0 || layers.includes(layer);
+function hasSlice(state, methodId, slice) {
+  const slices = state.slicesReady[methodId];
+  return slices === void 0 || slices.includes(slice);
 }
 function hasGraphData(state) {
   const layers = state.ready[state.method.graph || state.method.id];
@@ -1463,13 +1465,15 @@ function modelFrame(state, width, envelopeOf, hovered) {
   const env = dataOf(state, envelopeOf, graphMethod);
   const filter = edgeFilter(state);
   const perLayer = Array.from({ length: state.nLayers }, (_, l) => filteredSlice(env, sliceIndex({ ...graphState, layer: l + 1 }), filter));
+  const layers = Array.from({ length: state.nLayers }, (_, l) => l + 1);
+  const unsent = layers.filter((layer) => !hasSlice(state, graphMethod.id, sliceIndex({ ...graphState, layer })));
   const pinned = pinnedModelNode(state);
   const focus = (hovered && "layer" in hovered ? hovered : null) ?? pinned;
   const reachEnv = cumulative && state.ready[state.method.id]?.length !== 0 ? dataOf(state, envelopeOf, state.method) : null;
   const shade = reachEnv && focus ? reachShading(state, reachEnv, focus) : null;
   const reachable = reachEnv && focus && focus.layer > 0 && hasLayer(state, focus.layer);
   const reach = reachable ? sliceEdges(reachEnv, focus.layer - 1, focus.index) : null;
-  return { kind: "model", state, layout, env, perLayer, shade, reach, pinned, focus };
+  return { kind: "model", state, layout, env, perLayer, shade, reach, pinned, focus, unsent };
 }
 function windowLayout(state, width) {
   const n = state.tokens.length;
@@ -2445,7 +2449,7 @@ function cellAt(layout, x, y) {
 }
 function headsFrame(state, width, envelopeOf) {
   const heads = gridHeads(state);
-  const ready = Array.from({ length: state.nLayers }, (_, l) => hasLayer(state, l + 1) && hasHeads(state, l + 1));
+  const ready = Array.from({ length: state.nLayers }, (_, l) => heads.every((head) => hasLayer({ ...state, head }, l + 1)));
   const env = ready.some(Boolean) ? dataOf(state, envelopeOf, state.method) : null;
   return { kind: "heads", state, layout: gridLayout(width, state.nLayers, heads.length), heads, env, ready };
 }
@@ -2945,7 +2949,7 @@ function createPending(doc, model, lang) {
       if (root.hidden) return;
       const words = { method: state.method.label, layer, id: method, cost: state.method.on_request ?? "" };
       message.textContent = say(
-        available ? "{method}: computing more layers\u2026" : running && mine && job.layers?.includes(layer) ? "{method}: computing\u2026" : isPinnedRowComing(state) ? "{method}: computing the pinned token's row for layer {layer}\u2026" : state.offline ? '{method} for layer {layer} was not computed before this view was exported; in the notebook, call w.compute("{id}") before exporting.' : state.method.on_request ? "{method} for layer {layer} is computed on request: {cost}" : "{method} for layer {layer} is computed on request.",
+        available ? "{method}: computing more layers\u2026" : running && mine && job.layers?.includes(layer) ? "{method}: computing\u2026" : isPinnedRowComing(state) ? "{method}: computing the pinned token's row for layer {layer}\u2026" : state.offline && (state.ready[method] ?? []).includes(layer) ? "{method}: this head of layer {layer} is not in this file (a long input's file holds the head shown when it was exported)." : state.offline ? '{method} for layer {layer} was not computed before this view was exported; in the notebook, call w.compute("{id}") before exporting.' : state.method.on_request ? "{method} for layer {layer} is computed on request: {cost}" : "{method} for layer {layer} is computed on request.",
         words
       );
       computeLayer.textContent = say("Compute layer {layer}", { layer });
@@ -3960,7 +3964,7 @@ function createView(doc, model, lang) {
     return scene;
   };
   const paintModel = (frame) => {
-    const { state, layout, perLayer, pinned, focus } = frame;
+    const { state, layout, perLayer, pinned, focus, unsent } = frame;
     dark = isDark();
     controls.update(state);
     compareControls.update(state);
@@ -3979,7 +3983,8 @@ function createView(doc, model, lang) {
     columns.markIdle(null);
     const drawn = state.methods.find((m) => m.id === state.method.graph);
     const graph2 = state.method.cumulative && drawn ? say("edges: {graph} of each layer ({heads}); dots: how much of the focused input reaches each token", { graph: drawn.label, heads: headLabel({ ...state, method: drawn, head: MEAN_HEAD }) }) : headLabel(state);
-    caption.textContent = `${state.method.label} \xB7 ${say("whole model, {n} layers", { n: state.nLayers })} \xB7 ${graph2} \xB7 ${say("colours scaled per layer")}${windowNote(layout, lang)}`;
+    const missing = unsent.length ? ` \xB7 ${say("not read yet for this head: layers {layers} (open one to read it)", { layers: unsent.join(", ") })}` : "";
+    caption.textContent = `${state.method.label} \xB7 ${say("whole model, {n} layers", { n: state.nLayers })} \xB7 ${graph2} \xB7 ${say("colours scaled per layer")}${missing}${windowNote(layout, lang)}`;
     legend.hidden = false;
     renderLegend(legend, { table: scene.table, signed: scene.signed, max: Math.max(...perLayer.map((e) => e.max)), meanCoverage: 1, minCoverage: 1, edgeCount, integer: (drawn ?? state.method).integer, lang });
     renderStrip(strip, layout, null);

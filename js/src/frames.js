@@ -8,7 +8,7 @@ import { computeLayout } from "./layout.js";
 import { MINIMAP_ROOM } from "./minimap.js";
 import { modelLayout } from "./model_view.js";
 import { legibleRows, shownWindow } from "./navigate.js";
-import { hasLayer, isAvailable, MEAN_HEAD, pinnedModelNode, pinnedNode, sliceIndex } from "./state.js";
+import { hasLayer, hasSlice, isAvailable, MEAN_HEAD, pinnedModelNode, pinnedNode, sliceIndex } from "./state.js";
 
 /** @typedef {(trait: string) => import("./codec.js").Envelope} EnvelopeOf */
 /** @typedef {{ side: "source" | "target", index: number }} LayerNode */
@@ -152,6 +152,7 @@ export function layerFrame(state, width, envelopeOf, hovered) {
  *   row, from each input token to it (what the tooltip lists)
  * @property {ModelNode | null} pinned
  * @property {ModelNode | null} focus
+ * @property {number[]} unsent  layers (1..L) whose graph slice the data does not hold (a long input's, not read yet)
  */
 
 /**
@@ -173,6 +174,8 @@ export function modelFrame(state, width, envelopeOf, hovered) {
   const env = dataOf(state, envelopeOf, graphMethod);
   const filter = edgeFilter(state);
   const perLayer = Array.from({ length: state.nLayers }, (_, l) => filteredSlice(env, sliceIndex({ ...graphState, layer: l + 1 }), filter));
+  const layers = Array.from({ length: state.nLayers }, (_, l) => l + 1);
+  const unsent = layers.filter((layer) => !hasSlice(state, graphMethod.id, sliceIndex({ ...graphState, layer })));
   const pinned = pinnedModelNode(state);
   const focus = (hovered && "layer" in hovered ? hovered : null) ?? pinned;
   // A method computed on request may have no layer yet: its data is empty then.
@@ -180,7 +183,7 @@ export function modelFrame(state, width, envelopeOf, hovered) {
   const shade = reachEnv && focus ? reachShading(state, reachEnv, focus) : null;
   const reachable = reachEnv && focus && focus.layer > 0 && hasLayer(state, focus.layer);
   const reach = reachable ? sliceEdges(reachEnv, focus.layer - 1, focus.index) : null;
-  return { kind: "model", state, layout, env, perLayer, shade, reach, pinned, focus };
+  return { kind: "model", state, layout, env, perLayer, shade, reach, pinned, focus, unsent };
 }
 
 /**

@@ -4,7 +4,7 @@
 
 import { rowEntries, sliceMax } from "./codec.js";
 import { dataOf } from "./frames.js";
-import { hasHeads, hasLayer, MAX_HEAD, MEAN_HEAD, sliceIndex } from "./state.js";
+import { hasLayer, MAX_HEAD, MEAN_HEAD, sliceIndex } from "./state.js";
 
 /** Cell sizes in CSS pixels: big enough to see a diagonal, small enough for 14 columns in a notebook. */
 export const CELL_MIN = 40;
@@ -88,8 +88,8 @@ export function cellAt(layout, x, y) {
  */
 export function headsFrame(state, width, envelopeOf) {
   const heads = gridHeads(state);
-  // A row is drawn when the data holds the layer and its heads (a long input's: the shown layer's).
-  const ready = Array.from({ length: state.nLayers }, (_, l) => hasLayer(state, l + 1) && hasHeads(state, l + 1));
+  // A row is drawn when the data holds the layer and every head of it (a long input's: the shown layer's).
+  const ready = Array.from({ length: state.nLayers }, (_, l) => heads.every((head) => hasLayer({ ...state, head }, l + 1)));
   const env = ready.some(Boolean) ? dataOf(state, envelopeOf, state.method) : null;
   return { kind: "heads", state, layout: gridLayout(width, state.nLayers, heads.length), heads, env, ready };
 }

@@ -93,7 +93,7 @@ export const VIEW_OPTIONS = [
 export const PICKS = ["target", "selected"];
 
 /** Facts a picture depends on (Python: the traits made with traits.fact), data traits apart. */
-export const FACTS = ["tokens", "special", "methods", "attributions", "n_layers", "n_heads", "causal", "model_name", "layer_names", "column_names", "segments", "ready", "ready_row", "heads_ready", "targets", "image"];
+export const FACTS = ["tokens", "special", "methods", "attributions", "n_layers", "n_heads", "causal", "model_name", "layer_names", "column_names", "segments", "ready", "ready_row", "slices_ready", "targets", "image"];
 
 /** Every trait whose change redraws: the facts, the view settings, the picks, and what is computing. */
 export const REDRAW_ON = [...FACTS, ...VIEW_OPTIONS.map((option) => option.trait), ...PICKS, "job", "heads_job", "attribution_data"];

@@ -68,7 +68,9 @@ export function createPending(doc, model, lang) {
             ? "{method}: computing…"
           : isPinnedRowComing(state)
             ? "{method}: computing the pinned token's row for layer {layer}…"
-            : state.offline
+            : state.offline && (state.ready[method] ?? []).includes(layer)
+            ? "{method}: this head of layer {layer} is not in this file (a long input's file holds the head shown when it was exported)."
+          : state.offline
             ? "{method} for layer {layer} was not computed before this view was exported; in the notebook, call w.compute(\"{id}\") before exporting."
             : state.method.on_request ? "{method} for layer {layer} is computed on request: {cost}" : "{method} for layer {layer} is computed on request.",
         words,

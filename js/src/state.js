@@ -57,7 +57,8 @@ export { MAX_HEAD, MEAN_HEAD };
  * @property {Record<string, PinnedRow>} readyRow  per method computed on request, the pinned token whose
  *   row its data also holds in some layers not in `ready` (computed alone, layer by layer)
  * @property {import("./pending.js").Job} job
- * @property {Record<string, number[]>} headsReady  per per-head method whose data holds some layers' heads only, those layers
+ * @property {Record<string, number[]>} slicesReady  per per-head method whose data holds some slices only of its layers
+ *   (a long input's: what the view draws), those slice indices (`slices_ready`)
  * @property {import("./pending.js").Job} headsJob  the kernel reading the heads of the shown layer (`heads_job`)
  * @property {{ id: string, label: string, position: number | null }[]} targets
  * @property {string} target        selected target id
@@ -137,7 +138,7 @@ export function readState(model) {
   const ready = model.get("ready");
   const readyRow = model.get("ready_row");
   const job = model.get("job");
-  const headsReady = model.get("heads_ready");
+  const slicesReady = model.get("slices_ready");
   const headsJob = model.get("heads_job");
   const targets = model.get("targets");
   const attributions = model.get("attributions");
@@ -159,7 +160,7 @@ export function readState(model) {
     ready: isObject(ready) ? Object.fromEntries(Object.entries(ready).filter(([, layers]) => Array.isArray(layers))) : {},
     readyRow: isObject(readyRow) ? Object.fromEntries(Object.entries(readyRow).filter(([, row]) => isPinnedRow(row, n))) : {},
     job: isJob(job) ? job : {},
-    headsReady: isObject(headsReady) ? Object.fromEntries(Object.entries(headsReady).filter(([, layers]) => Array.isArray(layers))) : {},
+    slicesReady: isObject(slicesReady) ? Object.fromEntries(Object.entries(slicesReady).filter(([, slices]) => Array.isArray(slices))) : {},
     headsJob: isJob(headsJob) ? headsJob : {},
     targets: Array.isArray(targets) ? targets.filter((t) => isObject(t) && typeof t.id === "string" && typeof t.label === "string") : [],
     target: String(model.get("target") ?? ""),
@@ -287,25 +288,26 @@ function isPinnedRow(row, n) {
 }
 
 /**
- * Is a layer of the selected method in its data (methods without `ready` have every layer)?
+ * Is a layer of the selected method (its selected head) in its data (methods without `ready` have every layer)?
  * @param {ViewState} state
  * @param {number} layer  1..nLayers
  */
 export function hasLayer(state, layer) {
   const layers = state.ready[state.method.id];
-  return (layers === undefined || layers.includes(layer)) && (!state.method.per_head || state.head < 0 || hasHeads(state, layer));
+  return (layers === undefined || layers.includes(layer)) && hasSlice(state, state.method.id, sliceIndex({ ...state, layer }));
 }
 
 /**
- * Does the selected method's data hold the heads of the layer? A long input's per-head data holds every layer's
- * head mean and max, and the heads of the shown layer only (`heads_ready`); the kernel reads another layer's
- * when it is shown (`headsJob` says how far).
+ * Does a method's data hold a slice? A long input's per-head data holds what the view draws (`slices_ready`): the
+ * shown head of every layer, or in the heads grid every slice of the shown layer; the kernel sends the others when
+ * they are drawn, reading a layer's heads first if it must (`headsJob` says how far).
  * @param {ViewState} state
- * @param {number} layer  1..nLayers
+ * @param {string} methodId
+ * @param {number} slice  an envelope slice (sliceIndex)
  */
-export function hasHeads(state, layer) {
-  const layers = state.headsReady[state.method.id];
-  return layers === undefined || layers.includes(layer);
+export function hasSlice(state, methodId, slice) {
+  const slices = state.slicesReady[methodId];
+  return slices === undefined || slices.includes(slice);
 }
 
 /**

@@ -250,7 +250,7 @@ export function createView(doc, model, lang) {
 
   /** @param {import("./frames.js").ModelFrame} frame @returns {import("./scene.js").Scene} */
   const paintModel = (frame) => {
-    const { state, layout, perLayer, pinned, focus } = frame;
+    const { state, layout, perLayer, pinned, focus, unsent } = frame;
     dark = isDark();
     controls.update(state);
     compareControls.update(state);
@@ -271,7 +271,8 @@ export function createView(doc, model, lang) {
     const graph = state.method.cumulative && drawn
       ? say("edges: {graph} of each layer ({heads}); dots: how much of the focused input reaches each token", { graph: drawn.label, heads: headLabel({ ...state, method: drawn, head: MEAN_HEAD }) })
       : headLabel(state);
-    caption.textContent = `${state.method.label} · ${say("whole model, {n} layers", { n: state.nLayers })} · ${graph} · ${say("colours scaled per layer")}${windowNote(layout, lang)}`;
+    const missing = unsent.length ? ` · ${say("not read yet for this head: layers {layers} (open one to read it)", { layers: unsent.join(", ") })}` : "";
+    caption.textContent = `${state.method.label} · ${say("whole model, {n} layers", { n: state.nLayers })} · ${graph} · ${say("colours scaled per layer")}${missing}${windowNote(layout, lang)}`;
     legend.hidden = false;
     renderLegend(legend, { table: scene.table, signed: scene.signed, max: Math.max(...perLayer.map((e) => e.max)), meanCoverage: 1, minCoverage: 1, edgeCount, integer: (drawn ?? state.method).integer, lang });
     renderStrip(strip, layout, null);

@@ -157,27 +157,36 @@ test("a layer computed on request shows a compute button, then progress, then th
   assert.ok(ctx.segments().length > 0);
 });
 
-test("a long input's head of a layer whose heads are not sent waits for the kernel to read them; mean and max draw at once", async () => {
-  // heads_ready: raw attention's data holds every layer's mean and max, and the heads of layer 1 only.
-  const { el, model, ctx, flush } = mount({ method: "raw", layer: 2, head: 0, heads_ready: { raw: [1] } });
+test("a long input's data holds the shown head of every layer: another head waits for the kernel, a layer change does not", async () => {
+  // slices_ready: raw attention's data holds these slices only (3 layers x 4 slots: head 0, head 1, mean, max):
+  // every layer's mean (slots 2, 6, 10).
+  const { el, model, ctx, flush } = mount({ method: "raw", layer: 2, head: 0, slices_ready: { raw: [2, 6, 10] } });
   const panel = /** @type {HTMLElement} */ (el.querySelector(".attnw-pending"));
   assert.equal(panel.hidden, false);
-  assert.equal(ctx.segments().length, 0, "nothing drawn for heads that are not there");
+  assert.equal(ctx.segments().length, 0, "nothing drawn for a head that is not there");
   model.set("heads_job", { layers: [2], done: 0, total: 1 });
   await flush();
   assert.match(panel.textContent ?? "", /Raw attention: computing…/);
   assert.equal(/** @type {HTMLProgressElement} */ (el.querySelector(".attnw-progress")).hidden, false);
-  model.set("head", -1); // the mean of heads: every layer's is sent
+  model.set("head", -1); // the mean of heads: held for every layer
   await flush();
   assert.equal(panel.hidden, true);
   assert.ok(ctx.segments().length > 0);
   model.set("head", 0);
-  model.set("heads_ready", { raw: [2] });
+  model.set("slices_ready", { raw: [0, 4, 8] }); // the kernel sends head 0 of every layer
   model.set("heads_job", {});
   await flush();
   assert.equal(panel.hidden, true);
   assert.ok(ctx.segments().length > 0);
-  model.set("layer", 1); // layer 1's heads are no longer sent
+  model.set("layer", 1); // held already: drawn at once
+  await flush();
+  assert.equal(panel.hidden, true);
+  assert.ok(ctx.segments().length > 0);
+  model.set("view", "model"); // layer 1's head 0 not held: the caption names it
+  model.set("slices_ready", { raw: [4, 8] });
+  await flush();
+  assert.match(el.querySelector(".attnw-caption")?.textContent ?? "", /not read yet for this head: layers 1 \(open one to read it\)/);
+  model.set("view", "layer");
   await flush();
   assert.equal(panel.hidden, false);
   /** @type {HTMLButtonElement} */ (el.querySelector(".attnw-compute")).click(); // asks the kernel to read them
