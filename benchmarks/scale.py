@@ -12,7 +12,8 @@ on a news-like text of exactly n tokens. Each case runs in two fresh processes, 
 - **widget**: ``AttentionWidget(model, text, tokenizer)`` until it returns with its first picture (its pass
   reads the shown layer; the bytes of its binary traits then), and until it has read every layer in the
   background (``widget.wait()``: "all layers" seconds and peak; the menu's check comes first), then two
-  layer changes as the slider makes them (``layer_changes``) and the peak at the end;
+  layer changes as the slider makes them (``layer_changes``), the bytes and seconds of the views a user opens next
+  (``view_changes``: head 0, the heads grid, the whole-model view) and the peak at the end;
 - with ``--breakdown``, a third: ``analyze``, then each method the widget computes, timed alone in menu
   order with its encoding (a method reusing another's cached work shows only its own).
 
@@ -121,6 +122,19 @@ def layer_changes(widget) -> list[float]:
     return seconds
 
 
+def view_changes(widget) -> list[tuple[float, int]]:
+    """``(seconds, bytes of the binary traits)`` after each change a user makes from the first view (every layer
+    read, layer 2): head 0, the heads grid, the whole-model view of the head mean. A long input's per-head data
+    holds what the view draws (``shown_heads.py``), so each change sends that view's slices."""
+    out = []
+    for name, value in (("head", 0), ("view", "heads"), ("view", "model"), ("head", -1)):
+        start = time.perf_counter()
+        setattr(widget, name, value)
+        widget.wait()
+        out.append((time.perf_counter() - start, binary_bytes(widget)))
+    return [out[0], out[1], (out[2][0] + out[3][0], out[3][1])]  # the model view asked with the mean: one view
+
+
 def worker(what: str, shape: str, tokens: int, dtype: str) -> dict:
     """One measurement in this (fresh) process."""
     import torch
@@ -155,6 +169,7 @@ def worker(what: str, shape: str, tokens: int, dtype: str) -> dict:
             result["binary_all_bytes"] = binary_bytes(widget)
             result["all_peak_gb"] = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 2**20
             result["layer_change_s"] = layer_changes(widget)
+            result["views"] = view_changes(widget)
     result["peak_gb"] = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 2**20
     return result
 
@@ -188,7 +203,7 @@ def run_case(what: str, shape: str, tokens: int, dtype: str, limit_s: float, lim
     return json.loads(out.strip().splitlines()[-1])
 
 
-COLUMNS = 13  # of the table main prints
+COLUMNS = 14  # of the table main prints
 
 
 def padded(*cells: str) -> str:
@@ -208,6 +223,7 @@ def row(shape: str, tokens: int, dtype: str, forward: dict, widget: dict) -> str
         f"({widget['widget_s'] / f_s:.1f}x; goal {goal:.1f}) | {widget['binary_bytes'] / 2**20:.1f} | {f_gb:.1f} "
         f"| {widget['first_peak_gb'] - f_gb:+.1f} | {widget['all_s']:.2f} | {widget['all_peak_gb'] - f_gb:+.1f} "
         f"| {widget['binary_all_bytes'] / 2**20:.1f} | {' / '.join(f'{s:.2f}' for s in widget['layer_change_s'])} "
+        f"| {' / '.join(f'{b / 2**20:.1f} ({s:.2f} s)' for s, b in widget['views'])} "
         f"| {widget['peak_gb'] - f_gb:+.1f} |"
     )
 
@@ -237,7 +253,7 @@ def main() -> None:
     print(
         "| shape | tokens | dtype | forward s | first picture s (x forward; goal s) | binary MB | forward peak GB "
         "| extra GB, first picture | all layers read s | extra GB, all layers | binary MB, all layers "
-        "| layer change s (last / 2nd) | extra GB, end |"
+        "| layer change s (last / 2nd) | MB a view (s): head 0 / heads grid / whole model | extra GB, end |"
     )
     print("|---" * COLUMNS + "|")
     costs: list[tuple[str, dict]] = []
