@@ -69,6 +69,18 @@ def check_model(model, encoder_decoder: bool = False) -> None:
     parameter = next(model.parameters(), None)
     if parameter is None:
         raise UnsupportedModelError(f"{type(model).__name__} has no parameters; pass a model with weights.")
+    # A device map's numbers are CUDA devices ({"": 0}); "disk" offloads weights that are loaded when used.
+    mapped = {
+        f"cuda:{d}" if isinstance(d, int) else str(d) for d in (getattr(model, "hf_device_map", None) or {}).values()
+    }
+    # Before the meta check: weights offloaded by a map are on the meta device until used.
+    devices = sorted({str(p.device) for p in model.parameters() if p.device.type != "meta"} | mapped)
+    if len(devices) > 1:
+        raise UnsupportedModelError(
+            f'{type(model).__name__} is split across devices ({", ".join(devices)}; device_map="auto" does this '
+            "when it does not fit one): attn_widget reads a model on one device. Load it on one, e.g. "
+            'from_pretrained(..., device_map={"": 0}) or model.to("cuda"), in half precision if it must fit.'
+        )
     if parameter.device.type == "meta" or any(p.device.type == "meta" for p in model.parameters()):
         raise UnsupportedModelError(
             f"{type(model).__name__}'s weights are on the meta device: they were never loaded. Load the model with "

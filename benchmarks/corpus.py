@@ -7,6 +7,7 @@ once every worker runs), the cost of agreement per method and reference, and the
     .venv/bin/python benchmarks/corpus.py            # all four tables (about half an hour)
     .venv/bin/python benchmarks/corpus.py --quick    # fewer texts
     .venv/bin/python benchmarks/corpus.py --skip throughput memory agreement --ray-texts 2000 10000   # Ray only
+    .venv/bin/python benchmarks/corpus.py --skip ray memory agreement --shapes qwen2.5-0.5b --texts 64 --quick
 """
 
 from __future__ import annotations
@@ -50,7 +51,14 @@ def bare_padded(model, tokenizer, texts: list[str], batch_size: int) -> None:
             model(input_ids=ids, attention_mask=mask)
 
 
-def throughput(texts: list[str], batch_size: int, repeat: int) -> list[str]:
+def shape_loader(shape: str):
+    """A loader of ``scale.py``'s random-weight model of ``shape`` (float32) and the shipped tokenizer."""
+    from scale import build
+
+    return lambda: build(shape, "float32")
+
+
+def throughput(texts: list[str], batch_size: int, repeat: int, models=MODELS) -> list[str]:
     lines = [
         f"### Statistics only vs bare forward passes: {len(texts)} texts, batch {batch_size}, 1 thread",
         "",
@@ -58,7 +66,7 @@ def throughput(texts: list[str], batch_size: int, repeat: int) -> list[str]:
         "| bare forward of the base model (no head), texts/s | ratio to it |",
         "|---|---|---|---|---|---|---|",
     ]
-    for name, load in MODELS.items():
+    for name, load in models.items():
         model, tokenizer = load()
         bare_times, base_times, stat_times = [], [], []
         for _ in range(repeat):  # alternated, so that all see the same load from other processes
@@ -74,8 +82,8 @@ def throughput(texts: list[str], batch_size: int, repeat: int) -> list[str]:
                 stat_times.append(time.perf_counter() - start)
         b, s, base = min(bare_times), min(stat_times), min(base_times)
         lines.append(
-            f"| {name} | {len(texts) / b:.0f} | {len(texts) / s:.0f} | {b / s:.2f}x | {1000 * s / len(texts):.2f} ms "
-            f"| {len(texts) / base:.0f} | {base / s:.2f}x |"
+            f"| {name} | {len(texts) / b:.3g} | {len(texts) / s:.3g} | {b / s:.2f}x | {1000 * s / len(texts):.2f} ms "
+            f"| {len(texts) / base:.3g} | {base / s:.2f}x |"
         )
     return lines
 
@@ -204,12 +212,16 @@ def main() -> None:
     parser.add_argument("--quick", action="store_true", help="fewer texts")
     parser.add_argument("--skip", nargs="*", default=[], choices=["throughput", "ray", "memory", "agreement"])
     parser.add_argument("--ray-texts", nargs="*", type=int, help="corpus sizes of the Ray table (default 2,000)")
+    parser.add_argument("--shapes", nargs="*", help="the throughput table on these shapes of scale.py instead")
+    parser.add_argument("--texts", type=int, help="texts of the throughput table (default 1,000; 400 with --quick)")
     args = parser.parse_args()
     torch.set_num_threads(1)
     sentences = python_doc_sentences(2000)
     n = 400 if args.quick else 1000
     if "throughput" not in args.skip:
-        print("\n".join(throughput(sentences[:n], 32, 2 if args.quick else 3)), "\n", flush=True)
+        models = {f"{shape} shape, random weights": shape_loader(shape) for shape in args.shapes or []} or MODELS
+        rows = throughput(sentences[: args.texts or n], 32, 2 if args.quick else 3, models)
+        print("\n".join(rows), "\n", flush=True)
     if "ray" not in args.skip:
         for count in args.ray_texts or [2 * n]:  # the sentences repeated past 2,000
             texts = [sentences[i % len(sentences)] for i in range(count)]

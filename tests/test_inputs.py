@@ -81,6 +81,24 @@ def test_model_on_the_meta_device(tokenizer):
         analyze(model, "the cat", tokenizer)
 
 
+def test_a_model_split_across_devices_is_refused_in_one_sentence(tokenizer):
+    """device_map="auto" spreads a model that does not fit one device over several (accelerate records them in
+    ``hf_device_map``). Only a CPU is here, so the map is written as accelerate writes it for a model whose
+    embeddings stay on the GPU and whose layers go to the CPU; a map naming one device is read as usual."""
+    model = tiny_model("gpt2", dtype=torch.float32)
+    model.hf_device_map = {"": "cpu"}
+    analyze(model, "the cat", tokenizer)
+    model.hf_device_map = {"transformer.wte": 0, "transformer.h": "cpu", "lm_head": 0}
+    with pytest.raises(UnsupportedModelError, match=r"split across devices \(cpu, cuda:0; device_map=\"auto\""):
+        analyze(model, "the cat", tokenizer)
+    # Layers offloaded to disk sit on the meta device until used: named as split, not as never loaded.
+    model.hf_device_map = {"transformer.wte": "cpu", "transformer.h": "disk"}
+    attention = model.h[0].attn.c_attn
+    attention.weight = torch.nn.Parameter(torch.empty_like(attention.weight, device="meta"))
+    with pytest.raises(UnsupportedModelError, match=r"split across devices \(cpu, disk;"):
+        analyze(model, "the cat", tokenizer)
+
+
 @pytest.mark.parametrize(
     "wrong,message",
     [
