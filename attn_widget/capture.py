@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import contextlib
 import threading
+from collections import OrderedDict
 from collections.abc import Callable, Collection, Iterable, Iterator
 from contextlib import suppress
 from dataclasses import dataclass, field
@@ -75,7 +76,7 @@ class Capture:
     heads: HeadStore  # (L, H, n, n) read a layer at a time: row = query (receiver), column = key (source)
     masks: torch.Tensor  # (L, n, n) bool: keys each query may see (causal, sliding window)
     causal: bool
-    hidden_states: torch.Tensor | None  # (L + 1, n, d): embeddings, then each layer's output
+    hidden_states: torch.Tensor | None  # (L + 1, n, d): embeddings, then each layer's output (kept_hidden_states)
     model_name: str
     model_type: str
     model_dtype: torch.dtype = torch.float32  # the dtype the model computed in
@@ -214,6 +215,20 @@ def hidden_dtype(model_dtype: torch.dtype) -> torch.dtype:
     return model_dtype if model_dtype in _HALF else work_dtype(model_dtype)
 
 
+# Hidden states are kept for the user (Capture.hidden_states) while they are small: attn_widget's methods read their
+# own, hooked in their pass, and a long input's are gigabytes (Llama-3.2-1B shape at 4,096 tokens: 0.5 GB in float32).
+KEPT_HIDDEN_BYTES = 64 << 20
+
+
+def kept_hidden_states(hidden, model_dtype: torch.dtype) -> torch.Tensor | None:
+    """The model's hidden states (L + 1 tensors ``(1, n, d)``) as kept: ``(L + 1, n, d)`` on the CPU in
+    ``hidden_dtype``, or None when there are none or they take more than ``KEPT_HIDDEN_BYTES``."""
+    dtype = hidden_dtype(model_dtype)
+    if not hidden or len(hidden) * hidden[0].numel() * dtype.itemsize > KEPT_HIDDEN_BYTES:
+        return None
+    return torch.stack([h[0] for h in hidden]).to("cpu", dtype)
+
+
 def _first(output) -> torch.Tensor:
     return output[0] if isinstance(output, (tuple, list)) else output
 
@@ -259,8 +274,7 @@ def capture_encoded(model, encoded: Encoded, layers: Collection[int] | None = No
         verify.check_masks(heads, masks, model_dtype, describe)
 
     hidden = getattr(outputs, "hidden_states", None)
-    if hidden:
-        outputs.hidden_states = None  # stacked into the record below; the outputs are kept without them
+    _trim(outputs)
     record = Capture(
         tokens=encoded.tokens,
         token_ids=encoded.token_ids,
@@ -268,7 +282,7 @@ def capture_encoded(model, encoded: Encoded, layers: Collection[int] | None = No
         heads=heads,
         masks=masks,
         causal=causal,
-        hidden_states=torch.stack([h[0] for h in hidden]).to("cpu", hidden_dtype(model_dtype)) if hidden else None,
+        hidden_states=kept_hidden_states(hidden, model_dtype),
         model_name=name,
         model_type=str(getattr(model.config, "model_type", "unknown")),
         model_dtype=model_dtype,
@@ -422,6 +436,26 @@ def _run(model, inputs: dict, **options):
         return model(**inputs, **options)
 
 
+def _let_go(outputs, name: str) -> None:
+    """Remove ``outputs.<name>`` as if the model had not returned it. A ``ModelOutput`` is also an ``OrderedDict``:
+    setting the attribute to None leaves the dict's entry, and its tensors, alive (every layer's attention, or hidden
+    states: gigabytes at long inputs); its own ``__delitem__`` refuses, so the dict's is called."""
+    if isinstance(outputs, OrderedDict) and name in outputs:
+        OrderedDict.__delitem__(outputs, name)
+    setattr(outputs, name, None)
+
+
+def _trim(outputs) -> None:
+    """The outputs as the capture keeps them: without hidden states (stacked into the record), attention weights (an
+    eager pass's cross attentions) and the key and value cache (no pass continues this one; 0.3 GB for a
+    Llama-3.2-1B shape at 4,096 tokens in float32)."""
+    from transformers.cache_utils import Cache
+
+    for name, value in list(outputs.items()) if isinstance(outputs, OrderedDict) else ():
+        if name.endswith(("hidden_states", "attentions")) or name == "past_key_values" or isinstance(value, Cache):
+            _let_go(outputs, name)
+
+
 def _stack_attentions(outputs, model, dtype: torch.dtype) -> torch.Tensor:
     """``outputs.attentions`` (L tensors ``(1, H, n, n)``) → ``(L, H, n, n)`` on the CPU."""
     name = type(model).__name__
@@ -447,7 +481,7 @@ def _stack_attentions(outputs, model, dtype: torch.dtype) -> torch.Tensor:
     # Layer by layer into one tensor, each layer's own let go once copied: a long input's attention is gigabytes,
     # and holding the model's tuple and a stacked copy at once would double it.
     layers = list(attentions)
-    outputs.attentions = None
+    _let_go(outputs, "attentions")
     stacked = torch.empty(len(layers), *layers[0].shape[1:], dtype=dtype)
     for index in range(len(layers)):
         stacked[index] = layers[index][0]

@@ -26,6 +26,10 @@ from .model_state import borrowed_for_capture
 from .targets import Context, Target, TargetSpec, as_spec
 
 _BATCH = 16  # inputs per forward pass for integrated gradients and blank-out
+# The plain outputs targets are resolved from are kept while they are small; a large vocabulary's logits at a long
+# input are not (Qwen2.5's 151,936 entries at 4,096 tokens: 2.5 GB in float32, on the model's device), so a target
+# spec resolved later runs a pass of its own. The widget resolves its targets once, when offered.
+OUTPUTS_KEPT_BYTES = 256 << 20
 # IG baselines: a reference token's embedding at every non-special position (tokenizer attribute), or zeros.
 BASELINES = {"mask": "mask_token_id", "unk": "unk_token_id", "pad": "pad_token_id", "zero": None}
 
@@ -138,16 +142,21 @@ class GradientRunner:
             return spec.resolve(self._plain_context())
 
     def _plain_context(self) -> Context:
-        """The model, the text and one plain forward pass on it (no gradients), made once."""
-        if self._context is None:
-            # The capture's pass gave these outputs already (the same call, bit for bit); taken once. Passes
-            # without gradients run in the implementation the capture's weights came from (Capture.eager).
-            outputs, self.record.outputs = self.record.outputs, None
-            if outputs is None:
-                with borrowed_for_capture(self.model, "a forward pass", eager=self.record.eager), torch.no_grad():
-                    outputs = self.model(**self._inputs)
-            self._context = Context(self.model, self.tokenizer, self.record.token_ids, self.record.causal, outputs)
-        return self._context
+        """The model, the text and one plain forward pass on it (no gradients), kept while its outputs take at most
+        ``OUTPUTS_KEPT_BYTES``."""
+        if self._context is not None:
+            return self._context
+        # The capture's pass gave these outputs already (the same call, bit for bit); taken once. Passes
+        # without gradients run in the implementation the capture's weights came from (Capture.eager).
+        outputs, self.record.outputs = self.record.outputs, None
+        if outputs is None:
+            with borrowed_for_capture(self.model, "a forward pass", eager=self.record.eager), torch.no_grad():
+                outputs = self.model(**self._inputs)
+        context = Context(self.model, self.tokenizer, self.record.token_ids, self.record.causal, outputs)
+        values = outputs.values() if hasattr(outputs, "values") else outputs
+        if sum(value.nbytes for value in values if isinstance(value, torch.Tensor)) <= OUTPUTS_KEPT_BYTES:
+            self._context = context
+        return context
 
     def _embedding(self) -> torch.nn.Module:
         """The model's input embedding module: gradients are taken at its output."""

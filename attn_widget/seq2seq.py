@@ -17,7 +17,7 @@ import torch
 
 from . import verify
 from .analysis import Analysis
-from .capture import Capture, _add_value_data, hidden_dtype, recorded_pass, work_dtype
+from .capture import Capture, _add_value_data, kept_hidden_states, recorded_pass, work_dtype
 from .errors import UnsupportedModelError
 from .head_store import HeadStore
 from .inputs import Encoded, check_model, check_text, encode, max_positions, resolve_tokenizer, unwrap
@@ -284,7 +284,7 @@ def analyze_seq2seq(model, source: str, tokenizer=None, target: str | None = Non
         heads=HeadStore.of(encoder_att),
         masks=full,
         causal=False,
-        hidden_states=torch.stack([h[0] for h in hidden]).to("cpu", hidden_dtype(model_dtype)) if hidden else None,
+        hidden_states=kept_hidden_states(hidden, model_dtype),
         model_name=f"{name} (encoder)",
         model_type=str(getattr(model.config, "model_type", "unknown")),
         model_dtype=model_dtype,

@@ -23,7 +23,7 @@ class TokenScores:
     target: str
     attribution: str
     attribution_data: dict
-    _target_specs: dict
+    _targets: dict  # id -> the resolved Target (resolved once: a long input's outputs are not kept to do it again)
     _attribution_job: Any
     _setting_facts: Any
 
@@ -33,8 +33,8 @@ class TokenScores:
         row = resolved.position
         if row is not None and isinstance(self.analysis, JointView):
             row += self.analysis.ns  # a decoder position; the joint token list starts with the source
-        target_id = f"t{len(self._target_specs)}"
-        self._target_specs[target_id] = target
+        target_id = f"t{len(self._targets)}"
+        self._targets[target_id] = resolved
         with self._setting_facts():
             self.targets = [
                 *self.targets,
@@ -65,16 +65,16 @@ class TokenScores:
         computation (cancelled and waited for); turning token scores off ('') cancels it."""
         self._attribution_job.stop()
         method, target_id = self.attribution, self.target
-        if not method or target_id not in self._target_specs:
+        if not method or target_id not in self._targets:
             return
-        spec = self._target_specs[target_id]
+        resolved = self._targets[target_id]
         base = {"target": target_id, "method": method}
         entry = registry.attribution_method(method)
 
         def work(progress):
             options = {"progress": progress} if entry.progress else {}
-            scores = self.analysis.attribution(method, spec, **options)
-            warning = entry.warning(self.analysis, self.analysis.target(spec))
+            scores = self.analysis.attribution(method, resolved, **options)
+            warning = entry.warning(self.analysis, resolved)
             done = {**base, "status": "done", "values": payload.encode(scores.reshape(1, 1, -1))}
             with self._writing:
                 self.attribution_data = done if warning is None else {**done, "warning": warning}

@@ -25,6 +25,7 @@ from .quiet import shown_in_view
 from .seq2seq import Seq2SeqAnalysis
 from .shown_heads import ShownHeads
 from .shown_image import image_fact
+from .targets import Target
 from .text import display_token
 from .token_scores import TokenScores
 from .traits import data_traits
@@ -113,7 +114,7 @@ class AttentionWidget(OnRequest, TokenScores, PinnedRow, ShownHeads, WidgetTrait
             self.method = JOINT_DEFAULT  # where the decoder reads the source: the first question asked of a seq2seq
         elif self.method not in self._specs:
             self.method = available[0].id
-        self._target_specs: dict[str, object] = {}
+        self._targets: dict[str, Target] = {}
         self._attribution_job = BackgroundJob(self._writing)
         self._offer_default_target()
         # compare_method after method: it is checked against the method shown.

@@ -7,7 +7,8 @@ import torch
 import transformers as tf
 from tiny_models import _COMMON, tiny_classifier, tiny_lm
 
-from attn_widget import analyze, methods, targets
+from attn_widget import AttentionWidget, analyze, methods, targets
+from attn_widget import gradients as gradient_runner
 from attn_widget.model_state import borrowed_for_capture
 
 TEXT = "the cat sat on the mat and the dog ran to the big red house"
@@ -155,6 +156,34 @@ def test_targets(tokenizer):
     first = classifier.gradients(lambda outputs: outputs.logits[:, 0]).value
     second = classifier.gradients(lambda outputs: outputs.logits[:, 1]).value
     assert first != second
+
+
+def test_outputs_beyond_their_bound_resolve_one_target_then_are_let_go(tokenizer, monkeypatch):
+    """A large vocabulary's logits at a long input (gigabytes) are not kept: the capture's outputs resolve the first
+    target without a pass of their own and are let go; a target spec resolved later runs one plain pass. The widget
+    keeps the target it resolved, so its token scores run no plain pass again. Within the bound, nothing runs."""
+    plain_passes = []
+
+    def counted(model):
+        model.register_forward_pre_hook(lambda *_: plain_passes.append(1) if not torch.is_grad_enabled() else None)
+        return model
+
+    kept = analyze(counted(tiny_lm()), TEXT, tokenizer)
+    plain_passes.clear()
+    assert kept.target().description == kept.target(targets.next_token()).description and plain_passes == []
+
+    monkeypatch.setattr(gradient_runner, "OUTPUTS_KEPT_BYTES", 0)
+    analysis = analyze(counted(tiny_lm()), TEXT, tokenizer)
+    plain_passes.clear()
+    first = analysis.target()
+    assert analysis.capture.outputs is None and analysis._runner()._context is None and plain_passes == []
+    assert analysis.target(targets.next_token()).description == first.description and plain_passes == [1]
+
+    widget = AttentionWidget(counted(tiny_lm()), TEXT, tokenizer)
+    plain_passes.clear()
+    widget.attribution = "saliency"
+    widget.wait()
+    assert widget.attribution_data["status"] == "done" and plain_passes == []
 
 
 def test_masked_lm_target_needs_a_mask(tokenizer):

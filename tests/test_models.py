@@ -10,7 +10,10 @@ import torch
 import transformers as tf
 from tiny_models import _COMMON, FAMILIES, tiny_lm, tiny_model
 
-from attn_widget import analyze
+from attn_widget import analyze, capture
+from attn_widget.methods import registry
+from attn_widget.methods.heads import joined
+from attn_widget.methods.registry import ViewSettings
 
 TEXT = "the cat sat on the mat and the dog ran to the big red house"
 
@@ -82,6 +85,20 @@ def test_values_match_recomputation_from_hidden_states(family, tokenizer):
             v = block.input_layernorm(x) @ block.self_attn.v_proj.weight.T
         expected = v.detach().reshape(x.shape[0], -1, dh).transpose(0, 1)
         assert torch.allclose(record.values[layer], expected, atol=1e-10)
+
+
+def test_hidden_states_beyond_their_bound_are_not_kept_and_no_method_needed_them(tokenizer, monkeypatch):
+    """A long input's hidden states are gigabytes and nothing in attn_widget reads them: beyond KEPT_HIDDEN_BYTES the
+    capture keeps none, and every method that applies gives the same numbers as with them kept."""
+    kept = analyze(tiny_model("gpt2"), TEXT, tokenizer)
+    monkeypatch.setattr(capture, "KEPT_HIDDEN_BYTES", 0)
+    bare = analyze(tiny_model("gpt2"), TEXT, tokenizer)
+    assert kept.capture.hidden_states is not None and bare.capture.hidden_states is None
+    methods = registry.applicable(kept)
+    assert [m.id for m in registry.applicable(bare)] == [m.id for m in methods] and len(methods) > 10
+    for method in methods:
+        ours, theirs = (method.values(a, ViewSettings())[0] for a in (kept, bare))
+        assert torch.equal(joined(ours), joined(theirs)), method.id
 
 
 def test_causal_flag_and_masks(tokenizer):

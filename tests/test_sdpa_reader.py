@@ -5,12 +5,14 @@ pass where there were two, the reader's refusals, and the eager pass taken when 
 from __future__ import annotations
 
 import copy
+import gc
 import re
+import weakref
 
 import pytest
 import torch
 import torch.nn.functional as F  # noqa: N812
-from tiny_models import tiny_model, tiny_tokenizer
+from tiny_models import tiny_lm, tiny_model, tiny_tokenizer
 
 from attn_widget import analyze, sdpa_reader
 from attn_widget.sdpa_reader import Reads, SdpaReader
@@ -211,3 +213,25 @@ def test_a_mask_the_model_passed_that_is_not_its_configurations_is_refused():
     windowed = causal & ~torch.ones(n, n, dtype=torch.bool).tril(-3)
     with pytest.raises(UnsupportedModelError, match=r"Layer 2's mask differs .* at 6 places, for example query 3 "):
         verify.check_allowed({0: causal, 1: windowed}, torch.stack([causal, causal]), lambda layer: "causal")
+
+
+@pytest.mark.parametrize("implementation", ["sdpa", "eager"])
+def test_the_outputs_kept_hold_no_attention_hidden_states_or_cache(tokenizer, implementation):
+    """The capture keeps the model's outputs (targets resolve from them) but not what it copied out of them: every
+    layer's attention (an eager pass) and hidden states are let go, not left in the ModelOutput's dict (where
+    setting the attribute to None leaves them: gigabytes at long inputs), and a causal LM's key and value cache."""
+    model = tiny_lm()
+    model.set_attn_implementation(implementation)
+    returned = []
+
+    def note(module, args, kwargs, outputs):
+        returned.extend(weakref.ref(t) for t in (*(outputs.attentions or ()), *(outputs.hidden_states or ())))
+
+    handle = model.register_forward_hook(note, with_kwargs=True)
+    try:
+        record = analyze(model, TEXT, tokenizer).capture
+    finally:
+        handle.remove()
+    gc.collect()
+    assert record.outputs is not None and list(record.outputs.keys()) == ["logits"]
+    assert len(returned) >= 3 and all(ref() is None for ref in returned)
