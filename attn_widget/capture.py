@@ -96,7 +96,8 @@ class Capture:
     patch_size: tuple[int, int] | None = None  # images: (height, width) of a patch in pixels of pixel_values
     pixel_stats: tuple | None = None  # images: (mean, std) per channel that normalised pixel_values; None: unknown
     # The model's output of the recorded pass (its own, when its sdpa calls were read; else the eager pass), without
-    # attentions and hidden states, on the model's device: handed once to the gradient runner (``_plain_context``).
+    # attentions, hidden states and key cache (``_trim``), on the model's device: handed once to the gradient runner
+    # (``_plain_context``), which keeps it while it is small (``gradients.OUTPUTS_KEPT_BYTES``).
     outputs: Any = field(default=None, repr=False)
     # Where the weights were read: "sdpa calls" (the model's own pass, sdpa_reader.py) or "eager pass".
     weights_from: str = "eager pass"
@@ -273,8 +274,8 @@ def capture_encoded(model, encoded: Encoded, layers: Collection[int] | None = No
     else:  # the weights an eager pass returned
         verify.check_masks(heads, masks, model_dtype, describe)
 
-    hidden = getattr(outputs, "hidden_states", None)
-    _trim(outputs)
+    hidden_states = kept_hidden_states(getattr(outputs, "hidden_states", None), model_dtype)
+    _trim(outputs)  # the model's tuple of hidden states let go here, not held to the end of the capture
     record = Capture(
         tokens=encoded.tokens,
         token_ids=encoded.token_ids,
@@ -282,7 +283,7 @@ def capture_encoded(model, encoded: Encoded, layers: Collection[int] | None = No
         heads=heads,
         masks=masks,
         causal=causal,
-        hidden_states=kept_hidden_states(hidden, model_dtype),
+        hidden_states=hidden_states,
         model_name=name,
         model_type=str(getattr(model.config, "model_type", "unknown")),
         model_dtype=model_dtype,
