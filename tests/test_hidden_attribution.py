@@ -10,7 +10,7 @@ from test_model_state import assert_unchanged, awkward_model, snapshot
 from tiny_models import tiny_model
 
 from attn_widget.capture import capture
-from attn_widget.methods.hidden_attribution import hidden_attribution_maps
+from attn_widget.parts.hidden_attribution import hidden_attribution_maps
 
 TEXT = "the cat sat on the mat"
 
@@ -95,7 +95,7 @@ def test_half_precision_model_is_attributed_in_float32_and_left_in_bf16(tokenize
 
 
 def test_models_vmap_cannot_trace_fall_back_to_dual_copies(tokenizer, monkeypatch):
-    from attn_widget.methods import hidden_attribution
+    from attn_widget.parts import hidden_attribution
 
     model = tiny_model("gpt2", n_layer=2)
     record = capture(model, TEXT, tokenizer)
@@ -110,7 +110,7 @@ def test_models_vmap_cannot_trace_fall_back_to_dual_copies(tokenizer, monkeypatc
 
 def test_models_without_forward_derivatives_run_in_reverse_mode(tokenizer, monkeypatch):
     """BLOOM's custom autograd function and MoE kernels have no forward-mode derivative."""
-    from attn_widget.methods import hidden_attribution
+    from attn_widget.parts import hidden_attribution
 
     model = tiny_model("bert", num_hidden_layers=2)
     record = capture(model, TEXT, tokenizer)

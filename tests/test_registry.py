@@ -4,6 +4,7 @@ widget's menu, its data trait, the exports and compare(); every registered metho
 from __future__ import annotations
 
 import json
+import pathlib
 import re
 
 import numpy as np
@@ -11,7 +12,7 @@ import pytest
 import torch
 from tiny_models import tiny_lm, tiny_model
 
-from attn_widget import AttentionWidget, analyze, payload
+from attn_widget import AttentionWidget, analyze, methods, payload
 from attn_widget.methods import registry
 
 TEXT = "the cat sat on the mat"
@@ -55,6 +56,22 @@ def test_the_built_in_methods_are_registered_in_menu_order():
     ]  # fmt: skip
     with pytest.raises(ValueError, match="already registered"):
         registry.register("raw", "Raw again", "", squared)
+    with pytest.raises(ValueError, match=r"'rollout_x' is not a registered matrix method; the ids are raw, effective,"):
+        registry.matrix_method("rollout_x")
+    with pytest.raises(ValueError, match=r"'saliency_x' is not a registered attribution method; the ids are saliency,"):
+        registry.attribution_method("saliency_x")
+
+
+def test_every_method_file_that_registers_is_listed():
+    """A method file is imported (and so registered) only when ``methods/__init__.py`` lists it: a file that calls
+    a ``register...`` function but is not listed would be silently left out of every menu."""
+    folder = pathlib.Path(methods.__file__).parent
+    registering = {
+        path.stem for path in folder.glob("*.py") if re.search(r"^register\w*\(", path.read_text(), re.MULTILINE)
+    }
+    unlisted = registering - {*methods.MATRIX_FILES, *methods.ATTRIBUTION_FILES}
+    assert not unlisted, f"add {sorted(unlisted)} to MATRIX_FILES or ATTRIBUTION_FILES in methods/__init__.py"
+    assert len(registering) == len(methods.MATRIX_FILES) + len(methods.ATTRIBUTION_FILES)
 
 
 def test_applicability_says_why_not(tokenizer):

@@ -11,7 +11,7 @@ from tiny_models import tiny_model
 from zoo import FAMILIES, zoo_tokenizer
 
 from attn_widget.capture import capture
-from attn_widget.methods.value_zeroing import (
+from attn_widget.parts.value_zeroing import (
     ValueZeroingUnavailable,
     value_zeroing_maps,
     value_zeroing_rollout,

@@ -1,4 +1,5 @@
-"""Pure tensor methods: torch only, usable without a notebook.
+"""Pure tensor methods: torch only, usable without a notebook (a method that runs the model reaches it through the
+analysis it is given: parts/value_zeroing.py, parts/hidden_attribution.py).
 
 Every function takes attention in the orientation row = receiving token,
 column = source token, and documents its tensor shapes.

@@ -378,7 +378,7 @@ def matrix_methods() -> tuple[MatrixMethod, ...]:
 
 
 def matrix_method(method_id: str) -> MatrixMethod:
-    return _MATRIX[method_id]
+    return _known(_MATRIX, method_id, "matrix")
 
 
 def applicable(analysis) -> list[MatrixMethod]:
@@ -392,7 +392,14 @@ def attribution_methods() -> tuple[AttributionMethod, ...]:
 
 
 def attribution_method(method_id: str) -> AttributionMethod:
-    return _ATTRIBUTION[method_id]
+    return _known(_ATTRIBUTION, method_id, "attribution")
+
+
+def _known(entries: dict, method_id: str, kind: str):
+    """The registered entry ``method_id``, or a ValueError that lists the ids there are."""
+    if method_id not in entries:
+        raise ValueError(f"{method_id!r} is not a registered {kind} method; the ids are {', '.join(entries)}.")
+    return entries[method_id]
 
 
 def applicable_attributions(analysis) -> list[AttributionMethod]:

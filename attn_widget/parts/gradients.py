@@ -11,6 +11,7 @@ from ..methods import registry
 from ..progress import ProgressArg, progress_reporter
 from ..targets import Target
 from ..vision_gradients import VisionGradientRunner
+from . import hidden_attribution
 from .base import Part
 
 
@@ -80,16 +81,22 @@ class GradientPart(Part):
         return registry.attribution_method(method).compute(self.analysis, self.target(target), **options)
 
     def hidden_attribution(self, progress: ProgressArg = True) -> torch.Tensor:
-        """``(L, n, n)`` Brunner et al.'s hidden-state attribution (``methods.hidden_attribution``)."""
+        """``(L, n, n)`` Brunner et al.'s hidden-state attribution (``parts/hidden_attribution.py``)."""
         if "hidden_attribution" not in self.cache:
-            from ..methods.hidden_attribution import hidden_attribution_maps
-
             record = self.capture
             with progress_reporter(progress, "hidden-state attribution") as report:
-                self.cache["hidden_attribution"] = hidden_attribution_maps(
+                self.cache["hidden_attribution"] = hidden_attribution.hidden_attribution_maps(
                     self.runner().model, self.analysis.tokenizer, record, report
                 )
         return self.cache["hidden_attribution"]
+
+    def hidden_attribution_unavailable(self) -> str:
+        """ "" when hidden-state attribution can be computed here, else one sentence saying why not."""
+        return hidden_attribution.unavailable(self.analysis)
+
+    def input_coordinates(self) -> int:
+        """n·d: the coordinates of the input embeddings (hidden-state attribution runs one tangent each)."""
+        return hidden_attribution.input_coordinates(self.analysis)
 
     def hidden_attribution_done(self) -> list[int]:
         """Every layer number once computed (it is computed for all layers at once), else none."""

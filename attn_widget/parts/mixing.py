@@ -31,6 +31,7 @@ from ..methods.flow import layer_numbers
 from ..methods.normalize import row_normalize
 from ..methods.rollout import rollout as attention_rollout
 from ..models.blocks import POST_LN, Structure, discover
+from . import value_zeroing
 
 # Whether a mixing method applies is checked on this many first tokens of a longer text (``Mixing.unavailable``).
 PROBE_TOKENS = 32
@@ -182,6 +183,15 @@ class Mixing:
         if key not in self._cache:
             self._cache[key] = self._decompose(resolved, direction, position)
         return self._cache[key]
+
+    def value_zeroing(self, layers: list[int], progress) -> torch.Tensor:
+        """``(len(layers), n, n)`` value zeroing of the given 1-based layers: the model's blocks re-run
+        (``parts/value_zeroing.py``; the method is declared in ``methods/value_zeroing.py``)."""
+        return value_zeroing.layer_maps(self, layers, progress)
+
+    def value_zeroing_unavailable(self) -> str:
+        """ "" when every block re-runs faithfully with token values zeroed, else one sentence saying why not."""
+        return value_zeroing.unavailable(self)
 
     def shared(self, key: str, compute: Callable[[], Any]) -> Any:
         """What a method computes once per analysis and reuses (recorded blocks, ...), kept here."""
