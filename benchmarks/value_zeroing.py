@@ -26,8 +26,8 @@ from _common import best_of, machine_line, text_of  # noqa: E402
 
 from attn_widget.capture import capture  # noqa: E402
 from attn_widget.demo import minilm  # noqa: E402
-from attn_widget.parts.value_zeroing import value_zeroing_maps  # noqa: E402
 from attn_widget.parts.hidden_attribution import hidden_attribution_maps  # noqa: E402
+from attn_widget.parts.value_zeroing import value_zeroing_maps  # noqa: E402
 
 
 def forward_seconds(model, tokenizer, text: str, rounds: int) -> float:
