@@ -70,11 +70,13 @@ bundle: js/node_modules/.installed
 bundle-check: js/node_modules/.installed
 	cd js && node build.mjs --check
 
-# Python lint, format and types (settings in pyproject.toml). `ruff format .` fixes the second.
-lint: $(VENV)/.installed
+# Python lint, format and types (settings in pyproject.toml), then the front end's lint and format (Biome,
+# settings in js/biome.json). `ruff format .` and `cd js && npx biome format --write .` fix the formats.
+lint: $(VENV)/.installed js/node_modules/.installed
 	$(VENV)/bin/ruff check .
 	$(VENV)/bin/ruff format --check .
 	$(VENV)/bin/mypy attn_widget
+	cd js && npx biome ci .
 
 # Types first (JSDoc, checked by tsc in strict mode), then the unit tests.
 test-js: js/node_modules/.installed

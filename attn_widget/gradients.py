@@ -16,6 +16,7 @@ import copy
 import warnings
 from collections.abc import Callable
 from dataclasses import dataclass
+from typing import Any
 
 import torch
 
@@ -121,8 +122,82 @@ def until_complete(
     return attributions, error, steps, converged
 
 
-class GradientRunner:
+class PathIntegration:
+    """Integrated gradients along the straight path from a baseline to the input, written once for every input
+    kind: each runner (text here, ``Seq2SeqRunner``, ``VisionGradientRunner``) says what its inputs are
+    (``_path``), how the model runs on a batch of them (``_run``), and what its scores are made of (``_joined``,
+    ``_returned``)."""
+
+    model: Any  # a Hugging Face model (typed loosely, as transformers' are)
+    baseline_choices: str  # what else the warning of a run that did not converge suggests
+
+    def integrated_gradients(
+        self,
+        target: Target,
+        steps: int = 50,
+        tolerance: float = 0.05,
+        max_steps: int = 800,
+        baseline="auto",
+        progress: Callable[[float, float], None] | None = None,
+    ) -> IntegratedGradients:
+        """Gauss–Legendre integrated gradients; steps doubled until the completeness error < tolerance,
+        or a ``RuntimeWarning`` with the error reached when ``2 * steps`` would exceed ``max_steps``.
+
+        Integrated in the model's dtype when it is float32 or float64, else on a float32 copy of the
+        model, dropped afterwards (the user's model is never cast). Quadrature sums are float64.
+        """
+        with borrowed_for_capture(self.model, "integrated gradients"):
+            model = _float_model(self.model)  # a copy is made in eval mode with eager attention
+        runner = self if model is self.model else self._on(model)
+        ends, bases, described = runner._path(baseline)
+        with borrowed_for_capture(runner.model, "integrated gradients"), torch.no_grad():
+            both = runner._run([torch.cat([base, end]) for base, end in zip(bases, ends, strict=True)])
+            values = target.score(both).double()
+        attributions, error, steps, converged = until_complete(
+            lambda count: runner._joined(path_integral(ends, bases, count, runner._gradients_of(target), progress)),
+            float(values[1] - values[0]),
+            steps,
+            tolerance,
+            max_steps,
+            f"the {described}; {self.baseline_choices}",
+        )
+        return IntegratedGradients(self._returned(attributions), error, steps, converged, described)
+
+    def _gradients_of(self, target: Target) -> Callable[[list[torch.Tensor]], tuple[torch.Tensor | None, ...]]:
+        """∂(Σ y)/∂point for a batch of points on the path (None: y does not depend on that input)."""
+
+        def gradients(points: list[torch.Tensor]) -> tuple[torch.Tensor | None, ...]:
+            with borrowed_for_capture(self.model, "integrated gradients"), torch.enable_grad():
+                y = target.score(self._run(points)).sum()
+                return torch.autograd.grad(y, points, allow_unused=True)
+
+        return gradients
+
+    def _on(self, model) -> PathIntegration:
+        """This runner on ``model`` (the float32 copy of a half-precision model)."""
+        raise NotImplementedError
+
+    def _path(self, baseline) -> tuple[list[torch.Tensor], list[torch.Tensor], str]:
+        """The inputs ``(1, ...)`` each, their baselines, and what the baselines are."""
+        raise NotImplementedError
+
+    def _run(self, points: list[torch.Tensor]):
+        """The model's outputs on a batch ``(b, ...)`` of each input."""
+        raise NotImplementedError
+
+    def _joined(self, parts: list[torch.Tensor]) -> torch.Tensor:
+        """The attributions of every input as one tensor (its sum is checked for completeness): the only input's."""
+        return parts[0]
+
+    def _returned(self, attributions: torch.Tensor) -> torch.Tensor:
+        """The attributions as the runner gives them."""
+        raise NotImplementedError
+
+
+class GradientRunner(PathIntegration):
     """Gradient work on one text: ``record`` must come from ``capture(model, ...)``."""
+
+    baseline_choices = 'options "auto", "mask", "unk", "pad", "zero"'
 
     def __init__(self, model, tokenizer, record: Capture):
         self.model, self.tokenizer, self.record = model, tokenizer, record
@@ -272,47 +347,21 @@ class GradientRunner:
         with torch.no_grad():
             return self._embedding()(torch.tensor([token_id], device=self.device))[0]
 
-    def integrated_gradients(
-        self,
-        target: Target,
-        steps: int = 50,
-        tolerance: float = 0.05,
-        max_steps: int = 800,
-        baseline: str = "auto",
-        progress: Callable[[float, float], None] | None = None,
-    ) -> IntegratedGradients:
-        """Gauss–Legendre integrated gradients; steps doubled until the completeness error < tolerance,
-        or a ``RuntimeWarning`` with the error reached when ``2 * steps`` would exceed ``max_steps``.
+    # Integrated gradients (PathIntegration): at the input embedding module's output.
+    def _on(self, model) -> GradientRunner:
+        return GradientRunner(model, self.tokenizer, self.record)
 
-        Integrated in the model's dtype when it is float32 or float64, else on a float32 copy of the
-        model, dropped afterwards (the user's model is never cast). Quadrature sums are float64.
-        """
-        with borrowed_for_capture(self.model, "integrated gradients"):
-            model = _float_model(self.model)  # a copy is made in eval mode with eager attention
-        runner = self if model is self.model else GradientRunner(model, self.tokenizer, self.record)
-        embeds = runner._embed()
-        base, described = runner.baseline(baseline)
-        with borrowed_for_capture(runner.model, "integrated gradients"), torch.no_grad():
-            ends = target.score(runner._forward(torch.cat([base, embeds]))).double()
-        attributions, error, steps, converged = until_complete(
-            lambda count: runner._integrate(target, embeds, base, count, progress),
-            float(ends[1] - ends[0]),
-            steps,
-            tolerance,
-            max_steps,
-            f'the {described}; options "auto", "mask", "unk", "pad", "zero"',
-        )
-        return IntegratedGradients(attributions[0].to("cpu", self.as_float), error, steps, converged, described)
+    def _path(self, baseline) -> tuple[list[torch.Tensor], list[torch.Tensor], str]:
+        embeds = self._embed()
+        base, described = self.baseline(baseline)
+        return [embeds], [base], described
 
-    def _integrate(self, target, embeds, base, steps, progress) -> torch.Tensor:
-        """``(1, n, d)`` float64: ``(e − e') ⊙ Σ_i w_i ∂y/∂e(e' + α_i (e − e'))``."""
+    def _run(self, points: list[torch.Tensor]):
+        return self._forward(points[0])
 
-        def gradients(points: list[torch.Tensor]) -> tuple[torch.Tensor, ...]:
-            with borrowed_for_capture(self.model, "integrated gradients"), torch.enable_grad():
-                y = target.score(self._forward(points[0])).sum()
-                return torch.autograd.grad(y, points)
-
-        return path_integral([embeds], [base], steps, gradients, progress)[0]
+    def _returned(self, attributions: torch.Tensor) -> torch.Tensor:
+        """``(n, d)``."""
+        return attributions[0].to("cpu", self.as_float)
 
     def blank_out(self, target: Target) -> torch.Tensor:
         """``(n,)``: |y − y¬j| when token j is replaced by the mask token (else unk, else pad)."""

@@ -19,7 +19,7 @@ import torch
 
 from . import methods, targets
 from .errors import UnsupportedModelError
-from .gradients import BASELINES, IntegratedGradients, _float_model, path_integral, until_complete
+from .gradients import BASELINES, IntegratedGradients, PathIntegration
 from .methods.encoder_decoder_relevance import Relevance, encoder_decoder_relevance
 from .model_state import borrowed_for_capture
 from .progress import ProgressArg, progress_reporter
@@ -50,8 +50,10 @@ class Seq2SeqGradients:
         return torch.cat([self.source_grad, self.target_grad])
 
 
-class Seq2SeqRunner:
+class Seq2SeqRunner(PathIntegration):
     """Gradient work on one ``Seq2SeqAnalysis`` (its ``model`` must be the whole encoder-decoder)."""
+
+    baseline_choices = 'options "auto", "mask", "unk", "pad", "zero"'
 
     def __init__(self, analysis):
         if getattr(analysis, "model", None) is None:
@@ -233,45 +235,24 @@ class Seq2SeqRunner:
         with torch.no_grad():
             return self._tables[stack](torch.tensor([token_id], device=self.device))[0]
 
-    def integrated_gradients(
-        self,
-        target: Target,
-        steps: int = 50,
-        tolerance: float = 0.05,
-        max_steps: int = 800,
-        baseline: str = "auto",
-        progress: Callable[[float, float], None] | None = None,
-    ) -> IntegratedGradients:
-        """Gauss–Legendre IG over both sequences at once (one straight path from both baselines); steps doubled
-        until the completeness error < tolerance, else a ``RuntimeWarning`` when ``2·steps`` would pass
-        ``max_steps``. Half-precision models are integrated on a float32 copy; sums are float64."""
-        with borrowed_for_capture(self.model, "integrated gradients"):
-            model = _float_model(self.model)
-        runner = self if model is self.model else _on_copy(self, model)
-        ends = runner.embed()
-        bases = runner.baseline(baseline)
-        with borrowed_for_capture(runner.model, "integrated gradients"), torch.no_grad():
-            both = runner.forward(torch.cat([bases[0], ends[0]]), torch.cat([bases[1], ends[1]]))
-            values = target.score(both).double()
-        attributions, error, steps, converged = until_complete(
-            lambda count: runner._integrate(target, ends, bases[:2], count, progress),
-            float(values[1] - values[0]),
-            steps,
-            tolerance,
-            max_steps,
-            f'the {bases[2]}; options "auto", "mask", "unk", "pad", "zero"',
-        )
-        return IntegratedGradients(attributions.cpu(), error, steps, converged, bases[2])
+    # Integrated gradients (PathIntegration): over both sequences at once, one straight path from both baselines.
+    def _on(self, model) -> Seq2SeqRunner:
+        return _on_copy(self, model)
 
-    def _integrate(self, target, ends, bases, steps, progress) -> torch.Tensor:
-        """``(ns + nt, d)`` float64: ``(x − x') ⊙ Σ_i w_i ∂y/∂x(x' + α_i (x − x'))`` for both sequences."""
+    def _path(self, baseline) -> tuple[list[torch.Tensor], list[torch.Tensor], str]:
+        ends = self.embed()
+        source, target, described = self.baseline(baseline)
+        return list(ends), [source, target], described
 
-        def gradients(points: list[torch.Tensor]) -> tuple[torch.Tensor | None, ...]:
-            with borrowed_for_capture(self.model, "integrated gradients"), torch.enable_grad():
-                y = target.score(self.forward(*points)).sum()
-                return torch.autograd.grad(y, points, allow_unused=True)
+    def _run(self, points: list[torch.Tensor]):
+        return self.forward(*points)
 
-        return torch.cat([part[0] for part in path_integral(list(ends), list(bases), steps, gradients, progress)])
+    def _joined(self, parts: list[torch.Tensor]) -> torch.Tensor:
+        """``(ns + nt, d)``: the source's rows, then the decoder inputs'."""
+        return torch.cat([part[0] for part in parts])
+
+    def _returned(self, attributions: torch.Tensor) -> torch.Tensor:
+        return attributions.cpu()
 
 
 def _or_zero(grad: torch.Tensor | None, like: torch.Tensor) -> torch.Tensor:

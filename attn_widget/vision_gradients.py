@@ -11,13 +11,11 @@ gradient, Chefer's gradient rollout) come from the same backward pass as for tex
 
 from __future__ import annotations
 
-from collections.abc import Callable
-
 import torch
 
 from . import targets
 from .capture import Capture
-from .gradients import _BATCH, Gradients, IntegratedGradients, _float_model, path_integral, until_complete
+from .gradients import _BATCH, Gradients, PathIntegration
 from .model_state import borrowed_for_capture
 from .targets import Context, Target
 from .vision import _pair
@@ -35,8 +33,10 @@ def unavailable(model) -> str:
     return ""
 
 
-class VisionGradientRunner:
+class VisionGradientRunner(PathIntegration):
     """Gradient work on one image (``record`` from ``vision.capture_image``); the interface of ``GradientRunner``."""
+
+    baseline_choices = "or pass another baseline image"
 
     def __init__(self, model, record: Capture):
         assert record.grid is not None and record.model_inputs is not None
@@ -109,44 +109,20 @@ class VisionGradientRunner:
             raise ValueError(f'An image baseline must be "auto", "zero" or a tensor of the input shape; got {kind!r}.')
         return torch.zeros_like(self.pixels), "zero input (the normalisation's mean colour)"
 
-    def integrated_gradients(
-        self,
-        target: Target,
-        steps: int = 50,
-        tolerance: float = 0.05,
-        max_steps: int = 800,
-        baseline="auto",
-        progress: Callable[[float, float], None] | None = None,
-    ) -> IntegratedGradients:
-        """Gauss–Legendre IG on the pixels, summed per patch token: ``(n, C·p·p)`` attributions; steps doubled
-        until the completeness error < tolerance, else a ``RuntimeWarning`` (as ``GradientRunner``)."""
-        with borrowed_for_capture(self.model, "integrated gradients"):
-            model = _float_model(self.model)
-        runner = self if model is self.model else VisionGradientRunner(model, self.record)
-        base, described = runner.baseline(baseline)
-        x = runner.pixels.to(base.dtype)
-        with borrowed_for_capture(runner.model, "integrated gradients"), torch.no_grad():
-            ends = target.score(runner.model(pixel_values=torch.cat([base, x]))).double()
-        attributions, error, steps, converged = until_complete(
-            lambda count: runner._integrate(target, x, base, count, progress),
-            float(ends[1] - ends[0]),
-            steps,
-            tolerance,
-            max_steps,
-            f"the {described}; or pass another baseline image",
-        )
-        tokens = self.to_tokens(attributions)[0].to("cpu", self.as_float)
-        return IntegratedGradients(tokens, error, steps, converged, described)
+    # Integrated gradients (PathIntegration): on the pixels, summed per patch token.
+    def _on(self, model) -> VisionGradientRunner:
+        return VisionGradientRunner(model, self.record)
 
-    def _integrate(self, target, x, base, steps, progress) -> torch.Tensor:
-        """``(1, C, H, W)`` float64: ``(x − x') ⊙ Σ_i w_i ∂y/∂x(x' + α_i (x − x'))``."""
+    def _path(self, baseline) -> tuple[list[torch.Tensor], list[torch.Tensor], str]:
+        base, described = self.baseline(baseline)
+        return [self.pixels.to(base.dtype)], [base], described
 
-        def gradients(points: list[torch.Tensor]) -> tuple[torch.Tensor, ...]:
-            with borrowed_for_capture(self.model, "integrated gradients"), torch.enable_grad():
-                y = target.score(self.model(pixel_values=points[0])).sum()
-                return torch.autograd.grad(y, points)
+    def _run(self, points: list[torch.Tensor]):
+        return self.model(pixel_values=points[0])
 
-        return path_integral([x], [base], steps, gradients, progress)[0]
+    def _returned(self, attributions: torch.Tensor) -> torch.Tensor:
+        """``(n, C·p·p)``: each patch token's pixels' scores, zeros on prefix rows."""
+        return self.to_tokens(attributions)[0].to("cpu", self.as_float)
 
     def blank_out(self, target: Target) -> torch.Tensor:
         """``(n,)``: |y − y¬j| when patch j's pixels are set to the zero baseline; prefix tokens 0."""

@@ -13,7 +13,7 @@ import traitlets as t
 from . import checks
 from .methods.registry import DEFAULT_BINARIZE_THRESHOLD
 from .shown_image import MAX_SIDE
-from .traits import Choice, Count, fact, option, pick, tagged
+from .traits import Choice, Count, FactBytes, fact, option, pick, tagged
 
 MEAN_HEAD = checks.MEAN_HEAD
 MAX_HEAD = checks.MAX_HEAD
@@ -211,11 +211,26 @@ class WidgetTraits(anywidget.AnyWidget):
         )
     )
 
-    # What the tags say, derived once from the class body (declaration order).
+    # What the tags say, derived from the class body (declaration order); a subclass's own traits count too
+    # (``__init_subclass__``): an option is one declaration.
     _FACTS = tagged(locals(), "fact")
     _VIEW_OPTIONS = tagged(locals(), "view")
     _FROM_FRONT_END = (*_VIEW_OPTIONS, *tagged(locals(), "front_end"))
     _CHECKED = tagged(locals(), "check")
+
+    def __init_subclass__(cls, **kwargs):
+        """A subclass's tagged traits join the base's (after them), and get the same validation. Data traits
+        (``FactBytes``, added per widget from the registry) check themselves."""
+        super().__init_subclass__(**kwargs)
+        own = {name: trait for name, trait in vars(cls).items() if not isinstance(trait, FactBytes)}
+        cls._FACTS = (*cls._FACTS, *tagged(own, "fact"))
+        cls._VIEW_OPTIONS = (*cls._VIEW_OPTIONS, *tagged(own, "view"))
+        cls._FROM_FRONT_END = (*cls._FROM_FRONT_END, *tagged(own, "view"), *tagged(own, "front_end"))
+        cls._CHECKED = (*cls._CHECKED, *tagged(own, "check"))
+        if tagged(own, "fact"):
+            cls._check_own_fact = t.validate(*tagged(own, "fact"))(WidgetTraits._check_fact.func)
+        if tagged(own, "check"):
+            cls._check_own = t.validate(*tagged(own, "check"))(WidgetTraits._check.func)
 
     def _init_writes(self) -> None:
         """What ``_setting_facts`` and ``hold_trait_notifications`` share; before traitlets' own ``__init__``."""

@@ -353,6 +353,7 @@ def main() -> None:
                 for build in turns:
                     export(widget, path, builds[build], every_method=not long)
                     page = browser.new_page(viewport={"width": 1000, "height": 900})
+                    page.add_init_script("window.attnwProbes = true;")  # paint times (js/src/probes.js)
                     page.goto(f"file://{path}")
                     page.wait_for_function("document.querySelector('.attnw-root')?.dataset.paintEnd")
                     page.wait_for_timeout(300)  # the first picture settles (kept while idle)

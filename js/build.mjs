@@ -29,7 +29,7 @@ for (const name of (await readdir(locale)).filter((file) => file.endsWith(".json
 }
 if (!check) await mkdir(new URL("locale/", staticDir), { recursive: true });
 
-let stale = [];
+const stale = [];
 for (const [name, text] of outputs) {
   const target = new URL(name, staticDir);
   if (check) {

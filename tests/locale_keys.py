@@ -1,5 +1,5 @@
 """The English phrases the widget translates (js/src/i18n.js): every string literal passed to
-``tr(lang, ...)`` or a module's ``say(...)`` in js/src, the menu texts of js/src/options.js, and
+``tr(lang, ...)`` or a module's ``say(...)`` in js/src, the menu texts and control words of js/src/options.js, and
 the words Python sends (method and token-score menus, layer and column names), and the words Python
 shows itself (``tr(lang, ...)`` and ``say(...)`` in attn_widget: the CorpusWidget, attn_widget/i18n.py).
 tests/test_locale.py checks each language table against them."""
@@ -10,29 +10,31 @@ import ast
 import pathlib
 import re
 
+from front_end_options import front_end_options
+
 ROOT = pathlib.Path(__file__).resolve().parent.parent
 SRC = ROOT / "js" / "src"
 _CALL = re.compile(r"\b(?:tr|say)\(")
 
 
 def _literals_of_call(text: str, start: int) -> list[str]:
-    """Double-quoted literals at the top level of the call whose "(" is at ``start - 1``: the
-    phrase, both phrases of a ternary; not those inside nested calls, objects or arrays."""
+    """String literals at the top level of the call whose "(" is at ``start - 1``: the phrase, both
+    phrases of a ternary; not those inside nested calls, objects or arrays. Double-quoted, or single-quoted
+    where the phrase holds a double quote (Biome's format)."""
     depth, i, found = 0, start, []
     while i < len(text):
         c = text[i]
-        if c == '"':
+        if c in "\"'":
             end = i + 1
-            while text[end] != '"':
+            while text[end] != c:
                 end += 2 if text[end] == "\\" else 1
             # A comparison's operand (`x === "in"`) is no phrase.
             if depth == 0 and not re.search(r"[=!]==\s*$", text[max(0, i - 8) : i]):
-                found.append(text[i + 1 : end].replace('\\"', '"'))
+                found.append(text[i + 1 : end].replace("\\" + c, c))
             i = end + 1
             continue
-        if c in "`'":  # template or single-quoted literal: skip (phrases are double-quoted)
-            end = text.index(c, i + 1)
-            i = end + 1
+        if c == "`":  # a template literal: skip (phrases are plain literals)
+            i = text.index(c, i + 1) + 1
             continue
         if c in "([{":
             depth += 1
@@ -50,9 +52,12 @@ def js_phrases() -> set[str]:
         text = path.read_text(encoding="utf-8")
         for match in _CALL.finditer(text):
             phrases.update(_literals_of_call(text, match.end()))
-    options = (SRC / "options.js").read_text(encoding="utf-8")
-    for choices in re.findall(r"choice\(\"\w+\", (\[\[.*?\]\])", options):
-        phrases.update(re.findall(r'\["[^"]*", "([^"]*)"\]', choices))
+    for option in front_end_options()["options"]:
+        if option["trait"] == "lang":  # each language is named in its own words
+            continue
+        phrases.update(text for _value, text in option["choices"] or ())
+        control = option["control"] if isinstance(option["control"], dict) else {}
+        phrases.update(control[key] for key in ("label", "name", "title") if key in control)
     return phrases
 
 

@@ -63,7 +63,12 @@ function denseRows(sections, total, cols, signed) {
 }
 function allSlices(sections, slices, rows, k) {
   const out = {};
-  for (const [name, per] of [["scale", 1], ["coverage", 1], ["values", k], ["indices", k]]) {
+  for (const [name, per] of [
+    ["scale", 1],
+    ["coverage", 1],
+    ["values", k],
+    ["indices", k]
+  ]) {
     const part = sections[name];
     if (!part) continue;
     const perSlice = rows * /** @type {number} */
@@ -203,6 +208,62 @@ function degreesOf(edges, n, kind) {
   let max = 0;
   for (const v of values) max = Math.max(max, Math.abs(v));
   return { values, max, kind };
+}
+
+// src/layout.js
+var LABEL_WIDTH = 120;
+var HEADER_HEIGHT = 22;
+var LABEL_GAP = 6;
+var MAX_PLOT_HEIGHT = 560;
+var MIN_PLOT_HEIGHT = 120;
+var ROW_HEIGHT = 20;
+var LEGIBLE_ROW = 15;
+var BAND = 18;
+function computeLayout(width, n, window = { start: 0, size: 0 }) {
+  const size = window.size > 0 ? Math.min(window.size, n) : n;
+  const first = Math.max(0, Math.min(window.start, n - size));
+  const plotHeight = Math.max(MIN_PLOT_HEIGHT, Math.min(MAX_PLOT_HEIGHT, size * ROW_HEIGHT));
+  const rowHeight = plotHeight / Math.max(size, 1);
+  const labelWidth = Math.min(LABEL_WIDTH, Math.max(40, width * 0.22));
+  const band = size < n ? BAND : 0;
+  return {
+    width,
+    height: HEADER_HEIGHT + plotHeight + 2 * band + 4,
+    n,
+    // Rows before the window sit above the plot (and are clipped): indices stay the token's own.
+    top: HEADER_HEIGHT + band - first * rowHeight,
+    rowHeight,
+    leftX: labelWidth,
+    rightX: width - labelWidth,
+    first,
+    last: first + size - 1,
+    band,
+    labelEvery: Math.max(1, Math.ceil(LEGIBLE_ROW / rowHeight - 1e-9))
+  };
+}
+function rowCenter(layout, index) {
+  return layout.top + (index + 0.5) * layout.rowHeight;
+}
+function edgeEndY(layout, index) {
+  if (index < layout.first) return HEADER_HEIGHT + layout.band / 2;
+  if (index > layout.last) return layout.top + (layout.last + 1) * layout.rowHeight + layout.band / 2;
+  return layout.top + (index + 0.5) * layout.rowHeight;
+}
+function isDrawn(layout, source, target) {
+  return source >= layout.first && source <= layout.last || target >= layout.first && target <= layout.last;
+}
+function isLabelled(layout, index) {
+  return index % layout.labelEvery === 0;
+}
+function nodeAt(layout, x, y) {
+  const index = rowAt(layout, y);
+  if (index === null) return null;
+  const middle = (layout.leftX + layout.rightX) / 2;
+  return { side: x < middle ? "source" : "target", index };
+}
+function rowAt(layout, y) {
+  const index = Math.floor((y - layout.top) / layout.rowHeight);
+  return index < layout.first || index > layout.last || y < HEADER_HEIGHT ? null : index;
 }
 
 // src/locale/zh.json
@@ -503,7 +564,10 @@ var zh_default = {
 var TABLES = { zh: zh_default };
 var LANGUAGES = (
   /** @type {Array<[string, string]>} */
-  [["en", "English"], ["zh", "\u4E2D\u6587"]]
+  [
+    ["en", "English"],
+    ["zh", "\u4E2D\u6587"]
+  ]
 );
 function tr(lang, text2, params) {
   const translated = TABLES[lang]?.[text2] ?? text2;
@@ -518,62 +582,6 @@ function trName(lang, name) {
   return tr(lang, `${numbered[1]} {n}`, { n: numbered[2] });
 }
 
-// src/layout.js
-var LABEL_WIDTH = 120;
-var HEADER_HEIGHT = 22;
-var LABEL_GAP = 6;
-var MAX_PLOT_HEIGHT = 560;
-var MIN_PLOT_HEIGHT = 120;
-var ROW_HEIGHT = 20;
-var LEGIBLE_ROW = 15;
-var BAND = 18;
-function computeLayout(width, n, window = { start: 0, size: 0 }) {
-  const size = window.size > 0 ? Math.min(window.size, n) : n;
-  const first = Math.max(0, Math.min(window.start, n - size));
-  const plotHeight = Math.max(MIN_PLOT_HEIGHT, Math.min(MAX_PLOT_HEIGHT, size * ROW_HEIGHT));
-  const rowHeight = plotHeight / Math.max(size, 1);
-  const labelWidth = Math.min(LABEL_WIDTH, Math.max(40, width * 0.22));
-  const band = size < n ? BAND : 0;
-  return {
-    width,
-    height: HEADER_HEIGHT + plotHeight + 2 * band + 4,
-    n,
-    // Rows before the window sit above the plot (and are clipped): indices stay the token's own.
-    top: HEADER_HEIGHT + band - first * rowHeight,
-    rowHeight,
-    leftX: labelWidth,
-    rightX: width - labelWidth,
-    first,
-    last: first + size - 1,
-    band,
-    labelEvery: Math.max(1, Math.ceil(LEGIBLE_ROW / rowHeight - 1e-9))
-  };
-}
-function rowCenter(layout, index) {
-  return layout.top + (index + 0.5) * layout.rowHeight;
-}
-function edgeEndY(layout, index) {
-  if (index < layout.first) return HEADER_HEIGHT + layout.band / 2;
-  if (index > layout.last) return layout.top + (layout.last + 1) * layout.rowHeight + layout.band / 2;
-  return layout.top + (index + 0.5) * layout.rowHeight;
-}
-function isDrawn(layout, source, target) {
-  return source >= layout.first && source <= layout.last || target >= layout.first && target <= layout.last;
-}
-function isLabelled(layout, index) {
-  return index % layout.labelEvery === 0;
-}
-function nodeAt(layout, x, y) {
-  const index = rowAt(layout, y);
-  if (index === null) return null;
-  const middle = (layout.leftX + layout.rightX) / 2;
-  return { side: x < middle ? "source" : "target", index };
-}
-function rowAt(layout, y) {
-  const index = Math.floor((y - layout.top) / layout.rowHeight);
-  return index < layout.first || index > layout.last || y < HEADER_HEIGHT ? null : index;
-}
-
 // src/navigate.js
 function navigateWords(lang) {
   const say = speaker(lang);
@@ -581,8 +589,12 @@ function navigateWords(lang) {
     /** A marker of edges to tokens above or below the window. @param {boolean} up @param {number} count */
     more: (up, count2) => say(up ? "\u2191 {n} more" : "\u2193 {n} more", { n: count2 }),
     markerTitle: say("Edges to tokens outside the rows shown. Click to scroll to the strongest one."),
-    minimap: say("The whole text, one tick per token (colour: weight for the focused token, else attention received); the box is the rows shown. Click or drag to move it."),
-    windowTitle: say("Token rows shown: 'fit' shows as many as have legible labels; the wheel and + / - over the graph change it too"),
+    minimap: say(
+      "The whole text, one tick per token (colour: weight for the focused token, else attention received); the box is the rows shown. Click or drag to move it."
+    ),
+    windowTitle: say(
+      "Token rows shown: 'fit' shows as many as have legible labels; the wheel and + / - over the graph change it too"
+    ),
     windowAuto: say("fit"),
     windowAll: say("all"),
     plotHelp: say(
@@ -697,8 +709,10 @@ function minimapValues(edges, n, focus) {
   const values = new Float64Array(n);
   for (let e = 0; e < edges.count; e++) {
     if (!focus) values[edges.source[e]] += Math.abs(edges.weight[e]);
-    else if (focus.side === "target" && edges.target[e] === focus.index) values[edges.source[e]] += Math.abs(edges.weight[e]);
-    else if (focus.side === "source" && edges.source[e] === focus.index) values[edges.target[e]] += Math.abs(edges.weight[e]);
+    else if (focus.side === "target" && edges.target[e] === focus.index)
+      values[edges.source[e]] += Math.abs(edges.weight[e]);
+    else if (focus.side === "source" && edges.source[e] === focus.index)
+      values[edges.target[e]] += Math.abs(edges.weight[e]);
   }
   return values;
 }
@@ -746,16 +760,32 @@ function lightness(color) {
   const numbers = rest.map((part) => part.endsWith("%") ? parseFloat(part) / 100 : parseFloat(part));
   const luminance = ([r, g, b]) => 0.2126 * r + 0.7152 * g + 0.0722 * b;
   let value = NaN;
-  if (space === "rgb" || space === "rgba") value = luminance(rest.map((part, i) => part.endsWith("%") ? numbers[i] : numbers[i] / 255));
+  if (space === "rgb" || space === "rgba")
+    value = luminance(rest.map((part, i) => part.endsWith("%") ? numbers[i] : numbers[i] / 255));
   else if (space === "color" && (rest[0] === "srgb" || rest[0] === "display-p3")) value = luminance(numbers.slice(1));
   else if (space === "oklch" || space === "oklab") value = numbers[0];
   else if (space === "lab" || space === "lch") value = rest[0].endsWith("%") ? numbers[0] : numbers[0] / 100;
   return Number.isFinite(value) ? value : 0;
 }
 
+// src/probes.js
+function probe(node, values) {
+  const win = (
+    /** @type {(Window & { attnwProbes?: boolean }) | null} */
+    node.ownerDocument.defaultView
+  );
+  if (win?.attnwProbes === true) Object.assign(node.dataset, values);
+}
+
 // src/text.js
-var UNSAFE = /[\u0000-\u001f\u007f-\u009f\u00ad\u061c\u200b-\u200f\u2028-\u202e\u2060-\u206f\ufeff\ufffe\uffff\ud800-\udfff]/gu;
-var WHITESPACE = /* @__PURE__ */ new Map([["\n", "\u21B5"], ["	", "\u21E5"]]);
+var UNSAFE = (
+  // biome-ignore lint/suspicious/noControlCharactersInRegex: control characters are what this must find, to show them as escapes
+  /[\u0000-\u001f\u007f-\u009f\u00ad\u061c\u200b-\u200f\u2028-\u202e\u2060-\u206f\ufeff\ufffe\uffff\ud800-\udfff]/gu
+);
+var WHITESPACE = /* @__PURE__ */ new Map([
+  ["\n", "\u21B5"],
+  ["	", "\u21E5"]
+]);
 function visible(char) {
   const code = (
     /** @type {number} */
@@ -822,7 +852,10 @@ function markIdle(left, right, edges) {
   for (
     const [column, ends] of
     /** @type {const} */
-    [[left, edges?.source], [right, edges?.target]]
+    [
+      [left, edges?.source],
+      [right, edges?.target]
+    ]
   ) {
     const used = ends ? new Set(ends.subarray(
       0,
@@ -853,7 +886,10 @@ function tokenColumns(left, right) {
     },
     /** Fade the rows no edge of ``edges`` touches (null: none faded). @param {import("./edges.js").EdgeList | null} edges */
     markIdle(edges) {
-      if (edges !== idleOf) markIdle(left, right, idleOf = edges);
+      if (edges !== idleOf) {
+        idleOf = edges;
+        markIdle(left, right, idleOf);
+      }
     }
   };
 }
@@ -867,10 +903,28 @@ function renderTitles(left, right, titles) {
   right.textContent = titles[1];
   left.style.height = right.style.height = `${HEADER_HEIGHT}px`;
 }
-function renderTooltip(tooltip, { node, tokens, edges, touching, columnTitle, coverage, rowNote = null, scoreNote = null, pinned = false, integer = false, lang = "en", compare = null }) {
+function renderTooltip(tooltip, {
+  node,
+  tokens,
+  edges,
+  touching,
+  columnTitle,
+  coverage,
+  rowNote = null,
+  scoreNote = null,
+  pinned = false,
+  integer = false,
+  lang = "en",
+  compare = null
+}) {
   const doc = tooltip.ownerDocument;
   tooltip.replaceChildren();
-  const title = element(doc, "div", "attnw-tooltip-title", `${compare?.title ?? ""}${pinned ? tr(lang, "Pinned \xB7 ") : ""}`);
+  const title = element(
+    doc,
+    "div",
+    "attnw-tooltip-title",
+    `${compare?.title ?? ""}${pinned ? tr(lang, "Pinned \xB7 ") : ""}`
+  );
   const says = tr(lang, node.side === "target" ? "{column} draws on:" : "{column} feeds:", { column: columnTitle });
   title.append(...quotedToken(doc, tokens[node.index], node.index), ` \xB7 ${says}`);
   tooltip.append(title);
@@ -883,19 +937,35 @@ function renderTooltip(tooltip, { node, tokens, edges, touching, columnTitle, co
     token.append(...quotedToken(doc, tokens[other], other));
     row.append(token, element(doc, "td", "attnw-tooltip-value", formatValue(edges.weight[e], integer)));
     const second = compare?.second?.get(other);
-    if (compare?.second) row.append(element(doc, "td", "attnw-tooltip-value attnw-tooltip-compare", second === void 0 ? "\u2013" : compare.format(second)));
+    if (compare?.second)
+      row.append(
+        element(
+          doc,
+          "td",
+          "attnw-tooltip-value attnw-tooltip-compare",
+          second === void 0 ? "\u2013" : compare.format(second)
+        )
+      );
     list.append(row);
   }
   tooltip.append(list);
   if (touching.length > TOOLTIP_ROWS) {
-    tooltip.append(element(doc, "div", "attnw-tooltip-more", tr(lang, "\u2026 and {n} more", { n: touching.length - TOOLTIP_ROWS })));
+    tooltip.append(
+      element(doc, "div", "attnw-tooltip-more", tr(lang, "\u2026 and {n} more", { n: touching.length - TOOLTIP_ROWS }))
+    );
   }
   if (touching.length === 0) tooltip.append(element(doc, "div", "attnw-tooltip-more", tr(lang, "no edges")));
   if (rowNote) tooltip.append(element(doc, "div", "attnw-tooltip-more", `${rowNote[0]}: ${formatValue(rowNote[1])}`));
-  if (scoreNote) tooltip.append(element(doc, "div", "attnw-tooltip-more", `${scoreNote[0]}: ${formatValue(scoreNote[1])}`));
+  if (scoreNote)
+    tooltip.append(element(doc, "div", "attnw-tooltip-more", `${scoreNote[0]}: ${formatValue(scoreNote[1])}`));
   if (node.side === "target" && coverage < 0.9995) {
     tooltip.append(
-      element(doc, "div", "attnw-tooltip-more", tr(lang, "stored edges carry {share}% of this row", { share: (coverage * 100).toFixed(1) }))
+      element(
+        doc,
+        "div",
+        "attnw-tooltip-more",
+        tr(lang, "stored edges carry {share}% of this row", { share: (coverage * 100).toFixed(1) })
+      )
     );
   }
   tooltip.hidden = false;
@@ -910,7 +980,20 @@ function formatValue(value, integer = false) {
   if (abs >= 1e-3) return value.toFixed(4);
   return value.toExponential(2);
 }
-function renderLegend(legend, { table, signed, max, meanCoverage, minCoverage, edgeCount, drawnShare = 1, rowLabel = "", rowMean = null, integer = false, lang = "en", compare = null }) {
+function renderLegend(legend, {
+  table,
+  signed,
+  max,
+  meanCoverage,
+  minCoverage,
+  edgeCount,
+  drawnShare = 1,
+  rowLabel = "",
+  rowMean = null,
+  integer = false,
+  lang = "en",
+  compare = null
+}) {
   const doc = legend.ownerDocument;
   legend.replaceChildren();
   const stops2 = table.filter((_, i) => i % 32 === 0 || i === table.length - 1);
@@ -923,15 +1006,31 @@ function renderLegend(legend, { table, signed, max, meanCoverage, minCoverage, e
   );
   const share = meanCoverage * drawnShare;
   const percent2 = (x) => (x * 100).toFixed(1);
-  const coverageText = minCoverage >= 0.9995 && drawnShare >= 0.9995 ? tr(lang, "{n} edges, all of the attention drawn", { n: edgeCount }) : tr(lang, "{n} edges carrying {share}% of the attention", { n: edgeCount, share: percent2(share) }) + (minCoverage < 0.9995 ? tr(lang, " (the data keeps {mean}% per row on average, least {least}%)", { mean: percent2(meanCoverage), least: percent2(minCoverage) }) : "");
-  legend.append(element(doc, "span", "attnw-legend-coverage", compare?.coverage ?? `${compare?.coveragePrefix ?? ""}${coverageText}`));
+  const coverageText = minCoverage >= 0.9995 && drawnShare >= 0.9995 ? tr(lang, "{n} edges, all of the attention drawn", { n: edgeCount }) : tr(lang, "{n} edges carrying {share}% of the attention", { n: edgeCount, share: percent2(share) }) + (minCoverage < 0.9995 ? tr(lang, " (the data keeps {mean}% per row on average, least {least}%)", {
+    mean: percent2(meanCoverage),
+    least: percent2(minCoverage)
+  }) : "");
+  legend.append(
+    element(
+      doc,
+      "span",
+      "attnw-legend-coverage",
+      compare?.coverage ?? `${compare?.coveragePrefix ?? ""}${coverageText}`
+    )
+  );
   if (rowLabel && rowMean !== null) {
-    legend.append(element(doc, "span", "attnw-legend-coverage", tr(lang, "{label}: {value} per row on average", { label: rowLabel, value: formatValue(rowMean) })));
+    legend.append(
+      element(
+        doc,
+        "span",
+        "attnw-legend-coverage",
+        tr(lang, "{label}: {value} per row on average", { label: rowLabel, value: formatValue(rowMean) })
+      )
+    );
   }
-  for (const note of compare?.notes ?? []) legend.append(element(doc, "span", "attnw-legend-coverage attnw-legend-compare", note));
-  legend.dataset.max = String(max);
-  legend.dataset.mid = colorAt(table, 0.5, false);
-  legend.dataset.share = String(share);
+  for (const note of compare?.notes ?? [])
+    legend.append(element(doc, "span", "attnw-legend-coverage attnw-legend-compare", note));
+  probe(legend, { max: String(max), mid: colorAt(table, 0.5, false), share: String(share) });
 }
 
 // src/minimap.js
@@ -966,7 +1065,12 @@ function createMinimap(doc, lang) {
       const top = HEADER_HEIGHT;
       const height = layout.height - HEADER_HEIGHT - 4;
       shown = { top, height, n };
-      Object.assign(root.style, { left: `${layout.width + (MINIMAP_ROOM - STRIP) / 2}px`, top: `${top}px`, width: `${STRIP}px`, height: `${height}px` });
+      Object.assign(root.style, {
+        left: `${layout.width + (MINIMAP_ROOM - STRIP) / 2}px`,
+        top: `${top}px`,
+        width: `${STRIP}px`,
+        height: `${height}px`
+      });
       const dpr = doc.defaultView?.devicePixelRatio || 1;
       const [w, h] = [Math.round(STRIP * dpr), Math.round(height * dpr)];
       if (canvas.width !== w || canvas.height !== h) [canvas.width, canvas.height] = [w, h];
@@ -990,7 +1094,7 @@ function createMinimap(doc, lang) {
       const size = layout.last - layout.first + 1;
       box.style.top = `${layout.first / n * height}px`;
       box.style.height = `${size / n * height}px`;
-      Object.assign(root.dataset, { first: String(layout.first), last: String(layout.last), n: String(n) });
+      probe(root, { first: String(layout.first), last: String(layout.last), n: String(n) });
     },
     /** The token at a page height on the strip (clamped to the text), or null when hidden. @param {number} clientY */
     rowAt(clientY) {
@@ -1003,7 +1107,10 @@ function createMinimap(doc, lang) {
 
 // src/model_view.js
 function modelLayout(base, nLayers) {
-  const columns = Array.from({ length: nLayers + 1 }, (_, c) => base.leftX + (base.rightX - base.leftX) * c / nLayers);
+  const columns = Array.from(
+    { length: nLayers + 1 },
+    (_, c) => base.leftX + (base.rightX - base.leftX) * c / nLayers
+  );
   return { ...base, columns };
 }
 function modelNodeAt(layout, x, y) {
@@ -1087,7 +1194,8 @@ function tracePaths(perLayer, node, { most = 16, cover = 0.8 } = {}) {
   let reached = /* @__PURE__ */ new Set([node.index]);
   for (let layer = node.layer; layer >= 1 && reached.size; layer--) reached = step(layer, reached, "target");
   reached = /* @__PURE__ */ new Set([node.index]);
-  for (let layer = node.layer + 1; layer <= perLayer.length && reached.size; layer++) reached = step(layer, reached, "source");
+  for (let layer = node.layer + 1; layer <= perLayer.length && reached.size; layer++)
+    reached = step(layer, reached, "source");
   return traced;
 }
 
@@ -1110,51 +1218,141 @@ function readImage(value, n) {
 // src/options.js
 var MEAN_HEAD = -1;
 var MAX_HEAD = -2;
-function choice(trait, choices, key = trait) {
+function choice(trait, choices, key = trait, control2 = void 0) {
   const values = choices.map(([value]) => value);
-  return { trait, key, choices, read: (value) => values.find((v) => v === value) ?? values[0] };
+  return {
+    trait,
+    key,
+    kind: "choice",
+    choices,
+    control: control2,
+    read: (value) => values.find((v) => v === value) ?? values[0]
+  };
 }
-function count(trait, key, low, high, fallback) {
-  return { trait, key, read: (value, facts) => clamp(value, low, high(facts), fallback) };
+function count(trait, key, low, high, fallback, control2 = void 0) {
+  return { trait, key, kind: "count", low, control: control2, read: (value, facts) => clamp(value, low, high(facts), fallback) };
 }
-function finite(trait, key, low, high, fallback) {
-  return { trait, key, read: (value) => typeof value === "number" && Number.isFinite(value) && value >= low && value <= high ? value : fallback };
+function finite(trait, key, low, high, fallback, control2 = void 0) {
+  const read = (value) => typeof value === "number" && Number.isFinite(value) && value >= low && value <= high ? value : fallback;
+  return { trait, key, kind: "number", low, high, control: control2, read };
 }
-function text(trait, key = trait) {
-  return { trait, key, read: (value) => String(value ?? "") };
+function text(trait, key = trait, control2 = void 0) {
+  return { trait, key, kind: "text", control: control2, read: (value) => String(value ?? "") };
 }
 var VIEW_OPTIONS = [
-  choice("view", [["layer", "one layer"], ["model", "whole model"], ["heads", "all heads"]]),
-  count("layer", "layer", 1, (facts) => facts.nLayers, 1),
+  choice(
+    "view",
+    [
+      ["layer", "one layer"],
+      ["model", "whole model"],
+      ["heads", "all heads"]
+    ],
+    "view",
+    { label: "View" }
+  ),
+  text("method", "method", "own"),
+  count("layer", "layer", 1, (facts) => facts.nLayers, 1, "own"),
+  finite("binarize_threshold", "binarizeThreshold", 0, 1, 0.05, {
+    label: "Edge if weight >",
+    name: "Binarisation threshold",
+    title: "An edge exists where the head-mean attention exceeds this",
+    max: 0.99,
+    step: 0.01,
+    methodSetting: true
+  }),
   {
     trait: "head",
     key: "head",
+    kind: "other",
+    control: "own",
     read: (value, facts) => Number.isInteger(value) && /** @type {number} */
     value >= MAX_HEAD && /** @type {number} */
     value < facts.nHeads ? value : MEAN_HEAD
   },
-  text("method"),
-  text("attribution"),
-  text("compare_method", "compareMethod"),
-  choice("compare_mode", [["side", "side by side"], ["difference", "difference"]], "compareMode"),
-  count("top_k", "topK", 0, () => Infinity, 0),
-  finite("threshold", "threshold", 0, Infinity, 0),
-  choice("specials", [["show", "show"], ["hide", "hide"], ["renormalise", "hide, renormalise rows"]]),
-  finite("binarize_threshold", "binarizeThreshold", 0, 1, 0.05),
-  choice("node_size", [["", "off"], ["in", "in-degree"], ["out", "out-degree"]], "nodeSize"),
-  choice("lang", LANGUAGES),
+  count("top_k", "topK", 0, () => Infinity, 0, {
+    label: "Edges per token",
+    name: "Edges per token, 0 for all",
+    title: "Draw at most this many edges into each token (0: all)"
+  }),
+  finite("threshold", "threshold", 0, Infinity, 0, {
+    label: "Min weight",
+    name: "Smallest weight drawn",
+    title: "Hide edges whose weight is below this",
+    step: 0.01
+  }),
+  choice(
+    "specials",
+    [
+      ["show", "show"],
+      ["hide", "hide"],
+      ["renormalise", "hide, renormalise rows"]
+    ],
+    "specials",
+    { label: "Special tokens" }
+  ),
+  choice(
+    "node_size",
+    [
+      ["", "off"],
+      ["in", "in-degree"],
+      ["out", "out-degree"]
+    ],
+    "nodeSize",
+    {
+      label: "Dot size",
+      name: "Dots sized by degree",
+      title: "Teaching overlay: size each token's dot by its in-degree (the right column's row sums) or out-degree (the left column's column sums)"
+    }
+  ),
   {
     trait: "window",
     key: "window",
+    kind: "other",
+    control: "own",
     read: (value, facts) => ({
       start: clamp(Array.isArray(value) ? value[0] : 0, 0, Math.max(0, facts.n - 1), 0),
       size: clamp(Array.isArray(value) ? value[1] : 0, 0, Infinity, 0)
     })
-  }
+  },
+  text("attribution", "attribution", "own"),
+  text("compare_method", "compareMethod"),
+  choice(
+    "compare_mode",
+    [
+      ["side", "side by side"],
+      ["difference", "difference"]
+    ],
+    "compareMode"
+  ),
+  choice("lang", LANGUAGES)
 ];
 var PICKS = ["target", "selected"];
-var FACTS = ["tokens", "special", "methods", "attributions", "n_layers", "n_heads", "causal", "model_name", "layer_names", "column_names", "segments", "ready", "ready_row", "slices_ready", "targets", "image"];
-var REDRAW_ON = [...FACTS, ...VIEW_OPTIONS.map((option2) => option2.trait), ...PICKS, "job", "heads_job", "attribution_data"];
+var FACTS = [
+  "tokens",
+  "special",
+  "methods",
+  "attributions",
+  "n_layers",
+  "n_heads",
+  "causal",
+  "model_name",
+  "layer_names",
+  "column_names",
+  "segments",
+  "ready",
+  "ready_row",
+  "slices_ready",
+  "targets",
+  "image"
+];
+var REDRAW_ON = [
+  ...FACTS,
+  ...VIEW_OPTIONS.map((option2) => option2.trait),
+  ...PICKS,
+  "job",
+  "heads_job",
+  "attribution_data"
+];
 function choicesOf(trait) {
   return VIEW_OPTIONS.find((option2) => option2.trait === trait)?.choices ?? [];
 }
@@ -1234,7 +1432,13 @@ function readState(model) {
 }
 function translatedMethod(method, lang) {
   const words = (text2) => typeof text2 === "string" ? tr(lang, text2) : text2;
-  return { ...method, label: tr(lang, method.label), group: words(method.group), description: tr(lang, method.description), explain: words(method.explain) };
+  return {
+    ...method,
+    label: tr(lang, method.label),
+    group: words(method.group),
+    description: tr(lang, method.description),
+    explain: words(method.explain)
+  };
 }
 function nearestLayer(method, layer) {
   const layers = Array.isArray(method.layers) && method.layers.length ? method.layers : null;
@@ -1309,13 +1513,15 @@ function headChoices(state) {
 function neighbourStates(state) {
   if (state.view === "heads") return [];
   const others = state.methods.filter((m) => m.id !== state.method.id).map((method) => ({ ...state, method }));
-  if (state.view === "model") return [{ ...state, view: (
-    /** @type {const} */
-    "layer"
-  ) }, ...others.filter(hasWholeModel)];
+  if (state.view === "model")
+    return [{ ...state, view: (
+      /** @type {const} */
+      "layer"
+    ) }, ...others.filter(hasWholeModel)];
   const out = [];
   for (const layer of [state.layer + 1, state.layer - 1]) {
-    if (layer >= 1 && layer <= state.nLayers && hasLayer(state, layer) && nearestLayer(state.method, layer) === layer) out.push({ ...state, layer });
+    if (layer >= 1 && layer <= state.nLayers && hasLayer(state, layer) && nearestLayer(state.method, layer) === layer)
+      out.push({ ...state, layer });
   }
   if (state.method.per_head && isAvailable(state)) {
     const heads = headChoices(state);
@@ -1334,7 +1540,8 @@ function hasWholeModel(state) {
 }
 function headLabel(state) {
   const n = state.nHeads;
-  if (!state.method.per_head) return tr(state.lang, state.method.heads === "combined" ? "all {n} heads combined" : "mean of {n} heads", { n });
+  if (!state.method.per_head)
+    return tr(state.lang, state.method.heads === "combined" ? "all {n} heads combined" : "mean of {n} heads", { n });
   if (state.head === MEAN_HEAD) return tr(state.lang, "mean of {n} heads", { n });
   if (state.head === MAX_HEAD) return tr(state.lang, "max over {n} heads", { n });
   return tr(state.lang, "head {n}", { n: state.head });
@@ -1359,7 +1566,10 @@ function rowTitle(state, side, index) {
   const names = state.columnNames[column];
   if (!names || names.length !== state.segments.length) return columnTitles(state)[side === "source" ? 0 : 1];
   let end = 0;
-  const k = state.segments.findIndex((segment) => index < (end += segment.size));
+  const k = state.segments.findIndex((segment) => {
+    end += segment.size;
+    return index < end;
+  });
   return capitalised(trName(state.lang, names[Math.max(0, k)]));
 }
 function capitalised(text2) {
@@ -1399,7 +1609,9 @@ function dataOf(state, envelopeOf, method, rows = false) {
   const env = envelopeOf(trait);
   const n = state.tokens.length;
   if (env.slices !== state.nLayers * (method.per_head ? state.nHeads + 2 : 1) || env.rows !== n || env.cols !== (rows ? 1 : n)) {
-    throw new Error(`${trait} has shape [${env.shape}], which does not fit ${n} tokens, ${state.nLayers} layers and ${state.nHeads} heads`);
+    throw new Error(
+      `${trait} has shape [${env.shape}], which does not fit ${n} tokens, ${state.nLayers} layers and ${state.nHeads} heads`
+    );
   }
   return env;
 }
@@ -1407,7 +1619,10 @@ var filteredOf = /* @__PURE__ */ new WeakMap();
 var FILTERED_KEPT = 256;
 function filteredSlice(env, slice, filter) {
   let kept = filteredOf.get(env);
-  if (!kept) filteredOf.set(env, kept = /* @__PURE__ */ new Map());
+  if (!kept) {
+    kept = /* @__PURE__ */ new Map();
+    filteredOf.set(env, kept);
+  }
   const { topK, threshold, specials, special } = filter;
   const key = `${slice} ${topK} ${threshold} ${specials} ${specials === "show" ? "" : special.map(Number).join("")}`;
   let edges = kept.get(key);
@@ -1438,7 +1653,16 @@ function layerFrame(state, width, envelopeOf, hovered) {
     "layer"
   ), state, slice, layout, pinned, focus };
   if (!isAvailable(state)) {
-    return { ...base, available: false, env: null, edges: NO_EDGES, meanCoverage: 1, minCoverage: 1, rows: null, degrees: null };
+    return {
+      ...base,
+      available: false,
+      env: null,
+      edges: NO_EDGES,
+      meanCoverage: 1,
+      minCoverage: 1,
+      rows: null,
+      degrees: null
+    };
   }
   const env = dataOf(state, envelopeOf, state.method);
   const edges = filteredSlice(env, slice, edgeFilter(state));
@@ -1464,7 +1688,10 @@ function modelFrame(state, width, envelopeOf, hovered) {
   const graphState = { ...state, method: graphMethod, head: cumulative ? MEAN_HEAD : state.head };
   const env = dataOf(state, envelopeOf, graphMethod);
   const filter = edgeFilter(state);
-  const perLayer = Array.from({ length: state.nLayers }, (_, l) => filteredSlice(env, sliceIndex({ ...graphState, layer: l + 1 }), filter));
+  const perLayer = Array.from(
+    { length: state.nLayers },
+    (_, l) => filteredSlice(env, sliceIndex({ ...graphState, layer: l + 1 }), filter)
+  );
   const layers = Array.from({ length: state.nLayers }, (_, l) => l + 1);
   const unsent = layers.filter((layer) => !hasSlice(state, graphMethod.id, sliceIndex({ ...graphState, layer })));
   const pinned = pinnedModelNode(state);
@@ -1529,7 +1756,13 @@ function compareWords(lang) {
     /** @param {string} a @param {string} b */
     besides: (a, b) => say("{a} (left) and {b} (right)", { a, b }),
     /** @param {string} a @param {number} max @param {string} b @param {number} maxB @param {(v: number) => string} f */
-    sharedScale: (a, max, b, maxB, f) => say("One colour scale for both panes: the largest edge is {largest} ({a}: {max}, {b}: {maxB})", { largest: f(Math.max(max, maxB)), a, max: f(max), b, maxB: f(maxB) }),
+    sharedScale: (a, max, b, maxB, f) => say("One colour scale for both panes: the largest edge is {largest} ({a}: {max}, {b}: {maxB})", {
+      largest: f(Math.max(max, maxB)),
+      a,
+      max: f(max),
+      b,
+      maxB: f(maxB)
+    }),
     /** The second pane's drawn edges, beside the first pane's coverage line. @param {string} b @param {number} count */
     paneEdges: (b, count2) => say("{b}: {n} edges drawn", { b, n: count2 }),
     /** @param {string} a @param {string} b */
@@ -1558,7 +1791,10 @@ function comparedMethod(state) {
 }
 function sharedScale(a, b) {
   const max = Math.max(a.max, b.max);
-  return [{ ...a, max }, { ...b, max }];
+  return [
+    { ...a, max },
+    { ...b, max }
+  ];
 }
 function differenceEdges(a, b, n) {
   const values = new Float64Array(n * n);
@@ -1575,7 +1811,13 @@ function differenceEdges(a, b, n) {
   }
   let count2 = 0;
   for (let key = 0; key < n * n; key++) if (stored[key] && values[key] !== 0) count2++;
-  const out = { source: new Uint16Array(count2), target: new Uint16Array(count2), weight: new Float64Array(count2), count: count2, max: 0 };
+  const out = {
+    source: new Uint16Array(count2),
+    target: new Uint16Array(count2),
+    weight: new Float64Array(count2),
+    count: count2,
+    max: 0
+  };
   let e = 0;
   for (let key = 0; key < n * n; key++) {
     if (!stored[key] || values[key] === 0) continue;
@@ -1594,13 +1836,22 @@ function filteredDifference(state, envA, envB, sliceA, sliceB) {
   let kept = differencesOf.get(envA)?.get(envB);
   if (!kept) {
     if (!differencesOf.has(envA)) differencesOf.set(envA, /* @__PURE__ */ new WeakMap());
-    differencesOf.get(envA).set(envB, kept = /* @__PURE__ */ new Map());
+    kept = /* @__PURE__ */ new Map();
+    differencesOf.get(envA).set(envB, kept);
   }
   let edges = kept.get(key);
   if (!edges) {
     const rows = (env, slice) => specials === "renormalise" ? filterEdges(sliceEdges(env, slice), { topK: 0, threshold: 0, specials, special }) : sliceEdges(env, slice);
     const difference = differenceEdges(rows(envA, sliceA), rows(envB, sliceB), state.tokens.length);
-    edges = { ...filterEdges(difference, { topK, threshold, specials: specials === "renormalise" ? "hide" : specials, special }), drawnShare: 1 };
+    edges = {
+      ...filterEdges(difference, {
+        topK,
+        threshold,
+        specials: specials === "renormalise" ? "hide" : specials,
+        special
+      }),
+      drawnShare: 1
+    };
     kept.set(key, edges);
   }
   return edges;
@@ -1611,7 +1862,14 @@ function compareFrames(state, other, width, envelopeOf, hovered) {
     const main2 = layerFrame(state, width, envelopeOf, hovered);
     const second2 = layerFrame(otherState, width, envelopeOf, hovered);
     if (!main2.available || !main2.env || !second2.available || !second2.env) {
-      return { mode: "difference", other, main: { ...main2, edges: NO_EDGES2, signed: true, rows: null, degrees: null }, second: second2, maxMain: 0, maxOther: 0 };
+      return {
+        mode: "difference",
+        other,
+        main: { ...main2, edges: NO_EDGES2, signed: true, rows: null, degrees: null },
+        second: second2,
+        maxMain: 0,
+        maxOther: 0
+      };
     }
     const envB = dataOf(otherState, envelopeOf, other);
     const edges = filteredDifference(state, main2.env, envB, main2.slice, sliceIndex(otherState));
@@ -1705,8 +1963,13 @@ function imageScene(state, frame, envelopeOf, layout) {
     scaleText: "",
     note: ""
   };
-  if (image.problem) return { ...base, title: "", note: say("Cannot draw the image: {problem}.", { problem: image.problem }) };
-  if (!hasLayer(state, layer)) return { ...base, note: say("{method} at layer {layer} is not computed yet.", { method: state.method.label, layer }) };
+  if (image.problem)
+    return { ...base, title: "", note: say("Cannot draw the image: {problem}.", { problem: image.problem }) };
+  if (!hasLayer(state, layer))
+    return {
+      ...base,
+      note: say("{method} at layer {layer} is not computed yet.", { method: state.method.label, layer })
+    };
   const env = dataOf(state, envelopeOf, state.method);
   const slice = sliceIndex({ ...state, layer });
   const row = new Float64Array(state.tokens.length);
@@ -1723,7 +1986,10 @@ function imageScene(state, frame, envelopeOf, layout) {
       /** @type {number} */
       own
     ]) }) : "",
-    image.prefix ? say(image.prefix === 1 ? "{names} (not on the image) holds {share} of this row" : "{names} (not on the image) hold {share} of this row", { names, share: percent(prefixShare) }) : "",
+    image.prefix ? say(
+      image.prefix === 1 ? "{names} (not on the image) holds {share} of this row" : "{names} (not on the image) hold {share} of this row",
+      { names, share: percent(prefixShare) }
+    ) : "",
     coverage < 0.9995 ? say("the stored entries carry {share} of it", { share: percent(coverage) }) : ""
   ];
   return {
@@ -1745,7 +2011,8 @@ var DOCK_BESIDE_FROM = 600;
 var DOCK_MIN = 200;
 var DOCK_MAX = 260;
 function dockLayout(total, panel, image) {
-  if (image) return { graphWidth: panel.graphWidth, beside: panel.beside, width: panel.beside ? panel.width : 0, image };
+  if (image)
+    return { graphWidth: panel.graphWidth, beside: panel.beside, width: panel.beside ? panel.width : 0, image };
   if (total < DOCK_BESIDE_FROM) return { graphWidth: total, beside: false, width: 0, image };
   const width = Math.max(DOCK_MIN, Math.min(DOCK_MAX, Math.round(total * 0.28)));
   return { graphWidth: total - width - PANEL_GAP, beside: true, width, image };
@@ -1771,10 +2038,11 @@ function* edgeStrokes(ctx, layout, edges, options) {
   const windowed = layout.first > 0 || layout.last < layout.n - 1;
   for (let e = 0; e < edges.count; e++) {
     if (windowed && !isDrawn(layout, edges.source[e], edges.target[e])) continue;
-    (highlight && highlight.has(e) ? strong : buckets)[bucketOf(edges.weight[e], edges.max)].push(e);
+    (highlight?.has(e) ? strong : buckets)[bucketOf(edges.weight[e], edges.max)].push(e);
   }
   ctx.lineCap = "round";
-  if (options.unhighlighted ?? true) yield* strokeBuckets(ctx, layout, edges, buckets, options, highlight ? "context" : "plain");
+  if (options.unhighlighted ?? true)
+    yield* strokeBuckets(ctx, layout, edges, buckets, options, highlight ? "context" : "plain");
   if (highlight && (options.highlighted ?? true)) yield* strokeBuckets(ctx, layout, edges, strong, options, "focus");
   ctx.restore();
 }
@@ -1785,7 +2053,8 @@ function bucketStyle(b, sign, options, role = "plain") {
   const alpha = 0.15 + 0.85 * t;
   const width = wide ? 1 + 5.2 * (t - 0.5) : HAIRLINE;
   if (role === "context") return { color: greyOf(color), alpha: alpha * (options.contextOpacity ?? 1), width };
-  if (role === "focus") return { color, alpha: Math.max(FOCUS_ALPHA, alpha), width: wide ? width * STRONG_WIDTH : STRONG_WIDTH };
+  if (role === "focus")
+    return { color, alpha: Math.max(FOCUS_ALPHA, alpha), width: wide ? width * STRONG_WIDTH : STRONG_WIDTH };
   return { color, alpha, width };
 }
 function greyOf(color) {
@@ -1852,7 +2121,11 @@ function legendOf(scene, method, lang = "en", label = "") {
   const perLayer = scene.bundles.length > 1;
   return {
     label: label || method.label,
-    title: tr(lang, perLayer ? "{method}: edge colour (scaled per layer; largest layer's range)" : "{method}: edge colour", { method: label || method.label }),
+    title: tr(
+      lang,
+      perLayer ? "{method}: edge colour (scaled per layer; largest layer's range)" : "{method}: edge colour",
+      { method: label || method.label }
+    ),
     table: scene.table,
     signed: scene.signed,
     max: Math.max(...maxima),
@@ -1877,7 +2150,18 @@ function svgLegend(add, svg, spec, x, y, text2) {
   const middle = y + LEGEND_HEIGHT / 2;
   text2(low, x, middle, "start");
   const barX = x + 8 * low.length + 6;
-  add("rect", { class: "attnw-legend-bar", x: barX, y: middle - BAR_HEIGHT / 2, width: BAR_WIDTH, height: BAR_HEIGHT, fill: "url(#attnw-legend-ramp)" }, svg);
+  add(
+    "rect",
+    {
+      class: "attnw-legend-bar",
+      x: barX,
+      y: middle - BAR_HEIGHT / 2,
+      width: BAR_WIDTH,
+      height: BAR_HEIGHT,
+      fill: "url(#attnw-legend-ramp)"
+    },
+    svg
+  );
   text2(high, barX + BAR_WIDTH + 6, middle, "start");
   text2(title, barX + BAR_WIDTH + 14 + 8 * high.length, middle, "start");
 }
@@ -1935,7 +2219,12 @@ function drawImageRaster(ctx, scene, x, y, doc) {
     const c = k % image.cols;
     const x0 = x + Math.round(c * width / image.cols);
     const y0 = y + Math.round(r * height / image.rows);
-    return [x0, y0, x + Math.round((c + 1) * width / image.cols) - x0, y + Math.round((r + 1) * height / image.rows) - y0];
+    return [
+      x0,
+      y0,
+      x + Math.round((c + 1) * width / image.cols) - x0,
+      y + Math.round((r + 1) * height / image.rows) - y0
+    ];
   };
   if (heat) {
     for (let k = 0; k < heat.length; k++) {
@@ -1953,7 +2242,10 @@ function drawImageRaster(ctx, scene, x, y, doc) {
     for (
       const [color, lineWidth] of
       /** @type {const} */
-      [["#000000", 4], ["#ffffff", 2]]
+      [
+        ["#000000", 4],
+        ["#ffffff", 2]
+      ]
     ) {
       ctx.strokeStyle = color;
       ctx.lineWidth = lineWidth;
@@ -2007,8 +2299,15 @@ function createImagePanel(doc, lang) {
     bar.style.background = `linear-gradient(to right, ${stopsOf(scene.table).join(", ")})`;
     scaleText.textContent = scene.scaleText;
     note.textContent = scene.note;
-    canvas.setAttribute("aria-label", tr(lang, "The input image, {rows}\xD7{cols} patches, coloured by {what}", { rows: scene.image.rows, cols: scene.image.cols, what: scene.scaleText || tr(lang, "nothing") }));
-    Object.assign(canvas.dataset, {
+    canvas.setAttribute(
+      "aria-label",
+      tr(lang, "The input image, {rows}\xD7{cols} patches, coloured by {what}", {
+        rows: scene.image.rows,
+        cols: scene.image.cols,
+        what: scene.scaleText || tr(lang, "nothing")
+      })
+    );
+    probe(canvas, {
       token: String(scene.token),
       layer: String(scene.layer),
       outline: String(scene.outline ?? ""),
@@ -2092,7 +2391,9 @@ function svgImagePanel(add, svg, scene, x, y, text2) {
   if (bar) {
     const gradient = add("linearGradient", { id: "attnw-heat" }, add("defs", {}, svg));
     const stops2 = stopsOf(scene.table);
-    stops2.forEach((color, i) => add("stop", { offset: (i / (stops2.length - 1)).toFixed(3), "stop-color": color }, gradient));
+    stops2.forEach((color, i) => {
+      add("stop", { offset: (i / (stops2.length - 1)).toFixed(3), "stop-color": color }, gradient);
+    });
     add("rect", { x: x + bar.x, y: y + bar.y, width: bar.width, height: bar.height, fill: "url(#attnw-heat)" }, svg);
   }
   for (const t of texts2) text2(t.text, x + t.x, y + t.y, t.anchor ?? "start", t.bold ? "bold" : "normal");
@@ -2120,8 +2421,19 @@ function layerScene(frame, dark) {
       dots.push({ x, y: rowCenter(layout, i), radius, color: ink, alpha: 0.55 });
     }
   }
-  const bundles = [{ layout, edges, highlight, wideFrom: wideFrom(edges, edges.count > DENSE ? WIDE_EDGES_DENSE : WIDE_EDGES) }];
-  return { layout, bundles, dots, marks: [], rules: segmentRules(layout, frame.state.segments), table: edgeTable(signed, dark), signed, ink };
+  const bundles = [
+    { layout, edges, highlight, wideFrom: wideFrom(edges, edges.count > DENSE ? WIDE_EDGES_DENSE : WIDE_EDGES) }
+  ];
+  return {
+    layout,
+    bundles,
+    dots,
+    marks: [],
+    rules: segmentRules(layout, frame.state.segments),
+    table: edgeTable(signed, dark),
+    signed,
+    ink
+  };
 }
 function modelScene(frame, dark) {
   const { layout, perLayer, focus, shade } = frame;
@@ -2145,12 +2457,27 @@ function modelScene(frame, dark) {
         continue;
       }
       const value = shade[c][i];
-      dots.push({ x, y, radius: radius * (1 + value), color: nodeTable[Math.round(value * (nodeTable.length - 1))], alpha: 0.25 + 0.75 * value });
+      dots.push({
+        x,
+        y,
+        radius: radius * (1 + value),
+        color: nodeTable[Math.round(value * (nodeTable.length - 1))],
+        alpha: 0.25 + 0.75 * value
+      });
     }
   });
   const marks = layout.columns.slice(1, -1).map((x, c) => ({ text: layerMark(frame.state, c + 1), x, y: HEADER_HEIGHT / 2 }));
   const rules = segmentRules(layout, frame.state.segments);
-  return { layout, bundles, dots, marks, rules, table: edgeTable(frame.env.signed, dark), signed: frame.env.signed, ink };
+  return {
+    layout,
+    bundles,
+    dots,
+    marks,
+    rules,
+    table: edgeTable(frame.env.signed, dark),
+    signed: frame.env.signed,
+    ink
+  };
 }
 function segmentRules(layout, segments) {
   const rules = [];
@@ -2186,7 +2513,14 @@ function drawScene(ctx, scene) {
       ctx.drawImage(context.canvas, 0, 0);
       ctx.restore();
     } else {
-      drain(bundleStrokes(ctx, scene, { highlighted: false, unhighlighted: true, role: "context", contextOpacity: CONTEXT_OPACITY }));
+      drain(
+        bundleStrokes(ctx, scene, {
+          highlighted: false,
+          unhighlighted: true,
+          role: "context",
+          contextOpacity: CONTEXT_OPACITY
+        })
+      );
     }
     drain(bundleStrokes(ctx, scene, { highlighted: true, unhighlighted: false }));
   }
@@ -2209,7 +2543,15 @@ function contextLayer(ctx) {
 function* bundleStrokes(ctx, scene, { highlighted, unhighlighted, role, contextOpacity }) {
   for (const { layout, edges, highlight, wideFrom: wideFrom2 } of scene.bundles) {
     const shown = highlighted || role === "context" ? highlight ?? /* @__PURE__ */ new Set() : null;
-    const options = { table: scene.table, signed: scene.signed, highlight: shown, wideFrom: wideFrom2, unhighlighted, highlighted, contextOpacity };
+    const options = {
+      table: scene.table,
+      signed: scene.signed,
+      highlight: shown,
+      wideFrom: wideFrom2,
+      unhighlighted,
+      highlighted,
+      contextOpacity
+    };
     yield* edgeStrokes(ctx, layout, edges, options);
   }
 }
@@ -2253,7 +2595,16 @@ var SVG = "http://www.w3.org/2000/svg";
 var CAPTION_HEIGHT = 24;
 var HEADING_HEIGHT = 20;
 function panesOf(picture) {
-  const panes = [{ scene: picture.scene, titles: picture.titles, titleAtEdge: picture.titleAtEdge ?? false, heading: picture.heading ?? "", notes: picture.notes ?? [], x: 0 }];
+  const panes = [
+    {
+      scene: picture.scene,
+      titles: picture.titles,
+      titleAtEdge: picture.titleAtEdge ?? false,
+      heading: picture.heading ?? "",
+      notes: picture.notes ?? [],
+      x: 0
+    }
+  ];
   if (picture.compare) {
     const { scene, titles, heading, titleAtEdge: titleAtEdge2 } = picture.compare;
     panes.push({ scene, titles, titleAtEdge: titleAtEdge2, heading, notes: [], x: picture.scene.layout.width + PANE_GAP });
@@ -2265,9 +2616,18 @@ function frameOf(picture) {
   const panel = image ? panelPicture(image) : null;
   const top = picture.heading ? HEADING_HEIGHT : 0;
   const graphWidth = picture.compare ? picture.scene.layout.width + PANE_GAP + picture.compare.scene.layout.width : scene.layout.width;
-  const body = Math.max(top + Math.max(scene.layout.height, picture.compare?.scene.layout.height ?? 0), panel?.height ?? 0);
+  const body = Math.max(
+    top + Math.max(scene.layout.height, picture.compare?.scene.layout.height ?? 0),
+    panel?.height ?? 0
+  );
   const panelX = graphWidth + PANEL_GAP;
-  return { width: image ? panelX + image.layout.width : graphWidth, body, height: body + CAPTION_HEIGHT + (legend ? LEGEND_HEIGHT : 0), panelX, top };
+  return {
+    width: image ? panelX + image.layout.width : graphWidth,
+    body,
+    height: body + CAPTION_HEIGHT + (legend ? LEGEND_HEIGHT : 0),
+    panelX,
+    top
+  };
 }
 var HALO_WIDTH = 4;
 function labelsOf({ scene, tokens, notes = [] }) {
@@ -2280,10 +2640,15 @@ function labelsOf({ scene, tokens, notes = [] }) {
       /** @type {const} */
       "end"
     ) });
-    labels.push({ text: text2, x: layout.rightX + LABEL_GAP, y: rowCenter(layout, i), anchor: (
-      /** @type {const} */
-      "start"
-    ) });
+    labels.push({
+      text: text2,
+      x: layout.rightX + LABEL_GAP,
+      y: rowCenter(layout, i),
+      anchor: (
+        /** @type {const} */
+        "start"
+      )
+    });
   }
   return [...labels, ...notes.map((note) => ({ ...note, halo: true }))];
 }
@@ -2304,7 +2669,19 @@ function svgOf(doc, picture) {
   add("rect", { width: "100%", height: "100%", fill: picture.background }, svg);
   const text2 = (content, x, y, anchor, weight = "normal", parent = svg, halo = false) => {
     const outline = halo ? { stroke: picture.background, "stroke-width": HALO_WIDTH, "paint-order": "stroke", "stroke-linejoin": "round" } : {};
-    const node = add("text", { x, y, "text-anchor": anchor, "dominant-baseline": "middle", fill: picture.foreground, "font-weight": weight, ...outline }, parent);
+    const node = add(
+      "text",
+      {
+        x,
+        y,
+        "text-anchor": anchor,
+        "dominant-baseline": "middle",
+        fill: picture.foreground,
+        "font-weight": weight,
+        ...outline
+      },
+      parent
+    );
     node.textContent = xmlText(content);
   };
   panesOf(picture).forEach((pane, p) => {
@@ -2347,15 +2724,30 @@ function svgPane(add, parent, pane, clipId, foreground, text2) {
         const y0 = edgeEndY(bundle.layout, edges.source[e]);
         const y1 = edgeEndY(bundle.layout, edges.target[e]);
         const d = `M${leftX} ${y0}C${midX} ${y0} ${midX} ${y1} ${rightX} ${y1}`;
-        const stroke = { d, stroke: style.color, "stroke-opacity": style.alpha.toFixed(3), "stroke-width": style.width.toFixed(2) };
+        const stroke = {
+          d,
+          stroke: style.color,
+          "stroke-opacity": style.alpha.toFixed(3),
+          "stroke-width": style.width.toFixed(2)
+        };
         add("path", stroke, strong ? group : context);
       }
     }
   }
   for (const dot of scene.dots) {
-    if (dot.radius > 0) add("circle", { cx: dot.x, cy: dot.y, r: dot.radius.toFixed(2), fill: dot.color, "fill-opacity": dot.alpha }, parent);
+    if (dot.radius > 0)
+      add(
+        "circle",
+        { cx: dot.x, cy: dot.y, r: dot.radius.toFixed(2), fill: dot.color, "fill-opacity": dot.alpha },
+        parent
+      );
   }
-  for (const y of scene.rules) add("line", { x1: 0, x2: layout.width, y1: y, y2: y, stroke: foreground, "stroke-opacity": 0.5, "stroke-dasharray": "4 4" }, parent);
+  for (const y of scene.rules)
+    add(
+      "line",
+      { x1: 0, x2: layout.width, y1: y, y2: y, stroke: foreground, "stroke-opacity": 0.5, "stroke-dasharray": "4 4" },
+      parent
+    );
   for (const mark of scene.marks) text2(mark.text, mark.x, mark.y, "middle");
   text2(pane.titles[0], 0, 10, "start", "bold");
   if (pane.titleAtEdge) text2(pane.titles[1], layout.width, 10, "end", "bold");
@@ -2449,7 +2841,10 @@ function cellAt(layout, x, y) {
 }
 function headsFrame(state, width, envelopeOf) {
   const heads = gridHeads(state);
-  const ready = Array.from({ length: state.nLayers }, (_, l) => heads.every((head) => hasLayer({ ...state, head }, l + 1)));
+  const ready = Array.from(
+    { length: state.nLayers },
+    (_, l) => heads.every((head) => hasLayer({ ...state, head }, l + 1))
+  );
   const env = ready.some(Boolean) ? dataOf(state, envelopeOf, state.method) : null;
   return { kind: "heads", state, layout: gridLayout(width, state.nLayers, heads.length), heads, env, ready };
 }
@@ -2643,217 +3038,266 @@ function enterCommits(commit) {
     commit();
   };
 }
-function createControls(doc, model, lang) {
-  const say = speaker(lang);
-  const choices = (trait) => choicesOf(trait).map(([value, text2]) => [value, say(text2)]);
-  const nav = navigateWords(lang);
+function createControls(doc, model, lang, options = VIEW_OPTIONS) {
+  const bar = {
+    doc,
+    lang,
+    say: speaker(lang),
+    set: (name, value) => model.set(name, value),
+    commit: (name, value) => {
+      model.set(name, value);
+      model.save_changes();
+    }
+  };
+  const parts = options.flatMap((option2) => {
+    if (!option2.control) return [];
+    const build = option2.control === "own" ? OWN_CONTROLS[option2.trait] : optionControl;
+    if (!build) throw new Error(`controls.js builds no control of its own for the option ${option2.trait}`);
+    return [build(bar, option2)];
+  });
   const root = element(doc, "div", "attnw-controls");
-  const view = (
-    /** @type {HTMLSelectElement} */
-    control(doc, "select", "attnw-view", say("View"), {}, choices("view"))
-  );
-  const method = (
-    /** @type {HTMLSelectElement} */
-    control(doc, "select", "attnw-method", say("Method"))
-  );
-  const layer = (
-    /** @type {HTMLInputElement} */
-    control(doc, "input", "attnw-layer", say("Layer"), { type: "range", min: "1", step: "1" })
-  );
-  const layerValue = element(doc, "output", "attnw-layer-value");
-  const head = (
-    /** @type {HTMLSelectElement} */
-    control(doc, "select", "attnw-head", say("Head"))
-  );
-  const topK = (
-    /** @type {HTMLInputElement} */
-    control(doc, "input", "attnw-top-k", say("Edges per token, 0 for all"), {
-      type: "number",
-      min: "0",
-      step: "1",
-      title: say("Draw at most this many edges into each token (0: all)")
-    })
-  );
-  const threshold = (
-    /** @type {HTMLInputElement} */
-    control(doc, "input", "attnw-threshold", say("Smallest weight drawn"), {
-      type: "number",
-      min: "0",
-      step: "0.01",
-      title: say("Hide edges whose weight is below this")
-    })
-  );
-  const specials = (
-    /** @type {HTMLSelectElement} */
-    control(doc, "select", "attnw-specials", say("Special tokens"), {}, choices("specials"))
-  );
-  const binarize = (
-    /** @type {HTMLInputElement} */
-    control(doc, "input", "attnw-binarize", say("Binarisation threshold"), {
-      type: "number",
-      min: "0",
-      max: "0.99",
-      step: "0.01",
-      title: say("An edge exists where the head-mean attention exceeds this")
-    })
-  );
-  const nodeSize = (
-    /** @type {HTMLSelectElement} */
-    control(doc, "select", "attnw-node-size", say("Dots sized by degree"), {
-      title: say("Teaching overlay: size each token's dot by its in-degree (the right column's row sums) or out-degree (the left column's column sums)")
-    }, choices("node_size"))
-  );
-  const rows = (
-    /** @type {HTMLSelectElement} */
-    control(doc, "select", "attnw-window-size", nav.windowTitle)
-  );
-  const from = (
-    /** @type {HTMLInputElement} */
-    control(doc, "input", "attnw-window-start", say("First token row shown"), { type: "number", min: "0", step: "1" })
-  );
-  const target = (
-    /** @type {HTMLSelectElement} */
-    control(doc, "select", "attnw-target", say("Target to explain"), { title: say("The number the token scores explain: a logit, a similarity, or your own (w.set_target)") })
-  );
-  const attribution = (
-    /** @type {HTMLSelectElement} */
-    control(doc, "select", "attnw-attribution", say("Token scores"))
-  );
-  const targetControl = labelled(doc, say("Target"), target);
-  const binarizeControl = labelled(doc, say("Edge if weight >"), binarize);
-  const windowControl = labelled(doc, say("Token rows"), rows, element(doc, "span", "attnw-control-name", say("from")), from);
-  root.append(
-    labelled(doc, say("View"), view),
-    labelled(doc, say("Method"), method),
-    labelled(doc, say("Layer"), layer, layerValue),
-    binarizeControl,
-    labelled(doc, say("Head"), head),
-    labelled(doc, say("Edges per token"), topK),
-    labelled(doc, say("Min weight"), threshold),
-    labelled(doc, say("Special tokens"), specials),
-    labelled(doc, say("Dot size"), nodeSize),
-    windowControl,
-    labelled(doc, say("Token scores"), attribution),
-    targetControl
-  );
-  const commit = (name, value) => {
-    model.set(name, value);
-    model.save_changes();
-  };
-  const onWindow = () => commit("window", [Math.max(0, Math.round(Number(from.value) || 0)), Number(rows.value)]);
-  const onMethod = () => {
-    const chosen = last?.methods.find((m) => m.id === method.value);
-    if (chosen && last) model.set("layer", nearestLayer(chosen, last.layer));
-    commit("method", method.value);
-  };
-  const onTopK = () => commit("top_k", Math.max(0, Math.round(Number(topK.value) || 0)));
-  const onThreshold = () => commit("threshold", Math.max(0, Number(threshold.value) || 0));
-  const onBinarize = () => commit("binarize_threshold", Math.min(0.99, Math.max(0, Number(binarize.value) || 0)));
-  const listeners = [
-    [method, "change", onMethod],
-    [view, "change", () => commit("view", view.value)],
-    [layer, "input", () => commit("layer", Number(layer.value))],
-    [head, "change", () => commit("head", Number(head.value))],
-    [target, "change", () => commit("target", target.value)],
-    [attribution, "change", () => commit("attribution", attribution.value)],
-    [topK, "change", onTopK],
-    [threshold, "change", onThreshold],
-    [specials, "change", () => commit("specials", specials.value)],
-    [binarize, "change", onBinarize],
-    [nodeSize, "change", () => commit("node_size", nodeSize.value)],
-    [rows, "change", onWindow],
-    [from, "change", onWindow],
-    // Enter commits a number field. Notebook hosts bind Enter (JupyterLab: edit the cell, or
-    // run it with Shift): the key stops here, so it reaches neither them nor the plot.
-    [topK, "keydown", enterCommits(onTopK)],
-    [threshold, "keydown", enterCommits(onThreshold)],
-    [binarize, "keydown", enterCommits(onBinarize)],
-    [from, "keydown", enterCommits(onWindow)]
-  ];
+  root.append(...parts.flatMap((part) => part.nodes));
+  const listeners = parts.flatMap((part) => part.listeners);
   for (const [node, type, callback] of listeners) node.addEventListener(type, callback);
-  let optionsKey = "";
-  let targetsKey = "";
+  const readsFrom = [...options.map((option2) => option2.key), ...OWN_CONTROLS_READ];
   let last = null;
   return {
     root,
     update(state) {
-      if (last && UPDATED_BY.every((name) => same(last?.[name], state[name]))) return;
+      const previous = last;
+      if (previous && readsFrom.every((name) => same(stateValue(previous, name), stateValue(state, name)))) return;
       last = state;
-      const key = JSON.stringify([state.methods.map((m) => [m.id, m.label, m.group]), state.nHeads, state.attributions.map((a) => [a.id, a.label])]);
-      if (key !== optionsKey) {
-        optionsKey = key;
-        method.replaceChildren(...methodOptions(doc, state.methods));
-        attribution.replaceChildren(option(doc, "", say("off")), ...state.attributions.map((a) => option(doc, a.id, a.label)));
-        const names = { [MEAN_HEAD]: say("mean"), [MAX_HEAD]: say("max") };
-        head.replaceChildren(...headChoices(state).map((h) => option(doc, String(h), names[h] ?? say("head {n}", { n: h }))));
-      }
-      view.value = state.view;
-      layer.disabled = state.view !== "layer";
-      method.value = state.method.id;
-      method.title = state.method.description;
-      const layers = state.method.layers?.length ? state.method.layers : null;
-      layer.min = String(layers ? layers[0] : 1);
-      layer.max = String(layers ? layers[layers.length - 1] : state.nLayers);
-      layer.value = String(state.layer);
-      layerValue.textContent = state.layerNames.length ? layerName(state, state.layer) : `${state.layer} / ${state.nLayers}`;
-      head.value = String(state.method.per_head ? state.head : MEAN_HEAD);
-      head.disabled = !state.method.per_head || state.view === "heads" || state.view === "model" && state.method.cumulative;
-      head.title = state.method.per_head ? "" : say("{method} averages the heads", { method: state.method.label });
-      const targetKey = JSON.stringify(state.targets);
-      if (targetKey !== targetsKey) {
-        targetsKey = targetKey;
-        target.replaceChildren(...state.targets.map((t) => option(doc, t.id, t.label)));
-      }
-      target.value = state.target;
-      targetControl.hidden = state.targets.length === 0;
-      attribution.value = state.attribution;
-      if (doc.activeElement !== topK) topK.value = String(state.topK);
-      if (doc.activeElement !== threshold) threshold.value = String(state.threshold);
-      specials.value = state.specials;
-      binarizeControl.hidden = !state.method.settings?.includes("binarize_threshold");
-      if (doc.activeElement !== binarize) binarize.value = String(state.binarizeThreshold);
-      nodeSize.value = state.nodeSize;
-      const n = state.tokens.length;
-      windowControl.hidden = n <= 32;
-      const sizes = [.../* @__PURE__ */ new Set([0, ...[16, 32, 64, 128].filter((s) => s < n), n, state.window.size ? Math.min(state.window.size, n) : 0])].sort((a, b) => a - b);
-      const labels = sizes.map((s) => [String(s), s === 0 ? nav.windowAuto : s === n ? nav.windowAll : String(s)]);
-      if (JSON.stringify(labels) !== JSON.stringify([...rows.options].map((o) => [o.value, o.text]))) {
-        rows.replaceChildren(...labels.map(([value, text2]) => option(doc, value, text2)));
-      }
-      rows.value = String(state.window.size ? Math.min(state.window.size, n) : 0);
-      const shown = shownWindow(n, state.window);
-      from.max = String(Math.max(0, n - shown.size));
-      if (doc.activeElement !== from) from.value = String(shown.start);
-      from.disabled = shown.size >= n;
-      attribution.disabled = state.targets.length === 0;
-      attribution.title = state.targets.length ? say("Gradient or blank-out scores of each token for the chosen target") : say("This model has no output head: choose a target from Python, e.g. w.set_target(attn_widget.targets.similarity(...))");
+      for (const part of parts) part.update(state);
     },
     destroy() {
       for (const [node, type, callback] of listeners) node.removeEventListener(type, callback);
     }
   };
 }
-var UPDATED_BY = [
-  "methods",
-  "attributions",
-  "nHeads",
-  "view",
-  "method",
-  "nLayers",
-  "layer",
-  "head",
-  "targets",
-  "target",
-  "attribution",
-  "topK",
-  "layerNames",
-  "threshold",
-  "specials",
-  "binarizeThreshold",
-  "nodeSize",
-  "tokens",
-  "window"
-];
+function optionControl({ doc, say, commit }, option2) {
+  const spec = (
+    /** @type {import("./options.js").ControlSpec} */
+    option2.control
+  );
+  const className = `attnw-${option2.trait.replaceAll("_", "-")}`;
+  const name = say(spec.name ?? spec.label);
+  const properties = spec.title ? { title: say(spec.title) } : {};
+  const hidden = (state) => Boolean(spec.methodSetting) && !state.method.settings?.includes(option2.trait);
+  if (option2.kind === "choice") {
+    const entries = (
+      /** @type {Array<[string, string]>} */
+      option2.choices.map(
+        ([value, text2]) => (
+          /** @type {[string, string]} */
+          [value, say(text2)]
+        )
+      )
+    );
+    const menu = (
+      /** @type {HTMLSelectElement} */
+      control(doc, "select", className, name, properties, entries)
+    );
+    const node2 = labelled(doc, say(spec.label), menu);
+    return {
+      nodes: [node2],
+      listeners: [[menu, "change", () => commit(option2.trait, menu.value)]],
+      update(state) {
+        node2.hidden = hidden(state);
+        menu.value = String(stateValue(state, option2.key));
+      }
+    };
+  }
+  if (option2.kind !== "count" && option2.kind !== "number")
+    throw new Error(`the option ${option2.trait} (${option2.kind}) has no control of its kind`);
+  const low = option2.low ?? -Infinity;
+  const high = Math.min(spec.max ?? Infinity, option2.high ?? Infinity);
+  const bounds = { type: "number", step: String(spec.step ?? 1), ...properties };
+  if (Number.isFinite(low)) bounds.min = String(low);
+  if (Number.isFinite(high)) bounds.max = String(high);
+  const field = (
+    /** @type {HTMLInputElement} */
+    control(doc, "input", className, name, bounds)
+  );
+  const node = labelled(doc, say(spec.label), field);
+  const onCommit = () => {
+    const value = Math.min(high, Math.max(low, Number(field.value) || 0));
+    commit(option2.trait, option2.kind === "count" ? Math.round(value) : value);
+  };
+  return {
+    nodes: [node],
+    // Enter commits a number field. Notebook hosts bind Enter (JupyterLab: edit the cell, or run it with
+    // Shift): the key stops here, so it reaches neither them nor the plot.
+    listeners: [
+      [field, "change", onCommit],
+      [field, "keydown", enterCommits(onCommit)]
+    ],
+    update(state) {
+      node.hidden = hidden(state);
+      if (doc.activeElement !== field) field.value = String(stateValue(state, option2.key));
+    }
+  };
+}
+var OWN_CONTROLS_READ = ["methods", "attributions", "nHeads", "nLayers", "layerNames", "targets", "target", "tokens"];
+var OWN_CONTROLS = {
+  method({ doc, say, set, commit }) {
+    const method = (
+      /** @type {HTMLSelectElement} */
+      control(doc, "select", "attnw-method", say("Method"))
+    );
+    let last = null;
+    let menuKey = "";
+    const onMethod = () => {
+      const chosen = last?.methods.find((m) => m.id === method.value);
+      if (chosen && last) set("layer", nearestLayer(chosen, last.layer));
+      commit("method", method.value);
+    };
+    return {
+      nodes: [labelled(doc, say("Method"), method)],
+      listeners: [[method, "change", onMethod]],
+      update(state) {
+        last = state;
+        const key = JSON.stringify(state.methods.map((m) => [m.id, m.label, m.group]));
+        if (key !== menuKey) {
+          menuKey = key;
+          method.replaceChildren(...methodOptions(doc, state.methods));
+        }
+        method.value = state.method.id;
+        method.title = state.method.description;
+      }
+    };
+  },
+  layer({ doc, say, commit }) {
+    const layer = (
+      /** @type {HTMLInputElement} */
+      control(doc, "input", "attnw-layer", say("Layer"), { type: "range", min: "1", step: "1" })
+    );
+    const layerValue = element(doc, "output", "attnw-layer-value");
+    return {
+      nodes: [labelled(doc, say("Layer"), layer, layerValue)],
+      listeners: [[layer, "input", () => commit("layer", Number(layer.value))]],
+      update(state) {
+        layer.disabled = state.view !== "layer";
+        const layers = state.method.layers?.length ? state.method.layers : null;
+        layer.min = String(layers ? layers[0] : 1);
+        layer.max = String(layers ? layers[layers.length - 1] : state.nLayers);
+        layer.value = String(state.layer);
+        layerValue.textContent = state.layerNames.length ? layerName(state, state.layer) : `${state.layer} / ${state.nLayers}`;
+      }
+    };
+  },
+  head({ doc, say, commit }) {
+    const head = (
+      /** @type {HTMLSelectElement} */
+      control(doc, "select", "attnw-head", say("Head"))
+    );
+    let menuKey = "";
+    return {
+      nodes: [labelled(doc, say("Head"), head)],
+      listeners: [[head, "change", () => commit("head", Number(head.value))]],
+      update(state) {
+        if (String(state.nHeads) !== menuKey) {
+          menuKey = String(state.nHeads);
+          const names = { [MEAN_HEAD]: say("mean"), [MAX_HEAD]: say("max") };
+          head.replaceChildren(
+            ...headChoices(state).map((h) => option(doc, String(h), names[h] ?? say("head {n}", { n: h })))
+          );
+        }
+        head.value = String(state.method.per_head ? state.head : MEAN_HEAD);
+        head.disabled = !state.method.per_head || state.view === "heads" || state.view === "model" && state.method.cumulative;
+        head.title = state.method.per_head ? "" : say("{method} averages the heads", { method: state.method.label });
+      }
+    };
+  },
+  /** The token rows shown: how many, and from which. */
+  window({ doc, say, lang, commit }) {
+    const nav = navigateWords(lang);
+    const rows = (
+      /** @type {HTMLSelectElement} */
+      control(doc, "select", "attnw-window-size", nav.windowTitle)
+    );
+    const from = (
+      /** @type {HTMLInputElement} */
+      control(doc, "input", "attnw-window-start", say("First token row shown"), { type: "number", min: "0", step: "1" })
+    );
+    const node = labelled(doc, say("Token rows"), rows, element(doc, "span", "attnw-control-name", say("from")), from);
+    const onWindow = () => commit("window", [Math.max(0, Math.round(Number(from.value) || 0)), Number(rows.value)]);
+    return {
+      nodes: [node],
+      listeners: [
+        [rows, "change", onWindow],
+        [from, "change", onWindow],
+        [from, "keydown", enterCommits(onWindow)]
+      ],
+      update(state) {
+        const n = state.tokens.length;
+        node.hidden = n <= 32;
+        const zoomed2 = state.window.size ? Math.min(state.window.size, n) : 0;
+        const sizes = [.../* @__PURE__ */ new Set([0, ...[16, 32, 64, 128].filter((s) => s < n), n, zoomed2])].sort((a, b) => a - b);
+        const labels = sizes.map((s) => [String(s), s === 0 ? nav.windowAuto : s === n ? nav.windowAll : String(s)]);
+        if (JSON.stringify(labels) !== JSON.stringify([...rows.options].map((o) => [o.value, o.text]))) {
+          rows.replaceChildren(...labels.map(([value, text2]) => option(doc, value, text2)));
+        }
+        rows.value = String(zoomed2);
+        const shown = shownWindow(n, state.window);
+        from.max = String(Math.max(0, n - shown.size));
+        if (doc.activeElement !== from) from.value = String(shown.start);
+        from.disabled = shown.size >= n;
+      }
+    };
+  },
+  /** Token scores, and the target they explain (a pick, not a view option: it belongs with them). */
+  attribution({ doc, say, commit }) {
+    const attribution = (
+      /** @type {HTMLSelectElement} */
+      control(doc, "select", "attnw-attribution", say("Token scores"))
+    );
+    const target = (
+      /** @type {HTMLSelectElement} */
+      control(doc, "select", "attnw-target", say("Target to explain"), {
+        title: say("The number the token scores explain: a logit, a similarity, or your own (w.set_target)")
+      })
+    );
+    const targetControl = labelled(doc, say("Target"), target);
+    let menuKey = "";
+    let targetsKey = "";
+    return {
+      nodes: [labelled(doc, say("Token scores"), attribution), targetControl],
+      listeners: [
+        [attribution, "change", () => commit("attribution", attribution.value)],
+        [target, "change", () => commit("target", target.value)]
+      ],
+      update(state) {
+        const key = JSON.stringify(state.attributions.map((a) => [a.id, a.label]));
+        if (key !== menuKey) {
+          menuKey = key;
+          attribution.replaceChildren(
+            option(doc, "", say("off")),
+            ...state.attributions.map((a) => option(doc, a.id, a.label))
+          );
+        }
+        const targetKey = JSON.stringify(state.targets);
+        if (targetKey !== targetsKey) {
+          targetsKey = targetKey;
+          target.replaceChildren(...state.targets.map((t) => option(doc, t.id, t.label)));
+        }
+        target.value = state.target;
+        targetControl.hidden = state.targets.length === 0;
+        attribution.value = state.attribution;
+        attribution.disabled = state.targets.length === 0;
+        attribution.title = state.targets.length ? say("Gradient or blank-out scores of each token for the chosen target") : say(
+          "This model has no output head: choose a target from Python, e.g. w.set_target(attn_widget.targets.similarity(...))"
+        );
+      }
+    };
+  }
+};
+function stateValue(state, key) {
+  return (
+    /** @type {Record<string, unknown>} */
+    /** @type {unknown} */
+    state[key]
+  );
+}
 function same(a, b) {
   return a === b || typeof a === "object" && JSON.stringify(a) === JSON.stringify(b);
 }
@@ -2991,18 +3435,17 @@ function fitCanvases(canvas, overlay, layout, edgeLayer) {
       if (c === canvas) edgeLayer.invalidate();
     }
   }
-  Object.assign(canvas.dataset, { leftX: String(layout.leftX), rightX: String(layout.rightX), top: String(layout.top), rowHeight: String(layout.rowHeight) });
+  probe(canvas, {
+    leftX: String(layout.leftX),
+    rightX: String(layout.rightX),
+    top: String(layout.top),
+    rowHeight: String(layout.rowHeight)
+  });
   return dpr;
 }
-function createEdgeLayer(canvas, budget = BUDGET) {
-  const doc = canvas.ownerDocument;
-  const win = (
-    /** @type {Window & typeof globalThis} */
-    doc.defaultView
-  );
+function createPictureCache(budget) {
   const kept = /* @__PURE__ */ new Map();
   let bytes = 0;
-  let shown = null;
   const forget = (key) => {
     const entry = kept.get(key);
     if (!entry) return;
@@ -3010,19 +3453,127 @@ function createEdgeLayer(canvas, budget = BUDGET) {
     bytes -= entry.copy.width * entry.copy.height * 4;
     entry.copy.width = 0;
   };
-  const remember = (entry) => {
-    kept.set(entry.key, { key: entry.key, bundles: entry.bundles, copy: entry.copy });
-    bytes += entry.copy.width * entry.copy.height * 4;
-    for (const key of kept.keys()) {
-      if (bytes <= budget || key === entry.key) break;
-      forget(key);
+  return {
+    /** The kept picture of these edges, now the most recently used. @param {string} key @param {import("./scene.js").Bundle[]} bundles */
+    take(key, bundles) {
+      const hit = this.find(key, bundles);
+      if (hit) {
+        kept.delete(key);
+        kept.set(key, hit);
+      }
+      return hit;
+    },
+    /** @param {string} key @param {import("./scene.js").Bundle[]} bundles */
+    find(key, bundles) {
+      const hit = kept.get(key);
+      return hit && sameEdges(hit.bundles, bundles) ? hit : null;
+    },
+    /** @param {string} key */
+    has: (key) => kept.has(key),
+    /** Keep a picture, freeing the least recently used beyond the budget. @param {Shown & { copy: HTMLCanvasElement }} entry */
+    put(entry) {
+      kept.set(entry.key, { key: entry.key, bundles: entry.bundles, copy: entry.copy });
+      bytes += entry.copy.width * entry.copy.height * 4;
+      for (const key of kept.keys()) {
+        if (bytes <= budget || key === entry.key) break;
+        forget(key);
+      }
+    },
+    clear() {
+      for (const key of [...kept.keys()]) forget(key);
     }
   };
-  const isShown = (key, bundles) => shown !== null && shown.key === key && sameEdges(shown.bundles, bundles);
-  const keptPicture = (key, bundles) => {
-    const hit = kept.get(key);
-    return hit && sameEdges(hit.bundles, bundles) ? hit : null;
+}
+function createIdleLoop(win, work) {
+  let idle = 0;
+  let periodEnd = 0;
+  let continuing = false;
+  const channel = win.MessageChannel ? new win.MessageChannel() : null;
+  const scheduling = (
+    /** @type {{ scheduling?: { isInputPending?: () => boolean } }} */
+    win.navigator.scheduling
+  );
+  const after = ({ worked, more }) => {
+    if (!more) return;
+    if (channel && worked && periodEnd - win.performance.now() >= 1) {
+      continuing = true;
+      channel.port2.postMessage(null);
+    } else {
+      periodEnd = 0;
+      loop.request();
+    }
   };
+  const onIdle = (deadline) => {
+    idle = 0;
+    const room = deadline?.timeRemaining() ?? SLICE;
+    periodEnd = win.performance.now() + room;
+    after(work(room, true));
+  };
+  const onMessage = () => {
+    continuing = false;
+    const room = periodEnd - win.performance.now();
+    if (room >= 1 && !loop.inputPending()) after(work(room, false));
+    else after({ worked: false, more: true });
+  };
+  if (channel) channel.port1.onmessage = onMessage;
+  const loop = {
+    /** Ask for the next idle period, unless one is asked for or the work goes on in this one. */
+    request() {
+      if (!idle && !continuing)
+        idle = win.requestIdleCallback ? win.requestIdleCallback(onIdle) : win.setTimeout(onIdle, 100);
+    },
+    /** The page is busy (a paint is coming): the work waits for the next idle period. */
+    yieldToPage() {
+      periodEnd = 0;
+    },
+    /** Is user input waiting (Chromium; elsewhere unknown, so no)? */
+    inputPending: () => scheduling?.isInputPending?.() ?? false,
+    cancel() {
+      periodEnd = 0;
+      channel?.port1.close();
+      if (!idle) return;
+      if (win.cancelIdleCallback) win.cancelIdleCallback(idle);
+      else win.clearTimeout(idle);
+      idle = 0;
+    }
+  };
+  return loop;
+}
+function measured(rate, ms, edges) {
+  return { ms: 0.9 * rate.ms + ms, edges: 0.9 * rate.edges + edges };
+}
+function strokeStarts(rate, edges, left, first, roomy) {
+  return edges * rate.ms / rate.edges <= left || first && roomy;
+}
+function createEdgeLayer(canvas, budget = BUDGET) {
+  const doc = canvas.ownerDocument;
+  const win = (
+    /** @type {Window & typeof globalThis} */
+    doc.defaultView
+  );
+  const pictures = createPictureCache(budget);
+  const state = {
+    /** @type {Shown | null} the picture on the canvas */
+    shown: null,
+    /** @type {Shown | null} the picture on the canvas, to copy aside when idle */
+    toKeep: null,
+    /** @type {Array<() => import("./scene.js").Scene | null>} scenes to draw ahead, made when their turn comes */
+    ahead: [],
+    /** @type {Shown | null} the picture shown when `ahead` was queued */
+    aheadFor: null,
+    /** @type {Job | null} the picture being drawn ahead */
+    job: null,
+    scale: 1,
+    // device pixels per CSS pixel of the last picture shown
+    onScreen: true,
+    // a widget scrolled out of view draws nothing ahead: a notebook may hold many
+    skips: 0,
+    // idle periods in a row too short for the next stroke
+    /** @type {StrokeRate} */
+    rate: { ms: FIRST_RATE, edges: 1 }
+  };
+  const pending = () => Boolean(state.toKeep || state.job || state.ahead.length);
+  const isShown = (key, bundles) => state.shown?.key === key && sameEdges(state.shown.bundles, bundles);
   const newCanvas = (width, height) => {
     const copy = (
       /** @type {HTMLCanvasElement} */
@@ -3032,29 +3583,20 @@ function createEdgeLayer(canvas, budget = BUDGET) {
     copy.height = height;
     return copy;
   };
-  let toKeep = null;
-  let ahead = [];
-  let job = null;
-  let aheadFor = null;
-  let scale = 1;
-  let idle = 0;
-  let spentMs = FIRST_RATE;
-  let spentEdges = 1;
-  let skips = 0;
   const startJob = () => {
-    while (ahead.length) {
+    while (state.ahead.length) {
       const scene = (
         /** @type {() => import("./scene.js").Scene | null} */
-        ahead.shift()()
+        state.ahead.shift()()
       );
       if (!scene) continue;
-      const { width, height } = pixelSize(scene.layout, scale);
-      const key = keyOf(scene, width, height, scale);
-      if (keptPicture(key, scene.bundles) || isShown(key, scene.bundles)) continue;
+      const { width, height } = pixelSize(scene.layout, state.scale);
+      const key = keyOf(scene, width, height, state.scale);
+      if (pictures.find(key, scene.bundles) || isShown(key, scene.bundles)) continue;
       const copy = newCanvas(width, height);
       const ctx = copy.getContext("2d");
       if (!ctx) continue;
-      ctx.setTransform(scale, 0, 0, scale, 0, 0);
+      ctx.setTransform(state.scale, 0, 0, state.scale, 0, 0);
       const strokes = baseStrokes(ctx, scene);
       const next = strokes.next();
       if (!next.done) return { key, bundles: scene.bundles, copy, ctx, strokes, next };
@@ -3063,90 +3605,52 @@ function createEdgeLayer(canvas, budget = BUDGET) {
     return null;
   };
   const dropJob = () => {
-    if (job) job.copy.width = 0;
-    job = null;
+    if (state.job) state.job.copy.width = 0;
+    state.job = null;
   };
-  let periodEnd = 0;
-  let continuing = false;
-  const channel = win.MessageChannel ? new win.MessageChannel() : null;
-  const scheduling = (
-    /** @type {{ scheduling?: { isInputPending?: () => boolean } }} */
-    win.navigator.scheduling
-  );
-  const inputPending = () => scheduling?.isInputPending?.() ?? false;
-  let onScreen = true;
-  const onIdle = (deadline) => {
-    idle = 0;
-    if (!onScreen) return;
-    const room = deadline?.timeRemaining() ?? SLICE;
-    periodEnd = win.performance.now() + room;
-    const drew = slice(room, room >= IDLE_ASK);
-    if ((job || ahead.length) && !drew && ++skips > MAX_SKIPS) {
-      dropJob();
-      ahead = [];
-    }
-  };
-  const onMessage = () => {
-    continuing = false;
-    if (!onScreen) return;
-    const room = periodEnd - win.performance.now();
-    if (room >= 1 && !inputPending()) slice(room, false);
-    else nextPeriod();
-  };
-  const slice = (room, roomy) => {
-    const started = win.performance.now();
-    const left = () => Math.min(room, SLICE) - (win.performance.now() - started);
-    const keeping = toKeep;
-    toKeep = null;
-    if (keeping && shown === keeping && !kept.has(keeping.key)) {
+  const keepShown = () => {
+    const keeping = state.toKeep;
+    state.toKeep = null;
+    if (keeping && state.shown === keeping && !pictures.has(keeping.key)) {
       const copy = newCanvas(canvas.width, canvas.height);
       copy.getContext("2d")?.drawImage(canvas, 0, 0);
-      remember({ ...keeping, copy });
+      pictures.put({ ...keeping, copy });
     }
+    return keeping !== null;
+  };
+  const slice = (room, periodStart) => {
+    if (!state.onScreen) return { worked: false, more: false };
+    const started = win.performance.now();
+    const left = () => Math.min(room, SLICE) - (win.performance.now() - started);
+    const keeping = keepShown();
     let strokes = 0;
-    if (!job && !keeping && room >= SLICE) job = startJob();
-    while (job && left() > 0) {
-      if (strokes > 0 && inputPending()) break;
+    if (!state.job && !keeping && room >= SLICE) state.job = startJob();
+    while (state.job && left() > 0) {
+      const job = state.job;
+      if (strokes > 0 && loop.inputPending()) break;
       const edges = (
         /** @type {number} */
         job.next.value
       );
-      if (edges * spentMs / spentEdges > left() && (strokes > 0 || !roomy)) break;
+      if (!strokeStarts(state.rate, edges, left(), strokes === 0, periodStart && room >= IDLE_ASK)) break;
       const before = win.performance.now();
       job.next = job.strokes.next();
       job.ctx.getImageData(0, 0, 1, 1);
-      spentMs = 0.9 * spentMs + (win.performance.now() - before);
-      spentEdges = 0.9 * spentEdges + edges;
+      state.rate = measured(state.rate, win.performance.now() - before, edges);
       strokes++;
       if (job.next.done) {
-        remember(job);
-        job = null;
+        pictures.put(job);
+        state.job = null;
       }
     }
-    if (strokes > 0) skips = 0;
-    if (!(toKeep || job || ahead.length)) return strokes > 0;
-    if (channel && (strokes > 0 || keeping) && periodEnd - win.performance.now() >= 1) {
-      continuing = true;
-      channel.port2.postMessage(null);
-    } else nextPeriod();
-    return strokes > 0;
+    if (strokes > 0) state.skips = 0;
+    else if (periodStart && (state.job || state.ahead.length) && ++state.skips > MAX_SKIPS) {
+      dropJob();
+      state.ahead = [];
+    }
+    return { worked: strokes > 0 || keeping, more: pending() };
   };
-  const nextPeriod = () => {
-    periodEnd = 0;
-    schedule();
-  };
-  const schedule = () => {
-    if (!idle && !continuing) idle = win.requestIdleCallback ? win.requestIdleCallback(onIdle) : win.setTimeout(onIdle, 100);
-  };
-  if (channel) channel.port1.onmessage = onMessage;
-  const cancel = () => {
-    periodEnd = 0;
-    channel?.port1.close();
-    if (!idle) return;
-    if (win.cancelIdleCallback) win.cancelIdleCallback(idle);
-    else win.clearTimeout(idle);
-    idle = 0;
-  };
+  const loop = createIdleLoop(win, slice);
   return {
     /**
      * Show the scene's edges; nothing is drawn when the canvas already holds them.
@@ -3155,29 +3659,27 @@ function createEdgeLayer(canvas, budget = BUDGET) {
      * @returns {"unchanged" | "copy" | "strokes"}  how the canvas got its picture
      */
     show(scene, pixelScale) {
-      periodEnd = 0;
-      scale = pixelScale;
+      loop.yieldToPage();
+      state.scale = pixelScale;
       const { width, height } = canvas;
-      const key = keyOf(scene, width, height, scale);
+      const key = keyOf(scene, width, height, pixelScale);
       if (isShown(key, scene.bundles)) return "unchanged";
       const ctx = canvas.getContext("2d");
       if (!ctx) return "unchanged";
-      ahead = [];
+      state.ahead = [];
       dropJob();
       ctx.setTransform(1, 0, 0, 1, 0, 0);
       ctx.clearRect(0, 0, width, height);
-      const hit = keptPicture(key, scene.bundles);
-      shown = { key, bundles: scene.bundles };
+      const hit = pictures.take(key, scene.bundles);
+      state.shown = { key, bundles: scene.bundles };
       if (hit) {
         ctx.drawImage(hit.copy, 0, 0);
-        kept.delete(key);
-        kept.set(key, hit);
         return "copy";
       }
-      ctx.setTransform(scale, 0, 0, scale, 0, 0);
+      ctx.setTransform(pixelScale, 0, 0, pixelScale, 0, 0);
       drawBase(ctx, scene);
-      toKeep = shown;
-      schedule();
+      state.toKeep = state.shown;
+      loop.request();
       return "strokes";
     },
     /**
@@ -3186,32 +3688,30 @@ function createEdgeLayer(canvas, budget = BUDGET) {
      * @param {Array<() => import("./scene.js").Scene | null>} scenes  made only when their turn comes
      */
     drawAhead(scenes) {
-      if (aheadFor === shown) return;
-      aheadFor = shown;
+      if (state.aheadFor === state.shown) return;
+      state.aheadFor = state.shown;
       const room = Math.floor(budget / (canvas.width * canvas.height * 4)) - 1;
-      ahead = scenes.slice(0, Math.max(0, room));
-      if (ahead.length) schedule();
+      state.ahead = scenes.slice(0, Math.max(0, room));
+      if (state.ahead.length) loop.request();
     },
     /** A paint is coming (the page is busy): idle work waits for the next idle period. */
-    paintComing() {
-      periodEnd = 0;
-    },
+    paintComing: () => loop.yieldToPage(),
     /** The widget came into view or left it. @param {boolean} value */
     setOnScreen(value) {
-      onScreen = value;
-      if (value && (toKeep || job || ahead.length)) schedule();
+      state.onScreen = value;
+      if (value && pending()) loop.request();
     },
     /** The canvas was cleared (resized): draw again on the next show. */
     invalidate() {
-      shown = null;
+      state.shown = null;
     },
     destroy() {
-      cancel();
-      ahead = [];
+      loop.cancel();
+      state.ahead = [];
       dropJob();
-      toKeep = null;
-      for (const key of [...kept.keys()]) forget(key);
-      shown = null;
+      state.toKeep = null;
+      pictures.clear();
+      state.shown = null;
     }
   };
 }
@@ -3292,7 +3792,8 @@ function createComparePane(doc, model, plot, lang) {
   let shown = null;
   let mainHeadingText = "";
   const fill = () => {
-    if (!otherPlot.firstChild) otherPlot.append(canvas, overlay, titleLeft, titleRight, labelsLeft, labelsRight, pending.root);
+    if (!otherPlot.firstChild)
+      otherPlot.append(canvas, overlay, titleLeft, titleRight, labelsLeft, labelsRight, pending.root);
   };
   const drawPane = (frame, scene) => {
     const { layout, state } = frame;
@@ -3306,7 +3807,7 @@ function createComparePane(doc, model, plot, lang) {
     titleRight.style.right = wide ? "0px" : "";
     columns.markIdle(state.segments.length > 1 && frame.available ? frame.edges : null);
     renderTitles(titleLeft, titleRight, columnTitles(state));
-    canvas.dataset.edgesFrom = edgeLayer.show(scene, dpr);
+    probe(canvas, { edgesFrom: edgeLayer.show(scene, dpr) });
     const highlighted = isHighlighted(scene);
     canvas.style.opacity = highlighted ? String(CONTEXT_OPACITY) : "";
     canvas.style.filter = highlighted ? CONTEXT_FILTER : "";
@@ -3352,8 +3853,7 @@ function createComparePane(doc, model, plot, lang) {
       if (otherShown) {
         const scene = layerScene(second, dark);
         drawPane(second, scene);
-        canvas.dataset.edges = String(second.edges.count);
-        canvas.dataset.method = frames.other.id;
+        probe(canvas, { edges: String(second.edges.count), method: frames.other.id });
         canvas.setAttribute("aria-label", words.paneLabel(b, second.edges.count, state.tokens.length));
         shown = frames.mode === "side" ? { scene, titles: columnTitles(otherSt), heading: b, titleAtEdge: titleAtEdge(otherSt) } : null;
       } else shown = null;
@@ -3372,14 +3872,16 @@ function createComparePane(doc, model, plot, lang) {
      * @param {boolean} dark
      */
     drawAhead(frames, dark) {
-      edgeLayer.drawAhead(frames.map((next) => () => {
-        try {
-          const frame = next();
-          return frame.available ? layerScene(frame, dark) : null;
-        } catch {
-          return null;
-        }
-      }));
+      edgeLayer.drawAhead(
+        frames.map((next) => () => {
+          try {
+            const frame = next();
+            return frame.available ? layerScene(frame, dark) : null;
+          } catch {
+            return null;
+          }
+        })
+      );
     },
     paintComing: edgeLayer.paintComing,
     setOnScreen: edgeLayer.setOnScreen,
@@ -3400,7 +3902,12 @@ function compareExtras(frames) {
     const name = words.difference(a, b);
     return {
       name,
-      legend: { coverage: words.differenceEdges(edges.count), notes: [words.differenceScale(a, b)], plusHigh: edges.max > 0, hidden: !frames.second.available },
+      legend: {
+        coverage: words.differenceEdges(edges.count),
+        notes: [words.differenceScale(a, b)],
+        plusHigh: edges.max > 0,
+        hidden: !frames.second.available
+      },
       list: { title: `${name}: `, second: null, format: f }
     };
   }
@@ -3412,7 +3919,10 @@ function compareExtras(frames) {
   }
   return {
     name: words.besides(a, b),
-    legend: { coveragePrefix: `${a}: `, notes: [words.sharedScale(a, frames.maxMain, b, frames.maxOther, f), words.paneEdges(b, second.count)] },
+    legend: {
+      coveragePrefix: `${a}: `,
+      notes: [words.sharedScale(a, frames.maxMain, b, frames.maxOther, f), words.paneEdges(b, second.count)]
+    },
     list: { title: words.bothColumns(a, b), second: values, format: f }
   };
 }
@@ -3429,7 +3939,10 @@ function createCompareControls(doc, model, lang) {
   for (
     const [node, label, title] of
     /** @type {const} */
-    [[menu, words.compareWith, words.compareWithTitle], [mode, words.mode, words.modeTitle]]
+    [
+      [menu, words.compareWith, words.compareWithTitle],
+      [mode, words.mode, words.modeTitle]
+    ]
   ) {
     node.setAttribute("aria-label", label);
     node.title = title;
@@ -3527,7 +4040,13 @@ function createHeadsGrid(doc, lang) {
   const key = element(doc, "div", "attnw-heads-key");
   const bar = element(doc, "span", "attnw-heads-bar");
   const keyText = element(doc, "span", "attnw-heads-key-text");
-  Object.assign(bar.style, { display: "inline-block", width: "80px", height: "10px", marginRight: "6px", verticalAlign: "middle" });
+  Object.assign(bar.style, {
+    display: "inline-block",
+    width: "80px",
+    height: "10px",
+    marginRight: "6px",
+    verticalAlign: "middle"
+  });
   key.append(bar, keyText);
   root.append(hover, canvas, key);
   let shown = null;
@@ -3544,7 +4063,10 @@ function createHeadsGrid(doc, lang) {
   const showHover = (cell) => {
     if (!shown) return;
     const { state } = shown;
-    hover.textContent = cell ? say("{layer}, {head}: click to open it", { layer: capitalised2(layerName(state, cell.layer)), head: headLabel({ ...state, head: cell.head }) }) : say("Point at a cell to name it; click it to open that layer and head.");
+    hover.textContent = cell ? say("{layer}, {head}: click to open it", {
+      layer: capitalised2(layerName(state, cell.layer)),
+      head: headLabel({ ...state, head: cell.head })
+    }) : say("Point at a cell to name it; click it to open that layer and head.");
   };
   const paint = (frame) => {
     shown = frame;
@@ -3557,8 +4079,19 @@ function createHeadsGrid(doc, lang) {
     const signed = Boolean(env?.signed);
     const name = signed ? "diverging" : "heat";
     const table = tableBytes(colormap(name));
-    Object.assign(canvas.dataset, { rows: String(layout.rows), columns: String(layout.columns), cells: "0", cell: String(layout.cell) });
-    canvas.setAttribute("aria-label", say(state.method.per_head ? "{method}: {rows} layers \xD7 {columns} heat maps, one per head" : "{method}: {rows} layers \xD7 {columns} heat maps, one per layer", { method: state.method.label, rows: layout.rows, columns: layout.columns }));
+    probe(canvas, {
+      rows: String(layout.rows),
+      columns: String(layout.columns),
+      cells: "0",
+      cell: String(layout.cell)
+    });
+    canvas.setAttribute(
+      "aria-label",
+      say(
+        state.method.per_head ? "{method}: {rows} layers \xD7 {columns} heat maps, one per head" : "{method}: {rows} layers \xD7 {columns} heat maps, one per layer",
+        { method: state.method.label, rows: layout.rows, columns: layout.columns }
+      )
+    );
     const ctx = canvas.getContext("2d");
     if (!ctx) return;
     ctx.setTransform(dpr, 0, 0, dpr, 0, 0);
@@ -3568,10 +4101,17 @@ function createHeadsGrid(doc, lang) {
     ctx.font = "11px sans-serif";
     ctx.textAlign = "center";
     ctx.textBaseline = "alphabetic";
-    heads.forEach((head, column) => ctx.fillText(state.method.per_head ? say(headName(head)) : "", cellOrigin(layout, 0, column).x + layout.cell / 2, MARGIN_TOP - 4));
+    heads.forEach((head, column) => {
+      ctx.fillText(
+        state.method.per_head ? say(headName(head)) : "",
+        cellOrigin(layout, 0, column).x + layout.cell / 2,
+        MARGIN_TOP - 4
+      );
+    });
     ctx.textAlign = "right";
     ctx.textBaseline = "middle";
-    for (let row = 0; row < layout.rows; row++) ctx.fillText(layerMark(state, row + 1), MARGIN_LEFT - 6, cellOrigin(layout, row, 0).y + layout.cell / 2);
+    for (let row = 0; row < layout.rows; row++)
+      ctx.fillText(layerMark(state, row + 1), MARGIN_LEFT - 6, cellOrigin(layout, row, 0).y + layout.cell / 2);
     let cells = 0;
     if (env) {
       const size = Math.round(layout.cell * dpr);
@@ -3596,12 +4136,19 @@ function createHeadsGrid(doc, lang) {
         }
       }
     }
-    canvas.dataset.cells = String(cells);
+    probe(canvas, { cells: String(cells) });
     const stops2 = colormap(name);
     bar.style.background = `linear-gradient(to right, ${stops2[0]}, ${stops2[128]}, ${stops2[255]})`;
     const missing = frame.ready.filter((r) => !r).length;
     const pixels = Math.round(layout.cell * dpr);
-    keyText.textContent = say(signed ? "negative \u2190 0 \u2192 positive" : "0 \u2192 largest") + say(": each cell is scaled to its own largest value, so a cell shows its pattern, not its strength against the others.") + say(" Rows of a cell: receiving tokens; columns: sending tokens.") + (env && env.rows > pixels ? say(" {n} tokens in {pixels} pixels: each pixel shows the strongest entry of its block.", { n: env.rows, pixels }) : "") + (env?.indices ? say(" Only the {k} strongest entries of each row are stored at this length; the rest show as 0.", { k: env.k }) : "") + (missing ? say(" Empty boxes: {n} layers not computed yet (click one to open it and compute it there).", { n: missing }) : "");
+    keyText.textContent = say(signed ? "negative \u2190 0 \u2192 positive" : "0 \u2192 largest") + say(
+      ": each cell is scaled to its own largest value, so a cell shows its pattern, not its strength against the others."
+    ) + say(" Rows of a cell: receiving tokens; columns: sending tokens.") + (env && env.rows > pixels ? say(" {n} tokens in {pixels} pixels: each pixel shows the strongest entry of its block.", {
+      n: env.rows,
+      pixels
+    }) : "") + (env?.indices ? say(" Only the {k} strongest entries of each row are stored at this length; the rest show as 0.", {
+      k: env.k
+    }) : "") + (missing ? say(" Empty boxes: {n} layers not computed yet (click one to open it and compute it there).", { n: missing }) : "");
     showHover(null);
   };
   return { root, canvas, paint, cellUnder, showHover };
@@ -3647,7 +4194,12 @@ function createMarkers(doc, lang) {
         button.title = words.markerTitle;
         const token = element(doc, "bdi", "attnw-marker-token", clippedToken(tokens[marker.index] ?? "", TOKEN_CHARS));
         button.append(`${words.more(up, marker.count)}: \u201C`, token, `\u201D ${shortValue(marker.weight, integer)}`);
-        Object.assign(button.dataset, { count: String(marker.count), index: String(marker.index), side: marker.side, direction: marker.direction });
+        Object.assign(button.dataset, {
+          count: String(marker.count),
+          index: String(marker.index),
+          side: marker.side,
+          direction: marker.direction
+        });
         const y = up ? layout.top + layout.first * layout.rowHeight - layout.band : layout.top + (layout.last + 1) * layout.rowHeight;
         button.style.top = `${y}px`;
         button.style.height = `${layout.band}px`;
@@ -3776,7 +4328,11 @@ function renderStripStatus(line, warningLine, data, method, menu, targetLabel, s
   } else if (scores) {
     let max = 0;
     for (const v of scores) max = Math.max(max, Math.abs(v));
-    line.textContent = tr(lang, "Bars: {name} of {target}; longest {max}", { name, target: targetLabel, max: formatValue(max) });
+    line.textContent = tr(lang, "Bars: {name} of {target}; longest {max}", {
+      name,
+      target: targetLabel,
+      max: formatValue(max)
+    });
   } else {
     const share = data.status === "running" && data.total ? ` ${Math.round((data.done ?? 0) / data.total * 100)}%` : "";
     const waiting = data.status === "running" && data.message ? ` ${data.message}` : "";
@@ -3795,7 +4351,10 @@ function windowNote(layout, lang) {
   return rows + (layout.labelEvery > 1 ? ` \xB7 ${nav.thinned(layout.labelEvery)}` : "");
 }
 function modelKind(state) {
-  if (state.segments.length > 1) return tr(state.lang, "{counts} tokens", { counts: state.segments.map((s) => `${s.size} ${tr(state.lang, s.label)}`).join(" + ") });
+  if (state.segments.length > 1)
+    return tr(state.lang, "{counts} tokens", {
+      counts: state.segments.map((s) => `${s.size} ${tr(state.lang, s.label)}`).join(" + ")
+    });
   return tr(state.lang, state.causal ? "decoder (causal)" : "encoder");
 }
 function createView(doc, model, lang) {
@@ -3855,7 +4414,17 @@ function createView(doc, model, lang) {
   controls.root.append(...compareControls.nodes, actions);
   const pending = createPending(doc, model, lang);
   const navigation = createNavigationView(doc, lang);
-  plot.append(canvas, overlay, strip, titleLeft, titleRight, labelsLeft, labelsRight, ...navigation.roots, pending.root);
+  plot.append(
+    canvas,
+    overlay,
+    strip,
+    titleLeft,
+    titleRight,
+    labelsLeft,
+    labelsRight,
+    ...navigation.roots,
+    pending.root
+  );
   const stop = (event) => event.stopPropagation();
   for (const panel of [pending.root, strip, tooltip]) panel.addEventListener("click", stop);
   pending.root.addEventListener("keydown", stop);
@@ -3879,7 +4448,7 @@ function createView(doc, model, lang) {
     const wide = titleAtEdge(state);
     titleRight.style.left = wide ? "" : `${layout.rightX + LABEL_GAP}px`;
     titleRight.style.right = wide ? "0px" : "";
-    canvas.dataset.edgesFrom = edgeLayer.show(scene, dpr);
+    probe(canvas, { edgesFrom: edgeLayer.show(scene, dpr) });
     const highlighted = isHighlighted(scene);
     canvas.style.opacity = highlighted ? String(CONTEXT_OPACITY) : "";
     canvas.style.filter = highlighted ? CONTEXT_FILTER : "";
@@ -3895,7 +4464,7 @@ function createView(doc, model, lang) {
     side.style.width = dock.beside ? `${dock.width}px` : "";
     side.hidden = !dock.beside && !dock.image;
     body.classList.toggle("attnw-body-stacked", dock.image && !dock.beside);
-    tooltip.dataset.dock = dock.beside ? "side" : "below";
+    probe(tooltip, { dock: dock.beside ? "side" : "below" });
   };
   const paintLayer = (frame, compared = null) => {
     const { state, available, env, slice, edges, layout, pinned, focus } = frame;
@@ -3909,17 +4478,32 @@ function createView(doc, model, lang) {
     const scene = layerScene(frame, dark);
     saveSvg.disabled = false;
     drawPicture(layout, state, scene);
-    Object.assign(canvas.dataset, { edges: String(edges.count), view: "layer" });
+    probe(canvas, { edges: String(edges.count), view: "layer" });
     columns.markIdle(state.segments.length > 1 && available ? edges : null);
     canvas.setAttribute(
       "aria-label",
-      say("{method}, {layer}, {heads}: {edges} edges between {n} tokens", { method: state.method.label, layer: layerPhrase(state), heads: headLabel(state), edges: edges.count, n: state.tokens.length })
+      say("{method}, {layer}, {heads}: {edges} edges between {n} tokens", {
+        method: state.method.label,
+        layer: layerPhrase(state),
+        heads: headLabel(state),
+        edges: edges.count,
+        n: state.tokens.length
+      })
     );
     const titles = columnTitles(state);
     const chosen = state.targets.find((t) => t.id === state.target);
     const scores = currentScores(state.attributionData, state.target, state.attribution, state.tokens.length);
     renderStrip(strip, layout, scores);
-    renderStripStatus(stripStatus, stripWarning, state.attributionData, state.attribution, state.attributions, chosen?.label ?? "", scores, lang);
+    renderStripStatus(
+      stripStatus,
+      stripWarning,
+      state.attributionData,
+      state.attribution,
+      state.attributions,
+      chosen?.label ?? "",
+      scores,
+      lang
+    );
     renderTitles(titleLeft, titleRight, titles);
     markHovered(root, focus, pinned);
     markTarget(labelsRight, state.attribution && chosen ? chosen.position : null);
@@ -3975,18 +4559,38 @@ function createView(doc, model, lang) {
     drawPicture(layout, state, scene);
     navigation.paintModel(frame, scene, dark);
     const edgeCount = perLayer.reduce((sum, edges) => sum + edges.count, 0);
-    Object.assign(canvas.dataset, { edges: String(edgeCount), view: "model", columns: JSON.stringify(layout.columns) });
-    canvas.setAttribute("aria-label", say("{method}, all {layers} layers as columns: {edges} edges between {n} tokens per layer", { method: state.method.label, layers: state.nLayers, edges: edgeCount, n: state.tokens.length }));
+    probe(canvas, { edges: String(edgeCount), view: "model", columns: JSON.stringify(layout.columns) });
+    canvas.setAttribute(
+      "aria-label",
+      say("{method}, all {layers} layers as columns: {edges} edges between {n} tokens per layer", {
+        method: state.method.label,
+        layers: state.nLayers,
+        edges: edgeCount,
+        n: state.tokens.length
+      })
+    );
     renderTitles(titleLeft, titleRight, columnTitles(state));
     markHovered(root, null);
     markTarget(labelsRight, null);
     columns.markIdle(null);
     const drawn = state.methods.find((m) => m.id === state.method.graph);
-    const graph2 = state.method.cumulative && drawn ? say("edges: {graph} of each layer ({heads}); dots: how much of the focused input reaches each token", { graph: drawn.label, heads: headLabel({ ...state, method: drawn, head: MEAN_HEAD }) }) : headLabel(state);
+    const graph2 = state.method.cumulative && drawn ? say("edges: {graph} of each layer ({heads}); dots: how much of the focused input reaches each token", {
+      graph: drawn.label,
+      heads: headLabel({ ...state, method: drawn, head: MEAN_HEAD })
+    }) : headLabel(state);
     const missing = unsent.length ? ` \xB7 ${say("not read yet for this head: layers {layers} (open one to read it)", { layers: unsent.join(", ") })}` : "";
     caption.textContent = `${state.method.label} \xB7 ${say("whole model, {n} layers", { n: state.nLayers })} \xB7 ${graph2} \xB7 ${say("colours scaled per layer")}${missing}${windowNote(layout, lang)}`;
     legend.hidden = false;
-    renderLegend(legend, { table: scene.table, signed: scene.signed, max: Math.max(...perLayer.map((e) => e.max)), meanCoverage: 1, minCoverage: 1, edgeCount, integer: (drawn ?? state.method).integer, lang });
+    renderLegend(legend, {
+      table: scene.table,
+      signed: scene.signed,
+      max: Math.max(...perLayer.map((e) => e.max)),
+      meanCoverage: 1,
+      minCoverage: 1,
+      edgeCount,
+      integer: (drawn ?? state.method).integer,
+      lang
+    });
     renderStrip(strip, layout, null);
     stripStatus.hidden = stripWarning.hidden = true;
     tooltip.hidden = !focus;
@@ -4017,7 +4621,10 @@ function createView(doc, model, lang) {
     pending.root.hidden = true;
     legend.hidden = stripStatus.hidden = stripWarning.hidden = tooltip.hidden = true;
     const what = state.method.per_head ? say("mean, max, then each head") : say("{heads}: one matrix per layer (this method is not per head)", { heads: headLabel(state) });
-    const grid = say(frame.heads.length === 1 ? "all {layers} layers \xD7 1 matrix" : "all {layers} layers \xD7 {heads} heads", { layers: state.nLayers, heads: state.nHeads });
+    const grid = say(
+      frame.heads.length === 1 ? "all {layers} layers \xD7 1 matrix" : "all {layers} layers \xD7 {heads} heads",
+      { layers: state.nLayers, heads: state.nHeads }
+    );
     caption.textContent = `${state.method.label} \xB7 ${grid} \xB7 ${what} \xB7 ${modelKind(state)}`;
     caption.title = state.method.description;
     heads.paint(frame);
@@ -4025,16 +4632,18 @@ function createView(doc, model, lang) {
     saveSvg.disabled = true;
   };
   const drawAhead = (frames) => {
-    edgeLayer.drawAhead(frames.map((next) => () => {
-      let frame;
-      try {
-        frame = next();
-      } catch {
-        return null;
-      }
-      if (frame.kind === "model") return modelScene(frame, dark);
-      return frame.available ? layerScene(frame, dark) : null;
-    }));
+    edgeLayer.drawAhead(
+      frames.map((next) => () => {
+        let frame;
+        try {
+          frame = next();
+        } catch {
+          return null;
+        }
+        if (frame.kind === "model") return modelScene(frame, dark);
+        return frame.available ? layerScene(frame, dark) : null;
+      })
+    );
   };
   const showProblem = (reason, state) => {
     if (reason) {
@@ -4059,12 +4668,51 @@ function createView(doc, model, lang) {
       background: dark ? "#111111" : "#ffffff",
       image: image.scene(),
       notes: navigation.markers.labels(),
-      legend: legendOf(scene, state.view === "model" && state.method.graph ? state.methods.find((m) => m.id === state.method.graph) ?? state.method : state.method, lang, compare.legendLabel()),
+      legend: legendOf(
+        scene,
+        state.view === "model" && state.method.graph ? state.methods.find((m) => m.id === state.method.graph) ?? state.method : state.method,
+        lang,
+        compare.legendLabel()
+      ),
       ...compare.picture()
     };
   };
   const paintCompare = (frames) => compare.paint(frames, dark);
-  return { root, plot, canvas, heads, image, navigation, comparePlot: compare.otherPlot, savePng, saveSvg, paintLayer, paintModel, paintHeads, paintCompare, placeDock, drawAhead, showProblem, paintComing: () => (edgeLayer.paintComing(), compare.paintComing()), setOnScreen: (on) => (edgeLayer.setOnScreen(on), compare.setOnScreen(on)), drawAheadCompare: (frames) => compare.drawAhead(frames, dark), pictureOf, destroy: () => (controls.destroy(), compareControls.destroy(), compare.destroy(), pending.destroy(), edgeLayer.destroy()) };
+  return {
+    root,
+    plot,
+    canvas,
+    heads,
+    image,
+    navigation,
+    comparePlot: compare.otherPlot,
+    savePng,
+    saveSvg,
+    paintLayer,
+    paintModel,
+    paintHeads,
+    paintCompare,
+    placeDock,
+    drawAhead,
+    showProblem,
+    paintComing: () => {
+      edgeLayer.paintComing();
+      compare.paintComing();
+    },
+    setOnScreen: (on) => {
+      edgeLayer.setOnScreen(on);
+      compare.setOnScreen(on);
+    },
+    drawAheadCompare: (frames) => compare.drawAhead(frames, dark),
+    pictureOf,
+    destroy: () => {
+      controls.destroy();
+      compareControls.destroy();
+      compare.destroy();
+      pending.destroy();
+      edgeLayer.destroy();
+    }
+  };
 }
 
 // src/render.js
@@ -4129,7 +4777,10 @@ function renderView(model, el) {
           frame = frameOf2();
           if (pointer && rowsMoved) {
             const under = nodeUnder(pointer);
-            if (!sameNode(under, hovered)) hovered = under, frame = frameOf2();
+            if (!sameNode(under, hovered)) {
+              hovered = under;
+              frame = frameOf2();
+            }
           }
           rowsMoved = false;
           scene = frame.kind === "model" ? view.paintModel(frame) : view.paintLayer(frame);
@@ -4157,14 +4808,17 @@ function renderView(model, el) {
       view.drawAhead(pairs.map((pair) => () => pair().main));
       if (compared?.mode === "side") view.drawAheadCompare(pairs.map((pair) => () => pair().second));
     } else {
-      view.drawAhead(ahead.map((next) => () => (
-        // (none in the heads view)
-        next.view === "model" ? modelFrame(next, width, envelopeOf, null) : layerFrame(next, width, envelopeOf, null)
-      )));
+      view.drawAhead(
+        ahead.map(
+          (next) => () => (
+            // (none in the heads view)
+            next.view === "model" ? modelFrame(next, width, envelopeOf, null) : layerFrame(next, width, envelopeOf, null)
+          )
+        )
+      );
     }
     const ended = win.performance.now();
-    view.root.dataset.paintEnd = String(ended);
-    view.root.dataset.paintMs = (ended - started).toFixed(3);
+    probe(view.root, { paintEnd: String(ended), paintMs: (ended - started).toFixed(3) });
   };
   const schedule = () => {
     view.paintComing();
@@ -4178,7 +4832,7 @@ function renderView(model, el) {
     return frame.kind === "model" ? modelNodeAt(frame.layout, x, y) : nodeAt(frame.layout, x, y);
   };
   const compareNodeUnder = (event) => {
-    if (!compared || compared.mode !== "side") return null;
+    if (compared?.mode !== "side") return null;
     const box = view.comparePlot.getBoundingClientRect();
     return nodeAt(compared.second.layout, event.clientX - box.left, event.clientY - box.top);
   };
@@ -4186,7 +4840,13 @@ function renderView(model, el) {
     const shown = view.image.scene();
     if (!frame || frame.kind === "heads" || !shown) return null;
     const box = view.image.canvas.getBoundingClientRect();
-    const patch = patchAt(shown.layout.box, shown.image.rows, shown.image.cols, event.clientX - box.left, event.clientY - box.top);
+    const patch = patchAt(
+      shown.layout.box,
+      shown.image.rows,
+      shown.image.cols,
+      event.clientX - box.left,
+      event.clientY - box.top
+    );
     return patch === null ? null : patchNode(readState(model), shown.image, patch);
   };
   const select = (value) => {
@@ -4246,7 +4906,8 @@ function renderView(model, el) {
     const state = readState(model);
     if (state.view === "heads") return `attention-${state.method.id}-heads`;
     const other = compareMeta(state);
-    if (other) return `attention-${state.method.id}-${state.compareMode === "side" ? "vs" : "minus"}-${other.id}-layer${state.layer}`;
+    if (other)
+      return `attention-${state.method.id}-${state.compareMode === "side" ? "vs" : "minus"}-${other.id}-layer${state.layer}`;
     return state.view === "model" ? `attention-${state.method.id}-model` : `attention-${state.method.id}-layer${state.layer}`;
   };
   const picture = () => {
@@ -4271,10 +4932,15 @@ function renderView(model, el) {
     const drawn = picture();
     if (drawn) download(view.root, new Blob([svgOf(doc, drawn)], { type: "image/svg+xml" }), `${fileName()}.svg`);
   };
-  const navigation = createNavigation(model, view.navigation, () => frame, () => {
-    const pinned = readState(model).selected.index;
-    return hovered?.index ?? (typeof pinned === "number" ? pinned : null);
-  });
+  const navigation = createNavigation(
+    model,
+    view.navigation,
+    () => frame,
+    () => {
+      const pinned = readState(model).selected.index;
+      return hovered?.index ?? (typeof pinned === "number" ? pinned : null);
+    }
+  );
   const listeners = [
     ...navigation.listeners,
     [view.plot, "wheel", navigation.onWheel, { passive: false }],
@@ -4295,7 +4961,10 @@ function renderView(model, el) {
     [view.image.canvas, "click", pinWith(patchNodeUnder)]
   ];
   for (const [target, type, callback, options] of listeners) target.addEventListener(type, callback, options);
-  const subscriptions = REDRAW_ON.filter((name) => !["view", "window", "lang"].includes(name)).map((name) => [`change:${name}`, schedule]);
+  const subscriptions = REDRAW_ON.filter((name) => !["view", "window", "lang"].includes(name)).map((name) => [
+    `change:${name}`,
+    schedule
+  ]);
   for (const method of readState(model).methods) {
     subscriptions.push([`change:data_${method.id}`, schedule]);
     if (method.row_label) subscriptions.push([`change:data_${method.id}_rows`, schedule]);

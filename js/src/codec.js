@@ -109,7 +109,12 @@ function denseRows(sections, total, cols, signed) {
 function allSlices(sections, slices, rows, k) {
   /** @type {Record<string, any>} */
   const out = {};
-  for (const [name, per] of [["scale", 1], ["coverage", 1], ["values", k], ["indices", k]]) {
+  for (const [name, per] of [
+    ["scale", 1],
+    ["coverage", 1],
+    ["values", k],
+    ["indices", k],
+  ]) {
     const part = sections[name];
     if (!part) continue;
     const perSlice = rows * /** @type {number} */ (per);

@@ -78,12 +78,17 @@ export function prefersDarkTable(textColor) {
  * @param {string} color
  */
 function lightness(color) {
-  const [space, ...rest] = color.trim().toLowerCase().split(/[\s(),/]+/).filter(Boolean);
+  const [space, ...rest] = color
+    .trim()
+    .toLowerCase()
+    .split(/[\s(),/]+/)
+    .filter(Boolean);
   const numbers = rest.map((part) => (part.endsWith("%") ? parseFloat(part) / 100 : parseFloat(part)));
   /** @param {number[]} rgb  channels in [0, 1] */
   const luminance = ([r, g, b]) => 0.2126 * r + 0.7152 * g + 0.0722 * b;
   let value = NaN;
-  if (space === "rgb" || space === "rgba") value = luminance(rest.map((part, i) => (part.endsWith("%") ? numbers[i] : numbers[i] / 255)));
+  if (space === "rgb" || space === "rgba")
+    value = luminance(rest.map((part, i) => (part.endsWith("%") ? numbers[i] : numbers[i] / 255)));
   else if (space === "color" && (rest[0] === "srgb" || rest[0] === "display-p3")) value = luminance(numbers.slice(1));
   else if (space === "oklch" || space === "oklab") value = numbers[0];
   else if (space === "lab" || space === "lch") value = rest[0].endsWith("%") ? numbers[0] : numbers[0] / 100;

@@ -2,9 +2,9 @@
 // their difference per edge (method − compare_method) on a diverging scale centred at 0. What
 // the two pictures show, computed from the state; no DOM here (compare_pane.js draws it).
 
-import { sliceEdges, filterEdges } from "./edges.js";
-import { speaker } from "./i18n.js";
+import { filterEdges, sliceEdges } from "./edges.js";
 import { dataOf, layerFrame, NO_EDGES as NO_DRAWN_EDGES } from "./frames.js";
+import { speaker } from "./i18n.js";
 import { sliceIndex } from "./state.js";
 
 /**
@@ -29,7 +29,13 @@ export function compareWords(lang) {
     besides: (a, b) => say("{a} (left) and {b} (right)", { a, b }),
     /** @param {string} a @param {number} max @param {string} b @param {number} maxB @param {(v: number) => string} f */
     sharedScale: (a, max, b, maxB, f) =>
-      say("One colour scale for both panes: the largest edge is {largest} ({a}: {max}, {b}: {maxB})", { largest: f(Math.max(max, maxB)), a, max: f(max), b, maxB: f(maxB) }),
+      say("One colour scale for both panes: the largest edge is {largest} ({a}: {max}, {b}: {maxB})", {
+        largest: f(Math.max(max, maxB)),
+        a,
+        max: f(max),
+        b,
+        maxB: f(maxB),
+      }),
     /** The second pane's drawn edges, beside the first pane's coverage line. @param {string} b @param {number} count */
     paneEdges: (b, count) => say("{b}: {n} edges drawn", { b, n: count }),
     /** @param {string} a @param {string} b */
@@ -98,7 +104,10 @@ export function comparedMethod(state) {
  */
 export function sharedScale(a, b) {
   const max = Math.max(a.max, b.max);
-  return [{ ...a, max }, { ...b, max }];
+  return [
+    { ...a, max },
+    { ...b, max },
+  ];
 }
 
 /**
@@ -124,7 +133,13 @@ export function differenceEdges(a, b, n) {
   }
   let count = 0;
   for (let key = 0; key < n * n; key++) if (stored[key] && values[key] !== 0) count++;
-  const out = { source: new Uint16Array(count), target: new Uint16Array(count), weight: new Float64Array(count), count, max: 0 };
+  const out = {
+    source: new Uint16Array(count),
+    target: new Uint16Array(count),
+    weight: new Float64Array(count),
+    count,
+    max: 0,
+  };
   let e = 0;
   for (let key = 0; key < n * n; key++) {
     if (!stored[key] || values[key] === 0) continue;
@@ -154,14 +169,26 @@ function filteredDifference(state, envA, envB, sliceA, sliceB) {
   let kept = differencesOf.get(envA)?.get(envB);
   if (!kept) {
     if (!differencesOf.has(envA)) differencesOf.set(envA, new WeakMap());
-    differencesOf.get(envA).set(envB, (kept = new Map()));
+    kept = new Map();
+    differencesOf.get(envA).set(envB, kept);
   }
   let edges = kept.get(key);
   if (!edges) {
     /** @param {import("./codec.js").Envelope} env @param {number} slice */
-    const rows = (env, slice) => (specials === "renormalise" ? filterEdges(sliceEdges(env, slice), { topK: 0, threshold: 0, specials, special }) : sliceEdges(env, slice));
+    const rows = (env, slice) =>
+      specials === "renormalise"
+        ? filterEdges(sliceEdges(env, slice), { topK: 0, threshold: 0, specials, special })
+        : sliceEdges(env, slice);
     const difference = differenceEdges(rows(envA, sliceA), rows(envB, sliceB), state.tokens.length);
-    edges = { ...filterEdges(difference, { topK, threshold, specials: specials === "renormalise" ? "hide" : specials, special }), drawnShare: 1 };
+    edges = {
+      ...filterEdges(difference, {
+        topK,
+        threshold,
+        specials: specials === "renormalise" ? "hide" : specials,
+        special,
+      }),
+      drawnShare: 1,
+    };
     kept.set(key, edges);
   }
   return edges;
@@ -185,7 +212,14 @@ export function compareFrames(state, other, width, envelopeOf, hovered) {
     const second = layerFrame(otherState, width, envelopeOf, hovered);
     if (!main.available || !main.env || !second.available || !second.env) {
       // Nothing to draw yet; each pane's pending panel says which method's layer is missing.
-      return { mode: "difference", other, main: { ...main, edges: NO_EDGES, signed: true, rows: null, degrees: null }, second, maxMain: 0, maxOther: 0 };
+      return {
+        mode: "difference",
+        other,
+        main: { ...main, edges: NO_EDGES, signed: true, rows: null, degrees: null },
+        second,
+        maxMain: 0,
+        maxOther: 0,
+      };
     }
     const envB = dataOf(otherState, envelopeOf, other);
     const edges = filteredDifference(state, main.env, envB, main.slice, sliceIndex(otherState));

@@ -4,17 +4,18 @@
 // through textContent only.
 
 import { comparable, comparedMethod, compareWords } from "./compare.js";
+import { labelled, option } from "./controls.js";
 import { CONTEXT_FILTER, CONTEXT_OPACITY } from "./draw.js";
 import { edgesOfNode } from "./edges.js";
-import { labelled, option } from "./controls.js";
 import { tr } from "./i18n.js";
-import { element, formatValue, markHovered, renderTitles, tokenColumns } from "./overlay.js";
+import { LABEL_GAP } from "./layout.js";
 import { choicesOf } from "./options.js";
+import { element, formatValue, markHovered, renderTitles, tokenColumns } from "./overlay.js";
 import { createPending } from "./pending.js";
+import { probe } from "./probes.js";
 import { createEdgeLayer, fitCanvases } from "./raster.js";
 import { drawOverlay, isHighlighted, layerScene } from "./scene.js";
 import { columnTitles, titleAtEdge } from "./state.js";
-import { LABEL_GAP } from "./layout.js";
 
 /**
  * @typedef {object} PanePicture  the second pane of a downloaded picture (exporter.js)
@@ -67,7 +68,8 @@ export function createComparePane(doc, model, plot, lang) {
   let mainHeadingText = "";
   /** The second pane's parts go in when a comparison is first shown: until then a widget holds one of each. */
   const fill = () => {
-    if (!otherPlot.firstChild) otherPlot.append(canvas, overlay, titleLeft, titleRight, labelsLeft, labelsRight, pending.root);
+    if (!otherPlot.firstChild)
+      otherPlot.append(canvas, overlay, titleLeft, titleRight, labelsLeft, labelsRight, pending.root);
   };
 
   /**
@@ -87,7 +89,7 @@ export function createComparePane(doc, model, plot, lang) {
     // Token lists (an encoder-decoder's): rows this kind of attention does not touch are faded.
     columns.markIdle(state.segments.length > 1 && frame.available ? frame.edges : null);
     renderTitles(titleLeft, titleRight, columnTitles(state));
-    canvas.dataset.edgesFrom = edgeLayer.show(scene, dpr);
+    probe(canvas, { edgesFrom: edgeLayer.show(scene, dpr) });
     const highlighted = isHighlighted(scene);
     canvas.style.opacity = highlighted ? String(CONTEXT_OPACITY) : "";
     canvas.style.filter = highlighted ? CONTEXT_FILTER : "";
@@ -135,10 +137,12 @@ export function createComparePane(doc, model, plot, lang) {
       if (otherShown) {
         const scene = layerScene(second, dark);
         drawPane(second, scene);
-        canvas.dataset.edges = String(second.edges.count);
-        canvas.dataset.method = frames.other.id;
+        probe(canvas, { edges: String(second.edges.count), method: frames.other.id });
         canvas.setAttribute("aria-label", words.paneLabel(b, second.edges.count, state.tokens.length));
-        shown = frames.mode === "side" ? { scene, titles: columnTitles(otherSt), heading: b, titleAtEdge: titleAtEdge(otherSt) } : null;
+        shown =
+          frames.mode === "side"
+            ? { scene, titles: columnTitles(otherSt), heading: b, titleAtEdge: titleAtEdge(otherSt) }
+            : null;
       } else shown = null;
     },
     /** What a downloaded picture's legend is named: both methods on one scale, or their difference ("": one method). */
@@ -155,14 +159,16 @@ export function createComparePane(doc, model, plot, lang) {
      * @param {boolean} dark
      */
     drawAhead(frames, dark) {
-      edgeLayer.drawAhead(frames.map((next) => () => {
-        try {
-          const frame = next();
-          return frame.available ? layerScene(frame, dark) : null;
-        } catch {
-          return null; // data that does not fit the state: the view says why when shown
-        }
-      }));
+      edgeLayer.drawAhead(
+        frames.map((next) => () => {
+          try {
+            const frame = next();
+            return frame.available ? layerScene(frame, dark) : null;
+          } catch {
+            return null; // data that does not fit the state: the view says why when shown
+          }
+        }),
+      );
     },
     paintComing: edgeLayer.paintComing,
     setOnScreen: edgeLayer.setOnScreen,
@@ -192,7 +198,12 @@ export function compareExtras(frames) {
     const name = words.difference(a, b);
     return {
       name,
-      legend: { coverage: words.differenceEdges(edges.count), notes: [words.differenceScale(a, b)], plusHigh: edges.max > 0, hidden: !frames.second.available },
+      legend: {
+        coverage: words.differenceEdges(edges.count),
+        notes: [words.differenceScale(a, b)],
+        plusHigh: edges.max > 0,
+        hidden: !frames.second.available,
+      },
       list: { title: `${name}: `, second: null, format: f },
     };
   }
@@ -205,7 +216,10 @@ export function compareExtras(frames) {
   }
   return {
     name: words.besides(a, b),
-    legend: { coveragePrefix: `${a}: `, notes: [words.sharedScale(a, frames.maxMain, b, frames.maxOther, f), words.paneEdges(b, second.count)] },
+    legend: {
+      coveragePrefix: `${a}: `,
+      notes: [words.sharedScale(a, frames.maxMain, b, frames.maxOther, f), words.paneEdges(b, second.count)],
+    },
     list: { title: words.bothColumns(a, b), second: values, format: f },
   };
 }
@@ -221,7 +235,10 @@ export function createCompareControls(doc, model, lang) {
   const words = compareWords(lang);
   const menu = /** @type {HTMLSelectElement} */ (element(doc, "select", "attnw-compare"));
   const mode = /** @type {HTMLSelectElement} */ (element(doc, "select", "attnw-compare-mode"));
-  for (const [node, label, title] of /** @type {const} */ ([[menu, words.compareWith, words.compareWithTitle], [mode, words.mode, words.modeTitle]])) {
+  for (const [node, label, title] of /** @type {const} */ ([
+    [menu, words.compareWith, words.compareWithTitle],
+    [mode, words.mode, words.modeTitle],
+  ])) {
     node.setAttribute("aria-label", label);
     node.title = title;
     node.dataset.lmSuppressShortcuts = "true";

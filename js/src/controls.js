@@ -3,9 +3,9 @@
 // Python-side changes show up too.
 
 import { speaker } from "./i18n.js";
-import { element } from "./overlay.js";
 import { navigateWords, shownWindow } from "./navigate.js";
-import { choicesOf } from "./options.js";
+import { VIEW_OPTIONS } from "./options.js";
+import { element } from "./overlay.js";
 import { headChoices, layerName, MAX_HEAD, MEAN_HEAD, nearestLayer } from "./state.js";
 
 /**
@@ -13,6 +13,26 @@ import { headChoices, layerName, MAX_HEAD, MEAN_HEAD, nearestLayer } from "./sta
  * @property {HTMLElement} root
  * @property {(state: import("./state.js").ViewState) => void} update
  * @property {() => void} destroy
+ */
+
+/** @typedef {[HTMLElement, string, (event: any) => void]} Listener  node, event type, callback */
+
+/**
+ * One option's part of the bar: its labelled control(s), their listeners, and how a state shows in them.
+ * @typedef {object} Part
+ * @property {HTMLElement[]} nodes
+ * @property {Listener[]} listeners
+ * @property {(state: import("./state.js").ViewState) => void} update
+ */
+
+/**
+ * What a part's builder is given.
+ * @typedef {object} Bar
+ * @property {Document} doc
+ * @property {(text: string, params?: Record<string, string | number>) => string} say
+ * @property {string} lang
+ * @property {(name: string, value: any) => void} set  write a trait, sent with the next commit
+ * @property {(name: string, value: any) => void} commit  write a trait and send it (and what was set) to the kernel
  */
 
 /**
@@ -29,188 +49,48 @@ function enterCommits(commit) {
 }
 
 /**
+ * The control bar: a part per view option that has a control, in the table's order.
  * @param {Document} doc
  * @param {import("./state.js").WidgetModel} model
  * @param {string} lang  the language of the labels (i18n.js)
+ * @param {import("./options.js").ViewOption[]} [options]  the option table (a test may add to it)
  * @returns {Controls}
  */
-export function createControls(doc, model, lang) {
-  const say = speaker(lang);
-  /** A choice option's menu entries in the widget's language. @param {string} trait @returns {Array<[string, string]>} */
-  const choices = (trait) => choicesOf(trait).map(([value, text]) => [value, say(text)]);
-  const nav = navigateWords(lang);
+export function createControls(doc, model, lang, options = VIEW_OPTIONS) {
+  /** @type {Bar} */
+  const bar = {
+    doc,
+    lang,
+    say: speaker(lang),
+    set: (name, value) => model.set(name, value),
+    commit: (name, value) => {
+      model.set(name, value);
+      model.save_changes();
+    },
+  };
+  const parts = options.flatMap((option) => {
+    if (!option.control) return [];
+    const build = option.control === "own" ? OWN_CONTROLS[option.trait] : optionControl;
+    if (!build) throw new Error(`controls.js builds no control of its own for the option ${option.trait}`);
+    return [build(bar, option)];
+  });
   const root = element(doc, "div", "attnw-controls");
-
-  const view = /** @type {HTMLSelectElement} */ (
-    control(doc, "select", "attnw-view", say("View"), {}, choices("view"))
-  );
-  const method = /** @type {HTMLSelectElement} */ (control(doc, "select", "attnw-method", say("Method")));
-  const layer = /** @type {HTMLInputElement} */ (control(doc, "input", "attnw-layer", say("Layer"), { type: "range", min: "1", step: "1" }));
-  const layerValue = element(doc, "output", "attnw-layer-value");
-  const head = /** @type {HTMLSelectElement} */ (control(doc, "select", "attnw-head", say("Head")));
-  const topK = /** @type {HTMLInputElement} */ (
-    control(doc, "input", "attnw-top-k", say("Edges per token, 0 for all"), {
-      type: "number",
-      min: "0",
-      step: "1",
-      title: say("Draw at most this many edges into each token (0: all)"),
-    })
-  );
-  const threshold = /** @type {HTMLInputElement} */ (
-    control(doc, "input", "attnw-threshold", say("Smallest weight drawn"), {
-      type: "number",
-      min: "0",
-      step: "0.01",
-      title: say("Hide edges whose weight is below this"),
-    })
-  );
-  const specials = /** @type {HTMLSelectElement} */ (
-    control(doc, "select", "attnw-specials", say("Special tokens"), {}, choices("specials"))
-  );
-  const binarize = /** @type {HTMLInputElement} */ (
-    control(doc, "input", "attnw-binarize", say("Binarisation threshold"), {
-      type: "number",
-      min: "0",
-      max: "0.99",
-      step: "0.01",
-      title: say("An edge exists where the head-mean attention exceeds this"),
-    })
-  );
-  const nodeSize = /** @type {HTMLSelectElement} */ (
-    control(doc, "select", "attnw-node-size", say("Dots sized by degree"), {
-      title: say("Teaching overlay: size each token's dot by its in-degree (the right column's row sums) or out-degree (the left column's column sums)"),
-    }, choices("node_size"))
-  );
-  const rows = /** @type {HTMLSelectElement} */ (
-    control(doc, "select", "attnw-window-size", nav.windowTitle)
-  );
-  const from = /** @type {HTMLInputElement} */ (
-    control(doc, "input", "attnw-window-start", say("First token row shown"), { type: "number", min: "0", step: "1" })
-  );
-  const target = /** @type {HTMLSelectElement} */ (
-    control(doc, "select", "attnw-target", say("Target to explain"), { title: say("The number the token scores explain: a logit, a similarity, or your own (w.set_target)") })
-  );
-  const attribution = /** @type {HTMLSelectElement} */ (control(doc, "select", "attnw-attribution", say("Token scores")));
-
-  const targetControl = labelled(doc, say("Target"), target);
-  const binarizeControl = labelled(doc, say("Edge if weight >"), binarize);
-  const windowControl = labelled(doc, say("Token rows"), rows, element(doc, "span", "attnw-control-name", say("from")), from);
-  root.append(
-    labelled(doc, say("View"), view),
-    labelled(doc, say("Method"), method),
-    labelled(doc, say("Layer"), layer, layerValue),
-    binarizeControl,
-    labelled(doc, say("Head"), head),
-    labelled(doc, say("Edges per token"), topK),
-    labelled(doc, say("Min weight"), threshold),
-    labelled(doc, say("Special tokens"), specials),
-    labelled(doc, say("Dot size"), nodeSize),
-    windowControl,
-    labelled(doc, say("Token scores"), attribution),
-    targetControl,
-  );
-
-  /** @param {string} name @param {any} value */
-  const commit = (name, value) => {
-    model.set(name, value);
-    model.save_changes();
-  };
-  const onWindow = () => commit("window", [Math.max(0, Math.round(Number(from.value) || 0)), Number(rows.value)]);
-  /** A method that exists in some layers only (cross-attention) takes the layer along, in one message. */
-  const onMethod = () => {
-    const chosen = last?.methods.find((m) => m.id === method.value);
-    if (chosen && last) model.set("layer", nearestLayer(chosen, last.layer));
-    commit("method", method.value);
-  };
-  const onTopK = () => commit("top_k", Math.max(0, Math.round(Number(topK.value) || 0)));
-  const onThreshold = () => commit("threshold", Math.max(0, Number(threshold.value) || 0));
-  const onBinarize = () => commit("binarize_threshold", Math.min(0.99, Math.max(0, Number(binarize.value) || 0)));
-  /** @type {Array<[HTMLElement, string, (event: any) => void]>} */
-  const listeners = [
-    [method, "change", onMethod],
-    [view, "change", () => commit("view", view.value)],
-    [layer, "input", () => commit("layer", Number(layer.value))],
-    [head, "change", () => commit("head", Number(head.value))],
-    [target, "change", () => commit("target", target.value)],
-    [attribution, "change", () => commit("attribution", attribution.value)],
-    [topK, "change", onTopK],
-    [threshold, "change", onThreshold],
-    [specials, "change", () => commit("specials", specials.value)],
-    [binarize, "change", onBinarize],
-    [nodeSize, "change", () => commit("node_size", nodeSize.value)],
-    [rows, "change", onWindow],
-    [from, "change", onWindow],
-    // Enter commits a number field. Notebook hosts bind Enter (JupyterLab: edit the cell, or
-    // run it with Shift): the key stops here, so it reaches neither them nor the plot.
-    [topK, "keydown", enterCommits(onTopK)],
-    [threshold, "keydown", enterCommits(onThreshold)],
-    [binarize, "keydown", enterCommits(onBinarize)],
-    [from, "keydown", enterCommits(onWindow)],
-  ];
+  root.append(...parts.flatMap((part) => part.nodes));
+  const listeners = parts.flatMap((part) => part.listeners);
   for (const [node, type, callback] of listeners) node.addEventListener(type, callback);
+  /** What update() reads: every option's key and the facts the parts of their own read. */
+  const readsFrom = [...options.map((option) => option.key), ...OWN_CONTROLS_READ];
 
-  let optionsKey = "";
-  let targetsKey = "";
   /** @type {import("./state.js").ViewState | null} */
   let last = null;
   return {
     root,
     update(state) {
       // Repaints for a hover change nothing here: skip the DOM writes (and the style work they cause).
-      if (last && UPDATED_BY.every((name) => same(last?.[name], state[name]))) return;
+      const previous = last;
+      if (previous && readsFrom.every((name) => same(stateValue(previous, name), stateValue(state, name)))) return;
       last = state;
-      const key = JSON.stringify([state.methods.map((m) => [m.id, m.label, m.group]), state.nHeads, state.attributions.map((a) => [a.id, a.label])]);
-      if (key !== optionsKey) {
-        optionsKey = key;
-        method.replaceChildren(...methodOptions(doc, state.methods));
-        attribution.replaceChildren(option(doc, "", say("off")), ...state.attributions.map((a) => option(doc, a.id, a.label)));
-        /** @type {Record<number, string>} */
-        const names = { [MEAN_HEAD]: say("mean"), [MAX_HEAD]: say("max") };
-        head.replaceChildren(...headChoices(state).map((h) => option(doc, String(h), names[h] ?? say("head {n}", { n: h }))));
-      }
-      view.value = state.view;
-      layer.disabled = state.view !== "layer";
-      method.value = state.method.id;
-      method.title = state.method.description;
-      const layers = state.method.layers?.length ? state.method.layers : null;
-      layer.min = String(layers ? layers[0] : 1);
-      layer.max = String(layers ? layers[layers.length - 1] : state.nLayers);
-      layer.value = String(state.layer);
-      layerValue.textContent = state.layerNames.length ? layerName(state, state.layer) : `${state.layer} / ${state.nLayers}`;
-      head.value = String(state.method.per_head ? state.head : MEAN_HEAD);
-      head.disabled = !state.method.per_head || state.view === "heads" || (state.view === "model" && state.method.cumulative);
-      head.title = state.method.per_head ? "" : say("{method} averages the heads", { method: state.method.label });
-      const targetKey = JSON.stringify(state.targets);
-      if (targetKey !== targetsKey) {
-        targetsKey = targetKey;
-        target.replaceChildren(...state.targets.map((t) => option(doc, t.id, t.label)));
-      }
-      target.value = state.target;
-      targetControl.hidden = state.targets.length === 0;
-      attribution.value = state.attribution;
-      if (doc.activeElement !== topK) topK.value = String(state.topK);
-      if (doc.activeElement !== threshold) threshold.value = String(state.threshold);
-      specials.value = state.specials;
-      binarizeControl.hidden = !state.method.settings?.includes("binarize_threshold");
-      if (doc.activeElement !== binarize) binarize.value = String(state.binarizeThreshold);
-      nodeSize.value = state.nodeSize;
-      const n = state.tokens.length;
-      windowControl.hidden = n <= 32;
-      // The sizes offered: fit, a few fixed ones, all, and the one a zoom chose.
-      const sizes = [...new Set([0, ...[16, 32, 64, 128].filter((s) => s < n), n, state.window.size ? Math.min(state.window.size, n) : 0])].sort((a, b) => a - b);
-      const labels = sizes.map((s) => [String(s), s === 0 ? nav.windowAuto : s === n ? nav.windowAll : String(s)]);
-      if (JSON.stringify(labels) !== JSON.stringify([...rows.options].map((o) => [o.value, o.text]))) {
-        rows.replaceChildren(...labels.map(([value, text]) => option(doc, value, text)));
-      }
-      rows.value = String(state.window.size ? Math.min(state.window.size, n) : 0);
-      const shown = shownWindow(n, state.window);
-      from.max = String(Math.max(0, n - shown.size));
-      if (doc.activeElement !== from) from.value = String(shown.start);
-      from.disabled = shown.size >= n;
-      attribution.disabled = state.targets.length === 0;
-      attribution.title = state.targets.length
-        ? say("Gradient or blank-out scores of each token for the chosen target")
-        : say("This model has no output head: choose a target from Python, e.g. w.set_target(attn_widget.targets.similarity(...))");
+      for (const part of parts) part.update(state);
     },
     destroy() {
       for (const [node, type, callback] of listeners) node.removeEventListener(type, callback);
@@ -218,11 +98,229 @@ export function createControls(doc, model, lang) {
   };
 }
 
-/** @type {Array<keyof import("./state.js").ViewState>} what update() reads */
-const UPDATED_BY = [
-  "methods", "attributions", "nHeads", "view", "method", "nLayers", "layer", "head", "targets", "target", "attribution", "topK", "layerNames",
-  "threshold", "specials", "binarizeThreshold", "nodeSize", "tokens", "window",
-]; // prettier-ignore
+/**
+ * An option's control from its declaration alone: a menu of a choice's entries, or a number field within its
+ * bounds (rounded for a count) that commits on change and on Enter.
+ * @param {Bar} bar @param {import("./options.js").ViewOption} option @returns {Part}
+ */
+function optionControl({ doc, say, commit }, option) {
+  const spec = /** @type {import("./options.js").ControlSpec} */ (option.control);
+  const className = `attnw-${option.trait.replaceAll("_", "-")}`;
+  const name = say(spec.name ?? spec.label);
+  /** @type {Record<string, string>} */
+  const properties = spec.title ? { title: say(spec.title) } : {};
+  /** @param {import("./state.js").ViewState} state */
+  const hidden = (state) => Boolean(spec.methodSetting) && !state.method.settings?.includes(option.trait);
+  if (option.kind === "choice") {
+    const entries = /** @type {Array<[string, string]>} */ (option.choices).map(
+      ([value, text]) => /** @type {[string, string]} */ ([value, say(text)]),
+    );
+    const menu = /** @type {HTMLSelectElement} */ (control(doc, "select", className, name, properties, entries));
+    const node = labelled(doc, say(spec.label), menu);
+    return {
+      nodes: [node],
+      listeners: [[menu, "change", () => commit(option.trait, menu.value)]],
+      update(state) {
+        node.hidden = hidden(state);
+        menu.value = String(stateValue(state, option.key));
+      },
+    };
+  }
+  if (option.kind !== "count" && option.kind !== "number")
+    throw new Error(`the option ${option.trait} (${option.kind}) has no control of its kind`);
+  const low = option.low ?? -Infinity;
+  const high = Math.min(spec.max ?? Infinity, option.high ?? Infinity);
+  /** @type {Record<string, string>} */
+  const bounds = { type: "number", step: String(spec.step ?? 1), ...properties };
+  if (Number.isFinite(low)) bounds.min = String(low);
+  if (Number.isFinite(high)) bounds.max = String(high);
+  const field = /** @type {HTMLInputElement} */ (control(doc, "input", className, name, bounds));
+  const node = labelled(doc, say(spec.label), field);
+  const onCommit = () => {
+    const value = Math.min(high, Math.max(low, Number(field.value) || 0));
+    commit(option.trait, option.kind === "count" ? Math.round(value) : value);
+  };
+  return {
+    nodes: [node],
+    // Enter commits a number field. Notebook hosts bind Enter (JupyterLab: edit the cell, or run it with
+    // Shift): the key stops here, so it reaches neither them nor the plot.
+    listeners: [
+      [field, "change", onCommit],
+      [field, "keydown", enterCommits(onCommit)],
+    ],
+    update(state) {
+      node.hidden = hidden(state);
+      if (doc.activeElement !== field) field.value = String(stateValue(state, option.key));
+    },
+  };
+}
+
+/** The ViewState keys the parts of their own read besides their options' keys. */
+const OWN_CONTROLS_READ = ["methods", "attributions", "nHeads", "nLayers", "layerNames", "targets", "target", "tokens"];
+
+/**
+ * The controls that need facts besides their option (the method list, the layers a method has, the heads, the
+ * token count, the targets): one builder per option declared `control: "own"` in options.js.
+ * @type {Record<string, (bar: Bar, option: import("./options.js").ViewOption) => Part>}
+ */
+const OWN_CONTROLS = {
+  method({ doc, say, set, commit }) {
+    const method = /** @type {HTMLSelectElement} */ (control(doc, "select", "attnw-method", say("Method")));
+    /** @type {import("./state.js").ViewState | null} */
+    let last = null;
+    let menuKey = "";
+    /** A method that exists in some layers only (cross-attention) takes the layer along, in one message. */
+    const onMethod = () => {
+      const chosen = last?.methods.find((m) => m.id === method.value);
+      if (chosen && last) set("layer", nearestLayer(chosen, last.layer));
+      commit("method", method.value);
+    };
+    return {
+      nodes: [labelled(doc, say("Method"), method)],
+      listeners: [[method, "change", onMethod]],
+      update(state) {
+        last = state;
+        const key = JSON.stringify(state.methods.map((m) => [m.id, m.label, m.group]));
+        if (key !== menuKey) {
+          menuKey = key;
+          method.replaceChildren(...methodOptions(doc, state.methods));
+        }
+        method.value = state.method.id;
+        method.title = state.method.description;
+      },
+    };
+  },
+
+  layer({ doc, say, commit }) {
+    const layer = /** @type {HTMLInputElement} */ (
+      control(doc, "input", "attnw-layer", say("Layer"), { type: "range", min: "1", step: "1" })
+    );
+    const layerValue = element(doc, "output", "attnw-layer-value");
+    return {
+      nodes: [labelled(doc, say("Layer"), layer, layerValue)],
+      listeners: [[layer, "input", () => commit("layer", Number(layer.value))]],
+      update(state) {
+        layer.disabled = state.view !== "layer";
+        const layers = state.method.layers?.length ? state.method.layers : null;
+        layer.min = String(layers ? layers[0] : 1);
+        layer.max = String(layers ? layers[layers.length - 1] : state.nLayers);
+        layer.value = String(state.layer);
+        layerValue.textContent = state.layerNames.length
+          ? layerName(state, state.layer)
+          : `${state.layer} / ${state.nLayers}`;
+      },
+    };
+  },
+
+  head({ doc, say, commit }) {
+    const head = /** @type {HTMLSelectElement} */ (control(doc, "select", "attnw-head", say("Head")));
+    let menuKey = "";
+    return {
+      nodes: [labelled(doc, say("Head"), head)],
+      listeners: [[head, "change", () => commit("head", Number(head.value))]],
+      update(state) {
+        if (String(state.nHeads) !== menuKey) {
+          menuKey = String(state.nHeads);
+          /** @type {Record<number, string>} */
+          const names = { [MEAN_HEAD]: say("mean"), [MAX_HEAD]: say("max") };
+          head.replaceChildren(
+            ...headChoices(state).map((h) => option(doc, String(h), names[h] ?? say("head {n}", { n: h }))),
+          );
+        }
+        head.value = String(state.method.per_head ? state.head : MEAN_HEAD);
+        head.disabled =
+          !state.method.per_head || state.view === "heads" || (state.view === "model" && state.method.cumulative);
+        head.title = state.method.per_head ? "" : say("{method} averages the heads", { method: state.method.label });
+      },
+    };
+  },
+
+  /** The token rows shown: how many, and from which. */
+  window({ doc, say, lang, commit }) {
+    const nav = navigateWords(lang);
+    const rows = /** @type {HTMLSelectElement} */ (control(doc, "select", "attnw-window-size", nav.windowTitle));
+    const from = /** @type {HTMLInputElement} */ (
+      control(doc, "input", "attnw-window-start", say("First token row shown"), { type: "number", min: "0", step: "1" })
+    );
+    const node = labelled(doc, say("Token rows"), rows, element(doc, "span", "attnw-control-name", say("from")), from);
+    const onWindow = () => commit("window", [Math.max(0, Math.round(Number(from.value) || 0)), Number(rows.value)]);
+    return {
+      nodes: [node],
+      listeners: [
+        [rows, "change", onWindow],
+        [from, "change", onWindow],
+        [from, "keydown", enterCommits(onWindow)],
+      ],
+      update(state) {
+        const n = state.tokens.length;
+        node.hidden = n <= 32;
+        // The sizes offered: fit, a few fixed ones, all, and the one a zoom chose.
+        const zoomed = state.window.size ? Math.min(state.window.size, n) : 0;
+        const sizes = [...new Set([0, ...[16, 32, 64, 128].filter((s) => s < n), n, zoomed])].sort((a, b) => a - b);
+        const labels = sizes.map((s) => [String(s), s === 0 ? nav.windowAuto : s === n ? nav.windowAll : String(s)]);
+        if (JSON.stringify(labels) !== JSON.stringify([...rows.options].map((o) => [o.value, o.text]))) {
+          rows.replaceChildren(...labels.map(([value, text]) => option(doc, value, text)));
+        }
+        rows.value = String(zoomed);
+        const shown = shownWindow(n, state.window);
+        from.max = String(Math.max(0, n - shown.size));
+        if (doc.activeElement !== from) from.value = String(shown.start);
+        from.disabled = shown.size >= n;
+      },
+    };
+  },
+
+  /** Token scores, and the target they explain (a pick, not a view option: it belongs with them). */
+  attribution({ doc, say, commit }) {
+    const attribution = /** @type {HTMLSelectElement} */ (
+      control(doc, "select", "attnw-attribution", say("Token scores"))
+    );
+    const target = /** @type {HTMLSelectElement} */ (
+      control(doc, "select", "attnw-target", say("Target to explain"), {
+        title: say("The number the token scores explain: a logit, a similarity, or your own (w.set_target)"),
+      })
+    );
+    const targetControl = labelled(doc, say("Target"), target);
+    let menuKey = "";
+    let targetsKey = "";
+    return {
+      nodes: [labelled(doc, say("Token scores"), attribution), targetControl],
+      listeners: [
+        [attribution, "change", () => commit("attribution", attribution.value)],
+        [target, "change", () => commit("target", target.value)],
+      ],
+      update(state) {
+        const key = JSON.stringify(state.attributions.map((a) => [a.id, a.label]));
+        if (key !== menuKey) {
+          menuKey = key;
+          attribution.replaceChildren(
+            option(doc, "", say("off")),
+            ...state.attributions.map((a) => option(doc, a.id, a.label)),
+          );
+        }
+        const targetKey = JSON.stringify(state.targets);
+        if (targetKey !== targetsKey) {
+          targetsKey = targetKey;
+          target.replaceChildren(...state.targets.map((t) => option(doc, t.id, t.label)));
+        }
+        target.value = state.target;
+        targetControl.hidden = state.targets.length === 0;
+        attribution.value = state.attribution;
+        attribution.disabled = state.targets.length === 0;
+        attribution.title = state.targets.length
+          ? say("Gradient or blank-out scores of each token for the chosen target")
+          : say(
+              "This model has no output head: choose a target from Python, e.g. w.set_target(attn_widget.targets.similarity(...))",
+            );
+      },
+    };
+  },
+};
+
+/** A state's value by its key. @param {import("./state.js").ViewState} state @param {string} key @returns {unknown} */
+function stateValue(state, key) {
+  return /** @type {Record<string, unknown>} */ (/** @type {unknown} */ (state))[key];
+}
 
 /** Equal trait values: the same object (unchanged traits are), or small objects read afresh. @param {any} a @param {any} b */
 function same(a, b) {

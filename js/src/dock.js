@@ -24,7 +24,8 @@ const DOCK_MAX = 260;
  * @returns {Dock}
  */
 export function dockLayout(total, panel, image) {
-  if (image) return { graphWidth: panel.graphWidth, beside: panel.beside, width: panel.beside ? panel.width : 0, image };
+  if (image)
+    return { graphWidth: panel.graphWidth, beside: panel.beside, width: panel.beside ? panel.width : 0, image };
   if (total < DOCK_BESIDE_FROM) return { graphWidth: total, beside: false, width: 0, image };
   const width = Math.max(DOCK_MIN, Math.min(DOCK_MAX, Math.round(total * 0.28)));
   return { graphWidth: total - width - PANEL_GAP, beside: true, width, image };

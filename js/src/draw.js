@@ -66,10 +66,11 @@ export function* edgeStrokes(ctx, layout, edges, options) {
   const windowed = layout.first > 0 || layout.last < layout.n - 1;
   for (let e = 0; e < edges.count; e++) {
     if (windowed && !isDrawn(layout, edges.source[e], edges.target[e])) continue;
-    (highlight && highlight.has(e) ? strong : buckets)[bucketOf(edges.weight[e], edges.max)].push(e);
+    (highlight?.has(e) ? strong : buckets)[bucketOf(edges.weight[e], edges.max)].push(e);
   }
   ctx.lineCap = "round";
-  if (options.unhighlighted ?? true) yield* strokeBuckets(ctx, layout, edges, buckets, options, highlight ? "context" : "plain");
+  if (options.unhighlighted ?? true)
+    yield* strokeBuckets(ctx, layout, edges, buckets, options, highlight ? "context" : "plain");
   if (highlight && (options.highlighted ?? true)) yield* strokeBuckets(ctx, layout, edges, strong, options, "focus");
   ctx.restore();
 }
@@ -94,7 +95,8 @@ function bucketStyle(b, sign, options, role = "plain") {
   const alpha = 0.15 + 0.85 * t;
   const width = wide ? 1 + 5.2 * (t - 0.5) : HAIRLINE;
   if (role === "context") return { color: greyOf(color), alpha: alpha * (options.contextOpacity ?? 1), width };
-  if (role === "focus") return { color, alpha: Math.max(FOCUS_ALPHA, alpha), width: wide ? width * STRONG_WIDTH : STRONG_WIDTH };
+  if (role === "focus")
+    return { color, alpha: Math.max(FOCUS_ALPHA, alpha), width: wide ? width * STRONG_WIDTH : STRONG_WIDTH };
   return { color, alpha, width };
 }
 

@@ -11,7 +11,9 @@ import { element } from "./overlay.js";
  * @returns {{ button: HTMLButtonElement, panel: HTMLElement, update: (method: import("./state.js").MethodMeta) => void }}
  */
 export function createExplain(doc, lang = "en") {
-  const button = /** @type {HTMLButtonElement} */ (element(doc, "button", "attnw-save attnw-explain-toggle", tr(lang, "? About this method")));
+  const button = /** @type {HTMLButtonElement} */ (
+    element(doc, "button", "attnw-save attnw-explain-toggle", tr(lang, "? About this method"))
+  );
   button.type = "button";
   button.title = tr(lang, "Show or hide what the selected method draws, in plain words");
   button.setAttribute("aria-expanded", "false");

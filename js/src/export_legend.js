@@ -37,7 +37,11 @@ export function legendOf(scene, method, lang = "en", label = "") {
   const perLayer = scene.bundles.length > 1;
   return {
     label: label || method.label,
-    title: tr(lang, perLayer ? "{method}: edge colour (scaled per layer; largest layer's range)" : "{method}: edge colour", { method: label || method.label }),
+    title: tr(
+      lang,
+      perLayer ? "{method}: edge colour (scaled per layer; largest layer's range)" : "{method}: edge colour",
+      { method: label || method.label },
+    ),
     table: scene.table,
     signed: scene.signed,
     max: Math.max(...maxima),
@@ -77,7 +81,18 @@ export function svgLegend(add, svg, spec, x, y, text) {
   const middle = y + LEGEND_HEIGHT / 2;
   text(low, x, middle, "start");
   const barX = x + 8 * low.length + 6;
-  add("rect", { class: "attnw-legend-bar", x: barX, y: middle - BAR_HEIGHT / 2, width: BAR_WIDTH, height: BAR_HEIGHT, fill: "url(#attnw-legend-ramp)" }, svg);
+  add(
+    "rect",
+    {
+      class: "attnw-legend-bar",
+      x: barX,
+      y: middle - BAR_HEIGHT / 2,
+      width: BAR_WIDTH,
+      height: BAR_HEIGHT,
+      fill: "url(#attnw-legend-ramp)",
+    },
+    svg,
+  );
   text(high, barX + BAR_WIDTH + 6, middle, "start");
   text(title, barX + BAR_WIDTH + 14 + 8 * high.length, middle, "start");
 }

@@ -2,9 +2,9 @@
 // (twice the screen resolution). Both draw the scene the canvas shows, plus the labels the
 // page shows as DOM text.
 
+import { PANE_GAP as COMPARE_GAP } from "./compare.js";
 import { CONTEXT_OPACITY, edgeStyle } from "./draw.js";
 import { LEGEND_HEIGHT, paintLegend, svgLegend } from "./export_legend.js";
-import { PANE_GAP as COMPARE_GAP } from "./compare.js";
 import { PANEL_GAP } from "./image.js";
 import { paintImagePanel, panelPicture, svgImagePanel } from "./image_draw.js";
 import { edgeEndY, HEADER_HEIGHT, isDrawn, isLabelled, LABEL_GAP, rowCenter } from "./layout.js";
@@ -37,7 +37,16 @@ const HEADING_HEIGHT = 20;
 
 /** The panes of a picture, left to right, with their x and their token labels. @param {Picture} picture */
 function panesOf(picture) {
-  const panes = [{ scene: picture.scene, titles: picture.titles, titleAtEdge: picture.titleAtEdge ?? false, heading: picture.heading ?? "", notes: picture.notes ?? [], x: 0 }];
+  const panes = [
+    {
+      scene: picture.scene,
+      titles: picture.titles,
+      titleAtEdge: picture.titleAtEdge ?? false,
+      heading: picture.heading ?? "",
+      notes: picture.notes ?? [],
+      x: 0,
+    },
+  ];
   if (picture.compare) {
     const { scene, titles, heading, titleAtEdge } = picture.compare;
     panes.push({ scene, titles, titleAtEdge, heading, notes: [], x: picture.scene.layout.width + COMPARE_GAP });
@@ -53,10 +62,21 @@ function frameOf(picture) {
   const { scene, image, legend } = picture;
   const panel = image ? panelPicture(image) : null;
   const top = picture.heading ? HEADING_HEIGHT : 0;
-  const graphWidth = picture.compare ? picture.scene.layout.width + COMPARE_GAP + picture.compare.scene.layout.width : scene.layout.width;
-  const body = Math.max(top + Math.max(scene.layout.height, picture.compare?.scene.layout.height ?? 0), panel?.height ?? 0);
+  const graphWidth = picture.compare
+    ? picture.scene.layout.width + COMPARE_GAP + picture.compare.scene.layout.width
+    : scene.layout.width;
+  const body = Math.max(
+    top + Math.max(scene.layout.height, picture.compare?.scene.layout.height ?? 0),
+    panel?.height ?? 0,
+  );
   const panelX = graphWidth + PANEL_GAP;
-  return { width: image ? panelX + image.layout.width : graphWidth, body, height: body + CAPTION_HEIGHT + (legend ? LEGEND_HEIGHT : 0), panelX, top };
+  return {
+    width: image ? panelX + image.layout.width : graphWidth,
+    body,
+    height: body + CAPTION_HEIGHT + (legend ? LEGEND_HEIGHT : 0),
+    panelX,
+    top,
+  };
 }
 
 /** Width of the background-coloured outline round a note's letters, so that it reads over the edges it lies on. */
@@ -75,7 +95,12 @@ function labelsOf({ scene, tokens, notes = [] }) {
     if (!isLabelled(layout, i)) continue;
     const text = displayToken(tokens[i]);
     labels.push({ text, x: layout.leftX - LABEL_GAP, y: rowCenter(layout, i), anchor: /** @type {const} */ ("end") });
-    labels.push({ text, x: layout.rightX + LABEL_GAP, y: rowCenter(layout, i), anchor: /** @type {const} */ ("start") });
+    labels.push({
+      text,
+      x: layout.rightX + LABEL_GAP,
+      y: rowCenter(layout, i),
+      anchor: /** @type {const} */ ("start"),
+    });
   }
   return [...labels, ...notes.map((note) => ({ ...note, halo: true }))];
 }
@@ -104,15 +129,34 @@ export function svgOf(doc, picture) {
   /** @param {string} content @param {number} x @param {number} y @param {string} anchor @param {string} [weight] @param {Element} [parent] @param {boolean} [halo] */
   const text = (content, x, y, anchor, weight = "normal", parent = svg, halo = false) => {
     /** @type {Record<string, string | number>} */
-    const outline = halo ? { stroke: picture.background, "stroke-width": HALO_WIDTH, "paint-order": "stroke", "stroke-linejoin": "round" } : {};
-    const node = add("text", { x, y, "text-anchor": anchor, "dominant-baseline": "middle", fill: picture.foreground, "font-weight": weight, ...outline }, parent);
+    const outline = halo
+      ? { stroke: picture.background, "stroke-width": HALO_WIDTH, "paint-order": "stroke", "stroke-linejoin": "round" }
+      : {};
+    const node = add(
+      "text",
+      {
+        x,
+        y,
+        "text-anchor": anchor,
+        "dominant-baseline": "middle",
+        fill: picture.foreground,
+        "font-weight": weight,
+        ...outline,
+      },
+      parent,
+    );
     node.textContent = xmlText(content); // serialised with escaping: token text stays text
   };
   panesOf(picture).forEach((pane, p) => {
     if (pane.heading) text(pane.heading, pane.x, HEADING_HEIGHT / 2, "start", "bold");
     const g = top || pane.x ? add("g", { transform: `translate(${pane.x} ${top})` }, svg) : svg;
-    svgPane(add, g, { ...pane, tokens: picture.tokens }, `attnw-band${p ? `-${p}` : ""}`, picture.foreground, (content, x, y, anchor, weight, halo) =>
-      text(content, x, y, anchor, weight, g, halo),
+    svgPane(
+      add,
+      g,
+      { ...pane, tokens: picture.tokens },
+      `attnw-band${p ? `-${p}` : ""}`,
+      picture.foreground,
+      (content, x, y, anchor, weight, halo) => text(content, x, y, anchor, weight, g, halo),
     );
   });
   if (picture.image) svgImagePanel(add, svg, picture.image, panelX, 0, text);
@@ -156,15 +200,30 @@ function svgPane(add, parent, pane, clipId, foreground, text) {
         const y0 = edgeEndY(bundle.layout, edges.source[e]);
         const y1 = edgeEndY(bundle.layout, edges.target[e]);
         const d = `M${leftX} ${y0}C${midX} ${y0} ${midX} ${y1} ${rightX} ${y1}`;
-        const stroke = { d, stroke: style.color, "stroke-opacity": style.alpha.toFixed(3), "stroke-width": style.width.toFixed(2) };
+        const stroke = {
+          d,
+          stroke: style.color,
+          "stroke-opacity": style.alpha.toFixed(3),
+          "stroke-width": style.width.toFixed(2),
+        };
         add("path", stroke, strong ? group : context);
       }
     }
   }
   for (const dot of scene.dots) {
-    if (dot.radius > 0) add("circle", { cx: dot.x, cy: dot.y, r: dot.radius.toFixed(2), fill: dot.color, "fill-opacity": dot.alpha }, parent);
+    if (dot.radius > 0)
+      add(
+        "circle",
+        { cx: dot.x, cy: dot.y, r: dot.radius.toFixed(2), fill: dot.color, "fill-opacity": dot.alpha },
+        parent,
+      );
   }
-  for (const y of scene.rules) add("line", { x1: 0, x2: layout.width, y1: y, y2: y, stroke: foreground, "stroke-opacity": 0.5, "stroke-dasharray": "4 4" }, parent);
+  for (const y of scene.rules)
+    add(
+      "line",
+      { x1: 0, x2: layout.width, y1: y, y2: y, stroke: foreground, "stroke-opacity": 0.5, "stroke-dasharray": "4 4" },
+      parent,
+    );
   for (const mark of scene.marks) text(mark.text, mark.x, mark.y, "middle");
   text(pane.titles[0], 0, 10, "start", "bold");
   if (pane.titleAtEdge) text(pane.titles[1], layout.width, 10, "end", "bold");

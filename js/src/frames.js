@@ -45,8 +45,14 @@ export function dataOf(state, envelopeOf, method, rows = false) {
   const trait = `data_${method.id}${rows ? "_rows" : ""}`;
   const env = envelopeOf(trait);
   const n = state.tokens.length;
-  if (env.slices !== state.nLayers * (method.per_head ? state.nHeads + 2 : 1) || env.rows !== n || env.cols !== (rows ? 1 : n)) {
-    throw new Error(`${trait} has shape [${env.shape}], which does not fit ${n} tokens, ${state.nLayers} layers and ${state.nHeads} heads`);
+  if (
+    env.slices !== state.nLayers * (method.per_head ? state.nHeads + 2 : 1) ||
+    env.rows !== n ||
+    env.cols !== (rows ? 1 : n)
+  ) {
+    throw new Error(
+      `${trait} has shape [${env.shape}], which does not fit ${n} tokens, ${state.nLayers} layers and ${state.nHeads} heads`,
+    );
   }
   return env;
 }
@@ -66,7 +72,10 @@ const FILTERED_KEPT = 256;
 function filteredSlice(env, slice, filter) {
   /** @type {Map<string, import("./edges.js").EdgeList & { drawnShare: number }>} */
   let kept = filteredOf.get(env);
-  if (!kept) filteredOf.set(env, (kept = new Map()));
+  if (!kept) {
+    kept = new Map();
+    filteredOf.set(env, kept);
+  }
   const { topK, threshold, specials, special } = filter;
   const key = `${slice} ${topK} ${threshold} ${specials} ${specials === "show" ? "" : special.map(Number).join("")}`;
   let edges = kept.get(key);
@@ -120,7 +129,16 @@ export function layerFrame(state, width, envelopeOf, hovered) {
   const focus = (hovered && "side" in hovered ? hovered : null) ?? pinned;
   const base = { kind: /** @type {const} */ ("layer"), state, slice, layout, pinned, focus };
   if (!isAvailable(state)) {
-    return { ...base, available: false, env: null, edges: NO_EDGES, meanCoverage: 1, minCoverage: 1, rows: null, degrees: null };
+    return {
+      ...base,
+      available: false,
+      env: null,
+      edges: NO_EDGES,
+      meanCoverage: 1,
+      minCoverage: 1,
+      rows: null,
+      degrees: null,
+    };
   }
   const env = dataOf(state, envelopeOf, state.method);
   const edges = filteredSlice(env, slice, edgeFilter(state));
@@ -173,13 +191,16 @@ export function modelFrame(state, width, envelopeOf, hovered) {
   const graphState = { ...state, method: graphMethod, head: cumulative ? MEAN_HEAD : state.head };
   const env = dataOf(state, envelopeOf, graphMethod);
   const filter = edgeFilter(state);
-  const perLayer = Array.from({ length: state.nLayers }, (_, l) => filteredSlice(env, sliceIndex({ ...graphState, layer: l + 1 }), filter));
+  const perLayer = Array.from({ length: state.nLayers }, (_, l) =>
+    filteredSlice(env, sliceIndex({ ...graphState, layer: l + 1 }), filter),
+  );
   const layers = Array.from({ length: state.nLayers }, (_, l) => l + 1);
   const unsent = layers.filter((layer) => !hasSlice(state, graphMethod.id, sliceIndex({ ...graphState, layer })));
   const pinned = pinnedModelNode(state);
   const focus = (hovered && "layer" in hovered ? hovered : null) ?? pinned;
   // A method computed on request may have no layer yet: its data is empty then.
-  const reachEnv = cumulative && state.ready[state.method.id]?.length !== 0 ? dataOf(state, envelopeOf, state.method) : null;
+  const reachEnv =
+    cumulative && state.ready[state.method.id]?.length !== 0 ? dataOf(state, envelopeOf, state.method) : null;
   const shade = reachEnv && focus ? reachShading(state, reachEnv, focus) : null;
   const reachable = reachEnv && focus && focus.layer > 0 && hasLayer(state, focus.layer);
   const reach = reachable ? sliceEdges(reachEnv, focus.layer - 1, focus.index) : null;

@@ -2,10 +2,20 @@
 // map per layer and head, the layer marks and column names around it, a line naming the cell
 // under the pointer, and the colour key.
 
-import { speaker } from "./i18n.js";
 import { colormap } from "./colormap.js";
-import { cellAt, cellOrigin, cellSlice, headName, MARGIN_LEFT, MARGIN_TOP, slicePixels, tableBytes } from "./heads_grid.js";
+import {
+  cellAt,
+  cellOrigin,
+  cellSlice,
+  headName,
+  MARGIN_LEFT,
+  MARGIN_TOP,
+  slicePixels,
+  tableBytes,
+} from "./heads_grid.js";
+import { speaker } from "./i18n.js";
 import { element } from "./overlay.js";
+import { probe } from "./probes.js";
 import { headLabel, layerMark, layerName } from "./state.js";
 
 /** @param {Document} doc @param {string} lang  the language of the words (i18n.js) */
@@ -21,7 +31,13 @@ export function createHeadsGrid(doc, lang) {
   const key = element(doc, "div", "attnw-heads-key");
   const bar = element(doc, "span", "attnw-heads-bar");
   const keyText = element(doc, "span", "attnw-heads-key-text");
-  Object.assign(bar.style, { display: "inline-block", width: "80px", height: "10px", marginRight: "6px", verticalAlign: "middle" });
+  Object.assign(bar.style, {
+    display: "inline-block",
+    width: "80px",
+    height: "10px",
+    marginRight: "6px",
+    verticalAlign: "middle",
+  });
   key.append(bar, keyText);
   root.append(hover, canvas, key);
   /** @type {import("./heads_grid.js").HeadsFrame | null} */
@@ -42,7 +58,10 @@ export function createHeadsGrid(doc, lang) {
     if (!shown) return;
     const { state } = shown;
     hover.textContent = cell
-      ? say("{layer}, {head}: click to open it", { layer: capitalised(layerName(state, cell.layer)), head: headLabel({ ...state, head: cell.head }) })
+      ? say("{layer}, {head}: click to open it", {
+          layer: capitalised(layerName(state, cell.layer)),
+          head: headLabel({ ...state, head: cell.head }),
+        })
       : say("Point at a cell to name it; click it to open that layer and head.");
   };
 
@@ -58,8 +77,21 @@ export function createHeadsGrid(doc, lang) {
     const signed = Boolean(env?.signed);
     const name = signed ? "diverging" : "heat";
     const table = tableBytes(colormap(name));
-    Object.assign(canvas.dataset, { rows: String(layout.rows), columns: String(layout.columns), cells: "0", cell: String(layout.cell) });
-    canvas.setAttribute("aria-label", say(state.method.per_head ? "{method}: {rows} layers × {columns} heat maps, one per head" : "{method}: {rows} layers × {columns} heat maps, one per layer", { method: state.method.label, rows: layout.rows, columns: layout.columns }));
+    probe(canvas, {
+      rows: String(layout.rows),
+      columns: String(layout.columns),
+      cells: "0",
+      cell: String(layout.cell),
+    });
+    canvas.setAttribute(
+      "aria-label",
+      say(
+        state.method.per_head
+          ? "{method}: {rows} layers × {columns} heat maps, one per head"
+          : "{method}: {rows} layers × {columns} heat maps, one per layer",
+        { method: state.method.label, rows: layout.rows, columns: layout.columns },
+      ),
+    );
     const ctx = canvas.getContext("2d");
     if (!ctx) return;
     ctx.setTransform(dpr, 0, 0, dpr, 0, 0);
@@ -69,10 +101,17 @@ export function createHeadsGrid(doc, lang) {
     ctx.font = "11px sans-serif";
     ctx.textAlign = "center";
     ctx.textBaseline = "alphabetic";
-    heads.forEach((head, column) => ctx.fillText(state.method.per_head ? say(headName(head)) : "", cellOrigin(layout, 0, column).x + layout.cell / 2, MARGIN_TOP - 4));
+    heads.forEach((head, column) => {
+      ctx.fillText(
+        state.method.per_head ? say(headName(head)) : "",
+        cellOrigin(layout, 0, column).x + layout.cell / 2,
+        MARGIN_TOP - 4,
+      );
+    });
     ctx.textAlign = "right";
     ctx.textBaseline = "middle";
-    for (let row = 0; row < layout.rows; row++) ctx.fillText(layerMark(state, row + 1), MARGIN_LEFT - 6, cellOrigin(layout, row, 0).y + layout.cell / 2);
+    for (let row = 0; row < layout.rows; row++)
+      ctx.fillText(layerMark(state, row + 1), MARGIN_LEFT - 6, cellOrigin(layout, row, 0).y + layout.cell / 2);
     let cells = 0;
     if (env) {
       // One pixel per entry, blown up without blur; a matrix larger than its cell in device pixels
@@ -99,18 +138,31 @@ export function createHeadsGrid(doc, lang) {
         }
       }
     }
-    canvas.dataset.cells = String(cells);
+    probe(canvas, { cells: String(cells) });
     const stops = colormap(name);
     bar.style.background = `linear-gradient(to right, ${stops[0]}, ${stops[128]}, ${stops[255]})`;
     const missing = frame.ready.filter((r) => !r).length;
     const pixels = Math.round(layout.cell * dpr);
     keyText.textContent =
       say(signed ? "negative ← 0 → positive" : "0 → largest") +
-      say(": each cell is scaled to its own largest value, so a cell shows its pattern, not its strength against the others.") +
+      say(
+        ": each cell is scaled to its own largest value, so a cell shows its pattern, not its strength against the others.",
+      ) +
       say(" Rows of a cell: receiving tokens; columns: sending tokens.") +
-      (env && env.rows > pixels ? say(" {n} tokens in {pixels} pixels: each pixel shows the strongest entry of its block.", { n: env.rows, pixels }) : "") +
-      (env?.indices ? say(" Only the {k} strongest entries of each row are stored at this length; the rest show as 0.", { k: env.k }) : "") +
-      (missing ? say(" Empty boxes: {n} layers not computed yet (click one to open it and compute it there).", { n: missing }) : "");
+      (env && env.rows > pixels
+        ? say(" {n} tokens in {pixels} pixels: each pixel shows the strongest entry of its block.", {
+            n: env.rows,
+            pixels,
+          })
+        : "") +
+      (env?.indices
+        ? say(" Only the {k} strongest entries of each row are stored at this length; the rest show as 0.", {
+            k: env.k,
+          })
+        : "") +
+      (missing
+        ? say(" Empty boxes: {n} layers not computed yet (click one to open it and compute it there).", { n: missing })
+        : "");
     showHover(null);
   };
 

@@ -89,7 +89,9 @@ export function cellAt(layout, x, y) {
 export function headsFrame(state, width, envelopeOf) {
   const heads = gridHeads(state);
   // A row is drawn when the data holds the layer and every head of it (a long input's: the shown layer's).
-  const ready = Array.from({ length: state.nLayers }, (_, l) => heads.every((head) => hasLayer({ ...state, head }, l + 1)));
+  const ready = Array.from({ length: state.nLayers }, (_, l) =>
+    heads.every((head) => hasLayer({ ...state, head }, l + 1)),
+  );
   const env = ready.some(Boolean) ? dataOf(state, envelopeOf, state.method) : null;
   return { kind: "heads", state, layout: gridLayout(width, state.nLayers, heads.length), heads, env, ready };
 }

@@ -9,7 +9,10 @@ import zh from "./locale/zh.json" with { type: "json" };
 const TABLES = { zh };
 
 /** The languages the `lang` trait accepts, with their names in their own words. */
-export const LANGUAGES = /** @type {Array<[string, string]>} */ ([["en", "English"], ["zh", "中文"]]);
+export const LANGUAGES = /** @type {Array<[string, string]>} */ ([
+  ["en", "English"],
+  ["zh", "中文"],
+]);
 
 /**
  * `text` in `lang`, with `{name}` placeholders filled from `params` (after translation, so a
@@ -19,7 +22,9 @@ export const LANGUAGES = /** @type {Array<[string, string]>} */ ([["en", "Englis
  */
 export function tr(lang, text, params) {
   const translated = TABLES[lang]?.[text] ?? text;
-  return params ? translated.replace(/\{(\w+)\}/g, (whole, name) => (name in params ? String(params[name]) : whole)) : translated;
+  return params
+    ? translated.replace(/\{(\w+)\}/g, (whole, name) => (name in params ? String(params[name]) : whole))
+    : translated;
 }
 
 /**

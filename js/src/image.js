@@ -2,10 +2,10 @@
 // where the panel goes, the focused token's row of the selected method over the patch grid (the
 // heat map), and which patch is under a point. No DOM and no drawing here (image_draw.js draws).
 
-import { speaker } from "./i18n.js";
 import { rowCoverage, rowEntries } from "./codec.js";
 import { colormap } from "./colormap.js";
 import { dataOf } from "./frames.js";
+import { speaker } from "./i18n.js";
 import { formatValue } from "./overlay.js";
 import { hasLayer, sliceIndex } from "./state.js";
 import { displayToken } from "./text.js";
@@ -136,16 +136,32 @@ export function imageScene(state, frame, envelopeOf, layout) {
   if (!image) return null;
   const token = frame.focus?.index ?? 0;
   const layer = frame.focus?.layer !== undefined && frame.focus.layer >= 1 ? frame.focus.layer : state.layer;
-  const patch = (/** @type {number | undefined} */ i) => (i !== undefined && i >= image.prefix ? i - image.prefix : null);
+  const patch = (/** @type {number | undefined} */ i) =>
+    i !== undefined && i >= image.prefix ? i - image.prefix : null;
   const name = `“${displayToken(state.tokens[token] ?? "")}”`;
   const say = speaker(state.lang);
   const base = {
-    image, layout, token, layer, heat: null, max: 0, signed: false, table: colormap("heat"),
-    outline: patch(frame.focus?.index), pinned: patch(frame.pinned?.index),
-    title: say("{token} at layer {layer}", { token: name, layer }), scaleText: "", note: "",
+    image,
+    layout,
+    token,
+    layer,
+    heat: null,
+    max: 0,
+    signed: false,
+    table: colormap("heat"),
+    outline: patch(frame.focus?.index),
+    pinned: patch(frame.pinned?.index),
+    title: say("{token} at layer {layer}", { token: name, layer }),
+    scaleText: "",
+    note: "",
   };
-  if (image.problem) return { ...base, title: "", note: say("Cannot draw the image: {problem}.", { problem: image.problem }) };
-  if (!hasLayer(state, layer)) return { ...base, note: say("{method} at layer {layer} is not computed yet.", { method: state.method.label, layer }) };
+  if (image.problem)
+    return { ...base, title: "", note: say("Cannot draw the image: {problem}.", { problem: image.problem }) };
+  if (!hasLayer(state, layer))
+    return {
+      ...base,
+      note: say("{method} at layer {layer} is not computed yet.", { method: state.method.label, layer }),
+    };
   const env = dataOf(state, envelopeOf, state.method);
   const slice = sliceIndex({ ...state, layer });
   const row = new Float64Array(state.tokens.length);
@@ -160,8 +176,17 @@ export function imageScene(state, frame, envelopeOf, layout) {
   const names = state.tokens.slice(0, image.prefix).map(displayToken).join(", ");
   const coverage = rowCoverage(env, slice, token);
   const notes = [
-    above ? say("its own patch ({value}) is above the scale", { value: formatValue(heat[/** @type {number} */ (own)]) }) : "",
-    image.prefix ? say(image.prefix === 1 ? "{names} (not on the image) holds {share} of this row" : "{names} (not on the image) hold {share} of this row", { names, share: percent(prefixShare) }) : "",
+    above
+      ? say("its own patch ({value}) is above the scale", { value: formatValue(heat[/** @type {number} */ (own)]) })
+      : "",
+    image.prefix
+      ? say(
+          image.prefix === 1
+            ? "{names} (not on the image) holds {share} of this row"
+            : "{names} (not on the image) hold {share} of this row",
+          { names, share: percent(prefixShare) },
+        )
+      : "",
     coverage < 0.9995 ? say("the stored entries carry {share} of it", { share: percent(coverage) }) : "",
   ];
   return {
@@ -171,7 +196,10 @@ export function imageScene(state, frame, envelopeOf, layout) {
     signed,
     table: colormap(signed ? "diverging" : "heat"),
     scaleText: say("{method}: what {token} draws from each patch", { method: state.method.label, token: name }),
-    note: notes.filter(Boolean).join("; ").replace(/^[a-z]/, (first) => first.toUpperCase()),
+    note: notes
+      .filter(Boolean)
+      .join("; ")
+      .replace(/^[a-z]/, (first) => first.toUpperCase()),
   };
 }
 

@@ -2,10 +2,11 @@
 // focused patch outlined, on screen (a canvas, its words in DOM text) and in the PNG and SVG exports
 // (the same picture, the words drawn beside it). Token text reaches the page through textContent.
 
-import { tr } from "./i18n.js";
 import { colorAt } from "./colormap.js";
+import { tr } from "./i18n.js";
 import { heatAlpha } from "./image.js";
 import { element, formatValue } from "./overlay.js";
+import { probe } from "./probes.js";
 
 /** @typedef {import("./image.js").ImageScene} ImageScene */
 
@@ -52,7 +53,12 @@ export function drawImageRaster(ctx, scene, x, y, doc) {
     const c = k % image.cols;
     const x0 = x + Math.round((c * width) / image.cols);
     const y0 = y + Math.round((r * height) / image.rows);
-    return [x0, y0, x + Math.round(((c + 1) * width) / image.cols) - x0, y + Math.round(((r + 1) * height) / image.rows) - y0];
+    return [
+      x0,
+      y0,
+      x + Math.round(((c + 1) * width) / image.cols) - x0,
+      y + Math.round(((r + 1) * height) / image.rows) - y0,
+    ];
   };
   if (heat) {
     for (let k = 0; k < heat.length; k++) {
@@ -68,7 +74,10 @@ export function drawImageRaster(ctx, scene, x, y, doc) {
   const outline = (/** @type {number} */ k, /** @type {number[]} */ dash) => {
     const [cx, cy, cw, ch] = cell(k);
     ctx.setLineDash(dash);
-    for (const [color, lineWidth] of /** @type {const} */ ([["#000000", 4], ["#ffffff", 2]])) {
+    for (const [color, lineWidth] of /** @type {const} */ ([
+      ["#000000", 4],
+      ["#ffffff", 2],
+    ])) {
       ctx.strokeStyle = color;
       ctx.lineWidth = lineWidth;
       ctx.strokeRect(cx + 1, cy + 1, cw - 2, ch - 2);
@@ -131,9 +140,16 @@ export function createImagePanel(doc, lang) {
     bar.style.background = `linear-gradient(to right, ${stopsOf(scene.table).join(", ")})`;
     scaleText.textContent = scene.scaleText;
     note.textContent = scene.note;
-    canvas.setAttribute("aria-label", tr(lang, "The input image, {rows}×{cols} patches, coloured by {what}", { rows: scene.image.rows, cols: scene.image.cols, what: scene.scaleText || tr(lang, "nothing") }));
+    canvas.setAttribute(
+      "aria-label",
+      tr(lang, "The input image, {rows}×{cols} patches, coloured by {what}", {
+        rows: scene.image.rows,
+        cols: scene.image.cols,
+        what: scene.scaleText || tr(lang, "nothing"),
+      }),
+    );
     // For tests: whose row the colours are, and which patches are outlined.
-    Object.assign(canvas.dataset, {
+    probe(canvas, {
       token: String(scene.token),
       layer: String(scene.layer),
       outline: String(scene.outline ?? ""),
@@ -238,7 +254,9 @@ export function svgImagePanel(add, svg, scene, x, y, text) {
   if (bar) {
     const gradient = add("linearGradient", { id: "attnw-heat" }, add("defs", {}, svg));
     const stops = stopsOf(scene.table);
-    stops.forEach((color, i) => add("stop", { offset: (i / (stops.length - 1)).toFixed(3), "stop-color": color }, gradient));
+    stops.forEach((color, i) => {
+      add("stop", { offset: (i / (stops.length - 1)).toFixed(3), "stop-color": color }, gradient);
+    });
     add("rect", { x: x + bar.x, y: y + bar.y, width: bar.width, height: bar.height, fill: "url(#attnw-heat)" }, svg);
   }
   for (const t of texts) text(t.text, x + t.x, y + t.y, t.anchor ?? "start", t.bold ? "bold" : "normal");

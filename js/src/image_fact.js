@@ -24,13 +24,16 @@ export function readImage(value, n) {
   const whole = (/** @type {unknown} */ v) => Number.isInteger(v) && /** @type {number} */ (v) > 0;
   const [height, width] = Array.isArray(size) && size.every(whole) ? size : [0, 0];
   const [rows, cols] = Array.isArray(grid) && grid.every(whole) ? grid : [0, 0];
-  const bytes = ArrayBuffer.isView(rgb) ? new Uint8Array(rgb.buffer, rgb.byteOffset, rgb.byteLength) : new Uint8Array(0);
-  const problem = !height || !rows || size.length !== 2 || grid.length !== 2
-    ? "the image's size or patch grid is not two whole numbers"
-    : bytes.length !== height * width * 3
-      ? `the image has ${bytes.length} bytes, not ${height}×${width}×3`
-      : !Number.isInteger(prefix) || prefix < 0 || prefix + rows * cols !== n
-        ? `its ${rows}×${cols} patches after ${prefix} other tokens are not the ${n} tokens`
-        : "";
+  const bytes = ArrayBuffer.isView(rgb)
+    ? new Uint8Array(rgb.buffer, rgb.byteOffset, rgb.byteLength)
+    : new Uint8Array(0);
+  const problem =
+    !height || !rows || size.length !== 2 || grid.length !== 2
+      ? "the image's size or patch grid is not two whole numbers"
+      : bytes.length !== height * width * 3
+        ? `the image has ${bytes.length} bytes, not ${height}×${width}×3`
+        : !Number.isInteger(prefix) || prefix < 0 || prefix + rows * cols !== n
+          ? `its ${rows}×${cols} patches after ${prefix} other tokens are not the ${n} tokens`
+          : "";
   return { width, height, rgb: bytes, rows, cols, prefix: problem ? 0 : prefix, problem };
 }

@@ -21,9 +21,11 @@ export function keyAction(state, focused, key, home = 0) {
   const n = state.tokens.length;
   const inModel = state.view === "model";
   // The first key press starts at the pinned (or first) token; later ones move from there.
-  const mine = focused && inModel === ("layer" in focused) ? focused : null;
+  const mine = focused && inModel === "layer" in focused ? focused : null;
   const at = /** @type {any} */ (
-    mine ?? (inModel ? pinnedModelNode(state) : pinnedNode(state)) ?? (inModel ? { layer: state.nLayers, index: home } : { side: "target", index: home })
+    mine ??
+      (inModel ? pinnedModelNode(state) : pinnedNode(state)) ??
+      (inModel ? { layer: state.nLayers, index: home } : { side: "target", index: home })
   );
   const step = mine ? 1 : 0;
   /** @param {number} direction @returns {Node} */

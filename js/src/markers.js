@@ -44,20 +44,32 @@ export function createMarkers(doc, lang) {
       root.style.width = `${layout.width}px`;
       for (const marker of markers) {
         const up = marker.direction === "up";
-        const button = /** @type {HTMLButtonElement} */ (element(doc, "button", `attnw-marker attnw-marker-${marker.direction} attnw-marker-${marker.side}`));
+        const button = /** @type {HTMLButtonElement} */ (
+          element(doc, "button", `attnw-marker attnw-marker-${marker.direction} attnw-marker-${marker.side}`)
+        );
         button.type = "button";
         button.title = words.markerTitle;
         const token = element(doc, "bdi", "attnw-marker-token", clippedToken(tokens[marker.index] ?? "", TOKEN_CHARS));
         button.append(`${words.more(up, marker.count)}: “`, token, `” ${shortValue(marker.weight, integer)}`);
-        Object.assign(button.dataset, { count: String(marker.count), index: String(marker.index), side: marker.side, direction: marker.direction });
-        const y = up ? layout.top + layout.first * layout.rowHeight - layout.band : layout.top + (layout.last + 1) * layout.rowHeight;
+        Object.assign(button.dataset, {
+          count: String(marker.count),
+          index: String(marker.index),
+          side: marker.side,
+          direction: marker.direction,
+        });
+        const y = up
+          ? layout.top + layout.first * layout.rowHeight - layout.band
+          : layout.top + (layout.last + 1) * layout.rowHeight;
         button.style.top = `${y}px`;
         button.style.height = `${layout.band}px`;
         // Each over its own column of labels, reaching into the edges' room if it needs to.
         if (marker.side === "source") button.style.left = "0px";
         else button.style.right = "0px";
         root.append(button);
-        const [x, anchor] = marker.side === "source" ? [2, /** @type {const} */ ("start")] : [layout.width - 2, /** @type {const} */ ("end")];
+        const [x, anchor] =
+          marker.side === "source"
+            ? [2, /** @type {const} */ ("start")]
+            : [layout.width - 2, /** @type {const} */ ("end")];
         labels.push({ text: button.textContent ?? "", x, y: y + layout.band / 2, anchor });
       }
     },

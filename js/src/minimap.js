@@ -5,6 +5,7 @@
 import { HEADER_HEIGHT } from "./layout.js";
 import { navigateWords } from "./navigate.js";
 import { element } from "./overlay.js";
+import { probe } from "./probes.js";
 
 /** Width the plot leaves for the minimap at its right edge, in CSS pixels. */
 export const MINIMAP_ROOM = 18;
@@ -42,7 +43,12 @@ export function createMinimap(doc, lang) {
       const top = HEADER_HEIGHT;
       const height = layout.height - HEADER_HEIGHT - 4;
       shown = { top, height, n };
-      Object.assign(root.style, { left: `${layout.width + (MINIMAP_ROOM - STRIP) / 2}px`, top: `${top}px`, width: `${STRIP}px`, height: `${height}px` });
+      Object.assign(root.style, {
+        left: `${layout.width + (MINIMAP_ROOM - STRIP) / 2}px`,
+        top: `${top}px`,
+        width: `${STRIP}px`,
+        height: `${height}px`,
+      });
       const dpr = doc.defaultView?.devicePixelRatio || 1;
       const [w, h] = [Math.round(STRIP * dpr), Math.round(height * dpr)];
       // Setting a canvas's size clears and reallocates its bitmap, even to the same size.
@@ -69,7 +75,7 @@ export function createMinimap(doc, lang) {
       const size = layout.last - layout.first + 1;
       box.style.top = `${(layout.first / n) * height}px`;
       box.style.height = `${(size / n) * height}px`;
-      Object.assign(root.dataset, { first: String(layout.first), last: String(layout.last), n: String(n) });
+      probe(root, { first: String(layout.first), last: String(layout.last), n: String(n) });
     },
     /** The token at a page height on the strip (clamped to the text), or null when hidden. @param {number} clientY */
     rowAt(clientY) {

@@ -13,7 +13,10 @@ import { rowAt } from "./layout.js";
  * @returns {ModelLayout}
  */
 export function modelLayout(base, nLayers) {
-  const columns = Array.from({ length: nLayers + 1 }, (_, c) => base.leftX + ((base.rightX - base.leftX) * c) / nLayers);
+  const columns = Array.from(
+    { length: nLayers + 1 },
+    (_, c) => base.leftX + ((base.rightX - base.leftX) * c) / nLayers,
+  );
   return { ...base, columns };
 }
 
@@ -154,6 +157,7 @@ export function tracePaths(perLayer, node, { most = 16, cover = 0.8 } = {}) {
   let reached = new Set([node.index]);
   for (let layer = node.layer; layer >= 1 && reached.size; layer--) reached = step(layer, reached, "target");
   reached = new Set([node.index]);
-  for (let layer = node.layer + 1; layer <= perLayer.length && reached.size; layer++) reached = step(layer, reached, "source");
+  for (let layer = node.layer + 1; layer <= perLayer.length && reached.size; layer++)
+    reached = step(layer, reached, "source");
   return traced;
 }

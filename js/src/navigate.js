@@ -15,8 +15,12 @@ export function navigateWords(lang) {
     /** A marker of edges to tokens above or below the window. @param {boolean} up @param {number} count */
     more: (up, count) => say(up ? "↑ {n} more" : "↓ {n} more", { n: count }),
     markerTitle: say("Edges to tokens outside the rows shown. Click to scroll to the strongest one."),
-    minimap: say("The whole text, one tick per token (colour: weight for the focused token, else attention received); the box is the rows shown. Click or drag to move it."),
-    windowTitle: say("Token rows shown: 'fit' shows as many as have legible labels; the wheel and + / - over the graph change it too"),
+    minimap: say(
+      "The whole text, one tick per token (colour: weight for the focused token, else attention received); the box is the rows shown. Click or drag to move it.",
+    ),
+    windowTitle: say(
+      "Token rows shown: 'fit' shows as many as have legible labels; the wheel and + / - over the graph change it too",
+    ),
     windowAuto: say("fit"),
     windowAll: say("all"),
     plotHelp: say(
@@ -225,8 +229,10 @@ export function minimapValues(edges, n, focus) {
   const values = new Float64Array(n);
   for (let e = 0; e < edges.count; e++) {
     if (!focus) values[edges.source[e]] += Math.abs(edges.weight[e]);
-    else if (focus.side === "target" && edges.target[e] === focus.index) values[edges.source[e]] += Math.abs(edges.weight[e]);
-    else if (focus.side === "source" && edges.source[e] === focus.index) values[edges.target[e]] += Math.abs(edges.weight[e]);
+    else if (focus.side === "target" && edges.target[e] === focus.index)
+      values[edges.source[e]] += Math.abs(edges.weight[e]);
+    else if (focus.side === "source" && edges.source[e] === focus.index)
+      values[edges.target[e]] += Math.abs(edges.weight[e]);
   }
   return values;
 }

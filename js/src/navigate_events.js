@@ -1,7 +1,17 @@
 // The wheel, the keys, the minimap and the markers move a long input's token window: each
 // writes the `window` trait (so the kernel sees where the user is), and the change redraws.
 
-import { centredOn, keyWindow, legibleRows, revealed, shownWindow, traitOf, wheelRows, wheelScroll, zoomed } from "./navigate.js";
+import {
+  centredOn,
+  keyWindow,
+  legibleRows,
+  revealed,
+  shownWindow,
+  traitOf,
+  wheelRows,
+  wheelScroll,
+  zoomed,
+} from "./navigate.js";
 import { readState } from "./state.js";
 
 /**
@@ -98,7 +108,9 @@ export function createNavigation(model, navigation, currentFrame, focusedRow) {
   };
   /** A click on a marker scrolls to the strongest token outside. @param {MouseEvent} event */
   const onMarker = (event) => {
-    const button = /** @type {HTMLElement | null} */ (/** @type {HTMLElement} */ (event.target).closest?.(".attnw-marker"));
+    const button = /** @type {HTMLElement | null} */ (
+      /** @type {HTMLElement} */ (event.target).closest?.(".attnw-marker")
+    );
     if (!button) return;
     event.stopPropagation(); // not a click on the plot (it would pin the token under it)
     centreOn(Number(button.dataset.index));

@@ -12,11 +12,27 @@ import { LANGUAGES } from "./i18n.js";
  */
 
 /**
+ * @typedef {object} ControlSpec  the option's control in the bar (controls.js builds it from this alone): a
+ *   menu for a choice, a number field for a number. Words are English; i18n.js translates them.
+ * @property {string} label  the name shown before the control
+ * @property {string} [name]  its accessible name, when it says more than the label
+ * @property {string} [title]  its tooltip
+ * @property {number} [max]  a number field's largest value, when below the option's bound
+ * @property {number} [step]  a number field's step (default 1)
+ * @property {boolean} [methodSetting]  shown only for a method whose settings name this option
+ */
+
+/**
  * @typedef {object} ViewOption
  * @property {string} trait    the widget trait
  * @property {string} key      the ViewState key
+ * @property {"choice" | "count" | "number" | "text" | "other"} kind
  * @property {(value: unknown, facts: Facts) => any} read
  * @property {Array<[string, string]>} [choices]   value, menu text (choice options)
+ * @property {number} [low]   a number's smallest value
+ * @property {number} [high]  a number's largest value (a count's may depend on the facts: then absent)
+ * @property {ControlSpec | "own"} [control]  its control in the bar ("own": controls.js builds it by hand,
+ *   from facts besides the option); none: set elsewhere (the comparison pane, Python)
  */
 
 export const MEAN_HEAD = -1;
@@ -24,79 +40,180 @@ export const MAX_HEAD = -2;
 
 /**
  * One of fixed choices: the first is the default.
- * @param {string} trait @param {Array<[string, string]>} choices @param {string} [key]
+ * @param {string} trait @param {Array<[string, string]>} choices @param {string} [key] @param {ControlSpec} [control]
  * @returns {ViewOption}
  */
-function choice(trait, choices, key = trait) {
+export function choice(trait, choices, key = trait, control = undefined) {
   const values = choices.map(([value]) => value);
-  return { trait, key, choices, read: (value) => values.find((v) => v === value) ?? values[0] };
+  return {
+    trait,
+    key,
+    kind: "choice",
+    choices,
+    control,
+    read: (value) => values.find((v) => v === value) ?? values[0],
+  };
 }
 
 /**
  * A whole number in [low, high(facts)], clamped, else the fallback.
  * @param {string} trait @param {string} key @param {number} low
- * @param {(facts: Facts) => number} high @param {number} fallback
+ * @param {(facts: Facts) => number} high @param {number} fallback @param {ControlSpec | "own"} [control]
  * @returns {ViewOption}
  */
-function count(trait, key, low, high, fallback) {
-  return { trait, key, read: (value, facts) => clamp(value, low, high(facts), fallback) };
+export function count(trait, key, low, high, fallback, control = undefined) {
+  return { trait, key, kind: "count", low, control, read: (value, facts) => clamp(value, low, high(facts), fallback) };
 }
 
 /**
  * A finite number in [low, high], else the fallback.
  * @param {string} trait @param {string} key @param {number} low @param {number} high @param {number} fallback
+ * @param {ControlSpec} [control]
  * @returns {ViewOption}
  */
-function finite(trait, key, low, high, fallback) {
-  return { trait, key, read: (value) => (typeof value === "number" && Number.isFinite(value) && value >= low && value <= high ? value : fallback) };
+export function finite(trait, key, low, high, fallback, control = undefined) {
+  const read = (/** @type {unknown} */ value) =>
+    typeof value === "number" && Number.isFinite(value) && value >= low && value <= high ? value : fallback;
+  return { trait, key, kind: "number", low, high, control, read };
 }
 
 /**
  * A string as given (checked later against facts, e.g. the method list), "" when absent.
- * @param {string} trait @param {string} [key]
+ * @param {string} trait @param {string} [key] @param {"own"} [control]
  * @returns {ViewOption}
  */
-function text(trait, key = trait) {
-  return { trait, key, read: (value) => String(value ?? "") };
+export function text(trait, key = trait, control = undefined) {
+  return { trait, key, kind: "text", control, read: (value) => String(value ?? "") };
 }
 
-/** @type {ViewOption[]} the widget's view settings (Python: the traits tagged view=True) */
+/**
+ * The widget's view settings (Python: the traits tagged view=True), in the order of their controls in the bar.
+ * @type {ViewOption[]}
+ */
 export const VIEW_OPTIONS = [
-  choice("view", [["layer", "one layer"], ["model", "whole model"], ["heads", "all heads"]]),
-  count("layer", "layer", 1, (facts) => facts.nLayers, 1),
+  choice(
+    "view",
+    [
+      ["layer", "one layer"],
+      ["model", "whole model"],
+      ["heads", "all heads"],
+    ],
+    "view",
+    { label: "View" },
+  ),
+  text("method", "method", "own"),
+  count("layer", "layer", 1, (facts) => facts.nLayers, 1, "own"),
+  finite("binarize_threshold", "binarizeThreshold", 0, 1, 0.05, {
+    label: "Edge if weight >",
+    name: "Binarisation threshold",
+    title: "An edge exists where the head-mean attention exceeds this",
+    max: 0.99,
+    step: 0.01,
+    methodSetting: true,
+  }),
   {
     trait: "head",
     key: "head",
-    read: (value, facts) => (Number.isInteger(value) && /** @type {number} */ (value) >= MAX_HEAD && /** @type {number} */ (value) < facts.nHeads ? value : MEAN_HEAD),
+    kind: "other",
+    control: "own",
+    read: (value, facts) =>
+      Number.isInteger(value) &&
+      /** @type {number} */ (value) >= MAX_HEAD &&
+      /** @type {number} */ (value) < facts.nHeads
+        ? value
+        : MEAN_HEAD,
   },
-  text("method"),
-  text("attribution"),
-  text("compare_method", "compareMethod"),
-  choice("compare_mode", [["side", "side by side"], ["difference", "difference"]], "compareMode"),
-  count("top_k", "topK", 0, () => Infinity, 0),
-  finite("threshold", "threshold", 0, Infinity, 0),
-  choice("specials", [["show", "show"], ["hide", "hide"], ["renormalise", "hide, renormalise rows"]]),
-  finite("binarize_threshold", "binarizeThreshold", 0, 1, 0.05),
-  choice("node_size", [["", "off"], ["in", "in-degree"], ["out", "out-degree"]], "nodeSize"),
-  choice("lang", LANGUAGES),
+  count("top_k", "topK", 0, () => Infinity, 0, {
+    label: "Edges per token",
+    name: "Edges per token, 0 for all",
+    title: "Draw at most this many edges into each token (0: all)",
+  }),
+  finite("threshold", "threshold", 0, Infinity, 0, {
+    label: "Min weight",
+    name: "Smallest weight drawn",
+    title: "Hide edges whose weight is below this",
+    step: 0.01,
+  }),
+  choice(
+    "specials",
+    [
+      ["show", "show"],
+      ["hide", "hide"],
+      ["renormalise", "hide, renormalise rows"],
+    ],
+    "specials",
+    { label: "Special tokens" },
+  ),
+  choice(
+    "node_size",
+    [
+      ["", "off"],
+      ["in", "in-degree"],
+      ["out", "out-degree"],
+    ],
+    "nodeSize",
+    {
+      label: "Dot size",
+      name: "Dots sized by degree",
+      title:
+        "Teaching overlay: size each token's dot by its in-degree (the right column's row sums) or out-degree (the left column's column sums)",
+    },
+  ),
   {
     trait: "window",
     key: "window",
+    kind: "other",
+    control: "own",
     read: (value, facts) => ({
       start: clamp(Array.isArray(value) ? value[0] : 0, 0, Math.max(0, facts.n - 1), 0),
       size: clamp(Array.isArray(value) ? value[1] : 0, 0, Infinity, 0),
     }),
   },
+  text("attribution", "attribution", "own"),
+  text("compare_method", "compareMethod"),
+  choice(
+    "compare_mode",
+    [
+      ["side", "side by side"],
+      ["difference", "difference"],
+    ],
+    "compareMode",
+  ),
+  choice("lang", LANGUAGES),
 ];
 
 /** The choices the front end may make besides the view settings (Python: tagged front_end=True). */
 export const PICKS = ["target", "selected"];
 
 /** Facts a picture depends on (Python: the traits made with traits.fact), data traits apart. */
-export const FACTS = ["tokens", "special", "methods", "attributions", "n_layers", "n_heads", "causal", "model_name", "layer_names", "column_names", "segments", "ready", "ready_row", "slices_ready", "targets", "image"];
+export const FACTS = [
+  "tokens",
+  "special",
+  "methods",
+  "attributions",
+  "n_layers",
+  "n_heads",
+  "causal",
+  "model_name",
+  "layer_names",
+  "column_names",
+  "segments",
+  "ready",
+  "ready_row",
+  "slices_ready",
+  "targets",
+  "image",
+];
 
 /** Every trait whose change redraws: the facts, the view settings, the picks, and what is computing. */
-export const REDRAW_ON = [...FACTS, ...VIEW_OPTIONS.map((option) => option.trait), ...PICKS, "job", "heads_job", "attribution_data"];
+export const REDRAW_ON = [
+  ...FACTS,
+  ...VIEW_OPTIONS.map((option) => option.trait),
+  ...PICKS,
+  "job",
+  "heads_job",
+  "attribution_data",
+];
 
 /**
  * The menu entries of a choice option.
@@ -122,5 +239,7 @@ export function readOptions(model, facts) {
  * @param {unknown} value @param {number} low @param {number} high @param {number} fallback
  */
 export function clamp(value, low, high, fallback) {
-  return typeof value === "number" && Number.isFinite(value) ? Math.min(high, Math.max(low, Math.round(value))) : fallback;
+  return typeof value === "number" && Number.isFinite(value)
+    ? Math.min(high, Math.max(low, Math.round(value)))
+    : fallback;
 }

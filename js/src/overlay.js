@@ -1,9 +1,10 @@
 // DOM parts drawn over and around the canvas: token labels, column titles,
 // the hover tooltip, the legend. Token text is untrusted: textContent only.
 
-import { tr } from "./i18n.js";
 import { colorAt } from "./colormap.js";
+import { tr } from "./i18n.js";
 import { HEADER_HEIGHT, isLabelled, LABEL_GAP, rowCenter } from "./layout.js";
+import { probe } from "./probes.js";
 import { clippedToken, displayToken } from "./text.js";
 
 const TOOLTIP_ROWS = 10;
@@ -80,7 +81,10 @@ export function markHovered(root, node, pinned = null) {
  * @param {import("./edges.js").EdgeList | null} edges
  */
 export function markIdle(left, right, edges) {
-  for (const [column, ends] of /** @type {const} */ ([[left, edges?.source], [right, edges?.target]])) {
+  for (const [column, ends] of /** @type {const} */ ([
+    [left, edges?.source],
+    [right, edges?.target],
+  ])) {
     const used = ends ? new Set(ends.subarray(0, /** @type {import("./edges.js").EdgeList} */ (edges).count)) : null;
     for (const label of /** @type {NodeListOf<HTMLElement>} */ (column.querySelectorAll(".attnw-token"))) {
       label.classList.toggle("attnw-idle", used !== null && !used.has(Number(label.dataset.index)));
@@ -111,7 +115,10 @@ export function tokenColumns(left, right) {
     },
     /** Fade the rows no edge of ``edges`` touches (null: none faded). @param {import("./edges.js").EdgeList | null} edges */
     markIdle(edges) {
-      if (edges !== idleOf) markIdle(left, right, (idleOf = edges));
+      if (edges !== idleOf) {
+        idleOf = edges;
+        markIdle(left, right, idleOf);
+      }
     },
   };
 }
@@ -157,11 +164,29 @@ export function renderTitles(left, right, titles) {
  */
 export function renderTooltip(
   tooltip,
-  { node, tokens, edges, touching, columnTitle, coverage, rowNote = null, scoreNote = null, pinned = false, integer = false, lang = "en", compare = null },
+  {
+    node,
+    tokens,
+    edges,
+    touching,
+    columnTitle,
+    coverage,
+    rowNote = null,
+    scoreNote = null,
+    pinned = false,
+    integer = false,
+    lang = "en",
+    compare = null,
+  },
 ) {
   const doc = tooltip.ownerDocument;
   tooltip.replaceChildren();
-  const title = element(doc, "div", "attnw-tooltip-title", `${compare?.title ?? ""}${pinned ? tr(lang, "Pinned · ") : ""}`);
+  const title = element(
+    doc,
+    "div",
+    "attnw-tooltip-title",
+    `${compare?.title ?? ""}${pinned ? tr(lang, "Pinned · ") : ""}`,
+  );
   const says = tr(lang, node.side === "target" ? "{column} draws on:" : "{column} feeds:", { column: columnTitle });
   title.append(...quotedToken(doc, tokens[node.index], node.index), ` · ${says}`);
   tooltip.append(title);
@@ -174,19 +199,35 @@ export function renderTooltip(
     token.append(...quotedToken(doc, tokens[other], other));
     row.append(token, element(doc, "td", "attnw-tooltip-value", formatValue(edges.weight[e], integer)));
     const second = compare?.second?.get(other);
-    if (compare?.second) row.append(element(doc, "td", "attnw-tooltip-value attnw-tooltip-compare", second === undefined ? "–" : compare.format(second)));
+    if (compare?.second)
+      row.append(
+        element(
+          doc,
+          "td",
+          "attnw-tooltip-value attnw-tooltip-compare",
+          second === undefined ? "–" : compare.format(second),
+        ),
+      );
     list.append(row);
   }
   tooltip.append(list);
   if (touching.length > TOOLTIP_ROWS) {
-    tooltip.append(element(doc, "div", "attnw-tooltip-more", tr(lang, "… and {n} more", { n: touching.length - TOOLTIP_ROWS })));
+    tooltip.append(
+      element(doc, "div", "attnw-tooltip-more", tr(lang, "… and {n} more", { n: touching.length - TOOLTIP_ROWS })),
+    );
   }
   if (touching.length === 0) tooltip.append(element(doc, "div", "attnw-tooltip-more", tr(lang, "no edges")));
   if (rowNote) tooltip.append(element(doc, "div", "attnw-tooltip-more", `${rowNote[0]}: ${formatValue(rowNote[1])}`));
-  if (scoreNote) tooltip.append(element(doc, "div", "attnw-tooltip-more", `${scoreNote[0]}: ${formatValue(scoreNote[1])}`));
+  if (scoreNote)
+    tooltip.append(element(doc, "div", "attnw-tooltip-more", `${scoreNote[0]}: ${formatValue(scoreNote[1])}`));
   if (node.side === "target" && coverage < 0.9995) {
     tooltip.append(
-      element(doc, "div", "attnw-tooltip-more", tr(lang, "stored edges carry {share}% of this row", { share: (coverage * 100).toFixed(1) })),
+      element(
+        doc,
+        "div",
+        "attnw-tooltip-more",
+        tr(lang, "stored edges carry {share}% of this row", { share: (coverage * 100).toFixed(1) }),
+      ),
     );
   }
   tooltip.hidden = false;
@@ -250,7 +291,20 @@ export function formatValue(value, integer = false) {
  */
 export function renderLegend(
   legend,
-  { table, signed, max, meanCoverage, minCoverage, edgeCount, drawnShare = 1, rowLabel = "", rowMean = null, integer = false, lang = "en", compare = null },
+  {
+    table,
+    signed,
+    max,
+    meanCoverage,
+    minCoverage,
+    edgeCount,
+    drawnShare = 1,
+    rowLabel = "",
+    rowMean = null,
+    integer = false,
+    lang = "en",
+    compare = null,
+  },
 ) {
   const doc = legend.ownerDocument;
   legend.replaceChildren();
@@ -269,14 +323,32 @@ export function renderLegend(
     minCoverage >= 0.9995 && drawnShare >= 0.9995
       ? tr(lang, "{n} edges, all of the attention drawn", { n: edgeCount })
       : tr(lang, "{n} edges carrying {share}% of the attention", { n: edgeCount, share: percent(share) }) +
-        (minCoverage < 0.9995 ? tr(lang, " (the data keeps {mean}% per row on average, least {least}%)", { mean: percent(meanCoverage), least: percent(minCoverage) }) : "");
-  legend.append(element(doc, "span", "attnw-legend-coverage", compare?.coverage ?? `${compare?.coveragePrefix ?? ""}${coverageText}`));
+        (minCoverage < 0.9995
+          ? tr(lang, " (the data keeps {mean}% per row on average, least {least}%)", {
+              mean: percent(meanCoverage),
+              least: percent(minCoverage),
+            })
+          : "");
+  legend.append(
+    element(
+      doc,
+      "span",
+      "attnw-legend-coverage",
+      compare?.coverage ?? `${compare?.coveragePrefix ?? ""}${coverageText}`,
+    ),
+  );
   if (rowLabel && rowMean !== null) {
-    legend.append(element(doc, "span", "attnw-legend-coverage", tr(lang, "{label}: {value} per row on average", { label: rowLabel, value: formatValue(rowMean) })));
+    legend.append(
+      element(
+        doc,
+        "span",
+        "attnw-legend-coverage",
+        tr(lang, "{label}: {value} per row on average", { label: rowLabel, value: formatValue(rowMean) }),
+      ),
+    );
   }
-  for (const note of compare?.notes ?? []) legend.append(element(doc, "span", "attnw-legend-coverage attnw-legend-compare", note));
+  for (const note of compare?.notes ?? [])
+    legend.append(element(doc, "span", "attnw-legend-coverage attnw-legend-compare", note));
   // Tests and screen readers can read the scale's maximum without parsing text.
-  legend.dataset.max = String(max);
-  legend.dataset.mid = colorAt(table, 0.5, false);
-  legend.dataset.share = String(share);
+  probe(legend, { max: String(max), mid: colorAt(table, 0.5, false), share: String(share) });
 }

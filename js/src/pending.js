@@ -27,7 +27,9 @@ export function createPending(doc, model, lang) {
   const message = element(doc, "p", "attnw-pending-message");
   const buttons = element(doc, "div", "attnw-pending-buttons");
   const computeLayer = /** @type {HTMLButtonElement} */ (element(doc, "button", "attnw-compute"));
-  const computeAll = /** @type {HTMLButtonElement} */ (element(doc, "button", "attnw-compute-all", say("Compute all layers")));
+  const computeAll = /** @type {HTMLButtonElement} */ (
+    element(doc, "button", "attnw-compute-all", say("Compute all layers"))
+  );
   const cancel = /** @type {HTMLButtonElement} */ (element(doc, "button", "attnw-cancel", say("Cancel")));
   const bar = /** @type {HTMLProgressElement} */ (element(doc, "progress", "attnw-progress"));
   const error = element(doc, "p", "attnw-pending-error");
@@ -66,13 +68,15 @@ export function createPending(doc, model, lang) {
           ? "{method}: computing more layers…"
           : running && mine && job.layers?.includes(layer)
             ? "{method}: computing…"
-          : isPinnedRowComing(state)
-            ? "{method}: computing the pinned token's row for layer {layer}…"
-            : state.offline && (state.ready[method] ?? []).includes(layer)
-            ? "{method}: this head of layer {layer} is not in this file (a long input's file holds the head shown when it was exported)."
-          : state.offline
-            ? "{method} for layer {layer} was not computed before this view was exported; in the notebook, call w.compute(\"{id}\") before exporting."
-            : state.method.on_request ? "{method} for layer {layer} is computed on request: {cost}" : "{method} for layer {layer} is computed on request.",
+            : isPinnedRowComing(state)
+              ? "{method}: computing the pinned token's row for layer {layer}…"
+              : state.offline && (state.ready[method] ?? []).includes(layer)
+                ? "{method}: this head of layer {layer} is not in this file (a long input's file holds the head shown when it was exported)."
+                : state.offline
+                  ? '{method} for layer {layer} was not computed before this view was exported; in the notebook, call w.compute("{id}") before exporting.'
+                  : state.method.on_request
+                    ? "{method} for layer {layer} is computed on request: {cost}"
+                    : "{method} for layer {layer} is computed on request.",
         words,
       );
       computeLayer.textContent = say("Compute layer {layer}", { layer });
@@ -83,7 +87,12 @@ export function createPending(doc, model, lang) {
         bar.value = job.done ?? 0;
         bar.textContent = `${Math.round(((job.done ?? 0) / job.total) * 100)}%`;
       }
-      error.textContent = job.error && mine ? (job.error === "cancelled" ? say("Cancelled.") : say("Failed: {error}", { error: job.error })) : "";
+      error.textContent =
+        job.error && mine
+          ? job.error === "cancelled"
+            ? say("Cancelled.")
+            : say("Failed: {error}", { error: job.error })
+          : "";
     },
     destroy() {
       computeLayer.removeEventListener("click", onLayer);

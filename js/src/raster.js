@@ -8,6 +8,7 @@
 // ahead in slices of a few strokes, at most SLICE ms each, so idle work never keeps the user's
 // next input waiting for long, however large the picture.
 
+import { probe } from "./probes.js";
 import { baseStrokes, drawBase } from "./scene.js";
 
 /** Bytes of kept pictures per widget: 21 views of 1000 × 586 device pixels, 5 at twice that
@@ -46,7 +47,7 @@ export function pixelSize(layout, scale) {
 
 /**
  * Size an edge canvas and the overlay above it to a layout at the page's pixel ratio, and record the
- * geometry on the edge canvas (data-left-x, ...: for tests and benchmarks).
+ * geometry on the edge canvas for tests and benchmarks (probes.js: data-left-x, ...).
  * @param {HTMLCanvasElement} canvas @param {HTMLCanvasElement} overlay @param {import("./layout.js").Layout} layout
  * @param {{ invalidate: () => void }} edgeLayer  the edge canvas's layer: a new size drops its kept picture
  * @returns {number} device pixels per CSS pixel
@@ -64,23 +65,23 @@ export function fitCanvases(canvas, overlay, layout, edgeLayer) {
       if (c === canvas) edgeLayer.invalidate();
     }
   }
-  Object.assign(canvas.dataset, { leftX: String(layout.leftX), rightX: String(layout.rightX), top: String(layout.top), rowHeight: String(layout.rowHeight) });
+  probe(canvas, {
+    leftX: String(layout.leftX),
+    rightX: String(layout.rightX),
+    top: String(layout.top),
+    rowHeight: String(layout.rowHeight),
+  });
   return dpr;
 }
 
 /**
- * @param {HTMLCanvasElement} canvas  the edge canvas
- * @param {number} [budget]  bytes of kept pictures
+ * Pictures kept as canvases of their own, least recently used first, within a budget of bytes.
+ * @param {number} budget
  */
-export function createEdgeLayer(canvas, budget = BUDGET) {
-  const doc = canvas.ownerDocument;
-  const win = /** @type {Window & typeof globalThis} */ (doc.defaultView);
+function createPictureCache(budget) {
   /** @type {Map<string, Shown & { copy: HTMLCanvasElement }>} least recently used first */
   const kept = new Map();
   let bytes = 0;
-  /** @type {Shown | null} the picture on the canvas */
-  let shown = null;
-
   /** @param {string} key */
   const forget = (key) => {
     const entry = kept.get(key);
@@ -89,25 +90,156 @@ export function createEdgeLayer(canvas, budget = BUDGET) {
     bytes -= entry.copy.width * entry.copy.height * 4;
     entry.copy.width = 0; // frees the bitmap now, not at garbage collection
   };
+  return {
+    /** The kept picture of these edges, now the most recently used. @param {string} key @param {import("./scene.js").Bundle[]} bundles */
+    take(key, bundles) {
+      const hit = this.find(key, bundles);
+      if (hit) {
+        kept.delete(key);
+        kept.set(key, hit);
+      }
+      return hit;
+    },
+    /** @param {string} key @param {import("./scene.js").Bundle[]} bundles */
+    find(key, bundles) {
+      const hit = kept.get(key);
+      return hit && sameEdges(hit.bundles, bundles) ? hit : null;
+    },
+    /** @param {string} key */
+    has: (key) => kept.has(key),
+    /** Keep a picture, freeing the least recently used beyond the budget. @param {Shown & { copy: HTMLCanvasElement }} entry */
+    put(entry) {
+      kept.set(entry.key, { key: entry.key, bundles: entry.bundles, copy: entry.copy }); // not a job's generator
+      bytes += entry.copy.width * entry.copy.height * 4;
+      for (const key of kept.keys()) {
+        if (bytes <= budget || key === entry.key) break;
+        forget(key);
+      }
+    },
+    clear() {
+      for (const key of [...kept.keys()]) forget(key);
+    },
+  };
+}
 
-  /** @param {Shown & { copy: HTMLCanvasElement }} entry */
-  const remember = (entry) => {
-    kept.set(entry.key, { key: entry.key, bundles: entry.bundles, copy: entry.copy }); // not a job's generator
-    bytes += entry.copy.width * entry.copy.height * 4;
-    for (const key of kept.keys()) {
-      if (bytes <= budget || key === entry.key) break;
-      forget(key);
+/**
+ * Runs `work` in the page's idle time: first thing in each idle period (requestIdleCallback; a timer where
+ * there is none), then, while the work asks for more and the period lasts, in a task of its own after each
+ * slice (a posted message), so input and the page's other tasks run in between. Chromium calls back once per
+ * idle period (50 ms when nothing happens).
+ * @param {Window & typeof globalThis} win
+ * @param {(room: number, periodStart: boolean) => { worked: boolean, more: boolean }} work  one slice:
+ *   `room` ms are left of the period; whether it did anything, and whether there is more to do
+ */
+function createIdleLoop(win, work) {
+  let idle = 0; // the idle callback asked for
+  let periodEnd = 0; // end of the idle period being used, in performance.now() ms (0: none)
+  let continuing = false; // a message to go on within the period is posted
+  const channel = win.MessageChannel ? new win.MessageChannel() : null;
+  const scheduling = /** @type {{ scheduling?: { isInputPending?: () => boolean } }} */ (win.navigator).scheduling;
+
+  /** @param {{ worked: boolean, more: boolean }} done */
+  const after = ({ worked, more }) => {
+    if (!more) return;
+    // Go on while the period lasts, unless this slice could do nothing: the next would not either.
+    if (channel && worked && periodEnd - win.performance.now() >= 1) {
+      continuing = true;
+      channel.port2.postMessage(null);
+    } else {
+      periodEnd = 0;
+      loop.request();
     }
   };
+  /** @param {IdleDeadline} [deadline]  absent where idle callbacks are emulated with timers */
+  const onIdle = (deadline) => {
+    idle = 0;
+    const room = deadline?.timeRemaining() ?? SLICE;
+    periodEnd = win.performance.now() + room;
+    after(work(room, true));
+  };
+  const onMessage = () => {
+    continuing = false;
+    const room = periodEnd - win.performance.now();
+    if (room >= 1 && !loop.inputPending()) after(work(room, false));
+    else after({ worked: false, more: true });
+  };
+  if (channel) channel.port1.onmessage = onMessage;
+
+  const loop = {
+    /** Ask for the next idle period, unless one is asked for or the work goes on in this one. */
+    request() {
+      if (!idle && !continuing)
+        idle = win.requestIdleCallback ? win.requestIdleCallback(onIdle) : win.setTimeout(onIdle, 100);
+    },
+    /** The page is busy (a paint is coming): the work waits for the next idle period. */
+    yieldToPage() {
+      periodEnd = 0;
+    },
+    /** Is user input waiting (Chromium; elsewhere unknown, so no)? */
+    inputPending: () => scheduling?.isInputPending?.() ?? false,
+    cancel() {
+      periodEnd = 0;
+      channel?.port1.close();
+      if (!idle) return;
+      if (win.cancelIdleCallback) win.cancelIdleCallback(idle);
+      else win.clearTimeout(idle);
+      idle = 0;
+    },
+  };
+  return loop;
+}
+
+/**
+ * Milliseconds per edge, measured while drawing ahead: decaying sums (the timer is coarse).
+ * @typedef {{ ms: number, edges: number }} StrokeRate
+ */
+
+/** @param {StrokeRate} rate @param {number} ms @param {number} edges @returns {StrokeRate} */
+function measured(rate, ms, edges) {
+  return { ms: 0.9 * rate.ms + ms, edges: 0.9 * rate.edges + edges };
+}
+
+/**
+ * Does a stroke of `edges` start in this slice? One that may not fit in the `left` ms waits for the next
+ * slice, unless it is the slice's first and the period is long enough (`roomy`): one slow stroke would
+ * otherwise stop the drawing ahead.
+ * @param {StrokeRate} rate @param {number} edges @param {number} left @param {boolean} first @param {boolean} roomy
+ */
+function strokeStarts(rate, edges, left, first, roomy) {
+  return (edges * rate.ms) / rate.edges <= left || (first && roomy);
+}
+
+/**
+ * The edge canvas's layer: shows a scene's edges (a copy when the picture was kept), keeps the picture shown
+ * and draws the ones queued ahead in idle time.
+ * @param {HTMLCanvasElement} canvas  the edge canvas
+ * @param {number} [budget]  bytes of kept pictures
+ */
+export function createEdgeLayer(canvas, budget = BUDGET) {
+  const doc = canvas.ownerDocument;
+  const win = /** @type {Window & typeof globalThis} */ (doc.defaultView);
+  const pictures = createPictureCache(budget);
+  const state = {
+    /** @type {Shown | null} the picture on the canvas */
+    shown: null,
+    /** @type {Shown | null} the picture on the canvas, to copy aside when idle */
+    toKeep: null,
+    /** @type {Array<() => import("./scene.js").Scene | null>} scenes to draw ahead, made when their turn comes */
+    ahead: [],
+    /** @type {Shown | null} the picture shown when `ahead` was queued */
+    aheadFor: null,
+    /** @type {Job | null} the picture being drawn ahead */
+    job: null,
+    scale: 1, // device pixels per CSS pixel of the last picture shown
+    onScreen: true, // a widget scrolled out of view draws nothing ahead: a notebook may hold many
+    skips: 0, // idle periods in a row too short for the next stroke
+    /** @type {StrokeRate} */
+    rate: { ms: FIRST_RATE, edges: 1 },
+  };
+  const pending = () => Boolean(state.toKeep || state.job || state.ahead.length);
 
   /** Is this the picture on the canvas? @param {string} key @param {import("./scene.js").Bundle[]} bundles */
-  const isShown = (key, bundles) => shown !== null && shown.key === key && sameEdges(shown.bundles, bundles);
-
-  /** @param {string} key @param {import("./scene.js").Bundle[]} bundles */
-  const keptPicture = (key, bundles) => {
-    const hit = kept.get(key);
-    return hit && sameEdges(hit.bundles, bundles) ? hit : null;
-  };
+  const isShown = (key, bundles) => state.shown?.key === key && sameEdges(state.shown.bundles, bundles);
 
   /** @param {number} width @param {number} height */
   const newCanvas = (width, height) => {
@@ -117,34 +249,18 @@ export function createEdgeLayer(canvas, budget = BUDGET) {
     return copy;
   };
 
-  // Idle work: first keep the picture shown, then draw ahead.
-  /** @type {Shown | null} */
-  let toKeep = null;
-  /** @type {Array<() => import("./scene.js").Scene | null>} */
-  let ahead = [];
-  /** @type {Job | null} */
-  let job = null;
-  /** @type {Shown | null} the picture shown when `ahead` was queued */
-  let aheadFor = null;
-  let scale = 1; // device pixels per CSS pixel of the last picture shown
-  let idle = 0;
-  // Milliseconds per edge, measured while drawing ahead (decaying sums: the timer is coarse).
-  let spentMs = FIRST_RATE;
-  let spentEdges = 1;
-  let skips = 0;
-
-  /** The next picture queued ahead that is not kept already, ready for its first stroke. */
+  /** The next picture queued ahead that is not kept already, ready for its first stroke. @returns {Job | null} */
   const startJob = () => {
-    while (ahead.length) {
-      const scene = /** @type {() => import("./scene.js").Scene | null} */ (ahead.shift())();
+    while (state.ahead.length) {
+      const scene = /** @type {() => import("./scene.js").Scene | null} */ (state.ahead.shift())();
       if (!scene) continue;
-      const { width, height } = pixelSize(scene.layout, scale);
-      const key = keyOf(scene, width, height, scale);
-      if (keptPicture(key, scene.bundles) || isShown(key, scene.bundles)) continue;
+      const { width, height } = pixelSize(scene.layout, state.scale);
+      const key = keyOf(scene, width, height, state.scale);
+      if (pictures.find(key, scene.bundles) || isShown(key, scene.bundles)) continue;
       const copy = newCanvas(width, height);
       const ctx = copy.getContext("2d");
       if (!ctx) continue;
-      ctx.setTransform(scale, 0, 0, scale, 0, 0);
+      ctx.setTransform(state.scale, 0, 0, state.scale, 0, 0);
       const strokes = baseStrokes(ctx, scene);
       const next = strokes.next();
       if (!next.done) return { key, bundles: scene.bundles, copy, ctx, strokes, next };
@@ -154,104 +270,59 @@ export function createEdgeLayer(canvas, budget = BUDGET) {
   };
 
   const dropJob = () => {
-    if (job) job.copy.width = 0;
-    job = null;
+    if (state.job) state.job.copy.width = 0;
+    state.job = null;
   };
 
-  /** End of the idle period being used, in `performance.now()` milliseconds (0: none). */
-  let periodEnd = 0;
-  let continuing = false; // a message to go on within the idle period is posted
-  const channel = win.MessageChannel ? new win.MessageChannel() : null;
-  const scheduling = /** @type {{ scheduling?: { isInputPending?: () => boolean } }} */ (win.navigator).scheduling;
-  /** Is user input waiting (Chromium; elsewhere unknown, so no)? */
-  const inputPending = () => scheduling?.isInputPending?.() ?? false;
-
-  let onScreen = true; // a widget scrolled out of view draws nothing ahead: a notebook may hold many
-
-  /** @param {IdleDeadline} [deadline]  absent where idle callbacks are emulated with timers */
-  const onIdle = (deadline) => {
-    idle = 0;
-    if (!onScreen) return;
-    const room = deadline?.timeRemaining() ?? SLICE;
-    periodEnd = win.performance.now() + room;
-    const drew = slice(room, room >= IDLE_ASK);
-    if ((job || ahead.length) && !drew && ++skips > MAX_SKIPS) {
-      dropJob(); // the page is never idle for long enough
-      ahead = [];
+  /** Copy the picture shown aside, if it still is and is not kept yet; whether one was to keep. */
+  const keepShown = () => {
+    const keeping = state.toKeep;
+    state.toKeep = null;
+    if (keeping && state.shown === keeping && !pictures.has(keeping.key)) {
+      const copy = newCanvas(canvas.width, canvas.height);
+      copy.getContext("2d")?.drawImage(canvas, 0, 0);
+      pictures.put({ ...keeping, copy });
     }
-  };
-  // Chromium calls back once per idle period (50 ms when nothing happens). Between slices the
-  // work goes on in a task of its own, so input and the page's other tasks run in between, while
-  // the rest of the period is still used.
-  const onMessage = () => {
-    continuing = false;
-    if (!onScreen) return;
-    const room = periodEnd - win.performance.now();
-    if (room >= 1 && !inputPending()) slice(room, false);
-    else nextPeriod();
+    return keeping !== null;
   };
 
   /**
    * At most SLICE ms of idle work: keep the picture shown, or a few strokes of one drawn ahead.
    * @param {number} room  milliseconds left of the idle period
-   * @param {boolean} roomy  a stroke longer than a slice may start
-   * @returns {boolean} whether a stroke was drawn
+   * @param {boolean} periodStart  the first slice of an idle period
    */
-  const slice = (room, roomy) => {
+  const slice = (room, periodStart) => {
+    if (!state.onScreen) return { worked: false, more: false };
     const started = win.performance.now();
     const left = () => Math.min(room, SLICE) - (win.performance.now() - started);
-    const keeping = toKeep;
-    toKeep = null;
-    if (keeping && shown === keeping && !kept.has(keeping.key)) {
-      const copy = newCanvas(canvas.width, canvas.height);
-      copy.getContext("2d")?.drawImage(canvas, 0, 0);
-      remember({ ...keeping, copy });
-    }
+    const keeping = keepShown();
     let strokes = 0;
     // A new picture starts a slice of its own, with the whole slice ahead: making its scene
     // takes up to 12 ms (a whole-model frame, or a method's first frame).
-    if (!job && !keeping && room >= SLICE) job = startJob();
-    while (job && left() > 0) {
-      if (strokes > 0 && inputPending()) break; // a click or key press waits for this stroke only
+    if (!state.job && !keeping && room >= SLICE) state.job = startJob();
+    while (state.job && left() > 0) {
+      const job = state.job;
+      if (strokes > 0 && loop.inputPending()) break; // a click or key press waits for this stroke only
       const edges = /** @type {number} */ (job.next.value);
-      // A stroke that may not fit waits for the next slice, unless this one is as long as they get.
-      if ((edges * spentMs) / spentEdges > left() && (strokes > 0 || !roomy)) break;
+      if (!strokeStarts(state.rate, edges, left(), strokes === 0, periodStart && room >= IDLE_ASK)) break;
       const before = win.performance.now();
       job.next = job.strokes.next(); // this stroke, then the next one's path
       job.ctx.getImageData(0, 0, 1, 1); // rasterise now, while idle, not when it is shown
-      spentMs = 0.9 * spentMs + (win.performance.now() - before);
-      spentEdges = 0.9 * spentEdges + edges;
+      state.rate = measured(state.rate, win.performance.now() - before, edges);
       strokes++;
       if (job.next.done) {
-        remember(job);
-        job = null;
+        pictures.put(job);
+        state.job = null;
       }
     }
-    if (strokes > 0) skips = 0;
-    if (!(toKeep || job || ahead.length)) return strokes > 0;
-    // Go on while the period lasts, unless this slice could do nothing: the next would not either.
-    if (channel && (strokes > 0 || keeping) && periodEnd - win.performance.now() >= 1) {
-      continuing = true;
-      channel.port2.postMessage(null);
-    } else nextPeriod();
-    return strokes > 0;
+    if (strokes > 0) state.skips = 0;
+    else if (periodStart && (state.job || state.ahead.length) && ++state.skips > MAX_SKIPS) {
+      dropJob(); // the page is never idle for long enough
+      state.ahead = [];
+    }
+    return { worked: strokes > 0 || keeping, more: pending() };
   };
-  const nextPeriod = () => {
-    periodEnd = 0;
-    schedule();
-  };
-  const schedule = () => {
-    if (!idle && !continuing) idle = win.requestIdleCallback ? win.requestIdleCallback(onIdle) : win.setTimeout(onIdle, 100);
-  };
-  if (channel) channel.port1.onmessage = onMessage;
-  const cancel = () => {
-    periodEnd = 0;
-    channel?.port1.close();
-    if (!idle) return;
-    if (win.cancelIdleCallback) win.cancelIdleCallback(idle);
-    else win.clearTimeout(idle);
-    idle = 0;
-  };
+  const loop = createIdleLoop(win, slice);
 
   return {
     /**
@@ -261,29 +332,27 @@ export function createEdgeLayer(canvas, budget = BUDGET) {
      * @returns {"unchanged" | "copy" | "strokes"}  how the canvas got its picture
      */
     show(scene, pixelScale) {
-      periodEnd = 0; // the page is busy: idle work waits for the next idle period
-      scale = pixelScale;
+      loop.yieldToPage();
+      state.scale = pixelScale;
       const { width, height } = canvas;
-      const key = keyOf(scene, width, height, scale);
+      const key = keyOf(scene, width, height, pixelScale);
       if (isShown(key, scene.bundles)) return "unchanged";
       const ctx = canvas.getContext("2d");
       if (!ctx) return "unchanged";
-      ahead = [];
+      state.ahead = [];
       dropJob();
       ctx.setTransform(1, 0, 0, 1, 0, 0);
       ctx.clearRect(0, 0, width, height);
-      const hit = keptPicture(key, scene.bundles);
-      shown = { key, bundles: scene.bundles };
+      const hit = pictures.take(key, scene.bundles);
+      state.shown = { key, bundles: scene.bundles };
       if (hit) {
         ctx.drawImage(hit.copy, 0, 0);
-        kept.delete(key); // most recently used now
-        kept.set(key, hit);
         return "copy";
       }
-      ctx.setTransform(scale, 0, 0, scale, 0, 0);
+      ctx.setTransform(pixelScale, 0, 0, pixelScale, 0, 0);
       drawBase(ctx, scene);
-      toKeep = shown;
-      schedule();
+      state.toKeep = state.shown;
+      loop.request();
       return "strokes";
     },
     /**
@@ -292,33 +361,31 @@ export function createEdgeLayer(canvas, budget = BUDGET) {
      * @param {Array<() => import("./scene.js").Scene | null>} scenes  made only when their turn comes
      */
     drawAhead(scenes) {
-      if (aheadFor === shown) return; // already queued for this picture (a repaint for a hover)
-      aheadFor = shown;
+      if (state.aheadFor === state.shown) return; // already queued for this picture (a repaint for a hover)
+      state.aheadFor = state.shown;
       // No more than fit beside the picture shown: one drawn ahead must not push out another.
       const room = Math.floor(budget / (canvas.width * canvas.height * 4)) - 1;
-      ahead = scenes.slice(0, Math.max(0, room));
-      if (ahead.length) schedule();
+      state.ahead = scenes.slice(0, Math.max(0, room));
+      if (state.ahead.length) loop.request();
     },
     /** A paint is coming (the page is busy): idle work waits for the next idle period. */
-    paintComing() {
-      periodEnd = 0;
-    },
+    paintComing: () => loop.yieldToPage(),
     /** The widget came into view or left it. @param {boolean} value */
     setOnScreen(value) {
-      onScreen = value;
-      if (value && (toKeep || job || ahead.length)) schedule();
+      state.onScreen = value;
+      if (value && pending()) loop.request();
     },
     /** The canvas was cleared (resized): draw again on the next show. */
     invalidate() {
-      shown = null;
+      state.shown = null;
     },
     destroy() {
-      cancel();
-      ahead = [];
+      loop.cancel();
+      state.ahead = [];
       dropJob();
-      toKeep = null;
-      for (const key of [...kept.keys()]) forget(key);
-      shown = null;
+      state.toKeep = null;
+      pictures.clear();
+      state.shown = null;
     },
   };
 }
@@ -330,7 +397,18 @@ export function createEdgeLayer(canvas, budget = BUDGET) {
  */
 function keyOf(scene, width, height, scale) {
   const bundles = scene.bundles.map(({ layout: l, edges, wideFrom }) => [
-    l.width, l.height, l.top, l.rowHeight, l.leftX, l.rightX, l.first, l.last, wideFrom, edges.count, edges.max, hashOf(edges),
+    l.width,
+    l.height,
+    l.top,
+    l.rowHeight,
+    l.leftX,
+    l.rightX,
+    l.first,
+    l.last,
+    wideFrom,
+    edges.count,
+    edges.max,
+    hashOf(edges),
   ]);
   return JSON.stringify([width, height, scale, scene.signed, scene.table, bundles]);
 }

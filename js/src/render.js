@@ -12,6 +12,7 @@ import { nodeAt } from "./layout.js";
 import { modelNodeAt } from "./model_view.js";
 import { createNavigation } from "./navigate_events.js";
 import { REDRAW_ON } from "./options.js";
+import { probe } from "./probes.js";
 import { hasGraphData, neighbourStates, readState } from "./state.js";
 import { createView } from "./view.js";
 
@@ -71,7 +72,9 @@ function renderView(model, el) {
     // Two panes side by side take the whole width too: the value list goes under them.
     const other = compareMeta(state);
     const wide = state.view === "heads" || (other !== null && state.compareMode === "side" && !state.image);
-    const dock = wide ? { graphWidth: total, beside: false, width: 0, image: false } : dockLayout(total, panel, Boolean(state.image));
+    const dock = wide
+      ? { graphWidth: total, beside: false, width: 0, image: false }
+      : dockLayout(total, panel, Boolean(state.image));
     view.placeDock(dock);
     const width = dock.graphWidth;
     // Traits that describe no picture: the widget says so rather than draw a wrong picture or
@@ -93,12 +96,18 @@ function renderView(model, el) {
           view.paintCompare(compared);
           view.image.paint(imageScene(state, frame, envelopeOf, panel));
         } else {
-          const frameOf = () => (state.view === "model" && hasGraphData(state) ? modelFrame(state, width, envelopeOf, hovered) : layerFrame(state, width, envelopeOf, hovered));
+          const frameOf = () =>
+            state.view === "model" && hasGraphData(state)
+              ? modelFrame(state, width, envelopeOf, hovered)
+              : layerFrame(state, width, envelopeOf, hovered);
           frame = frameOf();
           // The rows moved under a resting pointer (wheel, keys, minimap): it hovers the row now under it.
           if (pointer && rowsMoved) {
             const under = nodeUnder(pointer);
-            if (!sameNode(under, hovered)) (hovered = under), (frame = frameOf());
+            if (!sameNode(under, hovered)) {
+              hovered = under;
+              frame = frameOf();
+            }
           }
           rowsMoved = false;
           scene = frame.kind === "model" ? view.paintModel(frame) : view.paintLayer(frame);
@@ -118,7 +127,9 @@ function renderView(model, el) {
       return;
     }
     // With a comparison: the neighbouring layers and heads of the first pane, as it draws them.
-    const ahead = other ? neighbourStates(state).filter((next) => next.view === "layer" && next.method.id === state.method.id) : neighbourStates(state);
+    const ahead = other
+      ? neighbourStates(state).filter((next) => next.view === "layer" && next.method.id === state.method.id)
+      : neighbourStates(state);
     if (other) {
       // Each neighbour's comparison is made once, when either pane draws it ahead first.
       const pairs = ahead.map((next) => {
@@ -129,13 +140,19 @@ function renderView(model, el) {
       view.drawAhead(pairs.map((pair) => () => pair().main));
       if (compared?.mode === "side") view.drawAheadCompare(pairs.map((pair) => () => pair().second));
     } else {
-      view.drawAhead(ahead.map((next) => () => // (none in the heads view)
-        next.view === "model" ? modelFrame(next, width, envelopeOf, null) : layerFrame(next, width, envelopeOf, null)));
+      view.drawAhead(
+        ahead.map(
+          (next) => () =>
+            // (none in the heads view)
+            next.view === "model"
+              ? modelFrame(next, width, envelopeOf, null)
+              : layerFrame(next, width, envelopeOf, null),
+        ),
+      );
     }
     // For benchmarks and tests: when the last picture was finished and how long it took.
     const ended = win.performance.now();
-    view.root.dataset.paintEnd = String(ended);
-    view.root.dataset.paintMs = (ended - started).toFixed(3);
+    probe(view.root, { paintEnd: String(ended), paintMs: (ended - started).toFixed(3) });
   };
   const schedule = () => {
     view.paintComing();
@@ -152,7 +169,7 @@ function renderView(model, el) {
   };
   /** The node under the pointer in the second pane of a comparison. @param {MouseEvent} event */
   const compareNodeUnder = (event) => {
-    if (!compared || compared.mode !== "side") return null;
+    if (compared?.mode !== "side") return null;
     const box = view.comparePlot.getBoundingClientRect();
     return nodeAt(compared.second.layout, event.clientX - box.left, event.clientY - box.top);
   };
@@ -161,7 +178,13 @@ function renderView(model, el) {
     const shown = view.image.scene();
     if (!frame || frame.kind === "heads" || !shown) return null;
     const box = view.image.canvas.getBoundingClientRect();
-    const patch = patchAt(shown.layout.box, shown.image.rows, shown.image.cols, event.clientX - box.left, event.clientY - box.top);
+    const patch = patchAt(
+      shown.layout.box,
+      shown.image.rows,
+      shown.image.cols,
+      event.clientX - box.left,
+      event.clientY - box.top,
+    );
     return patch === null ? null : patchNode(readState(model), shown.image, patch);
   };
   /** @param {object} value */
@@ -229,8 +252,11 @@ function renderView(model, el) {
     const state = readState(model);
     if (state.view === "heads") return `attention-${state.method.id}-heads`;
     const other = compareMeta(state);
-    if (other) return `attention-${state.method.id}-${state.compareMode === "side" ? "vs" : "minus"}-${other.id}-layer${state.layer}`;
-    return state.view === "model" ? `attention-${state.method.id}-model` : `attention-${state.method.id}-layer${state.layer}`;
+    if (other)
+      return `attention-${state.method.id}-${state.compareMode === "side" ? "vs" : "minus"}-${other.id}-layer${state.layer}`;
+    return state.view === "model"
+      ? `attention-${state.method.id}-model`
+      : `attention-${state.method.id}-layer${state.layer}`;
   };
   const picture = () => {
     if (!scene) paint();
@@ -253,10 +279,15 @@ function renderView(model, el) {
   };
 
   // A long input's token window: the wheel, the window keys, the minimap and the markers.
-  const navigation = createNavigation(model, view.navigation, () => frame, () => {
-    const pinned = readState(model).selected.index;
-    return hovered?.index ?? (typeof pinned === "number" ? pinned : null);
-  });
+  const navigation = createNavigation(
+    model,
+    view.navigation,
+    () => frame,
+    () => {
+      const pinned = readState(model).selected.index;
+      return hovered?.index ?? (typeof pinned === "number" ? pinned : null);
+    },
+  );
   /** @type {Array<[EventTarget, string, (event: any) => void, AddEventListenerOptions?]>} */
   const listeners = [
     ...navigation.listeners,
@@ -280,7 +311,10 @@ function renderView(model, el) {
   for (const [target, type, callback, options] of listeners) target.addEventListener(type, callback, options);
 
   /** @type {Array<[string, () => void]>} */
-  const subscriptions = REDRAW_ON.filter((name) => !["view", "window", "lang"].includes(name)).map((name) => [`change:${name}`, schedule]);
+  const subscriptions = REDRAW_ON.filter((name) => !["view", "window", "lang"].includes(name)).map((name) => [
+    `change:${name}`,
+    schedule,
+  ]);
   // The data traits are the methods' (the `methods` fact lists them), made per widget in Python.
   for (const method of readState(model).methods) {
     subscriptions.push([`change:data_${method.id}`, schedule]);
@@ -303,11 +337,15 @@ function renderView(model, el) {
   for (const [event, callback] of subscriptions) model.on(event, callback);
 
   // The observers of the widget's own window (an iframe's, in some hosts), not this module's globals.
-  const { ResizeObserver, MutationObserver, IntersectionObserver } = /** @type {typeof globalThis} */ (/** @type {unknown} */ (win));
+  const { ResizeObserver, MutationObserver, IntersectionObserver } = /** @type {typeof globalThis} */ (
+    /** @type {unknown} */ (win)
+  );
   const resize = ResizeObserver ? new ResizeObserver(schedule) : null;
   resize?.observe(el);
   // Only a widget in view draws pictures ahead (see raster.js).
-  const inView = IntersectionObserver ? new IntersectionObserver((entries) => view.setOnScreen(entries[entries.length - 1].isIntersecting)) : null;
+  const inView = IntersectionObserver
+    ? new IntersectionObserver((entries) => view.setOnScreen(entries[entries.length - 1].isIntersecting))
+    : null;
   inView?.observe(view.root);
   // Hosts switch themes by changing attributes on <body> or <html> (JupyterLab sets
   // data-jp-theme-light, VS Code a class): repaint so the colour table follows.

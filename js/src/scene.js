@@ -55,7 +55,9 @@ export function layerScene(frame, dark) {
   const { layout, edges, pinned, focus, degrees } = frame;
   const signed = frame.signed ?? frame.env?.signed ?? false;
   const ink = inkOf(dark);
-  const highlight = focus ? new Set([...(pinned ? edgesOfNode(edges, pinned) : []), ...edgesOfNode(edges, focus)]) : null;
+  const highlight = focus
+    ? new Set([...(pinned ? edgesOfNode(edges, pinned) : []), ...edgesOfNode(edges, focus)])
+    : null;
   /** @type {Dot[]} */
   const dots = [];
   if (degrees) {
@@ -67,8 +69,19 @@ export function layerScene(frame, dark) {
       dots.push({ x, y: rowCenter(layout, i), radius, color: ink, alpha: 0.55 });
     }
   }
-  const bundles = [{ layout, edges, highlight, wideFrom: wideFrom(edges, edges.count > DENSE ? WIDE_EDGES_DENSE : WIDE_EDGES) }];
-  return { layout, bundles, dots, marks: [], rules: segmentRules(layout, frame.state.segments), table: edgeTable(signed, dark), signed, ink };
+  const bundles = [
+    { layout, edges, highlight, wideFrom: wideFrom(edges, edges.count > DENSE ? WIDE_EDGES_DENSE : WIDE_EDGES) },
+  ];
+  return {
+    layout,
+    bundles,
+    dots,
+    marks: [],
+    rules: segmentRules(layout, frame.state.segments),
+    table: edgeTable(signed, dark),
+    signed,
+    ink,
+  };
 }
 
 /**
@@ -99,12 +112,29 @@ export function modelScene(frame, dark) {
         continue;
       }
       const value = shade[c][i];
-      dots.push({ x, y, radius: radius * (1 + value), color: nodeTable[Math.round(value * (nodeTable.length - 1))], alpha: 0.25 + 0.75 * value });
+      dots.push({
+        x,
+        y,
+        radius: radius * (1 + value),
+        color: nodeTable[Math.round(value * (nodeTable.length - 1))],
+        alpha: 0.25 + 0.75 * value,
+      });
     }
   });
-  const marks = layout.columns.slice(1, -1).map((x, c) => ({ text: layerMark(frame.state, c + 1), x, y: HEADER_HEIGHT / 2 }));
+  const marks = layout.columns
+    .slice(1, -1)
+    .map((x, c) => ({ text: layerMark(frame.state, c + 1), x, y: HEADER_HEIGHT / 2 }));
   const rules = segmentRules(layout, frame.state.segments);
-  return { layout, bundles, dots, marks, rules, table: edgeTable(frame.env.signed, dark), signed: frame.env.signed, ink };
+  return {
+    layout,
+    bundles,
+    dots,
+    marks,
+    rules,
+    table: edgeTable(frame.env.signed, dark),
+    signed: frame.env.signed,
+    ink,
+  };
 }
 
 /**
@@ -179,7 +209,14 @@ export function drawScene(ctx, scene) {
       ctx.restore();
     } else {
       // No second canvas (a test's recording context): each context edge at its own opacity.
-      drain(bundleStrokes(ctx, scene, { highlighted: false, unhighlighted: true, role: "context", contextOpacity: CONTEXT_OPACITY }));
+      drain(
+        bundleStrokes(ctx, scene, {
+          highlighted: false,
+          unhighlighted: true,
+          role: "context",
+          contextOpacity: CONTEXT_OPACITY,
+        }),
+      );
     }
     drain(bundleStrokes(ctx, scene, { highlighted: true, unhighlighted: false }));
   }
@@ -213,7 +250,15 @@ function* bundleStrokes(ctx, scene, { highlighted, unhighlighted, role, contextO
   for (const { layout, edges, highlight, wideFrom } of scene.bundles) {
     // Under a highlight every bundle's other edges are context, even a bundle with none highlighted.
     const shown = highlighted || role === "context" ? (highlight ?? new Set()) : null;
-    const options = { table: scene.table, signed: scene.signed, highlight: shown, wideFrom, unhighlighted, highlighted, contextOpacity };
+    const options = {
+      table: scene.table,
+      signed: scene.signed,
+      highlight: shown,
+      wideFrom,
+      unhighlighted,
+      highlighted,
+      contextOpacity,
+    };
     yield* edgeStrokes(ctx, layout, edges, options);
   }
 }

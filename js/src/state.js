@@ -107,16 +107,23 @@ const NO_METHOD = { id: "", label: "", per_head: false, cumulative: false, descr
 export function readState(model) {
   const rawTokens = model.get("tokens");
   /** @type {string[]} */
-  const tokens = !Array.isArray(rawTokens) ? [] : rawTokens.every((t) => typeof t === "string") ? rawTokens : rawTokens.map(String);
+  const tokens = !Array.isArray(rawTokens)
+    ? []
+    : rawTokens.every((t) => typeof t === "string")
+      ? rawTokens
+      : rawTokens.map(String);
   const n = tokens.length;
   const rawSpecial = model.get("special");
   /** @type {boolean[]} */
-  const special = Array.isArray(rawSpecial) && rawSpecial.length === n && rawSpecial.every((s) => typeof s === "boolean")
-    ? rawSpecial
-    : tokens.map((_, i) => Array.isArray(rawSpecial) && rawSpecial[i] === true);
+  const special =
+    Array.isArray(rawSpecial) && rawSpecial.length === n && rawSpecial.every((s) => typeof s === "boolean")
+      ? rawSpecial
+      : tokens.map((_, i) => Array.isArray(rawSpecial) && rawSpecial[i] === true);
   const rawMethods = model.get("methods");
   /** @type {MethodMeta[]} */
-  const methods = Array.isArray(rawMethods) ? rawMethods.filter((m) => isObject(m) && typeof m.id === "string" && typeof m.label === "string") : [];
+  const methods = Array.isArray(rawMethods)
+    ? rawMethods.filter((m) => isObject(m) && typeof m.id === "string" && typeof m.label === "string")
+    : [];
   const nLayers = model.get("n_layers");
   const nHeads = model.get("n_heads");
   const problem = [
@@ -124,7 +131,9 @@ export function readState(model) {
     isCount(nLayers) && nLayers > 0 ? "" : `n_layers is ${JSON.stringify(nLayers)}, not a number of layers`,
     isCount(nHeads) && nHeads > 0 ? "" : `n_heads is ${JSON.stringify(nHeads)}, not a number of heads`,
     methods.length === 0 ? "the widget offers no methods" : "",
-  ].filter(Boolean).join("; ");
+  ]
+    .filter(Boolean)
+    .join("; ");
   const L = problem ? 1 : nLayers;
   const H = problem ? 1 : nHeads;
   const options = readOptions(model, { n, nLayers: L, nHeads: H });
@@ -134,7 +143,9 @@ export function readState(model) {
   const rawNames = model.get("layer_names");
   const rawColumns = model.get("column_names");
   const rawSegments = model.get("segments");
-  const segments = Array.isArray(rawSegments) ? rawSegments.filter((s) => isObject(s) && typeof s.label === "string" && isCount(s.size)) : [];
+  const segments = Array.isArray(rawSegments)
+    ? rawSegments.filter((s) => isObject(s) && typeof s.label === "string" && isCount(s.size))
+    : [];
   const ready = model.get("ready");
   const readyRow = model.get("ready_row");
   const job = model.get("job");
@@ -152,20 +163,33 @@ export function readState(model) {
     causal: model.get("causal") === true,
     modelName: String(model.get("model_name") ?? ""),
     layerNames: Array.isArray(rawNames) && rawNames.length === L ? rawNames.map(String) : [],
-    columnNames: Array.isArray(rawColumns) && rawColumns.length === L + 1 && rawColumns.every(Array.isArray) ? rawColumns.map((names) => names.map(String)) : [],
+    columnNames:
+      Array.isArray(rawColumns) && rawColumns.length === L + 1 && rawColumns.every(Array.isArray)
+        ? rawColumns.map((names) => names.map(String))
+        : [],
     segments: segments.reduce((sum, s) => sum + s.size, 0) === n ? segments : [],
     methods: shownMethods,
     method,
     layer: nearestLayer(method, options.layer),
-    ready: isObject(ready) ? Object.fromEntries(Object.entries(ready).filter(([, layers]) => Array.isArray(layers))) : {},
-    readyRow: isObject(readyRow) ? Object.fromEntries(Object.entries(readyRow).filter(([, row]) => isPinnedRow(row, n))) : {},
+    ready: isObject(ready)
+      ? Object.fromEntries(Object.entries(ready).filter(([, layers]) => Array.isArray(layers)))
+      : {},
+    readyRow: isObject(readyRow)
+      ? Object.fromEntries(Object.entries(readyRow).filter(([, row]) => isPinnedRow(row, n)))
+      : {},
     job: isJob(job) ? job : {},
-    slicesReady: isObject(slicesReady) ? Object.fromEntries(Object.entries(slicesReady).filter(([, slices]) => Array.isArray(slices))) : {},
+    slicesReady: isObject(slicesReady)
+      ? Object.fromEntries(Object.entries(slicesReady).filter(([, slices]) => Array.isArray(slices)))
+      : {},
     headsJob: isJob(headsJob) ? headsJob : {},
-    targets: Array.isArray(targets) ? targets.filter((t) => isObject(t) && typeof t.id === "string" && typeof t.label === "string") : [],
+    targets: Array.isArray(targets)
+      ? targets.filter((t) => isObject(t) && typeof t.id === "string" && typeof t.label === "string")
+      : [],
     target: String(model.get("target") ?? ""),
     attributions: Array.isArray(attributions)
-      ? attributions.filter((a) => isObject(a) && typeof a.id === "string" && typeof a.label === "string").map((a) => ({ ...a, label: tr(lang, a.label), description: tr(lang, a.description) }))
+      ? attributions
+          .filter((a) => isObject(a) && typeof a.id === "string" && typeof a.label === "string")
+          .map((a) => ({ ...a, label: tr(lang, a.label), description: tr(lang, a.description) }))
       : [],
     attributionData: isObject(model.get("attribution_data")) ? model.get("attribution_data") : {},
     offline: model.get("offline") === true,
@@ -181,7 +205,13 @@ export function readState(model) {
 function translatedMethod(method, lang) {
   /** @param {string | undefined} text */
   const words = (text) => (typeof text === "string" ? tr(lang, text) : text);
-  return { ...method, label: tr(lang, method.label), group: words(method.group), description: tr(lang, method.description), explain: words(method.explain) };
+  return {
+    ...method,
+    label: tr(lang, method.label),
+    group: words(method.group),
+    description: tr(lang, method.description),
+    explain: words(method.explain),
+  };
 }
 
 /**
@@ -220,7 +250,11 @@ function isObject(value) {
 
 /** @param {any} job  a job trait's value: its counts, when given, are finite */
 function isJob(job) {
-  return isObject(job) && (job.total === undefined || Number.isFinite(job.total)) && (job.done === undefined || Number.isFinite(job.done));
+  return (
+    isObject(job) &&
+    (job.total === undefined || Number.isFinite(job.total)) &&
+    (job.done === undefined || Number.isFinite(job.done))
+  );
 }
 
 /** @param {unknown} value @returns {value is number} a whole number >= 0 */
@@ -284,7 +318,14 @@ function pinnedRowOf(state) {
  * @returns {row is PinnedRow}
  */
 function isPinnedRow(row, n) {
-  return isObject(row) && isCount(row.index) && row.index < n && Array.isArray(row.layers) && row.layers.every(isCount) && typeof row.computing === "boolean";
+  return (
+    isObject(row) &&
+    isCount(row.index) &&
+    row.index < n &&
+    Array.isArray(row.layers) &&
+    row.layers.every(isCount) &&
+    typeof row.computing === "boolean"
+  );
 }
 
 /**
@@ -294,7 +335,10 @@ function isPinnedRow(row, n) {
  */
 export function hasLayer(state, layer) {
   const layers = state.ready[state.method.id];
-  return (layers === undefined || layers.includes(layer)) && hasSlice(state, state.method.id, sliceIndex({ ...state, layer }));
+  return (
+    (layers === undefined || layers.includes(layer)) &&
+    hasSlice(state, state.method.id, sliceIndex({ ...state, layer }))
+  );
 }
 
 /**
@@ -350,11 +394,13 @@ export function headChoices(state) {
 export function neighbourStates(state) {
   if (state.view === "heads") return []; // the grid is drawn whole, not from kept pictures
   const others = state.methods.filter((m) => m.id !== state.method.id).map((method) => ({ ...state, method }));
-  if (state.view === "model") return [{ ...state, view: /** @type {const} */ ("layer") }, ...others.filter(hasWholeModel)];
+  if (state.view === "model")
+    return [{ ...state, view: /** @type {const} */ ("layer") }, ...others.filter(hasWholeModel)];
   /** @type {ViewState[]} */
   const out = [];
   for (const layer of [state.layer + 1, state.layer - 1]) {
-    if (layer >= 1 && layer <= state.nLayers && hasLayer(state, layer) && nearestLayer(state.method, layer) === layer) out.push({ ...state, layer });
+    if (layer >= 1 && layer <= state.nLayers && hasLayer(state, layer) && nearestLayer(state.method, layer) === layer)
+      out.push({ ...state, layer });
   }
   if (state.method.per_head && isAvailable(state)) {
     const heads = headChoices(state);
@@ -381,7 +427,8 @@ function hasWholeModel(state) {
  */
 export function headLabel(state) {
   const n = state.nHeads;
-  if (!state.method.per_head) return tr(state.lang, state.method.heads === "combined" ? "all {n} heads combined" : "mean of {n} heads", { n });
+  if (!state.method.per_head)
+    return tr(state.lang, state.method.heads === "combined" ? "all {n} heads combined" : "mean of {n} heads", { n });
   if (state.head === MEAN_HEAD) return tr(state.lang, "mean of {n} heads", { n });
   if (state.head === MAX_HEAD) return tr(state.lang, "max over {n} heads", { n });
   return tr(state.lang, "head {n}", { n: state.head });
@@ -396,7 +443,8 @@ export function columnTitles(state) {
   if (state.view === "model") return [columnName(state, 0), columnName(state, state.nLayers)];
   const [left, right] = layerColumns(state);
   /** @param {number} layer */
-  const title = (layer) => state.columnNames[layer]?.map((name) => trName(state.lang, name)).join(" · ") ?? columnName(state, layer);
+  const title = (layer) =>
+    state.columnNames[layer]?.map((name) => trName(state.lang, name)).join(" · ") ?? columnName(state, layer);
   return [title(left), title(right)];
 }
 
@@ -425,7 +473,10 @@ export function rowTitle(state, side, index) {
   const names = state.columnNames[column];
   if (!names || names.length !== state.segments.length) return columnTitles(state)[side === "source" ? 0 : 1];
   let end = 0;
-  const k = state.segments.findIndex((segment) => index < (end += segment.size));
+  const k = state.segments.findIndex((segment) => {
+    end += segment.size;
+    return index < end;
+  });
   return capitalised(trName(state.lang, names[Math.max(0, k)]));
 }
 

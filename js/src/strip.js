@@ -1,10 +1,10 @@
 // Token scores (gradient or blank-out attributions) as bars in the left label column,
 // one per token, beside the graph. Signed methods use two colours.
 
-import { tr } from "./i18n.js";
 import { decodeEnvelope, rowEntries } from "./codec.js";
-import { element, formatValue } from "./overlay.js";
+import { tr } from "./i18n.js";
 import { rowCenter } from "./layout.js";
+import { element, formatValue } from "./overlay.js";
 
 /**
  * @typedef {object} AttributionData  the widget's `attribution_data` trait
@@ -91,9 +91,14 @@ export function renderStripStatus(line, warningLine, data, method, menu, targetL
   } else if (scores) {
     let max = 0;
     for (const v of scores) max = Math.max(max, Math.abs(v));
-    line.textContent = tr(lang, "Bars: {name} of {target}; longest {max}", { name, target: targetLabel, max: formatValue(max) });
+    line.textContent = tr(lang, "Bars: {name} of {target}; longest {max}", {
+      name,
+      target: targetLabel,
+      max: formatValue(max),
+    });
   } else {
-    const share = data.status === "running" && data.total ? ` ${Math.round(((data.done ?? 0) / data.total) * 100)}%` : "";
+    const share =
+      data.status === "running" && data.total ? ` ${Math.round(((data.done ?? 0) / data.total) * 100)}%` : "";
     // While running, the kernel may say why nothing moves: another computation holds the model.
     const waiting = data.status === "running" && data.message ? ` ${data.message}` : "";
     line.textContent = tr(lang, "Computing {name}…", { name }) + share + waiting;

@@ -8,10 +8,15 @@
  * separators, bidi embeddings, overrides and isolates, U+2060-U+206F, the byte-order mark,
  * U+FFFE, U+FFFF and lone surrogates (with the u flag, a surrogate pair is one character).
  */
-const UNSAFE = /[\u0000-\u001f\u007f-\u009f\u00ad\u061c\u200b-\u200f\u2028-\u202e\u2060-\u206f\ufeff\ufffe\uffff\ud800-\udfff]/gu;
+const UNSAFE =
+  // biome-ignore lint/suspicious/noControlCharactersInRegex: control characters are what this must find, to show them as escapes
+  /[\u0000-\u001f\u007f-\u009f\u00ad\u061c\u200b-\u200f\u2028-\u202e\u2060-\u206f\ufeff\ufffe\uffff\ud800-\udfff]/gu;
 
 /** Newline and tab as editors show them (Control Pictures such as ␊ are missing from common fonts). */
-const WHITESPACE = new Map([["\n", "\u21b5"], ["\t", "\u21e5"]]); // ↵ ⇥
+const WHITESPACE = new Map([
+  ["\n", "\u21b5"],
+  ["\t", "\u21e5"],
+]); // ↵ ⇥
 
 /** @param {string} char @returns {string} */
 function visible(char) {

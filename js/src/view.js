@@ -4,18 +4,18 @@
 
 import { rowCoverage } from "./codec.js";
 import { prefersDarkTable } from "./colormap.js";
-import { compareExtras, createComparePane, createCompareControls } from "./compare_pane.js";
+import { compareExtras, createCompareControls, createComparePane } from "./compare_pane.js";
 import { createControls } from "./controls.js";
 import { CONTEXT_FILTER, CONTEXT_OPACITY } from "./draw.js";
 import { edgesOfNode } from "./edges.js";
 import { createExplain } from "./explain.js";
 import { legendOf } from "./export_legend.js";
-import { speaker, tr } from "./i18n.js";
 import { createHeadsGrid } from "./heads_draw.js";
+import { speaker, tr } from "./i18n.js";
 import { createImagePanel } from "./image_draw.js";
+import { LABEL_GAP } from "./layout.js";
 import { navigateWords } from "./navigate.js";
 import { createNavigationView } from "./navigate_view.js";
-import { LABEL_GAP } from "./layout.js";
 import {
   element,
   formatValue,
@@ -27,6 +27,7 @@ import {
   tokenColumns,
 } from "./overlay.js";
 import { createPending } from "./pending.js";
+import { probe } from "./probes.js";
 import { createEdgeLayer, fitCanvases } from "./raster.js";
 import { drawOverlay, isHighlighted, layerScene, modelScene } from "./scene.js";
 import { columnTitles, hasPinnedRow, headLabel, layerName, MEAN_HEAD, rowTitle, titleAtEdge } from "./state.js";
@@ -50,7 +51,10 @@ function windowNote(layout, lang) {
 
 /** What kind of model, for the caption. @param {import("./state.js").ViewState} state */
 function modelKind(state) {
-  if (state.segments.length > 1) return tr(state.lang, "{counts} tokens", { counts: state.segments.map((s) => `${s.size} ${tr(state.lang, s.label)}`).join(" + ") });
+  if (state.segments.length > 1)
+    return tr(state.lang, "{counts} tokens", {
+      counts: state.segments.map((s) => `${s.size} ${tr(state.lang, s.label)}`).join(" + "),
+    });
   return tr(state.lang, state.causal ? "decoder (causal)" : "encoder");
 }
 
@@ -105,7 +109,17 @@ export function createView(doc, model, lang) {
   controls.root.append(...compareControls.nodes, actions);
   const pending = createPending(doc, model, lang);
   const navigation = createNavigationView(doc, lang); // a long input's minimap and off-window markers
-  plot.append(canvas, overlay, strip, titleLeft, titleRight, labelsLeft, labelsRight, ...navigation.roots, pending.root);
+  plot.append(
+    canvas,
+    overlay,
+    strip,
+    titleLeft,
+    titleRight,
+    labelsLeft,
+    labelsRight,
+    ...navigation.roots,
+    pending.root,
+  );
   // A click on a panel over or beside the plot (buttons, the token-score strip, the value list)
   // is the panel's: it never reaches the plot, where it would pin the token under it; nor does
   // a key pressed on a button (Enter would pin the hovered token).
@@ -145,7 +159,7 @@ export function createView(doc, model, lang) {
     titleRight.style.left = wide ? "" : `${layout.rightX + LABEL_GAP}px`;
     titleRight.style.right = wide ? "0px" : "";
     // For benchmarks and tests: whether the edges were drawn, copied from a kept picture, or kept.
-    canvas.dataset.edgesFrom = edgeLayer.show(scene, dpr);
+    probe(canvas, { edgesFrom: edgeLayer.show(scene, dpr) });
     // A highlight turns the kept edges into faint grey context (draw.js CONTEXT_OPACITY).
     const highlighted = isHighlighted(scene);
     canvas.style.opacity = highlighted ? String(CONTEXT_OPACITY) : "";
@@ -167,7 +181,7 @@ export function createView(doc, model, lang) {
     side.style.width = dock.beside ? `${dock.width}px` : "";
     side.hidden = !dock.beside && !dock.image;
     body.classList.toggle("attnw-body-stacked", dock.image && !dock.beside);
-    tooltip.dataset.dock = dock.beside ? "side" : "below";
+    probe(tooltip, { dock: dock.beside ? "side" : "below" });
   };
 
   /**
@@ -190,18 +204,33 @@ export function createView(doc, model, lang) {
     const scene = layerScene(frame, dark);
     saveSvg.disabled = false;
     drawPicture(layout, state, scene);
-    Object.assign(canvas.dataset, { edges: String(edges.count), view: "layer" });
+    probe(canvas, { edges: String(edges.count), view: "layer" });
     // Token lists (an encoder-decoder's): rows a kind of attention does not touch are faded.
     columns.markIdle(state.segments.length > 1 && available ? edges : null);
     canvas.setAttribute(
       "aria-label",
-      say("{method}, {layer}, {heads}: {edges} edges between {n} tokens", { method: state.method.label, layer: layerPhrase(state), heads: headLabel(state), edges: edges.count, n: state.tokens.length }),
+      say("{method}, {layer}, {heads}: {edges} edges between {n} tokens", {
+        method: state.method.label,
+        layer: layerPhrase(state),
+        heads: headLabel(state),
+        edges: edges.count,
+        n: state.tokens.length,
+      }),
     );
     const titles = columnTitles(state);
     const chosen = state.targets.find((t) => t.id === state.target);
     const scores = currentScores(state.attributionData, state.target, state.attribution, state.tokens.length);
     renderStrip(strip, layout, scores);
-    renderStripStatus(stripStatus, stripWarning, state.attributionData, state.attribution, state.attributions, chosen?.label ?? "", scores, lang);
+    renderStripStatus(
+      stripStatus,
+      stripWarning,
+      state.attributionData,
+      state.attribution,
+      state.attributions,
+      chosen?.label ?? "",
+      scores,
+      lang,
+    );
     renderTitles(titleLeft, titleRight, titles);
     markHovered(root, focus, pinned);
     markTarget(labelsRight, state.attribution && chosen ? chosen.position : null);
@@ -261,20 +290,43 @@ export function createView(doc, model, lang) {
     drawPicture(layout, state, scene);
     navigation.paintModel(frame, scene, dark);
     const edgeCount = perLayer.reduce((sum, edges) => sum + edges.count, 0);
-    Object.assign(canvas.dataset, { edges: String(edgeCount), view: "model", columns: JSON.stringify(layout.columns) });
-    canvas.setAttribute("aria-label", say("{method}, all {layers} layers as columns: {edges} edges between {n} tokens per layer", { method: state.method.label, layers: state.nLayers, edges: edgeCount, n: state.tokens.length }));
+    probe(canvas, { edges: String(edgeCount), view: "model", columns: JSON.stringify(layout.columns) });
+    canvas.setAttribute(
+      "aria-label",
+      say("{method}, all {layers} layers as columns: {edges} edges between {n} tokens per layer", {
+        method: state.method.label,
+        layers: state.nLayers,
+        edges: edgeCount,
+        n: state.tokens.length,
+      }),
+    );
     renderTitles(titleLeft, titleRight, columnTitles(state));
     markHovered(root, null);
     markTarget(labelsRight, null);
     columns.markIdle(null);
     const drawn = state.methods.find((m) => m.id === state.method.graph);
-    const graph = state.method.cumulative && drawn
-      ? say("edges: {graph} of each layer ({heads}); dots: how much of the focused input reaches each token", { graph: drawn.label, heads: headLabel({ ...state, method: drawn, head: MEAN_HEAD }) })
-      : headLabel(state);
-    const missing = unsent.length ? ` · ${say("not read yet for this head: layers {layers} (open one to read it)", { layers: unsent.join(", ") })}` : "";
+    const graph =
+      state.method.cumulative && drawn
+        ? say("edges: {graph} of each layer ({heads}); dots: how much of the focused input reaches each token", {
+            graph: drawn.label,
+            heads: headLabel({ ...state, method: drawn, head: MEAN_HEAD }),
+          })
+        : headLabel(state);
+    const missing = unsent.length
+      ? ` · ${say("not read yet for this head: layers {layers} (open one to read it)", { layers: unsent.join(", ") })}`
+      : "";
     caption.textContent = `${state.method.label} · ${say("whole model, {n} layers", { n: state.nLayers })} · ${graph} · ${say("colours scaled per layer")}${missing}${windowNote(layout, lang)}`;
     legend.hidden = false;
-    renderLegend(legend, { table: scene.table, signed: scene.signed, max: Math.max(...perLayer.map((e) => e.max)), meanCoverage: 1, minCoverage: 1, edgeCount, integer: (drawn ?? state.method).integer, lang });
+    renderLegend(legend, {
+      table: scene.table,
+      signed: scene.signed,
+      max: Math.max(...perLayer.map((e) => e.max)),
+      meanCoverage: 1,
+      minCoverage: 1,
+      edgeCount,
+      integer: (drawn ?? state.method).integer,
+      lang,
+    });
     renderStrip(strip, layout, null);
     stripStatus.hidden = stripWarning.hidden = true;
     tooltip.hidden = !focus;
@@ -283,17 +335,20 @@ export function createView(doc, model, lang) {
       const edges = frame.reach ?? perLayer[Math.max(0, focus.layer - 1)];
       /** @type {import("./frames.js").LayerNode} */
       const node = { side: focus.layer === 0 ? "source" : "target", index: focus.index };
-      const title = focus.layer === 0 ? say("input token") : say("after {layer}", { layer: layerName(state, focus.layer) });
+      const title =
+        focus.layer === 0 ? say("input token") : say("after {layer}", { layer: layerName(state, focus.layer) });
       renderTooltip(tooltip, {
         node,
         tokens: state.tokens,
         edges,
         touching: edgesOfNode(edges, node),
-        columnTitle: frame.reach ? say("{title}, {method} from the input,", { title, method: state.method.label.toLowerCase() }) : title,
+        columnTitle: frame.reach
+          ? say("{title}, {method} from the input,", { title, method: state.method.label.toLowerCase() })
+          : title,
         coverage: 1,
         pinned: pinned !== null && pinned.layer === focus.layer && pinned.index === focus.index,
         // Reach lists the method's own values; a layer's edges are its graph method's.
-        integer: (frame.reach ? state.method : drawn ?? state.method).integer,
+        integer: (frame.reach ? state.method : (drawn ?? state.method)).integer,
         lang,
       });
     }
@@ -308,8 +363,13 @@ export function createView(doc, model, lang) {
     explain.update(state.method);
     pending.root.hidden = true;
     legend.hidden = stripStatus.hidden = stripWarning.hidden = tooltip.hidden = true;
-    const what = state.method.per_head ? say("mean, max, then each head") : say("{heads}: one matrix per layer (this method is not per head)", { heads: headLabel(state) });
-    const grid = say(frame.heads.length === 1 ? "all {layers} layers × 1 matrix" : "all {layers} layers × {heads} heads", { layers: state.nLayers, heads: state.nHeads });
+    const what = state.method.per_head
+      ? say("mean, max, then each head")
+      : say("{heads}: one matrix per layer (this method is not per head)", { heads: headLabel(state) });
+    const grid = say(
+      frame.heads.length === 1 ? "all {layers} layers × 1 matrix" : "all {layers} layers × {heads} heads",
+      { layers: state.nLayers, heads: state.nHeads },
+    );
     caption.textContent = `${state.method.label} · ${grid} · ${what} · ${modelKind(state)}`;
     caption.title = state.method.description;
     heads.paint(frame);
@@ -323,16 +383,18 @@ export function createView(doc, model, lang) {
    *   computed when their turn comes
    */
   const drawAhead = (frames) => {
-    edgeLayer.drawAhead(frames.map((next) => () => {
-      let frame;
-      try {
-        frame = next();
-      } catch {
-        return null; // data that does not fit the state: nothing to draw ahead (the view says why when shown)
-      }
-      if (frame.kind === "model") return modelScene(frame, dark);
-      return frame.available ? layerScene(frame, dark) : null;
-    }));
+    edgeLayer.drawAhead(
+      frames.map((next) => () => {
+        let frame;
+        try {
+          frame = next();
+        } catch {
+          return null; // data that does not fit the state: nothing to draw ahead (the view says why when shown)
+        }
+        if (frame.kind === "model") return modelScene(frame, dark);
+        return frame.available ? layerScene(frame, dark) : null;
+      }),
+    );
   };
 
   /**
@@ -347,7 +409,9 @@ export function createView(doc, model, lang) {
       compareControls.update(state);
     }
     problem.hidden = !reason;
-    problem.textContent = reason ? say("Cannot draw this view: {reason}. Make the widget again, e.g. AttentionWidget(model, text).", { reason }) : "";
+    problem.textContent = reason
+      ? say("Cannot draw this view: {reason}. Make the widget again, e.g. AttentionWidget(model, text).", { reason })
+      : "";
     caption.hidden = Boolean(reason);
     plot.hidden = Boolean(reason) || state.view === "heads";
     heads.root.hidden = Boolean(reason) || state.view !== "heads";
@@ -371,7 +435,14 @@ export function createView(doc, model, lang) {
       background: dark ? "#111111" : "#ffffff",
       image: image.scene(),
       notes: navigation.markers.labels(),
-      legend: legendOf(scene, state.view === "model" && state.method.graph ? state.methods.find((m) => m.id === state.method.graph) ?? state.method : state.method, lang, compare.legendLabel()),
+      legend: legendOf(
+        scene,
+        state.view === "model" && state.method.graph
+          ? (state.methods.find((m) => m.id === state.method.graph) ?? state.method)
+          : state.method,
+        lang,
+        compare.legendLabel(),
+      ),
       ...compare.picture(),
     };
   };
@@ -382,5 +453,40 @@ export function createView(doc, model, lang) {
    */
   const paintCompare = (frames) => compare.paint(frames, dark);
 
-  return { root, plot, canvas, heads, image, navigation, comparePlot: compare.otherPlot, savePng, saveSvg, paintLayer, paintModel, paintHeads, paintCompare, placeDock, drawAhead, showProblem, paintComing: () => (edgeLayer.paintComing(), compare.paintComing()), setOnScreen: (/** @type {boolean} */ on) => (edgeLayer.setOnScreen(on), compare.setOnScreen(on)), drawAheadCompare: (/** @type {Array<() => import("./frames.js").LayerFrame>} */ frames) => compare.drawAhead(frames, dark), pictureOf, destroy: () => (controls.destroy(), compareControls.destroy(), compare.destroy(), pending.destroy(), edgeLayer.destroy()) };
+  return {
+    root,
+    plot,
+    canvas,
+    heads,
+    image,
+    navigation,
+    comparePlot: compare.otherPlot,
+    savePng,
+    saveSvg,
+    paintLayer,
+    paintModel,
+    paintHeads,
+    paintCompare,
+    placeDock,
+    drawAhead,
+    showProblem,
+    paintComing: () => {
+      edgeLayer.paintComing();
+      compare.paintComing();
+    },
+    setOnScreen: (/** @type {boolean} */ on) => {
+      edgeLayer.setOnScreen(on);
+      compare.setOnScreen(on);
+    },
+    drawAheadCompare: (/** @type {Array<() => import("./frames.js").LayerFrame>} */ frames) =>
+      compare.drawAhead(frames, dark),
+    pictureOf,
+    destroy: () => {
+      controls.destroy();
+      compareControls.destroy();
+      compare.destroy();
+      pending.destroy();
+      edgeLayer.destroy();
+    },
+  };
 }

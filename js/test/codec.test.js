@@ -22,7 +22,9 @@ test("dense fixture decodes to the Python values within quantisation error", () 
   assert.equal(env.slices, 6);
   assert.equal(env.signed, false);
   const got = densify(env);
-  expected.dense.values.forEach((v, i) => assert.ok(Math.abs(got[i] - v) < 1e-5, `entry ${i}`));
+  expected.dense.values.forEach((v, i) => {
+    assert.ok(Math.abs(got[i] - v) < 1e-5, `entry ${i}`);
+  });
   assert.equal(rowCoverage(env, 0, 0), 1);
 });
 
@@ -57,13 +59,18 @@ test("rows fixture (only the rows that are not zero) decodes as dense, the rows 
   assert.equal(env.signed, true);
   assert.equal(env.scale.length, 18);
   const got = densify(env);
-  expected.rows.values.forEach((v, i) => assert.ok(Math.abs(got[i] - v) < 1e-4, `entry ${i}`));
+  expected.rows.values.forEach((v, i) => {
+    assert.ok(Math.abs(got[i] - v) < 1e-4, `entry ${i}`);
+  });
   assert.equal(expected.rows.values.filter((v) => v !== 0).length, 12);
   assert.equal(sliceMax(env, 1), 0);
 });
 
 test("an envelope of some slices (a long input's shown heads) decodes over every slice, the others zero", () => {
-  for (const [name, layout] of [["dense_slices", "dense"], ["topk_slices", "topk"]]) {
+  for (const [name, layout] of [
+    ["dense_slices", "dense"],
+    ["topk_slices", "topk"],
+  ]) {
     const env = decodeEnvelope(fixtureBytes(name));
     const { shape, values, slices } = expected[name];
     assert.equal(env.layout, layout);
@@ -91,7 +98,9 @@ test("signed fixture decodes negatives and a zero row", () => {
   const env = decodeEnvelope(fixtureBytes("signed"));
   assert.equal(env.signed, true);
   const got = densify(env);
-  expected.signed.values.forEach((v, i) => assert.ok(Math.abs(got[i] - v) < 1e-4, `entry ${i}`));
+  expected.signed.values.forEach((v, i) => {
+    assert.ok(Math.abs(got[i] - v) < 1e-4, `entry ${i}`);
+  });
   assert.ok(got.some((v) => v < 0));
   assert.equal(sliceMax(env, 0) > 0, true);
 });

@@ -8,7 +8,7 @@ import { sliceEdges } from "../src/edges.js";
 import { envelopeCache } from "../src/frames.js";
 import { layerScene } from "../src/scene.js";
 import { readState, sliceIndex } from "../src/state.js";
-import { FakeModel, edgeList, widgetTraits } from "./fake-model.js";
+import { edgeList, FakeModel, widgetTraits } from "./fake-model.js";
 
 /** A slice as a dense n × n matrix [target][source], from the envelope's stored entries. */
 function dense(/** @type {import("../src/codec.js").Envelope} */ env, /** @type {number} */ slice) {
@@ -21,8 +21,15 @@ function dense(/** @type {import("../src/codec.js").Envelope} */ env, /** @type 
 }
 
 test("one scale: the same weight gets the same colour, alpha and width in both panes", () => {
-  const a = edgeList([[0, 0, 0.9], [1, 0, 0.3], [2, 1, 0.05]]);
-  const b = edgeList([[0, 1, 0.3], [1, 1, 0.2]]);
+  const a = edgeList([
+    [0, 0, 0.9],
+    [1, 0, 0.3],
+    [2, 1, 0.05],
+  ]);
+  const b = edgeList([
+    [0, 1, 0.3],
+    [1, 1, 0.2],
+  ]);
   const [sa, sb] = sharedScale(a, b);
   assert.equal(sa.max, 0.9);
   assert.equal(sb.max, 0.9);
@@ -30,17 +37,31 @@ test("one scale: the same weight gets the same colour, alpha and width in both p
   const options = { table: colormap("light"), signed: false, highlight: null };
   assert.deepEqual(edgeStyle(0.3, sa.max, options, false), edgeStyle(0.3, sb.max, options, false));
   // Reference: bucket ⌊w / max · 24⌋ of the shared max; each pane's own max would colour 0.3 differently.
-  const bucketColour = (/** @type {number} */ w, /** @type {number} */ max) => colorAt(options.table, (Math.min(23, Math.floor((w / max) * 24)) + 0.5) / 24);
+  const bucketColour = (/** @type {number} */ w, /** @type {number} */ max) =>
+    colorAt(options.table, (Math.min(23, Math.floor((w / max) * 24)) + 0.5) / 24);
   assert.equal(edgeStyle(0.3, sb.max, options, false).color, bucketColour(0.3, 0.9));
   assert.notEqual(edgeStyle(0.3, b.max, options, false).color, edgeStyle(0.3, sb.max, options, false).color);
 });
 
 test("the difference is a − b per edge, against a dense brute force", () => {
   const n = 4;
-  const a = edgeList([[0, 0, 0.5], [1, 0, 0.5], [2, 3, 0.25], [3, 3, 0.75]]);
-  const b = edgeList([[0, 0, 0.5], [2, 0, 0.5], [2, 3, 0.5], [1, 2, 1]]);
+  const a = edgeList([
+    [0, 0, 0.5],
+    [1, 0, 0.5],
+    [2, 3, 0.25],
+    [3, 3, 0.75],
+  ]);
+  const b = edgeList([
+    [0, 0, 0.5],
+    [2, 0, 0.5],
+    [2, 3, 0.5],
+    [1, 2, 1],
+  ]);
   const brute = Array.from({ length: n }, () => new Array(n).fill(0));
-  for (const [list, sign] of [[a, 1], [b, -1]]) {
+  for (const [list, sign] of [
+    [a, 1],
+    [b, -1],
+  ]) {
     const l = /** @type {ReturnType<typeof edgeList>} */ (list);
     for (let e = 0; e < l.count; e++) brute[l.target[e]][l.source[e]] += /** @type {number} */ (sign) * l.weight[e];
   }
@@ -90,9 +111,16 @@ test("compare frames: both panes of the model's data on one scale, or their diff
   const A = dense(envelopeOf("data_raw"), sliceIndex(state));
   const B = dense(envelopeOf("data_effective"), sliceIndex({ ...state, method: other }));
   const got = A.map((row) => row.map(() => 0));
-  for (let e = 0; e < diff.main.edges.count; e++) got[diff.main.edges.target[e]][diff.main.edges.source[e]] = diff.main.edges.weight[e];
-  got.forEach((row, r) => row.forEach((v, c) => assert.ok(Math.abs(v - (A[r][c] - B[r][c])) < 1e-12, `${r} ${c}`)));
-  assert.ok(diff.main.edges.count > 0 && diff.main.edges.weight.some((w) => w < 0) && diff.main.edges.weight.some((w) => w > 0));
+  for (let e = 0; e < diff.main.edges.count; e++)
+    got[diff.main.edges.target[e]][diff.main.edges.source[e]] = diff.main.edges.weight[e];
+  got.forEach((row, r) => {
+    row.forEach((v, c) => {
+      assert.ok(Math.abs(v - (A[r][c] - B[r][c])) < 1e-12, `${r} ${c}`);
+    });
+  });
+  assert.ok(
+    diff.main.edges.count > 0 && diff.main.edges.weight.some((w) => w < 0) && diff.main.edges.weight.some((w) => w > 0),
+  );
   const scene = layerScene(diff.main, false);
   assert.equal(scene.signed, true);
   assert.deepEqual(scene.table, colormap("diverging"));

@@ -53,7 +53,10 @@ test("a colour bucket's hairlines are stroked at most 256 at a time; wide edges 
   const options = { table: colormap("light"), signed: false, highlight: null };
   const yielded = [...edgeStrokes(/** @type {any} */ (ctx), layout, edges, { ...options, wideFrom: 24 })];
   assert.deepEqual(yielded, [256, 256, 88]);
-  assert.deepEqual(ctx.strokes.map((s) => s.segments.length), [256, 256, 88]);
+  assert.deepEqual(
+    ctx.strokes.map((s) => s.segments.length),
+    [256, 256, 88],
+  );
   assert.equal(new Set(ctx.segments().map((s) => JSON.stringify(s))).size, 4, "the four distinct curves");
   ctx.strokes = [];
   assert.deepEqual([...edgeStrokes(/** @type {any} */ (ctx), layout, edges, { ...options, wideFrom: 23 })], [600]);

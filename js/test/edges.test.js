@@ -21,7 +21,10 @@ test("edges of a node are sorted strongest first and touch the node", () => {
   assert.equal(incoming.length, 5);
   for (const e of incoming) assert.equal(edges.target[e], 3);
   const weights = incoming.map((e) => edges.weight[e]);
-  assert.deepEqual(weights, [...weights].sort((a, b) => b - a));
+  assert.deepEqual(
+    weights,
+    [...weights].sort((a, b) => b - a),
+  );
   const outgoing = edgesOfNode(edges, { side: "source", index: 0 });
   for (const e of outgoing) assert.equal(edges.source[e], 0);
 });
@@ -45,7 +48,8 @@ test("filtering keeps the strongest edges per token above the threshold and can 
   const hidden = filterEdges(edges, { topK: 0, threshold: 0, specials: "hide", special });
   for (let e = 0; e < hidden.count; e++) assert.ok(hidden.source[e] !== 0 && hidden.target[e] !== 0);
   const renormalised = filterEdges(edges, { topK: 0, threshold: 0, specials: "renormalise", special });
-  const rowSum = (list, row) => [...edgesOfNode(list, { side: "target", index: row })].reduce((a, e) => a + list.weight[e], 0);
+  const rowSum = (list, row) =>
+    [...edgesOfNode(list, { side: "target", index: row })].reduce((a, e) => a + list.weight[e], 0);
   for (let row = 1; row < 5; row++) assert.ok(Math.abs(rowSum(renormalised, row) - rowSum(edges, row)) < 1e-9);
 });
 
@@ -77,11 +81,20 @@ function filterByDefinition(edges, { topK, threshold, specials, special }) {
 
 test("filtering matches the plain definition on random signed edge lists in any order", () => {
   let seed = 7;
-  const random = () => (seed = (seed * 16807) % 2147483647) / 2147483647;
+  const random = () => {
+    seed = (seed * 16807) % 2147483647;
+    return seed / 2147483647;
+  };
   for (let trial = 0; trial < 200; trial++) {
     const n = 1 + Math.floor(random() * 12);
     const count = Math.floor(random() * 60);
-    const edges = { source: new Uint16Array(count), target: new Uint16Array(count), weight: new Float64Array(count), count, max: 1 };
+    const edges = {
+      source: new Uint16Array(count),
+      target: new Uint16Array(count),
+      weight: new Float64Array(count),
+      count,
+      max: 1,
+    };
     for (let e = 0; e < count; e++) {
       edges.source[e] = Math.floor(random() * n);
       edges.target[e] = Math.floor(random() * n);

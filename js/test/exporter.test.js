@@ -17,7 +17,8 @@ function exported(overrides = {}, words = {}) {
   const model = new FakeModel({ ...widgetTraits(), ...overrides });
   const state = readState(model);
   const envelopeOf = envelopeCache(model);
-  const frame = state.view === "model" ? modelFrame(state, 640, envelopeOf, null) : layerFrame(state, 640, envelopeOf, null);
+  const frame =
+    state.view === "model" ? modelFrame(state, 640, envelopeOf, null) : layerFrame(state, 640, envelopeOf, null);
   const scene = frame.kind === "model" ? modelScene(frame, false) : layerScene(frame, false);
   const svg = svgOf(dom.window.document, {
     scene,
@@ -53,13 +54,22 @@ test("a pinned token's edges are exported strong and the others as faint grey co
   assert.equal(ends.size, 1, "the strong edges all end at the pinned token");
   assert.ok(!weak.some((p) => ends.has((p.getAttribute("d") ?? "").split(" ").at(-1))));
   assert.ok(Math.min(...strong.map((p) => Number(p.getAttribute("stroke-width")))) >= 0.6 * 1.5 - 1e-9, "drawn wider");
-  assert.ok(weak.every((p) => p.parentElement?.getAttribute("opacity") === "0.12"), "faint context: one group at 0.12");
-  assert.ok(strong.every((p) => !p.parentElement?.hasAttribute("opacity")), "the pinned token's edges at full opacity");
+  assert.ok(
+    weak.every((p) => p.parentElement?.getAttribute("opacity") === "0.12"),
+    "faint context: one group at 0.12",
+  );
+  assert.ok(
+    strong.every((p) => !p.parentElement?.hasAttribute("opacity")),
+    "the pinned token's edges at full opacity",
+  );
   for (const p of weak) {
     const [r, g, b] = (p.getAttribute("stroke") ?? "").match(/\d+/g) ?? [];
     assert.ok(r === g && g === b, "in grey");
   }
-  assert.ok(strong.some((p) => new Set((p.getAttribute("stroke") ?? "").match(/\d+/g)).size > 1), "the pinned token's edges in colour");
+  assert.ok(
+    strong.some((p) => new Set((p.getAttribute("stroke") ?? "").match(/\d+/g)).size > 1),
+    "the pinned token's edges in colour",
+  );
 });
 
 test("the whole-model view exports every layer's edges, the node dots and the column numbers", () => {
@@ -81,27 +91,47 @@ test("a token window exports the rows it shows and clips the edges to the plot",
 });
 
 test("dots stay clear of the token labels, however tall the rows", () => {
-  for (const overrides of [{ node_size: "in" }, { node_size: "out" }, { view: "model", method: "rollout", selected: { layer: 0, index: 1 } }]) {
+  for (const overrides of [
+    { node_size: "in" },
+    { node_size: "out" },
+    { view: "model", method: "rollout", selected: { layer: 0, index: 1 } },
+  ]) {
     const { parsed, frame } = exported(overrides);
     const { leftX, rightX } = frame.layout;
     const circles = [...parsed.querySelectorAll("circle")];
     assert.ok(circles.length > 0);
     for (const c of circles) {
       const [x, r] = [Number(c.getAttribute("cx")), Number(c.getAttribute("r"))];
-      assert.ok(x - r >= leftX - LABEL_GAP - 1e-9 && x + r <= rightX + LABEL_GAP + 1e-9, `${JSON.stringify(overrides)}: dot at ${x} r ${r}`);
+      assert.ok(
+        x - r >= leftX - LABEL_GAP - 1e-9 && x + r <= rightX + LABEL_GAP + 1e-9,
+        `${JSON.stringify(overrides)}: dot at ${x} r ${r}`,
+      );
     }
   }
 });
 
 test("the SVG is valid XML whatever text it is given: every control character, lone surrogates, non-characters", () => {
-  const controls = Array.from({ length: 0x20 }, (_, c) => String.fromCharCode(c)).join("") + "\u007f\u0085\u009f";
+  const controls = `${Array.from({ length: 0x20 }, (_, c) => String.fromCharCode(c)).join("")}\u007f\u0085\u009f`;
   const hostile = `${controls}\ud800\udfff\ufffe\uffff\u202e`;
   const tokens = [hostile, "\u0000", "\n", "\u001b[31m", "a\ud83d", "\u0085"]; // as a page could receive them
-  const { svg, parsed, texts } = exported({ tokens, method: "raw", layer: 2 }, { titles: [hostile, hostile], caption: `caption ${hostile}` });
+  const { svg, parsed, texts } = exported(
+    { tokens, method: "raw", layer: 2 },
+    { titles: [hostile, hostile], caption: `caption ${hostile}` },
+  );
   assert.equal(parsed.getElementsByTagName("parsererror").length, 0, "parses as XML");
   assert.equal(parsed.documentElement.localName, "svg");
-  assert.ok(!/[\u0000-\u0008\u000b\u000c\u000e-\u001f\ufffe\uffff]/.test(svg), "no character XML forbids, not even escaped");
-  assert.ok(["\\x00", "↵", "\\x1b[31m", "\\x85"].every((shown) => texts.includes(shown)), "token labels show the controls");
+  assert.ok(
+    // biome-ignore lint/suspicious/noControlCharactersInRegex: the test looks for the control characters XML forbids
+    !/[\u0000-\u0008\u000b\u000c\u000e-\u001f\ufffe\uffff]/.test(svg),
+    "no character XML forbids, not even escaped",
+  );
+  assert.ok(
+    ["\\x00", "↵", "\\x1b[31m", "\\x85"].every((shown) => texts.includes(shown)),
+    "token labels show the controls",
+  );
   assert.ok(texts.includes("a\ufffd"), "a lone surrogate becomes U+FFFD");
-  assert.ok(texts.some((t) => t?.startsWith("caption \ufffd")), "a caption keeps its text, the forbidden characters replaced");
+  assert.ok(
+    texts.some((t) => t?.startsWith("caption \ufffd")),
+    "a caption keeps its text, the forbidden characters replaced",
+  );
 });

@@ -96,11 +96,13 @@ export class RecordingContext {
   fillText() {}
   /** @param {number} x @param {number} y @param {number} w @param {number} h */
   fillRect(x, y, w, h) {
-    (this.fills ??= []).push({ fillStyle: this.fillStyle, alpha: this.globalAlpha, rect: [x, y, w, h] });
+    this.fills ??= [];
+    this.fills.push({ fillStyle: this.fillStyle, alpha: this.globalAlpha, rect: [x, y, w, h] });
   }
   /** @param {number} x @param {number} y @param {number} w @param {number} h */
   strokeRect(x, y, w, h) {
-    (this.rects ??= []).push({ strokeStyle: this.strokeStyle, rect: [x, y, w, h] });
+    this.rects ??= [];
+    this.rects.push({ strokeStyle: this.strokeStyle, rect: [x, y, w, h] });
   }
   setLineDash() {}
   /** @param {number} w @param {number} h */
@@ -129,6 +131,8 @@ export function makeDom() {
   // jsdom has no idle callbacks: run them as soon as the event loop is free.
   dom.window.requestIdleCallback = (/** @type {() => void} */ callback) => dom.window.setTimeout(callback, 0);
   dom.window.cancelIdleCallback = (/** @type {number} */ id) => dom.window.clearTimeout(id);
+  // The view's probes for tests (probes.js): on, as on tests/browser's pages.
+  /** @type {any} */ (dom.window).attnwProbes = true;
   return dom;
 }
 

@@ -16,17 +16,31 @@ test("frames follow every change of filter, slice, special tokens and data", () 
   const model = new FakeModel(widgetTraits());
   const envelopeOf = envelopeCache(model);
   const changes = [
-    ["top_k", 1], ["threshold", 0.2], ["specials", "hide"], ["special", [false, true, false, false, false, true]],
-    ["specials", "renormalise"], ["head", 0], ["layer", 2], ["top_k", 0], ["threshold", 0],
-    ["data_raw", model.get("data_effective")], ["method", "rollout"],
+    ["top_k", 1],
+    ["threshold", 0.2],
+    ["specials", "hide"],
+    ["special", [false, true, false, false, false, true]],
+    ["specials", "renormalise"],
+    ["head", 0],
+    ["layer", 2],
+    ["top_k", 0],
+    ["threshold", 0],
+    ["data_raw", model.get("data_effective")],
+    ["method", "rollout"],
   ];
   for (const [name, value] of changes) {
     model.set(/** @type {string} */ (name), value);
     const state = readState(model);
-    assert.deepEqual(layerFrame(state, 640, envelopeOf, null).edges, filteredAfresh(model, state.layer), `after ${name}`);
+    assert.deepEqual(
+      layerFrame(state, 640, envelopeOf, null).edges,
+      filteredAfresh(model, state.layer),
+      `after ${name}`,
+    );
     if (state.method.cumulative) continue; // the whole-model view draws raw attention then
     const { perLayer } = modelFrame(state, 640, envelopeOf, null);
-    perLayer.forEach((edges, l) => assert.deepEqual(edges, filteredAfresh(model, l + 1), `after ${name}, layer ${l + 1}`));
+    perLayer.forEach((edges, l) => {
+      assert.deepEqual(edges, filteredAfresh(model, l + 1), `after ${name}, layer ${l + 1}`);
+    });
   }
 });
 

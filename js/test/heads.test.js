@@ -2,7 +2,22 @@ import assert from "node:assert/strict";
 import { test } from "node:test";
 import { decodeEnvelope } from "../src/codec.js";
 import { colormap } from "../src/colormap.js";
-import { CELL_MAX, CELL_MIN, cellAt, cellOrigin, cellPixels, cellSlice, cellValues, GAP, gridLayout, headsFrame, MARGIN_LEFT, MARGIN_TOP, slicePixels, tableBytes } from "../src/heads_grid.js";
+import {
+  CELL_MAX,
+  CELL_MIN,
+  cellAt,
+  cellOrigin,
+  cellPixels,
+  cellSlice,
+  cellValues,
+  GAP,
+  gridLayout,
+  headsFrame,
+  MARGIN_LEFT,
+  MARGIN_TOP,
+  slicePixels,
+  tableBytes,
+} from "../src/heads_grid.js";
 import entry from "../src/index.js";
 import { neighbourStates, readState } from "../src/state.js";
 import { FakeModel, fixtureBytes, makeDom, widgetTraits } from "./fake-model.js";
@@ -34,7 +49,8 @@ test("a cell's values are its envelope slice, entry by entry (decoded from the r
       const values = cellValues(env, slice);
       for (let i = 0; i < n; i++) {
         const r = slice * n + i;
-        for (let j = 0; j < n; j++) assert.ok(Math.abs(values[i * n + j] - (env.values[r * n + j] * env.scale[r]) / 65535) < 1e-12);
+        for (let j = 0; j < n; j++)
+          assert.ok(Math.abs(values[i * n + j] - (env.values[r * n + j] * env.scale[r]) / 65535) < 1e-12);
       }
     }
   }
@@ -64,7 +80,16 @@ test("pixels rank as the values: zero is the table's first colour, the cell's la
   const light = (/** @type {number} */ p) => pixels[p * 4] + pixels[p * 4 + 1] + pixels[p * 4 + 2];
   assert.ok(light(0) < light(1) && light(1) < light(3) && light(3) < light(2));
   // Scaled to its own maximum: ten times the values paint the same pixels.
-  assert.deepEqual([...cellPixels(values.map((v) => v * 10), table, false).pixels], [...pixels]);
+  assert.deepEqual(
+    [
+      ...cellPixels(
+        values.map((v) => v * 10),
+        table,
+        false,
+      ).pixels,
+    ],
+    [...pixels],
+  );
 });
 
 test("the grid's pixels straight from the codes are the pixels of the decoded matrix (dense, top-k, signed)", () => {
@@ -107,7 +132,10 @@ test("a matrix larger than its cell: each pixel is the strongest entry of its bl
             }
           }
           for (let ch = 0; ch < 3; ch++) {
-            assert.ok(Math.abs(pixels[(a * side + b) * 4 + ch] - reference[at * 4 + ch]) <= 8, `${name} size ${size} pixel ${a}, ${b}`);
+            assert.ok(
+              Math.abs(pixels[(a * side + b) * 4 + ch] - reference[at * 4 + ch]) <= 8,
+              `${name} size ${size} pixel ${a}, ${b}`,
+            );
           }
         }
       }
@@ -180,6 +208,12 @@ test("pointing at a cell names it; clicking it opens that layer and head", () =>
   assert.equal(model.saves, saves + 1, "one save for the three changes");
   // The mean column opens the mean.
   model.set("view", "heads");
-  canvas.dispatchEvent(new dom.window.MouseEvent("click", { clientX: MARGIN_LEFT + cell / 2, clientY: MARGIN_TOP + cell / 2, bubbles: true }));
+  canvas.dispatchEvent(
+    new dom.window.MouseEvent("click", {
+      clientX: MARGIN_LEFT + cell / 2,
+      clientY: MARGIN_TOP + cell / 2,
+      bubbles: true,
+    }),
+  );
   assert.deepEqual([model.get("view"), model.get("layer"), model.get("head")], ["layer", 1, -1]);
 });

@@ -23,7 +23,8 @@ test("a row's heat over the patches, and the share the prefix tokens hold, by br
   const cols = 3;
   const row = [0.2, 0.05, 0.15, 0.1, 0, 0.3, 0.05, 0.1, 0.05];
   const { heat, max, signed, prefixShare } = rowHeat(row, prefix, rows, cols);
-  for (let r = 0; r < rows; r++) for (let c = 0; c < cols; c++) assert.equal(heat[r * cols + c], row[prefix + r * cols + c]);
+  for (let r = 0; r < rows; r++)
+    for (let c = 0; c < cols; c++) assert.equal(heat[r * cols + c], row[prefix + r * cols + c]);
   assert.equal(max, 0.3);
   assert.equal(signed, false);
   assert.ok(Math.abs(prefixShare - 0.4) < 1e-12);
@@ -42,7 +43,14 @@ test("the patch under a point: row-major index, edges belong to the next patch, 
   assert.equal(patchAt(box, 3, 4, 30, 0), 1);
   assert.equal(patchAt(box, 3, 4, 0, 30), 4);
   assert.equal(patchAt(box, 3, 4, 119.9, 89.9), 11);
-  for (const [x, y] of [[-1, 10], [10, -0.1], [120, 10], [10, 90], [NaN, 1]]) assert.equal(patchAt(box, 3, 4, x, y), null);
+  for (const [x, y] of [
+    [-1, 10],
+    [10, -0.1],
+    [120, 10],
+    [10, 90],
+    [NaN, 1],
+  ])
+    assert.equal(patchAt(box, 3, 4, x, y), null);
   // Brute force over a fine lattice: the patch whose box holds the point.
   for (let x = 0.5; x < 120; x += 7) {
     for (let y = 0.5; y < 90; y += 5) {
@@ -56,7 +64,10 @@ test("the image fact is read and checked against the tokens", () => {
   assert.equal(readImage(undefined, 6), null);
   const image = readImage(imageFact(), 6);
   assert.ok(image);
-  assert.deepEqual([image.width, image.height, image.rows, image.cols, image.prefix, image.problem], [6, 4, 2, 2, 2, ""]);
+  assert.deepEqual(
+    [image.width, image.height, image.rows, image.cols, image.prefix, image.problem],
+    [6, 4, 2, 2, 2, ""],
+  );
   assert.equal(image.rgb.length, 72);
   assert.match(readImage(imageFact({ prefix: 1 }), 6)?.problem ?? "", /not the 6 tokens/);
   assert.match(readImage(imageFact({ size: [4, 5] }), 6)?.problem ?? "", /72 bytes, not 4×5×3/);
@@ -86,7 +97,9 @@ test("the overlay is the focused token's row at the selected layer, [CLS] (the f
     const env = envelopeOf("data_rollout");
     const { cols, values } = rowEntries(env, sliceIndex({ ...state, layer }), token);
     const row = new Array(6).fill(0);
-    cols.forEach((c, k) => (row[c] = values[k]));
+    cols.forEach((c, k) => {
+      row[c] = values[k];
+    });
     return row.slice(2);
   };
   const plain = imageScene(state, { focus: null, pinned: null }, envelopeOf, layout);
@@ -95,9 +108,18 @@ test("the overlay is the focused token's row at the selected layer, [CLS] (the f
   assert.equal(plain.layer, 2);
   assert.deepEqual([...plain.heat], expected(0, 2));
   assert.equal(plain.outline, null);
-  assert.match(plain.note, /^<s>, <img src=x onerror=alert\(1\)> \(not on the image\) hold 100\.0% of this row$/, "a decoder's first token sees itself only");
+  assert.match(
+    plain.note,
+    /^<s>, <img src=x onerror=alert\(1\)> \(not on the image\) hold 100\.0% of this row$/,
+    "a decoder's first token sees itself only",
+  );
 
-  const hovered = imageScene(state, { focus: { side: "source", index: 5 }, pinned: { side: "target", index: 3 } }, envelopeOf, layout);
+  const hovered = imageScene(
+    state,
+    { focus: { side: "source", index: 5 }, pinned: { side: "target", index: 3 } },
+    envelopeOf,
+    layout,
+  );
   assert.ok(hovered?.heat);
   assert.deepEqual([...hovered.heat], expected(5, 2));
   assert.deepEqual([hovered.outline, hovered.pinned], [3, 1]);
@@ -108,7 +130,12 @@ test("the overlay is the focused token's row at the selected layer, [CLS] (the f
   assert.equal(hovered.max, above ? Math.max(...others) : Math.max(...expected(5, 2).map(Math.abs)));
   assert.equal(/Its own patch \(.*\) is above the scale/.test(hovered.note), above);
 
-  const column = imageScene({ ...state, view: "model" }, { focus: { layer: 3, index: 4 }, pinned: null }, envelopeOf, layout);
+  const column = imageScene(
+    { ...state, view: "model" },
+    { focus: { layer: 3, index: 4 }, pinned: null },
+    envelopeOf,
+    layout,
+  );
   assert.deepEqual([...(column?.heat ?? [])], expected(4, 3), "the whole-model view: the focused column's layer");
   assert.deepEqual(patchNode(state, /** @type {any} */ (state.image), 3), { side: "target", index: 5 });
   assert.deepEqual(patchNode({ ...state, view: "model" }, /** @type {any} */ (state.image), 0), { layer: 2, index: 2 });
@@ -116,7 +143,12 @@ test("the overlay is the focused token's row at the selected layer, [CLS] (the f
   const pending = imageScene({ ...state, ready: { rollout: [1] } }, { focus: null, pinned: null }, envelopeOf, layout);
   assert.equal(pending?.heat, null);
   assert.match(pending?.note ?? "", /layer 2 is not computed yet/);
-  const broken = imageScene(readState(new FakeModel({ ...widgetTraits(), image: imageFact({ prefix: 3 }) })), { focus: null, pinned: null }, envelopeOf, layout);
+  const broken = imageScene(
+    readState(new FakeModel({ ...widgetTraits(), image: imageFact({ prefix: 3 }) })),
+    { focus: null, pinned: null },
+    envelopeOf,
+    layout,
+  );
   assert.match(broken?.note ?? "", /Cannot draw the image: its 2×2 patches after 3 other tokens are not the 6 tokens/);
 });
 
@@ -124,7 +156,9 @@ test("a patch's own weight above the others' leaves the scale to the others and 
   const model = new FakeModel({ ...widgetTraits(), image: imageFact(), method: "rollout", layer: 3 });
   const state = readState(model);
   const envelopeOf = envelopeCache(model);
-  const scenes = [2, 3, 4, 5].map((token) => imageScene(state, { focus: { index: token }, pinned: null }, envelopeOf, panelLayout(900, state.image)));
+  const scenes = [2, 3, 4, 5].map((token) =>
+    imageScene(state, { focus: { index: token }, pinned: null }, envelopeOf, panelLayout(900, state.image)),
+  );
   let checked = 0;
   for (const scene of scenes) {
     assert.ok(scene?.heat && scene.outline !== null);
@@ -133,7 +167,10 @@ test("a patch's own weight above the others' leaves the scale to the others and 
     if (own > others && others > 0) {
       checked++;
       assert.equal(scene.max, others);
-      assert.match(scene.note, new RegExp(`Its own patch \\(${scene.heat[scene.outline].toFixed(4)}\\) is above the scale`));
+      assert.match(
+        scene.note,
+        new RegExp(`Its own patch \\(${scene.heat[scene.outline].toFixed(4)}\\) is above the scale`),
+      );
     } else assert.equal(scene.max, Math.max(own, others));
   }
   assert.ok(checked > 0, "rollout: some patch's row is mostly its own patch");
@@ -143,7 +180,12 @@ test("the panel is drawn beside the graph; hovering and clicking a patch hover a
   const dom = makeDom();
   const el = dom.window.document.createElement("div");
   dom.window.document.body.append(el);
-  const model = new FakeModel({ ...widgetTraits(), image: imageFact(), method: "rollout", selected: { side: "target", index: 5 } });
+  const model = new FakeModel({
+    ...widgetTraits(),
+    image: imageFact(),
+    method: "rollout",
+    selected: { side: "target", index: 5 },
+  });
   const cleanup = render({ model, el });
   const flush = () => new Promise((resolve) => dom.window.requestAnimationFrame(() => setTimeout(resolve, 0)));
   const panel = /** @type {HTMLElement} */ (el.querySelector(".attnw-image"));
@@ -154,7 +196,12 @@ test("the panel is drawn beside the graph; hovering and clicking a patch hover a
   const heat = ctx.fills.filter((/** @type {any} */ f) => f.alpha < 1);
   assert.equal(heat.length, 4, "one rectangle per patch");
   const state = readState(model);
-  const row = imageScene(state, { focus: { index: 5 }, pinned: null }, envelopeCache(model), panelLayout(640, state.image));
+  const row = imageScene(
+    state,
+    { focus: { index: 5 }, pinned: null },
+    envelopeCache(model),
+    panelLayout(640, state.image),
+  );
   assert.ok(row?.heat && row.max > 0);
   heat.forEach((/** @type {any} */ f, /** @type {number} */ k) => {
     assert.equal(f.fillStyle, colorAt(colormap("heat"), row.heat[k] / row.max));

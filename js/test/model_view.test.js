@@ -13,7 +13,10 @@ function randomLayer(n, random) {
 }
 
 function seeded(seed) {
-  return () => ((seed = (seed * 1103515245 + 12345) % 2 ** 31) / 2 ** 31);
+  return () => {
+    seed = (seed * 1103515245 + 12345) % 2 ** 31;
+    return seed / 2 ** 31;
+  };
 }
 
 /** Brute force: walk every path from the node down to the input and up to the last layer. */
@@ -32,7 +35,10 @@ function enumeratedShares(perLayer, node) {
     const edges = perLayer[layer - 1];
     for (let e = 0; e < edges.count; e++) {
       if (edges.target[e] !== index) continue;
-      down(layer - 1, edges.source[e], (product * Math.abs(edges.weight[e])) / total(edges, index), [...path, [layer - 1, e]]);
+      down(layer - 1, edges.source[e], (product * Math.abs(edges.weight[e])) / total(edges, index), [
+        ...path,
+        [layer - 1, e],
+      ]);
     }
   };
   const up = (layer, index, product, path) => {
@@ -41,7 +47,9 @@ function enumeratedShares(perLayer, node) {
     const edges = perLayer[layer];
     for (let e = 0; e < edges.count; e++) {
       if (edges.source[e] !== index) continue;
-      up(layer + 1, edges.target[e], (product * Math.abs(edges.weight[e])) / total(edges, edges.target[e]), [[layer, e]]);
+      up(layer + 1, edges.target[e], (product * Math.abs(edges.weight[e])) / total(edges, edges.target[e]), [
+        [layer, e],
+      ]);
     }
   };
   down(node.layer, node.index, 1, []);
@@ -52,11 +60,16 @@ function enumeratedShares(perLayer, node) {
 test("path shares are the sums of normalised path products, checked against every path enumerated", () => {
   const random = seeded(7);
   const perLayer = [randomLayer(4, random), randomLayer(4, random), randomLayer(4, random), randomLayer(4, random)];
-  for (const node of [{ layer: 4, index: 2 }, { layer: 2, index: 1 }, { layer: 0, index: 3 }]) {
+  for (const node of [
+    { layer: 4, index: 2 },
+    { layer: 2, index: 1 },
+    { layer: 0, index: 3 },
+  ]) {
     const got = pathShares(perLayer, node);
     const want = enumeratedShares(perLayer, node);
     for (let l = 0; l < perLayer.length; l++) {
-      for (let e = 0; e < perLayer[l].count; e++) assert.ok(Math.abs(got[l][e] - want[l][e]) < 1e-12, `layer ${l + 1} edge ${e}`);
+      for (let e = 0; e < perLayer[l].count; e++)
+        assert.ok(Math.abs(got[l][e] - want[l][e]) < 1e-12, `layer ${l + 1} edge ${e}`);
     }
     // What the focused node draws on splits over each layer below it: the shares sum to 1.
     for (let l = 0; l < node.layer; l++) assert.ok(Math.abs(got[l].reduce((a, b) => a + b, 0) - 1) < 1e-12);

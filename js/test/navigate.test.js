@@ -5,8 +5,8 @@ import {
   centredOn,
   keyWindow,
   legibleRows,
-  minimapValues,
   MIN_ROWS,
+  minimapValues,
   offWindowMarkers,
   revealed,
   shownWindow,
@@ -18,7 +18,10 @@ import {
 /** A small random generator, so that failures repeat. @param {number} seed */
 function random(seed) {
   let s = seed >>> 0;
-  return () => ((s = (Math.imul(s, 1664525) + 1013904223) >>> 0) / 2 ** 32);
+  return () => {
+    s = (Math.imul(s, 1664525) + 1013904223) >>> 0;
+    return s / 2 ** 32;
+  };
 }
 
 /** A random edge list over n tokens. @param {number} n @param {number} count @param {() => number} rand */
@@ -104,7 +107,8 @@ test("window keys page, jump to the ends and zoom; other keys are not theirs", (
   assert.deepEqual(keyWindow(139, w, "End", null), { start: 109, size: 30 });
   assert.ok(/** @type {any} */ (keyWindow(139, w, "+", 45)).size < 30);
   assert.ok(/** @type {any} */ (keyWindow(139, w, "-", 45)).size > 30);
-  for (const key of ["ArrowUp", "ArrowDown", "Enter", " ", "Escape", "a"]) assert.equal(keyWindow(139, w, key, null), null);
+  for (const key of ["ArrowUp", "ArrowDown", "Enter", " ", "Escape", "a"])
+    assert.equal(keyWindow(139, w, key, null), null);
   assert.deepEqual(revealed(139, w, 10), { start: 10, size: 30 });
   assert.deepEqual(revealed(139, w, 80), { start: 51, size: 30 });
   assert.deepEqual(revealed(139, w, 50), w);
@@ -119,7 +123,8 @@ test("markers count exactly the edges with one end in the window, per column and
     const edges = randomEdges(n, Math.floor(rand() * 400), rand);
     const size = 1 + Math.floor(rand() * n);
     const start = Math.floor(rand() * (n - size + 1));
-    const only = rand() < 0.3 ? new Set(Array.from({ length: edges.count }, (_, e) => e).filter(() => rand() < 0.2)) : null;
+    const only =
+      rand() < 0.3 ? new Set(Array.from({ length: edges.count }, (_, e) => e).filter(() => rand() < 0.2)) : null;
     const markers = offWindowMarkers(edges, { start, size }, only);
     const inside = (/** @type {number} */ i) => i >= start && i < start + size;
     for (const side of /** @type {const} */ (["source", "target"])) {
@@ -128,7 +133,8 @@ test("markers count exactly the edges with one end in the window, per column and
         const matching = [];
         for (let e = 0; e < edges.count; e++) {
           if (only && !only.has(e)) continue;
-          const [shown, outside] = side === "source" ? [edges.target[e], edges.source[e]] : [edges.source[e], edges.target[e]];
+          const [shown, outside] =
+            side === "source" ? [edges.target[e], edges.source[e]] : [edges.source[e], edges.target[e]];
           if (inside(shown) && !inside(outside) && (direction === "up") === outside < start) matching.push(e);
         }
         const marker = markers.find((m) => m.side === side && m.direction === direction);
@@ -140,7 +146,13 @@ test("markers count exactly the edges with one end in the window, per column and
         assert.equal(marker.count, matching.length);
         const strongest = Math.max(...matching.map((e) => Math.abs(edges.weight[e])));
         assert.equal(Math.abs(marker.weight), strongest);
-        assert.ok(matching.some((e) => Math.abs(edges.weight[e]) === strongest && (side === "source" ? edges.source[e] : edges.target[e]) === marker.index));
+        assert.ok(
+          matching.some(
+            (e) =>
+              Math.abs(edges.weight[e]) === strongest &&
+              (side === "source" ? edges.source[e] : edges.target[e]) === marker.index,
+          ),
+        );
       }
     }
   }

@@ -17,7 +17,15 @@ function sceneOf(weights) {
     count: weights.length,
     max: Math.max(...weights),
   };
-  return { layout, bundles: [{ layout, edges, highlight: null, wideFrom: 24 }], dots: [], marks: [], table: colormap("light"), signed: false, ink: "#333" };
+  return {
+    layout,
+    bundles: [{ layout, edges, highlight: null, wideFrom: 24 }],
+    dots: [],
+    marks: [],
+    table: colormap("light"),
+    signed: false,
+    ink: "#333",
+  };
 }
 
 /** @param {number} [budget] @param {(win: Window & typeof globalThis) => void} [prepare]  before the layer is made */
@@ -185,7 +193,11 @@ test("a paint on its way stops the drawing ahead until the next idle period", ()
   const { layer, show, idle } = setUpHandRun();
   show([0.9]);
   layer.drawAhead([() => sceneOf(large)]);
-  assert.deepEqual(idle.period(45, () => layer.paintComing()), [0, 0], "kept the picture shown, then stopped");
+  assert.deepEqual(
+    idle.period(45, () => layer.paintComing()),
+    [0, 0],
+    "kept the picture shown, then stopped",
+  );
   assert.equal(idle.queued.length, 1, "waits for the next period");
   assert.deepEqual(idle.period(45), [6, 3]);
   assert.equal(show(large), "copy");

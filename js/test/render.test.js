@@ -16,7 +16,9 @@ function mount(overrides = {}, prepare) {
   const canvas = /** @type {HTMLCanvasElement} */ (el.querySelector("canvas.attnw-canvas"));
   const ctx = /** @type {any} */ (canvas.getContext("2d"));
   /** Highlights, dots and column numbers are drawn on a second canvas above the edges. */
-  const overlay = /** @type {any} */ (/** @type {HTMLCanvasElement} */ (el.querySelector("canvas.attnw-overlay")).getContext("2d"));
+  const overlay = /** @type {any} */ (
+    /** @type {HTMLCanvasElement} */ (el.querySelector("canvas.attnw-overlay")).getContext("2d")
+  );
   /** Run the pending animation frame. */
   const flush = () => new Promise((resolve) => dom.window.requestAnimationFrame(() => setTimeout(resolve, 0)));
   const plot = /** @type {HTMLElement} */ (el.querySelector(".attnw-plot"));
@@ -56,7 +58,10 @@ test("controls write to the model and follow model changes", async () => {
   const head = /** @type {HTMLSelectElement} */ (el.querySelector(".attnw-head"));
   const method = /** @type {HTMLSelectElement} */ (el.querySelector(".attnw-method"));
   assert.equal(layer.max, "3");
-  assert.deepEqual([...head.options].map((o) => o.value), ["-1", "-2", "0", "1"]);
+  assert.deepEqual(
+    [...head.options].map((o) => o.value),
+    ["-1", "-2", "0", "1"],
+  );
 
   const before = JSON.stringify(ctx.segments());
   layer.value = "3";
@@ -126,11 +131,21 @@ test("the view lives inside its element only; cleanup removes it and every model
 test("a layer computed on request shows a compute button, then progress, then the graph", async () => {
   // The kernel says why a method is computed on request and what it costs (``on_request``).
   const cost = "6 tokens need 36 max-flow problems for each layer.";
-  const methods = widgetTraits().methods.map((/** @type {any} */ m) => (m.id === "flow" ? { ...m, on_request: cost } : m));
-  const { el, model, ctx, flush, canvas } = mount({ method: "flow", layer: 3, methods, ready: { ...widgetTraits().ready, flow: [1] } });
+  const methods = widgetTraits().methods.map((/** @type {any} */ m) =>
+    m.id === "flow" ? { ...m, on_request: cost } : m,
+  );
+  const { el, model, ctx, flush, canvas } = mount({
+    method: "flow",
+    layer: 3,
+    methods,
+    ready: { ...widgetTraits().ready, flow: [1] },
+  });
   const panel = /** @type {HTMLElement} */ (el.querySelector(".attnw-pending"));
   assert.equal(panel.hidden, false);
-  assert.match(panel.textContent, /Attention flow for layer 3 is computed on request: 6 tokens need 36 max-flow problems for each layer\./);
+  assert.match(
+    panel.textContent,
+    /Attention flow for layer 3 is computed on request: 6 tokens need 36 max-flow problems for each layer\./,
+  );
   assert.equal(ctx.segments().length, 0, "nothing drawn for a layer that is not there");
   assert.equal(canvas.dataset.edges, "0");
   /** @type {HTMLButtonElement} */ (el.querySelector(".attnw-compute")).click();
@@ -185,7 +200,10 @@ test("a long input's data holds the shown head of every layer: another head wait
   model.set("view", "model"); // layer 1's head 0 not held: the caption names it
   model.set("slices_ready", { raw: [4, 8] });
   await flush();
-  assert.match(el.querySelector(".attnw-caption")?.textContent ?? "", /not read yet for this head: layers 1 \(open one to read it\)/);
+  assert.match(
+    el.querySelector(".attnw-caption")?.textContent ?? "",
+    /not read yet for this head: layers 1 \(open one to read it\)/,
+  );
   model.set("view", "layer");
   await flush();
   assert.equal(panel.hidden, false);
@@ -197,12 +215,23 @@ test("a layer known for the pinned token only is drawn without a compute button;
   // Flow on a long input: the kernel computes the pinned token's row layer by layer (ready_row: which token,
   // in which layers, more coming) and sends it inside data_flow, while whole layers stay on request.
   const ready = { ...widgetTraits().ready, flow: [1] };
-  const row = (/** @type {number} */ index, /** @type {number[]} */ layers, computing = false) => ({ flow: { index, layers, computing } });
-  const { el, model, ctx, flush } = mount({ method: "flow", layer: 3, ready, ready_row: row(2, [2, 3]), selected: { side: "target", index: 2 } });
+  const row = (/** @type {number} */ index, /** @type {number[]} */ layers, computing = false) => ({
+    flow: { index, layers, computing },
+  });
+  const { el, model, ctx, flush } = mount({
+    method: "flow",
+    layer: 3,
+    ready,
+    ready_row: row(2, [2, 3]),
+    selected: { side: "target", index: 2 },
+  });
   const panel = /** @type {HTMLElement} */ (el.querySelector(".attnw-pending"));
   assert.equal(panel.hidden, true);
   assert.ok(ctx.segments().length > 0, "the pinned row's edges are drawn");
-  assert.match(el.querySelector(".attnw-caption")?.textContent ?? "", /only the pinned token's row is computed for this layer/);
+  assert.match(
+    el.querySelector(".attnw-caption")?.textContent ?? "",
+    /only the pinned token's row is computed for this layer/,
+  );
 
   model.set("selected", { side: "target", index: 3 }); // its row is not there yet
   await flush();
@@ -246,7 +275,9 @@ test("effective attention is drawn with the diverging map and reports the mass i
   assert.match(legend.textContent ?? "", /attention removed \(Σ\|A − A_eff\|\): \d/);
   assert.match(el.querySelector(".attnw-caption")?.textContent ?? "", /Rows of the first 2 tokens see at most 2 keys/);
   const rowHeight = Number(canvas.dataset.rowHeight);
-  plot.dispatchEvent(new dom.window.MouseEvent("pointermove", { clientX: 600, clientY: Number(canvas.dataset.top) + 5.5 * rowHeight }));
+  plot.dispatchEvent(
+    new dom.window.MouseEvent("pointermove", { clientX: 600, clientY: Number(canvas.dataset.top) + 5.5 * rowHeight }),
+  );
   await flush();
   assert.match(el.querySelector(".attnw-tooltip")?.textContent ?? "", /attention removed \(Σ\|A − A_eff\|\): \d/);
 });
@@ -263,23 +294,42 @@ test("token scores appear as bars beside the graph, signed, with the target row 
   assert.equal(status.textContent, "Computing gradient × input… 40%");
   assert.equal(el.querySelectorAll(".attnw-bar").length, 0);
   const waiting = "Waiting for the model, in use by integrated gradients (thread 'attn_widget-job').";
-  model.set("attribution_data", { target: "t0", method: "grad_x_input", status: "running", done: 20, total: 50, message: waiting });
+  model.set("attribution_data", {
+    target: "t0",
+    method: "grad_x_input",
+    status: "running",
+    done: 20,
+    total: 50,
+    message: waiting,
+  });
   await flush();
   assert.equal(status.textContent, `Computing gradient × input… 40% ${waiting}`);
 
-  model.set("attribution_data", { target: "t0", method: "grad_x_input", status: "done", values: new DataView(scores.buffer, scores.byteOffset, scores.byteLength) });
+  model.set("attribution_data", {
+    target: "t0",
+    method: "grad_x_input",
+    status: "done",
+    values: new DataView(scores.buffer, scores.byteOffset, scores.byteLength),
+  });
   await flush();
   const bars = [...el.querySelectorAll(".attnw-bar")].map((b) => /** @type {HTMLElement} */ (b));
   assert.equal(bars.length, 6);
   const expected = [0.5, -0.25, 0, 1, -0.75, 0.125];
-  bars.forEach((b, i) => assert.ok(Math.abs(Number(b.dataset.value) - expected[i]) < 1e-4));
-  assert.deepEqual(bars.map((b) => b.classList.contains("attnw-bar-negative")), [false, true, false, false, true, false]);
+  bars.forEach((b, i) => {
+    assert.ok(Math.abs(Number(b.dataset.value) - expected[i]) < 1e-4);
+  });
+  assert.deepEqual(
+    bars.map((b) => b.classList.contains("attnw-bar-negative")),
+    [false, true, false, false, true, false],
+  );
   assert.ok(parseFloat(bars[3].style.width) > parseFloat(bars[0].style.width));
   assert.match(status.textContent ?? "", /^Bars: gradient × input of logit of 'x'/);
   assert.ok(el.querySelector('.attnw-labels-right [data-index="3"]')?.classList.contains("attnw-target-row"));
 
   const rowHeight = Number(canvas.dataset.rowHeight);
-  plot.dispatchEvent(new dom.window.MouseEvent("pointermove", { clientX: 5, clientY: Number(canvas.dataset.top) + 4.5 * rowHeight }));
+  plot.dispatchEvent(
+    new dom.window.MouseEvent("pointermove", { clientX: 5, clientY: Number(canvas.dataset.top) + 4.5 * rowHeight }),
+  );
   await flush();
   assert.match(el.querySelector(".attnw-tooltip")?.textContent ?? "", /token score: -0\.7500/);
 
@@ -308,7 +358,11 @@ test("a warning that comes with the token scores is shown beside them, as text",
   assert.equal(line.textContent, `⚠ ${warning}`);
   assert.equal(line.querySelector("b"), null, "text, not markup");
   assert.ok(!el.querySelector(".attnw-plot")?.contains(line), "beside the plot, not over it");
-  assert.equal(line.previousElementSibling, el.querySelector(".attnw-strip-status"), "under the line that describes the bars");
+  assert.equal(
+    line.previousElementSibling,
+    el.querySelector(".attnw-strip-status"),
+    "under the line that describes the bars",
+  );
   assert.equal(el.querySelectorAll(".attnw-bar").length, 6, "the bars are drawn as without a warning");
 
   model.set("attribution_data", done);
@@ -384,7 +438,7 @@ test("Enter applies a number field and goes no further (notebook hosts bind it)"
   for (const [selector, value, trait, expected] of /** @type {const} */ ([
     [".attnw-top-k", "2", "top_k", 2],
     [".attnw-threshold", "0.05", "threshold", 0.05],
-    [".attnw-binarize", "0.3", "binarize_threshold", 0.3],
+    [".attnw-binarize-threshold", "0.3", "binarize_threshold", 0.3],
   ])) {
     const field = /** @type {HTMLInputElement} */ (el.querySelector(selector));
     field.value = value;
@@ -428,7 +482,10 @@ test("the whole-model view draws every layer as a column, traces paths and shade
   await flush();
   const strong = overlay.segments();
   assert.ok(strong.some((seg) => seg[0] === columns[1] && seg[6] === columns[2] && seg[7] === top + 4.5 * rowHeight));
-  assert.ok(strong.some((seg) => seg[0] === columns[2] && seg[6] === columns[3]), "paths continue up to the last layer");
+  assert.ok(
+    strong.some((seg) => seg[0] === columns[2] && seg[6] === columns[3]),
+    "paths continue up to the last layer",
+  );
   assert.match(el.querySelector(".attnw-tooltip")?.textContent ?? "", /after layer 2 draws on/);
 
   plot.dispatchEvent(new dom.window.MouseEvent("click", { clientX: columns[2], clientY: top + 4.5 * rowHeight }));
@@ -438,12 +495,18 @@ test("the whole-model view draws every layer as a column, traces paths and shade
   model.set("selected", { layer: 0, index: 1 });
   plot.dispatchEvent(new dom.window.MouseEvent("pointerleave"));
   await flush();
-  assert.match(el.querySelector(".attnw-caption")?.textContent ?? "", /dots: how much of the focused input reaches each token/);
+  assert.match(
+    el.querySelector(".attnw-caption")?.textContent ?? "",
+    /dots: how much of the focused input reaches each token/,
+  );
   key("ArrowRight");
   key("ArrowRight");
   await flush();
   // Rollout lists what reaches the node from the inputs, not the layer's attention.
-  assert.match(el.querySelector(".attnw-tooltip")?.textContent ?? "", /after layer 1, attention rollout from the input, draws on/);
+  assert.match(
+    el.querySelector(".attnw-tooltip")?.textContent ?? "",
+    /after layer 1, attention rollout from the input, draws on/,
+  );
   model.set("view", "layer");
   await flush();
   assert.equal(canvas.dataset.view, "layer");
@@ -451,7 +514,10 @@ test("the whole-model view draws every layer as a column, traces paths and shade
 
 test("teaching overlays: dots sized by degree, path counts with their binarisation threshold", async () => {
   const { el, model, dom, flush } = mount({ node_size: "in" });
-  assert.match(el.querySelector(".attnw-caption")?.textContent ?? "", /dots: in-degree of the right column \(row sums\), largest 1\.0000/);
+  assert.match(
+    el.querySelector(".attnw-caption")?.textContent ?? "",
+    /dots: in-degree of the right column \(row sums\), largest 1\.0000/,
+  );
   const nodeSize = /** @type {HTMLSelectElement} */ (el.querySelector(".attnw-node-size"));
   nodeSize.value = "out";
   nodeSize.dispatchEvent(new dom.window.Event("change"));
@@ -459,7 +525,7 @@ test("teaching overlays: dots sized by degree, path counts with their binarisati
   assert.equal(model.get("node_size"), "out");
   assert.match(el.querySelector(".attnw-caption")?.textContent ?? "", /out-degree of the left column/);
 
-  const binarize = /** @type {HTMLInputElement} */ (el.querySelector(".attnw-binarize"));
+  const binarize = /** @type {HTMLInputElement} */ (el.querySelector(".attnw-binarize-threshold"));
   assert.equal(/** @type {HTMLElement} */ (binarize.parentElement).hidden, true, "only for path counts");
   model.set("method", "paths");
   await flush();
@@ -472,7 +538,9 @@ test("teaching overlays: dots sized by degree, path counts with their binarisati
 
 test("a token window zooms into a range of rows, keeping each token's own index", async () => {
   const { el, dom, canvas, flush, plot } = mount({ window: [2, 3] });
-  const labels = [...el.querySelectorAll(".attnw-labels-right .attnw-token")].map((n) => /** @type {HTMLElement} */ (n).dataset.index);
+  const labels = [...el.querySelectorAll(".attnw-labels-right .attnw-token")].map(
+    (n) => /** @type {HTMLElement} */ (n).dataset.index,
+  );
   assert.deepEqual(labels, ["2", "3", "4"]);
   const rowHeight = Number(canvas.dataset.rowHeight);
   const top = Number(canvas.dataset.top);
@@ -522,7 +590,11 @@ test("the next layer and head, and the other methods, are drawn while idle: goin
   const { el, model, canvas, flush } = mount({ layer: 2 });
   assert.equal(canvas.dataset.edgesFrom, "strokes");
   await new Promise((resolve) => setTimeout(resolve, 20)); // idle: neighbours drawn ahead
-  for (const [name, value] of /** @type {const} */ ([["layer", 3], ["layer", 1], ["head", -2]])) {
+  for (const [name, value] of /** @type {const} */ ([
+    ["layer", 3],
+    ["layer", 1],
+    ["head", -2],
+  ])) {
     model.set("layer", 2); // back to the start: a copy too, kept when the page was idle
     model.set("head", -1);
     await flush();
@@ -559,7 +631,10 @@ test("a widget out of view draws nothing ahead until it comes into view", async 
       }
     };
   });
-  const report = (/** @type {boolean} */ isIntersecting) => observers.forEach((r) => r([{ isIntersecting }]));
+  const report = (/** @type {boolean} */ isIntersecting) =>
+    observers.forEach((r) => {
+      r([{ isIntersecting }]);
+    });
   report(false);
   await new Promise((resolve) => setTimeout(resolve, 30));
   model.set("layer", 3);
@@ -590,4 +665,22 @@ test("the whole-model view is drawn while idle, and the single-layer view from i
   assert.equal(canvas.dataset.view, "layer");
   assert.equal(canvas.dataset.edgesFrom, "copy");
   assert.ok(canvas.closest(".attnw-root")?.querySelector(".attnw-caption")?.textContent?.includes("head 1"));
+});
+
+test("a user's page gets no test probes: nothing is written into data- attributes on a paint", async () => {
+  const { el, ctx, flush, model } = mount({}, (win) => {
+    win.attnwProbes = undefined;
+  });
+  model.set("layer", 2);
+  await flush();
+  assert.ok(ctx.segments().length > 0, "the picture is drawn");
+  const probed = [...el.querySelectorAll("*")].filter((node) =>
+    Object.keys(/** @type {HTMLElement} */ (node).dataset).some(
+      (key) => key !== "index" && key !== "lmSuppressShortcuts",
+    ),
+  );
+  assert.deepEqual(
+    probed.map((node) => node.className),
+    [],
+  );
 });

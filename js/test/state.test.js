@@ -68,7 +68,11 @@ test("settings out of range fall back to a valid value", () => {
     assert.deepEqual(state[/** @type {keyof typeof state} */ (key)], expected, JSON.stringify(traits));
     assert.equal(state.problem, "", JSON.stringify(traits));
   }
-  assert.deepEqual(stateOf({ special: [true] }).special, [true, false, false, false, false, false], "one flag per token");
+  assert.deepEqual(
+    stateOf({ special: [true] }).special,
+    [true, false, false, false, false, false],
+    "one flag per token",
+  );
   assert.deepEqual(stateOf({ tokens: ["a", 2, null, "d", "e", "f"] }).tokens, ["a", "2", "null", "d", "e", "f"]);
 });
 
@@ -98,7 +102,10 @@ const plotOf = (el) => /** @type {HTMLElement} */ (el.querySelector(".attnw-plot
 
 test("traits that do not fit the data: the widget says why instead of drawing a wrong picture", async () => {
   for (const [traits, reason] of /** @type {Array<[Record<string, any>, RegExp]>} */ ([
-    [{ tokens: ["only one"], special: [false] }, /data_raw has shape \[3,4,6,6\], which does not fit 1 tokens, 3 layers and 2 heads/],
+    [
+      { tokens: ["only one"], special: [false] },
+      /data_raw has shape \[3,4,6,6\], which does not fit 1 tokens, 3 layers and 2 heads/,
+    ],
     [{ n_heads: 3 }, /does not fit 6 tokens, 3 layers and 3 heads/],
     [{ methods: [] }, /offers no methods/],
     [{ data_raw: new DataView(new ArrayBuffer(12)) }, /not an attn_widget payload/],
@@ -109,7 +116,8 @@ test("traits that do not fit the data: the widget says why instead of drawing a 
     assert.match(problemOf(el).textContent ?? "", /^Cannot draw this view: .*Make the widget again/);
     assert.equal(plotOf(el).hidden, true);
     const offered = widgetTraits().methods.length;
-    if (!("methods" in traits)) assert.equal(el.querySelectorAll(".attnw-method option").length, offered, "the controls stay usable");
+    if (!("methods" in traits))
+      assert.equal(el.querySelectorAll(".attnw-method option").length, offered, "the controls stay usable");
   }
 });
 
@@ -128,7 +136,12 @@ test("the view recovers when the traits are right again, and keys and downloads 
 });
 
 test("a pinned token that is not a token, or a head that does not exist, draws the plain view", () => {
-  for (const traits of [{ selected: { index: NaN, side: "target" } }, { view: "model", selected: { layer: 1, index: NaN } }, { head: 9 }, { threshold: NaN }]) {
+  for (const traits of [
+    { selected: { index: NaN, side: "target" } },
+    { view: "model", selected: { layer: 1, index: NaN } },
+    { head: 9 },
+    { threshold: NaN },
+  ]) {
     const { el } = mount(traits);
     assert.equal(problemOf(el).hidden, true, JSON.stringify(traits));
     assert.deepEqual(logged, []);
@@ -138,7 +151,12 @@ test("a pinned token that is not a token, or a head that does not exist, draws t
 
 test("the whole-model view of a method with no layer computed yet draws the graph, without its shading", () => {
   const traits = widgetTraits();
-  const { el } = mount({ view: "model", method: "flow", ready: { ...traits.ready, flow: [] }, data_flow: new DataView(new ArrayBuffer(0)) });
+  const { el } = mount({
+    view: "model",
+    method: "flow",
+    ready: { ...traits.ready, flow: [] },
+    data_flow: new DataView(new ArrayBuffer(0)),
+  });
   assert.equal(problemOf(el).hidden, true);
   assert.deepEqual(logged, []);
   assert.equal(/** @type {HTMLElement} */ (el.querySelector(".attnw-canvas")).dataset.view, "model");

@@ -23,7 +23,14 @@ test("the explanation panel is hidden until asked and shows the selected method'
   const doc = dom.window.document;
   const explain = createExplain(doc);
   assert.equal(explain.panel.hidden, true);
-  const method = { id: "x", label: "X <b>", per_head: false, cumulative: false, description: "d", explain: "An edge <i>means</i> this." };
+  const method = {
+    id: "x",
+    label: "X <b>",
+    per_head: false,
+    cumulative: false,
+    description: "d",
+    explain: "An edge <i>means</i> this.",
+  };
   explain.update(method);
   explain.button.click();
   assert.equal(explain.panel.hidden, false);
@@ -32,7 +39,10 @@ test("the explanation panel is hidden until asked and shows the selected method'
   assert.equal(explain.panel.querySelectorAll("i, b").length, 0, "text is never parsed as HTML");
   explain.update({ ...method, label: "Y", explain: "" });
   assert.ok(explain.panel.textContent?.includes("d"), "without an explanation: the description");
-  assert.equal(explanationOf({ ...method, explain: "", description: "" }), "No explanation is available for this method.");
+  assert.equal(
+    explanationOf({ ...method, explain: "", description: "" }),
+    "No explanation is available for this method.",
+  );
   explain.button.click();
   assert.equal(explain.panel.hidden, true);
 });
@@ -46,8 +56,18 @@ test("the SVG export carries the colour scale: a gradient, its bar and the large
   const legend = legendOf(scene, state.method);
   assert.ok(legend && frame.kind === "layer");
   assert.equal(legend.max, frame.edges.max);
-  const base = { scene, tokens: state.tokens, titles: /** @type {[string, string]} */ (["l", "r"]), caption: "c", foreground: "#111", background: "#fff" };
-  const parsed = new dom.window.DOMParser().parseFromString(svgOf(dom.window.document, { ...base, legend }), "image/svg+xml");
+  const base = {
+    scene,
+    tokens: state.tokens,
+    titles: /** @type {[string, string]} */ (["l", "r"]),
+    caption: "c",
+    foreground: "#111",
+    background: "#fff",
+  };
+  const parsed = new dom.window.DOMParser().parseFromString(
+    svgOf(dom.window.document, { ...base, legend }),
+    "image/svg+xml",
+  );
   const stops = parsed.querySelectorAll("linearGradient#attnw-legend-ramp stop");
   assert.ok(stops.length >= 8);
   assert.equal(stops[0].getAttribute("stop-color"), scene.table[0]);
@@ -57,5 +77,8 @@ test("the SVG export carries the colour scale: a gradient, its bar and the large
   assert.ok(texts.includes(formatValue(frame.edges.max)) && texts.includes("0"));
   assert.ok(texts.some((t) => t?.startsWith(`${state.method.label}: edge colour`)));
   const bare = new dom.window.DOMParser().parseFromString(svgOf(dom.window.document, base), "image/svg+xml");
-  assert.equal(Number(parsed.documentElement.getAttribute("height")) - Number(bare.documentElement.getAttribute("height")), 26);
+  assert.equal(
+    Number(parsed.documentElement.getAttribute("height")) - Number(bare.documentElement.getAttribute("height")),
+    26,
+  );
 });

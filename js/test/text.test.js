@@ -23,7 +23,14 @@ test("displayToken makes control, formatting and non-characters visible, and kee
 });
 
 test("xmlText replaces exactly the characters XML 1.0 forbids", () => {
-  const forbidden = [...Array.from({ length: 0x20 }, (_, c) => String.fromCharCode(c)).filter((c) => !"\t\n\r".includes(c)), "\ud800", "\udfff", "\ufffe", "\uffff"];
+  const forbidden = [
+    ...Array.from({ length: 0x20 }, (_, c) => String.fromCharCode(c)).filter((c) => !"\t\n\r".includes(c)),
+    "\ud800",
+    "\udfff",
+    "\ufffe",
+    "\uffff",
+  ];
   for (const char of forbidden) assert.equal(xmlText(`a${char}b`), "a\ufffdb", JSON.stringify(char));
-  for (const allowed of ["\t\n\r", "\u007f\u0085", "\u202e", "😀", "\ud7ff\ue000\ufffd"]) assert.equal(xmlText(allowed), allowed);
+  for (const allowed of ["\t\n\r", "\u007f\u0085", "\u202e", "😀", "\ud7ff\ue000\ufffd"])
+    assert.equal(xmlText(allowed), allowed);
 });

@@ -78,15 +78,23 @@ SLOW_FRAMES = """(() => {
 })()"""
 
 
-class SlowFrames:
-    """A browser whose pages run their animation frames late (SLOW_FRAMES)."""
+# The view records what tests read (paint ends, the edge canvas's geometry, ...) only on a page that asks
+# (js/src/probes.js): every test page does.
+PROBES = "window.attnwProbes = true;"
+
+
+class TestBrowser:
+    """Chromium whose pages ask for the view's probes, and run their animation frames late when
+    ATTNW_SLOW_PAINT_MS is set (SLOW_FRAMES)."""
 
     def __init__(self, browser, delay_ms: int):
-        self.browser, self.script = browser, SLOW_FRAMES.replace("DELAY", str(delay_ms))
+        self.browser = browser
+        self.scripts = [PROBES, *([SLOW_FRAMES.replace("DELAY", str(delay_ms))] if delay_ms else [])]
 
     def new_page(self, *args, **kwargs):
         page = self.browser.new_page(*args, **kwargs)
-        page.add_init_script(self.script)
+        for script in self.scripts:
+            page.add_init_script(script)
         return page
 
 
@@ -99,7 +107,7 @@ def browser():
     with sync_api.sync_playwright() as playwright:
         chromium = playwright.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
         delay = int(os.environ.get("ATTNW_SLOW_PAINT_MS", "0"))
-        yield SlowFrames(chromium, delay) if delay else chromium
+        yield TestBrowser(chromium, delay)
         chromium.close()
 
 

@@ -1,0 +1,88 @@
+// The control bar is built from the option table (options.js): an option declared as one entry gets a
+// working control, labelled, showing the state, and writing its trait.
+import assert from "node:assert/strict";
+import { test } from "node:test";
+import { createControls } from "../src/controls.js";
+import { choice, count, VIEW_OPTIONS } from "../src/options.js";
+import { readState } from "../src/state.js";
+import { FakeModel, makeDom, widgetTraits } from "./fake-model.js";
+
+/** A bar over `options`, with the state of the fake widget plus `extra` (the toy options' values). */
+function bar(options = VIEW_OPTIONS, extra = {}) {
+  const dom = makeDom();
+  const doc = dom.window.document;
+  const model = new FakeModel(widgetTraits());
+  const controls = createControls(doc, /** @type {any} */ (model), "en", options);
+  doc.body.append(controls.root);
+  controls.update({ ...readState(/** @type {any} */ (model)), ...extra });
+  return { dom, doc, model, controls };
+}
+
+test("every option with a control in the table has one in the bar, in the table's order", () => {
+  const { controls } = bar();
+  const names = [...controls.root.querySelectorAll("select, input")].map((node) => node.className);
+  const declared = VIEW_OPTIONS.filter((option) => option.control).map(
+    (option) => `attnw-${option.trait.replaceAll("_", "-")}`,
+  );
+  // An option's control is named after its trait (the token window's two: attnw-window-size, -start).
+  const order = declared.map((name) => names.findIndex((n) => n === name || n.startsWith(`${name}-`)));
+  assert.ok(
+    order.every((i) => i >= 0),
+    `missing: ${declared.filter((_, k) => order[k] < 0)}`,
+  );
+  assert.deepEqual(
+    order,
+    [...order].sort((a, b) => a - b),
+  );
+});
+
+test("a toy option added as one table entry gets a working control", () => {
+  const toys = [
+    choice(
+      "toy",
+      [
+        ["a", "first"],
+        ["b", "second"],
+      ],
+      "toy",
+      { label: "Toy", title: "A toy menu" },
+    ),
+    count("toy_count", "toyCount", 1, () => 10, 1, { label: "Toy count", max: 4 }),
+  ];
+  const { dom, doc, model } = bar([...VIEW_OPTIONS, ...toys], { toy: "b", toyCount: 3 });
+  const menu = /** @type {HTMLSelectElement} */ (doc.querySelector(".attnw-toy"));
+  const field = /** @type {HTMLInputElement} */ (doc.querySelector(".attnw-toy-count"));
+  assert.deepEqual(
+    [...menu.options].map((o) => [o.value, o.text]),
+    [
+      ["a", "first"],
+      ["b", "second"],
+    ],
+  );
+  assert.equal(menu.value, "b", "the control shows the state");
+  assert.equal(menu.title, "A toy menu");
+  assert.equal(menu.closest("label")?.textContent, "Toy" + "firstsecond");
+  assert.equal(field.value, "3");
+  assert.deepEqual([field.min, field.max, field.step], ["1", "4", "1"]);
+  menu.value = "a";
+  menu.dispatchEvent(new dom.window.Event("change"));
+  assert.equal(model.get("toy"), "a");
+  const saves = model.saves;
+  field.value = "9"; // above the control's bound: clamped
+  field.dispatchEvent(new dom.window.KeyboardEvent("keydown", { key: "Enter", bubbles: true, cancelable: true }));
+  assert.equal(model.get("toy_count"), 4);
+  field.value = "2.6"; // a count: rounded
+  field.dispatchEvent(new dom.window.Event("change"));
+  assert.equal(model.get("toy_count"), 3);
+  assert.equal(model.saves, saves + 2, "each commit is sent");
+});
+
+test("an option that asks for a control of its own the bar does not build is named", () => {
+  const { doc } = bar([]);
+  const model = new FakeModel(widgetTraits());
+  const own = { ...VIEW_OPTIONS[0], trait: "toy", control: /** @type {"own"} */ ("own") };
+  assert.throws(
+    () => createControls(doc, /** @type {any} */ (model), "en", [own]),
+    /no control of its own for the option toy/,
+  );
+});
