@@ -56,11 +56,18 @@ class JointView:
         self.ns, self.nt = len(seq2seq.source_tokens), len(seq2seq.target_tokens)
         self.n_encoder_layers, self.n_decoder_layers = seq2seq.n_encoder_layers, seq2seq.n_decoder_layers
         special_ids = set(getattr(encoder.tokenizer, "all_special_ids", []) or [])
+        # Encoder and decoder may have different head counts (BART's encoder_attention_heads and
+        # decoder_attention_heads): the widget's head menu has the most, a kind with fewer leaves the rest empty.
+        self.heads_of = {
+            "encoder": seq2seq.encoder_attentions.shape[1],
+            "decoder": seq2seq.decoder_attentions.shape[1],
+            "cross": seq2seq.cross_attentions.shape[1],
+        }
         self.capture = JointFacts(
             tokens=[*seq2seq.source_tokens, *seq2seq.target_tokens],
             special=[*encoder.capture.special, *(int(i) in special_ids for i in seq2seq.target_ids)],
             n_layers=self.n_encoder_layers + self.n_decoder_layers,
-            n_heads=encoder.n_heads,
+            n_heads=max(self.heads_of.values()),
             model_name=encoder.capture.model_name.removesuffix(" (encoder)"),
         )
         self.model = seq2seq.model
@@ -121,8 +128,9 @@ class JointView:
         """``(L, H + 2, N, N)`` float64: one attention kind placed in its block (each head, mean, max),
         zero elsewhere. kind: "encoder" (source × source at encoder layers), "decoder" (target × target
         at decoder layers) or "cross" (target queries × source keys at decoder layers); effective: its
-        effective attention (``Seq2SeqAnalysis.effective``) instead of the weights."""
-        s2s, ns, le = self.seq2seq, self.ns, self.n_encoder_layers
+        effective attention (``Seq2SeqAnalysis.effective``) instead of the weights. A kind with fewer heads
+        than H (``heads_of``) fills its own; the others stay empty (``missing_heads`` says so)."""
+        s2s, ns, le, h = self.seq2seq, self.ns, self.n_encoder_layers, self.heads_of[kind]
         out = torch.zeros(self.n_layers, self.n_heads + 2, ns + self.nt, ns + self.nt, dtype=torch.float64)
         layers, rows, cols = {
             "encoder": (slice(0, le), slice(0, ns), slice(0, ns)),
@@ -135,8 +143,18 @@ class JointView:
             block = {"encoder": s2s.encoder_attentions, "decoder": s2s.decoder_attentions}.get(
                 kind, s2s.cross_attentions
             )
-        out[layers, :, rows, cols] = per_head_stack(block.to(torch.float64))
+        stacked = per_head_stack(block.to(torch.float64))  # (layers, h + 2, rows, cols): heads, mean, max
+        out[layers, :h, rows, cols] = stacked[:, :h]
+        out[layers, self.n_heads :, rows, cols] = stacked[:, h:]
         return out
+
+    def missing_heads(self, kind: str) -> str:
+        """One sentence when ``kind`` has fewer heads than the head menu offers, else ""."""
+        h = self.heads_of[kind]
+        if h == self.n_heads:
+            return ""
+        empty = f"head {h} is" if h == self.n_heads - 1 else f"heads {h}-{self.n_heads - 1} are"
+        return f"This attention has {h} heads (the menu offers {self.n_heads}, for the other kinds): {empty} empty."
 
     def attention(self) -> torch.Tensor:
         """``(L, N, N)`` float64, the whole-model graph: each layer's attention weights (head means) as

@@ -57,6 +57,7 @@ def _kind(id: str, label: str, description: str, kind: str, effective: bool = Fa
         per_head=True,
         signed=effective,
         defined_layers=_defined_in("encoder" if kind == "encoder" else "decoder"),
+        note=lambda view: view.missing_heads(kind),
         compare=None,
         group="Effective attention" if effective else "Attention weights",
     )
@@ -88,11 +89,13 @@ def _effective_note(kind: str):
     """A remark when the kind's rows never see more keys than the head dimension (nothing changes)."""
 
     def note(view) -> str:
-        head_dim = view.seq2seq.encoder.capture.geometry.head_dim
+        head_dim = view.seq2seq.head_dim(kind)
         keys = view.nt if kind == "decoder" else view.ns
         if keys <= head_dim:
-            return f"{keys} keys do not exceed the head dimension ({head_dim}): equal to the weights here."
-        return f"Rows of the first {head_dim} target positions are unchanged." if kind == "decoder" else ""
+            said = f"{keys} keys do not exceed the head dimension ({head_dim}): equal to the weights here."
+        else:
+            said = f"Rows of the first {head_dim} target positions are unchanged." if kind == "decoder" else ""
+        return " ".join(part for part in (said, view.missing_heads(kind)) if part)
 
     return note
 

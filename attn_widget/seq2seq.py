@@ -172,6 +172,18 @@ class Seq2SeqAnalysis:
         """Decoder layer numbers whose ``flow`` is already computed (cheap to ask)."""
         return sorted(layer for key, layer in self._flows if key == float(residual))
 
+    def head_dim(self, kind: str = "encoder") -> int:
+        """The head dimension of one attention kind: the encoder's and the decoder's may differ (BART's
+        ``encoder_attention_heads`` and ``decoder_attention_heads`` over one ``d_model``)."""
+        if kind == "encoder":
+            geometry = self.encoder.capture.geometry
+        elif self._decoder_values is None:
+            raise ValueError("This analysis was built without the decoder's values; make it with analyze(model, ...).")
+        else:
+            geometry = self._decoder_values.record(kind).geometry
+        assert geometry is not None  # read with the values
+        return geometry.head_dim
+
     def effective(self, kind: str = "encoder", sum_preserving: bool = False) -> torch.Tensor:
         """Signed effective attention (docs/methods.md §5) of one attention kind, float64, the shape of its
         attention: "encoder" ``(Le, H, ns, ns)`` (``.encoder.effective()``), "decoder" ``(Ld, H, nt, nt)``,
@@ -323,16 +335,28 @@ def _decoder_inputs(model, tokenizer, target: str) -> torch.Tensor:
         raise ValueError("The tokenizer turned the target into zero tokens; pass a longer target.")
     device = next(model.parameters()).device
     labels = labels.to(device)
-    # Every family's shifting reads it (some configs lack the attribute altogether).
+    return torch.cat([_start_token(model, labels), labels], dim=1)
+
+
+def _start_token(model, labels: torch.Tensor) -> torch.Tensor:
+    """``(1, 1)``: the decoder's first input as the family's own label shifting makes it. Most read
+    ``config.decoder_start_token_id`` (some configs lack the attribute altogether); mBART's takes the labels' last
+    token (the language code) and reads no start token, so it needs none."""
     first = getattr(model.config, "decoder_start_token_id", None)
+    shift = getattr(model, "prepare_decoder_input_ids_from_labels", None) or getattr(model, "_shift_right", None)
+    if shift is not None:
+        try:
+            return shift(labels)[:, :1]
+        except (AttributeError, TypeError, ValueError):  # a shift that needs the start token it was not given
+            if first is not None:
+                raise
     if first is None:
         raise ValueError(
-            f"{type(model).__name__}'s config has no decoder_start_token_id, so the target cannot be shifted "
-            "into decoder inputs. Set model.config.decoder_start_token_id (T5: the pad id, 0)."
+            f"{type(model).__name__}'s config has no decoder_start_token_id, which its label shifting needs, so "
+            "the target cannot be shifted into decoder inputs. Set model.config.decoder_start_token_id to the token "
+            "its decoder starts from (the one model.generate starts from: T5, Marian and Pegasus use the pad id)."
         )
-    shift = getattr(model, "prepare_decoder_input_ids_from_labels", None) or getattr(model, "_shift_right", None)
-    start = shift(labels)[:, :1] if shift is not None else torch.full_like(labels[:, :1], int(first))
-    return torch.cat([start, labels], dim=1)
+    return torch.full_like(labels[:, :1], int(first))
 
 
 def _check_target_length(model, tokenizer, nt: int) -> None:

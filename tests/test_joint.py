@@ -5,11 +5,13 @@ row-stochastic, the widget keeps layer and method consistent, and the model is l
 
 from __future__ import annotations
 
+import dataclasses
+
 import pytest
 import torch
 import traitlets
 from test_model_state import assert_unchanged, snapshot
-from test_seq2seq import SEQ2SEQ, SOURCE, TARGET
+from test_seq2seq import SEQ2SEQ, SOURCE, TARGET, plain_pass
 from test_zoo import awkward
 from zoo import zoo_tokenizer
 
@@ -116,3 +118,40 @@ def test_effective_kinds_and_flow_in_the_joint_view(tokenizer):
     assert torch.allclose(flow[le:, :ns, :ns], encoder_flow[-1].expand(view.n_decoder_layers, ns, ns))
     exported = widget.to_numpy()["flow"]
     assert abs(exported - flow.numpy()).max() < 1e-12
+
+
+@pytest.mark.parametrize(("encoder_heads", "decoder_heads"), [(4, 2), (2, 4)])
+def test_encoder_and_decoder_with_different_head_counts(tokenizer, encoder_heads, decoder_heads):
+    """BART's encoder_attention_heads and decoder_attention_heads differ: the head menu offers the most, each
+    kind fills its own heads (equal to an independent eager pass), mean and max are over its own heads, and the
+    rest are empty and said to be."""
+    bart = next(family for family in SEQ2SEQ if family.name == "BART")
+    options = dict(bart.options, encoder_attention_heads=encoder_heads, decoder_attention_heads=decoder_heads)
+    model = awkward(dataclasses.replace(bart, options=options).build())
+    assert AttentionWidget(model, SOURCE, tokenizer).n_heads == max(encoder_heads, decoder_heads)  # greedy target
+    widget = AttentionWidget(model, SOURCE, tokenizer, target=TARGET)
+    view, heads = widget.analysis, max(encoder_heads, decoder_heads)
+    ns, le = view.ns, view.n_encoder_layers
+    eager = plain_pass(model, tokenizer, view.seq2seq.target_ids)
+    blocks = {
+        "encoder": (eager.encoder_attentions, slice(None, le), slice(None, ns), slice(None, ns)),
+        "decoder": (eager.decoder_attentions, slice(le, None), slice(ns, None), slice(ns, None)),
+        "cross": (eager.cross_attentions, slice(le, None), slice(ns, None), slice(None, ns)),
+    }
+    notes = {meta["id"]: meta.get("note", "") for meta in widget.methods}
+    for kind, (attentions, layers, rows, cols) in blocks.items():
+        expected = torch.stack(attentions)[:, 0].double()  # (layers, h, rows, cols)
+        own = expected.shape[1]
+        data = view.per_head(kind)
+        torch.testing.assert_close(data[layers, :own, rows, cols], expected, atol=1e-6, rtol=0)
+        torch.testing.assert_close(data[layers, heads, rows, cols], expected.mean(1), atol=1e-6, rtol=0)
+        torch.testing.assert_close(data[layers, heads + 1, rows, cols], expected.amax(1), atol=1e-6, rtol=0)
+        assert not data[:, own:heads].any(), f"{kind}: heads it does not have are empty"
+        said = f"heads {own}-{heads - 1} are empty" if own < heads else ""
+        assert (said in notes[{"encoder": "encoder_self", "decoder": "decoder_self", "cross": "cross"}[kind]]) and (
+            bool(said) == bool(view.missing_heads(kind))
+        )
+    for kind in ("decoder", "cross"):  # the decoder's own head dimension, not the encoder's
+        assert view.seq2seq.head_dim(kind) == 32 // decoder_heads
+    assert view.seq2seq.head_dim("encoder") == 32 // encoder_heads
+    assert set(widget.to_numpy()) == {meta["id"] for meta in widget.methods}

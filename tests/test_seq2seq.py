@@ -7,6 +7,7 @@ left as it was found."""
 from __future__ import annotations
 
 import copy
+import dataclasses
 import itertools
 
 import pytest
@@ -192,6 +193,41 @@ def test_a_config_without_a_decoder_start_token_is_refused_clearly(tokenizer):
     assert getattr(config, "decoder_start_token_id", None) is None
     with pytest.raises(ValueError, match="no decoder_start_token_id.*Set model.config.decoder_start_token_id"):
         analyze(tf.T5Model(config).eval(), SOURCE, tokenizer, target=TARGET)
+
+
+def test_mbart_needs_no_decoder_start_token(tokenizer):
+    """mBART's own label shifting starts the decoder from the labels' last token (its language code) and never
+    reads decoder_start_token_id, which MBartConfig leaves None: target= works, starting as the shift does."""
+    from transformers.models.mbart.modeling_mbart import shift_tokens_right
+
+    mbart = next(f for f in SEQ2SEQ if f.name == "mBART")
+    options = {key: value for key, value in mbart.options.items() if key != "decoder_start_token_id"}
+    model = dataclasses.replace(mbart, options=options).build()
+    assert model.config.decoder_start_token_id is None
+    analysis = analyze(model, SOURCE, tokenizer, target=TARGET)
+    labels = tokenizer(text_target=TARGET, return_tensors="pt")["input_ids"]
+    assert analysis.target_ids.tolist() == [
+        shift_tokens_right(labels, model.config.pad_token_id)[0, 0].item(),
+        *labels[0].tolist(),
+    ]
+
+
+def test_refusals_say_the_real_reason_and_no_advice_that_leads_to_another(tokenizer):
+    """Whisper takes audio features (images are supported now: no "planned"); BigBird-Pegasus is a family not
+    checked yet, so loading it with full attention, as the block-sparse refusal advised, led to a second refusal."""
+    sizes = dict(d_model=16, encoder_layers=1, decoder_layers=1, encoder_attention_heads=2, decoder_attention_heads=2)
+    sizes |= dict(encoder_ffn_dim=32, decoder_ffn_dim=32, pad_token_id=0, bos_token_id=2, eos_token_id=3)
+    whisper = tf.WhisperForConditionalGeneration(
+        tf.WhisperConfig(vocab_size=60, num_mel_bins=8, max_source_positions=16, max_target_positions=16, **sizes)
+    )
+    with pytest.raises(UnsupportedModelError) as refused:
+        analyze(whisper.eval(), SOURCE, tokenizer)
+    assert "takes input_features" in str(refused.value) and "planned" not in str(refused.value)
+    for attention in ("block_sparse", "original_full"):
+        config = tf.BigBirdPegasusConfig(vocab_size=60, attention_type=attention, max_position_embeddings=64, **sizes)
+        with pytest.raises(UnsupportedModelError, match="has not checked yet") as refused:
+            analyze(tf.BigBirdPegasusForConditionalGeneration(config).eval(), SOURCE, tokenizer)
+        assert "original_full" not in str(refused.value)
 
 
 def test_target_is_refused_for_other_models(tokenizer):

@@ -451,6 +451,25 @@ FAMILIES: tuple[Family, ...] = (
     ),
     _bert_like("BigBirdConfig", "BigBird (block sparse)", expect="refused", reason='attention_type="original_full"'),
     Family(
+        "BigBird-Pegasus",
+        "BigBirdPegasusConfig",
+        dict(_BASE, d_model=32, encoder_layers=1, decoder_layers=1, encoder_attention_heads=4, **_POSITIONS)
+        | dict(decoder_attention_heads=4, encoder_ffn_dim=64, decoder_ffn_dim=64),
+        model="BigBirdPegasusForConditionalGeneration",
+        expect="refused",
+        reason="has not checked yet",
+    ),
+    Family(
+        "Whisper (audio)",
+        "WhisperConfig",
+        dict(_BASE, d_model=32, encoder_layers=1, decoder_layers=1, encoder_attention_heads=4)
+        | dict(decoder_attention_heads=4, encoder_ffn_dim=64, decoder_ffn_dim=64, num_mel_bins=8)
+        | dict(max_source_positions=16, max_target_positions=16),
+        model="WhisperForConditionalGeneration",
+        expect="refused",
+        reason="takes input_features",
+    ),
+    Family(
         "T5 (no LM head, no target)",
         "T5Config",
         dict(_BASE, d_model=32, d_kv=8, d_ff=64, num_layers=2, num_heads=4),

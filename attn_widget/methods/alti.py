@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import torch
 
+from ._threads import torch_threads
 from .decomposition import LinearNorm
 from .normalize import row_normalize
 from .registry import register_mixing
@@ -83,7 +84,8 @@ def contributions_through(
     f'^h(x_j), x ``(n, d)`` x'_j, y ``(n, d)``, scale ``(n,)`` σ_i (None: 1). causal: whether no
     weight lies above the diagonal (None: looked up in ``att``; a verified capture knows it).
     Returns ``(n, n)`` float64."""
-    from ._alti_kernel import GROUP, l1_distances
+    with torch_threads():  # loading the kernel may start numba's threading layer
+        from ._alti_kernel import GROUP, l1_distances
 
     heads, n = att.shape[0], att.shape[-1]
     if causal is None:
@@ -99,7 +101,8 @@ def contributions_through(
     f_t = torch.zeros(n, heads + padded, f.shape[-1], dtype=dtype)  # (n, H', d)
     f_t[:, :heads].copy_(f.transpose(0, 1))
     y_scaled = (y * scale[:, None]).to(dtype)
-    distances = l1_distances(att_t.numpy(), f_t.numpy(), x.to(dtype).numpy(), y_scaled.numpy(), causal)
+    with torch_threads():
+        distances = l1_distances(att_t.numpy(), f_t.numpy(), x.to(dtype).numpy(), y_scaled.numpy(), causal)
     out = (y.abs().sum(-1)[:, None] - torch.from_numpy(distances) / scale[:, None]).clamp_min_(0.0)
     return out.tril() if causal else out
 

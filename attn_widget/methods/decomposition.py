@@ -11,6 +11,8 @@ from dataclasses import dataclass
 
 import torch
 
+from ._threads import torch_threads
+
 
 def transformed_vectors(
     values: torch.Tensor, out_weights: torch.Tensor, group: torch.Tensor | None = None
@@ -100,6 +102,7 @@ def weighted_norms(coefficients: torch.Tensor, gram: torch.Tensor, residual: boo
         coefficients = coefficients.to(torch.float64)
     # (P', P', n): G_j[p, q] contiguous over j, the rows' inner loop
     g = gram.to(torch.float64).permute(1, 2, 0).contiguous()
-    from ._norm_kernel import quadratic_forms  # compiled on first use; numba stays out of `import attn_widget`
+    with torch_threads():
+        from ._norm_kernel import quadratic_forms  # compiled on first use; numba stays out of `import attn_widget`
 
-    return torch.from_numpy(quadratic_forms(coefficients.contiguous().numpy(), g.numpy(), residual))
+        return torch.from_numpy(quadratic_forms(coefficients.contiguous().numpy(), g.numpy(), residual))

@@ -39,7 +39,9 @@ def refusal(model) -> str | None:
     model_type = getattr(config, "model_type", "")
     if model_type in REFUSED:
         return f"{name} cannot be analysed: {REFUSED[model_type]}."
-    if getattr(config, "attention_type", None) == "block_sparse":  # BigBird
+    # BigBird. Not BigBird-Pegasus: with full attention it is still a family the encoder-decoder check refuses.
+    unchecked_seq2seq = getattr(config, "is_encoder_decoder", False) and model_type not in SEQ2SEQ
+    if getattr(config, "attention_type", None) == "block_sparse" and not unchecked_seq2seq:
         return (
             f"{name} uses block-sparse attention, which returns no per-token weights (and would switch itself "
             'to full attention for short texts). Load it with attention_type="original_full", e.g. '
@@ -56,7 +58,7 @@ def refusal(model) -> str | None:
         )
     if main_input != "input_ids":
         return (
-            f"{name} takes {main_input}, not token ids: attn_widget analyses text models for now "
-            "(images and audio are planned). Pass a text model."
+            f"{name} takes {main_input}: attn_widget analyses models of token ids (text) and of pixel_values "
+            "(vision transformers), not audio or other inputs. Pass a text or image model."
         )
     return None

@@ -4625,7 +4625,8 @@ function createView(doc, model, lang) {
       frame.heads.length === 1 ? "all {layers} layers \xD7 1 matrix" : "all {layers} layers \xD7 {heads} heads",
       { layers: state.nLayers, heads: state.nHeads }
     );
-    caption.textContent = `${state.method.label} \xB7 ${grid} \xB7 ${what} \xB7 ${modelKind(state)}`;
+    const note = state.method.note ? ` \xB7 ${state.method.note}` : "";
+    caption.textContent = `${state.method.label} \xB7 ${grid} \xB7 ${what} \xB7 ${modelKind(state)}${note}`;
     caption.title = state.method.description;
     heads.paint(frame);
     navigation.hide();

@@ -370,7 +370,8 @@ export function createView(doc, model, lang) {
       frame.heads.length === 1 ? "all {layers} layers × 1 matrix" : "all {layers} layers × {heads} heads",
       { layers: state.nLayers, heads: state.nHeads },
     );
-    caption.textContent = `${state.method.label} · ${grid} · ${what} · ${modelKind(state)}`;
+    const note = state.method.note ? ` · ${state.method.note}` : ""; // a remark about this input, as in one layer
+    caption.textContent = `${state.method.label} · ${grid} · ${what} · ${modelKind(state)}${note}`;
     caption.title = state.method.description;
     heads.paint(frame);
     navigation.hide();

@@ -193,6 +193,14 @@ test("the heads view draws L × (H + 2) cells in place of the graph", () => {
   assert.equal(/** @type {HTMLInputElement} */ (el.querySelector(".attnw-layer")).disabled, true);
 });
 
+test("the method's remark about this input is in the grid's caption too", () => {
+  const methods = widgetTraits().methods.map((/** @type {any} */ m, /** @type {number} */ i) =>
+    i === 0 ? { ...m, note: "heads 2-3 are empty." } : m,
+  );
+  const { el } = mount({ methods });
+  assert.match(el.querySelector(".attnw-caption")?.textContent ?? "", / · heads 2-3 are empty\.$/);
+});
+
 test("pointing at a cell names it; clicking it opens that layer and head", () => {
   const { dom, el, canvas, model } = mount();
   const cell = Number(canvas.dataset.cell);
