@@ -119,9 +119,31 @@ def prefix_tokens(model_type: str, count: int) -> list[str]:
     return named + [f"[REG{i}]" for i in range(count - len(named))]
 
 
+# Families whose position embeddings fit their config's image size only (transformers interpolates them only
+# when asked to); DINOv2 interpolates them for any size.
+FIXED_SIZE = frozenset({"vit", "deit"})
+
+
+def _check_input(model, pixels: torch.Tensor) -> None:
+    """Refuse, before the model runs, pixels it would refuse from inside: other channels, or another size for a
+    family that takes its config's size only (a processor of another model)."""
+    config, name = model.config, type(model).__name__
+    channels = int(getattr(config, "num_channels", pixels.shape[1]))
+    if pixels.shape[1] != channels:
+        raise ValueError(f"The processor gave images of {pixels.shape[1]} channels but {name} takes {channels}.")
+    size = _pair(getattr(config, "image_size", pixels.shape[-2:]))
+    if getattr(config, "model_type", "") in FIXED_SIZE and tuple(pixels.shape[-2:]) != size:
+        raise ValueError(
+            f"The processor gave {pixels.shape[-2]}×{pixels.shape[-1]} pixel images but {name} takes {size[0]}×"
+            f"{size[1]} (config.image_size): pass this model's own image processor, or none (attn_widget then "
+            "resizes the image to that size)."
+        )
+
+
 def capture_image(model, image, processor=None) -> Capture:
     """Run ``model`` once on ``image``; the capture of ``capture.capture`` with image tokens and a grid."""
     pixels = pixel_values(model, image, processor)
+    _check_input(model, pixels)
     rows, cols = _grid(model, pixels)
     parameter = next(model.parameters())
     # Tokens are named once the capture says how many there are (prefix + patches).

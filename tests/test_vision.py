@@ -157,3 +157,20 @@ def test_the_widget_shows_an_image_analysis_without_token_scores():
     assert {"raw", "rollout", "flow", "alti_rollout"} <= set(ids) and "hidden_attribution" not in ids
     widget.compute("rollout", wait=True)
     assert payload.decode(widget.data_rollout)["shape"] == [widget.n_layers, len(widget.tokens), len(widget.tokens)]
+
+
+@pytest.mark.parametrize("name", ["ViT", "DeiT"])
+def test_a_processor_of_another_size_is_refused_before_the_model_runs(name):
+    """ViT and DeiT take their config's image size only: a processor made for another model gave transformers'
+    own error from inside the forward pass; it is refused up front, saying what to pass. The model is left as
+    found, and without a processor the same image is resized and analysed."""
+    import transformers as tf
+
+    model = next(family for family in IMAGE_FAMILIES if family.name == name).build()
+    before = snapshot(model)
+    image = (np.random.default_rng(0).random((20, 20, 3)) * 255).astype("uint8")
+    wrong = tf.ViTImageProcessor(size={"height": 16, "width": 16})
+    with pytest.raises(ValueError, match=r"gave 16×16 pixel images but \w+ takes 8×8 \(config.image_size\)"):
+        analyze(model, image, processor=wrong)
+    assert_unchanged(before, snapshot(model))
+    assert analyze(model, image).capture.grid == (2, 2)

@@ -483,6 +483,73 @@ FAMILIES: tuple[Family, ...] = (
         expect="refused",
         reason="attends in local windows",
     ),
+    # Vision transformers that attend globally but are not read (yet), each with its own reason.
+    Family(
+        "BEiT",
+        "BeitConfig",
+        dict(
+            hidden_size=32, num_attention_heads=4, num_hidden_layers=2, intermediate_size=64, image_size=8, patch_size=4
+        ),
+        model="BeitModel",
+        expect="refused",
+        reason="relative position bias",
+    ),
+    Family(
+        "Data2Vec-vision",
+        "Data2VecVisionConfig",
+        dict(
+            hidden_size=32, num_attention_heads=4, num_hidden_layers=2, intermediate_size=64, image_size=8, patch_size=4
+        ),
+        model="Data2VecVisionModel",
+        expect="refused",
+        reason="relative position bias",
+    ),
+    Family(
+        "ViT-MAE",
+        "ViTMAEConfig",
+        dict(
+            hidden_size=32, num_attention_heads=4, num_hidden_layers=2, intermediate_size=64, image_size=8, patch_size=4
+        ),
+        model="ViTMAEModel",
+        expect="refused",
+        reason="at random",
+    ),
+    Family(
+        "YOLOS",
+        "YolosConfig",
+        dict(
+            hidden_size=32,
+            num_attention_heads=4,
+            num_hidden_layers=2,
+            intermediate_size=64,
+            image_size=[8, 8],
+            patch_size=4,
+            num_detection_tokens=2,
+        ),
+        model="YolosModel",
+        expect="refused",
+        reason="detection tokens come after the patches",
+    ),
+    Family(
+        "SigLIP vision",
+        "SiglipVisionConfig",
+        dict(
+            hidden_size=32, num_attention_heads=4, num_hidden_layers=2, intermediate_size=64, image_size=8, patch_size=4
+        ),
+        model="SiglipVisionModel",
+        expect="refused",
+        reason="no [CLS] token",
+    ),
+    Family(
+        "CLIP vision",
+        "CLIPVisionConfig",
+        dict(
+            hidden_size=32, num_attention_heads=4, num_hidden_layers=2, intermediate_size=64, image_size=8, patch_size=4
+        ),
+        model="CLIPVisionModel",
+        expect="refused",
+        reason="has not checked CLIP's vision tower",
+    ),
     _llama_like("DiffLlamaConfig", "DiffLlama", expect="refused", reason="subtracts two softmax maps"),
     _llama_like(
         "JambaConfig",

@@ -26,6 +26,20 @@ SEQ2SEQ: tuple[str, ...] = ("t5", "bart", "mbart", "marian", "pegasus")
 # Vision transformers with global self-attention over [CLS] (+ distillation/register tokens) and patches.
 GLOBAL_VISION = frozenset({"vit", "deit", "dinov2", "dinov2_with_registers"})
 
+# model_type -> what keeps a vision model that is not one of those from being read (the rest: not checked).
+VISION_NOT_READ: dict[str, str] = {
+    "swin": "it attends in local windows that shift between layers, not over all patches at once",
+    "beit": "it adds a learned relative position bias to its attention scores, which attn_widget has not checked yet",
+    "data2vec-vision": "it adds a learned relative position bias to its attention scores (as BEiT does), which "
+    "attn_widget has not checked yet",
+    "vit_mae": "it drops and shuffles the patches at random in every forward pass (its random masking), so its tokens "
+    "are not the image's patches in order",
+    "yolos": "its detection tokens come after the patches, and attn_widget reads prefix tokens before them only",
+    "siglip_vision_model": "it has no [CLS] token (an attention head pools the patches), and attn_widget has not "
+    "checked such a model yet",
+    "clip_vision_model": "its attention is global, but attn_widget has not checked CLIP's vision tower yet",
+}
+
 # model_type -> why value vectors cannot explain the attention output (attention-only methods still work).
 ATTENTION_ONLY: dict[str, str] = {
     "convbert": "ConvBERT mixes convolution heads into the attention output",
@@ -51,10 +65,10 @@ def refusal(model) -> str | None:
     if main_input == "pixel_values" and model_type in GLOBAL_VISION:
         return None
     if main_input == "pixel_values":
+        why = VISION_NOT_READ.get(model_type, f"attn_widget has not checked {model_type!r} models")
         return (
-            f"{name} cannot be analysed: attn_widget reads vision transformers whose attention is global over one "
-            f"set of tokens ({', '.join(sorted(GLOBAL_VISION))}), and {model_type!r} attends in local windows, "
-            "pools, or has no such attention."
+            f"{name} cannot be analysed: {why} (attn_widget reads vision transformers that attend globally over "
+            f"prefix tokens and the patches in order: {', '.join(sorted(GLOBAL_VISION))})."
         )
     if main_input != "input_ids":
         return (
