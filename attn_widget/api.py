@@ -20,7 +20,7 @@ def analyze(model, text, tokenizer=None, target: str | None = None, processor=No
     tokenizer: optional; loaded from the model's local path when omitted.
     processor: images only, an ``AutoImageProcessor``; when omitted a minimal resize and normalisation
     from the model config (``vision.pixel_values``). Also accepted as the third argument for images.
-    target: encoder-decoder models only (T5, BART, mBART, Marian, Pegasus): ``text`` is the
+    target: encoder-decoder models only (``models.families.SEQ2SEQ``: T5, BART, Marian, M2M100, ...): ``text`` is the
     source and the decoder is forced to produce ``target`` (None: the model's own greedy output),
     and the result is a ``seq2seq.Seq2SeqAnalysis`` (docs/methods.md §2.7).
     layers: text models, the layer numbers (1..L) whose attention the pass must read; on a long input (every

@@ -1,4 +1,4 @@
-"""Encoder-decoder text models (T5, BART, mBART, Marian, Pegasus): ``Seq2SeqAnalysis``.
+"""Encoder-decoder text models (the families of ``models.SEQ2SEQ``: T5, BART, Marian, M2M100, ...): ``Seq2SeqAnalysis``.
 
 model + source text (+ target text, or the model's own greedy output) → ONE forced forward
 pass with eager attention → the encoder's self-attention, the decoder's self-attention and

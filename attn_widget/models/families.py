@@ -21,7 +21,20 @@ REFUSED: dict[str, str] = {
 }
 
 # Encoder-decoder families analysed by ``seq2seq.py`` (source + target text); others are refused.
-SEQ2SEQ: tuple[str, ...] = ("t5", "bart", "mbart", "marian", "pegasus")
+SEQ2SEQ: tuple[str, ...] = (
+    "t5",
+    "bart",
+    "mbart",
+    "marian",
+    "pegasus",
+    "mt5",
+    "umt5",
+    "blenderbot",
+    "blenderbot-small",
+    "m2m_100",
+    "plbart",
+    "mvp",
+)
 
 # Vision transformers with global self-attention over [CLS] (+ distillation/register tokens) and patches.
 GLOBAL_VISION = frozenset({"vit", "deit", "dinov2", "dinov2_with_registers"})
