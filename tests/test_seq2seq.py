@@ -16,7 +16,7 @@ import pytest
 import torch
 import transformers as tf
 from test_model_state import assert_unchanged, snapshot
-from test_zoo import awkward
+from test_zoo import awkward, built_in
 from zoo import FAMILIES, MAX_POSITIONS, zoo_tokenizer
 
 from attn_widget import AttentionWidget, UnsupportedModelError, analyze
@@ -84,7 +84,7 @@ def test_greedy_target_and_attentions_are_the_models_own(family, tokenizer):
 
 @pytest.mark.parametrize("family", SEQ2SEQ, ids=lambda f: f.id)
 def test_given_target_is_shifted_the_family_way(family, tokenizer):
-    model = family.build(torch.float64)
+    model = built_in(family, torch.float64, tokenizer)
     analysis = analyze(model, SOURCE, tokenizer, target=TARGET)
     labels = tokenizer(text_target=TARGET)["input_ids"]
     # The family's own shifting: its model's method, else its module's shift_tokens_right (Blenderbot, M2M100).

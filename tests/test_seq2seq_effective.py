@@ -11,7 +11,7 @@ import copy
 import pytest
 import torch
 from test_model_state import assert_unchanged, snapshot
-from test_zoo import awkward
+from test_zoo import awkward, built_in
 from zoo import FAMILIES, zoo_tokenizer
 
 from attn_widget import UnsupportedModelError, analyze
@@ -56,7 +56,7 @@ def heads_output(att, values, weights, bias):
 
 @pytest.mark.parametrize("family", SEQ2SEQ, ids=lambda f: f.id)
 def test_values_reproduce_the_model_and_effective_attention_keeps_the_output(family, tokenizer):
-    model = awkward(family.build(torch.float64))
+    model = awkward(built_in(family, torch.float64, tokenizer))
     before = snapshot(model)
     analysis = analyze(model, SOURCE, tokenizer, target=TARGET)
     assert_unchanged(before, snapshot(model))

@@ -146,9 +146,12 @@ def built_in(family, dtype, tokenizer):
     (transformers 5.0 builds MPT's causal mask with float64's minimum in a float32 tensor, and overflows)."""
     model = family.build(dtype)
     if not ON_LOCKED_RELEASE:
+        batch = tokenizer(TEXT, return_tensors="pt")
+        if model.config.is_encoder_decoder:  # the text as the decoder's inputs too
+            batch["decoder_input_ids"] = batch["input_ids"]
         try:
             with torch.no_grad():
-                model(**tokenizer(TEXT, return_tensors="pt"))
+                model(**batch)
         except (RuntimeError, TypeError, ValueError) as error:
             pytest.skip(f"{type(model).__name__} itself fails in {dtype} on this transformers release: {error}")
     return model

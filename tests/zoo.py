@@ -175,6 +175,13 @@ def _seq2seq(config, name, model):
     )
 
 
+def _vision_refused(config, name, model, reason, **options):
+    """A vision transformer refused for ``reason`` (a tiny one of 8 × 8 pixels, patches of 4)."""
+    return Family(
+        name, config, dict(_SIZES, image_size=8, patch_size=4) | options, model=model, expect="refused", reason=reason
+    )
+
+
 # The outcome of a model loaded with sdpa where a transformers release cannot switch it to eager after loading
 # (releases measured: 5.0 by make test-oldest, 5.12 and 5.24 by hand, 5.25 locked; the zoo accepts either outcome
 # off the locked release).
@@ -507,72 +514,19 @@ FAMILIES: tuple[Family, ...] = (
         reason="attends in local windows",
     ),
     # Vision transformers that attend globally but are not read (yet), each with its own reason.
-    Family(
-        "BEiT",
-        "BeitConfig",
-        dict(
-            hidden_size=32, num_attention_heads=4, num_hidden_layers=2, intermediate_size=64, image_size=8, patch_size=4
-        ),
-        model="BeitModel",
-        expect="refused",
-        reason="relative position bias",
-    ),
-    Family(
-        "Data2Vec-vision",
-        "Data2VecVisionConfig",
-        dict(
-            hidden_size=32, num_attention_heads=4, num_hidden_layers=2, intermediate_size=64, image_size=8, patch_size=4
-        ),
-        model="Data2VecVisionModel",
-        expect="refused",
-        reason="relative position bias",
-    ),
-    Family(
-        "ViT-MAE",
-        "ViTMAEConfig",
-        dict(
-            hidden_size=32, num_attention_heads=4, num_hidden_layers=2, intermediate_size=64, image_size=8, patch_size=4
-        ),
-        model="ViTMAEModel",
-        expect="refused",
-        reason="at random",
-    ),
-    Family(
-        "YOLOS",
+    _vision_refused("BeitConfig", "BEiT", "BeitModel", "relative position bias"),
+    _vision_refused("Data2VecVisionConfig", "Data2Vec-vision", "Data2VecVisionModel", "relative position bias"),
+    _vision_refused("ViTMAEConfig", "ViT-MAE", "ViTMAEModel", "at random"),
+    _vision_refused(
         "YolosConfig",
-        dict(
-            hidden_size=32,
-            num_attention_heads=4,
-            num_hidden_layers=2,
-            intermediate_size=64,
-            image_size=[8, 8],
-            patch_size=4,
-            num_detection_tokens=2,
-        ),
-        model="YolosModel",
-        expect="refused",
-        reason="detection tokens come after the patches",
+        "YOLOS",
+        "YolosModel",
+        "detection tokens come after the patches",
+        image_size=[8, 8],
+        num_detection_tokens=2,
     ),
-    Family(
-        "SigLIP vision",
-        "SiglipVisionConfig",
-        dict(
-            hidden_size=32, num_attention_heads=4, num_hidden_layers=2, intermediate_size=64, image_size=8, patch_size=4
-        ),
-        model="SiglipVisionModel",
-        expect="refused",
-        reason="no [CLS] token",
-    ),
-    Family(
-        "CLIP vision",
-        "CLIPVisionConfig",
-        dict(
-            hidden_size=32, num_attention_heads=4, num_hidden_layers=2, intermediate_size=64, image_size=8, patch_size=4
-        ),
-        model="CLIPVisionModel",
-        expect="refused",
-        reason="has not checked CLIP's vision tower",
-    ),
+    _vision_refused("SiglipVisionConfig", "SigLIP vision", "SiglipVisionModel", "no [CLS] token"),
+    _vision_refused("CLIPVisionConfig", "CLIP vision", "CLIPVisionModel", "has not checked CLIP's vision tower"),
     _llama_like("DiffLlamaConfig", "DiffLlama", expect="refused", reason="subtracts two softmax maps"),
     _llama_like(
         "JambaConfig",
