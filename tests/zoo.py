@@ -162,6 +162,12 @@ SEQ2SEQ_NOTE = (
 )
 
 
+def _t5_like(config, name, model):
+    """A T5-shaped encoder-decoder (relative position buckets, no position limit)."""
+    options = dict(_BASE, decoder_start_token_id=0, d_model=32, d_kv=8, d_ff=64, num_layers=2, num_heads=4)
+    return Family(name, config, options, model=model, expect="seq2seq", limit=None, note=SEQ2SEQ_NOTE)
+
+
 def _seq2seq(config, name, model):
     sizes = dict(d_model=32, encoder_layers=2, decoder_layers=2, encoder_attention_heads=4, decoder_attention_heads=4)
     options = dict(_BASE, **sizes, encoder_ffn_dim=64, decoder_ffn_dim=64, decoder_start_token_id=2, **_POSITIONS)
@@ -427,37 +433,13 @@ FAMILIES: tuple[Family, ...] = (
     ),
     Family("Llama, causal LM", "LlamaConfig", dict(_BASE, **_SIZES, **_POSITIONS, **_GQA), model="LlamaForCausalLM"),
     # Encoder-decoders: analyze(model, source, tokenizer, target) -> Seq2SeqAnalysis (tests/test_seq2seq.py)
-    Family(
-        "T5",
-        "T5Config",
-        dict(_BASE, decoder_start_token_id=0, d_model=32, d_kv=8, d_ff=64, num_layers=2, num_heads=4),
-        model="T5ForConditionalGeneration",
-        expect="seq2seq",
-        limit=None,
-        note=SEQ2SEQ_NOTE,
-    ),
+    _t5_like("T5Config", "T5", "T5ForConditionalGeneration"),
     _seq2seq("BartConfig", "BART", "BartForConditionalGeneration"),
     _seq2seq("MBartConfig", "mBART", "MBartForConditionalGeneration"),
     _seq2seq("MarianConfig", "Marian", "MarianMTModel"),
     _seq2seq("PegasusConfig", "Pegasus", "PegasusForConditionalGeneration"),
-    Family(
-        "mT5",
-        "MT5Config",
-        dict(_BASE, decoder_start_token_id=0, d_model=32, d_kv=8, d_ff=64, num_layers=2, num_heads=4),
-        model="MT5ForConditionalGeneration",
-        expect="seq2seq",
-        limit=None,
-        note=SEQ2SEQ_NOTE,
-    ),
-    Family(
-        "UMT5",
-        "UMT5Config",
-        dict(_BASE, decoder_start_token_id=0, d_model=32, d_kv=8, d_ff=64, num_layers=2, num_heads=4),
-        model="UMT5ForConditionalGeneration",
-        expect="seq2seq",
-        limit=None,
-        note=SEQ2SEQ_NOTE,
-    ),
+    _t5_like("MT5Config", "mT5", "MT5ForConditionalGeneration"),
+    _t5_like("UMT5Config", "UMT5", "UMT5ForConditionalGeneration"),
     _seq2seq("BlenderbotConfig", "Blenderbot", "BlenderbotForConditionalGeneration"),
     _seq2seq("BlenderbotSmallConfig", "Blenderbot-small", "BlenderbotSmallForConditionalGeneration"),
     _seq2seq("M2M100Config", "M2M100", "M2M100ForConditionalGeneration"),
