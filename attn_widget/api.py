@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from .analysis import Analysis
 from .capture import capture
-from .inputs import check_model, resolve_tokenizer, unwrap
+from .inputs import check_model, check_order, resolve_tokenizer, unwrap
 from .seq2seq import analyze_seq2seq
 from .vision import capture_image, is_vision_model
 
@@ -16,7 +16,8 @@ def analyze(model, text, tokenizer=None, target: str | None = None, processor=No
     model: a PyTorch Hugging Face transformers model (left exactly as it was found), or a
     ``torch.compile`` of one (analysed through the module it wraps).
     text: a string for text models; for vision transformers (ViT, DeiT, DINOv2) a PIL image or an
-    array/tensor (H, W, C) or (C, H, W) (``attn_widget.vision``).
+    array/tensor (H, W, C), (C, H, W), (H, W) or (1, C, H, W), uint8 on 0..255 or float on 0..1 (a shape that reads
+    either way, such as (3, W, 3), is refused: pass it as (1, C, H, W); ``attn_widget.vision``).
     tokenizer: optional; loaded from the model's local path when omitted.
     processor: images only, an ``AutoImageProcessor``; when omitted a minimal resize and normalisation
     from the model config (``vision.pixel_values``). Also accepted as the third argument for images.
@@ -28,6 +29,7 @@ def analyze(model, text, tokenizer=None, target: str | None = None, processor=No
     when first asked for, in one more pass that stops after the last layer wanted. None: every layer (what the
     widget does not need at once: it reads the shown layer first, the others after its first picture).
     """
+    check_order(model, text, "analyze")
     model = unwrap(model)
     first = _layer_indices(layers)
     if getattr(getattr(model, "config", None), "is_encoder_decoder", False):

@@ -22,7 +22,7 @@ import torch
 from . import head_store, verify
 from .errors import UnsupportedModelError
 from .head_store import HeadStore, Read
-from .inputs import Encoded, check_model, check_text, encode, resolve_tokenizer, unwrap
+from .inputs import Encoded, check_model, check_order, check_text, encode, resolve_tokenizer, unwrap
 from .model_state import borrowed_for_capture, uses_eager, uses_implementation
 from .models import ATTENTION_ONLY, HeadGeometry, Site, candidates, find_sites, layer_patterns, output_slices
 from .payload import RowTops
@@ -237,6 +237,7 @@ def _first(output) -> torch.Tensor:
 def capture(model, text: str, tokenizer=None, layers: Collection[int] | None = None) -> Capture:
     """Tokenize ``text`` and run ``model`` once, recording attentions, values and hidden states (``layers``: as for
     ``capture_encoded``)."""
+    check_order(model, text, "capture")
     model = unwrap(model)
     check_model(model)
     text = check_text(text)

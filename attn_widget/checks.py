@@ -82,8 +82,10 @@ def top_k(value: int) -> int:
 
 
 def window(value: Sequence[int], n_tokens: int) -> list[int]:
+    """``[first row 0..n-1, rows >= 0]``, two whole numbers (not bools)."""
     first, rows = value
-    if not (0 <= first < n_tokens and rows >= 0):
+    whole = all(isinstance(v, int) and not isinstance(v, bool) for v in value)
+    if not (whole and 0 <= first < n_tokens and rows >= 0):
         raise ValueError(f"window must be [first row 0..{n_tokens - 1}, rows >= 0]; got {list(value)}.")
     return list(value)
 
@@ -112,6 +114,17 @@ def target(value: str, ids: Sequence[str]) -> str:
             f"target must be '' or one of the target ids {list(ids)} (add one with set_target); got {value!r}."
         )
     return value
+
+
+def targets(value: list, n_tokens: int) -> list:
+    """``[{id, label, position}]``: id and label strings, position a token row 0..n-1 or None (all rows)."""
+    for i, entry in enumerate(value):
+        if not (isinstance(entry.get("id"), str) and isinstance(entry.get("label"), str)):
+            raise ValueError(f"targets[{i}] needs an 'id' and a 'label', both strings; got {entry!r}.")
+        row = entry.get("position")
+        if row is not None and not (isinstance(row, int) and not isinstance(row, bool) and 0 <= row < n_tokens):
+            raise ValueError(f"targets[{i}]['position'] must be a token row 0..{n_tokens - 1} or None; got {row!r}.")
+    return serialisable(value, "targets")
 
 
 def attribution_data(value: dict) -> dict:

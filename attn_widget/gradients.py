@@ -13,6 +13,7 @@ a float32 copy of it, dropped afterwards.
 from __future__ import annotations
 
 import copy
+import threading
 import warnings
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -149,7 +150,10 @@ class PathIntegration:
         with borrowed_for_capture(self.model, "integrated gradients"):
             model = _float_model(self.model)  # a copy is made in eval mode with eager attention
         runner = self if model is self.model else self._on(model)
-        ends, bases, described = runner._path(baseline)
+        # The path's ends run the model's embedding modules: under the lock, or another thread's forward pass
+        # (whose hook replaces those modules' output) would count the call and hand this one its embeddings.
+        with borrowed_for_capture(runner.model, "integrated gradients"):
+            ends, bases, described = runner._path(baseline)
         with borrowed_for_capture(runner.model, "integrated gradients"), torch.no_grad():
             both = runner._run([torch.cat([base, end]) for base, end in zip(bases, ends, strict=True)])
             values = target.score(both).double()
@@ -256,8 +260,10 @@ class GradientRunner(PathIntegration):
         return self._tables
 
     def _embed(self) -> torch.Tensor:
-        """``(1, n, d)`` what the input embedding module gives for the text (position embeddings come later)."""
-        with torch.no_grad():
+        """``(1, n, d)`` what the input embedding module gives for the text (position embeddings come later).
+
+        Runs the module, so under the model's lock like every use of it (``_forward`` hooks it)."""
+        with borrowed_for_capture(self.model, "embedding the text", eager=False), torch.no_grad():
             return self._embedding()(self._inputs["input_ids"]).detach()
 
     def _extra(self, batch: int) -> dict:
@@ -274,8 +280,11 @@ class GradientRunner(PathIntegration):
         """
         batch = embeds.shape[0]
         calls = []
+        mine = threading.get_ident()
 
         def replace(_module, _inputs, output):
+            if threading.get_ident() != mine:  # the module run by code that ignores the model's lock: not this pass
+                return None
             calls.append(output.shape)
             return embeds.to(output.dtype).clone()  # a copy: some models scale their embeddings in place
 
@@ -344,7 +353,7 @@ class GradientRunner(PathIntegration):
         token_id = getattr(self.tokenizer, str(BASELINES[kind]), None)
         if token_id is None:
             return None
-        with torch.no_grad():
+        with borrowed_for_capture(self.model, "an IG baseline", eager=False), torch.no_grad():
             return self._embedding()(torch.tensor([token_id], device=self.device))[0]
 
     # Integrated gradients (PathIntegration): at the input embedding module's output.

@@ -6,6 +6,7 @@ raised before anything touches the model.
 
 from __future__ import annotations
 
+import os
 import re
 from dataclasses import dataclass
 
@@ -41,12 +42,37 @@ def unwrap(model):
     return inner if isinstance(inner, PreTrainedModel) and isinstance(model, nn.Module) else model
 
 
+def check_order(model, text, call: str) -> None:
+    """Refuse a string where the model goes and a model where the text goes: the arguments of ``call`` swapped."""
+    if isinstance(model, str) and isinstance(text, nn.Module):
+        raise TypeError(
+            f"The arguments look swapped: model is the string {_short(model)!r} and text is a "
+            f"{type(text).__name__}. Pass the model first: {call}(model, text)."
+        )
+
+
+def _looks_like_text(value: str) -> bool:
+    """A string with whitespace inside that names no file or folder: a sentence (a model id never has any)."""
+    return any(c.isspace() for c in value.strip()) and not os.path.exists(value)
+
+
+def _short(value: str, limit: int = 60) -> str:
+    """The start of a long string, for a message."""
+    return value if len(value) <= limit else value[: limit - 1] + "…"
+
+
 def check_model(model, encoder_decoder: bool = False) -> None:
     """Require a loaded PyTorch Hugging Face ``transformers`` text model that attn_widget can read
     (an encoder-decoder one only with ``encoder_decoder=True``: ``seq2seq.py``)."""
     from transformers import PreTrainedModel
 
     if isinstance(model, str):
+        if _looks_like_text(model):
+            raise TypeError(
+                f"model must be a loaded transformers model, not the string {_short(model)!r}, which looks like a "
+                "sentence, not a model name. Pass a loaded model first and the text second, e.g. "
+                'AttentionWidget(AutoModel.from_pretrained(name, attn_implementation="eager"), text).'
+            )
         raise TypeError(
             f"model must be a loaded transformers model, not the string {model!r}. Load it first, e.g. "
             f'AutoModel.from_pretrained({model!r}, attn_implementation="eager").'
@@ -88,21 +114,27 @@ def check_model(model, encoder_decoder: bool = False) -> None:
         )
 
 
-def check_text(text) -> str:
-    """Require one non-empty string of valid Unicode."""
+def check_text(text, name: str = "text") -> str:
+    """Require one non-empty string of valid Unicode; ``name`` is what the messages call it ("target": the text an
+    encoder-decoder's decoder is forced to produce)."""
     if isinstance(text, (list, tuple)):
+        example = " at a time, e.g. [AttentionWidget(model, t) for t in texts]" if name == "text" else " at a time"
         raise TypeError(
-            f"text must be a single string; got a {type(text).__name__} of {len(text)} items. "
-            "Analyse one text at a time, e.g. [AttentionWidget(model, t) for t in texts]."
+            f"{name} must be a single string; got a {type(text).__name__} of {len(text)} items. "
+            f"Analyse one {name}{example}."
         )
     if not isinstance(text, str):
-        raise TypeError(f"text must be a string; got {type(text).__name__}.")
+        raise TypeError(f"{name} must be a string; got {type(text).__name__}.")
     if not text.strip():
-        raise ValueError("text is empty; pass a sentence to analyse.")
+        what = {
+            "text": "a sentence to analyse",
+            "target": "the text the decoder should produce, or target=None for the model's own output",
+        }.get(name, f"a sentence as the {name}")
+        raise ValueError(f"{name} is empty; pass {what}.")
     found = _SURROGATE.search(text)
     if found:
         raise ValueError(
-            f"text contains a lone surrogate (U+{ord(found.group()):04X} at character {found.start()}), which is "
+            f"{name} contains a lone surrogate (U+{ord(found.group()):04X} at character {found.start()}), which is "
             "not valid Unicode and cannot be tokenized (it usually comes from decoding bytes with "
             "errors='surrogateescape'). Remove it, or decode the source with errors='replace'."
         )

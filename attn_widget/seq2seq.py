@@ -1,4 +1,5 @@
-"""Encoder-decoder text models (the families of ``models.SEQ2SEQ``: T5, BART, Marian, M2M100, ...): ``Seq2SeqAnalysis``.
+"""Encoder-decoder text models (the families of ``models.SEQ2SEQ``: T5, BART, Marian, M2M100, ...; those of
+``models.SEQ2SEQ_NOT_READ`` are refused with the reason): ``Seq2SeqAnalysis``.
 
 model + source text (+ target text, or the model's own greedy output) → ONE forced forward
 pass with eager attention → the encoder's self-attention, the decoder's self-attention and
@@ -10,6 +11,8 @@ The rollout through cross-attention is defined in docs/methods.md §2.7.
 
 from __future__ import annotations
 
+import dataclasses
+import inspect
 from collections.abc import Iterable
 from typing import Any
 
@@ -26,7 +29,7 @@ from .methods.flow import layer_numbers
 from .methods.normalize import row_normalize
 from .methods.rollout import residual_augment, rollout
 from .model_state import borrowed_for_capture
-from .models import SEQ2SEQ, find_sites
+from .models import SEQ2SEQ, SEQ2SEQ_NOT_READ, find_sites
 from .progress import ProgressArg, progress_reporter
 from .seq2seq_values import KINDS, DecoderValues, calls_of, decoder_sites, effective_of
 from .text import display_token
@@ -232,6 +235,8 @@ def check_seq2seq_model(model) -> None:
     """An encoder-decoder text model of a family attn_widget checks (``models.SEQ2SEQ``)."""
     check_model(model, encoder_decoder=True)
     model_type = getattr(model.config, "model_type", "")
+    if model_type in SEQ2SEQ_NOT_READ:
+        raise UnsupportedModelError(f"{type(model).__name__} cannot be analysed: {SEQ2SEQ_NOT_READ[model_type]}.")
     if model_type not in SEQ2SEQ:
         raise UnsupportedModelError(
             f"{type(model).__name__} is an encoder-decoder model of a family attn_widget has not checked yet "
@@ -247,14 +252,14 @@ def analyze_seq2seq(model, source: str, tokenizer=None, target: str | None = Non
     source = check_text(source)
     tokenizer = resolve_tokenizer(model, tokenizer)
     if target is not None:
-        target = check_text(target)
+        target = check_text(target, "target")
     elif not (hasattr(model, "can_generate") and model.can_generate()):
         raise UnsupportedModelError(
             f"{type(model).__name__} is an encoder-decoder model without a language-model head, so it has no output "
             'of its own to analyse: pass target="..." (the text to force-decode), or load the model with its head '
             f"({type(model).__name__.replace('Model', 'ForConditionalGeneration')})."
         )
-    encoded = encode(model, source, tokenizer)
+    encoded = _taken_inputs(model, encode(model, source, tokenizer))
     model_dtype = next(model.parameters()).dtype
     dtype = work_dtype(model_dtype)
     name = getattr(model, "name_or_path", "") or type(model).__name__
@@ -274,6 +279,8 @@ def analyze_seq2seq(model, source: str, tokenizer=None, target: str | None = Non
     encoder_att = _stack(outputs, "encoder_attentions", model, dtype)
     decoder_att = _stack(outputs, "decoder_attentions", model, dtype)
     cross_att = _stack(outputs, "cross_attentions", model, dtype)
+    for field, att in (("encoder", encoder_att), ("decoder", decoder_att), ("cross", cross_att)):
+        _check_weights(att, f"{field} attentions", model, model_dtype)
     ns, nt = encoder_att.shape[-1], decoder_att.shape[-1]
     if cross_att.shape[-2:] != (nt, ns) or cross_att.shape[0] != decoder_att.shape[0]:
         raise UnsupportedModelError(
@@ -318,6 +325,21 @@ def analyze_seq2seq(model, source: str, tokenizer=None, target: str | None = Non
     )
 
 
+def _taken_inputs(model, encoded: Encoded) -> Encoded:
+    """``encoded`` without the tokenizer's outputs the model does not name (a BERT-style tokenizer's
+    ``token_type_ids`` for T5 or BART): ``model.generate`` refuses them, the forced pass would swallow them
+    unread, and the encoder's own passes (gradients) must take them too, so both forwards must name a key."""
+    named = _parameters(model.forward) & _parameters(model.get_encoder().forward)
+    kept = {key: value for key, value in encoded.model_inputs.items() if key in named or key == "input_ids"}
+    return dataclasses.replace(encoded, model_inputs=kept)
+
+
+def _parameters(forward) -> set[str]:
+    """The keyword arguments ``forward`` names (not those only a ``**kwargs`` would swallow)."""
+    kinds = (inspect.Parameter.POSITIONAL_OR_KEYWORD, inspect.Parameter.KEYWORD_ONLY)
+    return {name for name, p in inspect.signature(forward).parameters.items() if p.kind in kinds}
+
+
 def _greedy(model, encoded: Encoded, limit: int | None) -> torch.Tensor:
     """The model's own greedy output ``(1, nt)``, decoder start token first (``model.generate``): at most
     ``MAX_NEW_TOKENS`` new tokens, fewer where the decoder's positions run out first."""
@@ -330,9 +352,16 @@ def _greedy(model, encoded: Encoded, limit: int | None) -> torch.Tensor:
 
 def _decoder_inputs(model, tokenizer, target: str) -> torch.Tensor:
     """``(1, nt)``: the family's decoder start token (as its own label shifting puts it), then the labels."""
-    labels = tokenizer(text_target=target, return_tensors="pt")["input_ids"]
+    batch = tokenizer(text_target=target, return_tensors="pt", return_special_tokens_mask=True)
+    labels = batch["input_ids"]
     if labels.shape[-1] == 0:
         raise ValueError("The tokenizer turned the target into zero tokens; pass a longer target.")
+    if batch["special_tokens_mask"].bool().all():
+        raise ValueError(
+            "The tokenizer turned the target into special tokens only "
+            f"({tokenizer.convert_ids_to_tokens(labels[0].tolist())}); "
+            "control and zero-width characters are dropped. Pass a target with words."
+        )
     device = next(model.parameters()).device
     labels = labels.to(device)
     return torch.cat([_start_token(model, labels), labels], dim=1)
@@ -365,6 +394,22 @@ def _check_target_length(model, tokenizer, nt: int) -> None:
         raise ValueError(
             f"The target is {nt} tokens long (with the decoder start token) but the model accepts at most {limit}. "
             "Shorten the target."
+        )
+
+
+def _check_weights(attentions: torch.Tensor, what: str, model, model_dtype: torch.dtype) -> None:
+    """Every row the model returned must be a distribution over its keys: transformers 5.0's Switch Transformers
+    returns its position bias (with -inf masks) where its attention weights belong."""
+    sums = attentions.sum(-1)
+    off = (sums - 1).abs().nan_to_num(float("inf")).flatten()  # nan: a row of -inf
+    tolerance = 1e-2 if model_dtype in (torch.float16, torch.bfloat16) else 1e-4
+    least = float(attentions.min()) if attentions.numel() else 0.0
+    if (off.numel() and float(off.max()) > tolerance) or not least >= 0:
+        row = float(sums.flatten()[int(off.argmax())])
+        raise UnsupportedModelError(
+            f"The {what} {type(model).__name__} returned are not attention weights (a row sums to {row:.3g}, the "
+            f"smallest weight is {least:.3g}), so this transformers release returns something else in their place "
+            "(5.0 returns Switch Transformers' position bias, 5.25 its weights); update transformers."
         )
 
 

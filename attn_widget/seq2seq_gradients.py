@@ -12,6 +12,7 @@ The model is borrowed as for a capture (``model_state``) and left as it was foun
 
 from __future__ import annotations
 
+import threading
 from collections.abc import Callable
 from dataclasses import dataclass
 
@@ -122,8 +123,9 @@ class Seq2SeqRunner(PathIntegration):
 
     # Forward passes -----------------------------------------------------------------------
     def embed(self) -> tuple[torch.Tensor, torch.Tensor]:
-        """``(1, ns, d)``, ``(1, nt, d)``: what each stack's token-embedding module gives for its ids."""
-        with torch.no_grad():
+        """``(1, ns, d)``, ``(1, nt, d)``: what each stack's token-embedding module gives for its ids. Under the
+        model's lock like every use of those modules (``forward`` hooks them)."""
+        with borrowed_for_capture(self.model, "embedding the texts", eager=False), torch.no_grad():
             source = self._tables[0](self._inputs["input_ids"]).detach()
             target = self._tables[1](self._decoder_ids).detach()
         return source, target
@@ -139,7 +141,11 @@ class Seq2SeqRunner(PathIntegration):
         def enter(name: str) -> Callable:
             return lambda _module, _args: phase.append(name)
 
+        mine = threading.get_ident()
+
         def replace(_module, _inputs, output):
+            if threading.get_ident() != mine:  # the module run by code that ignores the model's lock: not this pass
+                return None
             which = phase[-1] if phase else "outside"
             replaced.append(which)
             if which not in given:
@@ -232,7 +238,7 @@ class Seq2SeqRunner(PathIntegration):
         token_id = getattr(self.tokenizer, str(BASELINES[kind]), None)
         if token_id is None:
             return None
-        with torch.no_grad():
+        with borrowed_for_capture(self.model, "an IG baseline", eager=False), torch.no_grad():
             return self._tables[stack](torch.tensor([token_id], device=self.device))[0]
 
     # Integrated gradients (PathIntegration): over both sequences at once, one straight path from both baselines.

@@ -19,6 +19,8 @@ position that predicts the next token).
 
 from __future__ import annotations
 
+import contextlib
+import operator
 from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
@@ -96,6 +98,34 @@ def _mask_position(context: Context) -> int | None:
     return int(found[0]) if len(found) else None
 
 
+def _position(value, swapped: str | None = None) -> int | None:
+    """A target's ``position`` as given: None or a token index (an int; negative counts from the end), checked
+    when the target is made (``_row`` checks it against the text). swapped: the call with its arguments in order,
+    said when ``value`` looks like the other argument."""
+    if value is None:
+        return None
+    if not isinstance(value, bool):
+        with contextlib.suppress(TypeError):
+            return operator.index(value)
+    if swapped is not None:
+        raise TypeError(f"The arguments look swapped: pass {swapped}.")
+    raise TypeError(f"position must be a token index (an int) or None; got {value!r}.")
+
+
+def _row(position: int, n: int) -> int:
+    """``position`` as a row 0..n-1 of the text (negative: from the end)."""
+    if not -n <= position < n:
+        raise ValueError(f"position {position} is outside the text ({n} tokens).")
+    return position % n
+
+
+def _token(value, name: str) -> str | int:
+    """A token string or a token id, as ``token`` and ``versus`` take them."""
+    if isinstance(value, str) or (isinstance(value, int) and not isinstance(value, bool)):
+        return value
+    raise TypeError(f"{name} must be a token string or a token id (an int); got {value!r}.")
+
+
 class predicted(TargetSpec):  # noqa: N801 - reads as a function at the call site
     """The model's own prediction: the top class, the top token at the first [MASK], or the
     top next token after the last position of a causal LM."""
@@ -119,6 +149,8 @@ class class_logit(TargetSpec):  # noqa: N801
     """A sequence classifier's logit for one class (index or label name)."""
 
     def __init__(self, label: int | str):
+        if isinstance(label, bool) or not isinstance(label, (int, str)):
+            raise TypeError(f"label must be a class index (an int) or a class name (a string); got {label!r}.")
         self.label = label
 
     def resolve(self, context: Context) -> Target:
@@ -145,7 +177,11 @@ class token(TargetSpec):  # noqa: N801
     """
 
     def __init__(self, token: str | int, position: int | None = None, versus: str | int | None = None, log_prob=False):
-        self.token, self.position, self.versus, self.log_prob = token, position, versus, log_prob
+        looks_swapped = isinstance(token, int) and isinstance(position, str)
+        self.position = _position(position, f"token({position!r}, position={token!r})" if looks_swapped else None)
+        self.token = _token(token, "token")
+        self.versus = None if versus is None else _token(versus, "versus")
+        self.log_prob = log_prob
 
     def resolve(self, context: Context) -> Target:
         logits = _logits(context.outputs, "token(...)")
@@ -159,9 +195,7 @@ class token(TargetSpec):  # noqa: N801
             position = n - 1 if context.causal else _mask_position(context)
             if position is None:
                 raise ValueError("No mask token in the text: pass token(..., position=i).")
-        if not -n <= position < n:
-            raise ValueError(f"position {position} is outside the text ({n} tokens).")
-        position %= n
+        position = _row(position, n)
         wanted = _token_id(context.tokenizer, self.token)
         other = None if self.versus is None else _token_id(context.tokenizer, self.versus)
         log_prob = self.log_prob
@@ -184,15 +218,17 @@ class next_token(TargetSpec):  # noqa: N801
     token, or ``"actual"`` for the token that really follows (teacher forcing)."""
 
     def __init__(self, position: int | None = None, which: str = "predicted"):
+        looks_swapped = isinstance(position, str) and position in ("predicted", "actual")
+        self.position = _position(position, f"next_token({which!r}, {position!r})" if looks_swapped else None)
         if which not in ("predicted", "actual"):
             raise ValueError(f'which must be "predicted" or "actual"; got {which!r}.')
-        self.position, self.which = position, which
+        self.which = which
 
     def resolve(self, context: Context) -> Target:
         if not context.causal:
             raise ValueError("next_token is for causal language models; use token(...) at a mask or class_logit.")
         n = len(context.token_ids)
-        position = n - 1 if self.position is None else self.position % n
+        position = n - 1 if self.position is None else _row(self.position, n)
         if self.which == "actual":
             if position >= n - 1:
                 raise ValueError("The last position has no actual next token in the text; pick an earlier position.")
@@ -207,6 +243,8 @@ class similarity(TargetSpec):  # noqa: N801
     (mean pooling over tokens, then L2 normalisation: all-MiniLM-L6-v2's own objective)."""
 
     def __init__(self, other_text: str):
+        if not isinstance(other_text, str):
+            raise TypeError(f"other_text must be a string (the sentence to compare with); got {other_text!r}.")
         self.other_text = other_text
 
     def resolve(self, context: Context) -> Target:
@@ -260,17 +298,22 @@ class function(TargetSpec):  # noqa: N801
     """
 
     def __init__(self, fn: Callable[[Any], torch.Tensor], position: int | None = 0, description: str | None = None):
-        self.fn, self.position, self.description = fn, position, description
+        if not callable(fn):
+            if callable(position):
+                raise TypeError(f"The arguments look swapped: pass function(fn, position={fn!r}).")
+            raise TypeError(f"fn must be a function of the model outputs, fn(outputs) -> (batch,); got {fn!r}.")
+        self.fn, self.position, self.description = fn, _position(position), description
 
     def resolve(self, context: Context) -> Target:
         fn = self.fn
+        position = None if self.position is None else _row(self.position, len(context.token_ids))
 
         def score(outputs) -> torch.Tensor:
             value = fn(outputs)
             return value.reshape(-1)
 
         description = self.description or str(getattr(fn, "__name__", "custom function"))
-        return Target(score, self.position, description, fn)
+        return Target(score, position, description, fn)
 
 
 def as_spec(target) -> TargetSpec:

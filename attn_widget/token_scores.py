@@ -28,18 +28,27 @@ class TokenScores:
     _setting_facts: Any
 
     def set_target(self, target, label: str | None = None) -> None:
-        """Explain ``target`` (see ``attn_widget.targets``) in the token-score strip, and select it."""
+        """Explain ``target`` (see ``attn_widget.targets``) in the token-score strip, and select it.
+
+        label: what the menu calls it (default: the target's own description)."""
+        if label is not None and not isinstance(label, str):
+            if isinstance(target, str) and (isinstance(label, (targets.TargetSpec, targets.Target)) or callable(label)):
+                raise TypeError(
+                    "The arguments look swapped: pass set_target(target, label), the target first and the label "
+                    "(a string) second."
+                )
+            raise TypeError(f"label must be a string (what the menu calls the target); got {label!r}.")
         resolved = self.analysis.target(target)
         row = resolved.position
-        if row is not None and isinstance(self.analysis, JointView):
+        if isinstance(row, int) and not isinstance(row, bool) and isinstance(self.analysis, JointView):
             row += self.analysis.ns  # a decoder position; the joint token list starts with the source
         target_id = f"t{len(self._targets)}"
-        self._targets[target_id] = resolved
-        with self._setting_facts():
+        with self._setting_facts():  # checked there: a position that is no token row is refused before it is kept
             self.targets = [
                 *self.targets,
                 {"id": target_id, "label": display_token(label or resolved.description), "position": row},
             ]
+        self._targets[target_id] = resolved
         self.target = target_id
 
     def _attribution_entries(self) -> list[registry.AttributionMethod]:

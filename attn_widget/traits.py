@@ -54,10 +54,13 @@ class Choice(t.Enum):
 
 
 class Count(t.Int):
-    """A whole number in [min, max] (either optional), refused with a message like ``checks``'."""
+    """A whole number in [min, max] (either optional), refused with a message like ``checks``'. Not a bool
+    (an int in Python: ``top_k = True`` is a mistake, not 1)."""
 
     def validate(self, obj, value):
-        if isinstance(value, int) and not isinstance(value, bool):
+        if isinstance(value, bool):
+            raise t.TraitError(f"{self.name} must be a whole number; got {value!r}.")
+        if isinstance(value, int):
             low, high = self.min, self.max
             if (low is not None and value < low) or (high is not None and value > high):
                 limits = (
@@ -66,6 +69,15 @@ class Count(t.Int):
                     else (f"{low} or more" if low is not None else f"{high} or less")
                 )
                 raise t.TraitError(f"{self.name} must be {limits}; got {value}.")
+        return super().validate(obj, value)
+
+
+class Number(t.Float):
+    """A float (an int is taken as one), never a bool: ``threshold = False`` is a mistake, not 0.0."""
+
+    def validate(self, obj, value):
+        if isinstance(value, bool):
+            raise t.TraitError(f"{self.name} must be a number; got {value!r}.")
         return super().validate(obj, value)
 
 

@@ -1,7 +1,7 @@
 """Images through vision transformers with global attention (ViT, DeiT, DINOv2 with or without registers).
 
-image → ``pixel_values`` (the user's ``AutoImageProcessor``, or a minimal offline resize and
-normalisation from the model config) → the same verified capture as text (``capture.capture_encoded``).
+image → ``pixel_values`` (``image_input``: the user's ``AutoImageProcessor``, or a minimal offline resize
+and normalisation from the model config) → the same verified capture as text (``capture.capture_encoded``).
 Tokens are the prefix tokens ("[CLS]", "[DIST]", "[REG0]", ...) and then the patches, row by row,
 labelled "(row,col)"; ``Capture.grid`` is ``(rows, cols)``.
 
@@ -11,11 +11,11 @@ as defined rather than as vit-explain's code does it (docstring of ``vision_roll
 
 from __future__ import annotations
 
-import numpy as np
 import torch
 
 from .capture import Capture, capture_encoded
 from .errors import UnsupportedModelError
+from .image_input import normalisation, pair, pixel_values
 from .inputs import Encoded
 from .shown_image import processor_stats
 
@@ -26,16 +26,6 @@ PREFIX: dict[str, tuple[str, ...]] = {
     "dinov2": ("[CLS]",),
     "dinov2_with_registers": ("[CLS]",),
 }
-# Normalisation the minimal preprocessing uses when no processor is given: the defaults of each family's
-# own image processor (ViT: mean = std = 0.5; DeiT and DINOv2: ImageNet statistics).
-_HALF = ((0.5, 0.5, 0.5), (0.5, 0.5, 0.5))
-_IMAGENET = ((0.485, 0.456, 0.406), (0.229, 0.224, 0.225))
-NORMALISATION: dict[str, tuple[tuple[float, ...], tuple[float, ...]]] = {
-    "vit": _HALF,
-    "deit": _IMAGENET,
-    "dinov2": _IMAGENET,
-    "dinov2_with_registers": _IMAGENET,
-}
 FUSIONS = ("mean", "max", "min")
 
 
@@ -43,62 +33,8 @@ def is_vision_model(model) -> bool:
     return getattr(model, "main_input_name", "input_ids") == "pixel_values"
 
 
-def _pair(value) -> tuple[int, int]:
-    return (int(value[0]), int(value[1])) if isinstance(value, (tuple, list)) else (int(value), int(value))
-
-
-def _as_chw(image) -> torch.Tensor:
-    """PIL image, or array/tensor (H, W, C), (C, H, W) or (H, W) → float32 (C, H, W) in [0, 1] or as given."""
-    if hasattr(image, "convert") and hasattr(image, "size") and not isinstance(image, (np.ndarray, torch.Tensor)):
-        image = np.asarray(image.convert("RGB"))
-    if isinstance(image, np.ndarray):
-        image = torch.from_numpy(np.array(image, copy=True))
-    if not isinstance(image, torch.Tensor):
-        raise TypeError(
-            f"image must be a PIL image or an array (H, W, C) or (C, H, W); got {type(image).__name__}. "
-            "For text, pass a string."
-        )
-    if image.dim() == 4 and image.shape[0] == 1:
-        image = image[0]
-    if image.dim() == 2:
-        image = image.unsqueeze(0)
-    if image.dim() != 3:
-        raise ValueError(f"image must have shape (H, W, C) or (C, H, W); got {tuple(image.shape)}.")
-    if image.shape[-1] in (1, 3, 4) and image.shape[0] not in (1, 3, 4):
-        image = image.permute(2, 0, 1)
-    integer = not image.is_floating_point()
-    image = image.to(torch.float32)
-    return image / 255.0 if integer else image
-
-
-def pixel_values(model, image, processor=None) -> torch.Tensor:
-    """``(1, C, H, W)`` float32 model input from ``image``.
-
-    With ``processor`` (an ``AutoImageProcessor``) its output is used as is. Otherwise: integer images are
-    scaled to [0, 1], resized bilinearly to the config's ``image_size`` and normalised with the family's
-    default processor statistics (``NORMALISATION``; mean = std = 0.5 for unknown types).
-    """
-    if processor is not None:
-        return processor(images=image, return_tensors="pt")["pixel_values"].float()
-    config = model.config
-    chw = _as_chw(image)
-    channels = int(getattr(config, "num_channels", 3))
-    if chw.shape[0] == 4 and channels == 3:
-        chw = chw[:3]  # alpha dropped
-    if chw.shape[0] == 1 and channels == 3:
-        chw = chw.expand(3, -1, -1)
-    if chw.shape[0] != channels:
-        raise ValueError(f"The image has {chw.shape[0]} channels but the model takes {channels}.")
-    size = _pair(getattr(config, "image_size", chw.shape[-2:]))
-    resized = torch.nn.functional.interpolate(chw[None], size=size, mode="bilinear", align_corners=False)
-    mean, std = NORMALISATION.get(str(getattr(config, "model_type", "")), _HALF)
-    mean_t = torch.tensor(mean[:channels] if channels <= 3 else [mean[0]] * channels).view(1, -1, 1, 1)
-    std_t = torch.tensor(std[:channels] if channels <= 3 else [std[0]] * channels).view(1, -1, 1, 1)
-    return (resized - mean_t) / std_t
-
-
 def _patch(model) -> tuple[int, int]:
-    return _pair(getattr(model.config, "patch_size", 16))
+    return pair(getattr(model.config, "patch_size", 16))
 
 
 def _grid(model, pixels: torch.Tensor) -> tuple[int, int]:
@@ -110,7 +46,7 @@ def _stats(model, processor) -> tuple | None:
     """``(mean, std)`` that normalised the input: the processor's, else the minimal preprocessing's."""
     if processor is not None:
         return processor_stats(processor)
-    return NORMALISATION.get(str(getattr(model.config, "model_type", "")), _HALF)
+    return normalisation(model)
 
 
 def prefix_tokens(model_type: str, count: int) -> list[str]:
@@ -131,7 +67,7 @@ def _check_input(model, pixels: torch.Tensor) -> None:
     channels = int(getattr(config, "num_channels", pixels.shape[1]))
     if pixels.shape[1] != channels:
         raise ValueError(f"The processor gave images of {pixels.shape[1]} channels but {name} takes {channels}.")
-    size = _pair(getattr(config, "image_size", pixels.shape[-2:]))
+    size = pair(getattr(config, "image_size", pixels.shape[-2:]))
     if getattr(config, "model_type", "") in FIXED_SIZE and tuple(pixels.shape[-2:]) != size:
         raise ValueError(
             f"The processor gave {pixels.shape[-2]}×{pixels.shape[-1]} pixel images but {name} takes {size[0]}×"

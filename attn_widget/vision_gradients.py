@@ -16,9 +16,9 @@ import torch
 from . import targets
 from .capture import Capture
 from .gradients import _BATCH, Gradients, PathIntegration
+from .image_input import pair
 from .model_state import borrowed_for_capture
 from .targets import Context, Target
-from .vision import _pair
 
 
 def unavailable(model) -> str:
@@ -45,7 +45,7 @@ class VisionGradientRunner(PathIntegration):
         self.device = next(model.parameters()).device
         self.as_float = record.heads.dtype
         self.pixels = record.model_inputs["pixel_values"].to(self.device, next(model.parameters()).dtype)
-        self.patch = _pair(getattr(model.config, "patch_size", 16))
+        self.patch = pair(getattr(model.config, "patch_size", 16))
         self._context: Context | None = None
 
     def resolve(self, target) -> Target:

@@ -12,7 +12,7 @@ import traitlets as t
 from . import checks, export, payload
 from .analysis import Analysis
 from .api import analyze
-from .inputs import unwrap
+from .inputs import check_order, unwrap
 from .jobs import BackgroundJob
 from .joint import JointView
 from .joint_methods import DEFAULT_METHOD as JOINT_DEFAULT
@@ -68,6 +68,7 @@ class AttentionWidget(OnRequest, TokenScores, PinnedRow, ShownHeads, WidgetTrait
         if analysis is None:
             if model is None or text is None:
                 raise TypeError("AttentionWidget needs a model and a text: AttentionWidget(model, text).")
+            check_order(model, text, "AttentionWidget")
             # A text model's pass reads the shown layer; a long input's other layers come after the first picture.
             layers = _first_layers(model, text, state.get("layer", 1))
             analysis = analyze(model, text, tokenizer, target=target, layers=layers)
@@ -186,8 +187,9 @@ class AttentionWidget(OnRequest, TokenScores, PinnedRow, ShownHeads, WidgetTrait
         the kernel's values back, so both sides keep a state that draws a true picture.
         """
         try:
-            own = self.own_keys  # ipywidgets' own traits (layout, ...) pass as before
-            refused = sorted(name for name in sync_data if name in own and name not in self._FROM_FRONT_END)
+            # Only the view's settings and picks (and ipywidgets' view count, which its front end keeps when asked):
+            # never anywidget's and ipywidgets' own traits (the front-end code, its module and model names, layout).
+            refused = sorted(name for name in sync_data if name not in (*self._FROM_FRONT_END, "_view_count"))
             if refused:
                 raise t.TraitError(f"{', '.join(refused)} cannot be set from the front end.")
             super().set_state(sync_data)

@@ -13,7 +13,7 @@ import traitlets as t
 from . import checks
 from .methods.registry import DEFAULT_BINARIZE_THRESHOLD
 from .shown_image import MAX_SIDE
-from .traits import Choice, Count, FactBytes, fact, option, pick, tagged
+from .traits import Choice, Count, FactBytes, Number, fact, option, pick, tagged
 
 MEAN_HEAD = checks.MEAN_HEAD
 MAX_HEAD = checks.MAX_HEAD
@@ -100,8 +100,9 @@ class WidgetTraits(anywidget.AnyWidget):
     # Token scores from gradients or blank-out, beside the graph (docs/methods.md §6, §7.4).
     targets = fact(
         t.List(t.Dict()),
-        "Targets to explain: [{id, label, position}] (position None = all rows). "
-        "Read-only: add one with set_target(...).",
+        "Targets to explain: [{id, label, position}] (position: the token row 0..n-1 compared with the scores, None = "
+        "all rows). Read-only: add one with set_target(...).",
+        lambda self, value: checks.targets(value, len(self.tokens)),
     )
     target = pick(
         t.Unicode("", help="Selected target id, one of ``targets`` ('' when the model has no default)."),
@@ -155,7 +156,7 @@ class WidgetTraits(anywidget.AnyWidget):
         )
     )
     threshold = option(
-        t.Float(0.0, help="Edges with |weight| below this (finite, >= 0) are not drawn."),
+        Number(0.0, help="Edges with |weight| below this (finite, >= 0) are not drawn."),
         lambda self, value: checks.threshold(value),
     )
     specials = option(
@@ -166,7 +167,7 @@ class WidgetTraits(anywidget.AnyWidget):
         )
     )
     binarize_threshold = option(
-        t.Float(
+        Number(
             DEFAULT_BINARIZE_THRESHOLD,
             help="Path counts: an edge exists where the head-mean attention exceeds this, in [0, 1).",
         ),
@@ -266,12 +267,25 @@ class WidgetTraits(anywidget.AnyWidget):
                 self._told_later.changes = told
                 try:
                     with super().hold_trait_notifications():
+                        before = dict(self._trait_values)
                         yield
+                        self._tell_retyped(before)
                 finally:
                     self._told_later.changes = None
         finally:
             for change in told:
                 self.notify_change(change)
+
+    def _tell_retyped(self, before: dict) -> None:
+        """Inside a hold: a value set equal to the one it replaced but of another type (``True`` where the layer
+        was 1, ``{"index": True}``) counts as a change. traitlets stores it without telling, so its check would
+        never run, nor would a refused update undo it."""
+        for name, old in before.items():
+            new = self._trait_values.get(name, old)
+            if new is not old and not _same(old, new):
+                with contextlib.suppress(Exception):  # values that cannot compare were told by traitlets already
+                    if old == new:
+                        self._notify_trait(name, old, new)
 
     def notify_change(self, change):
         told = getattr(self._told_later, "changes", None)
@@ -304,3 +318,17 @@ class WidgetTraits(anywidget.AnyWidget):
             return proposal["value"] if check is None else check(self, proposal["value"])
         except (TypeError, ValueError) as error:
             raise t.TraitError(str(error)) from None
+
+
+def _same(a, b) -> bool:
+    """Equal and of the same types throughout (``True == 1`` and ``1 == 1.0`` in Python; not here)."""
+    if type(a) is not type(b):
+        return False
+    if isinstance(a, dict):
+        return a.keys() == b.keys() and all(_same(a[key], b[key]) for key in a)
+    if isinstance(a, (list, tuple)):
+        return len(a) == len(b) and all(_same(x, y) for x, y in zip(a, b, strict=True))
+    try:
+        return bool(a == b)
+    except Exception:  # values that cannot compare are not the same
+        return False

@@ -1,5 +1,6 @@
 """engine="ray" on a real local Ray (two CPUs, one session for the module): the same rows as the local
-engine; a worker process killed midway loses no text and repeats none; a whole run killed midway (its
+engine; an item no worker can unpickle is one bad row; a worker process killed midway loses no text and
+repeats none; a whole run killed midway (its
 driver process) resumes without losing or repeating a text."""
 
 from __future__ import annotations
@@ -59,6 +60,21 @@ def test_ray_gives_the_rows_of_the_local_engine(tokenizer, tmp_path):
     )
     assert_same_rows(distributed, local)
     assert sorted(p.name for p in tmp_path.iterdir() if p.name.startswith(".")) == []  # no temporary file left
+
+
+def test_an_item_of_a_notebook_class_is_one_bad_row(tokenizer, tmp_path, monkeypatch):
+    """In a notebook a class lives in ``__main__``, which no Ray worker can import: an item of such a class is
+    reported in its row, as with the local engine, and the run goes on (it used to abort the whole run)."""
+    note = type("Note", (), {"__module__": "__main__", "__qualname__": "Note"})
+    monkeypatch.setattr(sys.modules["__main__"], "Note", note, raising=False)
+    texts = [*TEXTS[:5], note(), TEXTS[5]]
+    found = analyze_corpus(
+        tiny_model("bert"), texts, tokenizer, engine="ray", workers=2, out=tmp_path, batch_size=4, progress=False
+    )
+    local = analyze_corpus(tiny_model("bert"), texts, tokenizer, batch_size=4, progress=False)
+    assert found.texts["error"].fillna("").tolist() == [""] * 5 + ["text must be a string; got Note.", ""]
+    assert found.texts["error"].fillna("").tolist() == local.texts["error"].fillna("").tolist()
+    np.testing.assert_allclose(found.values("entropy"), local.values("entropy"), atol=1e-12, rtol=0)
 
 
 def test_a_killed_worker_loses_no_text_and_repeats_none(tokenizer, tmp_path):

@@ -139,3 +139,47 @@ def test_minilm_with_the_shipped_decoders_tokenizer(minilm):
     _, gpt2_tokenizer = pydoc_gpt2()
     with pytest.raises(ValueError, match="knows 4096 tokens .* vocabulary has 30522 entries: tokenizer and model"):
         analyze(model, "The cat sat on the mat.", gpt2_tokenizer)
+
+
+def test_swapped_model_and_text_are_called_swapped(bert, tokenizer):
+    """Issue 36: a sentence where the model goes was answered with advice to load it as a model name."""
+    swapped = r"^The arguments look swapped: model is the string 'the cat sat' and text is a BertModel\. "
+    with pytest.raises(TypeError, match=swapped + r"Pass the model first: AttentionWidget\(model, text\)"):
+        AttentionWidget("the cat sat", bert, tokenizer)
+    with pytest.raises(TypeError, match=swapped + r"Pass the model first: analyze\(model, text\)"):
+        analyze("the cat sat", bert, tokenizer)
+    with pytest.raises(TypeError, match=swapped):
+        analyze("the cat sat", bert)  # before a tokenizer is looked for
+    with pytest.raises(TypeError, match=r"not the string 'the cat sat', which looks like a sentence, not a model name"):
+        analyze("the cat sat", "the dog ran")
+    with pytest.raises(TypeError) as refused:
+        analyze("the cat sat", "the dog ran")
+    assert "from_pretrained('the cat sat'" not in str(refused.value)
+
+
+def test_targets_with_swapped_or_wrong_arguments_say_so():
+    from attn_widget import targets
+
+    def fn(outputs):
+        return outputs.logits[:, 0, 0]
+
+    cases = [
+        (lambda: targets.function(0, fn), TypeError, r"The arguments look swapped: pass function\(fn, position=0\)"),
+        (lambda: targets.function("fn"), TypeError, r"fn must be a function of the model outputs"),
+        (lambda: targets.function(fn, position='"]'), TypeError, r"position must be a token index \(an int\)"),
+        (lambda: targets.function(fn, position=True), TypeError, r"position must be a token index \(an int\)"),
+        (lambda: targets.token(3, "cat"), TypeError, r"The arguments look swapped: pass token\('cat', position=3\)"),
+        (lambda: targets.token(3, 1.5), TypeError, r"position must be a token index \(an int\)"),
+        (lambda: targets.token(True), TypeError, r"token must be a token string or a token id"),
+        (
+            lambda: targets.next_token("actual", 3),
+            TypeError,
+            r"The arguments look swapped: pass next_token\(3, 'actual'\)",
+        ),
+        (lambda: targets.next_token("3"), TypeError, r"position must be a token index \(an int\)"),
+        (lambda: targets.class_logit(1.0), TypeError, r"label must be a class index \(an int\) or a class name"),
+        (lambda: targets.similarity(3), TypeError, r"other_text must be a string"),
+    ]
+    for make, error, message in cases:
+        with pytest.raises(error, match=message):
+            make()

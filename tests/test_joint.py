@@ -13,7 +13,7 @@ import traitlets
 from test_model_state import assert_unchanged, snapshot
 from test_seq2seq import SEQ2SEQ, SOURCE, TARGET, plain_pass
 from test_zoo import awkward
-from zoo import zoo_tokenizer
+from zoo import met_as_user, zoo_tokenizer
 
 from attn_widget import AttentionWidget, analyze
 from attn_widget.joint import JointView
@@ -28,8 +28,10 @@ def tokenizer():
 def test_each_kind_sits_in_its_block_and_the_rollout_is_the_analysis_rollout(family, tokenizer):
     model = awkward(family.build())
     before = snapshot(model)
-    widget = AttentionWidget(model, SOURCE, tokenizer, target=TARGET)
+    widget = met_as_user(family, AttentionWidget, model, SOURCE, tokenizer, target=TARGET)
     assert_unchanged(before, snapshot(model))
+    if widget is None:  # a release that refuses the family, with one sentence naming its reason
+        pytest.skip(f"this transformers release refuses {family.name} (its sentence checked)")
     view = widget.analysis
     s2s = view.seq2seq
     ns, nt, le, heads = view.ns, view.nt, view.n_encoder_layers, view.n_heads

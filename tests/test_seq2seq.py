@@ -17,7 +17,7 @@ import torch
 import transformers as tf
 from test_model_state import assert_unchanged, snapshot
 from test_zoo import awkward, built_in
-from zoo import FAMILIES, MAX_POSITIONS, zoo_tokenizer
+from zoo import FAMILIES, MAX_POSITIONS, analysed, assert_one_clear_sentence, zoo_tokenizer
 
 from attn_widget import AttentionWidget, UnsupportedModelError, analyze
 from attn_widget.seq2seq import MAX_NEW_TOKENS, Seq2SeqAnalysis, encoder_decoder_rollout
@@ -56,7 +56,7 @@ def plain_pass(model, tokenizer, decoder_ids):
 def test_greedy_target_and_attentions_are_the_models_own(family, tokenizer):
     model = awkward(family.build())
     before = snapshot(model)
-    analysis = analyze(model, SOURCE, tokenizer)
+    analysis = analysed(family, model, SOURCE, tokenizer)  # a release that refuses the family: its sentence, skipped
     assert_unchanged(before, snapshot(model))
     assert isinstance(analysis, Seq2SeqAnalysis) and analysis.generated
 
@@ -85,7 +85,7 @@ def test_greedy_target_and_attentions_are_the_models_own(family, tokenizer):
 @pytest.mark.parametrize("family", SEQ2SEQ, ids=lambda f: f.id)
 def test_given_target_is_shifted_the_family_way(family, tokenizer):
     model = built_in(family, torch.float64, tokenizer)
-    analysis = analyze(model, SOURCE, tokenizer, target=TARGET)
+    analysis = analysed(family, model, SOURCE, tokenizer, target=TARGET)
     labels = tokenizer(text_target=TARGET)["input_ids"]
     # The family's own shifting: its model's method, else its module's shift_tokens_right (Blenderbot, M2M100).
     shift = getattr(model, "prepare_decoder_input_ids_from_labels", None) or functools.partial(
@@ -248,10 +248,34 @@ def test_target_is_refused_for_other_models(tokenizer):
         AttentionWidget(bert, SOURCE, tokenizer, target=TARGET)
 
 
-def test_unchecked_encoder_decoder_family_is_refused(tokenizer):
+@pytest.mark.parametrize("attention", ["local", "transient-global"])
+def test_block_local_encoder_decoders_say_why_before_running(attention, tokenizer):
+    """LongT5's encoder returns its weights per block of tokens (local, or local plus each block's summary), not
+    as one matrix over the source: refused for that reason, with the family that is analysed, before it runs."""
     config = tf.LongT5Config(
         vocab_size=30, d_model=32, d_kv=8, d_ff=64, num_layers=1, num_heads=4, decoder_start_token_id=0
     )
-    model = tf.LongT5ForConditionalGeneration(config).eval()  # local and transient-global attention
-    with pytest.raises(UnsupportedModelError, match="has not checked yet"):
-        analyze(model, SOURCE, tokenizer, target=TARGET)
+    config.encoder_attention_type = attention
+    model = tf.LongT5ForConditionalGeneration(config).eval()
+    model.register_forward_pre_hook(lambda *_: pytest.fail("the model ran"))
+    for meet in (analyze, functools.partial(AttentionWidget, target=TARGET)):
+        with pytest.raises(UnsupportedModelError, match="block by block") as refused:
+            meet(model, SOURCE, tokenizer)
+        assert "T5 and mT5" in str(refused.value) and "has not checked yet" not in str(refused.value)
+
+
+def test_returned_tensors_that_are_not_attention_weights_are_refused_with_the_reason():
+    """transformers 5.0's Switch Transformers returns its position bias (with -inf on masked keys) as its
+    attentions (make test-oldest meets it); rows that are distributions pass, in half precision too."""
+    from attn_widget.seq2seq import _check_weights
+
+    model = SEQ2SEQ[1].build()  # BART, for its name
+    scores = torch.randn(2, 4, 5, 5, dtype=torch.float64)
+    _check_weights(scores.softmax(-1), "decoder attentions", model, torch.float64)
+    _check_weights(scores.softmax(-1).bfloat16().float(), "decoder attentions", model, torch.bfloat16)
+    causal_bias = scores.masked_fill(torch.ones(5, 5, dtype=torch.bool).triu(1), float("-inf"))
+    for returned in (scores, causal_bias, 2 * scores.softmax(-1)):
+        with pytest.raises(UnsupportedModelError, match="are not attention weights") as refused:
+            _check_weights(returned, "decoder attentions", model, torch.float32)
+        assert "BartForConditionalGeneration" in str(refused.value) and "update transformers" in str(refused.value)
+        assert_one_clear_sentence(str(refused.value))

@@ -12,7 +12,7 @@ import pytest
 import torch
 from test_model_state import assert_unchanged, snapshot
 from test_zoo import awkward, built_in
-from zoo import FAMILIES, zoo_tokenizer
+from zoo import FAMILIES, analysed, zoo_tokenizer
 
 from attn_widget import UnsupportedModelError, analyze
 from attn_widget.methods.encoder_decoder_flow import encoder_decoder_flow
@@ -23,7 +23,7 @@ SOURCE = "the cat sat on the mat and the dog ran to the house while the bird san
 TARGET = "a dog ran to the house and the cat sat on the mat"
 OUTPUT_NAMES = {
     "decoder": ("SelfAttention.o", "self_attn.out_proj"),
-    "cross": ("EncDecAttention.o", "encoder_attn.out_proj"),
+    "cross": ("EncDecAttention.o", "encoder_attn.out_proj", "cross_attention.out_proj"),  # the last: NLLB-MoE
 }
 
 
@@ -58,7 +58,7 @@ def heads_output(att, values, weights, bias):
 def test_values_reproduce_the_model_and_effective_attention_keeps_the_output(family, tokenizer):
     model = awkward(built_in(family, torch.float64, tokenizer))
     before = snapshot(model)
-    analysis = analyze(model, SOURCE, tokenizer, target=TARGET)
+    analysis = analysed(family, model, SOURCE, tokenizer, target=TARGET)
     assert_unchanged(before, snapshot(model))
     ns, nt = len(analysis.source_tokens), len(analysis.target_tokens)
     head_dim = 8

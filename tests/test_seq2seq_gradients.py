@@ -6,12 +6,14 @@ and the model is left as found. Chefer et al.'s encoder-decoder rules equal a lo
 from __future__ import annotations
 
 import copy
+import threading
+import warnings
 
 import pytest
 import torch
 from test_model_state import assert_unchanged, snapshot
 from test_zoo import awkward, built_in
-from zoo import FAMILIES, zoo_tokenizer
+from zoo import FAMILIES, analysed, zoo_tokenizer
 
 from attn_widget import analyze, targets
 from attn_widget.methods.encoder_decoder_relevance import encoder_decoder_relevance, normalized_self_relevance
@@ -28,8 +30,14 @@ TARGET = "a dog ran to the house"
 # 50 Gauss-Legendre points integrate a smooth path to 1e-9; T5's ReLU feed-forward and RMSNorm make its path
 # kinked, and mT5's and UMT5's gated GELU and M2M100's ReLU less smooth (Captum's integral agrees to 1e-10 anyway;
 # mT5 measured 1e-7 on the locked transformers, 5e-6 on the oldest release).
-COMPLETENESS = {"T5": 5e-2, "mT5": 1e-5, "UMT5": 1e-5, "M2M100": 1e-5}
+# NLLB-MoE (M2M100's ReLU; its two experts are both always used, top-2 of 2) measured 5.7e-6.
+COMPLETENESS = {"T5": 5e-2, "mT5": 1e-5, "UMT5": 1e-5, "M2M100": 1e-5, "NLLB-MoE": 1e-5}
 SMOOTH_COMPLETENESS = 1e-9
+# Top-1 expert routing makes y(β) jump wherever a token's expert changes along the path (Switch Transformers: 7
+# changes on the zoo's path, one a jump of 0.54 in the logit between two of 401 points whose median step is 0.003),
+# so no quadrature completes IG: integrated at 50 steps without escalating, and attn_widget must say whether it
+# converged (the completeness error it reports is checked above).
+JUMPS = {"Switch Transformers"}
 
 
 @pytest.fixture(scope="module")
@@ -55,14 +63,18 @@ def test_token_scores_equal_captum_on_a_wrapper_and_ig_is_complete(family, token
     captum = pytest.importorskip("captum.attr")
     model = awkward(built_in(family, torch.float64, tokenizer))
     before = snapshot(model)
-    analysis = analyze(model, SOURCE, tokenizer, target=TARGET)
+    analysis = analysed(family, model, SOURCE, tokenizer, target=TARGET)
     ns, nt = len(analysis.source_tokens), len(analysis.target_tokens)
     t = 3
     word = int(analysis.target_ids[t + 1])
     saliency = analysis.attribution("saliency", t)
     gxi = analysis.attribution("grad_x_input", t)
-    ig_scores = analysis.attribution("integrated_gradients", t, progress=False)
-    ig = gradient_part(analysis).integrated_gradients(t, progress=False)
+    steps = {"max_steps": 50} if family.name in JUMPS else {}
+    with warnings.catch_warnings():
+        if family.name in JUMPS:
+            warnings.filterwarnings("ignore", "Integrated gradients did not converge", RuntimeWarning)
+        ig_scores = analysis.attribution("integrated_gradients", t, progress=False, **steps)
+        ig = gradient_part(analysis).integrated_gradients(t, progress=False, **steps)
     assert_unchanged(before, snapshot(model))
     assert saliency.shape == gxi.shape == ig_scores.shape == (ns + nt,)
 
@@ -102,7 +114,10 @@ def test_token_scores_equal_captum_on_a_wrapper_and_ig_is_complete(family, token
         gap = float(forward(source, target) - forward(*bases))
     error = abs(float(ig_scores.sum()) - gap) / abs(gap)
     assert error == pytest.approx(ig.completeness_error, rel=1e-6, abs=1e-12)
-    assert error < COMPLETENESS.get(family.name, SMOOTH_COMPLETENESS)
+    if family.name in JUMPS:
+        assert ig.converged == (error < 0.05)
+    else:
+        assert error < COMPLETENESS.get(family.name, SMOOTH_COMPLETENESS)
 
 
 def test_targets_positions_tokens_and_contrasts(tokenizer):
@@ -308,3 +323,43 @@ def test_a_model_without_lm_head_explains_a_function_of_its_outputs(tokenizer):
     spec = targets.function(lambda outputs: outputs.last_hidden_state[:, 2].sum(-1), position=2)
     scores = analysis.attribution("grad_x_input", spec)
     assert (scores[ns + 3 :] == 0).all() and (scores[: ns + 3] != 0).any()
+
+
+def test_two_analyses_of_one_model_queue_for_it(tokenizer):
+    """Issue 36: thread A's saliency is held inside its forward pass (whose hook replaces the token-embedding
+    modules' output) while thread B's starts. B's embeddings run those modules too, so they must wait for the
+    model's lock: before, B was handed A's embeddings and A counted B's call, blaming the model."""
+    model = SEQ2SEQ[1].build(torch.float64)  # BART
+    texts = {"A": SOURCE, "B": SOURCE + " " + SOURCE}  # two lengths: a mix-up cannot pass unseen
+    alone = {
+        name: analyze(model, text, tokenizer, target=TARGET).attribution("saliency", 2) for name, text in texts.items()
+    }
+    analyses = {name: analyze(model, text, tokenizer, target=TARGET) for name, text in texts.items()}  # nothing kept
+    in_a, resume_a, found, failed = threading.Event(), threading.Event(), {}, {}
+
+    def hold_a(*_args):
+        if threading.current_thread().name == "A" and not in_a.is_set():
+            in_a.set()
+            resume_a.wait(60)
+
+    def run(name):
+        try:
+            found[name] = analyses[name].attribution("saliency", 2)
+        except Exception as exc:  # reported below: the test fails on it
+            failed[name] = exc
+
+    hold = model.get_decoder().layers[0].register_forward_pre_hook(hold_a)
+    threads = {name: threading.Thread(target=run, args=(name,), name=name) for name in texts}
+    try:
+        threads["A"].start()
+        assert in_a.wait(60)
+        threads["B"].start()
+        threads["B"].join(0.5)  # B runs until it waits for the model
+    finally:
+        resume_a.set()
+        for thread in threads.values():
+            thread.join(60)
+        hold.remove()
+    assert not failed, failed
+    for name in texts:
+        torch.testing.assert_close(found[name], alone[name], atol=1e-12, rtol=0)

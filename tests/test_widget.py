@@ -7,6 +7,7 @@ import re
 import threading
 import warnings
 
+import ipywidgets
 import numpy as np
 import pytest
 import torch
@@ -628,3 +629,100 @@ def test_path_counts_draw_the_binarised_graph_they_count(tokenizer):
     for layer in range(graph.shape[0]):
         product = graph[layer] @ product
         np.testing.assert_array_equal(product, w.analysis.path_counts(threshold=0.1)[layer].numpy())
+
+
+@pytest.mark.parametrize(
+    "name,value,message",
+    [
+        ("layer", True, "layer must be an integer; got True"),
+        ("head", False, "head must be an integer; got False"),
+        ("top_k", True, "top_k must be a whole number; got True"),
+        ("window", [True, False], r"window must be \[first row 0..7, rows >= 0\]; got \[True, False\]"),
+        ("threshold", False, "threshold must be a number; got False"),
+        ("binarize_threshold", False, "binarize_threshold must be a number; got False"),
+    ],
+)
+def test_bools_are_refused_where_a_number_is_meant(widget, name, value, message):
+    """Issue 36: True is an int in Python, and was stored as top_k or in the window."""
+    before = getattr(widget, name)
+    with pytest.raises(traitlets.TraitError, match=rf"^{message}\.$"):
+        setattr(widget, name, value)
+    assert getattr(widget, name) == before and type(getattr(widget, name)) is type(before)
+
+
+@pytest.mark.parametrize(
+    "update",
+    [
+        {"layer": True},  # equal to the layer shown (1): traitlets skipped the check of an equal value
+        {"head": 0, "layer": True},  # a good change and a bad one: both undone
+        {"window": [False, False]},
+        {"selected": {"layer": 1, "index": True}},
+        {"top_k": False},
+        {"threshold": False},
+    ],
+)
+def test_a_front_end_bool_equal_to_the_value_is_still_checked(tokenizer, monkeypatch, caplog, update):
+    w = AttentionWidget(tiny_model("bert"), TEXT, tokenizer)
+    w.selected = {"layer": 1, "index": 1}
+    before = {name: getattr(w, name) for name in ("layer", "head", "window", "selected", "top_k", "threshold")}
+    sent = []
+    monkeypatch.setattr(w, "_send", lambda msg, buffers=None: sent.append(msg))
+    w.set_state(update)
+    after = {name: getattr(w, name) for name in before}
+    assert after == before and repr(after) == repr(before), "the update is undone whole, bools included"
+    assert "attn_widget refused a state update from the front end" in caplog.text
+    updates = [m for m in sent if m["method"] == "update"]
+    assert updates and updates[-1]["state"] == {name: getattr(w, name) for name in update}, "the front end is corrected"
+    assert w.to_frame().shape == (8, 8)
+
+
+@pytest.mark.parametrize(
+    "name,value",
+    [
+        ("_esm", "export default { render() { alert(1) } }"),
+        ("_css", "* { display: none }"),
+        ("_model_name", "OtherModel"),
+        ("_view_module", "evil"),
+        ("_dom_classes", ["x"]),
+        ("tooltip", "hi"),
+        ("tabbable", True),
+        ("layout", "another Layout"),
+    ],
+)
+def test_front_end_cannot_set_what_is_not_its_to_set(tokenizer, monkeypatch, caplog, name, value):
+    """Issue 36: anywidget's and ipywidgets' own traits (the front-end code itself among them) are not the front
+    end's to set; an update naming one is refused whole."""
+    w = AttentionWidget(tiny_model("bert"), TEXT, tokenizer)
+    if value == "another Layout":
+        value = f"IPY_MODEL_{ipywidgets.Layout(width='1px').model_id}"  # how the front end refers to a widget
+    before = getattr(w, name)
+    monkeypatch.setattr(w, "_send", lambda msg, buffers=None: None)
+    w.set_state({name: value, "layer": 2})
+    assert getattr(w, name) is before and w.layer == 1
+    assert f"{name} cannot be set from the front end" in caplog.text
+
+
+def test_target_positions_are_token_rows_or_refused(tokenizer):
+    """Issue 36: a target's position went to the front end as given ('"]' broke its selector)."""
+    from tiny_models import tiny_lm
+
+    from attn_widget import targets
+    from attn_widget.targets import Target
+
+    w = AttentionWidget(tiny_lm(), TEXT, tokenizer)  # 8 tokens
+    before = list(w.targets)
+
+    def fn(outputs):
+        return outputs.logits[:, 0, 0]
+
+    with pytest.raises(TypeError, match=r"position must be a token index \(an int\) or None; got '\"\]'\.$"):
+        w.set_target(targets.function(fn, position='"]'))
+    with pytest.raises(ValueError, match=r"position 8 is outside the text \(8 tokens\)"):
+        w.set_target(targets.function(fn, position=8))
+    with pytest.raises(traitlets.TraitError, match=r"targets\[1\]\['position'\] must be a token row 0\.\.7 or None"):
+        w.set_target(Target(fn, '"]', "made by hand"))  # type: ignore[arg-type]
+    assert w.targets == before and w.target == "t0"
+    w.set_target(targets.function(fn, position=-1))
+    assert w.targets[-1]["position"] == 7  # the row as the front end numbers it
+    with pytest.raises(TypeError, match=r"The arguments look swapped: pass set_target\(target, label\)"):
+        w.set_target("the first logit", targets.function(fn))  # type: ignore[arg-type]

@@ -14,7 +14,7 @@ from __future__ import annotations
 import tempfile
 
 from ..inputs import check_model, unwrap
-from .engines import ENGINES, run_local, run_ray
+from .engines import ENGINES, batches, run_local, run_ray
 from .extras import check_methods
 from .result import CorpusResult
 from .shards import ShardDirectory, require_pyarrow
@@ -54,8 +54,10 @@ def analyze_corpus(
     ``Analysis.compare`` does for one text; None: none.
     engine: "local" (in-process, batched) or "ray" (a Ray Data actor pool of ``workers``, one model each;
     ``ray.init(address=address)`` unless Ray is already initialised). out: the shard directory (default: a
-    new temporary one). resume: keep the shards already under ``out`` and compute only the missing ones
-    (the settings must match); False deletes them first. batch_size: texts per forward pass and per shard.
+    new temporary one). resume: keep the shards already under ``out`` that are intact and were computed from the same
+    texts, and compute the rest (the settings must match; a damaged shard is named in a warning and computed again;
+    another corpus in the same folder is refused); False deletes them first. batch_size: texts per forward pass
+    and per shard.
     """
     if engine not in ENGINES:
         raise ValueError(f"engine must be one of {', '.join(map(repr, ENGINES))}; got {engine!r}.")
@@ -75,22 +77,14 @@ def analyze_corpus(
     )
     name = getattr(model, "name_or_path", "") or getattr(model, "__qualname__", "") or type(model).__name__
     directory = ShardDirectory(out or tempfile.mkdtemp(prefix="attn_widget-corpus-"), settings.manifest(name), resume)
-    done = set(directory.done())
+    plan = directory.plan(batches(texts, batch_size))
     total = len(texts) if hasattr(texts, "__len__") else None
     if engine == "local":
-        run_local(model, tokenizer, texts, settings, directory.path, done, total, progress)
+        run_local(model, tokenizer, plan, settings, directory.path, total, progress)
     else:
-        run_ray(
-            model,
-            tokenizer,
-            texts,
-            settings,
-            directory.path,
-            done,
-            total,
-            progress,
-            dict(address=address, workers=workers),
-        )
+        options = dict(address=address, workers=workers)
+        run_ray(model, tokenizer, plan, settings, directory.path, total, progress, options)
+    directory.finish()
     return CorpusResult(directory.path)
 
 

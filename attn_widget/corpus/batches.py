@@ -18,6 +18,7 @@ from ..capture import capture
 from ..errors import UnsupportedModelError
 from ..inputs import _embedding_rows, check_text, max_positions
 from ..model_state import borrowed_for_capture
+from .integrity import Rejected, text_hash
 from .statistics import batch_statistics
 
 
@@ -27,6 +28,7 @@ class Prepared:
 
     index: int
     text: str | None
+    identity: str  # corpus.integrity.text_hash of the item
     error: str | None = None
     inputs: dict[str, list[int]] | None = None  # input_ids, attention_mask, token_type_ids, ...
     special: list[bool] | None = None
@@ -52,12 +54,19 @@ def _text_error(value) -> str | None:
     return None
 
 
-def prepare(rows: list[tuple[int, object]], tokenizer, limits: Limits) -> list[Prepared]:
-    """Validate and tokenize ``rows`` (index, value) with one tokenizer call for the good ones."""
+def as_item(value: object) -> str:
+    """A corpus item as it travels to a worker: the text, or (for anything that is no string) its error."""
+    return value if isinstance(value, str) else Rejected(_text_error(value))
+
+
+def prepare(rows: list[tuple[int, str]], tokenizer, limits: Limits) -> list[Prepared]:
+    """Validate and tokenize ``rows`` (index, ``as_item(value)``) with one tokenizer call for the good ones."""
     prepared = []
     for index, value in rows:
-        error = _text_error(value)
-        prepared.append(Prepared(index, value if isinstance(value, str) else None, error))
+        if isinstance(value, Rejected):
+            prepared.append(Prepared(index, None, text_hash(value), str(value)))
+        else:
+            prepared.append(Prepared(index, value, text_hash(value), _text_error(value)))
     good = [row for row in prepared if row.error is None]
     if not good:
         return prepared

@@ -9,21 +9,25 @@ import itertools
 import pickle
 from collections.abc import Iterable, Iterator
 
+from .batches import as_item
 from .worker import Settings, ShardWorker, load
 
 ENGINES = ("local", "ray")
 _WINDOW = 512  # batches handed to Ray per dataset: bounds what the driver holds of an endless iterable
 
 
-def batches(texts: Iterable, batch_size: int) -> Iterator[tuple[int, list[tuple[int, object]]]]:
-    """``(batch number, [(index, value), ...])``: the corpus cut into fixed batches, so that batch k is
-    always the same texts and a resumed run finds its shards by number."""
+def batches(texts: Iterable, batch_size: int) -> Iterator[tuple[int, list[tuple[int, str]]]]:
+    """``(batch number, [(index, item), ...])``: the corpus cut into fixed batches, so that batch k is
+    always the same texts and a resumed run finds its shards by number; items as ``batches.as_item``."""
     numbered = enumerate(texts)
     for number in itertools.count():
-        rows = list(itertools.islice(numbered, batch_size))
+        rows = [(index, as_item(value)) for index, value in itertools.islice(numbered, batch_size)]
         if not rows:
             return
         yield number, rows
+
+
+Plan = Iterable[tuple[int, list[tuple[int, str]], bool]]  # (batch number, rows, needed): ShardDirectory.plan
 
 
 def _bar(total: int | None, disable: bool):
@@ -32,13 +36,13 @@ def _bar(total: int | None, disable: bool):
     return tqdm(total=total, desc="corpus", unit="text", disable=disable, delay=1.0)
 
 
-def run_local(model, tokenizer, texts, settings: Settings, out, done: set[int], total, progress: bool) -> None:
-    """Every missing shard, one batch after another, in this process."""
+def run_local(model, tokenizer, plan: Plan, settings: Settings, out, total, progress: bool) -> None:
+    """Every needed shard, one batch after another, in this process."""
     model, tokenizer = load(model, tokenizer)
     worker = ShardWorker(model, tokenizer, settings)
     with _bar(total, not progress) as bar:
-        for number, rows in batches(texts, settings.batch_size):
-            if number not in done:
+        for number, rows, needed in plan:
+            if needed:
                 worker.write(out, number, rows)
             bar.update(len(rows))
 
@@ -90,8 +94,8 @@ def _output_recording_registry() -> dict | None:
     return None
 
 
-def run_ray(model, tokenizer, texts, settings: Settings, out, done: set[int], total, progress: bool, options) -> None:
-    """Every missing shard by ``workers`` Ray actors (``ray.init(address=...)`` unless Ray is running)."""
+def run_ray(model, tokenizer, plan: Plan, settings: Settings, out, total, progress: bool, options) -> None:
+    """Every needed shard by ``workers`` Ray actors (``ray.init(address=...)`` unless Ray is running)."""
     try:
         import ray
         import ray.data
@@ -103,9 +107,16 @@ def run_ray(model, tokenizer, texts, settings: Settings, out, done: set[int], to
     model_ref = [ray.put(model)]
     context = ray.data.DataContext.get_current()
     context.enable_progress_bars = False
-    pending = ((number, rows) for number, rows in batches(texts, settings.batch_size) if number not in done)
     with _bar(total, not progress) as bar:
-        bar.update(len(done) * settings.batch_size if total is None else min(total, len(done) * settings.batch_size))
+
+        def needed(plan: Plan):
+            for number, rows, compute in plan:
+                if compute:
+                    yield number, rows
+                else:
+                    bar.update(len(rows))
+
+        pending = needed(plan)
         while window := list(itertools.islice(pending, _WINDOW)):
             items = [{"shard": number, "rows": pickle.dumps(rows)} for number, rows in window]
             dataset = ray.data.from_items(items, override_num_blocks=len(items)).map_batches(

@@ -8,14 +8,15 @@ from 0, as in the ``AttentionWidget`` (its ``layer`` and ``head``).
 
 from __future__ import annotations
 
-import json
 import pathlib
+from collections.abc import Callable
 
 import numpy as np
 
 from ..compare import summarise
 from .extras import SEPARATOR
-from .shards import MANIFEST, complete_shards, require_pyarrow
+from .integrity import DamagedShardError, read_verified
+from .shards import complete_shards, read_manifest, require_pyarrow
 from .statistics import STATISTICS, describe
 
 _TEXT_COLUMNS = ["index", "text", "n_tokens", "error"]
@@ -52,26 +53,52 @@ class CorpusResult:
     """The result of ``analyze_corpus``, backed by the Parquet shards under ``path``."""
 
     def __init__(self, path):
+        require_pyarrow()
         self.path = pathlib.Path(path)
-        self.settings = json.loads((self.path / MANIFEST).read_text())
-        self._shards = list(complete_shards(self.path).values())
+        self.settings = read_manifest(self.path, advice="run analyze_corpus again with resume=False there")
+        self._shards = self._find_shards()
         self.shape = self._read_shape()
         self._texts = None
         self._heads = None
 
+    def _find_shards(self) -> list[pathlib.Path]:
+        """The shards of the run's texts: every shard while a run is under way (``texts`` null), else exactly
+        the batches of its ``texts`` texts (a longer corpus's shards beyond them are kept, not read)."""
+        found = complete_shards(self.path)
+        count = self.settings.get("texts")
+        if count is None:
+            return list(found.values())
+        size = self.settings["batch_size"]
+        missing = [number for number in range(-(-count // size)) if number not in found]
+        if missing:
+            first = missing[0]
+            raise FileNotFoundError(
+                f"{self.path} lacks {len(missing)} of its shards, the first part-{first:06d}.parquet (texts "
+                f"{first * size}-{min(count, (first + 1) * size) - 1}); run analyze_corpus on the same texts with "
+                "this out= to compute them again."
+            )
+        return [found[number] for number in range(-(-count // size))]
+
+    def _verified(self, shard: pathlib.Path, columns: list[str] | Callable[[str], bool]):
+        try:
+            return read_verified(shard, columns)
+        except DamagedShardError as exc:
+            raise DamagedShardError(
+                shard,
+                f"{exc.reason}. It is under {self.path}; run analyze_corpus on the same texts with this out= and "
+                "resume=True to compute it again",
+            ) from None
+
     def _read_shape(self) -> tuple[int, int] | None:
-        parquet = require_pyarrow().parquet
         for shard in self._shards:
-            metadata = parquet.read_schema(shard).metadata or {}
+            metadata = self._verified(shard, []).schema.metadata or {}
             if b"layers" in metadata:
                 return int(metadata[b"layers"]), int(metadata[b"heads"])
         return None
 
     def _read(self, columns: list[str]):
-        parquet = require_pyarrow().parquet
         for shard in self._shards:  # only the columns asked for are read (a shard holds every statistic)
-            present = parquet.read_schema(shard).names
-            yield parquet.read_table(shard, columns=[c for c in columns if c in present])
+            yield self._verified(shard, columns)
 
     @property
     def texts(self):
@@ -129,9 +156,20 @@ class CorpusResult:
     def extreme(self, statistic: str, layer: int, head: int, k: int = 10, largest: bool = True):
         """pandas DataFrame: the ``k`` texts where head ``head`` (from 0) of layer ``layer`` (from 1) has the largest
         (or smallest) value of ``statistic``, with that value."""
+        self.check_head(layer, head)
+        if not is_count(k) or k < 1:
+            raise ValueError(f"k is how many texts to list, a positive integer; got {k!r}.")
         values = self.values(statistic)[:, layer - 1, head]
         texts = self.texts.assign(value=values).dropna(subset=["value"])
         return texts.sort_values("value", ascending=not largest, kind="stable").head(k).reset_index(drop=True)
+
+    def check_head(self, layer, head) -> None:
+        """A clear error unless ``layer`` (from 1) and ``head`` (from 0) name a head of the run's model."""
+        layers, heads = self.shape or (0, 0)
+        if not is_count(layer) or not 1 <= layer <= layers:
+            raise ValueError(f"layer must be an integer from 1 to {layers} (numbered from 1); got {layer!r}.")
+        if not is_count(head) or not 0 <= head < heads:
+            raise ValueError(f"head must be an integer from 0 to {heads - 1} (numbered from 0); got {head!r}.")
 
     @property
     def agreement(self):
@@ -139,12 +177,11 @@ class CorpusResult:
         mean of the signed variant, examples, undefined count), as ``attn_widget.compare.summarise``."""
         import pandas
 
-        parquet = require_pyarrow().parquet
         frames = []
         for shard in self._shards:
-            names = [c for c in parquet.read_schema(shard).names if c.startswith(("rho" + SEPARATOR, "rho_signed"))]
-            if names:
-                frames.append(parquet.read_table(shard, columns=names).to_pandas())
+            table = self._verified(shard, lambda name: name.startswith(("rho" + SEPARATOR, "rho_signed")))
+            if table.num_columns:
+                frames.append(table.to_pandas())
         columns = ["method", "layer", "reference", "rho_mean", "rho_std", "rho_signed_mean", "examples", "undefined"]
         if not frames:
             return pandas.DataFrame(columns=columns)
@@ -191,6 +228,11 @@ class CorpusResult:
         texts = self.texts
         bad = int(texts["error"].notna().sum())
         return f"<CorpusResult {len(texts)} texts ({bad} with errors), {self.shape} layers × heads, at {self.path}>"
+
+
+def is_count(value) -> bool:
+    """An integer, not a bool (``True`` would read as 1)."""
+    return isinstance(value, (int, np.integer)) and not isinstance(value, (bool, np.bool_))
 
 
 def _matrix(column, width: int) -> np.ndarray:

@@ -17,7 +17,7 @@ import traitlets as t
 
 from ..i18n import tr
 from ..widget_traits import language
-from .result import CorpusResult
+from .result import CorpusResult, is_count
 from .statistics import describe
 
 # Viridis in nine equal bins of the shown range: low values dark purple, high values yellow.
@@ -95,6 +95,8 @@ class CorpusWidget(t.HasTraits):
         super().__init__(lang=lang)
         if result.shape is None:
             raise ValueError("The corpus run has no statistics (every text failed); there is nothing to show.")
+        if not is_count(k) or k < 1:
+            raise ValueError(f"k is how many texts a head lists, a positive integer; got {k!r}.")
         self.result, self.model, self.tokenizer, self.k = result, model, tokenizer, k
         self.layer: int | None = None
         self.head: int | None = None
@@ -228,6 +230,7 @@ class CorpusWidget(t.HasTraits):
 
     def select(self, layer: int, head: int) -> None:
         """List the texts where head ``head`` of layer ``layer`` (heads from 0, layers from 1) is most extreme."""
+        self.result.check_head(layer, head)
         self.layer, self.head = layer, head
         self._mark()
         self._list()

@@ -70,7 +70,7 @@ class ShardWorker:
         self.runner = BatchRunner(model, tokenizer, settings.statistics)
         self.shape: tuple[int, int] | None = None  # (layers, heads) from head importance, when no statistics
 
-    def table(self, rows: list[tuple[int, object]]):
+    def table(self, rows: list[tuple[int, str]]):
         """The pyarrow table of one batch of ``(index, value)`` rows."""
         prepared = prepare(rows, self.tokenizer, self.limits)
         good = [row for row in prepared if row.error is None]
@@ -102,7 +102,7 @@ class ShardWorker:
             self.shape = (int(found.pop("layers")), int(found.pop("heads")))
         return {**found, **({"importance": importance} if importance else {})}
 
-    def write(self, out, number: int, rows: list[tuple[int, object]]) -> int:
+    def write(self, out, number: int, rows: list[tuple[int, str]]) -> int:
         """Compute batch ``number`` and write it as a shard under ``out``; the number of rows."""
         write_shard(out, number, self.table(rows))
         return len(rows)

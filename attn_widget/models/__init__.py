@@ -3,7 +3,7 @@
 per-layer masks a config declares (``windows.py``), and the families refused outright
 (``families.py``). Methods never ask what model they run on."""
 
-from .families import ATTENTION_ONLY, SEQ2SEQ, refusal
+from .families import ATTENTION_ONLY, SEQ2SEQ, SEQ2SEQ_NOT_READ, refusal
 from .geometry import HeadGeometry
 from .layouts import candidates
 from .projections import output_slices
@@ -13,6 +13,7 @@ from .windows import LayerPattern, layer_patterns
 __all__ = [
     "ATTENTION_ONLY",
     "SEQ2SEQ",
+    "SEQ2SEQ_NOT_READ",
     "HeadGeometry",
     "LayerPattern",
     "Site",

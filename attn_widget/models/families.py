@@ -34,7 +34,25 @@ SEQ2SEQ: tuple[str, ...] = (
     "m2m_100",
     "plbart",
     "mvp",
+    "switch_transformers",  # T5 with mixture-of-experts feed-forward layers
+    "nllb-moe",  # M2M100 with mixture-of-experts feed-forward layers
 )
+
+# model_type -> why an encoder-decoder family cannot be analysed, and what to analyse instead (the rest: not checked).
+SEQ2SEQ_NOT_READ: dict[str, str] = {
+    "longt5": "its encoder attends within local blocks of tokens (and, with transient-global attention, to a summary "
+    "of each block) and returns those weights block by block, not as one matrix over the source tokens; T5 and mT5 "
+    "models, whose encoders attend over all tokens, are analysed",
+    "pegasus_x": "its encoder attends within blocks of tokens and to global tokens of its own, and returns those "
+    "weights block by block, not as one matrix over the source tokens; Pegasus models "
+    "(PegasusForConditionalGeneration), which attend over all tokens, are analysed",
+    "prophetnet": "its decoder runs n-gram prediction streams beside its main stream (n-stream self-attention) and "
+    "predicts each next token from the first of them, so the one causal matrix per layer it returns (the main "
+    "stream's) is not the attention that makes its predictions; BART and T5 models are analysed",
+    "fsmt": "its layers pass tensors time-first (tokens, batch, features: fairseq's layout), which attn_widget's "
+    "reading of value vectors and its re-running of layers do not handle; Marian models (MarianMTModel, e.g. "
+    "Helsinki-NLP/opus-mt-en-de) translate the same language pairs and are analysed",
+}
 
 # Vision transformers with global self-attention over [CLS] (+ distillation/register tokens) and patches.
 GLOBAL_VISION = frozenset({"vit", "deit", "dinov2", "dinov2_with_registers"})

@@ -842,6 +842,7 @@ function markHovered(root, node, pinned = null) {
   }
   const mark = (at, name) => {
     if (!at) return;
+    if (!Number.isInteger(at.index)) return;
     const column = root.querySelector(at.side === "source" ? ".attnw-labels-left" : ".attnw-labels-right");
     column?.querySelector(`[data-index="${at.index}"]`)?.classList.add(name);
   };
@@ -895,7 +896,7 @@ function tokenColumns(left, right) {
 }
 function markTarget(column, position) {
   for (const label of column.querySelectorAll(".attnw-target-row")) label.classList.remove("attnw-target-row");
-  if (position === null || position === void 0) return;
+  if (!Number.isInteger(position)) return;
   column.querySelector(`[data-index="${position}"]`)?.classList.add("attnw-target-row");
 }
 function renderTitles(left, right, titles) {
@@ -1420,7 +1421,7 @@ function readState(model) {
       job: isJob(job) ? job : {},
       slicesReady: isObject(slicesReady) ? Object.fromEntries(Object.entries(slicesReady).filter(([, slices]) => Array.isArray(slices))) : {},
       headsJob: isJob(headsJob) ? headsJob : {},
-      targets: Array.isArray(targets) ? targets.filter((t) => isObject(t) && typeof t.id === "string" && typeof t.label === "string") : [],
+      targets: Array.isArray(targets) ? targets.filter((t) => isObject(t) && typeof t.id === "string" && typeof t.label === "string").map((t) => ({ ...t, position: isCount(t.position) && t.position < n ? t.position : null })) : [],
       target: String(model.get("target") ?? ""),
       attributions: Array.isArray(attributions) ? attributions.filter((a) => isObject(a) && typeof a.id === "string" && typeof a.label === "string").map((a) => ({ ...a, label: tr(lang, a.label), description: tr(lang, a.description) })) : [],
       attributionData: isObject(model.get("attribution_data")) ? model.get("attribution_data") : {},

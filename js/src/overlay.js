@@ -67,6 +67,7 @@ export function markHovered(root, node, pinned = null) {
   /** @param {{ side: string, index: number } | null} at @param {string} name */
   const mark = (at, name) => {
     if (!at) return;
+    if (!Number.isInteger(at.index)) return; // put in a selector: a number only, never text as given
     const column = root.querySelector(at.side === "source" ? ".attnw-labels-left" : ".attnw-labels-right");
     column?.querySelector(`[data-index="${at.index}"]`)?.classList.add(name);
   };
@@ -130,7 +131,7 @@ export function tokenColumns(left, right) {
  */
 export function markTarget(column, position) {
   for (const label of column.querySelectorAll(".attnw-target-row")) label.classList.remove("attnw-target-row");
-  if (position === null || position === undefined) return;
+  if (!Number.isInteger(position)) return; // put in a selector: a number only, never text as given
   column.querySelector(`[data-index="${position}"]`)?.classList.add("attnw-target-row");
 }
 

@@ -183,7 +183,10 @@ export function readState(model) {
       : {},
     headsJob: isJob(headsJob) ? headsJob : {},
     targets: Array.isArray(targets)
-      ? targets.filter((t) => isObject(t) && typeof t.id === "string" && typeof t.label === "string")
+      ? targets
+          .filter((t) => isObject(t) && typeof t.id === "string" && typeof t.label === "string")
+          // A position that is no token row marks none (it is put in a selector: never text as given).
+          .map((t) => ({ ...t, position: isCount(t.position) && t.position < n ? t.position : null }))
       : [],
     target: String(model.get("target") ?? ""),
     attributions: Array.isArray(attributions)

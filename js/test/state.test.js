@@ -161,3 +161,26 @@ test("the whole-model view of a method with no layer computed yet draws the grap
   assert.deepEqual(logged, []);
   assert.equal(/** @type {HTMLElement} */ (el.querySelector(".attnw-canvas")).dataset.view, "model");
 });
+
+test("a target position that is no token row is dropped, and never reaches a selector", () => {
+  const scores = { status: "running", done: 1, total: 2, target: "t0", method: "saliency" };
+  for (const position of ['"]', "3", 1.5, -1, 6, true, null]) {
+    const traits = {
+      targets: [{ id: "t0", label: "x", position }],
+      target: "t0",
+      attribution: "saliency",
+      attribution_data: scores,
+    };
+    assert.equal(stateOf(traits).targets[0].position, null, JSON.stringify(position));
+    const { el } = mount(traits);
+    assert.deepEqual(logged, [], JSON.stringify(position));
+    assert.equal(el.querySelectorAll(".attnw-target-row").length, 0, JSON.stringify(position));
+  }
+  const { el } = mount({
+    targets: [{ id: "t0", label: "x", position: 2 }],
+    target: "t0",
+    attribution: "saliency",
+    attribution_data: scores,
+  });
+  assert.ok(el.querySelector('.attnw-labels-right [data-index="2"]')?.classList.contains("attnw-target-row"));
+});
