@@ -77,12 +77,14 @@ class Analysis:
         """``(L, n, n)`` raw attention of one head, or the head mean (default) or max."""
         return self.attention_part.raw(head)
 
-    def rollout(self, residual: float = 0.5, receptive_field: str = "auto") -> torch.Tensor:
-        """``(L, n, n)`` float64 rollout to every layer (docs/methods.md §2).
+    def rollout(self, residual: float = 0.5, receptive_field: str = "none") -> torch.Tensor:
+        """``(L, n, n)`` float64 rollout to every layer (docs/methods.md §2): the widget's "Attention rollout"
+        (method id ``rollout``).
 
-        receptive_field: ``"auto"`` (RF-B for decoders, none for encoders), ``"none"``,
-        ``"rf-b"`` (ratio to content-free rollout, rows re-normalised) or ``"rf-d"``
-        (signed difference), docs/methods.md §4.
+        receptive_field (docs/methods.md §4): ``"none"`` (default: plain rollout, as Abnar & Zuidema),
+        ``"rf-b"`` (receptive-field normalised: ratio to content-free rollout, rows re-normalised; the
+        widget's "Rollout, receptive-field normalised", id ``rollout_rf``, recommended for decoders),
+        ``"rf-d"`` (signed difference) or ``"auto"`` (RF-B for decoders, none for encoders).
         """
         return self.attention_part.rollout(residual, receptive_field)
 
@@ -127,12 +129,14 @@ class Analysis:
         self,
         residual: float = 0.5,
         layers: Iterable[int] | None = None,
-        receptive_field: str = "auto",
+        receptive_field: str = "none",
         progress: ProgressArg = True,
     ) -> torch.Tensor:
-        """Attention flow (docs/methods.md §3), ``(len(layers), n, n)``; all layers by default.
+        """Attention flow (docs/methods.md §3), ``(len(layers), n, n)``; all layers by default: the widget's
+        "Attention flow" (method id ``flow``).
 
-        layers: layer numbers 1..L. receptive_field: as for ``rollout``; for flow the
+        layers: layer numbers 1..L. receptive_field: as for ``rollout`` (default ``"none"``, plain flow;
+        ``"rf-b"`` is the widget's "Flow, receptive-field normalised", id ``flow_rf``); for flow the
         baseline is the flow of the content-free attention with the same masks.
         progress: ``True`` for a progress bar, ``False`` for none, or a callable
         ``(done, total)``. Finished layers are cached, also when interrupted.
@@ -143,15 +147,15 @@ class Analysis:
         self,
         position: int,
         residual: float = 0.5,
-        receptive_field: str = "auto",
+        receptive_field: str = "none",
         progress: ProgressArg = False,
         layers: Iterable[int] | None = None,
     ) -> torch.Tensor:
         """``(len(layers), n)``: row ``position`` (a token index) of the flow at the given layers (all by
         default), computing only that row: n max flows per layer instead of n², most settled by a greedy
         flow (docs/methods.md §3.3); what a pinned token and comparisons at one target position need.
-        Exact, equal to ``flow(layers=layers)[:, position]``; each finished layer is kept.
-        progress: as for ``flow``."""
+        Exact, equal to ``flow(layers=layers, receptive_field=receptive_field)[:, position]``; each finished
+        layer is kept. receptive_field, progress: as for ``flow`` (default ``"none"``, plain flow)."""
         return self.flow_part.rows(position, residual, receptive_field, progress, layers)
 
     def flow_layers_done(self, which: str = "attention", residual: float = 0.5) -> list[int]:
@@ -182,8 +186,9 @@ class Analysis:
         """``(L, n, n)`` row-stochastic mixing from head-averaged effective attention (E1 "clip" or E3 "abs")."""
         return self.effective_part.mixing(variant)
 
-    def effective_rollout(self, variant: str = "clip", residual: float = 0.5, receptive_field: str = "auto"):
-        """Rollout on effective attention (section 5.3): ``(L, n, n)``.
+    def effective_rollout(self, variant: str = "clip", residual: float = 0.5, receptive_field: str = "none"):
+        """Rollout on effective attention (section 5.3): ``(L, n, n)``; receptive_field as for ``rollout``
+        (default ``"none"``: the widget's "Effective rollout", id ``effective_rollout``).
 
         variant: "clip" (E1, default), "abs" (E3), or "signed" (E2: the sum-preserving
         variant, unclipped; entries may be negative, rows sum to 1, no normalisation).
@@ -195,10 +200,11 @@ class Analysis:
         variant: str = "clip",
         residual: float = 0.5,
         layers: Iterable[int] | None = None,
-        receptive_field: str = "auto",
+        receptive_field: str = "none",
         progress: ProgressArg = True,
     ) -> torch.Tensor:
-        """Attention flow with effective attention as capacities (E1 "clip" or E3 "abs")."""
+        """Attention flow with effective attention as capacities (E1 "clip" or E3 "abs"); receptive_field as
+        for ``rollout`` (default ``"none"``)."""
         if variant not in ("clip", "abs"):
             raise ValueError(f'Flow needs non-negative capacities: variant must be "clip" or "abs"; got {variant!r}.')
         return self.flow_part.flow(f"effective-{variant}", residual, layers, receptive_field, progress)

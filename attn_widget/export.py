@@ -116,7 +116,9 @@ def to_frame(widget, method: str | None = None, layer: int | None = None, head: 
     method: a method id of ``widget.methods``; layer: 1..L; head: 0..H-1, -1 (mean) or -2 (max),
     for the per-head methods (raw, effective) only: the others are built on the head mean and
     accept no head but -1. Each defaults to what the view shows (``widget.method``, ``.layer``,
-    ``.head``); an invalid one raises ValueError or TypeError.
+    ``.head``); an invalid one raises ValueError or TypeError. The frame's ``attrs`` name what it holds:
+    ``method`` (the id), ``label`` (the method's name in the widget, e.g. "Rollout, receptive-field
+    normalised") and ``layer``.
     """
     import pandas as pd
 
@@ -135,4 +137,6 @@ def to_frame(widget, method: str | None = None, layer: int | None = None, head: 
         head = widget.head if head is None else head
         matrix = matrix[head if head >= 0 else (widget.n_heads if head == checks.MEAN_HEAD else widget.n_heads + 1)]
     labels = [f"{i}: {token}" for i, token in enumerate(widget.tokens)]
-    return pd.DataFrame(matrix, index=labels, columns=labels)
+    frame = pd.DataFrame(matrix, index=labels, columns=labels)
+    frame.attrs.update(method=method, label=spec.label, layer=layer)
+    return frame

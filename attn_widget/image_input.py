@@ -5,6 +5,8 @@ processor, or resized and normalised from the model config (a minimal offline pr
 
 from __future__ import annotations
 
+import inspect
+
 import numpy as np
 import torch
 
@@ -185,18 +187,30 @@ def _check_pil(image) -> None:
 
 
 def _for_processor(model, image, processor):
-    """``image`` as the processor should get it: a PIL image as given; an array or tensor checked as without a
-    processor and handed over as (C, H, W) of the model's channels, in its own type and dtype, so that the
-    processor's own layout guess (channels first when the first axis is 1 or 3) cannot misread it."""
+    """``image`` as the processor should get it: checked as without a processor and handed over as (C, H, W) of
+    the model's channels (a PIL image as a uint8 array, an array or tensor in its own type and dtype), so that the
+    processor's own layout guess cannot misread it: transformers 5.0 reads a PIL image 3 pixels high, once an
+    (H, W, 3) array, as channels first."""
     if _is_pil(image):
         _check_pil(image)
-        return image
+        image = np.array(image.convert("RGB")).transpose(2, 0, 1)[None]  # (1, C, H, W): no guess
     chw = _channels_first(model, _given_pixels(image))
     rescale = getattr(processor, "do_rescale", None)
     if rescale is not None:
         _check_scale(chw, rescaled=bool(rescale))
     chw = chw.contiguous()
     return chw.numpy() if isinstance(image, np.ndarray) else chw
+
+
+def _channels_first_told(processor) -> dict:
+    """``input_data_format="channels_first"`` where the processor takes it (transformers' image processors do),
+    so that it does not guess the layout of the (C, H, W) it is given; nothing for one that does not."""
+    preprocess = getattr(processor, "preprocess", None)
+    try:
+        taken = preprocess is not None and "input_data_format" in inspect.signature(preprocess).parameters
+    except (TypeError, ValueError):  # no signature to read
+        taken = False
+    return {"input_data_format": "channels_first"} if taken else {}
 
 
 def pixel_values(model, image, processor=None) -> torch.Tensor:
@@ -210,7 +224,7 @@ def pixel_values(model, image, processor=None) -> torch.Tensor:
     """
     if processor is not None:
         given = _for_processor(model, image, processor)
-        return processor(images=given, return_tensors="pt")["pixel_values"].float()
+        return processor(images=given, return_tensors="pt", **_channels_first_told(processor))["pixel_values"].float()
     config = model.config
     chw = _as_chw(model, image)
     channels = chw.shape[0]

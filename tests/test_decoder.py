@@ -63,3 +63,62 @@ def test_normalisation_removes_the_content_free_first_token_bias(decoder, method
         assert raw > 3 * uniform and content_free > 3 * uniform
     assert normalised < raw
     assert normalised < 1.5 * uniform
+
+
+# One meaning per name (issue 34): "rollout" and "flow" are the plain methods in Python, the widget and exports;
+# the receptive-field normalised numbers are "rollout_rf" / "flow_rf", receptive_field="rf-b", and say so.
+PLAIN_AND_RF = {
+    "rollout": lambda a: a.rollout(),
+    "rollout_rf": lambda a: a.rollout(receptive_field="rf-b"),
+    "flow": lambda a: a.flow(progress=False),
+    "flow_rf": lambda a: a.flow(receptive_field="rf-b", progress=False),
+}
+
+
+@pytest.fixture(scope="module")
+def decoder_widget(decoder):
+    from attn_widget import AttentionWidget
+
+    model, tokenizer = decoder
+    return AttentionWidget(analysis=analyze(model, TEXT, tokenizer))
+
+
+def test_the_widget_and_python_mean_the_same_numbers_by_the_same_name(decoder_widget):
+    w = decoder_widget
+    a = w.analysis
+    assert a.causal
+    for method, python in PLAIN_AND_RF.items():
+        shown = w.method_spec(method).values(a, w.view_settings)[0]
+        torch.testing.assert_close(shown, python(a), rtol=0, atol=1e-12, msg=method)
+        frame = w.to_frame(method, layer=a.n_layers)
+        torch.testing.assert_close(torch.from_numpy(frame.to_numpy()), python(a)[-1], rtol=0, atol=1e-12)
+    # The defaults are the plain methods, which on a decoder differ from the normalised ones.
+    assert torch.equal(a.rollout(), a.rollout(receptive_field="none"))
+    assert torch.equal(a.flow(progress=False), a.flow(receptive_field="none", progress=False))
+    assert torch.equal(a.flow_rows(5), a.flow_rows(5, receptive_field="none"))
+    assert (a.rollout() - a.rollout(receptive_field="rf-b")).abs().max() > 0.1
+
+
+def test_receptive_field_normalised_numbers_are_named_so_wherever_they_are_shown(decoder_widget):
+    w = decoder_widget
+    a = w.analysis
+    meta = {m["id"]: m for m in w.methods}
+    for method in PLAIN_AND_RF:
+        normalised = method.endswith("_rf")
+        for text in (meta[method]["label"], w.method_spec(method).label, w.to_frame(method).attrs["label"]):
+            assert ("receptive-field normalised" in text) == normalised, (method, text)
+        assert ("RF-B" in meta[method]["explain"]) == normalised
+        assert w.to_frame(method).attrs["method"] == method
+    # Every rollout or flow the widget offers (mixing rollouts aside: no RF there, §7) whose numbers are RF-B
+    # rollout or flow says so in its label.
+    rf = [python(a) for method, python in PLAIN_AND_RF.items() if method.endswith("_rf")]
+    for entry in w.methods:
+        spec = w.method_spec(entry["id"])
+        if spec.per_head or not spec.cumulative or spec.group not in ("Attention weights", "Effective attention"):
+            continue
+        values = spec.values(a, w.view_settings)[0]
+        if any(values.shape == r.shape and torch.allclose(values, r, atol=1e-9) for r in rf):
+            assert "receptive-field normalised" in entry["label"], entry["id"]
+    # compare(): the normalised rows are named by RF-B, the plain ones by the plain name.
+    names = {spec.id: spec.compare.name or spec.id for spec in (w.method_spec(m) for m in PLAIN_AND_RF)}
+    assert names == {"rollout": "rollout", "rollout_rf": "rollout (RF-B)", "flow": "flow", "flow_rf": "flow (RF-B)"}

@@ -17,7 +17,7 @@ class AttentionPart(Part):
         key = ("raw", "mean" if head is None else head)
         return self.cached(key, lambda: self.capture.heads.reduced(head))
 
-    def rollout(self, residual: float = 0.5, receptive_field: str = "auto") -> torch.Tensor:
+    def rollout(self, residual: float = 0.5, receptive_field: str = "none") -> torch.Tensor:
         """``(L, n, n)`` float64 rollout, optionally receptive-field normalised."""
         variant = self.variant(receptive_field)
         plain = self.cached(("rollout", float(residual)), lambda: methods.rollout(self.raw(), residual))

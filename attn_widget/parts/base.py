@@ -9,7 +9,7 @@ import torch
 
 from .. import methods
 
-RECEPTIVE_FIELD = ("auto", "none", "rf-b", "rf-d")
+RECEPTIVE_FIELD = ("none", "rf-b", "rf-d", "auto")  # "none", the default, first
 T = TypeVar("T")
 
 
@@ -30,7 +30,7 @@ class Part:
         return self.cache[key]
 
     def variant(self, receptive_field: str) -> str:
-        """``"none"``, ``"rf-b"`` or ``"rf-d"``: ``"auto"`` is RF-B for decoders, none for encoders."""
+        """``"none"``, ``"rf-b"`` or ``"rf-d"``: ``"auto"`` (never the default) is RF-B for decoders, else none."""
         if receptive_field not in RECEPTIVE_FIELD:
             raise ValueError(f"receptive_field must be one of {RECEPTIVE_FIELD}; got {receptive_field!r}.")
         if receptive_field == "auto":

@@ -79,7 +79,7 @@ class EffectivePart(Part):
             lambda: methods.effective_mixing(self.effective().mean(1), self.analysis.raw(), variant),
         )
 
-    def rollout(self, variant: str = "clip", residual: float = 0.5, receptive_field: str = "auto") -> torch.Tensor:
+    def rollout(self, variant: str = "clip", residual: float = 0.5, receptive_field: str = "none") -> torch.Tensor:
         """``(L, n, n)`` rollout on effective attention: "clip" (E1), "abs" (E3) or "signed" (E2)."""
         if variant == "signed":
             return self.cached(

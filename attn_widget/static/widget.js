@@ -143,6 +143,24 @@ function edgesOfNode(edges, node) {
   for (let e = 0; e < edges.count; e++) if (ends[e] === node.index) out.push(e);
   return out.sort((a, b) => Math.abs(edges.weight[b]) - Math.abs(edges.weight[a]));
 }
+function focusScaleOf(edges, nodes) {
+  let low = 0;
+  let high = 0;
+  for (const node of nodes) {
+    if (!node) continue;
+    for (const e of edgesOfNode(edges, node)) {
+      const w = edges.weight[e];
+      if (w < 0) low = Math.max(low, -w);
+      else high = Math.max(high, w);
+    }
+  }
+  if (low === 0 && high === 0) return null;
+  return { low: low || high, high: high || low };
+}
+function widerScale(a, b) {
+  if (!a || !b) return a ?? b ?? null;
+  return { low: Math.max(a.low, b.low), high: Math.max(a.high, b.high) };
+}
 function filterEdges(edges, { topK, threshold, specials, special }) {
   const { count: count2, source, target, weight } = edges;
   let rows = 0;
@@ -157,7 +175,9 @@ function filterEdges(edges, { topK, threshold, specials, special }) {
   const factor = new Float64Array(count2);
   let keptCount = 0;
   let stored = 0;
+  const selfOnly = new Uint8Array(rows);
   for (let r = 0; r < rows; r++) {
+    selfOnly[r] = rowStart[r + 1] - rowStart[r] === 1 && source[order[rowStart[r]]] === r ? 1 : 0;
     const rowFirst = keptCount;
     let total = 0;
     let remaining = 0;
@@ -187,6 +207,7 @@ function filterEdges(edges, { topK, threshold, specials, special }) {
     weight: new Float64Array(keptCount),
     count: keptCount,
     max: 0,
+    selfOnly: 0,
     drawnShare: 0
   };
   let drawn = 0;
@@ -195,9 +216,13 @@ function filterEdges(edges, { topK, threshold, specials, special }) {
     out.source[k] = source[e];
     out.target[k] = target[e];
     out.weight[k] = weight[e] * factor[k];
-    out.max = Math.max(out.max, Math.abs(out.weight[k]));
+    const size = Math.abs(out.weight[k]);
+    if (selfOnly[target[e]]) out.selfOnly = Math.max(out.selfOnly, size);
+    else out.max = Math.max(out.max, size);
     drawn += Math.abs(weight[e]);
   }
+  if (out.max === 0) [out.max, out.selfOnly] = [out.selfOnly, 0];
+  else if (out.selfOnly <= out.max) out.selfOnly = 0;
   out.drawnShare = stored > 0 ? drawn / stored : 1;
   return out;
 }
@@ -208,6 +233,63 @@ function degreesOf(edges, n, kind) {
   let max = 0;
   for (const v of values) max = Math.max(max, Math.abs(v));
   return { values, max, kind };
+}
+
+// src/colormap.js
+var LIGHT = ["#c6dbef", "#6baed6", "#2171b5", "#08306b", "#2d004b"];
+var DARK = ["#1f4e5a", "#2a9d8f", "#8ac926", "#e9c46a", "#fff3b0"];
+var DIVERGING = ["#2166ac", "#92c5de", "#bdbdbd", "#f4a582", "#b2182b"];
+var HEAT = ["#000004", "#3b0f70", "#8c2981", "#de4968", "#fe9f6d", "#fcfdbf"];
+function rgb(hex) {
+  const v = parseInt(hex.slice(1), 16);
+  return [v >> 16 & 255, v >> 8 & 255, v & 255];
+}
+function interpolate(anchors, size = 256) {
+  const stops2 = anchors.map(rgb);
+  const out = [];
+  for (let i = 0; i < size; i++) {
+    const t = i / (size - 1) * (stops2.length - 1);
+    const lo = Math.min(Math.floor(t), stops2.length - 2);
+    const f = t - lo;
+    const c = stops2[lo].map((a, ch) => Math.round(a + (stops2[lo + 1][ch] - a) * f));
+    out.push(`rgb(${c[0]}, ${c[1]}, ${c[2]})`);
+  }
+  return out;
+}
+var tables = {
+  light: interpolate(LIGHT),
+  dark: interpolate(DARK),
+  diverging: interpolate(DIVERGING),
+  heat: interpolate(HEAT)
+};
+function colormap(name) {
+  return tables[name];
+}
+function isSigned(method, env) {
+  return Boolean(method?.signed || env?.signed);
+}
+function edgeTable(signed, dark) {
+  return colormap(signed ? "diverging" : dark ? "dark" : "light");
+}
+function colorAt(table, t, signed = false) {
+  const u = signed ? (t + 1) / 2 : t;
+  const i = Math.max(0, Math.min(table.length - 1, Math.round(u * (table.length - 1))));
+  return table[i];
+}
+function prefersDarkTable(textColor) {
+  return lightness(textColor) > 0.5;
+}
+function lightness(color) {
+  const [space, ...rest] = color.trim().toLowerCase().split(/[\s(),/]+/).filter(Boolean);
+  const numbers = rest.map((part) => part.endsWith("%") ? parseFloat(part) / 100 : parseFloat(part));
+  const luminance = ([r, g, b]) => 0.2126 * r + 0.7152 * g + 0.0722 * b;
+  let value = NaN;
+  if (space === "rgb" || space === "rgba")
+    value = luminance(rest.map((part, i) => part.endsWith("%") ? numbers[i] : numbers[i] / 255));
+  else if (space === "color" && (rest[0] === "srgb" || rest[0] === "display-p3")) value = luminance(numbers.slice(1));
+  else if (space === "oklch" || space === "oklab") value = numbers[0];
+  else if (space === "lab" || space === "lch") value = rest[0].endsWith("%") ? numbers[0] : numbers[0] / 100;
+  return Number.isFinite(value) ? value : 0;
 }
 
 // src/layout.js
@@ -268,6 +350,8 @@ function rowAt(layout, y) {
 
 // src/locale/zh.json
 var zh_default = {
+  " (blue and red each to their own end; width by size)": "\uFF08\u84DD\u8272\u548C\u7EA2\u8272\u5404\u81EA\u6309\u81EA\u5DF1\u7684\u4E00\u7AEF\u5B9A\u8272\u9636\uFF1B\u7EBF\u5BBD\u8868\u793A\u5927\u5C0F\uFF09",
+  " (not counting {value}: a token that sees only itself)": "\uFF08\u4E0D\u8BA1\u5165 {value}\uFF1A\u53EA\u770B\u5F97\u5230\u81EA\u5DF1\u7684 token\uFF09",
   " (the data keeps {mean}% per row on average, least {least}%)": "\uFF08\u6570\u636E\u5E73\u5747\u6BCF\u884C\u4FDD\u7559 {mean}%\uFF0C\u6700\u5C11 {least}%\uFF09",
   " Empty boxes: {n} layers not computed yet (click one to open it and compute it there).": " \u7A7A\u6846\uFF1A{n} \u5C42\u5C1A\u672A\u8BA1\u7B97\uFF08\u70B9\u51FB\u4E00\u4E2A\u5373\u53EF\u6253\u5F00\u5E76\u5728\u90A3\u91CC\u8BA1\u7B97\uFF09\u3002",
   " Only the {k} strongest entries of each row are stored at this length; the rest show as 0.": " \u5728\u8FD9\u4E2A\u957F\u5EA6\u4E0B\u6BCF\u884C\u53EA\u4FDD\u5B58\u6700\u5F3A\u7684 {k} \u4E2A\u503C\uFF0C\u5176\u4F59\u663E\u793A\u4E3A 0\u3002",
@@ -462,6 +546,9 @@ var zh_default = {
   "blank-out |y \u2212 y\xACj|": "\u906E\u76D6 |y \u2212 y\xACj|",
   "colour from": "\u989C\u8272\u8D77\u70B9",
   "colours scaled per layer": "\u989C\u8272\u6309\u5C42\u5206\u522B\u5B9A\u8272\u9636",
+  "colour: all edges drawn, {low} to {high}": "\u989C\u8272\uFF1A\u6240\u6709\u753B\u51FA\u7684\u8FB9\uFF0C{low} \u5230 {high}",
+  "colour: each layer's own range (the largest: {low} to {high})": "\u989C\u8272\uFF1A\u6BCF\u5C42\u6309\u81EA\u5DF1\u7684\u8303\u56F4\uFF08\u6700\u5927\u7684\u4E00\u5C42\uFF1A{low} \u5230 {high}\uFF09",
+  "colour: this token's edges, {low} to {high}": "\u989C\u8272\uFF1A\u8FD9\u4E2A token \u7684\u8FB9\uFF0C{low} \u5230 {high}",
   "{method}: this head of layer {layer} is not in this file (a long input's file holds the head shown when it was exported).": "{method}\uFF1A\u7B2C {layer} \u5C42\u7684\u8FD9\u4E2A\u5934\u4E0D\u5728\u6B64\u6587\u4EF6\u4E2D\uFF08\u957F\u8F93\u5165\u7684\u6587\u4EF6\u53EA\u4FDD\u5B58\u5BFC\u51FA\u65F6\u663E\u793A\u7684\u5934\uFF09\u3002",
   "not read yet for this head: layers {layers} (open one to read it)": "\u6B64\u5934\u5C1A\u672A\u8BFB\u53D6\u7684\u5C42\uFF1A{layers}\uFF08\u6253\u5F00\u5176\u4E2D\u4E00\u5C42\u5373\u53EF\u8BFB\u53D6\uFF09",
   "decoder (causal)": "\u89E3\u7801\u5668\uFF08\u56E0\u679C\uFF09",
@@ -542,6 +629,7 @@ var zh_default = {
   "{method}: computing the pinned token's row for layer {layer}\u2026": "{method}\uFF1A\u6B63\u5728\u8BA1\u7B97\u56FA\u5B9A token \u5728\u7B2C {layer} \u5C42\u7684\u90A3\u4E00\u884C\u2026",
   "{method}: edge colour": "{method}\uFF1A\u8FB9\u7684\u989C\u8272",
   "{method}: edge colour (scaled per layer; largest layer's range)": "{method}\uFF1A\u8FB9\u7684\u989C\u8272\uFF08\u6309\u5C42\u5B9A\u8272\u9636\uFF1B\u53D6\u8303\u56F4\u6700\u5927\u7684\u4E00\u5C42\uFF09",
+  "{method}: edge colour of the focused token's edges (their own range)": "{method}\uFF1A\u6240\u9009 token \u7684\u8FB9\u7684\u989C\u8272\uFF08\u6309\u5B83\u4EEC\u81EA\u5DF1\u7684\u8303\u56F4\uFF09",
   "{method}: what {token} draws from each patch": "{method}\uFF1A{token} \u4ECE\u6BCF\u4E2A\u56FE\u5757\u83B7\u53D6\u591A\u5C11",
   "{method}: {edges} edges between {n} tokens": "{method}\uFF1A{n} \u4E2A token \u4E4B\u95F4\u5171 {edges} \u6761\u8FB9",
   "{method}: {rows} layers \xD7 {columns} heat maps, one per head": "{method}\uFF1A{rows} \u5C42 \xD7 {columns} \u5F20\u70ED\u56FE\uFF0C\u6BCF\u4E2A\u5934\u4E00\u5F20",
@@ -557,7 +645,13 @@ var zh_default = {
   "\u2026 and {n} more": "\u2026\u2026\u8FD8\u6709 {n} \u4E2A",
   "\u2191 {n} more": "\u2191 \u53E6\u6709 {n} \u6761",
   "\u2193 {n} more": "\u2193 \u53E6\u6709 {n} \u6761",
-  "{b}: {n} edges drawn": "{b}\uFF1A\u753B\u51FA {n} \u6761\u8FB9"
+  "{b}: {n} edges drawn": "{b}\uFF1A\u753B\u51FA {n} \u6761\u8FB9",
+  "Does nothing in the view \u201C{view}\u201D: it applies to {views}": "\u5728\u201C{view}\u201D\u89C6\u56FE\u4E2D\u4E0D\u8D77\u4F5C\u7528\uFF1A\u5B83\u53EA\u7528\u4E8E{views}",
+  ", ": "\u3001",
+  "The all-heads grid is a picture of pixels, not a drawing: download it as PNG": "\u6240\u6709\u5934\u7684\u7F51\u683C\u662F\u50CF\u7D20\u56FE\u7247\u800C\u4E0D\u662F\u77E2\u91CF\u56FE\uFF1A\u8BF7\u4E0B\u8F7D PNG",
+  negative: "\u8D1F",
+  positive: "\u6B63",
+  "{method}: the colour of each cell": "{method}\uFF1A\u6BCF\u683C\u7684\u989C\u8272"
 };
 
 // src/i18n.js
@@ -717,57 +811,6 @@ function minimapValues(edges, n, focus) {
   return values;
 }
 
-// src/colormap.js
-var LIGHT = ["#c6dbef", "#6baed6", "#2171b5", "#08306b", "#2d004b"];
-var DARK = ["#1f4e5a", "#2a9d8f", "#8ac926", "#e9c46a", "#fff3b0"];
-var DIVERGING = ["#2166ac", "#92c5de", "#bdbdbd", "#f4a582", "#b2182b"];
-var HEAT = ["#000004", "#3b0f70", "#8c2981", "#de4968", "#fe9f6d", "#fcfdbf"];
-function rgb(hex) {
-  const v = parseInt(hex.slice(1), 16);
-  return [v >> 16 & 255, v >> 8 & 255, v & 255];
-}
-function interpolate(anchors, size = 256) {
-  const stops2 = anchors.map(rgb);
-  const out = [];
-  for (let i = 0; i < size; i++) {
-    const t = i / (size - 1) * (stops2.length - 1);
-    const lo = Math.min(Math.floor(t), stops2.length - 2);
-    const f = t - lo;
-    const c = stops2[lo].map((a, ch) => Math.round(a + (stops2[lo + 1][ch] - a) * f));
-    out.push(`rgb(${c[0]}, ${c[1]}, ${c[2]})`);
-  }
-  return out;
-}
-var tables = {
-  light: interpolate(LIGHT),
-  dark: interpolate(DARK),
-  diverging: interpolate(DIVERGING),
-  heat: interpolate(HEAT)
-};
-function colormap(name) {
-  return tables[name];
-}
-function colorAt(table, t, signed = false) {
-  const u = signed ? (t + 1) / 2 : t;
-  const i = Math.max(0, Math.min(table.length - 1, Math.round(u * (table.length - 1))));
-  return table[i];
-}
-function prefersDarkTable(textColor) {
-  return lightness(textColor) > 0.5;
-}
-function lightness(color) {
-  const [space, ...rest] = color.trim().toLowerCase().split(/[\s(),/]+/).filter(Boolean);
-  const numbers = rest.map((part) => part.endsWith("%") ? parseFloat(part) / 100 : parseFloat(part));
-  const luminance = ([r, g, b]) => 0.2126 * r + 0.7152 * g + 0.0722 * b;
-  let value = NaN;
-  if (space === "rgb" || space === "rgba")
-    value = luminance(rest.map((part, i) => part.endsWith("%") ? numbers[i] : numbers[i] / 255));
-  else if (space === "color" && (rest[0] === "srgb" || rest[0] === "display-p3")) value = luminance(numbers.slice(1));
-  else if (space === "oklch" || space === "oklab") value = numbers[0];
-  else if (space === "lab" || space === "lch") value = rest[0].endsWith("%") ? numbers[0] : numbers[0] / 100;
-  return Number.isFinite(value) ? value : 0;
-}
-
 // src/probes.js
 function probe(node, values) {
   const win = (
@@ -806,6 +849,38 @@ function xmlText(text2) {
 function clippedToken(token, max) {
   const chars = Array.from(displayToken(token));
   return chars.length > max ? `${chars.slice(0, max - 1).join("")}\u2026` : chars.join("");
+}
+function wrapText(text2, width, measure) {
+  const lines = [];
+  let line = "";
+  for (const word of text2.split(/(?<= )/)) {
+    if (measure(line + word.trimEnd()) <= width) {
+      line += word;
+      continue;
+    }
+    if (line.trim()) lines.push(line.trimEnd());
+    line = "";
+    for (const char of Array.from(word)) {
+      if (line && measure((line + char).trimEnd()) > width) {
+        lines.push(line.trimEnd());
+        line = "";
+      }
+      line += char;
+    }
+  }
+  if (line.trim() || lines.length === 0) lines.push(line.trimEnd());
+  return lines;
+}
+function textMeasure(doc, font = "12px sans-serif") {
+  const ctx = doc.defaultView?.navigator.userAgent.includes("jsdom") ? null : (
+    /** @type {HTMLCanvasElement} */
+    doc.createElement("canvas").getContext("2d")
+  );
+  if (ctx) {
+    ctx.font = font;
+    return (text2) => ctx.measureText(text2).width;
+  }
+  return (text2) => Array.from(text2).reduce((sum, char) => sum + ((char.codePointAt(0) ?? 0) >= 11904 ? 12 : 7), 0);
 }
 
 // src/overlay.js
@@ -981,6 +1056,17 @@ function formatValue(value, integer = false) {
   if (abs >= 1e-3) return value.toFixed(4);
   return value.toExponential(2);
 }
+function scaleText(scale, signed, integer, lang) {
+  const short = (v) => integer ? String(Math.round(v)) : String(Number(v.toPrecision(2)));
+  const range = { low: signed ? short(-scale.low) : "0", high: short(scale.high) };
+  if (scale.of === "focus") {
+    const text2 = tr(lang, "colour: this token's edges, {low} to {high}", range);
+    return signed && scale.low !== scale.high ? text2 + tr(lang, " (blue and red each to their own end; width by size)") : text2;
+  }
+  if (scale.of === "layers") return tr(lang, "colour: each layer's own range (the largest: {low} to {high})", range);
+  const all = tr(lang, "colour: all edges drawn, {low} to {high}", range);
+  return scale.selfOnly > 0 ? all + tr(lang, " (not counting {value}: a token that sees only itself)", { value: short(scale.selfOnly) }) : all;
+}
 function renderLegend(legend, {
   table,
   signed,
@@ -993,18 +1079,30 @@ function renderLegend(legend, {
   rowMean = null,
   integer = false,
   lang = "en",
-  compare = null
+  compare = null,
+  scale = null
 }) {
   const doc = legend.ownerDocument;
   legend.replaceChildren();
   const stops2 = table.filter((_, i) => i % 32 === 0 || i === table.length - 1);
   const bar = element(doc, "span", "attnw-legend-bar");
   bar.style.background = `linear-gradient(to right, ${stops2.join(", ")})`;
+  const [low, high] = scale ? [scale.low, scale.high] : [max, max];
   legend.append(
-    element(doc, "span", "attnw-legend-label", signed ? formatValue(-max, integer) : "0"),
+    element(doc, "span", "attnw-legend-label", signed ? formatValue(-low, integer) : "0"),
     bar,
-    element(doc, "span", "attnw-legend-label", `${compare?.plusHigh ? "+" : ""}${formatValue(max, integer)}`)
+    element(doc, "span", "attnw-legend-label", `${compare?.plusHigh ? "+" : ""}${formatValue(high, integer)}`)
   );
+  if (scale) {
+    const line = element(
+      doc,
+      "span",
+      "attnw-legend-coverage attnw-legend-scale",
+      scaleText(scale, signed, integer, lang)
+    );
+    probe(line, { scale: scale.of, low: String(signed ? -low : 0), high: String(high) });
+    legend.append(line);
+  }
   const share = meanCoverage * drawnShare;
   const percent2 = (x) => (x * 100).toFixed(1);
   const coverageText = minCoverage >= 0.9995 && drawnShare >= 0.9995 ? tr(lang, "{n} edges, all of the attention drawn", { n: edgeCount }) : tr(lang, "{n} edges carrying {share}% of the attention", { n: edgeCount, share: percent2(share) }) + (minCoverage < 0.9995 ? tr(lang, " (the data keeps {mean}% per row on average, least {least}%)", {
@@ -1217,6 +1315,7 @@ function readImage(value, n) {
 }
 
 // src/options.js
+var EDGE_VIEWS = ["layer", "model"];
 var MEAN_HEAD = -1;
 var MAX_HEAD = -2;
 function choice(trait, choices, key = trait, control2 = void 0) {
@@ -1252,7 +1351,7 @@ var VIEW_OPTIONS = [
     { label: "View" }
   ),
   text("method", "method", "own"),
-  count("layer", "layer", 1, (facts) => facts.nLayers, 1, "own"),
+  { ...count("layer", "layer", 1, (facts) => facts.nLayers, 1, "own"), views: ["layer"] },
   finite("binarize_threshold", "binarizeThreshold", 0, 1, 0.05, {
     label: "Edge if weight >",
     name: "Binarisation threshold",
@@ -1266,50 +1365,65 @@ var VIEW_OPTIONS = [
     key: "head",
     kind: "other",
     control: "own",
+    views: EDGE_VIEWS,
     read: (value, facts) => Number.isInteger(value) && /** @type {number} */
     value >= MAX_HEAD && /** @type {number} */
     value < facts.nHeads ? value : MEAN_HEAD
   },
-  count("top_k", "topK", 0, () => Infinity, 0, {
-    label: "Edges per token",
-    name: "Edges per token, 0 for all",
-    title: "Draw at most this many edges into each token (0: all)"
-  }),
-  finite("threshold", "threshold", 0, Infinity, 0, {
-    label: "Min weight",
-    name: "Smallest weight drawn",
-    title: "Hide edges whose weight is below this",
-    step: 0.01
-  }),
-  choice(
-    "specials",
-    [
-      ["show", "show"],
-      ["hide", "hide"],
-      ["renormalise", "hide, renormalise rows"]
-    ],
-    "specials",
-    { label: "Special tokens" }
-  ),
-  choice(
-    "node_size",
-    [
-      ["", "off"],
-      ["in", "in-degree"],
-      ["out", "out-degree"]
-    ],
-    "nodeSize",
-    {
-      label: "Dot size",
-      name: "Dots sized by degree",
-      title: "Teaching overlay: size each token's dot by its in-degree (the right column's row sums) or out-degree (the left column's column sums)"
-    }
-  ),
+  {
+    ...count("top_k", "topK", 0, () => Infinity, 0, {
+      label: "Edges per token",
+      name: "Edges per token, 0 for all",
+      title: "Draw at most this many edges into each token (0: all)"
+    }),
+    views: EDGE_VIEWS
+  },
+  {
+    ...finite("threshold", "threshold", 0, Infinity, 0, {
+      label: "Min weight",
+      name: "Smallest weight drawn",
+      title: "Hide edges whose weight is below this",
+      step: 0.01
+    }),
+    views: EDGE_VIEWS
+  },
+  {
+    ...choice(
+      "specials",
+      [
+        ["show", "show"],
+        ["hide", "hide"],
+        ["renormalise", "hide, renormalise rows"]
+      ],
+      "specials",
+      { label: "Special tokens" }
+    ),
+    views: EDGE_VIEWS
+  },
+  {
+    ...choice(
+      "node_size",
+      [
+        ["", "off"],
+        ["in", "in-degree"],
+        ["out", "out-degree"]
+      ],
+      "nodeSize",
+      {
+        label: "Dot size",
+        name: "Dots sized by degree",
+        title: "Teaching overlay: size each token's dot by its in-degree (the right column's row sums) or out-degree (the left column's column sums)"
+      }
+    ),
+    views: ["layer"]
+    // the whole-model view draws no dots sized by degree
+  },
   {
     trait: "window",
     key: "window",
     kind: "other",
     control: "own",
+    views: EDGE_VIEWS,
     read: (value, facts) => ({
       start: clamp(Array.isArray(value) ? value[0] : 0, 0, Math.max(0, facts.n - 1), 0),
       size: clamp(Array.isArray(value) ? value[1] : 0, 0, Infinity, 0)
@@ -1680,7 +1794,20 @@ function layerFrame(state, width, envelopeOf, hovered) {
     rows = Float64Array.from({ length: rowEnv.rows }, (_, r) => rowEntries(rowEnv, slice, r).values[0]);
   }
   const degrees = state.nodeSize ? degreesOf(sliceEdges(env, slice), layout.n, state.nodeSize) : null;
-  return { ...base, available: true, env, edges, meanCoverage: sum / env.rows, minCoverage: min, rows, degrees };
+  const signed = isSigned(state.method, env);
+  const focusScale = focus ? focusScaleOf(edges, [pinned, focus]) : null;
+  return {
+    ...base,
+    available: true,
+    env,
+    edges,
+    meanCoverage: sum / env.rows,
+    minCoverage: min,
+    rows,
+    degrees,
+    signed,
+    focusScale
+  };
 }
 function modelFrame(state, width, envelopeOf, hovered) {
   const layout = modelLayout(windowLayout(state, width), state.nLayers);
@@ -1701,7 +1828,8 @@ function modelFrame(state, width, envelopeOf, hovered) {
   const shade = reachEnv && focus ? reachShading(state, reachEnv, focus) : null;
   const reachable = reachEnv && focus && focus.layer > 0 && hasLayer(state, focus.layer);
   const reach = reachable ? sliceEdges(reachEnv, focus.layer - 1, focus.index) : null;
-  return { kind: "model", state, layout, env, perLayer, shade, reach, pinned, focus, unsent };
+  const signed = isSigned(graphMethod, env);
+  return { kind: "model", state, layout, env, perLayer, shade, reach, pinned, focus, unsent, signed };
 }
 function windowLayout(state, width) {
   const n = state.tokens.length;
@@ -1874,18 +2002,31 @@ function compareFrames(state, other, width, envelopeOf, hovered) {
     }
     const envB = dataOf(otherState, envelopeOf, other);
     const edges = filteredDifference(state, main2.env, envB, main2.slice, sliceIndex(otherState));
-    const difference = { ...main2, edges, signed: true, rows: null, degrees: null, meanCoverage: 1, minCoverage: 1 };
+    const difference = {
+      ...main2,
+      edges,
+      signed: true,
+      focusScale: main2.focus ? focusScaleOf(edges, [main2.pinned, main2.focus]) : null,
+      rows: null,
+      degrees: null,
+      meanCoverage: 1,
+      minCoverage: 1
+    };
     return { mode: "difference", other, main: difference, second: second2, maxMain: main2.edges.max, maxOther: second2.edges.max };
   }
   const paneWidth = Math.max(0, (width - PANE_GAP) / 2);
   const main = layerFrame(state, paneWidth, envelopeOf, hovered);
   const second = layerFrame(otherState, paneWidth, envelopeOf, hovered);
   const [edgesMain, edgesOther] = sharedScale(main.edges, second.edges);
+  const shared = {
+    signed: Boolean(main.signed || second.signed),
+    focusScale: widerScale(main.focusScale, second.focusScale)
+  };
   return {
     mode: "side",
     other,
-    main: { ...main, edges: edgesMain },
-    second: { ...second, edges: edgesOther },
+    main: { ...main, ...shared, edges: edgesMain },
+    second: { ...second, ...shared, edges: edgesOther },
     maxMain: main.edges.max,
     maxOther: second.edges.max
   };
@@ -2039,7 +2180,9 @@ function* edgeStrokes(ctx, layout, edges, options) {
   const windowed = layout.first > 0 || layout.last < layout.n - 1;
   for (let e = 0; e < edges.count; e++) {
     if (windowed && !isDrawn(layout, edges.source[e], edges.target[e])) continue;
-    (highlight?.has(e) ? strong : buckets)[bucketOf(edges.weight[e], edges.max)].push(e);
+    const focused = highlight?.has(e) ?? false;
+    const end = focused ? scaleEnd(options.focusScale, edges.weight[e], edges.max) : edges.max;
+    (focused ? strong : buckets)[bucketOf(edges.weight[e], end)].push(e);
   }
   ctx.lineCap = "round";
   if (options.unhighlighted ?? true)
@@ -2054,9 +2197,18 @@ function bucketStyle(b, sign, options, role = "plain") {
   const alpha = 0.15 + 0.85 * t;
   const width = wide ? 1 + 5.2 * (t - 0.5) : HAIRLINE;
   if (role === "context") return { color: greyOf(color), alpha: alpha * (options.contextOpacity ?? 1), width };
-  if (role === "focus")
-    return { color, alpha: Math.max(FOCUS_ALPHA, alpha), width: wide ? width * STRONG_WIDTH : STRONG_WIDTH };
+  if (role === "focus") {
+    const size = t * sideShare(options.focusScale, sign);
+    const wideFocus = size < t ? Math.floor(size * BUCKETS) >= (options.wideFrom ?? BUCKETS) : wide;
+    const focusWidth = wideFocus ? (1 + 5.2 * (size - 0.5)) * STRONG_WIDTH : STRONG_WIDTH;
+    return { color, alpha: Math.max(FOCUS_ALPHA, alpha), width: focusWidth };
+  }
   return { color, alpha, width };
+}
+function sideShare(scale, sign) {
+  if (!scale) return 1;
+  const larger = Math.max(scale.low, scale.high);
+  return larger > 0 ? (sign < 0 ? scale.low : scale.high) / larger : 1;
 }
 function greyOf(color) {
   const channels = color.startsWith("#") ? [1, 3, 5].map((i) => parseInt(color.slice(i, i + 2), 16)) : (color.match(/[\d.]+/g) ?? ["0", "0", "0"]).slice(0, 3).map(Number);
@@ -2066,7 +2218,13 @@ function greyOf(color) {
 }
 function edgeStyle(weight, max, options, highlighted) {
   const role = options.highlight === null ? "plain" : highlighted ? "focus" : "context";
-  return bucketStyle(bucketOf(weight, max), Math.sign(weight) || 1, options, role);
+  const end = role === "focus" ? scaleEnd(options.focusScale, weight, max) : max;
+  return bucketStyle(bucketOf(weight, end), Math.sign(weight) || 1, options, role);
+}
+function scaleEnd(scale, weight, max) {
+  if (!scale) return max;
+  const end = weight < 0 ? scale.low : scale.high;
+  return end > 0 ? end : max;
 }
 function wideFrom(edges, limit) {
   const counts = new Array(BUCKETS).fill(0);
@@ -2120,22 +2278,24 @@ function legendOf(scene, method, lang = "en", label = "") {
   const maxima = scene.bundles.map((b) => b.edges.max).filter((m) => m > 0);
   if (maxima.length === 0) return null;
   const perLayer = scene.bundles.length > 1;
+  const focus = scene.scale?.of === "focus";
   return {
     label: label || method.label,
     title: tr(
       lang,
-      perLayer ? "{method}: edge colour (scaled per layer; largest layer's range)" : "{method}: edge colour",
+      perLayer ? "{method}: edge colour (scaled per layer; largest layer's range)" : focus ? "{method}: edge colour of the focused token's edges (their own range)" : "{method}: edge colour",
       { method: label || method.label }
     ),
     table: scene.table,
     signed: scene.signed,
-    max: Math.max(...maxima),
+    max: focus ? scene.scale.high : Math.max(...maxima),
+    low: focus ? scene.scale.low : void 0,
     integer: Boolean(method.integer),
     perLayer
   };
 }
 function texts(spec) {
-  const low = spec.signed ? formatValue(-spec.max, spec.integer) : "0";
+  const low = spec.signed ? formatValue(-(spec.low ?? spec.max), spec.integer) : "0";
   const high = formatValue(spec.max, spec.integer);
   return { low, high, title: spec.title };
 }
@@ -2182,6 +2342,10 @@ function paintLegend(ctx, spec, x, y, foreground) {
   ctx.fillStyle = foreground;
   ctx.fillText(high, barX + BAR_WIDTH + 6, middle);
   ctx.fillText(title, barX + BAR_WIDTH + 14 + 8 * high.length, middle);
+}
+function legendWidth(spec, measure) {
+  const { low, high, title } = texts(spec);
+  return 8 * low.length + 6 + BAR_WIDTH + 14 + 8 * high.length + measure(title);
 }
 
 // src/image_draw.js
@@ -2273,9 +2437,9 @@ function createImagePanel(doc, lang) {
   const bar = element(doc, "span", "attnw-image-scale-bar");
   const high = element(doc, "span", "attnw-image-scale-label");
   scale.append(low, bar, high);
-  const scaleText = element(doc, "div", "attnw-image-scale-text");
+  const scaleText2 = element(doc, "div", "attnw-image-scale-text");
   const note = element(doc, "div", "attnw-image-note");
-  root.append(title, canvas, scale, scaleText, note);
+  root.append(title, canvas, scale, scaleText2, note);
   let shown = null;
   const paint = (scene) => {
     shown = scene;
@@ -2295,10 +2459,10 @@ function createImagePanel(doc, lang) {
       drawImageRaster(ctx, scene, 0, 0, doc);
     }
     title.textContent = scene.title;
-    scale.hidden = scaleText.hidden = !scene.heat;
+    scale.hidden = scaleText2.hidden = !scene.heat;
     [low.textContent, high.textContent] = scaleEnds(scene);
     bar.style.background = `linear-gradient(to right, ${stopsOf(scene.table).join(", ")})`;
-    scaleText.textContent = scene.scaleText;
+    scaleText2.textContent = scene.scaleText;
     note.textContent = scene.note;
     canvas.setAttribute(
       "aria-label",
@@ -2405,12 +2569,9 @@ var WIDE_EDGES = 32;
 var WIDE_EDGES_DENSE = 8;
 var DENSE = 300;
 var inkOf = (dark) => dark ? "#e6e6e6" : "#333333";
-function edgeTable(signed, dark) {
-  return colormap(signed ? "diverging" : dark ? "dark" : "light");
-}
 function layerScene(frame, dark) {
   const { layout, edges, pinned, focus, degrees } = frame;
-  const signed = frame.signed ?? frame.env?.signed ?? false;
+  const signed = frame.signed ?? isSigned(frame.state.method, frame.env);
   const ink = inkOf(dark);
   const highlight = focus ? /* @__PURE__ */ new Set([...pinned ? edgesOfNode(edges, pinned) : [], ...edgesOfNode(edges, focus)]) : null;
   const dots = [];
@@ -2422,9 +2583,10 @@ function layerScene(frame, dark) {
       dots.push({ x, y: rowCenter(layout, i), radius, color: ink, alpha: 0.55 });
     }
   }
-  const bundles = [
-    { layout, edges, highlight, wideFrom: wideFrom(edges, edges.count > DENSE ? WIDE_EDGES_DENSE : WIDE_EDGES) }
-  ];
+  const focusScale = highlight && highlight.size > 0 ? frame.focusScale ?? null : null;
+  const wide = wideFrom(edges, edges.count > DENSE ? WIDE_EDGES_DENSE : WIDE_EDGES);
+  const bundles = [{ layout, edges, highlight, wideFrom: wide, focusScale }];
+  const scale = focusScale ? { of: "focus", low: signed ? focusScale.low : 0, high: focusScale.high, selfOnly: 0 } : { of: "all", low: signed ? edges.max : 0, high: edges.max, selfOnly: edges.selfOnly ?? 0 };
   return {
     layout,
     bundles,
@@ -2433,6 +2595,7 @@ function layerScene(frame, dark) {
     rules: segmentRules(layout, frame.state.segments),
     table: edgeTable(signed, dark),
     signed,
+    scale,
     ink
   };
 }
@@ -2469,14 +2632,17 @@ function modelScene(frame, dark) {
   });
   const marks = layout.columns.slice(1, -1).map((x, c) => ({ text: layerMark(frame.state, c + 1), x, y: HEADER_HEIGHT / 2 }));
   const rules = segmentRules(layout, frame.state.segments);
+  const signed = frame.signed ?? frame.env.signed;
+  const max = Math.max(0, ...perLayer.map((e) => e.max));
   return {
     layout,
     bundles,
     dots,
     marks,
     rules,
-    table: edgeTable(frame.env.signed, dark),
-    signed: frame.env.signed,
+    table: edgeTable(signed, dark),
+    signed,
+    scale: { of: "layers", low: signed ? max : 0, high: max, selfOnly: 0 },
     ink
   };
 }
@@ -2542,13 +2708,14 @@ function contextLayer(ctx) {
   return layered;
 }
 function* bundleStrokes(ctx, scene, { highlighted, unhighlighted, role, contextOpacity }) {
-  for (const { layout, edges, highlight, wideFrom: wideFrom2 } of scene.bundles) {
+  for (const { layout, edges, highlight, wideFrom: wideFrom2, focusScale } of scene.bundles) {
     const shown = highlighted || role === "context" ? highlight ?? /* @__PURE__ */ new Set() : null;
     const options = {
       table: scene.table,
       signed: scene.signed,
       highlight: shown,
       wideFrom: wideFrom2,
+      focusScale,
       unhighlighted,
       highlighted,
       contextOpacity
@@ -2594,6 +2761,7 @@ function drawMarks(ctx, scene) {
 // src/exporter.js
 var SVG = "http://www.w3.org/2000/svg";
 var CAPTION_HEIGHT = 24;
+var CAPTION_LINE = 16;
 var HEADING_HEIGHT = 20;
 function panesOf(picture) {
   const panes = [
@@ -2630,6 +2798,13 @@ function frameOf(picture) {
     top
   };
 }
+function framedCaption(picture, measure) {
+  const frame = frameOf(picture);
+  const width = Math.ceil(Math.max(frame.width, picture.legend ? legendWidth(picture.legend, measure) : 0));
+  const lines = wrapText(picture.caption, width, measure);
+  const extra = (lines.length - 1) * CAPTION_LINE;
+  return { ...frame, width, height: frame.height + extra, lines, legendY: frame.body + CAPTION_HEIGHT + extra };
+}
 var HALO_WIDTH = 4;
 function labelsOf({ scene, tokens, notes = [] }) {
   const { layout } = scene;
@@ -2654,7 +2829,7 @@ function labelsOf({ scene, tokens, notes = [] }) {
   return [...labels, ...notes.map((note) => ({ ...note, halo: true }))];
 }
 function svgOf(doc, picture) {
-  const { width, height, body, panelX, top } = frameOf(picture);
+  const { width, height, body, panelX, top, lines, legendY } = framedCaption(picture, textMeasure(doc));
   const add = (tag, attributes, parent) => {
     const node = doc.createElementNS(SVG, tag);
     for (const [name, value] of Object.entries(attributes)) node.setAttribute(name, xmlText(String(value)));
@@ -2698,8 +2873,11 @@ function svgOf(doc, picture) {
     );
   });
   if (picture.image) svgImagePanel(add, svg, picture.image, panelX, 0, text2);
-  text2(picture.caption, 0, body + 12, "start");
-  if (picture.legend) svgLegend(add, svg, picture.legend, 0, body + CAPTION_HEIGHT, text2);
+  lines.forEach((line, i) => {
+    text2(line, 0, body + 12 + i * CAPTION_LINE, "start");
+    svg.lastElementChild?.setAttribute("class", "attnw-caption-line");
+  });
+  if (picture.legend) svgLegend(add, svg, picture.legend, 0, legendY, text2);
   return new (doc.defaultView ?? globalThis).XMLSerializer().serializeToString(svg);
 }
 function svgPane(add, parent, pane, clipId, foreground, text2) {
@@ -2712,7 +2890,7 @@ function svgPane(add, parent, pane, clipId, foreground, text2) {
   const highlighted = isHighlighted(scene);
   const context = highlighted ? add("g", { opacity: CONTEXT_OPACITY }, group) : group;
   for (const bundle of scene.bundles) {
-    const { edges, wideFrom: wideFrom2 } = bundle;
+    const { edges, wideFrom: wideFrom2, focusScale } = bundle;
     const highlight = highlighted ? bundle.highlight ?? /* @__PURE__ */ new Set() : null;
     const { leftX, rightX } = bundle.layout;
     const midX = (leftX + rightX) / 2;
@@ -2720,7 +2898,7 @@ function svgPane(add, parent, pane, clipId, foreground, text2) {
     for (const strong of [false, true]) {
       for (let e = 0; e < edges.count; e++) {
         if ((highlight?.has(e) ?? false) !== strong) continue;
-        const style = edgeStyle(edges.weight[e], edges.max, { ...options, highlight, wideFrom: wideFrom2 }, strong);
+        const style = edgeStyle(edges.weight[e], edges.max, { ...options, highlight, wideFrom: wideFrom2, focusScale }, strong);
         if (!isDrawn(bundle.layout, edges.source[e], edges.target[e])) continue;
         const y0 = edgeEndY(bundle.layout, edges.source[e]);
         const y1 = edgeEndY(bundle.layout, edges.target[e]);
@@ -2756,11 +2934,15 @@ function svgPane(add, parent, pane, clipId, foreground, text2) {
   for (const label of labelsOf(pane)) text2(label.text, label.x, label.y, label.anchor, "normal", label.halo);
 }
 function paintPng(canvas, picture, scale = 2) {
-  const { width, height, body, panelX, top } = frameOf(picture);
-  canvas.width = Math.round(width * scale);
-  canvas.height = Math.round(height * scale);
   const ctx = canvas.getContext("2d");
   if (!ctx) return;
+  ctx.font = "12px sans-serif";
+  const { width, height, body, panelX, top, lines, legendY } = framedCaption(
+    picture,
+    (text2) => ctx.measureText(text2).width
+  );
+  canvas.width = Math.round(width * scale);
+  canvas.height = Math.round(height * scale);
   ctx.setTransform(scale, 0, 0, scale, 0, 0);
   ctx.fillStyle = picture.background;
   ctx.fillRect(0, 0, width, height);
@@ -2795,8 +2977,11 @@ function paintPng(canvas, picture, scale = 2) {
   if (picture.image) paintImagePanel(ctx, picture.image, panelX, 0, picture.foreground);
   ctx.fillStyle = picture.foreground;
   ctx.font = "12px sans-serif";
-  ctx.fillText(picture.caption, 0, body + 12);
-  if (picture.legend) paintLegend(ctx, picture.legend, 0, body + CAPTION_HEIGHT, picture.foreground);
+  ctx.textBaseline = "middle";
+  lines.forEach((line, i) => {
+    ctx.fillText(line, 0, body + 12 + i * CAPTION_LINE);
+  });
+  if (picture.legend) paintLegend(ctx, picture.legend, 0, legendY, picture.foreground);
 }
 function download(container, blob, name) {
   const url = URL.createObjectURL(blob);
@@ -2808,6 +2993,57 @@ function download(container, blob, name) {
   link.click();
   link.remove();
   setTimeout(() => URL.revokeObjectURL(url), 1e3);
+}
+
+// src/heads_export.js
+var MIN_WIDTH = 480;
+var PAD = 8;
+var LINE2 = 16;
+var BAR_WIDTH2 = 160;
+var BAR_HEIGHT2 = 10;
+var FONT2 = "12px sans-serif";
+function paintHeadsPng(canvas, picture, { caption, foreground, background }, scale) {
+  const ctx = canvas.getContext("2d");
+  if (!ctx) return;
+  ctx.font = FONT2;
+  const measure = (text2) => ctx.measureText(text2).width;
+  const width = Math.max(picture.width, MIN_WIDTH - 2 * PAD);
+  const [low, high] = picture.ends;
+  const barX = measure(low) + 6;
+  const captionLines = wrapText(caption, width, measure);
+  const keyLines = [
+    ...wrapText(picture.title, width - barX - BAR_WIDTH2 - measure(high) - 12, measure),
+    ...wrapText(picture.key, width, measure)
+  ];
+  const captionY = PAD + picture.height + LINE2;
+  const keyY = captionY + captionLines.length * LINE2 + LINE2 / 2;
+  canvas.width = Math.round((width + 2 * PAD) * scale);
+  canvas.height = Math.round((keyY + keyLines.length * LINE2 + PAD) * scale);
+  ctx.setTransform(scale, 0, 0, scale, 0, 0);
+  ctx.fillStyle = background;
+  ctx.fillRect(0, 0, canvas.width / scale, canvas.height / scale);
+  ctx.drawImage(picture.grid, PAD, PAD, picture.width, picture.height);
+  ctx.fillStyle = foreground;
+  ctx.font = FONT2;
+  ctx.textAlign = "left";
+  ctx.textBaseline = "middle";
+  captionLines.forEach((line, i) => {
+    ctx.fillText(line, PAD, captionY + i * LINE2);
+  });
+  ctx.fillText(low, PAD, keyY);
+  const ramp = ctx.createLinearGradient(PAD + barX, 0, PAD + barX + BAR_WIDTH2, 0);
+  const n = picture.table.length;
+  picture.table.forEach((color, i) => {
+    if (i % 32 === 0 || i === n - 1) ramp.addColorStop(n > 1 ? i / (n - 1) : 0, color);
+  });
+  ctx.fillStyle = ramp;
+  ctx.fillRect(PAD + barX, keyY - BAR_HEIGHT2 / 2, BAR_WIDTH2, BAR_HEIGHT2);
+  ctx.fillStyle = foreground;
+  ctx.fillText(high, PAD + barX + BAR_WIDTH2 + 6, keyY);
+  keyLines.forEach((line, i) => {
+    const x = i === 0 ? PAD + barX + BAR_WIDTH2 + measure(high) + 12 : PAD;
+    ctx.fillText(line, x, keyY + i * LINE2);
+  });
 }
 
 // src/heads_grid.js
@@ -3054,7 +3290,7 @@ function createControls(doc, model, lang, options = VIEW_OPTIONS) {
     if (!option2.control) return [];
     const build = option2.control === "own" ? OWN_CONTROLS[option2.trait] : optionControl;
     if (!build) throw new Error(`controls.js builds no control of its own for the option ${option2.trait}`);
-    return [build(bar, option2)];
+    return [inViews(bar, option2, build(bar, option2))];
   });
   const root = element(doc, "div", "attnw-controls");
   root.append(...parts.flatMap((part) => part.nodes));
@@ -3072,6 +3308,46 @@ function createControls(doc, model, lang, options = VIEW_OPTIONS) {
     },
     destroy() {
       for (const [node, type, callback] of listeners) node.removeEventListener(type, callback);
+    }
+  };
+}
+function inViews({ say }, option2, part) {
+  const { views } = option2;
+  if (!views) return part;
+  const fields = part.nodes.flatMap((node) => [
+    ...node.matches("select, input") ? [
+      /** @type {HTMLInputElement | HTMLSelectElement} */
+      node
+    ] : [],
+    ...node.querySelectorAll("select"),
+    ...node.querySelectorAll("input")
+  ]);
+  const names = Object.fromEntries(choicesOf("view"));
+  let saved = [];
+  return {
+    ...part,
+    update(state) {
+      for (const [node, disabled, title] of saved) {
+        if (disabled !== null) node.disabled = disabled;
+        if (title) node.title = title;
+        else node.removeAttribute("title");
+      }
+      saved = [];
+      part.update(state);
+      if (views.includes(state.view)) return;
+      const why = say("Does nothing in the view \u201C{view}\u201D: it applies to {views}", {
+        view: say(names[state.view] ?? state.view),
+        views: views.map((view) => `\u201C${say(names[view] ?? view)}\u201D`).join(say(", "))
+      });
+      for (const node of part.nodes) {
+        saved.push([node, null, node.title]);
+        node.title = why;
+      }
+      for (const field of fields) {
+        saved.push([field, field.disabled, field.title]);
+        field.disabled = true;
+        field.title = why;
+      }
     }
   };
 }
@@ -3177,7 +3453,6 @@ var OWN_CONTROLS = {
       nodes: [labelled(doc, say("Layer"), layer, layerValue)],
       listeners: [[layer, "input", () => commit("layer", Number(layer.value))]],
       update(state) {
-        layer.disabled = state.view !== "layer";
         const layers = state.method.layers?.length ? state.method.layers : null;
         layer.min = String(layers ? layers[0] : 1);
         layer.max = String(layers ? layers[layers.length - 1] : state.nLayers);
@@ -3204,7 +3479,7 @@ var OWN_CONTROLS = {
           );
         }
         head.value = String(state.method.per_head ? state.head : MEAN_HEAD);
-        head.disabled = !state.method.per_head || state.view === "heads" || state.view === "model" && state.method.cumulative;
+        head.disabled = !state.method.per_head || state.view === "model" && state.method.cumulative;
         head.title = state.method.per_head ? "" : say("{method} averages the heads", { method: state.method.label });
       }
     };
@@ -4069,35 +4344,16 @@ function createHeadsGrid(doc, lang) {
       head: headLabel({ ...state, head: cell.head })
     }) : say("Point at a cell to name it; click it to open that layer and head.");
   };
-  const paint = (frame) => {
-    shown = frame;
+  const drawGrid = (frame, target, scale, ink) => {
     const { state, layout, heads, env } = frame;
-    const dpr = win.devicePixelRatio || 1;
-    canvas.style.width = `${layout.width}px`;
-    canvas.style.height = `${layout.height}px`;
-    canvas.width = Math.round(layout.width * dpr);
-    canvas.height = Math.round(layout.height * dpr);
-    const signed = Boolean(env?.signed);
-    const name = signed ? "diverging" : "heat";
-    const table = tableBytes(colormap(name));
-    probe(canvas, {
-      rows: String(layout.rows),
-      columns: String(layout.columns),
-      cells: "0",
-      cell: String(layout.cell)
-    });
-    canvas.setAttribute(
-      "aria-label",
-      say(
-        state.method.per_head ? "{method}: {rows} layers \xD7 {columns} heat maps, one per head" : "{method}: {rows} layers \xD7 {columns} heat maps, one per layer",
-        { method: state.method.label, rows: layout.rows, columns: layout.columns }
-      )
-    );
-    const ctx = canvas.getContext("2d");
-    if (!ctx) return;
+    const dpr = scale;
+    target.width = Math.round(layout.width * dpr);
+    target.height = Math.round(layout.height * dpr);
+    const table = tableBytes(colormap(env?.signed ? "diverging" : "heat"));
+    const ctx = target.getContext("2d");
+    if (!ctx) return 0;
     ctx.setTransform(dpr, 0, 0, dpr, 0, 0);
     ctx.clearRect(0, 0, layout.width, layout.height);
-    const ink = win.getComputedStyle(root).color || "#888";
     ctx.fillStyle = ink;
     ctx.font = "11px sans-serif";
     ctx.textAlign = "center";
@@ -4119,7 +4375,7 @@ function createHeadsGrid(doc, lang) {
       const side = Math.min(env.rows, size);
       scratch.width = scratch.height = side;
       const sctx = scratch.getContext("2d");
-      if (!sctx) return;
+      if (!sctx) return 0;
       const image = sctx.createImageData(side, side);
       ctx.imageSmoothingEnabled = false;
       for (let row = 0; row < layout.rows; row++) {
@@ -4137,6 +4393,30 @@ function createHeadsGrid(doc, lang) {
         }
       }
     }
+    return cells;
+  };
+  const paint = (frame) => {
+    shown = frame;
+    const { state, layout, env } = frame;
+    const dpr = win.devicePixelRatio || 1;
+    canvas.style.width = `${layout.width}px`;
+    canvas.style.height = `${layout.height}px`;
+    const signed = Boolean(env?.signed);
+    const name = signed ? "diverging" : "heat";
+    probe(canvas, {
+      rows: String(layout.rows),
+      columns: String(layout.columns),
+      cells: "0",
+      cell: String(layout.cell)
+    });
+    canvas.setAttribute(
+      "aria-label",
+      say(
+        state.method.per_head ? "{method}: {rows} layers \xD7 {columns} heat maps, one per head" : "{method}: {rows} layers \xD7 {columns} heat maps, one per layer",
+        { method: state.method.label, rows: layout.rows, columns: layout.columns }
+      )
+    );
+    const cells = drawGrid(frame, canvas, dpr, win.getComputedStyle(root).color || "#888");
     probe(canvas, { cells: String(cells) });
     const stops2 = colormap(name);
     bar.style.background = `linear-gradient(to right, ${stops2[0]}, ${stops2[128]}, ${stops2[255]})`;
@@ -4152,7 +4432,25 @@ function createHeadsGrid(doc, lang) {
     }) : "") + (missing ? say(" Empty boxes: {n} layers not computed yet (click one to open it and compute it there).", { n: missing }) : "");
     showHover(null);
   };
-  return { root, canvas, paint, cellUnder, showHover };
+  const picture = (scale, ink) => {
+    if (!shown) return null;
+    const grid = (
+      /** @type {HTMLCanvasElement} */
+      doc.createElement("canvas")
+    );
+    drawGrid(shown, grid, scale, ink);
+    const signed = Boolean(shown.env?.signed);
+    return {
+      grid,
+      width: shown.layout.width,
+      height: shown.layout.height,
+      table: colormap(signed ? "diverging" : "heat"),
+      ends: signed ? [say("negative"), say("positive")] : ["0", say("largest")],
+      title: say("{method}: the colour of each cell", { method: shown.state.method.label }),
+      key: keyText.textContent ?? ""
+    };
+  };
+  return { root, canvas, paint, picture, cellUnder, showHover };
 }
 function capitalised2(text2) {
   return text2.charAt(0).toUpperCase() + text2.slice(1);
@@ -4407,7 +4705,8 @@ function createView(doc, model, lang) {
     element(doc, "button", "attnw-save attnw-save-svg", "SVG")
   );
   savePng.title = say("Download the current view as a PNG picture");
-  saveSvg.title = say("Download the current view as an SVG drawing (labels as text)");
+  const svgTitle = say("Download the current view as an SVG drawing (labels as text)");
+  saveSvg.title = svgTitle;
   const explain = createExplain(doc, lang);
   const compareControls = createCompareControls(doc, model, lang);
   const actions = element(doc, "span", "attnw-actions");
@@ -4478,6 +4777,7 @@ function createView(doc, model, lang) {
     pending.update(state, available, reading ? { ...state.headsJob, method: state.method.id } : state.job);
     const scene = layerScene(frame, dark);
     saveSvg.disabled = false;
+    saveSvg.title = svgTitle;
     drawPicture(layout, state, scene);
     probe(canvas, { edges: String(edges.count), view: "layer" });
     columns.markIdle(state.segments.length > 1 && available ? edges : null);
@@ -4527,7 +4827,8 @@ function createView(doc, model, lang) {
       rowMean: frame.rows ? frame.rows.reduce((a, b) => a + b, 0) / frame.rows.length : null,
       integer: state.method.integer,
       lang,
-      compare: extras?.legend
+      compare: extras?.legend,
+      scale: scene.scale
     });
     tooltip.hidden = !(focus && env);
     if (focus && env) {
@@ -4557,6 +4858,7 @@ function createView(doc, model, lang) {
     pending.root.hidden = true;
     const scene = modelScene(frame, dark);
     saveSvg.disabled = false;
+    saveSvg.title = svgTitle;
     drawPicture(layout, state, scene);
     navigation.paintModel(frame, scene, dark);
     const edgeCount = perLayer.reduce((sum, edges) => sum + edges.count, 0);
@@ -4590,7 +4892,8 @@ function createView(doc, model, lang) {
       minCoverage: 1,
       edgeCount,
       integer: (drawn ?? state.method).integer,
-      lang
+      lang,
+      scale: scene.scale
     });
     renderStrip(strip, layout, null);
     stripStatus.hidden = stripWarning.hidden = true;
@@ -4632,6 +4935,7 @@ function createView(doc, model, lang) {
     heads.paint(frame);
     navigation.hide();
     saveSvg.disabled = true;
+    saveSvg.title = say("The all-heads grid is a picture of pixels, not a drawing: download it as PNG");
   };
   const drawAhead = (frames) => {
     edgeLayer.drawAhead(
@@ -4679,6 +4983,14 @@ function createView(doc, model, lang) {
       ...compare.picture()
     };
   };
+  const headsWords = () => {
+    const onDark = isDark();
+    return {
+      caption: caption.textContent ?? "",
+      foreground: onDark ? "#e6e6e6" : "#111111",
+      background: onDark ? "#111111" : "#ffffff"
+    };
+  };
   const paintCompare = (frames) => compare.paint(frames, dark);
   return {
     root,
@@ -4693,6 +5005,7 @@ function createView(doc, model, lang) {
     paintLayer,
     paintModel,
     paintHeads,
+    headsWords,
     paintCompare,
     placeDock,
     drawAhead,
@@ -4918,7 +5231,15 @@ function renderView(model, el) {
   };
   const onSavePng = () => {
     if (readState(model).view === "heads") {
-      view.heads.canvas.toBlob((blob) => blob && download(view.root, blob, `${fileName()}.png`), "image/png");
+      const words = view.headsWords();
+      const grid = view.heads.picture(2, words.foreground);
+      if (!grid) return;
+      const canvas2 = (
+        /** @type {HTMLCanvasElement} */
+        doc.createElement("canvas")
+      );
+      paintHeadsPng(canvas2, grid, words, 2);
+      canvas2.toBlob((blob) => blob && download(view.root, blob, `${fileName()}.png`), "image/png");
       return;
     }
     const drawn = picture();

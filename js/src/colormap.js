@@ -50,6 +50,25 @@ export function colormap(name) {
 }
 
 /**
+ * Does a method draw on the diverging map? Decided here only, and for the method, not per
+ * picture: a signed method (its meta's `signed`, from the Python registry) keeps the diverging map
+ * on a layer or a text where its values happen to be all positive, so red means positive in every
+ * pane and every export. Data that is signed (a difference) is drawn on it too.
+ * @param {{ signed?: boolean } | null | undefined} method @param {{ signed?: boolean } | null | undefined} [env]
+ */
+export function isSigned(method, env) {
+  return Boolean(method?.signed || env?.signed);
+}
+
+/**
+ * The colour table of edges: diverging for signed methods, else the theme's sequential map.
+ * @param {boolean} signed @param {boolean} dark
+ */
+export function edgeTable(signed, dark) {
+  return colormap(signed ? "diverging" : dark ? "dark" : "light");
+}
+
+/**
  * Colour of a value in [0, 1] (or [-1, 1] for the diverging map).
  * @param {string[]} table
  * @param {number} t

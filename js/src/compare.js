@@ -2,7 +2,7 @@
 // their difference per edge (method − compare_method) on a diverging scale centred at 0. What
 // the two pictures show, computed from the state; no DOM here (compare_pane.js draws it).
 
-import { filterEdges, sliceEdges } from "./edges.js";
+import { filterEdges, focusScaleOf, sliceEdges, widerScale } from "./edges.js";
 import { dataOf, layerFrame, NO_EDGES as NO_DRAWN_EDGES } from "./frames.js";
 import { speaker } from "./i18n.js";
 import { sliceIndex } from "./state.js";
@@ -224,18 +224,33 @@ export function compareFrames(state, other, width, envelopeOf, hovered) {
     const envB = dataOf(otherState, envelopeOf, other);
     const edges = filteredDifference(state, main.env, envB, main.slice, sliceIndex(otherState));
     /** @type {import("./frames.js").LayerFrame} */
-    const difference = { ...main, edges, signed: true, rows: null, degrees: null, meanCoverage: 1, minCoverage: 1 };
+    const difference = {
+      ...main,
+      edges,
+      signed: true,
+      focusScale: main.focus ? focusScaleOf(edges, [main.pinned, main.focus]) : null,
+      rows: null,
+      degrees: null,
+      meanCoverage: 1,
+      minCoverage: 1,
+    };
     return { mode: "difference", other, main: difference, second, maxMain: main.edges.max, maxOther: second.edges.max };
   }
   const paneWidth = Math.max(0, (width - PANE_GAP) / 2);
   const main = layerFrame(state, paneWidth, envelopeOf, hovered);
   const second = layerFrame(otherState, paneWidth, envelopeOf, hovered);
   const [edgesMain, edgesOther] = sharedScale(main.edges, second.edges);
+  // One colour map and one scale for both panes: diverging if either method is signed, and the
+  // focused tokens' edges on the wider of their two ranges.
+  const shared = {
+    signed: Boolean(main.signed || second.signed),
+    focusScale: widerScale(main.focusScale, second.focusScale),
+  };
   return {
     mode: "side",
     other,
-    main: { ...main, edges: edgesMain },
-    second: { ...second, edges: edgesOther },
+    main: { ...main, ...shared, edges: edgesMain },
+    second: { ...second, ...shared, edges: edgesOther },
     maxMain: main.edges.max,
     maxOther: second.edges.max,
   };

@@ -4,7 +4,7 @@
 
 import { speaker } from "./i18n.js";
 import { navigateWords, shownWindow } from "./navigate.js";
-import { VIEW_OPTIONS } from "./options.js";
+import { choicesOf, VIEW_OPTIONS } from "./options.js";
 import { element } from "./overlay.js";
 import { headChoices, layerName, MAX_HEAD, MEAN_HEAD, nearestLayer } from "./state.js";
 
@@ -72,7 +72,7 @@ export function createControls(doc, model, lang, options = VIEW_OPTIONS) {
     if (!option.control) return [];
     const build = option.control === "own" ? OWN_CONTROLS[option.trait] : optionControl;
     if (!build) throw new Error(`controls.js builds no control of its own for the option ${option.trait}`);
-    return [build(bar, option)];
+    return [inViews(bar, option, build(bar, option))];
   });
   const root = element(doc, "div", "attnw-controls");
   root.append(...parts.flatMap((part) => part.nodes));
@@ -94,6 +94,52 @@ export function createControls(doc, model, lang, options = VIEW_OPTIONS) {
     },
     destroy() {
       for (const [node, type, callback] of listeners) node.removeEventListener(type, callback);
+    },
+  };
+}
+
+/**
+ * A part that is disabled, saying why on hover, in the views where its option changes nothing (its
+ * declared `views`); in the others it is as its own update leaves it.
+ * @param {Bar} bar @param {import("./options.js").ViewOption} option @param {Part} part @returns {Part}
+ */
+function inViews({ say }, option, part) {
+  const { views } = option;
+  if (!views) return part;
+  /** @type {Array<HTMLInputElement | HTMLSelectElement>} */
+  const fields = part.nodes.flatMap((node) => [
+    ...(node.matches("select, input") ? [/** @type {HTMLInputElement | HTMLSelectElement} */ (node)] : []),
+    ...node.querySelectorAll("select"),
+    ...node.querySelectorAll("input"),
+  ]);
+  const names = Object.fromEntries(choicesOf("view"));
+  /** What the part's own update left, before it was disabled here: put back before its next update. */
+  /** @type {Array<[HTMLElement, boolean | null, string]>} node, its disabled (a field's), its title */
+  let saved = [];
+  return {
+    ...part,
+    update(state) {
+      for (const [node, disabled, title] of saved) {
+        if (disabled !== null) /** @type {HTMLInputElement} */ (node).disabled = disabled;
+        if (title) node.title = title;
+        else node.removeAttribute("title");
+      }
+      saved = [];
+      part.update(state);
+      if (views.includes(state.view)) return;
+      const why = say("Does nothing in the view “{view}”: it applies to {views}", {
+        view: say(names[state.view] ?? state.view),
+        views: views.map((view) => `“${say(names[view] ?? view)}”`).join(say(", ")),
+      });
+      for (const node of part.nodes) {
+        saved.push([node, null, node.title]);
+        node.title = why;
+      }
+      for (const field of fields) {
+        saved.push([field, field.disabled, field.title]);
+        field.disabled = true;
+        field.title = why;
+      }
     },
   };
 }
@@ -200,7 +246,6 @@ const OWN_CONTROLS = {
       nodes: [labelled(doc, say("Layer"), layer, layerValue)],
       listeners: [[layer, "input", () => commit("layer", Number(layer.value))]],
       update(state) {
-        layer.disabled = state.view !== "layer";
         const layers = state.method.layers?.length ? state.method.layers : null;
         layer.min = String(layers ? layers[0] : 1);
         layer.max = String(layers ? layers[layers.length - 1] : state.nLayers);
@@ -228,8 +273,7 @@ const OWN_CONTROLS = {
           );
         }
         head.value = String(state.method.per_head ? state.head : MEAN_HEAD);
-        head.disabled =
-          !state.method.per_head || state.view === "heads" || (state.view === "model" && state.method.cumulative);
+        head.disabled = !state.method.per_head || (state.view === "model" && state.method.cumulative);
         head.title = state.method.per_head ? "" : say("{method} averages the heads", { method: state.method.label });
       },
     };

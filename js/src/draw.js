@@ -31,6 +31,8 @@ const STROKE_EDGES = 256;
  * @property {boolean} signed
  * @property {Set<number> | null} highlight  edges to emphasise (the others are context)
  * @property {number} [wideFrom]  buckets from this one up are drawn wide (see wideFrom)
+ * @property {import("./edges.js").ColourScale | null} [focusScale]  the highlighted edges' own
+ *   colour scale (scene.js); absent or null: the edge list's max, as the others
  * @property {boolean} [unhighlighted]  draw the edges outside the highlight (default true)
  * @property {boolean} [highlighted]  draw the highlighted edges (default true)
  * @property {number} [contextOpacity]  multiplies the context's alpha, for a picture that cannot
@@ -66,7 +68,9 @@ export function* edgeStrokes(ctx, layout, edges, options) {
   const windowed = layout.first > 0 || layout.last < layout.n - 1;
   for (let e = 0; e < edges.count; e++) {
     if (windowed && !isDrawn(layout, edges.source[e], edges.target[e])) continue;
-    (highlight?.has(e) ? strong : buckets)[bucketOf(edges.weight[e], edges.max)].push(e);
+    const focused = highlight?.has(e) ?? false;
+    const end = focused ? scaleEnd(options.focusScale, edges.weight[e], edges.max) : edges.max;
+    (focused ? strong : buckets)[bucketOf(edges.weight[e], end)].push(e);
   }
   ctx.lineCap = "round";
   if (options.unhighlighted ?? true)
@@ -95,9 +99,26 @@ function bucketStyle(b, sign, options, role = "plain") {
   const alpha = 0.15 + 0.85 * t;
   const width = wide ? 1 + 5.2 * (t - 0.5) : HAIRLINE;
   if (role === "context") return { color: greyOf(color), alpha: alpha * (options.contextOpacity ?? 1), width };
-  if (role === "focus")
-    return { color, alpha: Math.max(FOCUS_ALPHA, alpha), width: wide ? width * STRONG_WIDTH : STRONG_WIDTH };
+  if (role === "focus") {
+    // Colour runs to each side's own end (a focus scale); width keeps to one size scale, so that a
+    // negative edge of -0.01 beside positive ones of 0.1 is plainly blue but not as wide as they are.
+    const size = t * sideShare(options.focusScale, sign);
+    const wideFocus = size < t ? Math.floor(size * BUCKETS) >= (options.wideFrom ?? BUCKETS) : wide;
+    const focusWidth = wideFocus ? (1 + 5.2 * (size - 0.5)) * STRONG_WIDTH : STRONG_WIDTH;
+    return { color, alpha: Math.max(FOCUS_ALPHA, alpha), width: focusWidth };
+  }
   return { color, alpha, width };
+}
+
+/**
+ * A focus scale's end on one side over its larger end: how much of the widths' range that side's
+ * colours span (1 without a focus scale, or on its larger side).
+ * @param {import("./edges.js").ColourScale | null | undefined} scale @param {number} sign
+ */
+function sideShare(scale, sign) {
+  if (!scale) return 1;
+  const larger = Math.max(scale.low, scale.high);
+  return larger > 0 ? (sign < 0 ? scale.low : scale.high) / larger : 1;
 }
 
 /**
@@ -122,7 +143,19 @@ export function greyOf(color) {
  */
 export function edgeStyle(weight, max, options, highlighted) {
   const role = options.highlight === null ? "plain" : highlighted ? "focus" : "context";
-  return bucketStyle(bucketOf(weight, max), Math.sign(weight) || 1, options, role);
+  const end = role === "focus" ? scaleEnd(options.focusScale, weight, max) : max;
+  return bucketStyle(bucketOf(weight, end), Math.sign(weight) || 1, options, role);
+}
+
+/**
+ * The end of the colour scale a weight is measured against: its side's end of a focus scale
+ * (negative weights: low), else max.
+ * @param {import("./edges.js").ColourScale | null | undefined} scale @param {number} weight @param {number} max
+ */
+export function scaleEnd(scale, weight, max) {
+  if (!scale) return max;
+  const end = weight < 0 ? scale.low : scale.high;
+  return end > 0 ? end : max;
 }
 
 /**

@@ -10,6 +10,14 @@ import { rowEntries, sliceMax } from "./codec.js";
  * @property {Float64Array} weight
  * @property {number} count
  * @property {number} max   largest |weight| in the slice (colour-scale maximum)
+ * @property {number} [selfOnly]  filterEdges: the largest weight left out of `max` because it is a
+ *   row's only stored edge, to itself (row 0 of a decoder: 1); 0 when none was
+ */
+
+/**
+ * What the colours of some edges span: the negative end's magnitude (signed data) and the
+ * positive end. The diverging map puts -low at its blue end and high at its red end.
+ * @typedef {{ low: number, high: number }} ColourScale
  */
 
 /**
@@ -59,6 +67,39 @@ export function edgesOfNode(edges, node) {
 }
 
 /**
+ * The colour scale of the edges touching the focused nodes (hovered, pinned): from their own
+ * weakest to strongest, so that their order shows in colour however small they are beside the
+ * slice's largest edge. Signed data: each side to its own end (the other's when it has none).
+ * @param {EdgeList} edges
+ * @param {({ side: "source" | "target", index: number } | null)[]} nodes
+ * @returns {ColourScale | null}  null: no node, or its edges are all 0
+ */
+export function focusScaleOf(edges, nodes) {
+  let low = 0;
+  let high = 0;
+  for (const node of nodes) {
+    if (!node) continue;
+    for (const e of edgesOfNode(edges, node)) {
+      const w = edges.weight[e];
+      if (w < 0) low = Math.max(low, -w);
+      else high = Math.max(high, w);
+    }
+  }
+  if (low === 0 && high === 0) return null;
+  return { low: low || high, high: high || low };
+}
+
+/**
+ * One scale over two (panes compared side by side): the larger end of each side.
+ * @param {ColourScale | null | undefined} a @param {ColourScale | null | undefined} b
+ * @returns {ColourScale | null}
+ */
+export function widerScale(a, b) {
+  if (!a || !b) return a ?? b ?? null;
+  return { low: Math.max(a.low, b.low), high: Math.max(a.high, b.high) };
+}
+
+/**
  * @typedef {object} EdgeFilter
  * @property {number} topK        keep at most this many edges per receiving token (0 = all)
  * @property {number} threshold   drop edges whose |weight| is below this
@@ -91,7 +132,11 @@ export function filterEdges(edges, { topK, threshold, specials, special }) {
   const factor = new Float64Array(count);
   let keptCount = 0;
   let stored = 0;
+  // A row whose only stored edge is to itself (a decoder's first token: weight 1) says nothing
+  // about the others; left out of the colour-scale maximum, it no longer washes every other edge out.
+  const selfOnly = new Uint8Array(rows);
   for (let r = 0; r < rows; r++) {
+    selfOnly[r] = rowStart[r + 1] - rowStart[r] === 1 && source[order[rowStart[r]]] === r ? 1 : 0;
     const rowFirst = keptCount;
     let total = 0;
     let remaining = 0;
@@ -122,6 +167,7 @@ export function filterEdges(edges, { topK, threshold, specials, special }) {
     weight: new Float64Array(keptCount),
     count: keptCount,
     max: 0,
+    selfOnly: 0,
     drawnShare: 0,
   };
   let drawn = 0;
@@ -130,9 +176,14 @@ export function filterEdges(edges, { topK, threshold, specials, special }) {
     out.source[k] = source[e];
     out.target[k] = target[e];
     out.weight[k] = weight[e] * factor[k];
-    out.max = Math.max(out.max, Math.abs(out.weight[k]));
+    const size = Math.abs(out.weight[k]);
+    if (selfOnly[target[e]]) out.selfOnly = Math.max(out.selfOnly, size);
+    else out.max = Math.max(out.max, size);
     drawn += Math.abs(weight[e]);
   }
+  // Nothing but self-edges (one token): they are the scale.
+  if (out.max === 0) [out.max, out.selfOnly] = [out.selfOnly, 0];
+  else if (out.selfOnly <= out.max) out.selfOnly = 0;
   out.drawnShare = stored > 0 ? drawn / stored : 1;
   return out;
 }

@@ -21,6 +21,7 @@ const STEP = 32;
  * @property {number} max        largest |value| of the drawn edges (the colour scale's end)
  * @property {boolean} integer   whole-number values (path counts)
  * @property {boolean} perLayer  colours scaled per layer (whole-model view): max is the largest layer's
+ * @property {number} [low]      the low end's magnitude where the scale is not ±max (a focused token's edges)
  */
 
 /**
@@ -35,16 +36,22 @@ export function legendOf(scene, method, lang = "en", label = "") {
   const maxima = scene.bundles.map((b) => b.edges.max).filter((m) => m > 0);
   if (maxima.length === 0) return null;
   const perLayer = scene.bundles.length > 1;
+  const focus = scene.scale?.of === "focus";
   return {
     label: label || method.label,
     title: tr(
       lang,
-      perLayer ? "{method}: edge colour (scaled per layer; largest layer's range)" : "{method}: edge colour",
+      perLayer
+        ? "{method}: edge colour (scaled per layer; largest layer's range)"
+        : focus
+          ? "{method}: edge colour of the focused token's edges (their own range)"
+          : "{method}: edge colour",
       { method: label || method.label },
     ),
     table: scene.table,
     signed: scene.signed,
-    max: Math.max(...maxima),
+    max: focus ? scene.scale.high : Math.max(...maxima),
+    low: focus ? scene.scale.low : undefined,
     integer: Boolean(method.integer),
     perLayer,
   };
@@ -52,7 +59,7 @@ export function legendOf(scene, method, lang = "en", label = "") {
 
 /** The two end labels and the title of a legend. @param {LegendSpec} spec */
 function texts(spec) {
-  const low = spec.signed ? formatValue(-spec.max, spec.integer) : "0";
+  const low = spec.signed ? formatValue(-(spec.low ?? spec.max), spec.integer) : "0";
   const high = formatValue(spec.max, spec.integer);
   return { low, high, title: spec.title };
 }
@@ -120,4 +127,13 @@ export function paintLegend(ctx, spec, x, y, foreground) {
   ctx.fillStyle = foreground;
   ctx.fillText(high, barX + BAR_WIDTH + 6, middle);
   ctx.fillText(title, barX + BAR_WIDTH + 14 + 8 * high.length, middle);
+}
+
+/**
+ * The width a legend takes (as svgLegend and paintLegend place it): a picture is at least this wide.
+ * @param {LegendSpec} spec @param {(text: string) => number} measure  a 12 px text's width
+ */
+export function legendWidth(spec, measure) {
+  const { low, high, title } = texts(spec);
+  return 8 * low.length + 6 + BAR_WIDTH + 14 + 8 * high.length + measure(title);
 }

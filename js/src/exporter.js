@@ -4,16 +4,17 @@
 
 import { PANE_GAP as COMPARE_GAP } from "./compare.js";
 import { CONTEXT_OPACITY, edgeStyle } from "./draw.js";
-import { LEGEND_HEIGHT, paintLegend, svgLegend } from "./export_legend.js";
+import { LEGEND_HEIGHT, legendWidth, paintLegend, svgLegend } from "./export_legend.js";
 import { PANEL_GAP } from "./image.js";
 import { paintImagePanel, panelPicture, svgImagePanel } from "./image_draw.js";
 import { edgeEndY, HEADER_HEIGHT, isDrawn, isLabelled, LABEL_GAP, rowCenter } from "./layout.js";
 import { drawScene, isHighlighted } from "./scene.js";
-import { displayToken, xmlText } from "./text.js";
+import { displayToken, textMeasure, wrapText, xmlText } from "./text.js";
 
 const SVG = "http://www.w3.org/2000/svg";
-/** Room below the plot for the caption. */
+/** Room below the plot for the caption's first line, and for each line it wraps onto. */
 const CAPTION_HEIGHT = 24;
+const CAPTION_LINE = 16;
 
 /**
  * @typedef {object} Picture
@@ -79,6 +80,19 @@ function frameOf(picture) {
   };
 }
 
+/**
+ * frameOf with the caption wrapped to the picture's width: its lines, and the height they add.
+ * @param {Picture} picture @param {(text: string) => number} measure  a 12 px text's width
+ */
+function framedCaption(picture, measure) {
+  const frame = frameOf(picture);
+  // A narrow graph's picture is widened to its legend's width, not the legend cut.
+  const width = Math.ceil(Math.max(frame.width, picture.legend ? legendWidth(picture.legend, measure) : 0));
+  const lines = wrapText(picture.caption, width, measure);
+  const extra = (lines.length - 1) * CAPTION_LINE;
+  return { ...frame, width, height: frame.height + extra, lines, legendY: frame.body + CAPTION_HEIGHT + extra };
+}
+
 /** Width of the background-coloured outline round a note's letters, so that it reads over the edges it lies on. */
 const HALO_WIDTH = 4;
 
@@ -111,7 +125,7 @@ function labelsOf({ scene, tokens, notes = [] }) {
  * @returns {string} a standalone SVG document, valid XML whatever text the picture holds
  */
 export function svgOf(doc, picture) {
-  const { width, height, body, panelX, top } = frameOf(picture);
+  const { width, height, body, panelX, top, lines, legendY } = framedCaption(picture, textMeasure(doc));
   /** @param {string} tag @param {Record<string, string | number>} attributes @param {Element} parent */
   const add = (tag, attributes, parent) => {
     const node = doc.createElementNS(SVG, tag);
@@ -160,8 +174,11 @@ export function svgOf(doc, picture) {
     );
   });
   if (picture.image) svgImagePanel(add, svg, picture.image, panelX, 0, text);
-  text(picture.caption, 0, body + 12, "start");
-  if (picture.legend) svgLegend(add, svg, picture.legend, 0, body + CAPTION_HEIGHT, text);
+  lines.forEach((line, i) => {
+    text(line, 0, body + 12 + i * CAPTION_LINE, "start");
+    svg.lastElementChild?.setAttribute("class", "attnw-caption-line");
+  });
+  if (picture.legend) svgLegend(add, svg, picture.legend, 0, legendY, text);
   return new (doc.defaultView ?? globalThis).XMLSerializer().serializeToString(svg);
 }
 
@@ -186,7 +203,7 @@ function svgPane(add, parent, pane, clipId, foreground, text) {
   const highlighted = isHighlighted(scene);
   const context = highlighted ? add("g", { opacity: CONTEXT_OPACITY }, group) : group;
   for (const bundle of scene.bundles) {
-    const { edges, wideFrom } = bundle;
+    const { edges, wideFrom, focusScale } = bundle;
     const highlight = highlighted ? (bundle.highlight ?? new Set()) : null;
     const { leftX, rightX } = bundle.layout;
     const midX = (leftX + rightX) / 2;
@@ -195,7 +212,7 @@ function svgPane(add, parent, pane, clipId, foreground, text) {
     for (const strong of [false, true]) {
       for (let e = 0; e < edges.count; e++) {
         if ((highlight?.has(e) ?? false) !== strong) continue;
-        const style = edgeStyle(edges.weight[e], edges.max, { ...options, highlight, wideFrom }, strong);
+        const style = edgeStyle(edges.weight[e], edges.max, { ...options, highlight, wideFrom, focusScale }, strong);
         if (!isDrawn(bundle.layout, edges.source[e], edges.target[e])) continue;
         const y0 = edgeEndY(bundle.layout, edges.source[e]);
         const y1 = edgeEndY(bundle.layout, edges.target[e]);
@@ -238,11 +255,15 @@ function svgPane(add, parent, pane, clipId, foreground, text) {
  * @param {number} scale
  */
 export function paintPng(canvas, picture, scale = 2) {
-  const { width, height, body, panelX, top } = frameOf(picture);
-  canvas.width = Math.round(width * scale);
-  canvas.height = Math.round(height * scale);
   const ctx = canvas.getContext("2d");
   if (!ctx) return;
+  ctx.font = "12px sans-serif";
+  const { width, height, body, panelX, top, lines, legendY } = framedCaption(
+    picture,
+    (text) => ctx.measureText(text).width,
+  );
+  canvas.width = Math.round(width * scale); // resets the context's state
+  canvas.height = Math.round(height * scale);
   ctx.setTransform(scale, 0, 0, scale, 0, 0);
   ctx.fillStyle = picture.background;
   ctx.fillRect(0, 0, width, height);
@@ -277,8 +298,11 @@ export function paintPng(canvas, picture, scale = 2) {
   if (picture.image) paintImagePanel(ctx, picture.image, panelX, 0, picture.foreground);
   ctx.fillStyle = picture.foreground;
   ctx.font = "12px sans-serif";
-  ctx.fillText(picture.caption, 0, body + 12);
-  if (picture.legend) paintLegend(ctx, picture.legend, 0, body + CAPTION_HEIGHT, picture.foreground);
+  ctx.textBaseline = "middle";
+  lines.forEach((line, i) => {
+    ctx.fillText(line, 0, body + 12 + i * CAPTION_LINE);
+  });
+  if (picture.legend) paintLegend(ctx, picture.legend, 0, legendY, picture.foreground);
 }
 
 /**

@@ -3,7 +3,8 @@
 // No DOM and no drawing here.
 
 import { decodeEnvelope, rowCoverage, rowEntries } from "./codec.js";
-import { degreesOf, filterEdges, sliceEdges } from "./edges.js";
+import { isSigned } from "./colormap.js";
+import { degreesOf, filterEdges, focusScaleOf, sliceEdges } from "./edges.js";
 import { computeLayout } from "./layout.js";
 import { MINIMAP_ROOM } from "./minimap.js";
 import { modelLayout } from "./model_view.js";
@@ -112,7 +113,10 @@ export const NO_EDGES = {
  * @property {ReturnType<typeof degreesOf> | null} degrees
  * @property {LayerNode | null} pinned
  * @property {LayerNode | null} focus     hovered, else pinned
- * @property {boolean} [signed]   the edges may be negative (a difference, compare.js); else the envelope says
+ * @property {boolean} [signed]   drawn on the diverging map: the method is signed (colormap.js isSigned), or
+ *   the edges are (a difference, compare.js)
+ * @property {import("./edges.js").ColourScale | null} [focusScale]  the colour scale of the focused
+ *   (hovered or pinned) tokens' edges, their own range; null: no focus, the slice's scale (edges.max)
  */
 
 /**
@@ -155,7 +159,20 @@ export function layerFrame(state, width, envelopeOf, hovered) {
     rows = Float64Array.from({ length: rowEnv.rows }, (_, r) => rowEntries(rowEnv, slice, r).values[0]);
   }
   const degrees = state.nodeSize ? degreesOf(sliceEdges(env, slice), layout.n, state.nodeSize) : null;
-  return { ...base, available: true, env, edges, meanCoverage: sum / env.rows, minCoverage: min, rows, degrees };
+  const signed = isSigned(state.method, env);
+  const focusScale = focus ? focusScaleOf(edges, [pinned, focus]) : null;
+  return {
+    ...base,
+    available: true,
+    env,
+    edges,
+    meanCoverage: sum / env.rows,
+    minCoverage: min,
+    rows,
+    degrees,
+    signed,
+    focusScale,
+  };
 }
 
 /**
@@ -171,6 +188,7 @@ export function layerFrame(state, width, envelopeOf, hovered) {
  * @property {ModelNode | null} pinned
  * @property {ModelNode | null} focus
  * @property {number[]} unsent  layers (1..L) whose graph slice the data does not hold (a long input's, not read yet)
+ * @property {boolean} signed  drawn on the diverging map (colormap.js isSigned of the graph's method)
  */
 
 /**
@@ -204,7 +222,8 @@ export function modelFrame(state, width, envelopeOf, hovered) {
   const shade = reachEnv && focus ? reachShading(state, reachEnv, focus) : null;
   const reachable = reachEnv && focus && focus.layer > 0 && hasLayer(state, focus.layer);
   const reach = reachable ? sliceEdges(reachEnv, focus.layer - 1, focus.index) : null;
-  return { kind: "model", state, layout, env, perLayer, shade, reach, pinned, focus, unsent };
+  const signed = isSigned(graphMethod, env);
+  return { kind: "model", state, layout, env, perLayer, shade, reach, pinned, focus, unsent, signed };
 }
 
 /**

@@ -65,38 +65,22 @@ export function createHeadsGrid(doc, lang) {
       : say("Point at a cell to name it; click it to open that layer and head.");
   };
 
-  /** @param {import("./heads_grid.js").HeadsFrame} frame */
-  const paint = (frame) => {
-    shown = frame;
+  /**
+   * Draw the grid, its layer marks and column names on `target` at `scale` device pixels per CSS pixel.
+   * @param {import("./heads_grid.js").HeadsFrame} frame @param {HTMLCanvasElement} target @param {number} scale
+   * @param {string} ink  the colour of the text and of the empty boxes
+   * @returns {number}  the cells drawn
+   */
+  const drawGrid = (frame, target, scale, ink) => {
     const { state, layout, heads, env } = frame;
-    const dpr = win.devicePixelRatio || 1;
-    canvas.style.width = `${layout.width}px`;
-    canvas.style.height = `${layout.height}px`;
-    canvas.width = Math.round(layout.width * dpr);
-    canvas.height = Math.round(layout.height * dpr);
-    const signed = Boolean(env?.signed);
-    const name = signed ? "diverging" : "heat";
-    const table = tableBytes(colormap(name));
-    probe(canvas, {
-      rows: String(layout.rows),
-      columns: String(layout.columns),
-      cells: "0",
-      cell: String(layout.cell),
-    });
-    canvas.setAttribute(
-      "aria-label",
-      say(
-        state.method.per_head
-          ? "{method}: {rows} layers × {columns} heat maps, one per head"
-          : "{method}: {rows} layers × {columns} heat maps, one per layer",
-        { method: state.method.label, rows: layout.rows, columns: layout.columns },
-      ),
-    );
-    const ctx = canvas.getContext("2d");
-    if (!ctx) return;
+    const dpr = scale;
+    target.width = Math.round(layout.width * dpr);
+    target.height = Math.round(layout.height * dpr);
+    const table = tableBytes(colormap(env?.signed ? "diverging" : "heat"));
+    const ctx = target.getContext("2d");
+    if (!ctx) return 0;
     ctx.setTransform(dpr, 0, 0, dpr, 0, 0);
     ctx.clearRect(0, 0, layout.width, layout.height);
-    const ink = win.getComputedStyle(root).color || "#888";
     ctx.fillStyle = ink;
     ctx.font = "11px sans-serif";
     ctx.textAlign = "center";
@@ -120,7 +104,7 @@ export function createHeadsGrid(doc, lang) {
       const side = Math.min(env.rows, size);
       scratch.width = scratch.height = side;
       const sctx = scratch.getContext("2d");
-      if (!sctx) return;
+      if (!sctx) return 0;
       const image = sctx.createImageData(side, side);
       ctx.imageSmoothingEnabled = false;
       for (let row = 0; row < layout.rows; row++) {
@@ -138,6 +122,34 @@ export function createHeadsGrid(doc, lang) {
         }
       }
     }
+    return cells;
+  };
+
+  /** @param {import("./heads_grid.js").HeadsFrame} frame */
+  const paint = (frame) => {
+    shown = frame;
+    const { state, layout, env } = frame;
+    const dpr = win.devicePixelRatio || 1;
+    canvas.style.width = `${layout.width}px`;
+    canvas.style.height = `${layout.height}px`;
+    const signed = Boolean(env?.signed);
+    const name = signed ? "diverging" : "heat";
+    probe(canvas, {
+      rows: String(layout.rows),
+      columns: String(layout.columns),
+      cells: "0",
+      cell: String(layout.cell),
+    });
+    canvas.setAttribute(
+      "aria-label",
+      say(
+        state.method.per_head
+          ? "{method}: {rows} layers × {columns} heat maps, one per head"
+          : "{method}: {rows} layers × {columns} heat maps, one per layer",
+        { method: state.method.label, rows: layout.rows, columns: layout.columns },
+      ),
+    );
+    const cells = drawGrid(frame, canvas, dpr, win.getComputedStyle(root).color || "#888");
     probe(canvas, { cells: String(cells) });
     const stops = colormap(name);
     bar.style.background = `linear-gradient(to right, ${stops[0]}, ${stops[128]}, ${stops[255]})`;
@@ -166,7 +178,28 @@ export function createHeadsGrid(doc, lang) {
     showHover(null);
   };
 
-  return { root, canvas, paint, cellUnder, showHover };
+  /**
+   * The grid last painted, drawn afresh at `scale` for a download, with what its key says (heads_export.js).
+   * @param {number} scale @param {string} ink  the colour of its text
+   * @returns {import("./heads_export.js").HeadsPicture | null}
+   */
+  const picture = (scale, ink) => {
+    if (!shown) return null;
+    const grid = /** @type {HTMLCanvasElement} */ (doc.createElement("canvas"));
+    drawGrid(shown, grid, scale, ink);
+    const signed = Boolean(shown.env?.signed);
+    return {
+      grid,
+      width: shown.layout.width,
+      height: shown.layout.height,
+      table: colormap(signed ? "diverging" : "heat"),
+      ends: signed ? [say("negative"), say("positive")] : ["0", say("largest")],
+      title: say("{method}: the colour of each cell", { method: shown.state.method.label }),
+      key: keyText.textContent ?? "",
+    };
+  };
+
+  return { root, canvas, paint, picture, cellUnder, showHover };
 }
 
 /** @param {string} text */

@@ -33,7 +33,12 @@ import { LANGUAGES } from "./i18n.js";
  * @property {number} [high]  a number's largest value (a count's may depend on the facts: then absent)
  * @property {ControlSpec | "own"} [control]  its control in the bar ("own": controls.js builds it by hand,
  *   from facts besides the option); none: set elsewhere (the comparison pane, Python)
+ * @property {string[]} [views]  the views (the `view` option's values) where the option changes the picture;
+ *   elsewhere controls.js disables its control and says why on hover. None: every view
  */
+
+/** The views that draw edges between token rows (the heads grid draws whole matrices, unfiltered). */
+const EDGE_VIEWS = ["layer", "model"];
 
 export const MEAN_HEAD = -1;
 export const MAX_HEAD = -2;
@@ -102,7 +107,7 @@ export const VIEW_OPTIONS = [
     { label: "View" },
   ),
   text("method", "method", "own"),
-  count("layer", "layer", 1, (facts) => facts.nLayers, 1, "own"),
+  { ...count("layer", "layer", 1, (facts) => facts.nLayers, 1, "own"), views: ["layer"] },
   finite("binarize_threshold", "binarizeThreshold", 0, 1, 0.05, {
     label: "Edge if weight >",
     name: "Binarisation threshold",
@@ -116,6 +121,7 @@ export const VIEW_OPTIONS = [
     key: "head",
     kind: "other",
     control: "own",
+    views: EDGE_VIEWS,
     read: (value, facts) =>
       Number.isInteger(value) &&
       /** @type {number} */ (value) >= MAX_HEAD &&
@@ -123,47 +129,60 @@ export const VIEW_OPTIONS = [
         ? value
         : MEAN_HEAD,
   },
-  count("top_k", "topK", 0, () => Infinity, 0, {
-    label: "Edges per token",
-    name: "Edges per token, 0 for all",
-    title: "Draw at most this many edges into each token (0: all)",
-  }),
-  finite("threshold", "threshold", 0, Infinity, 0, {
-    label: "Min weight",
-    name: "Smallest weight drawn",
-    title: "Hide edges whose weight is below this",
-    step: 0.01,
-  }),
-  choice(
-    "specials",
-    [
-      ["show", "show"],
-      ["hide", "hide"],
-      ["renormalise", "hide, renormalise rows"],
-    ],
-    "specials",
-    { label: "Special tokens" },
-  ),
-  choice(
-    "node_size",
-    [
-      ["", "off"],
-      ["in", "in-degree"],
-      ["out", "out-degree"],
-    ],
-    "nodeSize",
-    {
-      label: "Dot size",
-      name: "Dots sized by degree",
-      title:
-        "Teaching overlay: size each token's dot by its in-degree (the right column's row sums) or out-degree (the left column's column sums)",
-    },
-  ),
+  {
+    ...count("top_k", "topK", 0, () => Infinity, 0, {
+      label: "Edges per token",
+      name: "Edges per token, 0 for all",
+      title: "Draw at most this many edges into each token (0: all)",
+    }),
+    views: EDGE_VIEWS,
+  },
+  {
+    ...finite("threshold", "threshold", 0, Infinity, 0, {
+      label: "Min weight",
+      name: "Smallest weight drawn",
+      title: "Hide edges whose weight is below this",
+      step: 0.01,
+    }),
+    views: EDGE_VIEWS,
+  },
+  {
+    ...choice(
+      "specials",
+      [
+        ["show", "show"],
+        ["hide", "hide"],
+        ["renormalise", "hide, renormalise rows"],
+      ],
+      "specials",
+      { label: "Special tokens" },
+    ),
+    views: EDGE_VIEWS,
+  },
+  {
+    ...choice(
+      "node_size",
+      [
+        ["", "off"],
+        ["in", "in-degree"],
+        ["out", "out-degree"],
+      ],
+      "nodeSize",
+      {
+        label: "Dot size",
+        name: "Dots sized by degree",
+        title:
+          "Teaching overlay: size each token's dot by its in-degree (the right column's row sums) or out-degree (the left column's column sums)",
+      },
+    ),
+    views: ["layer"], // the whole-model view draws no dots sized by degree
+  },
   {
     trait: "window",
     key: "window",
     kind: "other",
     control: "own",
+    views: EDGE_VIEWS,
     read: (value, facts) => ({
       start: clamp(Array.isArray(value) ? value[0] : 0, 0, Math.max(0, facts.n - 1), 0),
       size: clamp(Array.isArray(value) ? value[1] : 0, 0, Infinity, 0),

@@ -257,6 +257,28 @@ export function formatValue(value, integer = false) {
 }
 
 /**
+ * What the colour scale spans, in words: "colour: this token's edges, 0 to 0.31".
+ * @param {import("./scene.js").ScaleInfo} scale @param {boolean} signed @param {boolean} integer @param {string} lang
+ */
+export function scaleText(scale, signed, integer, lang) {
+  /** Two significant digits: a line to read at a glance (the bar's ends give four decimals). @param {number} v */
+  const short = (v) => (integer ? String(Math.round(v)) : String(Number(v.toPrecision(2))));
+  const range = { low: signed ? short(-scale.low) : "0", high: short(scale.high) };
+  if (scale.of === "focus") {
+    const text = tr(lang, "colour: this token's edges, {low} to {high}", range);
+    // Signed, each side runs to its own end (scene.js): -0.01 is as blue as +0.1 is red; widths keep one scale.
+    return signed && scale.low !== scale.high
+      ? text + tr(lang, " (blue and red each to their own end; width by size)")
+      : text;
+  }
+  if (scale.of === "layers") return tr(lang, "colour: each layer's own range (the largest: {low} to {high})", range);
+  const all = tr(lang, "colour: all edges drawn, {low} to {high}", range);
+  return scale.selfOnly > 0
+    ? all + tr(lang, " (not counting {value}: a token that sees only itself)", { value: short(scale.selfOnly) })
+    : all;
+}
+
+/**
  * @typedef {object} LegendCompare  what a comparison adds to the legend (compare_pane.js)
  * @property {string[]} notes  lines after the view's: the shared scale, the second pane's edges
  * @property {string} [coveragePrefix]  put before the view's coverage line (the first pane's method)
@@ -289,6 +311,8 @@ export function formatValue(value, integer = false) {
  * @param {boolean} [args.integer]        the weights are whole numbers (path counts)
  * @param {string} [args.lang]             the language of the words (i18n.js)
  * @param {LegendCompare | null} [args.compare]  what a comparison adds (compare_pane.js)
+ * @param {import("./scene.js").ScaleInfo | null} [args.scale]  the colour scale in use (scene.js): its
+ *   ends in place of ±max, and a line saying which edges it spans
  */
 export function renderLegend(
   legend,
@@ -305,6 +329,7 @@ export function renderLegend(
     integer = false,
     lang = "en",
     compare = null,
+    scale = null,
   },
 ) {
   const doc = legend.ownerDocument;
@@ -312,11 +337,22 @@ export function renderLegend(
   const stops = table.filter((_, i) => i % 32 === 0 || i === table.length - 1);
   const bar = element(doc, "span", "attnw-legend-bar");
   bar.style.background = `linear-gradient(to right, ${stops.join(", ")})`;
+  const [low, high] = scale ? [scale.low, scale.high] : [max, max];
   legend.append(
-    element(doc, "span", "attnw-legend-label", signed ? formatValue(-max, integer) : "0"),
+    element(doc, "span", "attnw-legend-label", signed ? formatValue(-low, integer) : "0"),
     bar,
-    element(doc, "span", "attnw-legend-label", `${compare?.plusHigh ? "+" : ""}${formatValue(max, integer)}`),
+    element(doc, "span", "attnw-legend-label", `${compare?.plusHigh ? "+" : ""}${formatValue(high, integer)}`),
   );
+  if (scale) {
+    const line = element(
+      doc,
+      "span",
+      "attnw-legend-coverage attnw-legend-scale",
+      scaleText(scale, signed, integer, lang),
+    );
+    probe(line, { scale: scale.of, low: String(signed ? -low : 0), high: String(high) });
+    legend.append(line);
+  }
   const share = meanCoverage * drawnShare;
   /** @param {number} x */
   const percent = (x) => (x * 100).toFixed(1);

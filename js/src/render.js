@@ -5,6 +5,7 @@ import { compareFrames, compareMeta } from "./compare.js";
 import { dockLayout } from "./dock.js";
 import { download, paintPng, svgOf } from "./exporter.js";
 import { envelopeCache, layerFrame, modelFrame } from "./frames.js";
+import { paintHeadsPng } from "./heads_export.js";
 import { headsFrame } from "./heads_grid.js";
 import { imageScene, panelLayout, patchAt, patchNode } from "./image.js";
 import { keyAction, sameNode, toggledSelection } from "./keyboard.js";
@@ -264,7 +265,12 @@ function renderView(model, el) {
   };
   const onSavePng = () => {
     if (readState(model).view === "heads") {
-      view.heads.canvas.toBlob((blob) => blob && download(view.root, blob, `${fileName()}.png`), "image/png");
+      const words = view.headsWords();
+      const grid = view.heads.picture(2, words.foreground);
+      if (!grid) return;
+      const canvas = /** @type {HTMLCanvasElement} */ (doc.createElement("canvas"));
+      paintHeadsPng(canvas, grid, words, 2);
+      canvas.toBlob((blob) => blob && download(view.root, blob, `${fileName()}.png`), "image/png");
       return;
     }
     const drawn = picture();

@@ -2,7 +2,7 @@
 // column numbers. The screen, the PNG and the SVG export all draw the same scene, so a
 // downloaded picture is the view the user sees (pinned paths included).
 
-import { colormap } from "./colormap.js";
+import { colormap, edgeTable, isSigned } from "./colormap.js";
 import { CONTEXT_OPACITY, edgeStrokes, wideFrom } from "./draw.js";
 import { edgesOfNode } from "./edges.js";
 import { HEADER_HEIGHT, LABEL_GAP, rowCenter } from "./layout.js";
@@ -15,6 +15,16 @@ import { layerMark } from "./state.js";
  * @property {import("./edges.js").EdgeList} edges
  * @property {Set<number> | null} highlight  edges drawn strong, the others dimmed
  * @property {number} wideFrom  colour buckets from this one up are drawn wider than a hairline
+ * @property {import("./edges.js").ColourScale | null} [focusScale]  the highlighted edges' colour
+ *   scale (their own range); null: edges.max, as the others
+ */
+
+/**
+ * @typedef {object} ScaleInfo  what the legend says of the colour scale in use
+ * @property {"focus" | "all" | "layers"} of  the focused tokens' edges, every edge drawn, or each layer's
+ * @property {number} low   magnitude of the low end (signed: the scale runs from -low), else 0
+ * @property {number} high  the high end
+ * @property {number} selfOnly  a self-edge left out of the scale (edges.js filterEdges), or 0
  */
 
 /** @typedef {{ x: number, y: number, radius: number, color: string, alpha: number }} Dot */
@@ -28,6 +38,7 @@ import { layerMark } from "./state.js";
  * @property {number[]} rules   y of a faint line across the plot where one token list ends and the next begins
  * @property {string[]} table   colour table of the edges
  * @property {boolean} signed
+ * @property {ScaleInfo} scale  the colour scale the legend states
  * @property {string} ink       colour of text and plain dots
  */
 
@@ -41,11 +52,6 @@ const DENSE = 300;
 /** Colour of text and plain dots. @param {boolean} dark */
 const inkOf = (dark) => (dark ? "#e6e6e6" : "#333333");
 
-/** @param {boolean} signed @param {boolean} dark */
-function edgeTable(signed, dark) {
-  return colormap(signed ? "diverging" : dark ? "dark" : "light");
-}
-
 /**
  * @param {import("./frames.js").LayerFrame} frame
  * @param {boolean} dark  the host's theme is dark
@@ -53,7 +59,7 @@ function edgeTable(signed, dark) {
  */
 export function layerScene(frame, dark) {
   const { layout, edges, pinned, focus, degrees } = frame;
-  const signed = frame.signed ?? frame.env?.signed ?? false;
+  const signed = frame.signed ?? isSigned(frame.state.method, frame.env);
   const ink = inkOf(dark);
   const highlight = focus
     ? new Set([...(pinned ? edgesOfNode(edges, pinned) : []), ...edgesOfNode(edges, focus)])
@@ -69,9 +75,14 @@ export function layerScene(frame, dark) {
       dots.push({ x, y: rowCenter(layout, i), radius, color: ink, alpha: 0.55 });
     }
   }
-  const bundles = [
-    { layout, edges, highlight, wideFrom: wideFrom(edges, edges.count > DENSE ? WIDE_EDGES_DENSE : WIDE_EDGES) },
-  ];
+  // A focused token's edges are coloured on their own range: its order shows however small they are.
+  const focusScale = highlight && highlight.size > 0 ? (frame.focusScale ?? null) : null;
+  const wide = wideFrom(edges, edges.count > DENSE ? WIDE_EDGES_DENSE : WIDE_EDGES);
+  const bundles = [{ layout, edges, highlight, wideFrom: wide, focusScale }];
+  /** @type {ScaleInfo} */
+  const scale = focusScale
+    ? { of: "focus", low: signed ? focusScale.low : 0, high: focusScale.high, selfOnly: 0 }
+    : { of: "all", low: signed ? edges.max : 0, high: edges.max, selfOnly: edges.selfOnly ?? 0 };
   return {
     layout,
     bundles,
@@ -80,6 +91,7 @@ export function layerScene(frame, dark) {
     rules: segmentRules(layout, frame.state.segments),
     table: edgeTable(signed, dark),
     signed,
+    scale,
     ink,
   };
 }
@@ -125,14 +137,17 @@ export function modelScene(frame, dark) {
     .slice(1, -1)
     .map((x, c) => ({ text: layerMark(frame.state, c + 1), x, y: HEADER_HEIGHT / 2 }));
   const rules = segmentRules(layout, frame.state.segments);
+  const signed = frame.signed ?? frame.env.signed;
+  const max = Math.max(0, ...perLayer.map((e) => e.max));
   return {
     layout,
     bundles,
     dots,
     marks,
     rules,
-    table: edgeTable(frame.env.signed, dark),
-    signed: frame.env.signed,
+    table: edgeTable(signed, dark),
+    signed,
+    scale: { of: "layers", low: signed ? max : 0, high: max, selfOnly: 0 },
     ink,
   };
 }
@@ -247,7 +262,7 @@ function contextLayer(ctx) {
  * @returns {Generator<number, void, void>}
  */
 function* bundleStrokes(ctx, scene, { highlighted, unhighlighted, role, contextOpacity }) {
-  for (const { layout, edges, highlight, wideFrom } of scene.bundles) {
+  for (const { layout, edges, highlight, wideFrom, focusScale } of scene.bundles) {
     // Under a highlight every bundle's other edges are context, even a bundle with none highlighted.
     const shown = highlighted || role === "context" ? (highlight ?? new Set()) : null;
     const options = {
@@ -255,6 +270,7 @@ function* bundleStrokes(ctx, scene, { highlighted, unhighlighted, role, contextO
       signed: scene.signed,
       highlight: shown,
       wideFrom,
+      focusScale,
       unhighlighted,
       highlighted,
       contextOpacity,

@@ -56,3 +56,49 @@ export function clippedToken(token, max) {
   const chars = Array.from(displayToken(token));
   return chars.length > max ? `${chars.slice(0, max - 1).join("")}…` : chars.join("");
 }
+
+/**
+ * Lines of `text` no wider than `width` (as `measure` gives widths), broken at spaces; a word wider than a
+ * line (a long token, or text without spaces such as Chinese) is broken between characters.
+ * @param {string} text @param {number} width @param {(text: string) => number} measure
+ * @returns {string[]}  at least one line
+ */
+export function wrapText(text, width, measure) {
+  /** @type {string[]} */
+  const lines = [];
+  let line = "";
+  for (const word of text.split(/(?<= )/)) {
+    if (measure(line + word.trimEnd()) <= width) {
+      line += word;
+      continue;
+    }
+    if (line.trim()) lines.push(line.trimEnd());
+    line = "";
+    for (const char of Array.from(word)) {
+      if (line && measure((line + char).trimEnd()) > width) {
+        lines.push(line.trimEnd());
+        line = "";
+      }
+      line += char;
+    }
+  }
+  if (line.trim() || lines.length === 0) lines.push(line.trimEnd());
+  return lines;
+}
+
+/**
+ * A text width measure for `font` from a canvas of `doc`, or, where there is none (jsdom), an estimate
+ * for a 12 px sans-serif (wide characters 12 px, others 7 px).
+ * @param {Document} doc @param {string} [font]
+ * @returns {(text: string) => number}
+ */
+export function textMeasure(doc, font = "12px sans-serif") {
+  const ctx = doc.defaultView?.navigator.userAgent.includes("jsdom")
+    ? null
+    : /** @type {HTMLCanvasElement} */ (doc.createElement("canvas")).getContext("2d");
+  if (ctx) {
+    ctx.font = font;
+    return (text) => ctx.measureText(text).width;
+  }
+  return (text) => Array.from(text).reduce((sum, char) => sum + ((char.codePointAt(0) ?? 0) >= 0x2e80 ? 12 : 7), 0);
+}

@@ -99,7 +99,8 @@ export function createView(doc, model, lang) {
   const savePng = /** @type {HTMLButtonElement} */ (element(doc, "button", "attnw-save attnw-save-png", "PNG"));
   const saveSvg = /** @type {HTMLButtonElement} */ (element(doc, "button", "attnw-save attnw-save-svg", "SVG"));
   savePng.title = say("Download the current view as a PNG picture");
-  saveSvg.title = say("Download the current view as an SVG drawing (labels as text)");
+  const svgTitle = say("Download the current view as an SVG drawing (labels as text)");
+  saveSvg.title = svgTitle;
   const explain = createExplain(doc, lang);
   // A second method beside the first (compare.js): its controls, its pane next to the plot.
   const compareControls = createCompareControls(doc, model, lang);
@@ -203,6 +204,7 @@ export function createView(doc, model, lang) {
     pending.update(state, available, reading ? { ...state.headsJob, method: state.method.id } : state.job);
     const scene = layerScene(frame, dark);
     saveSvg.disabled = false;
+    saveSvg.title = svgTitle;
     drawPicture(layout, state, scene);
     probe(canvas, { edges: String(edges.count), view: "layer" });
     // Token lists (an encoder-decoder's): rows a kind of attention does not touch are faded.
@@ -256,6 +258,7 @@ export function createView(doc, model, lang) {
       integer: state.method.integer,
       lang,
       compare: extras?.legend,
+      scale: scene.scale,
     });
     tooltip.hidden = !(focus && env);
     if (focus && env) {
@@ -287,6 +290,7 @@ export function createView(doc, model, lang) {
     pending.root.hidden = true;
     const scene = modelScene(frame, dark);
     saveSvg.disabled = false;
+    saveSvg.title = svgTitle;
     drawPicture(layout, state, scene);
     navigation.paintModel(frame, scene, dark);
     const edgeCount = perLayer.reduce((sum, edges) => sum + edges.count, 0);
@@ -326,6 +330,7 @@ export function createView(doc, model, lang) {
       edgeCount,
       integer: (drawn ?? state.method).integer,
       lang,
+      scale: scene.scale,
     });
     renderStrip(strip, layout, null);
     stripStatus.hidden = stripWarning.hidden = true;
@@ -376,6 +381,7 @@ export function createView(doc, model, lang) {
     heads.paint(frame);
     navigation.hide();
     saveSvg.disabled = true; // the grid is pixels: PNG only
+    saveSvg.title = say("The all-heads grid is a picture of pixels, not a drawing: download it as PNG");
   };
 
   /**
@@ -448,6 +454,16 @@ export function createView(doc, model, lang) {
     };
   };
 
+  /** The words and colours of a download of the heads grid (heads_export.js). */
+  const headsWords = () => {
+    const onDark = isDark();
+    return {
+      caption: caption.textContent ?? "",
+      foreground: onDark ? "#e6e6e6" : "#111111",
+      background: onDark ? "#111111" : "#ffffff",
+    };
+  };
+
   /**
    * After paintLayer: the comparison's second pane and headings (compare_pane.js), or none.
    * @param {import("./compare.js").CompareFrames | null} frames
@@ -467,6 +483,7 @@ export function createView(doc, model, lang) {
     paintLayer,
     paintModel,
     paintHeads,
+    headsWords,
     paintCompare,
     placeDock,
     drawAhead,

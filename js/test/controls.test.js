@@ -86,3 +86,23 @@ test("an option that asks for a control of its own the bar does not build is nam
     /no control of its own for the option toy/,
   );
 });
+
+test("a toy option declared for some views is disabled in the others, saying why, and restored", () => {
+  const toy = {
+    ...count("toy_count", "toyCount", 1, () => 10, 1, { label: "Toy count", title: "A toy field" }),
+    views: ["layer"],
+  };
+  const { doc, model, controls } = bar([...VIEW_OPTIONS, toy], { toyCount: 3 });
+  const field = /** @type {HTMLInputElement} */ (doc.querySelector(".attnw-toy-count"));
+  assert.equal(field.disabled, false);
+  for (const view of ["heads", "model"]) {
+    controls.update({ ...readState(/** @type {any} */ (model)), view, toyCount: 3 });
+    assert.equal(field.disabled, true, view);
+    assert.match(field.title, /^Does nothing in the view “(all heads|whole model)”: it applies to “one layer”$/);
+    assert.equal(field.closest("label")?.title, field.title);
+  }
+  controls.update({ ...readState(/** @type {any} */ (model)), view: "layer", toyCount: 3 });
+  assert.equal(field.disabled, false);
+  assert.equal(field.title, "A toy field");
+  assert.equal(field.closest("label")?.hasAttribute("title"), false);
+});

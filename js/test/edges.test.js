@@ -1,7 +1,7 @@
 import assert from "node:assert/strict";
 import { test } from "node:test";
 import { decodeEnvelope } from "../src/codec.js";
-import { edgesOfNode, filterEdges, sliceEdges } from "../src/edges.js";
+import { edgesOfNode, filterEdges, focusScaleOf, sliceEdges, widerScale } from "../src/edges.js";
 import { fixtureBytes } from "./fake-model.js";
 
 test("slice edges skip zeros and point from source column to receiving row", () => {
@@ -113,6 +113,51 @@ test("filtering matches the plain definition on random signed edge lists in any 
     const byRow = (list) => [...list].sort((a, b) => a[1] - b[1] || a[0] - b[0] || a[2] - b[2]); // order may differ
     assert.deepEqual(byRow(actual), byRow(expected.edges), `trial ${trial}`);
     assert.ok(Math.abs(fast.drawnShare - expected.drawnShare) < 1e-12);
-    assert.equal(fast.max, Math.max(0, ...expected.edges.map((x) => Math.abs(x[2]))));
+    // The colour-scale max leaves out rows whose only stored edge is to themselves (unless nothing else is drawn).
+    const stored = (r) => Array.from(edges.target).filter((t) => t === r).length;
+    const selfOnly = (r) => stored(r) === 1 && edges.source[edges.target.indexOf(r)] === r;
+    const sizes = (keep) => expected.edges.filter(keep).map((x) => Math.abs(x[2]));
+    const others = Math.max(0, ...sizes((x) => !selfOnly(x[1])));
+    const selves = Math.max(0, ...sizes((x) => selfOnly(x[1])));
+    assert.equal(fast.max, others || selves, `trial ${trial}`);
+    assert.equal(fast.selfOnly, others && selves > others ? selves : 0, `trial ${trial}`);
   }
+});
+
+test("a decoder's first token, which sees only itself, is left out of the colour scale's maximum", () => {
+  // Row 0: only its self-edge (1); row 1: 0.6 and 0.4; row 2: 0.5, 0.3, 0.2.
+  const edges = {
+    source: Uint16Array.from([0, 0, 1, 0, 1, 2]),
+    target: Uint16Array.from([0, 1, 1, 2, 2, 2]),
+    weight: Float64Array.from([1, 0.6, 0.4, 0.5, 0.3, 0.2]),
+    count: 6,
+    max: 1,
+  };
+  const kept = filterEdges(edges, { topK: 0, threshold: 0, specials: "show", special: [false, false, false] });
+  assert.equal(kept.max, 0.6);
+  assert.equal(kept.selfOnly, 1);
+  assert.equal(kept.count, 6); // still drawn
+  // An encoder's row that attends to itself among others is an ordinary row.
+  const one = filterEdges(
+    { ...edges, source: Uint16Array.from([0, 1, 1]), target: Uint16Array.from([0, 0, 1]), count: 3 },
+    { topK: 0, threshold: 0, specials: "show", special: [false, false] },
+  );
+  assert.equal(one.max, 1);
+  assert.equal(one.selfOnly, 0);
+});
+
+test("a focused token's colour scale is its own edges' range; side by side, the wider of two", () => {
+  const edges = {
+    source: Uint16Array.from([0, 0, 1, 0, 1, 2]),
+    target: Uint16Array.from([0, 1, 1, 2, 2, 2]),
+    weight: Float64Array.from([1, 0.6, 0.4, 0.31, -0.02, 0.1]),
+    count: 6,
+    max: 1,
+  };
+  assert.deepEqual(focusScaleOf(edges, [{ side: "target", index: 2 }]), { low: 0.02, high: 0.31 });
+  assert.deepEqual(focusScaleOf(edges, [null, { side: "target", index: 1 }]), { low: 0.6, high: 0.6 });
+  assert.deepEqual(focusScaleOf(edges, [{ side: "source", index: 2 }]), { low: 0.1, high: 0.1 });
+  assert.equal(focusScaleOf(edges, [null]), null);
+  assert.deepEqual(widerScale({ low: 0.02, high: 0.31 }, { low: 0.1, high: 0.2 }), { low: 0.1, high: 0.31 });
+  assert.deepEqual(widerScale(null, { low: 0.1, high: 0.2 }), { low: 0.1, high: 0.2 });
 });

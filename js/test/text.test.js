@@ -1,7 +1,7 @@
 import assert from "node:assert/strict";
 import { readFileSync } from "node:fs";
 import { test } from "node:test";
-import { displayToken, xmlText } from "../src/text.js";
+import { displayToken, wrapText, xmlText } from "../src/text.js";
 
 /** [token, as shown] written by Python's display_token (tests/payload_fixtures.py). */
 const pairs = JSON.parse(readFileSync(new URL("./fixtures/display_tokens.json", import.meta.url), "utf8"));
@@ -33,4 +33,15 @@ test("xmlText replaces exactly the characters XML 1.0 forbids", () => {
   for (const char of forbidden) assert.equal(xmlText(`a${char}b`), "a\ufffdb", JSON.stringify(char));
   for (const allowed of ["\t\n\r", "\u007f\u0085", "\u202e", "😀", "\ud7ff\ue000\ufffd"])
     assert.equal(xmlText(allowed), allowed);
+});
+
+test("wrapText breaks at spaces within the width, and a word wider than a line between its characters", () => {
+  const measure = (/** @type {string} */ text) => text.length; // one unit per character
+  assert.deepEqual(wrapText("Attention flow · layer 3 of 6", 12, measure), ["Attention", "flow · layer", "3 of 6"]);
+  assert.deepEqual(wrapText("short", 12, measure), ["short"]);
+  assert.deepEqual(wrapText("", 12, measure), [""]);
+  assert.deepEqual(wrapText("a supercalifragilistic b", 8, measure), ["a", "supercal", "ifragili", "stic b"]);
+  const lines = wrapText("有效注意力：每格的颜色，按各自的最大值缩放", 6, measure);
+  assert.ok(lines.every((line) => measure(line) <= 6));
+  assert.equal(lines.join(""), "有效注意力：每格的颜色，按各自的最大值缩放");
 });

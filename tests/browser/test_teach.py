@@ -9,7 +9,7 @@ import pytest
 
 from attn_widget import AttentionWidget
 
-from .page import TEXT, download, geometry, open_widget
+from .page import TEXT, and_paint, download, geometry, open_widget
 
 pytestmark = pytest.mark.browser
 
@@ -31,6 +31,9 @@ def test_path_counts_show_whole_numbers(browser, page_server, paths_widget):
     counts = paths_widget.analysis.path_counts(threshold=paths_widget.binarize_threshold)[1, i]
     assert shown[0] == str(int(counts.max()))  # e.g. "17", never "17.0000"
     assert all(value.isdigit() for value in shown), shown
+    # Hovered, the colours span the token's own edges (issue 34); else the layer's.
+    assert page.locator(".attnw-legend-label").last.inner_text() == str(int(counts.max()))
+    and_paint(page, lambda: page.mouse.move(5, 5))
     layer_max = paths_widget.analysis.path_counts(threshold=paths_widget.binarize_threshold)[1].max()
     assert page.locator(".attnw-legend-label").last.inner_text() == str(int(layer_max))
     assert errors == []
