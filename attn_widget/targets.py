@@ -20,12 +20,13 @@ position that predicts the next token).
 from __future__ import annotations
 
 import contextlib
-import operator
 from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
 import torch
+
+from . import checks
 
 
 @dataclass(frozen=True)
@@ -104,9 +105,8 @@ def _position(value, swapped: str | None = None) -> int | None:
     said when ``value`` looks like the other argument."""
     if value is None:
         return None
-    if not isinstance(value, bool):
-        with contextlib.suppress(TypeError):
-            return operator.index(value)
+    with contextlib.suppress(TypeError):
+        return checks.integer(value, "position")
     if swapped is not None:
         raise TypeError(f"The arguments look swapped: pass {swapped}.")
     raise TypeError(f"position must be a token index (an int) or None; got {value!r}.")

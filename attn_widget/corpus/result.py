@@ -13,6 +13,7 @@ from collections.abc import Callable
 
 import numpy as np
 
+from .. import checks
 from ..compare import summarise
 from .extras import SEPARATOR
 from .integrity import DamagedShardError, read_verified
@@ -231,8 +232,12 @@ class CorpusResult:
 
 
 def is_count(value) -> bool:
-    """An integer, not a bool (``True`` would read as 1)."""
-    return isinstance(value, (int, np.integer)) and not isinstance(value, (bool, np.bool_))
+    """An integer as ``checks.integer`` takes one (numpy's included; not a bool, which would read as 1)."""
+    try:
+        checks.integer(value, "value")
+    except TypeError:
+        return False
+    return True
 
 
 def _matrix(column, width: int) -> np.ndarray:
