@@ -9,7 +9,7 @@ import dataclasses
 import warnings
 
 from .errors import UnsupportedModelError
-from .methods.registry import MatrixMethod
+from .methods.registry import MatrixMethod, matrix_method
 
 DEFAULT_METHOD = "cross"  # what the widget opens on: where the decoder reads the source
 
@@ -47,19 +47,24 @@ def _explain(kind: str, effective: bool) -> str:
     return f"An edge joins {_ROWS[kind]}; its colour is {what}. Definition: {definition}"
 
 
-def _kind(id: str, label: str, description: str, kind: str, effective: bool = False) -> MatrixMethod:
+def _kind(id: str, label: str, description: str, kind: str, reads: str, effective: bool = False) -> MatrixMethod:
+    # The menu line and "when to trust it" of the one-text methods these are the kinds of.
+    like = matrix_method("effective" if effective else "raw")
     return MatrixMethod(
         id=id,
         label=label,
         description=description,
         explain=_explain(kind, effective),
+        hint=like.hint if effective else f"{reads[0].upper()}{reads[1:]}.",
+        trust=like.trust,
         compute=lambda view, _settings: view.per_head(kind, effective),
         per_head=True,
         signed=effective,
+        attention_weights=not effective,
         defined_layers=_defined_in("encoder" if kind == "encoder" else "decoder"),
         note=lambda view: view.missing_heads(kind),
         compare=None,
-        group="Effective attention" if effective else "Attention weights",
+        group="Effective attention" if effective else "Attention as a graph",
     )
 
 
@@ -108,6 +113,10 @@ def _flow_cost(view) -> str:
 
 
 _WHOLE = "Through the whole model (encoder → decoder)"
+_COMPOSED_TRUST = (
+    "Assumes each layer mixes tokens linearly with the residual as half, and ignores value vectors and "
+    "feed-forward blocks."
+)
 _KINDS = (
     ("encoder", "encoder self-attention", "each source token (right) reads every source token (left)"),
     (
@@ -124,12 +133,12 @@ _KINDS = (
 _IDS = {"encoder": "encoder_self", "decoder": "decoder_self", "cross": "cross"}
 METHODS: tuple[MatrixMethod, ...] = (
     *(
-        _kind(_IDS[kind], label.capitalize(), f"Attention weights of the {label}: {reads}.", kind)
+        _kind(_IDS[kind], label.capitalize(), f"Attention weights of the {label}: {reads}.", kind, reads)
         for kind, label, reads in _KINDS
     ),
     *(
         dataclasses.replace(
-            _kind(f"effective_{_IDS[kind]}", f"Effective {label}", f"{_EFFECTIVE} Here: {reads}.", kind, True),
+            _kind(f"effective_{_IDS[kind]}", f"Effective {label}", f"{_EFFECTIVE} Here: {reads}.", kind, reads, True),
             applies=_effective_applies(kind),
             note=_effective_note(kind),
         )
@@ -137,11 +146,14 @@ METHODS: tuple[MatrixMethod, ...] = (
     ),
     MatrixMethod(
         id="attention",
-        label="Attention of each layer (both kinds)",
+        label="Self- and cross-attention",
         description="Every attention weight of a layer (head means): encoder self-attention among the source "
         "tokens; in a decoder layer, cross-attention to the source and self-attention to the target together. "
         "Tokens a layer does not touch carry their state unchanged (horizontal edges of weight 1).",
         compute=lambda view, _settings: view.attention(),
+        attention_weights=True,
+        hint="Every attention weight of a layer: in a decoder layer, cross- and self-attention together.",
+        trust=matrix_method("raw").trust,
         explain="The graph the whole-model view draws: in an encoder layer, the source tokens' attention to each "
         "other; in a decoder layer, each target position's cross-attention to the source and self-attention to the "
         "target before it, together. Tokens a layer does not touch keep their state: a horizontal edge of weight 1. "
@@ -158,6 +170,8 @@ METHODS: tuple[MatrixMethod, ...] = (
         "through cross-attention and half from the target through self-attention plus residual. Tokens a "
         "layer does not touch keep their state (horizontal edges).",
         compute=lambda view, _settings: view.layer_maps(),
+        hint="Each layer's step as rollout composes it: attention, with the residual as half.",
+        trust=_COMPOSED_TRUST,
         explain="What rollout multiplies, one layer at a time. An edge says what share of a token after this layer "
         "comes from a token before it, counting the residual connection as half of each attention step. "
         "Definition: encoder layer 0.5·Ā + 0.5·I on the source; decoder layer: half from the source through "
@@ -172,12 +186,14 @@ METHODS: tuple[MatrixMethod, ...] = (
         "the layer maps multiplied from the input (docs/methods.md §2.7). After the last decoder layer, a "
         "target row splits between the source tokens and the target tokens before it.",
         compute=lambda view, _settings: view.rollout(),
+        hint="How much of each source and target token reaches each token after this layer.",
+        trust=_COMPOSED_TRUST,
         explain="Follows the layer maps from the input through the encoder and across cross-attention into the "
         "decoder. An edge from an input token (left: source and target tokens) to a token after this layer "
         "(right) is the share of that token tracing back to the input token; dark is the most. Definition: "
         "J_l = M_l · … · M_1, the product of the layer maps (docs/methods.md §2.7).",
         cumulative=True,
-        graph="attention",
+        graph="layer_maps",  # what it composes: the whole-model view's edges
         group=_WHOLE,
         compare=None,
     ),
@@ -188,12 +204,14 @@ METHODS: tuple[MatrixMethod, ...] = (
         "maps: the maximum flow from each input token (source and target) to each position after this layer, "
         "normalised per row (docs/methods.md §2.7).",
         compute=lambda view, _settings: view.flow(),
+        hint="The most that can flow from each source and target token to each token, with layers as pipes.",
+        trust=_COMPOSED_TRUST + " Flow measures a bottleneck, not an amount: it often spreads evenly.",
         explain="Treats the layer maps as pipes with capacities and asks how much can flow from an input token "
         "(left) to a token after this layer (right) at once, through every path together; each row is then "
         "scaled to sum to 1. Unlike rollout it is not a sum over paths: shared bottlenecks limit it. Definition: "
         "max-flow from input j to token t in the layered graph of the layer maps, normalised per row.",
         cumulative=True,
-        graph="attention",
+        graph="layer_maps",  # what it composes: the whole-model view's edges
         group=_WHOLE,
         compare=None,
         layers=lambda view, wanted, progress: view.flow(wanted, progress),

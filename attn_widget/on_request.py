@@ -181,6 +181,8 @@ class OnRequest:
                 f"{', '.join(deferred)} is computed layer by layer on this input; ask for its layers with "
                 f'w.compute("{deferred[0]}") (all layers) or w.compute("{deferred[0]}", layers=[...]), not prepare.'
             )
+        # With the graphs their whole-model views draw (an exported page has no kernel to ask for them).
+        chosen += [self._specs[m].graph for m in chosen if self._specs[m].graph in self._specs]
         with self._whole_lock:
             self._prepared = list(dict.fromkeys([*self._prepared, *chosen]))
         self._compute_whole(chosen, wait)

@@ -90,10 +90,12 @@ class AttentionWidget(OnRequest, TokenScores, PinnedRow, ShownHeads, WidgetTrait
         record = shown.capture
         # This widget's methods: the registry as it is now (a method registered later is not added).
         available = [m for m in JOINT_METHODS if not m.applies(joint)] if joint else registry.applicable(shown)
-        self._specs = {method.id: method for method in available}
+        # The per-layer steps the cumulative methods draw as their whole-model edges (in no menu).
+        graphs = registry.graphs_of(available)
+        self._specs = {method.id: method for method in [*available, *graphs]}
         # Before the comm opens, so that the front end gets these traits in the first message
         # (HasTraits' add_traits: ipywidgets' own would send each at once, and list it twice).
-        t.HasTraits.add_traits(self, **data_traits(available))
+        t.HasTraits.add_traits(self, **data_traits([*available, *graphs]))
         with self._setting_facts():
             super().__init__(
                 # Display strings again: an analysis may come from a capture made elsewhere.
@@ -105,6 +107,7 @@ class AttentionWidget(OnRequest, TokenScores, PinnedRow, ShownHeads, WidgetTrait
                 model_name=display_token(record.model_name),
                 image=image_fact(shown.capture) if isinstance(shown, Analysis) else {},
                 methods=[m.meta(shown) for m in available],
+                graphs=[m.meta(shown) for m in graphs],
                 attributions=[entry.meta() for entry in self._attribution_entries()],
                 layer_names=joint.layer_names() if joint else [],
                 column_names=joint.column_names() if joint else [],
@@ -130,7 +133,7 @@ class AttentionWidget(OnRequest, TokenScores, PinnedRow, ShownHeads, WidgetTrait
         # methods are sent empty and computed when first selected (on_request.py) or prepared.
         first = self._shown_ids()
         with self.hold_sync():
-            for method in available:
+            for method in [*available, *graphs]:
                 if method.deferred(self.analysis):
                     assert method.done is not None  # deferred() says layers; they come with done
                     # Sent with the layers it has already (an analysis shared with another widget), else empty.

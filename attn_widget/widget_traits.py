@@ -67,6 +67,12 @@ class WidgetTraits(anywidget.AnyWidget):
         "signed, description, row_label, graph, settings, note. Each has its data in a trait data_<id> (and "
         "data_<id>_rows when it has a row_label), made per widget from the registry.",
     )
+    graphs = fact(
+        t.List(t.Dict()),
+        "The per-layer steps that ``methods`` name as their whole-model graph (``graph``) and no menu lists, as "
+        "``methods``' entries (registry.register_graph): e.g. rollout's and flow's 0.5·Ā + 0.5·I. Each has its data "
+        "in a trait data_<id>.",
+    )
     attributions = fact(t.List(t.Dict()), "Token-score methods, in menu order: id, label, description, signed.")
     ready = fact(t.Dict(), "Per method id, the layer numbers present in its data.")
     ready_row = fact(
@@ -191,6 +197,14 @@ class WidgetTraits(anywidget.AnyWidget):
         lambda self, value: checks.window(value, len(self.tokens)),
     )
     lang = option(language())
+    controls = option(
+        Choice(
+            ("basic", "all"),
+            "basic",
+            help="The control bar: 'basic' shows view, method, layer, head and About, the rest behind a "
+            "'More' button (which switches to 'all'); 'all' shows every control.",
+        )
+    )
 
     compare_method = option(
         t.Unicode(

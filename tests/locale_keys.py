@@ -65,10 +65,12 @@ def widget_phrases(widget) -> set[str]:
     """The words a widget sends that the front end translates (state.js: translatedMethod, layerName,
     trName), layer and column names as their "{n}" patterns."""
     phrases = {segment["label"] for segment in widget.segments}
-    for method in widget.methods:
-        phrases.update(method.get(key) for key in ("label", "group", "description", "explain") if method.get(key))
+    for method in [*widget.methods, *widget.graphs]:
+        phrases.update(
+            method.get(key) for key in ("label", "group", "description", "explain", "hint", "trust") if method.get(key)
+        )
     for entry in widget.attributions:
-        phrases.update((entry["label"], entry["description"]))
+        phrases.update(entry[key] for key in ("label", "description", "hint", "trust") if entry.get(key))
     for name in [*widget.layer_names, *(name for names in widget.column_names for name in names)]:
         numbered = re.fullmatch(r"(.*\S) (\d+)", name)
         phrases.add(f"{numbered[1]} {{n}}" if numbered else name)

@@ -47,7 +47,7 @@ def test_comparable_methods_are_accepted(fresh):
             "rollout",
             r"^compare_method 'rollout' cannot be compared with method 'raw': 'rollout' draws edges from the input "
             r"tokens in every layer, 'raw' draws edges from the layer before in every layer; choose one of "
-            r"\['raw', 'effective', .*\], or another method first\.$",
+            r"\['raw', 'binarised', .*\], or another method first\.$",
         ),
     ],
 )

@@ -114,7 +114,7 @@ def test_receptive_field_normalised_numbers_are_named_so_wherever_they_are_shown
     rf = [python(a) for method, python in PLAIN_AND_RF.items() if method.endswith("_rf")]
     for entry in w.methods:
         spec = w.method_spec(entry["id"])
-        if spec.per_head or not spec.cumulative or spec.group not in ("Attention weights", "Effective attention"):
+        if spec.per_head or not spec.cumulative or spec.group not in ("Through the layers", "Effective attention"):
             continue
         values = spec.values(a, w.view_settings)[0]
         if any(values.shape == r.shape and torch.allclose(values, r, atol=1e-9) for r in rf):

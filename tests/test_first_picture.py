@@ -50,8 +50,8 @@ def test_building_a_widget_computes_only_the_first_picture(tokenizer, computed):
 
 def test_a_cumulative_method_shown_first_brings_the_graph_it_is_drawn_on(tokenizer, computed):
     w = AttentionWidget(tiny_model("gpt2"), TEXT, tokenizer, method="rollout", compare_method="paths")
-    # rollout, raw (its whole-model graph), the compared one and binarised (its graph)
-    assert sorted(computed) == ["binarised", "paths", "raw", "rollout"], computed
+    # rollout, its step 0.5·Ā + 0.5·I (its whole-model graph), the compared one and binarised (its graph)
+    assert sorted(computed) == ["attention_step", "binarised", "paths", "rollout"], computed
     assert w.ready["effective"] == []
 
 
@@ -59,11 +59,12 @@ def test_a_method_first_selected_is_computed_then(tokenizer, computed):
     w = AttentionWidget(tiny_model("llama"), TEXT, tokenizer)
     w.method = "rollout"  # as the front end sets it
     w.wait()
-    assert computed == ["raw", "rollout"] and w.ready["rollout"] == [1, 2, 3] and w.job == {}
+    # with the step its whole-model view draws
+    assert computed == ["raw", "rollout", "attention_step"] and w.ready["rollout"] == [1, 2, 3] and w.job == {}
     w.method = "raw"
     w.method = "rollout"  # computed once
     w.wait()
-    assert computed == ["raw", "rollout"] and w.ready["effective"] == []
+    assert computed == ["raw", "rollout", "attention_step"] and w.ready["effective"] == []
 
 
 def test_prepare_computes_the_asked_methods_after_the_first_picture(tokenizer):

@@ -87,8 +87,9 @@ def test_a_long_inputs_widget_sends_what_the_view_draws(tokenizer, one_layer_kep
     bytes) does not fit 5,200; and whether the mixing methods apply is checked on the first tokens, as on a long
     text. The data holds what the view draws (shown_heads.py): the shown head of every layer (the mean at first);
     a head chosen, that head of the layers whose heads are at hand (kept, or their rows' tops), the shown layer's
-    read when it is not; the heads grid every slice of the shown layer; rollout's whole-model view the head mean of
-    every layer beside the shown head."""
+    read when it is not; the heads grid every slice of the shown layer; the whole-model view of a method drawn on
+    the head mean (hidden-state attribution; rollout draws its own step) the head mean of every layer beside the
+    shown head."""
     monkeypatch.setattr(payload, "DEFAULT_BUDGET_BYTES", 5_200)
     monkeypatch.setattr(mixing, "PROBE_TOKENS", 4)
     model = tiny_lm()
@@ -123,7 +124,9 @@ def test_a_long_inputs_widget_sends_what_the_view_draws(tokenizer, one_layer_kep
     w.view = "heads"  # the heads grid: every slice of layer 3
     assert w.slices_ready == {"raw": list(range(12, 18))} and store.reads == 1
     sent()
-    w.view, w.method = "model", "rollout"  # rollout's graph: the head mean of every layer, beside head 2
+    w.view, w.method = "model", "rollout"  # rollout draws its step 0.5·Ā + 0.5·I (its own data): raw keeps head 2
+    assert w.slices_ready == {"raw": [2, 14]} and store.reads == 1
+    w.method = "hidden_attribution"  # drawn on the head mean of every layer, beside head 2
     assert w.slices_ready == {"raw": [2, 4, 10, 14, 16]} and store.reads == 1
     sent()
     w.view, w.method = "layer", "effective"  # another per-head method follows the same rule once computed

@@ -84,7 +84,7 @@ def test_layer_follows_the_method_and_a_layer_without_it_is_refused(tokenizer):
     assert (widget.method, widget.layer) == ("decoder_self", le + 2)
     meta = {m["id"]: m for m in widget.methods}
     assert meta["cross"]["layers"] == list(range(le + 1, widget.n_layers + 1))
-    assert meta["rollout"]["layers"] is None and meta["rollout"]["graph"] == "attention"
+    assert meta["rollout"]["layers"] is None and meta["rollout"]["graph"] == "layer_maps"
     assert isinstance(widget.analysis, JointView)
     assert all("Definition:" in m["explain"] and "<" not in m["explain"] for m in widget.methods), "each explains"
     with pytest.raises(TypeError, match="not both"):

@@ -44,19 +44,33 @@ def toy_attribution():
 
 
 def test_the_built_in_methods_are_registered_in_menu_order():
+    """The course's order (notebooks/course), one heading per step, every entry with its menu line and when to
+    trust it."""
     assert [m.id for m in registry.matrix_methods()] == [
-        "raw", "effective", "rollout", "rollout_rf", "effective_rollout", "binarised", "paths",
-        "flow", "flow_rf", "effective_flow",
+        "raw", "binarised", "paths",
+        "rollout", "flow", "rollout_rf", "flow_rf",
+        "effective", "effective_rollout", "effective_flow",
+        "hidden_attribution",
         "norm", "norm_rollout", "norm_residual", "norm_residual_rollout", "globenc", "globenc_rollout",
-        "alti", "alti_rollout", "value_zeroing", "value_zeroing_rollout", "hidden_attribution",
+        "alti", "alti_rollout", "value_zeroing", "value_zeroing_rollout",
     ]  # fmt: skip
+    headings = list(dict.fromkeys(m.group for m in registry.matrix_methods()))
+    assert headings == [
+        "Attention as a graph", "Through the layers", "Effective attention", "Gradients",
+        "Context mixing (values, residual, norms)",
+    ]  # fmt: skip
+    for entry in (*registry.matrix_methods(), *registry.attribution_methods()):
+        assert entry.hint and entry.trust, entry.id
+        assert len(entry.hint) <= 100 and "\n" not in entry.hint, entry.id  # one line in a menu's tooltip
+    hints = [entry.hint for entry in registry.matrix_methods()]
+    assert len(set(hints)) == len(hints), "each entry says its own line"
     assert [a.id for a in registry.attribution_methods()] == [
         "saliency", "grad_x_input", "integrated_gradients", "attention_gradient", "gradient_rollout", "blank_out",
         "alti_logit",
     ]  # fmt: skip
     with pytest.raises(ValueError, match="already registered"):
         registry.register("raw", "Raw again", "", squared)
-    with pytest.raises(ValueError, match=r"'rollout_x' is not a registered matrix method; the ids are raw, effective,"):
+    with pytest.raises(ValueError, match=r"'rollout_x' is not a registered matrix method; the ids are raw, binarised,"):
         registry.matrix_method("rollout_x")
     with pytest.raises(ValueError, match=r"'saliency_x' is not a registered attribution method; the ids are saliency,"):
         registry.attribution_method("saliency_x")
@@ -123,6 +137,8 @@ def test_a_registered_attribution_reaches_the_menu_and_compare(tokenizer, toy_at
         "label": "token position",
         "description": "A toy score.",
         "signed": False,
+        "hint": "",
+        "trust": "",
     }
     w.attribution = "position"
     w.wait()
@@ -138,10 +154,10 @@ def test_every_applicable_method_publishes_data_of_its_declared_shape(tokenizer,
     w = AttentionWidget(tiny_model(family), TEXT, tokenizer, prepare="all")
     w.wait()
     n, L, H = len(w.tokens), w.n_layers, w.n_heads
-    for meta in w.methods:
+    for meta in [*w.methods, *w.graphs]:  # the whole-model graphs are prepared with the methods that draw them
         decoded = payload.decode(getattr(w, f"data_{meta['id']}"))["matrices"]
         assert decoded.shape == ((L, H + 2, n, n) if meta["per_head"] else (L, n, n)), meta["id"]
-        assert meta["graph"] in ("", *[m["id"] for m in w.methods]), meta["id"]
+        assert meta["graph"] in ("", *[m["id"] for m in [*w.methods, *w.graphs]]), meta["id"]
         if meta["row_label"]:
             assert payload.decode(getattr(w, f"data_{meta['id']}_rows"))["matrices"].shape[-1] == 1
 

@@ -29,10 +29,10 @@ def test_facts_and_methods(widget):
     assert widget.special == [True] + [False] * 6 + [True]
     assert (widget.n_layers, widget.n_heads, widget.causal) == (3, 4, True)
     assert [m["id"] for m in widget.methods] == [
-        "raw", "effective", "rollout", "rollout_rf", "effective_rollout", "binarised", "paths",
-        "flow", "flow_rf", "effective_flow",
+        "raw", "binarised", "paths", "rollout", "flow", "rollout_rf", "flow_rf",
+        "effective", "effective_rollout", "effective_flow", "hidden_attribution",
         "norm", "norm_rollout", "norm_residual", "norm_residual_rollout", "globenc", "globenc_rollout",
-        "alti", "alti_rollout", "value_zeroing", "value_zeroing_rollout", "hidden_attribution",
+        "alti", "alti_rollout", "value_zeroing", "value_zeroing_rollout",
     ]  # fmt: skip
     effective = next(m for m in widget.methods if m["id"] == "effective")
     assert effective["note"].startswith("8 tokens do not exceed the head dimension (8)")
@@ -68,7 +68,7 @@ def test_long_inputs_start_with_the_strongest_edges_per_token(widget, tokenizer)
         ("layer", 4, "between 1 and 3"),
         ("head", 4, "head must be 0..3"),
         ("head", -3, "head must be 0..3"),
-        ("method", "gradients", "must be one of \\['raw', 'effective', 'rollout'"),
+        ("method", "gradients", "must be one of \\['raw', 'binarised', 'paths', 'rollout'"),
         ("top_k", -1, "top_k must be 0"),
         ("view", "graph", "view must be 'layer', 'model' or 'heads'"),
         ("threshold", -0.5, "threshold must be a weight >= 0"),
@@ -125,9 +125,10 @@ def test_flow_is_computed_whole_for_short_inputs(widget):
 def test_encoders_get_no_receptive_field_variants(tokenizer):
     w = AttentionWidget(tiny_model("bert"), TEXT, tokenizer)
     assert [m["id"] for m in w.methods] == [
-        "raw", "effective", "rollout", "effective_rollout", "binarised", "paths", "flow", "effective_flow",
+        "raw", "binarised", "paths", "rollout", "flow", "effective", "effective_rollout", "effective_flow",
+        "hidden_attribution",
         "norm", "norm_rollout", "norm_residual", "norm_residual_rollout", "globenc", "globenc_rollout",
-        "alti", "alti_rollout", "value_zeroing", "value_zeroing_rollout", "hidden_attribution",
+        "alti", "alti_rollout", "value_zeroing", "value_zeroing_rollout",
     ]  # fmt: skip
     assert "data_rollout_rf" not in w.keys and not hasattr(w, "data_rollout_rf")  # data traits: the methods shown
 

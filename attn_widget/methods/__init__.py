@@ -12,22 +12,24 @@ import importlib
 from . import registry
 
 # The method files, each registering one entry when imported: their order is the menus' order.
+# The matrix menu follows the course (notebooks/course): a layer's attention as a graph, through the
+# layers, decoders' receptive field, effective attention, gradients, then context mixing.
 MATRIX_FILES = (
     "raw",
-    "effective",
-    "rollout",
-    "rollout_rf",
-    "effective_rollout",
     "graph",
+    "rollout",
     "flow",
+    "rollout_rf",
     "flow_rf",
+    "effective",
+    "effective_rollout",
     "effective_flow",
+    "hidden_attribution",
     "norm",
     "norm_residual",
     "globenc",
     "alti",
     "value_zeroing",
-    "hidden_attribution",
 )
 ATTRIBUTION_FILES = (
     "saliency",

@@ -167,4 +167,9 @@ register_mixing(
         "(the most; the legend gives the scale). Definition: M[i, j] = max(0, ‖y_i‖₁ − ‖y_i − T_i(x_j)‖₁), rows "
         "normalised, with T_i(x_j) token j's transformed vector and y_i the output."
     ),
+    hint="Each token's share of the block's output, measured by how close its part is to the whole.",
+    trust=(
+        "Ferrando et al. (2022) found its rollout more faithful than attention rollout in their tests; it is a "
+        "distance-based measure, not an intervention."
+    ),
 )

@@ -99,4 +99,6 @@ register_attribution(
     signed=True,
     applies=lambda analysis: analysis.mixing_part.logit_unavailable(),
     warning=_lost_share,
+    hint="Each input token's signed contribution to the target logit, through every layer.",
+    trust="Ferrando et al. (2023): exact for the attention blocks' linear part, a proxy through the rest.",
 )

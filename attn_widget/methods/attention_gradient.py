@@ -29,4 +29,6 @@ register_attribution(
     "Row t (the target position) of the last layer's head-averaged A ⊙ ∂y/∂A.",
     lambda analysis, target, **options: row_at(analysis.attention_gradient(target, **options)[-1], target.position),
     signed=True,
+    hint="The last layer's attention times its gradient: the attention edges the target uses.",
+    trust="Sees the last layer only; gradients are local.",
 )

@@ -12,4 +12,9 @@ register_attribution(
     "blank-out |y − y¬j|",
     "|y − y¬j|: the change of the target when token j is replaced by the mask token (else unk, else pad).",
     lambda analysis, target: analysis.blank_out(target),
+    hint="How much the target changes when one token is replaced by the mask token.",
+    trust=(
+        "An intervention, one re-run per token; the replacement is unlike real text, and tokens that matter only "
+        "together are missed."
+    ),
 )

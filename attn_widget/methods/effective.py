@@ -346,4 +346,10 @@ register(
     note=_note,
     compare=None,
     group="Effective attention",
+    hint="Attention without the part the layer's values cannot pass on (can be negative).",
+    trust=(
+        "Exact for the head's own output (Brunner et al. 2020), but it still leaves out the residual and the "
+        "feed-forward block. Negative edges are real: they cancel positive ones. Equal to raw attention while a row "
+        "sees no more tokens than a head's dimension."
+    ),
 )

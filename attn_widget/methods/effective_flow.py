@@ -23,7 +23,13 @@ register_flow(
         "0.5·I, E = rownormalise(max(Ā_eff, 0)), rows normalised."
     ),
     done=lambda analysis: analysis.flow_layers_done("effective-clip"),
+    graph="effective_step",  # the capacities
     applies=needs_values,
     compare=None,
     group="Effective attention",
+    hint="Flow with effective attention (negatives set to 0, rows re-normalised) as pipe widths.",
+    trust=(
+        "Clipping negatives gives up the exactness of effective attention; read it as flow's assumptions applied to "
+        "effective attention."
+    ),
 )

@@ -5,7 +5,20 @@ The maths: ``effective.effective_mixing`` then ``rollout.rollout``.
 
 from __future__ import annotations
 
-from .registry import Comparison, needs_values, register
+from .registry import Comparison, needs_values, register, register_graph
+from .rollout import residual_augment
+
+# What effective rollout multiplies and effective flow takes as capacities: the edges of their whole-model view.
+register_graph(
+    "effective_step",
+    "Effective attention step 0.5·E + 0.5·I",
+    "Each layer's step of effective rollout and the capacities of effective flow: half E, the head-averaged "
+    "effective attention with negative entries set to 0 and rows re-normalised (E1), half the identity I (the "
+    "residual connection).",
+    lambda analysis: analysis.effective_mixing("clip"),
+    residual_augment,
+    applies=needs_values,
+)
 
 register(
     "effective_rollout",
@@ -21,8 +34,14 @@ register(
         "Definition: R_l = (0.5·E_l + 0.5·I) · … · (0.5·E_1 + 0.5·I), with E = rownormalise(max(Ā_eff, 0))."
     ),
     cumulative=True,
+    graph="effective_step",
     applies=needs_values,
     # Where no row sees more keys than the head dimension it equals rollout: nothing to compare.
     compare=Comparison(name="effective rollout", applies=lambda analysis: not analysis.effective_is_raw),
     group="Effective attention",
+    hint="Rollout of effective attention, negatives set to 0 and rows re-normalised.",
+    trust=(
+        "Clipping negatives gives up the exactness of effective attention; read it as rollout's assumptions applied "
+        "to effective attention."
+    ),
 )

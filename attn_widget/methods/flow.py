@@ -223,7 +223,14 @@ register_flow(
         " j → token i after layer l) with capacities 0.5·Ā + 0.5·I, rows normalised."
     ),
     done=lambda analysis: analysis.flow_layers_done("attention"),
+    graph="attention_step",  # the capacities
     compare=Comparison(rows=flow_compare_rows("none")),
     row=flow_compare_rows("none"),
     row_instant=(1, 2),
+    group="Through the layers",
+    hint="The most that can flow from each input token to each token, with layers as pipes.",
+    trust=(
+        "Shares rollout's assumptions and measures a bottleneck, not an amount, so it often spreads importance evenly"
+        " over many tokens. In a decoder it favours the first tokens. Check it on your input with compare()."
+    ),
 )

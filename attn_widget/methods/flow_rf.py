@@ -28,8 +28,15 @@ register_flow(
         "rownormalise(F ⊘ F₀), with F the attention flow, F₀ the flow of uniform attention."
     ),
     done=_done,
+    graph="attention_step",  # the capacities; the normalisation comes after the max flows
     applies=decoders_only,
     compare=Comparison(name="flow (RF-B)", rows=flow_compare_rows("rf-b")),
     row=flow_compare_rows("rf-b"),
     row_instant=(1, 2),
+    group="Through the layers",
+    hint="Flow above what position alone gives: for decoders, where early tokens are seen by all.",
+    trust=(
+        "Our reading of Abnar & Zuidema's advice for decoders (RF-B), not a published definition: a high value means "
+        "more than a uniform reader would give. Compare it with plain flow before drawing conclusions."
+    ),
 )

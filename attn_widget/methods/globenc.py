@@ -95,4 +95,9 @@ register_mixing(
         "+ 1[i = j]·x_i) + …)‖, rows normalised."
     ),
     note=_note,
+    hint="Each token's share of the whole encoder block's output, residual and both norms included.",
+    trust=(
+        "Covers the block except the feed-forward network's own mixing; Modarressi et al. (2022) found it closer to "
+        "gradient and blank-out scores than attention."
+    ),
 )

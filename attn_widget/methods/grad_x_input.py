@@ -29,4 +29,6 @@ register_attribution(
     "The gradient with respect to each word embedding times the embedding, summed over its dimensions.",
     _scores,
     signed=True,
+    hint="Gradient times embedding: a signed first-order estimate of each token's contribution.",
+    trust="Cheap and signed, but a straight-line estimate: noisy on deep models.",
 )

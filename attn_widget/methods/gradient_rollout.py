@@ -30,4 +30,6 @@ register_attribution(
     "gradient-weighted rollout",
     "Chefer et al. (2021): rollout of the positive part of A ⊙ ∂y/∂A; row t of the last layer, minus the identity.",
     _scores,
+    hint="Rollout of the attention edges that raise the target (positive attention × gradient).",
+    trust="Keeps only positive gradient-weighted attention (Chefer et al. 2021); shares rollout's assumptions.",
 )

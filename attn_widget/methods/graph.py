@@ -76,6 +76,12 @@ register(
     settings=("binarize_threshold",),
     integer=True,
     compare=None,
+    group="Attention as a graph",
+    hint="Attention as a 0/1 graph: an edge wherever the head-mean weight exceeds the threshold.",
+    trust=(
+        "A teaching picture: it changes with the threshold you choose and forgets how strong each edge was. Read "
+        "degrees and paths from it, not which token matters most."
+    ),
 )
 
 register(
@@ -99,4 +105,10 @@ register(
     settings=("binarize_threshold",),
     integer=True,
     compare=None,
+    group="Attention as a graph",
+    hint="How many paths of 0/1 edges lead from each input token to each token after this layer.",
+    trust=(
+        "Counts say which connections exist through the layers, not how much information moves along them; they grow "
+        "with depth and with a lower threshold."
+    ),
 )

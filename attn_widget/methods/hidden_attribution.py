@@ -48,4 +48,9 @@ register(
     heads="combined",
     # In comparisons only where it is computed with the widget: a table of texts would take minutes.
     compare=Comparison(applies=lambda analysis: analysis.gradient_part.input_coordinates() <= UPFRONT_MAX_COORDINATES),
+    hint="How much each input token shapes each token's hidden vector after this layer (gradients).",
+    trust=(
+        "A local, first-order measure: exact for small changes of the input, not for removing a token, and small "
+        "where the model saturates. A check on the attention pictures rather than ground truth."
+    ),
 )

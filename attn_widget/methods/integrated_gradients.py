@@ -27,4 +27,9 @@ register_attribution(
     progress=True,
     # Cached with the scores: the same call, without a progress bar.
     warning=lambda analysis, target: analysis.integrated_gradients(target, progress=False).shortfall,
+    hint="Gradients summed from a [MASK] baseline to each token: signed shares of the target's change.",
+    trust=(
+        "The scores add up to the target's change from the baseline (the widget checks it to 5%); the baseline is a "
+        "choice that shapes the answer."
+    ),
 )

@@ -55,4 +55,9 @@ register_mixing(
     ),
     rollout="identity",
     needs="values",
+    hint="Attention weighted by how much each token's value vector actually adds.",
+    trust=(
+        "Accounts for value vectors (Kobayashi et al. 2020) but not the residual, layer norm or feed-forward block: a"
+        " better guide than raw weights to what a layer's heads add."
+    ),
 )

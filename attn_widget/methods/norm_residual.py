@@ -76,4 +76,9 @@ register_mixing(
         "(the most; the legend gives the scale). Definition: M[i, j] = ‖LN_i(Σ_h A^h[i, j]·f^h(x_j) + 1[i = "
         "j]·x_i)‖, rows normalised, LN linearised at token i."
     ),
+    hint="Each token's share of the attention block's output, residual and layer norm included.",
+    trust=(
+        "Adds the residual and the layer norm (Kobayashi et al. 2021) but leaves out the feed-forward block; tokens "
+        "mostly keep themselves, which is what the model does."
+    ),
 )

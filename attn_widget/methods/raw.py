@@ -32,6 +32,14 @@ register(
         "with Q, K the queries and keys and d the head dimension."
     ),
     per_head=True,
+    attention_weights=True,
     present=read_layers,
     compare=Comparison(rows=lambda analysis, t: row_at(analysis.raw(), t)),  # every layer's head mean, read
+    group="Attention as a graph",
+    hint="How much each token (right) reads from each token (left) in this one layer.",
+    trust=(
+        "Trust it for where a head looks, not for what the prediction depends on: a large weight on a token whose "
+        "value vector is small adds little (compare Norm-based attention), and the residual carries much of each "
+        "token past the layer (Jain & Wallace 2019; Kobayashi et al. 2020)."
+    ),
 )

@@ -18,15 +18,15 @@ from typing import Any
 import torch
 
 from ..payload import HeldLayers
-from .heads import PerHead
+from .heads import PerHead, joined
 
 # Flow needs one max-flow problem per (layer, token, input token). Up to this many
 # tokens it is computed with the widget (about a second for 12 layers on two cores,
 # benchmarks/RESULTS.md); beyond, each layer is computed when the view asks for it.
 FLOW_UPFRONT_MAX_TOKENS = 40
 DEFAULT_BINARIZE_THRESHOLD = 0.05
-# The method whose per-layer data draws the whole-model graph of cumulative methods (the
-# head-averaged attention they are built from).
+# The whole-model graph of a cumulative method that declares no per-layer step of its own (``graph=``): the
+# head-averaged attention, which the caption names as such.
 WHOLE_MODEL_GRAPH = "raw"
 
 
@@ -85,13 +85,21 @@ class MatrixMethod:
     id: str
     label: str
     description: str
-    # (analysis, settings) -> (L, n, n), or (L, H + 2, n, n) when per_head (each head, mean, max)
-    compute: Callable[[Any, ViewSettings], torch.Tensor | PerHead]
+    # (analysis, settings) -> (L, n, n), or (L, H + 2, n, n) when per_head (each head, mean, max); a
+    # register_graph step's: a HeldLayers, each layer made when sent
+    compute: Callable[[Any, ViewSettings], torch.Tensor | PerHead | HeldLayers]
     # Plain-language help shown in the widget's "About this method" panel (plain text, no HTML): what an
     # edge means, what its colour means, the definition in one formula; every abbreviation spelled out.
     explain: str = ""
+    # One line for a learner choosing from the menu (what an edge means), and when to trust the picture
+    # (its assumptions, and what it leaves out), shown in "About this method". Plain text.
+    hint: str = ""
+    trust: str = ""
     per_head: bool = False
     integer: bool = False  # the values are whole numbers (path counts): printed without decimals
+    # The values are attention weights (softmax rows): the legend says what share of "the attention" the drawn
+    # edges carry; of any other method, what share of the rows' totals.
+    attention_weights: bool = False
     cumulative: bool = False  # sources are the input tokens (layer 0), not the previous layer
     signed: bool = False  # values may be negative (drawn in a second colour)
     # (analysis) -> "" when the method applies, else one sentence saying why not.
@@ -112,10 +120,12 @@ class MatrixMethod:
     # A remark about this input shown with the method (e.g. "nothing changes here").
     note: Callable[[Any], str] = _no_note
     compare: Comparison | None = field(default_factory=Comparison)  # None: not in compare()
-    # The method whose data draws this one's whole-model graph ("" = its own).
+    # The id whose per-layer data draws this one's edges in the whole-model view ("" = its own): a cumulative
+    # method's own step where it has one (rollout's 0.5·Ā + 0.5·I, a ``register_graph`` entry; a mixing
+    # rollout's map), so that the edges are what the method composes.
     graph: str = ""
     settings: tuple[str, ...] = ()  # the ViewSettings fields compute reads (a change recomputes it)
-    group: str = "Attention weights"  # the heading the menu lists it under
+    group: str = ""  # the heading the menu lists it under ("": none, after the headed groups)
     # How a method that is not per head uses the heads, for captions: "mean" (built on the head-averaged
     # attention) or "combined" (every head's contribution together, through the output projection).
     heads: str = "mean"
@@ -161,7 +171,9 @@ class MatrixMethod:
         if self.compare is not None and self.compare.rows is not None:
             return self.compare.rows(analysis, t)
         stack = self.compute(analysis, ViewSettings())
-        if isinstance(stack, PerHead):
+        if isinstance(stack, HeldLayers):
+            stack = joined(stack)
+        elif isinstance(stack, PerHead):
             stack = stack.mean[:, 0]
         elif self.per_head:
             stack = stack[:, analysis.n_heads]  # the head mean
@@ -177,7 +189,10 @@ class MatrixMethod:
             "signed": self.signed,
             "description": self.description,
             "explain": self.explain,
+            "hint": self.hint,
+            "trust": self.trust,
             "integer": self.integer,
+            "attention_weights": self.attention_weights,
             "row_label": self.row_label,
             "graph": self.graph,
             "settings": list(self.settings),
@@ -199,6 +214,8 @@ class AttributionMethod:
     # (analysis, target, **options) -> (n,); target is resolved (targets.Target: .position, .key)
     compute: Callable[..., torch.Tensor]
     signed: bool = False
+    hint: str = ""  # one line for a learner choosing from the menu, as a matrix method's
+    trust: str = ""  # when to trust the scores, as a matrix method's
     progress: bool = False  # compute accepts progress= (True: a bar, False: none, or (done, total))
     # (analysis, target) -> an optional plain-text warning to show with the scores, after compute.
     warning: Callable[[Any, Any], str | None] = lambda analysis, target: None
@@ -207,7 +224,14 @@ class AttributionMethod:
     applies: Callable[[Any], str] = lambda analysis: analysis.gradient_part.unavailable()
 
     def meta(self) -> dict:
-        return {"id": self.id, "label": self.label, "description": self.description, "signed": self.signed}
+        return {
+            "id": self.id,
+            "label": self.label,
+            "description": self.description,
+            "signed": self.signed,
+            "hint": self.hint,
+            "trust": self.trust,
+        }
 
 
 @dataclass(frozen=True)
@@ -236,6 +260,7 @@ MIXING_NEEDS = ("values", "structure")
 _MATRIX: dict[str, MatrixMethod] = {}
 _ATTRIBUTION: dict[str, AttributionMethod] = {}
 _MIXING: dict[str, MixingMethod] = {}
+_GRAPHS: dict[str, MatrixMethod] = {}  # per-layer steps drawn as cumulative methods' whole-model edges, in no menu
 
 
 def register(id: str, label: str, description: str, compute, **options) -> MatrixMethod:
@@ -253,6 +278,47 @@ def register(id: str, label: str, description: str, compute, **options) -> Matri
     return entry
 
 
+def register_graph(
+    id: str,
+    label: str,
+    description: str,
+    stack: Callable[[Any], torch.Tensor],
+    step: Callable[[torch.Tensor], torch.Tensor],
+    **options,
+) -> MatrixMethod:
+    """Add the per-layer step of cumulative methods, which they name with ``graph=id``: the edges their
+    whole-model view draws, in no menu (``AttentionWidget.graphs``). label: what the edges are, said in the
+    view's caption and legend ("Attention step 0.5·Ā + 0.5·I"). stack: ``(analysis) -> (L, n, n)``, the matrices
+    the methods are built from (of the layers ``present`` says, default all); step: ``(1, n, n) -> (1, n, n)``, one
+    layer's step from them. Each layer's step is made when sent (a ``HeldLayers``), so that no second ``(L, n, n)``
+    stack is built beside the one the methods themselves use (a long input's head mean is hundreds of megabytes).
+    The other fields as ``MatrixMethod``'s."""
+    if id in _MATRIX or id in _GRAPHS:
+        raise ValueError(f"a matrix method or graph {id!r} is already registered.")
+    present = options.get("present")
+
+    def compute(analysis, _settings) -> HeldLayers:
+        matrices = stack(analysis)
+        layers, rows, cols = matrices.shape
+        held = range(layers) if present is None else [layer - 1 for layer in present(analysis)]
+        return HeldLayers((layers, rows, cols), held, lambda index: step(matrices[index : index + 1])[0])
+
+    entry = MatrixMethod(id=id, label=label, description=description, compute=compute, compare=None, **options)
+    _GRAPHS[id] = entry
+    return entry
+
+
+def graphs_of(methods) -> list[MatrixMethod]:
+    """The ``register_graph`` entries these methods name as their whole-model graph, in order."""
+    ids = dict.fromkeys(method.graph for method in methods if method.graph in _GRAPHS)
+    return [_GRAPHS[graph] for graph in ids]
+
+
+def graph_entry(graph_id: str) -> MatrixMethod:
+    """A ``register_graph`` entry by id (KeyError if there is none)."""
+    return _GRAPHS[graph_id]
+
+
 def register_mixing(
     id: str,
     label: str,
@@ -261,6 +327,8 @@ def register_mixing(
     rollout: str = "none",
     needs: str = "structure",
     explain: str = "",
+    hint: str = "",
+    trust: str = "",
     **deferred,
 ) -> MixingMethod:
     """Add a context-mixing map and its rollout to the menu (ids ``id`` and ``id + "_rollout"``).
@@ -268,8 +336,8 @@ def register_mixing(
     maps: ``(mixing part) -> (L, n, n)``, or ``layer_maps=`` (with ``upfront=``, ``on_request=``) for a
     costly map computed layer by layer on request; rollout, needs: as ``MixingMethod``. Both entries apply
     when the model's structure supports the method (``Analysis.mixing_unavailable``), and the
-    rollout's whole-model graph is drawn from the per-layer map. explain: the map's plain-language help;
-    the rollout's is composed from it.
+    rollout's whole-model graph is drawn from the per-layer map. explain, hint, trust: the map's plain-language
+    help, menu line and when to trust it (``MatrixMethod``); the rollout's are composed from them.
     """
     if rollout not in ROLLOUT_STYLES or needs not in MIXING_NEEDS:
         raise ValueError(f"rollout must be one of {ROLLOUT_STYLES} and needs one of {MIXING_NEEDS}.")
@@ -306,6 +374,8 @@ def register_mixing(
         description,
         lambda analysis, _settings: analysis.mixing(id),
         explain=explain,
+        hint=hint,
+        trust=trust,
         **common,
         **deferral(lambda part: part.map_layers, lambda part: part.map_layers_done),
     )
@@ -314,6 +384,9 @@ def register_mixing(
         if rollout == "identity"
         else "the maps multiplied through the layers, with no added identity (the residual is inside each map)"
     )
+    # The rollout's text says how its colours go; the map's, quoted after it, says what one layer's edge is.
+    shade = "the colour goes from pale (little) to dark (the most; the legend gives the scale)"
+    per_layer = explain.replace(f"; {shade}", "").replace("An edge means:", "In one layer's map, an edge means:")
     register(
         f"{id}_rollout",
         f"{label}, rolled out",
@@ -322,15 +395,17 @@ def register_mixing(
         explain=(
             f"The per-layer map ({label}) followed through all layers up to this one. An edge from an input token "
             "on the left to a token on the right after this layer means: that share of the right token traces back "
-            "to the input token; the colour goes from pale (little) to dark (the most; the legend gives the scale). "
+            f"to the input token; {shade}. "
             + (
                 "Definition: R_l = (0.5·M_l + 0.5·I) · … · (0.5·M_1 + 0.5·I), with M the per-layer map and I the "
                 "identity (half of each step is the residual, which the map leaves out)."
                 if rollout == "identity"
                 else "Definition: R_l = M_l · … · M_1, with M the per-layer map (the residual is already inside it)."
             )
-            + f" The per-layer map: {explain}"
+            + f" The per-layer map: {per_layer}"
         ),
+        hint=f"{label} through the layers: how much of each input token reaches each token.",
+        trust=f"Composing the layers assumes they combine linearly. The per-layer map: {trust}",
         cumulative=True,
         graph=id,
         **common,

@@ -11,7 +11,8 @@ import torch
 from ._checks import check_layer_stack, check_residual
 from .chain import cumulative_products
 from .normalize import row_normalize_
-from .registry import register
+from .raw import read_layers
+from .registry import register, register_graph
 
 
 def residual_augment(att: torch.Tensor, residual: float = 0.5) -> torch.Tensor:
@@ -41,6 +42,25 @@ def rollout(att: torch.Tensor, residual: float = 0.5) -> torch.Tensor:
     return cumulative_products(residual_augment(att, residual))
 
 
+def head_means(analysis) -> torch.Tensor:
+    """``(L, n, n)``: the head mean Ā of every layer read so far, as the capture keeps it (no copy); where a long
+    input keeps it as its rows' tops only, every layer's read again at once, as rollout and flow read it."""
+    mean = analysis.capture.heads.reductions()[0]
+    return mean if isinstance(mean, torch.Tensor) else analysis.raw()
+
+
+# What rollout multiplies and flow takes as capacities, plain and receptive-field normalised (whose
+# normalisation comes after the product): the edges of their whole-model view, of the layers read so far.
+register_graph(
+    "attention_step",
+    "Attention step 0.5·Ā + 0.5·I",
+    "Each layer's step of rollout and the capacities of flow: half the head-averaged attention Ā (rows "
+    "re-normalised), half the identity I (the residual connection).",
+    head_means,
+    residual_augment,
+    present=read_layers,
+)
+
 register(
     "rollout",
     "Attention rollout",
@@ -55,4 +75,12 @@ register(
         "the head-averaged attention and I the identity."
     ),
     cumulative=True,
+    graph="attention_step",
+    group="Through the layers",
+    hint="How much of each input token reaches each token after this layer, layers multiplied together.",
+    trust=(
+        "Assumes each layer mixes tokens linearly with the residual as exactly half, and ignores value vectors and "
+        "feed-forward blocks. In a decoder it favours the first tokens (see the receptive-field normalised variant). "
+        "Check it on your input with compare() against gradient-based scores."
+    ),
 )

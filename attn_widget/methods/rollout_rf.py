@@ -22,6 +22,13 @@ register(
         "with R the rollout, R₀ the rollout of uniform attention, ⊘ division entry by entry."
     ),
     cumulative=True,
+    graph="attention_step",  # the normalisation comes after the product of these steps
     applies=decoders_only,
     compare=Comparison(name="rollout (RF-B)"),
+    group="Through the layers",
+    hint="Rollout above what position alone gives: for decoders, where early tokens are seen by all.",
+    trust=(
+        "Our reading of Abnar & Zuidema's advice for decoders (RF-B), not a published definition: a high value means "
+        "more than a uniform reader would give. Compare it with plain rollout before drawing conclusions."
+    ),
 )

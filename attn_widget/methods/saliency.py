@@ -26,4 +26,6 @@ register_attribution(
     "saliency (‖∂y/∂e‖)",
     "The L2 norm of the gradient of the target with respect to each token's word embedding.",
     lambda analysis, target, **options: saliency(analysis.gradients(target).embed_grad, **options),
+    hint="How sensitive the target is to each token's embedding (the size of the gradient).",
+    trust="Unsigned and local: a token that matters can still have a small gradient where the model saturates.",
 )

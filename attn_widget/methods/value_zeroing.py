@@ -27,4 +27,9 @@ register_mixing(
         f"{analysis.capture.n_tokens} tokens need {analysis.capture.n_tokens} re-runs of the layer, "
         "one per zeroed token."
     ),
+    hint="How far each token's output moves when another token's values are set to zero.",
+    trust=(
+        "An intervention (Mohebbi et al. 2023): it re-runs the layer, so it measures what the layer does with each "
+        "token. Zeroed values are unlike any real input: compare sizes within a picture, not across models."
+    ),
 )

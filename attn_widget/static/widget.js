@@ -245,13 +245,13 @@ function rgb(hex) {
   return [v >> 16 & 255, v >> 8 & 255, v & 255];
 }
 function interpolate(anchors, size = 256) {
-  const stops2 = anchors.map(rgb);
+  const stops3 = anchors.map(rgb);
   const out = [];
   for (let i = 0; i < size; i++) {
-    const t = i / (size - 1) * (stops2.length - 1);
-    const lo = Math.min(Math.floor(t), stops2.length - 2);
+    const t = i / (size - 1) * (stops3.length - 1);
+    const lo = Math.min(Math.floor(t), stops3.length - 2);
     const f = t - lo;
-    const c = stops2[lo].map((a, ch) => Math.round(a + (stops2[lo + 1][ch] - a) * f));
+    const c = stops3[lo].map((a, ch) => Math.round(a + (stops3[lo + 1][ch] - a) * f));
     out.push(`rgb(${c[0]}, ${c[1]}, ${c[2]})`);
   }
   return out;
@@ -300,6 +300,8 @@ var MAX_PLOT_HEIGHT = 560;
 var MIN_PLOT_HEIGHT = 120;
 var ROW_HEIGHT = 20;
 var LEGIBLE_ROW = 15;
+var FOCUS_LABEL = 18;
+var FOCUS_CLEARANCE = (FOCUS_LABEL + LEGIBLE_ROW) / 2;
 var BAND = 18;
 function computeLayout(width, n, window = { start: 0, size: 0 }) {
   const size = window.size > 0 ? Math.min(window.size, n) : n;
@@ -358,6 +360,7 @@ var zh_default = {
   " Rows of a cell: receiving tokens; columns: sending tokens.": " \u6BCF\u683C\u7684\u884C\uFF1A\u63A5\u6536\u4FE1\u606F\u7684 token\uFF1B\u5217\uFF1A\u53D1\u51FA\u4FE1\u606F\u7684 token\u3002",
   " {n} tokens in {pixels} pixels: each pixel shows the strongest entry of its block.": " {n} \u4E2A token \u6324\u5728 {pixels} \u4E2A\u50CF\u7D20\u91CC\uFF1A\u6BCF\u4E2A\u50CF\u7D20\u663E\u793A\u5B83\u90A3\u4E00\u5757\u4E2D\u6700\u5F3A\u7684\u503C\u3002",
   "0 \u2192 largest": "0 \u2192 \u6700\u5927",
+  "1 token in {k} labelled: hover a row for its token": "\u6BCF {k} \u4E2A token \u6807\u6CE8\u4E00\u4E2A\uFF1A\u6307\u5411\u4E00\u884C\u53EF\u770B\u5B83\u7684 token",
   ": each cell is scaled to its own largest value, so a cell shows its pattern, not its strength against the others.": "\uFF1A\u6BCF\u683C\u6309\u81EA\u5DF1\u7684\u6700\u5927\u503C\u5B9A\u8272\u9636\uFF0C\u6240\u4EE5\u4E00\u683C\u663E\u793A\u7684\u662F\u5B83\u7684\u6A21\u5F0F\uFF0C\u800C\u4E0D\u662F\u4E0E\u5176\u4ED6\u683C\u76F8\u6BD4\u7684\u5F3A\u5F31\u3002",
   "? About this method": "? \u5173\u4E8E\u8FD9\u4E2A\u65B9\u6CD5",
   ALTI: "ALTI",
@@ -386,17 +389,22 @@ var zh_default = {
   "Attention flow with the clipped, re-normalised effective attention (E1) as capacities.": "\u4EE5\u622A\u65AD\u8D1F\u503C\u5E76\u91CD\u65B0\u5F52\u4E00\u5316\u7684\u6709\u6548\u6CE8\u610F\u529B\uFF08E1\uFF09\u4E3A\u5BB9\u91CF\u7684\u6CE8\u610F\u529B\u6D41\u3002",
   "Attention flow. Receptive-field normalised (RF-B, our interpretation of Abnar & Zuidema's advice): divided by the same quantity on content-free attention with the same causal mask, so that position alone gives uniform rows.": "\u6CE8\u610F\u529B\u6D41\u3002\u611F\u53D7\u91CE\u5F52\u4E00\u5316\uFF08RF-B\uFF0C\u6211\u4EEC\u5BF9 Abnar \u4E0E Zuidema \u5EFA\u8BAE\u7684\u89E3\u8BFB\uFF09\uFF1A\u9664\u4EE5\u540C\u4E00\u56E0\u679C\u63A9\u7801\u4E0B\u65E0\u5185\u5BB9\u6CE8\u610F\u529B\u7684\u540C\u4E00\u91CF\uFF0C\u4F7F\u4EC5\u7531\u4F4D\u7F6E\u9020\u6210\u7684\u90E8\u5206\u7ED9\u51FA\u5747\u5300\u7684\u884C\u3002",
   "Attention graph. Arrow keys move between tokens and columns, Enter pins a token, Escape unpins. Long texts: the wheel, Page Up, Page Down, Home and End scroll the rows; Ctrl or \u2318 with the wheel, or + and -, zoom.": "\u6CE8\u610F\u529B\u56FE\u3002\u65B9\u5411\u952E\u5728 token \u548C\u5217\u4E4B\u95F4\u79FB\u52A8\uFF0CEnter \u56FA\u5B9A\u4E00\u4E2A token\uFF0CEsc \u53D6\u6D88\u56FA\u5B9A\u3002\u957F\u6587\u672C\uFF1A\u9F20\u6807\u6EDA\u8F6E\u3001Page Up\u3001Page Down\u3001Home \u548C End \u6EDA\u52A8\u5404\u884C\uFF1B\u6309\u4F4F Ctrl \u6216 \u2318 \u6EDA\u52A8\u6EDA\u8F6E\uFF0C\u6216\u6309 + \u548C -\uFF0C\u53EF\u4EE5\u7F29\u653E\u3002",
-  "Attention of each layer (both kinds)": "\u6BCF\u5C42\u7684\u6CE8\u610F\u529B\uFF08\u4E24\u79CD\uFF09",
+  "Self- and cross-attention": "\u81EA\u6CE8\u610F\u529B\u4E0E\u4EA4\u53C9\u6CE8\u610F\u529B",
   "Attention rollout": "\u6CE8\u610F\u529B\u5C55\u5F00\uFF08rollout\uFF09",
   "Attention rollout built on effective attention (attention without the part that changes nothing in the output). Negative entries are set to 0 and rows re-normalised (variant E1 of docs/methods.md), then multiplied through the layers like rollout. An edge means: that share of the right token traces back to the input token; the colour goes from pale (little) to dark (the most; the legend gives the scale). Definition: R_l = (0.5\xB7E_l + 0.5\xB7I) \xB7 \u2026 \xB7 (0.5\xB7E_1 + 0.5\xB7I), with E = rownormalise(max(\u0100_eff, 0)).": "\u5EFA\u7ACB\u5728\u6709\u6548\u6CE8\u610F\u529B\uFF08\u53BB\u6389\u5BF9\u8F93\u51FA\u6BEB\u65E0\u5F71\u54CD\u7684\u90E8\u5206\u7684\u6CE8\u610F\u529B\uFF09\u4E0A\u7684\u6CE8\u610F\u529B\u5C55\u5F00\u3002\u8D1F\u503C\u7F6E 0\u3001\u5404\u884C\u91CD\u65B0\u5F52\u4E00\u5316\uFF08docs/methods.md \u7684\u53D8\u4F53 E1\uFF09\uFF0C\u518D\u50CF\u5C55\u5F00\u4E00\u6837\u9010\u5C42\u76F8\u4E58\u3002\u4E00\u6761\u8FB9\u8868\u793A\uFF1A\u53F3\u8FB9 token \u6709\u8FD9\u4E48\u5927\u7684\u4EFD\u989D\u53EF\u8FFD\u6EAF\u5230\u8FD9\u4E2A\u8F93\u5165 token\uFF1B\u989C\u8272\u4ECE\u6D45\uFF08\u5C11\uFF09\u5230\u6DF1\uFF08\u6700\u591A\uFF1B\u8272\u9636\u89C1\u56FE\u4F8B\uFF09\u3002\u5B9A\u4E49\uFF1AR_l = (0.5\xB7E_l + 0.5\xB7I) \xB7 \u2026 \xB7 (0.5\xB7E_1 + 0.5\xB7I)\uFF0CE = rownormalise(max(\u0100_eff, 0))\u3002",
   "Attention rollout corrected for position: in a decoder the first tokens are seen by every later token and collect weight for that reason alone. RF-B (receptive-field baseline) divides by the rollout of content-free attention (every visible key equally weighted) with the same causal mask. An edge means: how much more than position alone would give the input token reaches the right token; the colour goes from pale (little) to dark (the most; the legend gives the scale). Definition: rownormalise(R \u2298 R\u2080), with R the rollout, R\u2080 the rollout of uniform attention, \u2298 division entry by entry.": "\u6309\u4F4D\u7F6E\u6821\u6B63\u7684\u6CE8\u610F\u529B\u5C55\u5F00\uFF1A\u5728\u89E3\u7801\u5668\u4E2D\uFF0C\u6700\u524D\u9762\u7684 token \u88AB\u540E\u9762\u6BCF\u4E2A token \u770B\u5230\uFF0C\u4EC5\u56E0\u6B64\u5C31\u4F1A\u79EF\u7D2F\u6743\u91CD\u3002RF-B\uFF08\u611F\u53D7\u91CE\u57FA\u7EBF\uFF09\u9664\u4EE5\u540C\u4E00\u56E0\u679C\u63A9\u7801\u4E0B\u65E0\u5185\u5BB9\u6CE8\u610F\u529B\uFF08\u6BCF\u4E2A\u53EF\u89C1\u7684\u952E\u6743\u91CD\u76F8\u540C\uFF09\u7684\u5C55\u5F00\u3002\u4E00\u6761\u8FB9\u8868\u793A\uFF1A\u8FD9\u4E2A\u8F93\u5165 token \u5230\u8FBE\u53F3\u8FB9 token \u7684\u91CF\u6BD4\u4EC5\u7531\u4F4D\u7F6E\u6240\u7ED9\u7684\u591A\u591A\u5C11\uFF1B\u989C\u8272\u4ECE\u6D45\uFF08\u5C11\uFF09\u5230\u6DF1\uFF08\u6700\u591A\uFF1B\u8272\u9636\u89C1\u56FE\u4F8B\uFF09\u3002\u5B9A\u4E49\uFF1Arownormalise(R \u2298 R\u2080)\uFF0C\u5176\u4E2D R \u662F\u5C55\u5F00\uFF0CR\u2080 \u662F\u5747\u5300\u6CE8\u610F\u529B\u7684\u5C55\u5F00\uFF0C\u2298 \u662F\u9010\u5143\u7D20\u76F8\u9664\u3002",
   "Attention rollout. Receptive-field normalised (RF-B, our interpretation of Abnar & Zuidema's advice): divided by the same quantity on content-free attention with the same causal mask, so that position alone gives uniform rows.": "\u6CE8\u610F\u529B\u5C55\u5F00\u3002\u611F\u53D7\u91CE\u5F52\u4E00\u5316\uFF08RF-B\uFF0C\u6211\u4EEC\u5BF9 Abnar \u4E0E Zuidema \u5EFA\u8BAE\u7684\u89E3\u8BFB\uFF09\uFF1A\u9664\u4EE5\u540C\u4E00\u56E0\u679C\u63A9\u7801\u4E0B\u65E0\u5185\u5BB9\u6CE8\u610F\u529B\u7684\u540C\u4E00\u91CF\uFF0C\u4F7F\u4EC5\u7531\u4F4D\u7F6E\u9020\u6210\u7684\u90E8\u5206\u7ED9\u51FA\u5747\u5300\u7684\u884C\u3002",
-  "Attention weights": "\u6CE8\u610F\u529B\u6743\u91CD",
   "Attention weights of one layer: each token on the right draws on the tokens on the left.": "\u4E00\u5C42\u7684\u6CE8\u610F\u529B\u6743\u91CD\uFF1A\u53F3\u8FB9\u7684\u6BCF\u4E2A token \u4ECE\u5DE6\u8FB9\u7684 token \u83B7\u53D6\u4FE1\u606F\u3002",
   "Attention weights of the cross-attention: each target position (right, a decoder query) reads the source tokens (left, the encoder's output).": "\u4EA4\u53C9\u6CE8\u610F\u529B\u7684\u6743\u91CD\uFF1A\u6BCF\u4E2A\u76EE\u6807\u4F4D\u7F6E\uFF08\u53F3\uFF0C\u89E3\u7801\u5668\u7684\u67E5\u8BE2\uFF09\u8BFB\u53D6\u6E90 token\uFF08\u5DE6\uFF0C\u7F16\u7801\u5668\u7684\u8F93\u51FA\uFF09\u3002",
   "Attention weights of the decoder self-attention: each target position (right) reads the target positions up to itself (left).": "\u89E3\u7801\u5668\u81EA\u6CE8\u610F\u529B\u7684\u6743\u91CD\uFF1A\u6BCF\u4E2A\u76EE\u6807\u4F4D\u7F6E\uFF08\u53F3\uFF09\u8BFB\u53D6\u5B83\u81EA\u5DF1\u53CA\u4E4B\u524D\u7684\u76EE\u6807\u4F4D\u7F6E\uFF08\u5DE6\uFF09\u3002",
   "Attention weights of the encoder self-attention: each source token (right) reads every source token (left).": "\u7F16\u7801\u5668\u81EA\u6CE8\u610F\u529B\u7684\u6743\u91CD\uFF1A\u6BCF\u4E2A\u6E90 token\uFF08\u53F3\uFF09\u8BFB\u53D6\u6240\u6709\u6E90 token\uFF08\u5DE6\uFF09\u3002",
   "Bars: {name} of {target}; longest {max}": "\u6761\u5F62\uFF1A{target} \u7684{name}\uFF1B\u6700\u957F {max}",
+  "positive: pushes the target up": "\u6B63\u503C\uFF1A\u63A8\u9AD8\u76EE\u6807",
+  "negative: pushes it down": "\u8D1F\u503C\uFF1A\u538B\u4F4E\u5B83",
+  "bar length: the score's size": "\u6761\u5F62\u957F\u5EA6\uFF1A\u5206\u6570\u7684\u5927\u5C0F",
+  "bar length: the score (never negative)": "\u6761\u5F62\u957F\u5EA6\uFF1A\u5206\u6570\uFF08\u4E0D\u4F1A\u4E3A\u8D1F\uFF09",
+  "Largest score:": "\u6700\u5927\u7684\u5206\u6570\uFF1A",
+  "Largest {n} scores:": "\u6700\u5927\u7684 {n} \u4E2A\u5206\u6570\uFF1A",
   "Binarisation threshold": "\u4E8C\u503C\u5316\u9608\u503C",
   "Binarised attention graph (0/1)": "\u4E8C\u503C\u5316\u6CE8\u610F\u529B\u56FE\uFF080/1\uFF09",
   "Brunner et al. (2020): each attention row without its part in the left null space of V\xB7W_O, which changes nothing in the head's output. Signed: blue is negative. Equal to raw attention for rows that see no more keys than the head dimension.": "Brunner \u7B49\uFF082020\uFF09\uFF1A\u6BCF\u4E00\u884C\u6CE8\u610F\u529B\u53BB\u6389\u5B83\u5728 V\xB7W_O \u5DE6\u96F6\u7A7A\u95F4\u4E2D\u7684\u90E8\u5206\uFF0C\u8FD9\u90E8\u5206\u5BF9\u8BE5\u5934\u7684\u8F93\u51FA\u6CA1\u6709\u4EFB\u4F55\u5F71\u54CD\u3002\u6709\u6B63\u8D1F\uFF1A\u84DD\u8272\u4E3A\u8D1F\u3002\u5BF9\u4E8E\u80FD\u770B\u5230\u7684\u952E\u4E0D\u591A\u4E8E\u5934\u7EF4\u5EA6\u7684\u884C\uFF0C\u5B83\u7B49\u4E8E\u539F\u59CB\u6CE8\u610F\u529B\u3002",
@@ -509,11 +517,11 @@ var zh_default = {
   "The graph the whole-model view draws: in an encoder layer, the source tokens' attention to each other; in a decoder layer, each target position's cross-attention to the source and self-attention to the target before it, together. Tokens a layer does not touch keep their state: a horizontal edge of weight 1. Definition: encoder layer \u0100_enc on the source rows; decoder layer [C\u0304 | \u0100_self] on the target rows (head means).": "\u6574\u4E2A\u6A21\u578B\u89C6\u56FE\u6240\u753B\u7684\u56FE\uFF1A\u7F16\u7801\u5668\u5C42\u4E2D\u662F\u6E90 token \u4E4B\u95F4\u7684\u6CE8\u610F\u529B\uFF1B\u89E3\u7801\u5668\u5C42\u4E2D\u662F\u6BCF\u4E2A\u76EE\u6807\u4F4D\u7F6E\u5BF9\u6E90\u7684\u4EA4\u53C9\u6CE8\u610F\u529B\u4E0E\u5BF9\u5B83\u4E4B\u524D\u76EE\u6807\u7684\u81EA\u6CE8\u610F\u529B\u5408\u5728\u4E00\u8D77\u3002\u4E00\u5C42\u4E0D\u89E6\u53CA\u7684 token \u4FDD\u6301\u539F\u72B6\uFF1A\u4E00\u6761\u6743\u91CD\u4E3A 1 \u7684\u6C34\u5E73\u8FB9\u3002\u5B9A\u4E49\uFF1A\u7F16\u7801\u5668\u5C42\u5728\u6E90\u7684\u884C\u4E0A\u4E3A \u0100_enc\uFF1B\u89E3\u7801\u5668\u5C42\u5728\u76EE\u6807\u7684\u884C\u4E0A\u4E3A [C\u0304 | \u0100_self]\uFF08\u5404\u5934\u5E73\u5747\uFF09\u3002",
   "The input image, {rows}\xD7{cols} patches, coloured by {what}": "\u8F93\u5165\u56FE\u50CF\uFF0C{rows}\xD7{cols} \u4E2A\u56FE\u5757\uFF0C\u7740\u8272\u4F9D\u636E\uFF1A{what}",
   "The number the token scores explain: a logit, a similarity, or your own (w.set_target)": "token \u5206\u6570\u6240\u89E3\u91CA\u7684\u6570\uFF1A\u4E00\u4E2A logit\u3001\u4E00\u4E2A\u76F8\u4F3C\u5EA6\uFF0C\u6216\u4F60\u81EA\u5DF1\u7684\u76EE\u6807\uFF08w.set_target\uFF09",
-  "The per-layer map (ALTI) followed through all layers up to this one. An edge from an input token on the left to a token on the right after this layer means: that share of the right token traces back to the input token; the colour goes from pale (little) to dark (the most; the legend gives the scale). Definition: R_l = M_l \xB7 \u2026 \xB7 M_1, with M the per-layer map (the residual is already inside it). The per-layer map: ALTI (aggregation of layer-wise token-to-token interactions) asks how close each token's contribution is to the right token's output: a contribution close to the output counts much. An edge means: that share of the right token's block output is made by the left token; the colour goes from pale (little) to dark (the most; the legend gives the scale). Definition: M[i, j] = max(0, \u2016y_i\u2016\u2081 \u2212 \u2016y_i \u2212 T_i(x_j)\u2016\u2081), rows normalised, with T_i(x_j) token j's transformed vector and y_i the output.": "\u6CBF\u7740\u6BCF\u5C42\u7684\u6620\u5C04\uFF08ALTI\uFF09\u7A7F\u8FC7\u5230\u8FD9\u4E00\u5C42\u4E3A\u6B62\u7684\u6240\u6709\u5C42\u3002\u4ECE\u5DE6\u8FB9\u4E00\u4E2A\u8F93\u5165 token \u5230\u8FD9\u4E00\u5C42\u4E4B\u540E\u53F3\u8FB9\u4E00\u4E2A token \u7684\u8FB9\u8868\u793A\uFF1A\u53F3\u8FB9\u7684 token \u6709\u8FD9\u4E48\u5927\u7684\u4EFD\u989D\u53EF\u8FFD\u6EAF\u5230\u8FD9\u4E2A\u8F93\u5165 token\uFF1B\u989C\u8272\u4ECE\u6D45\uFF08\u5C11\uFF09\u5230\u6DF1\uFF08\u6700\u591A\uFF1B\u8272\u9636\u89C1\u56FE\u4F8B\uFF09\u3002\u5B9A\u4E49\uFF1AR_l = M_l \xB7 \u2026 \xB7 M_1\uFF0C\u5176\u4E2D M \u662F\u6BCF\u5C42\u7684\u6620\u5C04\uFF08\u6B8B\u5DEE\u5DF2\u5728\u5176\u4E2D\uFF09\u3002 \u6BCF\u5C42\u7684\u6620\u5C04\uFF1AALTI\uFF08\u9010\u5C42 token \u95F4\u76F8\u4E92\u4F5C\u7528\u7684\u805A\u5408\uFF09\u770B\u6BCF\u4E2A token \u7684\u8D21\u732E\u4E0E\u53F3\u8FB9 token \u7684\u8F93\u51FA\u6709\u591A\u63A5\u8FD1\uFF1A\u8D8A\u63A5\u8FD1\u8F93\u51FA\uFF0C\u8D21\u732E\u8D8A\u5927\u3002\u4E00\u6761\u8FB9\u8868\u793A\uFF1A\u53F3\u8FB9 token \u7684\u5757\u8F93\u51FA\u4E2D\u6709\u8FD9\u4E48\u5927\u7684\u4EFD\u989D\u7531\u5DE6\u8FB9\u7684 token \u6784\u6210\uFF1B\u989C\u8272\u4ECE\u6D45\uFF08\u5C11\uFF09\u5230\u6DF1\uFF08\u6700\u591A\uFF1B\u8272\u9636\u89C1\u56FE\u4F8B\uFF09\u3002\u5B9A\u4E49\uFF1AM[i, j] = max(0, \u2016y_i\u2016\u2081 \u2212 \u2016y_i \u2212 T_i(x_j)\u2016\u2081)\uFF0C\u6309\u884C\u5F52\u4E00\u5316\uFF0C\u5176\u4E2D T_i(x_j) \u662F token j \u53D8\u6362\u540E\u7684\u5411\u91CF\uFF0Cy_i \u662F\u8F93\u51FA\u3002",
-  "The per-layer map (GlobEnc) followed through all layers up to this one. An edge from an input token on the left to a token on the right after this layer means: that share of the right token traces back to the input token; the colour goes from pale (little) to dark (the most; the legend gives the scale). Definition: R_l = M_l \xB7 \u2026 \xB7 M_1, with M the per-layer map (the residual is already inside it). The per-layer map: GlobEnc (global encoder attribution) extends the norm-based view over the whole encoder block: attention, residual and both layer norms (the feed-forward network is skipped). An edge means: that share of the right token's block output comes from the left token; the colour goes from pale (little) to dark (the most; the legend gives the scale). Definition: M[i, j] = \u2016LN2_i(LN1_i(\u03A3_h A^h[i, j]\xB7f^h(x_j) + 1[i = j]\xB7x_i) + \u2026)\u2016, rows normalised.": "\u6CBF\u7740\u6BCF\u5C42\u7684\u6620\u5C04\uFF08GlobEnc\uFF09\u7A7F\u8FC7\u5230\u8FD9\u4E00\u5C42\u4E3A\u6B62\u7684\u6240\u6709\u5C42\u3002\u4ECE\u5DE6\u8FB9\u4E00\u4E2A\u8F93\u5165 token \u5230\u8FD9\u4E00\u5C42\u4E4B\u540E\u53F3\u8FB9\u4E00\u4E2A token \u7684\u8FB9\u8868\u793A\uFF1A\u53F3\u8FB9\u7684 token \u6709\u8FD9\u4E48\u5927\u7684\u4EFD\u989D\u53EF\u8FFD\u6EAF\u5230\u8FD9\u4E2A\u8F93\u5165 token\uFF1B\u989C\u8272\u4ECE\u6D45\uFF08\u5C11\uFF09\u5230\u6DF1\uFF08\u6700\u591A\uFF1B\u8272\u9636\u89C1\u56FE\u4F8B\uFF09\u3002\u5B9A\u4E49\uFF1AR_l = M_l \xB7 \u2026 \xB7 M_1\uFF0C\u5176\u4E2D M \u662F\u6BCF\u5C42\u7684\u6620\u5C04\uFF08\u6B8B\u5DEE\u5DF2\u5728\u5176\u4E2D\uFF09\u3002 \u6BCF\u5C42\u7684\u6620\u5C04\uFF1AGlobEnc\uFF08\u5168\u5C40\u7F16\u7801\u5668\u5F52\u56E0\uFF09\u628A\u57FA\u4E8E\u8303\u6570\u7684\u89C6\u89D2\u6269\u5C55\u5230\u6574\u4E2A\u7F16\u7801\u5668\u5757\uFF1A\u6CE8\u610F\u529B\u3001\u6B8B\u5DEE\u548C\u4E24\u4E2A\u5C42\u5F52\u4E00\u5316\uFF08\u7565\u53BB\u524D\u9988\u7F51\u7EDC\uFF09\u3002\u4E00\u6761\u8FB9\u8868\u793A\uFF1A\u53F3\u8FB9 token \u7684\u5757\u8F93\u51FA\u4E2D\u6709\u8FD9\u4E48\u5927\u7684\u4EFD\u989D\u6765\u81EA\u5DE6\u8FB9\u7684 token\uFF1B\u989C\u8272\u4ECE\u6D45\uFF08\u5C11\uFF09\u5230\u6DF1\uFF08\u6700\u591A\uFF1B\u8272\u9636\u89C1\u56FE\u4F8B\uFF09\u3002\u5B9A\u4E49\uFF1AM[i, j] = \u2016LN2_i(LN1_i(\u03A3_h A^h[i, j]\xB7f^h(x_j) + 1[i = j]\xB7x_i) + \u2026)\u2016\uFF0C\u6309\u884C\u5F52\u4E00\u5316\u3002",
-  "The per-layer map (Norm-based attention) followed through all layers up to this one. An edge from an input token on the left to a token on the right after this layer means: that share of the right token traces back to the input token; the colour goes from pale (little) to dark (the most; the legend gives the scale). Definition: R_l = (0.5\xB7M_l + 0.5\xB7I) \xB7 \u2026 \xB7 (0.5\xB7M_1 + 0.5\xB7I), with M the per-layer map and I the identity (half of each step is the residual, which the map leaves out). The per-layer map: Weighs attention by the size of what is actually passed: a large weight on a token with a tiny value vector moves little. An edge means: that share of what this layer's attention adds to the right token comes from the left token; the colour goes from pale (little) to dark (the most; the legend gives the scale). Definition: M[i, j] = \u2016\u03A3_h A^h[i, j] \xB7 f^h(x_j)\u2016, rows normalised, with f^h(x) = x\xB7W_V^h\xB7W_O^h the head's value and output projection.": "\u6CBF\u7740\u6BCF\u5C42\u7684\u6620\u5C04\uFF08\u57FA\u4E8E\u8303\u6570\u7684\u6CE8\u610F\u529B\uFF09\u7A7F\u8FC7\u5230\u8FD9\u4E00\u5C42\u4E3A\u6B62\u7684\u6240\u6709\u5C42\u3002\u4ECE\u5DE6\u8FB9\u4E00\u4E2A\u8F93\u5165 token \u5230\u8FD9\u4E00\u5C42\u4E4B\u540E\u53F3\u8FB9\u4E00\u4E2A token \u7684\u8FB9\u8868\u793A\uFF1A\u53F3\u8FB9\u7684 token \u6709\u8FD9\u4E48\u5927\u7684\u4EFD\u989D\u53EF\u8FFD\u6EAF\u5230\u8FD9\u4E2A\u8F93\u5165 token\uFF1B\u989C\u8272\u4ECE\u6D45\uFF08\u5C11\uFF09\u5230\u6DF1\uFF08\u6700\u591A\uFF1B\u8272\u9636\u89C1\u56FE\u4F8B\uFF09\u3002\u5B9A\u4E49\uFF1AR_l = (0.5\xB7M_l + 0.5\xB7I) \xB7 \u2026 \xB7 (0.5\xB7M_1 + 0.5\xB7I)\uFF0C\u5176\u4E2D M \u662F\u6BCF\u5C42\u7684\u6620\u5C04\uFF0CI \u662F\u5355\u4F4D\u77E9\u9635\uFF08\u6BCF\u4E00\u6B65\u7684\u4E00\u534A\u662F\u6B8B\u5DEE\uFF0C\u6620\u5C04\u4E2D\u6CA1\u6709\u5B83\uFF09\u3002 \u6BCF\u5C42\u7684\u6620\u5C04\uFF1A\u6309\u5B9E\u9645\u4F20\u9012\u7684\u91CF\u7684\u5927\u5C0F\u6765\u8861\u91CF\u6CE8\u610F\u529B\uFF1A\u7ED9\u4E00\u4E2A\u503C\u5411\u91CF\u5F88\u5C0F\u7684 token \u518D\u5927\u7684\u6743\u91CD\u4E5F\u4F20\u4E0D\u4E86\u591A\u5C11\u3002\u4E00\u6761\u8FB9\u8868\u793A\uFF1A\u8FD9\u4E00\u5C42\u6CE8\u610F\u529B\u52A0\u5230\u53F3\u8FB9 token \u4E0A\u7684\u91CF\u4E2D\u6709\u8FD9\u4E48\u5927\u7684\u4EFD\u989D\u6765\u81EA\u5DE6\u8FB9\u7684 token\uFF1B\u989C\u8272\u4ECE\u6D45\uFF08\u5C11\uFF09\u5230\u6DF1\uFF08\u6700\u591A\uFF1B\u8272\u9636\u89C1\u56FE\u4F8B\uFF09\u3002\u5B9A\u4E49\uFF1AM[i, j] = \u2016\u03A3_h A^h[i, j] \xB7 f^h(x_j)\u2016\uFF0C\u6309\u884C\u5F52\u4E00\u5316\uFF0C\u5176\u4E2D f^h(x) = x\xB7W_V^h\xB7W_O^h \u662F\u8BE5\u5934\u7684\u503C\u6295\u5F71\u548C\u8F93\u51FA\u6295\u5F71\u3002",
-  "The per-layer map (Norm: attention + residual + LN) followed through all layers up to this one. An edge from an input token on the left to a token on the right after this layer means: that share of the right token traces back to the input token; the colour goes from pale (little) to dark (the most; the legend gives the scale). Definition: R_l = M_l \xB7 \u2026 \xB7 M_1, with M the per-layer map (the residual is already inside it). The per-layer map: Like norm-based attention, but also counts the residual connection (each token keeps itself) and the layer norm (LN) after it. An edge means: that share of the right token's output of the attention block comes from the left token; the diagonal is usually large; the colour goes from pale (little) to dark (the most; the legend gives the scale). Definition: M[i, j] = \u2016LN_i(\u03A3_h A^h[i, j]\xB7f^h(x_j) + 1[i = j]\xB7x_i)\u2016, rows normalised, LN linearised at token i.": "\u6CBF\u7740\u6BCF\u5C42\u7684\u6620\u5C04\uFF08\u8303\u6570\uFF1A\u6CE8\u610F\u529B + \u6B8B\u5DEE + LN\uFF09\u7A7F\u8FC7\u5230\u8FD9\u4E00\u5C42\u4E3A\u6B62\u7684\u6240\u6709\u5C42\u3002\u4ECE\u5DE6\u8FB9\u4E00\u4E2A\u8F93\u5165 token \u5230\u8FD9\u4E00\u5C42\u4E4B\u540E\u53F3\u8FB9\u4E00\u4E2A token \u7684\u8FB9\u8868\u793A\uFF1A\u53F3\u8FB9\u7684 token \u6709\u8FD9\u4E48\u5927\u7684\u4EFD\u989D\u53EF\u8FFD\u6EAF\u5230\u8FD9\u4E2A\u8F93\u5165 token\uFF1B\u989C\u8272\u4ECE\u6D45\uFF08\u5C11\uFF09\u5230\u6DF1\uFF08\u6700\u591A\uFF1B\u8272\u9636\u89C1\u56FE\u4F8B\uFF09\u3002\u5B9A\u4E49\uFF1AR_l = M_l \xB7 \u2026 \xB7 M_1\uFF0C\u5176\u4E2D M \u662F\u6BCF\u5C42\u7684\u6620\u5C04\uFF08\u6B8B\u5DEE\u5DF2\u5728\u5176\u4E2D\uFF09\u3002 \u6BCF\u5C42\u7684\u6620\u5C04\uFF1A\u4E0E\u57FA\u4E8E\u8303\u6570\u7684\u6CE8\u610F\u529B\u76F8\u4F3C\uFF0C\u4F46\u8FD8\u8BA1\u5165\u6B8B\u5DEE\u8FDE\u63A5\uFF08\u6BCF\u4E2A token \u4FDD\u7559\u81EA\u8EAB\uFF09\u548C\u5B83\u4E4B\u540E\u7684\u5C42\u5F52\u4E00\u5316\uFF08LN\uFF09\u3002\u4E00\u6761\u8FB9\u8868\u793A\uFF1A\u53F3\u8FB9 token \u7684\u6CE8\u610F\u529B\u5757\u8F93\u51FA\u4E2D\u6709\u8FD9\u4E48\u5927\u7684\u4EFD\u989D\u6765\u81EA\u5DE6\u8FB9\u7684 token\uFF1B\u5BF9\u89D2\u7EBF\u901A\u5E38\u5F88\u5927\uFF1B\u989C\u8272\u4ECE\u6D45\uFF08\u5C11\uFF09\u5230\u6DF1\uFF08\u6700\u591A\uFF1B\u8272\u9636\u89C1\u56FE\u4F8B\uFF09\u3002\u5B9A\u4E49\uFF1AM[i, j] = \u2016LN_i(\u03A3_h A^h[i, j]\xB7f^h(x_j) + 1[i = j]\xB7x_i)\u2016\uFF0C\u6309\u884C\u5F52\u4E00\u5316\uFF0CLN \u5728 token i \u5904\u7EBF\u6027\u5316\u3002",
-  "The per-layer map (Value zeroing) followed through all layers up to this one. An edge from an input token on the left to a token on the right after this layer means: that share of the right token traces back to the input token; the colour goes from pale (little) to dark (the most; the legend gives the scale). Definition: R_l = M_l \xB7 \u2026 \xB7 M_1, with M the per-layer map (the residual is already inside it). The per-layer map: Re-runs the layer with the left token's value vectors set to zero (the attention weights kept) and measures how much the right token's output changes. An edge means: that share of the right token's change comes from removing the left token; the colour goes from pale (little) to dark (the most; the legend gives the scale). Definition: M[i, j] = 1 \u2212 cos(y_i, y_i with the values of j zeroed), rows normalised.": "\u6CBF\u7740\u6BCF\u5C42\u7684\u6620\u5C04\uFF08\u503C\u7F6E\u96F6\uFF09\u7A7F\u8FC7\u5230\u8FD9\u4E00\u5C42\u4E3A\u6B62\u7684\u6240\u6709\u5C42\u3002\u4ECE\u5DE6\u8FB9\u4E00\u4E2A\u8F93\u5165 token \u5230\u8FD9\u4E00\u5C42\u4E4B\u540E\u53F3\u8FB9\u4E00\u4E2A token \u7684\u8FB9\u8868\u793A\uFF1A\u53F3\u8FB9\u7684 token \u6709\u8FD9\u4E48\u5927\u7684\u4EFD\u989D\u53EF\u8FFD\u6EAF\u5230\u8FD9\u4E2A\u8F93\u5165 token\uFF1B\u989C\u8272\u4ECE\u6D45\uFF08\u5C11\uFF09\u5230\u6DF1\uFF08\u6700\u591A\uFF1B\u8272\u9636\u89C1\u56FE\u4F8B\uFF09\u3002\u5B9A\u4E49\uFF1AR_l = M_l \xB7 \u2026 \xB7 M_1\uFF0C\u5176\u4E2D M \u662F\u6BCF\u5C42\u7684\u6620\u5C04\uFF08\u6B8B\u5DEE\u5DF2\u5728\u5176\u4E2D\uFF09\u3002 \u6BCF\u5C42\u7684\u6620\u5C04\uFF1A\u628A\u5DE6\u8FB9 token \u7684\u503C\u5411\u91CF\u7F6E\u96F6\uFF08\u6CE8\u610F\u529B\u6743\u91CD\u4E0D\u53D8\uFF09\u540E\u91CD\u65B0\u8FD0\u884C\u8FD9\u4E00\u5C42\uFF0C\u770B\u53F3\u8FB9 token \u7684\u8F93\u51FA\u53D8\u5316\u591A\u5C11\u3002\u4E00\u6761\u8FB9\u8868\u793A\uFF1A\u53F3\u8FB9 token \u7684\u53D8\u5316\u4E2D\u6709\u8FD9\u4E48\u5927\u7684\u4EFD\u989D\u6765\u81EA\u53BB\u6389\u5DE6\u8FB9\u7684 token\uFF1B\u989C\u8272\u4ECE\u6D45\uFF08\u5C11\uFF09\u5230\u6DF1\uFF08\u6700\u591A\uFF1B\u8272\u9636\u89C1\u56FE\u4F8B\uFF09\u3002\u5B9A\u4E49\uFF1AM[i, j] = 1 \u2212 cos(y_i, \u628A j \u7684\u503C\u5411\u91CF\u7F6E\u96F6\u540E\u7684 y_i)\uFF0C\u6309\u884C\u5F52\u4E00\u5316\u3002",
+  "The per-layer map (ALTI) followed through all layers up to this one. An edge from an input token on the left to a token on the right after this layer means: that share of the right token traces back to the input token; the colour goes from pale (little) to dark (the most; the legend gives the scale). Definition: R_l = M_l \xB7 \u2026 \xB7 M_1, with M the per-layer map (the residual is already inside it). The per-layer map: ALTI (aggregation of layer-wise token-to-token interactions) asks how close each token's contribution is to the right token's output: a contribution close to the output counts much. In one layer's map, an edge means: that share of the right token's block output is made by the left token. Definition: M[i, j] = max(0, \u2016y_i\u2016\u2081 \u2212 \u2016y_i \u2212 T_i(x_j)\u2016\u2081), rows normalised, with T_i(x_j) token j's transformed vector and y_i the output.": "\u6CBF\u7740\u6BCF\u5C42\u7684\u6620\u5C04\uFF08ALTI\uFF09\u7A7F\u8FC7\u5230\u8FD9\u4E00\u5C42\u4E3A\u6B62\u7684\u6240\u6709\u5C42\u3002\u4ECE\u5DE6\u8FB9\u4E00\u4E2A\u8F93\u5165 token \u5230\u8FD9\u4E00\u5C42\u4E4B\u540E\u53F3\u8FB9\u4E00\u4E2A token \u7684\u8FB9\u8868\u793A\uFF1A\u53F3\u8FB9\u7684 token \u6709\u8FD9\u4E48\u5927\u7684\u4EFD\u989D\u53EF\u8FFD\u6EAF\u5230\u8FD9\u4E2A\u8F93\u5165 token\uFF1B\u989C\u8272\u4ECE\u6D45\uFF08\u5C11\uFF09\u5230\u6DF1\uFF08\u6700\u591A\uFF1B\u8272\u9636\u89C1\u56FE\u4F8B\uFF09\u3002\u5B9A\u4E49\uFF1AR_l = M_l \xB7 \u2026 \xB7 M_1\uFF0C\u5176\u4E2D M \u662F\u6BCF\u5C42\u7684\u6620\u5C04\uFF08\u6B8B\u5DEE\u5DF2\u5728\u5176\u4E2D\uFF09\u3002 \u6BCF\u5C42\u7684\u6620\u5C04\uFF1AALTI\uFF08\u9010\u5C42 token \u95F4\u76F8\u4E92\u4F5C\u7528\u7684\u805A\u5408\uFF09\u770B\u6BCF\u4E2A token \u7684\u8D21\u732E\u4E0E\u53F3\u8FB9 token \u7684\u8F93\u51FA\u6709\u591A\u63A5\u8FD1\uFF1A\u8D8A\u63A5\u8FD1\u8F93\u51FA\uFF0C\u8D21\u732E\u8D8A\u5927\u3002\u5728\u5355\u5C42\u7684\u6620\u5C04\u4E2D\uFF0C\u4E00\u6761\u8FB9\u8868\u793A\uFF1A\u53F3\u8FB9 token \u7684\u5757\u8F93\u51FA\u4E2D\u6709\u8FD9\u4E48\u5927\u7684\u4EFD\u989D\u7531\u5DE6\u8FB9\u7684 token \u6784\u6210\u3002\u5B9A\u4E49\uFF1AM[i, j] = max(0, \u2016y_i\u2016\u2081 \u2212 \u2016y_i \u2212 T_i(x_j)\u2016\u2081)\uFF0C\u6309\u884C\u5F52\u4E00\u5316\uFF0C\u5176\u4E2D T_i(x_j) \u662F token j \u53D8\u6362\u540E\u7684\u5411\u91CF\uFF0Cy_i \u662F\u8F93\u51FA\u3002",
+  "The per-layer map (GlobEnc) followed through all layers up to this one. An edge from an input token on the left to a token on the right after this layer means: that share of the right token traces back to the input token; the colour goes from pale (little) to dark (the most; the legend gives the scale). Definition: R_l = M_l \xB7 \u2026 \xB7 M_1, with M the per-layer map (the residual is already inside it). The per-layer map: GlobEnc (global encoder attribution) extends the norm-based view over the whole encoder block: attention, residual and both layer norms (the feed-forward network is skipped). In one layer's map, an edge means: that share of the right token's block output comes from the left token. Definition: M[i, j] = \u2016LN2_i(LN1_i(\u03A3_h A^h[i, j]\xB7f^h(x_j) + 1[i = j]\xB7x_i) + \u2026)\u2016, rows normalised.": "\u6CBF\u7740\u6BCF\u5C42\u7684\u6620\u5C04\uFF08GlobEnc\uFF09\u7A7F\u8FC7\u5230\u8FD9\u4E00\u5C42\u4E3A\u6B62\u7684\u6240\u6709\u5C42\u3002\u4ECE\u5DE6\u8FB9\u4E00\u4E2A\u8F93\u5165 token \u5230\u8FD9\u4E00\u5C42\u4E4B\u540E\u53F3\u8FB9\u4E00\u4E2A token \u7684\u8FB9\u8868\u793A\uFF1A\u53F3\u8FB9\u7684 token \u6709\u8FD9\u4E48\u5927\u7684\u4EFD\u989D\u53EF\u8FFD\u6EAF\u5230\u8FD9\u4E2A\u8F93\u5165 token\uFF1B\u989C\u8272\u4ECE\u6D45\uFF08\u5C11\uFF09\u5230\u6DF1\uFF08\u6700\u591A\uFF1B\u8272\u9636\u89C1\u56FE\u4F8B\uFF09\u3002\u5B9A\u4E49\uFF1AR_l = M_l \xB7 \u2026 \xB7 M_1\uFF0C\u5176\u4E2D M \u662F\u6BCF\u5C42\u7684\u6620\u5C04\uFF08\u6B8B\u5DEE\u5DF2\u5728\u5176\u4E2D\uFF09\u3002 \u6BCF\u5C42\u7684\u6620\u5C04\uFF1AGlobEnc\uFF08\u5168\u5C40\u7F16\u7801\u5668\u5F52\u56E0\uFF09\u628A\u57FA\u4E8E\u8303\u6570\u7684\u89C6\u89D2\u6269\u5C55\u5230\u6574\u4E2A\u7F16\u7801\u5668\u5757\uFF1A\u6CE8\u610F\u529B\u3001\u6B8B\u5DEE\u548C\u4E24\u4E2A\u5C42\u5F52\u4E00\u5316\uFF08\u7565\u53BB\u524D\u9988\u7F51\u7EDC\uFF09\u3002\u5728\u5355\u5C42\u7684\u6620\u5C04\u4E2D\uFF0C\u4E00\u6761\u8FB9\u8868\u793A\uFF1A\u53F3\u8FB9 token \u7684\u5757\u8F93\u51FA\u4E2D\u6709\u8FD9\u4E48\u5927\u7684\u4EFD\u989D\u6765\u81EA\u5DE6\u8FB9\u7684 token\u3002\u5B9A\u4E49\uFF1AM[i, j] = \u2016LN2_i(LN1_i(\u03A3_h A^h[i, j]\xB7f^h(x_j) + 1[i = j]\xB7x_i) + \u2026)\u2016\uFF0C\u6309\u884C\u5F52\u4E00\u5316\u3002",
+  "The per-layer map (Norm-based attention) followed through all layers up to this one. An edge from an input token on the left to a token on the right after this layer means: that share of the right token traces back to the input token; the colour goes from pale (little) to dark (the most; the legend gives the scale). Definition: R_l = (0.5\xB7M_l + 0.5\xB7I) \xB7 \u2026 \xB7 (0.5\xB7M_1 + 0.5\xB7I), with M the per-layer map and I the identity (half of each step is the residual, which the map leaves out). The per-layer map: Weighs attention by the size of what is actually passed: a large weight on a token with a tiny value vector moves little. In one layer's map, an edge means: that share of what this layer's attention adds to the right token comes from the left token. Definition: M[i, j] = \u2016\u03A3_h A^h[i, j] \xB7 f^h(x_j)\u2016, rows normalised, with f^h(x) = x\xB7W_V^h\xB7W_O^h the head's value and output projection.": "\u6CBF\u7740\u6BCF\u5C42\u7684\u6620\u5C04\uFF08\u57FA\u4E8E\u8303\u6570\u7684\u6CE8\u610F\u529B\uFF09\u7A7F\u8FC7\u5230\u8FD9\u4E00\u5C42\u4E3A\u6B62\u7684\u6240\u6709\u5C42\u3002\u4ECE\u5DE6\u8FB9\u4E00\u4E2A\u8F93\u5165 token \u5230\u8FD9\u4E00\u5C42\u4E4B\u540E\u53F3\u8FB9\u4E00\u4E2A token \u7684\u8FB9\u8868\u793A\uFF1A\u53F3\u8FB9\u7684 token \u6709\u8FD9\u4E48\u5927\u7684\u4EFD\u989D\u53EF\u8FFD\u6EAF\u5230\u8FD9\u4E2A\u8F93\u5165 token\uFF1B\u989C\u8272\u4ECE\u6D45\uFF08\u5C11\uFF09\u5230\u6DF1\uFF08\u6700\u591A\uFF1B\u8272\u9636\u89C1\u56FE\u4F8B\uFF09\u3002\u5B9A\u4E49\uFF1AR_l = (0.5\xB7M_l + 0.5\xB7I) \xB7 \u2026 \xB7 (0.5\xB7M_1 + 0.5\xB7I)\uFF0C\u5176\u4E2D M \u662F\u6BCF\u5C42\u7684\u6620\u5C04\uFF0CI \u662F\u5355\u4F4D\u77E9\u9635\uFF08\u6BCF\u4E00\u6B65\u7684\u4E00\u534A\u662F\u6B8B\u5DEE\uFF0C\u6620\u5C04\u4E2D\u6CA1\u6709\u5B83\uFF09\u3002 \u6BCF\u5C42\u7684\u6620\u5C04\uFF1A\u6309\u5B9E\u9645\u4F20\u9012\u7684\u91CF\u7684\u5927\u5C0F\u6765\u8861\u91CF\u6CE8\u610F\u529B\uFF1A\u7ED9\u4E00\u4E2A\u503C\u5411\u91CF\u5F88\u5C0F\u7684 token \u518D\u5927\u7684\u6743\u91CD\u4E5F\u4F20\u4E0D\u4E86\u591A\u5C11\u3002\u5728\u5355\u5C42\u7684\u6620\u5C04\u4E2D\uFF0C\u4E00\u6761\u8FB9\u8868\u793A\uFF1A\u8FD9\u4E00\u5C42\u6CE8\u610F\u529B\u52A0\u5230\u53F3\u8FB9 token \u4E0A\u7684\u91CF\u4E2D\u6709\u8FD9\u4E48\u5927\u7684\u4EFD\u989D\u6765\u81EA\u5DE6\u8FB9\u7684 token\u3002\u5B9A\u4E49\uFF1AM[i, j] = \u2016\u03A3_h A^h[i, j] \xB7 f^h(x_j)\u2016\uFF0C\u6309\u884C\u5F52\u4E00\u5316\uFF0C\u5176\u4E2D f^h(x) = x\xB7W_V^h\xB7W_O^h \u662F\u8BE5\u5934\u7684\u503C\u6295\u5F71\u548C\u8F93\u51FA\u6295\u5F71\u3002",
+  "The per-layer map (Norm: attention + residual + LN) followed through all layers up to this one. An edge from an input token on the left to a token on the right after this layer means: that share of the right token traces back to the input token; the colour goes from pale (little) to dark (the most; the legend gives the scale). Definition: R_l = M_l \xB7 \u2026 \xB7 M_1, with M the per-layer map (the residual is already inside it). The per-layer map: Like norm-based attention, but also counts the residual connection (each token keeps itself) and the layer norm (LN) after it. In one layer's map, an edge means: that share of the right token's output of the attention block comes from the left token; the diagonal is usually large. Definition: M[i, j] = \u2016LN_i(\u03A3_h A^h[i, j]\xB7f^h(x_j) + 1[i = j]\xB7x_i)\u2016, rows normalised, LN linearised at token i.": "\u6CBF\u7740\u6BCF\u5C42\u7684\u6620\u5C04\uFF08\u8303\u6570\uFF1A\u6CE8\u610F\u529B + \u6B8B\u5DEE + LN\uFF09\u7A7F\u8FC7\u5230\u8FD9\u4E00\u5C42\u4E3A\u6B62\u7684\u6240\u6709\u5C42\u3002\u4ECE\u5DE6\u8FB9\u4E00\u4E2A\u8F93\u5165 token \u5230\u8FD9\u4E00\u5C42\u4E4B\u540E\u53F3\u8FB9\u4E00\u4E2A token \u7684\u8FB9\u8868\u793A\uFF1A\u53F3\u8FB9\u7684 token \u6709\u8FD9\u4E48\u5927\u7684\u4EFD\u989D\u53EF\u8FFD\u6EAF\u5230\u8FD9\u4E2A\u8F93\u5165 token\uFF1B\u989C\u8272\u4ECE\u6D45\uFF08\u5C11\uFF09\u5230\u6DF1\uFF08\u6700\u591A\uFF1B\u8272\u9636\u89C1\u56FE\u4F8B\uFF09\u3002\u5B9A\u4E49\uFF1AR_l = M_l \xB7 \u2026 \xB7 M_1\uFF0C\u5176\u4E2D M \u662F\u6BCF\u5C42\u7684\u6620\u5C04\uFF08\u6B8B\u5DEE\u5DF2\u5728\u5176\u4E2D\uFF09\u3002 \u6BCF\u5C42\u7684\u6620\u5C04\uFF1A\u4E0E\u57FA\u4E8E\u8303\u6570\u7684\u6CE8\u610F\u529B\u76F8\u4F3C\uFF0C\u4F46\u8FD8\u8BA1\u5165\u6B8B\u5DEE\u8FDE\u63A5\uFF08\u6BCF\u4E2A token \u4FDD\u7559\u81EA\u8EAB\uFF09\u548C\u5B83\u4E4B\u540E\u7684\u5C42\u5F52\u4E00\u5316\uFF08LN\uFF09\u3002\u5728\u5355\u5C42\u7684\u6620\u5C04\u4E2D\uFF0C\u4E00\u6761\u8FB9\u8868\u793A\uFF1A\u53F3\u8FB9 token \u7684\u6CE8\u610F\u529B\u5757\u8F93\u51FA\u4E2D\u6709\u8FD9\u4E48\u5927\u7684\u4EFD\u989D\u6765\u81EA\u5DE6\u8FB9\u7684 token\uFF1B\u5BF9\u89D2\u7EBF\u901A\u5E38\u5F88\u5927\u3002\u5B9A\u4E49\uFF1AM[i, j] = \u2016LN_i(\u03A3_h A^h[i, j]\xB7f^h(x_j) + 1[i = j]\xB7x_i)\u2016\uFF0C\u6309\u884C\u5F52\u4E00\u5316\uFF0CLN \u5728 token i \u5904\u7EBF\u6027\u5316\u3002",
+  "The per-layer map (Value zeroing) followed through all layers up to this one. An edge from an input token on the left to a token on the right after this layer means: that share of the right token traces back to the input token; the colour goes from pale (little) to dark (the most; the legend gives the scale). Definition: R_l = M_l \xB7 \u2026 \xB7 M_1, with M the per-layer map (the residual is already inside it). The per-layer map: Re-runs the layer with the left token's value vectors set to zero (the attention weights kept) and measures how much the right token's output changes. In one layer's map, an edge means: that share of the right token's change comes from removing the left token. Definition: M[i, j] = 1 \u2212 cos(y_i, y_i with the values of j zeroed), rows normalised.": "\u6CBF\u7740\u6BCF\u5C42\u7684\u6620\u5C04\uFF08\u503C\u7F6E\u96F6\uFF09\u7A7F\u8FC7\u5230\u8FD9\u4E00\u5C42\u4E3A\u6B62\u7684\u6240\u6709\u5C42\u3002\u4ECE\u5DE6\u8FB9\u4E00\u4E2A\u8F93\u5165 token \u5230\u8FD9\u4E00\u5C42\u4E4B\u540E\u53F3\u8FB9\u4E00\u4E2A token \u7684\u8FB9\u8868\u793A\uFF1A\u53F3\u8FB9\u7684 token \u6709\u8FD9\u4E48\u5927\u7684\u4EFD\u989D\u53EF\u8FFD\u6EAF\u5230\u8FD9\u4E2A\u8F93\u5165 token\uFF1B\u989C\u8272\u4ECE\u6D45\uFF08\u5C11\uFF09\u5230\u6DF1\uFF08\u6700\u591A\uFF1B\u8272\u9636\u89C1\u56FE\u4F8B\uFF09\u3002\u5B9A\u4E49\uFF1AR_l = M_l \xB7 \u2026 \xB7 M_1\uFF0C\u5176\u4E2D M \u662F\u6BCF\u5C42\u7684\u6620\u5C04\uFF08\u6B8B\u5DEE\u5DF2\u5728\u5176\u4E2D\uFF09\u3002 \u6BCF\u5C42\u7684\u6620\u5C04\uFF1A\u628A\u5DE6\u8FB9 token \u7684\u503C\u5411\u91CF\u7F6E\u96F6\uFF08\u6CE8\u610F\u529B\u6743\u91CD\u4E0D\u53D8\uFF09\u540E\u91CD\u65B0\u8FD0\u884C\u8FD9\u4E00\u5C42\uFF0C\u770B\u53F3\u8FB9 token \u7684\u8F93\u51FA\u53D8\u5316\u591A\u5C11\u3002\u5728\u5355\u5C42\u7684\u6620\u5C04\u4E2D\uFF0C\u4E00\u6761\u8FB9\u8868\u793A\uFF1A\u53F3\u8FB9 token \u7684\u53D8\u5316\u4E2D\u6709\u8FD9\u4E48\u5927\u7684\u4EFD\u989D\u6765\u81EA\u53BB\u6389\u5DE6\u8FB9\u7684 token\u3002\u5B9A\u4E49\uFF1AM[i, j] = 1 \u2212 cos(y_i, \u628A j \u7684\u503C\u5411\u91CF\u7F6E\u96F6\u540E\u7684 y_i)\uFF0C\u6309\u884C\u5F52\u4E00\u5316\u3002",
   "The whole text, one tick per token (colour: weight for the focused token, else attention received); the box is the rows shown. Click or drag to move it.": "\u6574\u6BB5\u6587\u672C\uFF0C\u6BCF\u4E2A token \u4E00\u4E2A\u523B\u5EA6\uFF08\u989C\u8272\uFF1A\u805A\u7126 token \u7684\u6743\u91CD\uFF0C\u5426\u5219\u4E3A\u6536\u5230\u7684\u6CE8\u610F\u529B\uFF09\uFF1B\u65B9\u6846\u662F\u6240\u663E\u793A\u7684\u884C\u3002\u70B9\u51FB\u6216\u62D6\u52A8\u53EF\u79FB\u52A8\u5B83\u3002",
   "This model has no output head: choose a target from Python, e.g. w.set_target(attn_widget.targets.similarity(...))": "\u8FD9\u4E2A\u6A21\u578B\u6CA1\u6709\u8F93\u51FA\u5934\uFF1A\u8BF7\u5728 Python \u4E2D\u9009\u62E9\u76EE\u6807\uFF0C\u4F8B\u5982 w.set_target(attn_widget.targets.similarity(...))",
   "Through the whole model (encoder \u2192 decoder)": "\u8D2F\u7A7F\u6574\u4E2A\u6A21\u578B\uFF08\u7F16\u7801\u5668 \u2192 \u89E3\u7801\u5668\uFF09",
@@ -557,11 +565,16 @@ var zh_default = {
   difference: "\u5DEE",
   "dots: in-degree of the right column (row sums), largest {max}": "\u5706\u70B9\uFF1A\u53F3\u5217\u7684\u5165\u5EA6\uFF08\u884C\u548C\uFF09\uFF0C\u6700\u5927 {max}",
   "dots: out-degree of the left column (column sums, attention received), largest {max}": "\u5706\u70B9\uFF1A\u5DE6\u5217\u7684\u51FA\u5EA6\uFF08\u5217\u548C\uFF0C\u5373\u6536\u5230\u7684\u6CE8\u610F\u529B\uFF09\uFF0C\u6700\u5927 {max}",
-  "draws another graph (other sources or layers)": "\u753B\u7684\u662F\u53E6\u4E00\u5F20\u56FE\uFF08\u6765\u6E90\u6216\u5C42\u4E0D\u540C\uFF09",
-  "edges: {graph} of each layer ({heads}); dots: how much of the focused input reaches each token": "\u8FB9\uFF1A\u6BCF\u5C42\u7684{graph}\uFF08{heads}\uFF09\uFF1B\u5706\u70B9\uFF1A\u805A\u7126\u7684\u8F93\u5165\u6709\u591A\u5C11\u5230\u8FBE\u6BCF\u4E2A token",
+  "edges: {graph} of each layer ({heads}); dots: {method} between the focused token and the input": "\u8FB9\uFF1A\u6BCF\u5C42\u7684{graph}\uFF08{heads}\uFF09\uFF1B\u5706\u70B9\uFF1A\u805A\u7126\u7684 token \u4E0E\u8F93\u5165\u4E4B\u95F4\u7684{method}",
+  "traced paths coloured on each layer's own range": "\u8FFD\u8E2A\u5230\u7684\u8DEF\u5F84\u5728\u6BCF\u5C42\u6309\u81EA\u5DF1\u7684\u8303\u56F4\u7740\u8272",
+  "colour: the traced paths' edges, each layer's own range (the largest: {low} to {high})": "\u989C\u8272\uFF1A\u8FFD\u8E2A\u5230\u7684\u8DEF\u5F84\u4E0A\u7684\u8FB9\uFF0C\u6BCF\u5C42\u6309\u81EA\u5DF1\u7684\u8303\u56F4\uFF08\u6700\u5927\u7684\u4E00\u5C42\uFF1A{low} \u5230 {high}\uFF09",
+  "{method}: edge colour of the traced paths (each layer's own range; the largest layer's)": "{method}\uFF1A\u8FFD\u8E2A\u5230\u7684\u8DEF\u5F84\u4E0A\u8FB9\u7684\u989C\u8272\uFF08\u6BCF\u5C42\u6309\u81EA\u5DF1\u7684\u8303\u56F4\uFF1B\u53D6\u8303\u56F4\u6700\u5927\u7684\u4E00\u5C42\uFF09",
+  "Attention step 0.5\xB7\u0100 + 0.5\xB7I": "\u6CE8\u610F\u529B\u6B65 0.5\xB7\u0100 + 0.5\xB7I",
+  "Effective attention step 0.5\xB7E + 0.5\xB7I": "\u6709\u6548\u6CE8\u610F\u529B\u6B65 0.5\xB7E + 0.5\xB7I",
+  "Each layer's step of rollout and the capacities of flow: half the head-averaged attention \u0100 (rows re-normalised), half the identity I (the residual connection).": "\u6BCF\u5C42\u7684\u5C55\u5F00\uFF08rollout\uFF09\u4E00\u6B65\uFF0C\u4E5F\u662F\u6CE8\u610F\u529B\u6D41\u7684\u5BB9\u91CF\uFF1A\u4E00\u534A\u662F\u5404\u5934\u5E73\u5747\u7684\u6CE8\u610F\u529B \u0100\uFF08\u5404\u884C\u91CD\u65B0\u5F52\u4E00\u5316\uFF09\uFF0C\u4E00\u534A\u662F\u5355\u4F4D\u77E9\u9635 I\uFF08\u6B8B\u5DEE\u8FDE\u63A5\uFF09\u3002",
+  "Each layer's step of effective rollout and the capacities of effective flow: half E, the head-averaged effective attention with negative entries set to 0 and rows re-normalised (E1), half the identity I (the residual connection).": "\u6BCF\u5C42\u7684\u6709\u6548\u5C55\u5F00\u4E00\u6B65\uFF0C\u4E5F\u662F\u6709\u6548\u6CE8\u610F\u529B\u6D41\u7684\u5BB9\u91CF\uFF1A\u4E00\u534A\u662F E\uFF0C\u5373\u5404\u5934\u5E73\u5747\u7684\u6709\u6548\u6CE8\u610F\u529B\uFF0C\u8D1F\u503C\u7F6E 0\u3001\u5404\u884C\u91CD\u65B0\u5F52\u4E00\u5316\uFF08E1\uFF09\uFF0C\u4E00\u534A\u662F\u5355\u4F4D\u77E9\u9635 I\uFF08\u6B8B\u5DEE\u8FDE\u63A5\uFF09\u3002",
   encoder: "\u7F16\u7801\u5668",
   "encoder {n}": "\u7F16\u7801\u5668 {n}",
-  "every {k}th token labelled: hover a row for its token": "\u6BCF {k} \u4E2A token \u6807\u6CE8\u4E00\u4E2A\uFF1A\u6307\u5411\u4E00\u884C\u53EF\u770B\u5B83\u7684 token",
   fit: "\u9002\u914D",
   from: "\u8D77\u59CB",
   "gradient \xD7 input": "\u68AF\u5EA6 \xD7 \u8F93\u5165",
@@ -625,6 +638,7 @@ var zh_default = {
   "{method}, all {layers} layers as columns: {edges} edges between {n} tokens per layer": "{method}\uFF0C\u5168\u90E8 {layers} \u5C42\u5404\u4E3A\u4E00\u5217\uFF1A\u6BCF\u5C42 {n} \u4E2A token \u4E4B\u95F4\u5171 {edges} \u6761\u8FB9",
   "{method}, {layer}, {heads}: {edges} edges between {n} tokens": "{method}\uFF0C{layer}\uFF0C{heads}\uFF1A{n} \u4E2A token \u4E4B\u95F4\u5171 {edges} \u6761\u8FB9",
   "{method}: computing more layers\u2026": "{method}\uFF1A\u6B63\u5728\u8BA1\u7B97\u66F4\u591A\u5C42\u2026",
+  "{method}: only the pinned token's row is computed for layer {layer}.": "{method}\uFF1A\u7B2C {layer} \u5C42\u53EA\u8BA1\u7B97\u4E86\u56FA\u5B9A token \u7684\u90A3\u4E00\u884C\u3002",
   "{method}: computing\u2026": "{method}\uFF1A\u6B63\u5728\u8BA1\u7B97\u2026",
   "{method}: computing the pinned token's row for layer {layer}\u2026": "{method}\uFF1A\u6B63\u5728\u8BA1\u7B97\u56FA\u5B9A token \u5728\u7B2C {layer} \u5C42\u7684\u90A3\u4E00\u884C\u2026",
   "{method}: edge colour": "{method}\uFF1A\u8FB9\u7684\u989C\u8272",
@@ -637,8 +651,11 @@ var zh_default = {
   "{names} (not on the image) hold {share} of this row": "{names}\uFF08\u4E0D\u5728\u56FE\u50CF\u4E0A\uFF09\u5360\u8FD9\u4E00\u884C\u7684 {share}",
   "{names} (not on the image) holds {share} of this row": "{names}\uFF08\u4E0D\u5728\u56FE\u50CF\u4E0A\uFF09\u5360\u8FD9\u4E00\u884C\u7684 {share}",
   "{n} edges carrying {share}% of the attention": "{n} \u6761\u8FB9\uFF0C\u627F\u8F7D {share}% \u7684\u6CE8\u610F\u529B",
+  "{n} edges carrying {share}% of the rows' total size": "{n} \u6761\u8FB9\uFF0C\u627F\u8F7D\u5404\u884C\u603B\u5927\u5C0F\u7684 {share}%",
+  "{n} edges carrying {share}% of the rows' totals": "{n} \u6761\u8FB9\uFF0C\u627F\u8F7D\u5404\u884C\u603B\u548C\u7684 {share}%",
   "{n} edges of the difference": "\u5DEE\u503C\u7684 {n} \u6761\u8FB9",
   "{n} edges, all of the attention drawn": "{n} \u6761\u8FB9\uFF0C\u753B\u51FA\u4E86\u5168\u90E8\u6CE8\u610F\u529B",
+  "{n} edges, all of each row drawn": "{n} \u6761\u8FB9\uFF0C\u753B\u51FA\u4E86\u6BCF\u884C\u7684\u5168\u90E8",
   "{title}, {method} from the input,": "{title}\uFF0C\u4ECE\u8F93\u5165\u8D77\u7684{method}\uFF0C",
   "{token} at layer {layer}": "\u7B2C {layer} \u5C42\u7684 {token}",
   "|y \u2212 y\xACj|: the change of the target when token j is replaced by the mask token (else unk, else pad).": "|y \u2212 y\xACj|\uFF1A\u628A token j \u6362\u6210\u63A9\u7801 token\uFF08\u6CA1\u6709\u5219\u7528 unk\uFF0C\u518D\u6CA1\u6709\u5219\u7528 pad\uFF09\u65F6\u76EE\u6807\u7684\u53D8\u5316\u3002",
@@ -648,10 +665,85 @@ var zh_default = {
   "{b}: {n} edges drawn": "{b}\uFF1A\u753B\u51FA {n} \u6761\u8FB9",
   "Does nothing in the view \u201C{view}\u201D: it applies to {views}": "\u5728\u201C{view}\u201D\u89C6\u56FE\u4E2D\u4E0D\u8D77\u4F5C\u7528\uFF1A\u5B83\u53EA\u7528\u4E8E{views}",
   ", ": "\u3001",
-  "The all-heads grid is a picture of pixels, not a drawing: download it as PNG": "\u6240\u6709\u5934\u7684\u7F51\u683C\u662F\u50CF\u7D20\u56FE\u7247\u800C\u4E0D\u662F\u77E2\u91CF\u56FE\uFF1A\u8BF7\u4E0B\u8F7D PNG",
   negative: "\u8D1F",
   positive: "\u6B63",
-  "{method}: the colour of each cell": "{method}\uFF1A\u6BCF\u683C\u7684\u989C\u8272"
+  "{method}: the colour of each cell": "{method}\uFF1A\u6BCF\u683C\u7684\u989C\u8272",
+  "A local, first-order measure: exact for small changes of the input, not for removing a token, and small where the model saturates. A check on the attention pictures rather than ground truth.": "\u5C40\u90E8\u7684\u4E00\u9636\u91CF\uFF1A\u5BF9\u8F93\u5165\u7684\u5FAE\u5C0F\u53D8\u5316\u662F\u7CBE\u786E\u7684\uFF0C\u5BF9\u53BB\u6389\u4E00\u4E2A token \u5219\u4E0D\u7136\uFF1B\u5728\u6A21\u578B\u9971\u548C\u5904\u6570\u503C\u4F1A\u5F88\u5C0F\u3002\u5B83\u662F\u5BF9\u6CE8\u610F\u529B\u56FE\u7684\u4E00\u79CD\u68C0\u9A8C\uFF0C\u800C\u4E0D\u662F\u6807\u51C6\u7B54\u6848\u3002",
+  "A teaching picture: it changes with the threshold you choose and forgets how strong each edge was. Read degrees and paths from it, not which token matters most.": "\u8FD9\u662F\u4E00\u5F20\u6559\u5B66\u7528\u56FE\uFF1A\u5B83\u968F\u4F60\u9009\u7684\u9608\u503C\u800C\u53D8\uFF0C\u5E76\u4E14\u4E22\u6389\u4E86\u6BCF\u6761\u8FB9\u7684\u5F3A\u5F31\u3002\u7528\u5B83\u6765\u8BFB\u5EA6\u548C\u8DEF\u5F84\uFF0C\u800C\u4E0D\u662F\u5224\u65AD\u54EA\u4E2A token \u6700\u91CD\u8981\u3002",
+  "ALTI through the layers: how much of each input token reaches each token.": "\u8DE8\u5C42\u7684ALTI\uFF1A\u6BCF\u4E2A\u8F93\u5165 token \u6709\u591A\u5C11\u5230\u8FBE\u6BCF\u4E2A token\u3002",
+  "Accounts for value vectors (Kobayashi et al. 2020) but not the residual, layer norm or feed-forward block: a better guide than raw weights to what a layer's heads add.": "\u8003\u8651\u4E86\u503C\u5411\u91CF\uFF08Kobayashi \u7B49\uFF0C2020\uFF09\uFF0C\u4F46\u6CA1\u6709\u8003\u8651\u6B8B\u5DEE\u3001\u5C42\u5F52\u4E00\u5316\u548C\u524D\u9988\u5757\uFF1A\u8981\u770B\u4E00\u5C42\u7684\u5404\u4E2A\u5934\u5B9E\u9645\u52A0\u5165\u4E86\u4EC0\u4E48\uFF0C\u5B83\u6BD4\u539F\u59CB\u6743\u91CD\u66F4\u53EF\u9760\u3002",
+  "Adds the residual and the layer norm (Kobayashi et al. 2021) but leaves out the feed-forward block; tokens mostly keep themselves, which is what the model does.": "\u52A0\u5165\u4E86\u6B8B\u5DEE\u548C\u5C42\u5F52\u4E00\u5316\uFF08Kobayashi \u7B49\uFF0C2021\uFF09\uFF0C\u4F46\u4E0D\u542B\u524D\u9988\u5757\uFF1Btoken \u5927\u591A\u4FDD\u7559\u81EA\u8EAB\uFF0C\u8FD9\u6B63\u662F\u6A21\u578B\u7684\u5B9E\u9645\u884C\u4E3A\u3002",
+  "An intervention (Mohebbi et al. 2023): it re-runs the layer, so it measures what the layer does with each token. Zeroed values are unlike any real input: compare sizes within a picture, not across models.": "\u8FD9\u662F\u4E00\u79CD\u5E72\u9884\uFF08Mohebbi \u7B49\uFF0C2023\uFF09\uFF1A\u5B83\u91CD\u65B0\u8FD0\u884C\u8BE5\u5C42\uFF0C\u56E0\u6B64\u6D4B\u91CF\u7684\u662F\u8BE5\u5C42\u5BF9\u6BCF\u4E2A token \u5B9E\u9645\u505A\u4E86\u4EC0\u4E48\u3002\u7F6E\u96F6\u7684\u503C\u4E0D\u540C\u4E8E\u4EFB\u4F55\u771F\u5B9E\u8F93\u5165\uFF1A\u53EA\u5728\u540C\u4E00\u5F20\u56FE\u5185\u6BD4\u8F83\u5927\u5C0F\uFF0C\u4E0D\u8981\u8DE8\u6A21\u578B\u6BD4\u8F83\u3002",
+  "An intervention, one re-run per token; the replacement is unlike real text, and tokens that matter only together are missed.": "\u8FD9\u662F\u4E00\u79CD\u5E72\u9884\uFF0C\u6BCF\u4E2A token \u91CD\u65B0\u8FD0\u884C\u4E00\u6B21\uFF1B\u66FF\u6362\u540E\u7684\u8F93\u5165\u4E0D\u540C\u4E8E\u771F\u5B9E\u6587\u672C\uFF0C\u800C\u4E14\u53EA\u5728\u4E00\u8D77\u65F6\u624D\u8D77\u4F5C\u7528\u7684 token \u4F1A\u88AB\u6F0F\u6389\u3002",
+  "Assumes each layer mixes tokens linearly with the residual as exactly half, and ignores value vectors and feed-forward blocks. In a decoder it favours the first tokens (see the receptive-field normalised variant). Check it on your input with compare() against gradient-based scores.": "\u5B83\u5047\u8BBE\u6BCF\u4E00\u5C42\u7EBF\u6027\u5730\u6DF7\u5408 token\u3001\u6B8B\u5DEE\u6070\u597D\u5360\u4E00\u534A\uFF0C\u5E76\u5FFD\u7565\u503C\u5411\u91CF\u548C\u524D\u9988\u5757\u3002\u5728\u89E3\u7801\u5668\u4E2D\u5B83\u504F\u5411\u6700\u524D\u9762\u7684 token\uFF08\u89C1\u611F\u53D7\u91CE\u5F52\u4E00\u5316\u7684\u7248\u672C\uFF09\u3002\u8BF7\u5728\u4F60\u7684\u8F93\u5165\u4E0A\u7528 compare() \u4E0E\u57FA\u4E8E\u68AF\u5EA6\u7684\u5206\u6570\u5BF9\u7167\u68C0\u9A8C\u3002",
+  "Assumes each layer mixes tokens linearly with the residual as half, and ignores value vectors and feed-forward blocks.": "\u5B83\u5047\u8BBE\u6BCF\u4E00\u5C42\u7EBF\u6027\u5730\u6DF7\u5408 token\u3001\u6B8B\u5DEE\u5360\u4E00\u534A\uFF0C\u5E76\u5FFD\u7565\u503C\u5411\u91CF\u548C\u524D\u9988\u5757\u3002",
+  "Assumes each layer mixes tokens linearly with the residual as half, and ignores value vectors and feed-forward blocks. Flow measures a bottleneck, not an amount: it often spreads evenly.": "\u5B83\u5047\u8BBE\u6BCF\u4E00\u5C42\u7EBF\u6027\u5730\u6DF7\u5408 token\u3001\u6B8B\u5DEE\u5360\u4E00\u534A\uFF0C\u5E76\u5FFD\u7565\u503C\u5411\u91CF\u548C\u524D\u9988\u5757\u3002\u6D41\u91CF\u8861\u91CF\u7684\u662F\u74F6\u9888\u800C\u4E0D\u662F\u6570\u91CF\uFF1A\u5B83\u5E38\u5E38\u5206\u5E03\u5F97\u5F88\u5747\u5300\u3002",
+  "Attention as a 0/1 graph: an edge wherever the head-mean weight exceeds the threshold.": "\u628A\u6CE8\u610F\u529B\u770B\u4F5C 0/1 \u56FE\uFF1A\u5934\u5E73\u5747\u6743\u91CD\u8D85\u8FC7\u9608\u503C\u7684\u5730\u65B9\u5C31\u6709\u4E00\u6761\u8FB9\u3002",
+  "Attention as a graph": "\u4F5C\u4E3A\u56FE\u7684\u6CE8\u610F\u529B",
+  "Attention weighted by how much each token's value vector actually adds.": "\u6309\u6BCF\u4E2A token \u7684\u503C\u5411\u91CF\u5B9E\u9645\u52A0\u5165\u591A\u5C11\u6765\u52A0\u6743\u7684\u6CE8\u610F\u529B\u3002",
+  "Attention without the part the layer's values cannot pass on (can be negative).": "\u53BB\u6389\u8BE5\u5C42\u7684\u503C\u65E0\u6CD5\u4F20\u9012\u7684\u90A3\u90E8\u5206\u4E4B\u540E\u7684\u6CE8\u610F\u529B\uFF08\u53EF\u80FD\u4E3A\u8D1F\uFF09\u3002",
+  "Cheap and signed, but a straight-line estimate: noisy on deep models.": "\u8BA1\u7B97\u4FBF\u5B9C\u4E14\u6709\u6B63\u8D1F\uFF0C\u4F46\u53EA\u662F\u7EBF\u6027\u4F30\u8BA1\uFF1A\u5728\u6DF1\u5C42\u6A21\u578B\u4E0A\u566A\u58F0\u8F83\u5927\u3002",
+  "Clipping negatives gives up the exactness of effective attention; read it as flow's assumptions applied to effective attention.": "\u622A\u53BB\u8D1F\u503C\u5C31\u653E\u5F03\u4E86\u6709\u6548\u6CE8\u610F\u529B\u7684\u7CBE\u786E\u6027\uFF1B\u8BF7\u628A\u5B83\u7406\u89E3\u4E3A\u628A\u6CE8\u610F\u529B\u6D41\u7684\u5047\u8BBE\u7528\u5728\u6709\u6548\u6CE8\u610F\u529B\u4E0A\u3002",
+  "Clipping negatives gives up the exactness of effective attention; read it as rollout's assumptions applied to effective attention.": "\u622A\u53BB\u8D1F\u503C\u5C31\u653E\u5F03\u4E86\u6709\u6548\u6CE8\u610F\u529B\u7684\u7CBE\u786E\u6027\uFF1B\u8BF7\u628A\u5B83\u7406\u89E3\u4E3A\u628A rollout \u7684\u5047\u8BBE\u7528\u5728\u6709\u6548\u6CE8\u610F\u529B\u4E0A\u3002",
+  "Composing the layers assumes they combine linearly. The per-layer map: Accounts for value vectors (Kobayashi et al. 2020) but not the residual, layer norm or feed-forward block: a better guide than raw weights to what a layer's heads add.": "\u628A\u5404\u5C42\u7EC4\u5408\u8D77\u6765\uFF0C\u5C31\u5047\u8BBE\u4E86\u5B83\u4EEC\u7EBF\u6027\u5730\u5408\u5E76\u3002\u9010\u5C42\u7684\u56FE\uFF1A\u8003\u8651\u4E86\u503C\u5411\u91CF\uFF08Kobayashi \u7B49\uFF0C2020\uFF09\uFF0C\u4F46\u6CA1\u6709\u8003\u8651\u6B8B\u5DEE\u3001\u5C42\u5F52\u4E00\u5316\u548C\u524D\u9988\u5757\uFF1A\u8981\u770B\u4E00\u5C42\u7684\u5404\u4E2A\u5934\u5B9E\u9645\u52A0\u5165\u4E86\u4EC0\u4E48\uFF0C\u5B83\u6BD4\u539F\u59CB\u6743\u91CD\u66F4\u53EF\u9760\u3002",
+  "Composing the layers assumes they combine linearly. The per-layer map: Adds the residual and the layer norm (Kobayashi et al. 2021) but leaves out the feed-forward block; tokens mostly keep themselves, which is what the model does.": "\u628A\u5404\u5C42\u7EC4\u5408\u8D77\u6765\uFF0C\u5C31\u5047\u8BBE\u4E86\u5B83\u4EEC\u7EBF\u6027\u5730\u5408\u5E76\u3002\u9010\u5C42\u7684\u56FE\uFF1A\u52A0\u5165\u4E86\u6B8B\u5DEE\u548C\u5C42\u5F52\u4E00\u5316\uFF08Kobayashi \u7B49\uFF0C2021\uFF09\uFF0C\u4F46\u4E0D\u542B\u524D\u9988\u5757\uFF1Btoken \u5927\u591A\u4FDD\u7559\u81EA\u8EAB\uFF0C\u8FD9\u6B63\u662F\u6A21\u578B\u7684\u5B9E\u9645\u884C\u4E3A\u3002",
+  "Composing the layers assumes they combine linearly. The per-layer map: An intervention (Mohebbi et al. 2023): it re-runs the layer, so it measures what the layer does with each token. Zeroed values are unlike any real input: compare sizes within a picture, not across models.": "\u628A\u5404\u5C42\u7EC4\u5408\u8D77\u6765\uFF0C\u5C31\u5047\u8BBE\u4E86\u5B83\u4EEC\u7EBF\u6027\u5730\u5408\u5E76\u3002\u9010\u5C42\u7684\u56FE\uFF1A\u8FD9\u662F\u4E00\u79CD\u5E72\u9884\uFF08Mohebbi \u7B49\uFF0C2023\uFF09\uFF1A\u5B83\u91CD\u65B0\u8FD0\u884C\u8BE5\u5C42\uFF0C\u56E0\u6B64\u6D4B\u91CF\u7684\u662F\u8BE5\u5C42\u5BF9\u6BCF\u4E2A token \u5B9E\u9645\u505A\u4E86\u4EC0\u4E48\u3002\u7F6E\u96F6\u7684\u503C\u4E0D\u540C\u4E8E\u4EFB\u4F55\u771F\u5B9E\u8F93\u5165\uFF1A\u53EA\u5728\u540C\u4E00\u5F20\u56FE\u5185\u6BD4\u8F83\u5927\u5C0F\uFF0C\u4E0D\u8981\u8DE8\u6A21\u578B\u6BD4\u8F83\u3002",
+  "Composing the layers assumes they combine linearly. The per-layer map: Covers the block except the feed-forward network's own mixing; Modarressi et al. (2022) found it closer to gradient and blank-out scores than attention.": "\u628A\u5404\u5C42\u7EC4\u5408\u8D77\u6765\uFF0C\u5C31\u5047\u8BBE\u4E86\u5B83\u4EEC\u7EBF\u6027\u5730\u5408\u5E76\u3002\u9010\u5C42\u7684\u56FE\uFF1A\u6DB5\u76D6\u6574\u4E2A\u5757\uFF0C\u53EA\u662F\u4E0D\u542B\u524D\u9988\u7F51\u7EDC\u81EA\u8EAB\u7684\u6DF7\u5408\uFF1BModarressi \u7B49\uFF082022\uFF09\u53D1\u73B0\u5B83\u6BD4\u6CE8\u610F\u529B\u66F4\u63A5\u8FD1\u68AF\u5EA6\u5206\u6570\u548C\u906E\u6321\u5206\u6570\u3002",
+  "Composing the layers assumes they combine linearly. The per-layer map: Ferrando et al. (2022) found its rollout more faithful than attention rollout in their tests; it is a distance-based measure, not an intervention.": "\u628A\u5404\u5C42\u7EC4\u5408\u8D77\u6765\uFF0C\u5C31\u5047\u8BBE\u4E86\u5B83\u4EEC\u7EBF\u6027\u5730\u5408\u5E76\u3002\u9010\u5C42\u7684\u56FE\uFF1AFerrando \u7B49\uFF082022\uFF09\u5728\u4ED6\u4EEC\u7684\u6D4B\u8BD5\u4E2D\u53D1\u73B0\u5B83\u7684 rollout \u6BD4\u6CE8\u610F\u529B rollout \u66F4\u5FE0\u5B9E\uFF1B\u5B83\u662F\u57FA\u4E8E\u8DDD\u79BB\u7684\u5EA6\u91CF\uFF0C\u800C\u4E0D\u662F\u5E72\u9884\u3002",
+  "Counts say which connections exist through the layers, not how much information moves along them; they grow with depth and with a lower threshold.": "\u8BA1\u6570\u8BF4\u660E\u8DE8\u5C42\u5B58\u5728\u54EA\u4E9B\u8FDE\u63A5\uFF0C\u800C\u4E0D\u662F\u6CBF\u8FD9\u4E9B\u8FDE\u63A5\u4F20\u9012\u4E86\u591A\u5C11\u4FE1\u606F\uFF1B\u5C42\u8D8A\u6DF1\u3001\u9608\u503C\u8D8A\u4F4E\uFF0C\u8BA1\u6570\u8D8A\u5927\u3002",
+  "Covers the block except the feed-forward network's own mixing; Modarressi et al. (2022) found it closer to gradient and blank-out scores than attention.": "\u6DB5\u76D6\u6574\u4E2A\u5757\uFF0C\u53EA\u662F\u4E0D\u542B\u524D\u9988\u7F51\u7EDC\u81EA\u8EAB\u7684\u6DF7\u5408\uFF1BModarressi \u7B49\uFF082022\uFF09\u53D1\u73B0\u5B83\u6BD4\u6CE8\u610F\u529B\u66F4\u63A5\u8FD1\u68AF\u5EA6\u5206\u6570\u548C\u906E\u6321\u5206\u6570\u3002",
+  "Each input token's signed contribution to the target logit, through every layer.": "\u6BCF\u4E2A\u8F93\u5165 token \u7ECF\u8FC7\u6240\u6709\u5C42\u5BF9\u76EE\u6807 logit \u7684\u6709\u6B63\u8D1F\u7684\u8D21\u732E\u3002",
+  "Each layer's step as rollout composes it: attention, with the residual as half.": "rollout \u6240\u7EC4\u5408\u7684\u6BCF\u4E00\u5C42\u7684\u4E00\u6B65\uFF1A\u6CE8\u610F\u529B\uFF0C\u6B8B\u5DEE\u5360\u4E00\u534A\u3002",
+  "Each source token (right) reads every source token (left).": "\u6BCF\u4E2A\u6E90 token\uFF08\u53F3\uFF09\u8BFB\u53D6\u6240\u6709\u6E90 token\uFF08\u5DE6\uFF09\u3002",
+  "Each target position (right) reads the target positions up to itself (left).": "\u6BCF\u4E2A\u76EE\u6807\u4F4D\u7F6E\uFF08\u53F3\uFF09\u8BFB\u53D6\u5B83\u81EA\u5DF1\u53CA\u4E4B\u524D\u7684\u76EE\u6807\u4F4D\u7F6E\uFF08\u5DE6\uFF09\u3002",
+  "Each target position (right, a decoder query) reads the source tokens (left, the encoder's output).": "\u6BCF\u4E2A\u76EE\u6807\u4F4D\u7F6E\uFF08\u53F3\uFF0C\u89E3\u7801\u5668\u7684\u67E5\u8BE2\uFF09\u8BFB\u53D6\u6E90 token\uFF08\u5DE6\uFF0C\u7F16\u7801\u5668\u7684\u8F93\u51FA\uFF09\u3002",
+  "Each token's share of the attention block's output, residual and layer norm included.": "\u6BCF\u4E2A token \u5728\u6CE8\u610F\u529B\u5757\u8F93\u51FA\u4E2D\u6240\u5360\u7684\u4EFD\u989D\uFF0C\u5305\u62EC\u6B8B\u5DEE\u548C\u5C42\u5F52\u4E00\u5316\u3002",
+  "Each token's share of the block's output, measured by how close its part is to the whole.": "\u6BCF\u4E2A token \u5728\u5757\u8F93\u51FA\u4E2D\u6240\u5360\u7684\u4EFD\u989D\uFF0C\u4EE5\u5B83\u90A3\u4E00\u90E8\u5206\u4E0E\u6574\u4F53\u6709\u591A\u63A5\u8FD1\u6765\u8861\u91CF\u3002",
+  "Each token's share of the whole encoder block's output, residual and both norms included.": "\u6BCF\u4E2A token \u5728\u6574\u4E2A\u7F16\u7801\u5668\u5757\u8F93\u51FA\u4E2D\u6240\u5360\u7684\u4EFD\u989D\uFF0C\u5305\u62EC\u6B8B\u5DEE\u548C\u4E24\u4E2A\u5F52\u4E00\u5316\u3002",
+  "Every attention weight of a layer: in a decoder layer, cross- and self-attention together.": "\u4E00\u5C42\u7684\u5168\u90E8\u6CE8\u610F\u529B\u6743\u91CD\uFF1A\u5728\u89E3\u7801\u5668\u5C42\u4E2D\uFF0C\u4EA4\u53C9\u6CE8\u610F\u529B\u548C\u81EA\u6CE8\u610F\u529B\u5408\u5728\u4E00\u8D77\u3002",
+  "Exact for the head's own output (Brunner et al. 2020), but it still leaves out the residual and the feed-forward block. Negative edges are real: they cancel positive ones. Equal to raw attention while a row sees no more tokens than a head's dimension.": "\u5BF9\u5934\u81EA\u8EAB\u7684\u8F93\u51FA\u662F\u7CBE\u786E\u7684\uFF08Brunner \u7B49\uFF0C2020\uFF09\uFF0C\u4F46\u4ECD\u4E0D\u542B\u6B8B\u5DEE\u548C\u524D\u9988\u5757\u3002\u8D1F\u7684\u8FB9\u662F\u771F\u5B9E\u5B58\u5728\u7684\uFF1A\u5B83\u4EEC\u62B5\u6D88\u6B63\u7684\u8FB9\u3002\u5F53\u4E00\u884C\u770B\u5230\u7684 token \u6570\u4E0D\u8D85\u8FC7\u5934\u7684\u7EF4\u5EA6\u65F6\uFF0C\u5B83\u7B49\u4E8E\u539F\u59CB\u6CE8\u610F\u529B\u3002",
+  "Ferrando et al. (2022) found its rollout more faithful than attention rollout in their tests; it is a distance-based measure, not an intervention.": "Ferrando \u7B49\uFF082022\uFF09\u5728\u4ED6\u4EEC\u7684\u6D4B\u8BD5\u4E2D\u53D1\u73B0\u5B83\u7684 rollout \u6BD4\u6CE8\u610F\u529B rollout \u66F4\u5FE0\u5B9E\uFF1B\u5B83\u662F\u57FA\u4E8E\u8DDD\u79BB\u7684\u5EA6\u91CF\uFF0C\u800C\u4E0D\u662F\u5E72\u9884\u3002",
+  "Ferrando et al. (2023): exact for the attention blocks' linear part, a proxy through the rest.": "Ferrando \u7B49\uFF082023\uFF09\uFF1A\u5BF9\u6CE8\u610F\u529B\u5757\u7684\u7EBF\u6027\u90E8\u5206\u662F\u7CBE\u786E\u7684\uFF0C\u5BF9\u5176\u4F59\u90E8\u5206\u662F\u8FD1\u4F3C\u3002",
+  "Fewer \u25B4": "\u6536\u8D77 \u25B4",
+  "Flow above what position alone gives: for decoders, where early tokens are seen by all.": "\u8D85\u51FA\u4EC5\u7531\u4F4D\u7F6E\u5E26\u6765\u7684\u90A3\u90E8\u5206\u7684\u6D41\u91CF\uFF1A\u7528\u4E8E\u89E3\u7801\u5668\uFF0C\u56E0\u4E3A\u9760\u524D\u7684 token \u88AB\u6240\u6709 token \u770B\u5230\u3002",
+  "Flow with effective attention (negatives set to 0, rows re-normalised) as pipe widths.": "\u4EE5\u6709\u6548\u6CE8\u610F\u529B\uFF08\u8D1F\u503C\u7F6E 0\u3001\u5404\u884C\u91CD\u65B0\u5F52\u4E00\u5316\uFF09\u4F5C\u4E3A\u7BA1\u9053\u5BBD\u5EA6\u7684\u6CE8\u610F\u529B\u6D41\u3002",
+  "GlobEnc through the layers: how much of each input token reaches each token.": "\u8DE8\u5C42\u7684GlobEnc\uFF1A\u6BCF\u4E2A\u8F93\u5165 token \u6709\u591A\u5C11\u5230\u8FBE\u6BCF\u4E2A token\u3002",
+  "Gradient times embedding: a signed first-order estimate of each token's contribution.": "\u68AF\u5EA6\u4E58\u5D4C\u5165\uFF1A\u5BF9\u6BCF\u4E2A token \u8D21\u732E\u7684\u6709\u6B63\u8D1F\u7684\u4E00\u9636\u4F30\u8BA1\u3002",
+  "Gradients summed from a [MASK] baseline to each token: signed shares of the target's change.": "\u4ECE [MASK] \u57FA\u7EBF\u5230\u6BCF\u4E2A token \u7D2F\u79EF\u7684\u68AF\u5EA6\uFF1A\u76EE\u6807\u53D8\u5316\u4E2D\u6709\u6B63\u8D1F\u7684\u4EFD\u989D\u3002",
+  "How far each token's output moves when another token's values are set to zero.": "\u628A\u53E6\u4E00\u4E2A token \u7684\u503C\u7F6E\u96F6\u65F6\uFF0C\u6BCF\u4E2A token \u7684\u8F93\u51FA\u79FB\u52A8\u4E86\u591A\u8FDC\u3002",
+  "How many paths of 0/1 edges lead from each input token to each token after this layer.": "\u4ECE\u6BCF\u4E2A\u8F93\u5165 token \u5230\u8FD9\u4E00\u5C42\u4E4B\u540E\u7684\u6BCF\u4E2A token\uFF0C\u6709\u591A\u5C11\u6761\u7531 0/1 \u8FB9\u7EC4\u6210\u7684\u8DEF\u5F84\u3002",
+  "How much each input token shapes each token's hidden vector after this layer (gradients).": "\u6BCF\u4E2A\u8F93\u5165 token \u5BF9\u8FD9\u4E00\u5C42\u4E4B\u540E\u6BCF\u4E2A token \u7684\u9690\u85CF\u5411\u91CF\u5F71\u54CD\u6709\u591A\u5927\uFF08\u68AF\u5EA6\uFF09\u3002",
+  "How much each token (right) reads from each token (left) in this one layer.": "\u5728\u8FD9\u4E00\u5C42\u4E2D\uFF0C\u6BCF\u4E2A token\uFF08\u53F3\uFF09\u4ECE\u6BCF\u4E2A token\uFF08\u5DE6\uFF09\u8BFB\u53D6\u4E86\u591A\u5C11\u3002",
+  "How much of each input token reaches each token after this layer, layers multiplied together.": "\u6BCF\u4E2A\u8F93\u5165 token \u6709\u591A\u5C11\u5230\u8FBE\u8FD9\u4E00\u5C42\u4E4B\u540E\u7684\u6BCF\u4E2A token\uFF1A\u628A\u5404\u5C42\u76F8\u4E58\u3002",
+  "How much of each source and target token reaches each token after this layer.": "\u6BCF\u4E2A\u6E90 token \u548C\u76EE\u6807 token \u6709\u591A\u5C11\u5230\u8FBE\u8FD9\u4E00\u5C42\u4E4B\u540E\u7684\u6BCF\u4E2A token\u3002",
+  "How much the target changes when one token is replaced by the mask token.": "\u628A\u4E00\u4E2A token \u6362\u6210\u63A9\u7801 token \u65F6\uFF0C\u76EE\u6807\u53D8\u5316\u4E86\u591A\u5C11\u3002",
+  "How sensitive the target is to each token's embedding (the size of the gradient).": "\u76EE\u6807\u5BF9\u6BCF\u4E2A token \u7684\u5D4C\u5165\u6709\u591A\u654F\u611F\uFF08\u68AF\u5EA6\u7684\u5927\u5C0F\uFF09\u3002",
+  "Keeps only positive gradient-weighted attention (Chefer et al. 2021); shares rollout's assumptions.": "\u53EA\u4FDD\u7559\u68AF\u5EA6\u52A0\u6743\u540E\u4E3A\u6B63\u7684\u6CE8\u610F\u529B\uFF08Chefer \u7B49\uFF0C2021\uFF09\uFF1B\u4E0E rollout \u6709\u76F8\u540C\u7684\u5047\u8BBE\u3002",
+  "More ({n} set) \u25BE": "\u66F4\u591A\uFF08{n} \u9879\u5DF2\u8BBE\u7F6E\uFF09\u25BE",
+  "More \u25BE": "\u66F4\u591A \u25BE",
+  "Norm-based attention through the layers: how much of each input token reaches each token.": "\u8DE8\u5C42\u7684\u57FA\u4E8E\u8303\u6570\u7684\u6CE8\u610F\u529B\uFF1A\u6BCF\u4E2A\u8F93\u5165 token \u6709\u591A\u5C11\u5230\u8FBE\u6BCF\u4E2A token\u3002",
+  "Norm: attention + residual + LN through the layers: how much of each input token reaches each token.": "\u8DE8\u5C42\u7684\u8303\u6570\uFF1A\u6CE8\u610F\u529B + \u6B8B\u5DEE + LN\uFF1A\u6BCF\u4E2A\u8F93\u5165 token \u6709\u591A\u5C11\u5230\u8FBE\u6BCF\u4E2A token\u3002",
+  "Our reading of Abnar & Zuidema's advice for decoders (RF-B), not a published definition: a high value means more than a uniform reader would give. Compare it with plain flow before drawing conclusions.": "\u8FD9\u662F\u6211\u4EEC\u5BF9 Abnar \u548C Zuidema \u9488\u5BF9\u89E3\u7801\u5668\u7684\u5EFA\u8BAE\u7684\u7406\u89E3\uFF08RF-B\uFF09\uFF0C\u4E0D\u662F\u5DF2\u53D1\u8868\u7684\u5B9A\u4E49\uFF1A\u503C\u9AD8\u610F\u5473\u7740\u6BD4\u5747\u5300\u8BFB\u53D6\u65F6\u66F4\u591A\u3002\u4E0B\u7ED3\u8BBA\u4E4B\u524D\u8BF7\u4E0E\u666E\u901A\u7684\u6CE8\u610F\u529B\u6D41\u5BF9\u7167\u3002",
+  "Our reading of Abnar & Zuidema's advice for decoders (RF-B), not a published definition: a high value means more than a uniform reader would give. Compare it with plain rollout before drawing conclusions.": "\u8FD9\u662F\u6211\u4EEC\u5BF9 Abnar \u548C Zuidema \u9488\u5BF9\u89E3\u7801\u5668\u7684\u5EFA\u8BAE\u7684\u7406\u89E3\uFF08RF-B\uFF09\uFF0C\u4E0D\u662F\u5DF2\u53D1\u8868\u7684\u5B9A\u4E49\uFF1A\u503C\u9AD8\u610F\u5473\u7740\u6BD4\u5747\u5300\u8BFB\u53D6\u65F6\u66F4\u591A\u3002\u4E0B\u7ED3\u8BBA\u4E4B\u524D\u8BF7\u4E0E\u666E\u901A\u7684 rollout \u5BF9\u7167\u3002",
+  "Rollout above what position alone gives: for decoders, where early tokens are seen by all.": "\u8D85\u51FA\u4EC5\u7531\u4F4D\u7F6E\u5E26\u6765\u7684\u90A3\u90E8\u5206\u7684 rollout\uFF1A\u7528\u4E8E\u89E3\u7801\u5668\uFF0C\u56E0\u4E3A\u9760\u524D\u7684 token \u88AB\u6240\u6709 token \u770B\u5230\u3002",
+  "Rollout of effective attention, negatives set to 0 and rows re-normalised.": "\u6709\u6548\u6CE8\u610F\u529B\u7684 rollout\uFF1A\u8D1F\u503C\u7F6E 0\uFF0C\u5404\u884C\u91CD\u65B0\u5F52\u4E00\u5316\u3002",
+  "Rollout of the attention edges that raise the target (positive attention \xD7 gradient).": "\u4F7F\u76EE\u6807\u5347\u9AD8\u7684\u6CE8\u610F\u529B\u8FB9\u7684 rollout\uFF08\u6CE8\u610F\u529B \xD7 \u68AF\u5EA6\u7684\u6B63\u90E8\u5206\uFF09\u3002",
+  "Sees the last layer only; gradients are local.": "\u53EA\u770B\u6700\u540E\u4E00\u5C42\uFF1B\u68AF\u5EA6\u662F\u5C40\u90E8\u7684\u3002",
+  "Shares rollout's assumptions and measures a bottleneck, not an amount, so it often spreads importance evenly over many tokens. In a decoder it favours the first tokens. Check it on your input with compare().": "\u5B83\u4E0E rollout \u6709\u76F8\u540C\u7684\u5047\u8BBE\uFF0C\u8861\u91CF\u7684\u662F\u74F6\u9888\u800C\u4E0D\u662F\u6570\u91CF\uFF0C\u56E0\u6B64\u5E38\u628A\u91CD\u8981\u6027\u5747\u5300\u5730\u5206\u7ED9\u8BB8\u591A token\u3002\u5728\u89E3\u7801\u5668\u4E2D\u5B83\u504F\u5411\u6700\u524D\u9762\u7684 token\u3002\u8BF7\u5728\u4F60\u7684\u8F93\u5165\u4E0A\u7528 compare() \u68C0\u9A8C\u3002",
+  "Show every control. Set behind it: {names}": "\u663E\u793A\u6240\u6709\u63A7\u4EF6\u3002\u5176\u4E2D\u5DF2\u8BBE\u7F6E\uFF1A{names}",
+  "Show every control: edge filters, special tokens, token scores, comparison, downloads": "\u663E\u793A\u6240\u6709\u63A7\u4EF6\uFF1A\u8FB9\u7684\u7B5B\u9009\u3001\u7279\u6B8A token\u3001token \u5206\u6570\u3001\u5BF9\u6BD4\u3001\u4E0B\u8F7D",
+  "Show the basic controls only": "\u53EA\u663E\u793A\u57FA\u672C\u63A7\u4EF6",
+  "The last layer's attention times its gradient: the attention edges the target uses.": "\u6700\u540E\u4E00\u5C42\u7684\u6CE8\u610F\u529B\u4E58\u4EE5\u5B83\u7684\u68AF\u5EA6\uFF1A\u76EE\u6807\u6240\u7528\u5230\u7684\u6CE8\u610F\u529B\u8FB9\u3002",
+  "The most that can flow from each input token to each token, with layers as pipes.": "\u628A\u5404\u5C42\u5F53\u4F5C\u7BA1\u9053\uFF0C\u4ECE\u6BCF\u4E2A\u8F93\u5165 token \u5230\u6BCF\u4E2A token \u6700\u591A\u80FD\u6D41\u8FC7\u591A\u5C11\u3002",
+  "The most that can flow from each source and target token to each token, with layers as pipes.": "\u628A\u5404\u5C42\u5F53\u4F5C\u7BA1\u9053\uFF0C\u4ECE\u6BCF\u4E2A\u6E90 token \u548C\u76EE\u6807 token \u5230\u6BCF\u4E2A token \u6700\u591A\u80FD\u6D41\u8FC7\u591A\u5C11\u3002",
+  "The scores add up to the target's change from the baseline (the widget checks it to 5%); the baseline is a choice that shapes the answer.": "\u5404\u5206\u6570\u4E4B\u548C\u7B49\u4E8E\u76EE\u6807\u76F8\u5BF9\u57FA\u7EBF\u7684\u53D8\u5316\uFF08\u63A7\u4EF6\u4EE5 5% \u4E3A\u9650\u68C0\u67E5\uFF09\uFF1B\u57FA\u7EBF\u662F\u4E00\u79CD\u9009\u62E9\uFF0C\u4F1A\u5F71\u54CD\u7ED3\u679C\u3002",
+  "Through the layers": "\u8DE8\u5C42",
+  "Trust it for where a head looks, not for what the prediction depends on: a large weight on a token whose value vector is small adds little (compare Norm-based attention), and the residual carries much of each token past the layer (Jain & Wallace 2019; Kobayashi et al. 2020).": "\u7528\u5B83\u6765\u770B\u4E00\u4E2A\u5934\u5728\u770B\u54EA\u91CC\uFF0C\u800C\u4E0D\u662F\u9884\u6D4B\u4F9D\u8D56\u4EC0\u4E48\uFF1A\u503C\u5411\u91CF\u5F88\u5C0F\u7684 token \u5373\u4F7F\u6743\u91CD\u5F88\u5927\u4E5F\u52A0\u5165\u5F97\u5F88\u5C11\uFF08\u5BF9\u7167\u57FA\u4E8E\u8303\u6570\u7684\u6CE8\u610F\u529B\uFF09\uFF0C\u800C\u4E14\u6B8B\u5DEE\u628A\u6BCF\u4E2A token \u7684\u5927\u90E8\u5206\u76F4\u63A5\u5E26\u8FC7\u8FD9\u4E00\u5C42\uFF08Jain \u548C Wallace\uFF0C2019\uFF1BKobayashi \u7B49\uFF0C2020\uFF09\u3002",
+  "Unsigned and local: a token that matters can still have a small gradient where the model saturates.": "\u65E0\u6B63\u8D1F\u4E14\u662F\u5C40\u90E8\u7684\uFF1A\u5728\u6A21\u578B\u9971\u548C\u5904\uFF0C\u91CD\u8981\u7684 token \u68AF\u5EA6\u4E5F\u53EF\u80FD\u5F88\u5C0F\u3002",
+  "Value zeroing through the layers: how much of each input token reaches each token.": "\u8DE8\u5C42\u7684\u503C\u7F6E\u96F6\uFF1A\u6BCF\u4E2A\u8F93\u5165 token \u6709\u591A\u5C11\u5230\u8FBE\u6BCF\u4E2A token\u3002",
+  "When to trust it": "\u4F55\u65F6\u53EF\u4EE5\u4FE1\u4EFB\u5B83",
+  basic: "\u57FA\u672C",
+  "{n} other methods draw another graph (other sources or layers): not listed": "\u53E6\u6709 {n} \u79CD\u65B9\u6CD5\u753B\u7684\u662F\u53E6\u4E00\u5F20\u56FE\uFF08\u6765\u6E90\u6216\u5C42\u4E0D\u540C\uFF09\uFF1A\u672A\u5217\u51FA"
 };
 
 // src/i18n.js
@@ -695,7 +787,7 @@ function navigateWords(lang) {
       "Attention graph. Arrow keys move between tokens and columns, Enter pins a token, Escape unpins. Long texts: the wheel, Page Up, Page Down, Home and End scroll the rows; Ctrl or \u2318 with the wheel, or + and -, zoom."
     ),
     /** @param {number} k */
-    thinned: (k) => say("every {k}th token labelled: hover a row for its token", { k }),
+    thinned: (k) => say("1 token in {k} labelled: hover a row for its token", { k }),
     /** The rows shown, numbered as the value list numbers tokens (#0 first). @param {number} first @param {number} last @param {number} n */
     rows: (first, last, n) => say("tokens #{first}\u2013#{last} of {n}", { first, last, n })
   };
@@ -740,6 +832,14 @@ function zoomed(n, window, steps, anchor = null) {
   const share = (at - window.start + 0.5) / window.size;
   const start = Math.round(at + 0.5 - share * size);
   return revealed(n, { start: Math.max(0, Math.min(n - size, start)), size }, at);
+}
+function resized(n, window, size, anchor) {
+  if (anchor === null || anchor < 0 || anchor >= n) return { start: window.start, size };
+  const rows = shownWindow(n, { start: 0, size }).size;
+  const inside = anchor >= window.start && anchor < window.start + window.size;
+  const share = inside ? (anchor - window.start + 0.5) / window.size : 0.5;
+  const start = Math.round(anchor + 0.5 - share * rows);
+  return { start: revealed(n, { start: Math.max(0, Math.min(n - rows, start)), size: rows }, anchor).start, size };
 }
 function wheelRows(event, rowHeight, size) {
   if (event.deltaMode === 1) return event.deltaY;
@@ -882,6 +982,20 @@ function textMeasure(doc, font = "12px sans-serif") {
   }
   return (text2) => Array.from(text2).reduce((sum, char) => sum + ((char.codePointAt(0) ?? 0) >= 11904 ? 12 : 7), 0);
 }
+var SVG = "http://www.w3.org/2000/svg";
+function svgDrawing(doc, width, height, background) {
+  const svg = doc.createElementNS(SVG, "svg");
+  const size = { width, height, viewBox: `0 0 ${width} ${height}`, "font-family": "sans-serif", "font-size": 12 };
+  for (const [name, value] of Object.entries(size)) svg.setAttribute(name, String(value));
+  const add = (tag, attributes, parent = svg) => {
+    const node = doc.createElementNS(SVG, tag);
+    for (const [name, value] of Object.entries(attributes)) node.setAttribute(name, xmlText(String(value)));
+    parent.append(node);
+    return node;
+  };
+  add("rect", { width: "100%", height: "100%", fill: background });
+  return { svg, add };
+}
 
 // src/overlay.js
 var TOOLTIP_ROWS = 10;
@@ -894,35 +1008,64 @@ function element(doc, tag, className, text2) {
 }
 function renderLabels(container, layout, tokens, special, side) {
   container.replaceChildren();
-  const doc = container.ownerDocument;
-  const width = layout.leftX - LABEL_GAP;
   const box = layout.rowHeight * layout.labelEvery;
-  tokens.forEach((token, i) => {
-    if (i < layout.first || i > layout.last || !isLabelled(layout, i)) return;
-    const label = element(doc, "div", "attnw-token", displayToken(token));
-    if (special[i]) label.classList.add("attnw-special");
-    label.dataset.index = String(i);
-    label.style.top = `${rowCenter(layout, i) - box / 2}px`;
-    label.style.height = `${box}px`;
-    label.style.lineHeight = `${box}px`;
-    label.style.width = `${width}px`;
-    label.style.left = side === "source" ? "0px" : `${layout.rightX + LABEL_GAP}px`;
-    label.title = `\u2068${displayToken(token)}\u2069 (#${i})`;
-    container.append(label);
-  });
+  placedIn.set(container, { layout, tokens, special, side });
+  for (let i = layout.first; i <= Math.min(layout.last, tokens.length - 1); i++) {
+    if (isLabelled(layout, i)) container.append(tokenLabel(container, i, box));
+  }
+}
+var placedIn = /* @__PURE__ */ new WeakMap();
+function tokenLabel(container, i, box) {
+  const { layout, tokens, special, side } = (
+    /** @type {NonNullable<ReturnType<typeof placedIn.get>>} */
+    placedIn.get(container)
+  );
+  const label = element(container.ownerDocument, "div", "attnw-token", displayToken(tokens[i]));
+  if (special[i]) label.classList.add("attnw-special");
+  label.dataset.index = String(i);
+  label.style.top = `${rowCenter(layout, i) - box / 2}px`;
+  label.style.height = `${box}px`;
+  label.style.lineHeight = `${box}px`;
+  label.style.width = `${layout.leftX - LABEL_GAP}px`;
+  label.style.left = side === "source" ? "0px" : `${layout.rightX + LABEL_GAP}px`;
+  label.title = `\u2068${displayToken(tokens[i])}\u2069 (#${i})`;
+  return label;
+}
+function focusLabel(column, index) {
+  const placed = placedIn.get(column);
+  if (!placed || index < placed.layout.first || index > placed.layout.last) return null;
+  const label = tokenLabel(column, index, FOCUS_LABEL);
+  label.classList.add("attnw-token-focus");
+  const centre = rowCenter(placed.layout, index);
+  for (
+    const other of
+    /** @type {NodeListOf<HTMLElement>} */
+    column.querySelectorAll(".attnw-token:not(.attnw-token-focus)")
+  ) {
+    const middle = Number.parseFloat(other.style.top) + Number.parseFloat(other.style.height) / 2;
+    if (Math.abs(middle - centre) < FOCUS_CLEARANCE) other.classList.add("attnw-covered");
+  }
+  column.append(label);
+  return label;
 }
 function markHovered(root, node, pinned = null) {
-  for (const name of ["attnw-hovered", "attnw-pinned"]) {
+  for (const name of ["attnw-hovered", "attnw-pinned", "attnw-covered"]) {
     for (const label of root.querySelectorAll(`.attnw-token.${name}`)) label.classList.remove(name);
   }
+  for (const label of root.querySelectorAll(".attnw-token-focus")) label.remove();
   const mark = (at, name) => {
     if (!at) return;
     if (!Number.isInteger(at.index)) return;
-    const column = root.querySelector(at.side === "source" ? ".attnw-labels-left" : ".attnw-labels-right");
-    column?.querySelector(`[data-index="${at.index}"]`)?.classList.add(name);
+    const column = (
+      /** @type {HTMLElement | null} */
+      root.querySelector(at.side === "source" ? ".attnw-labels-left" : ".attnw-labels-right")
+    );
+    if (!column) return;
+    const label = column.querySelector(`[data-index="${at.index}"]`) ?? focusLabel(column, at.index);
+    label?.classList.add(name);
   };
-  mark(node, "attnw-hovered");
   mark(pinned, "attnw-pinned");
+  mark(node, "attnw-hovered");
 }
 function markIdle(left, right, edges) {
   for (
@@ -1063,6 +1206,14 @@ function scaleText(scale, signed, integer, lang) {
     const text2 = tr(lang, "colour: this token's edges, {low} to {high}", range);
     return signed && scale.low !== scale.high ? text2 + tr(lang, " (blue and red each to their own end; width by size)") : text2;
   }
+  if (scale.of === "paths") {
+    const text2 = tr(
+      lang,
+      "colour: the traced paths' edges, each layer's own range (the largest: {low} to {high})",
+      range
+    );
+    return signed && scale.low !== scale.high ? text2 + tr(lang, " (blue and red each to their own end; width by size)") : text2;
+  }
   if (scale.of === "layers") return tr(lang, "colour: each layer's own range (the largest: {low} to {high})", range);
   const all = tr(lang, "colour: all edges drawn, {low} to {high}", range);
   return scale.selfOnly > 0 ? all + tr(lang, " (not counting {value}: a token that sees only itself)", { value: short(scale.selfOnly) }) : all;
@@ -1078,15 +1229,16 @@ function renderLegend(legend, {
   rowLabel = "",
   rowMean = null,
   integer = false,
+  attention = false,
   lang = "en",
   compare = null,
   scale = null
 }) {
   const doc = legend.ownerDocument;
   legend.replaceChildren();
-  const stops2 = table.filter((_, i) => i % 32 === 0 || i === table.length - 1);
+  const stops3 = table.filter((_, i) => i % 32 === 0 || i === table.length - 1);
   const bar = element(doc, "span", "attnw-legend-bar");
-  bar.style.background = `linear-gradient(to right, ${stops2.join(", ")})`;
+  bar.style.background = `linear-gradient(to right, ${stops3.join(", ")})`;
   const [low, high] = scale ? [scale.low, scale.high] : [max, max];
   legend.append(
     element(doc, "span", "attnw-legend-label", signed ? formatValue(-low, integer) : "0"),
@@ -1105,7 +1257,13 @@ function renderLegend(legend, {
   }
   const share = meanCoverage * drawnShare;
   const percent2 = (x) => (x * 100).toFixed(1);
-  const coverageText = minCoverage >= 0.9995 && drawnShare >= 0.9995 ? tr(lang, "{n} edges, all of the attention drawn", { n: edgeCount }) : tr(lang, "{n} edges carrying {share}% of the attention", { n: edgeCount, share: percent2(share) }) + (minCoverage < 0.9995 ? tr(lang, " (the data keeps {mean}% per row on average, least {least}%)", {
+  const coverageText = minCoverage >= 0.9995 && drawnShare >= 0.9995 ? tr(lang, attention ? "{n} edges, all of the attention drawn" : "{n} edges, all of each row drawn", {
+    n: edgeCount
+  }) : tr(
+    lang,
+    attention ? "{n} edges carrying {share}% of the attention" : signed ? "{n} edges carrying {share}% of the rows' total size" : "{n} edges carrying {share}% of the rows' totals",
+    { n: edgeCount, share: percent2(share) }
+  ) + (minCoverage < 0.9995 ? tr(lang, " (the data keeps {mean}% per row on average, least {least}%)", {
     mean: percent2(meanCoverage),
     least: percent2(minCoverage)
   }) : "");
@@ -1376,7 +1534,8 @@ var VIEW_OPTIONS = [
       name: "Edges per token, 0 for all",
       title: "Draw at most this many edges into each token (0: all)"
     }),
-    views: EDGE_VIEWS
+    views: EDGE_VIEWS,
+    more: "Edges per token"
   },
   {
     ...finite("threshold", "threshold", 0, Infinity, 0, {
@@ -1385,7 +1544,8 @@ var VIEW_OPTIONS = [
       title: "Hide edges whose weight is below this",
       step: 0.01
     }),
-    views: EDGE_VIEWS
+    views: EDGE_VIEWS,
+    more: "Min weight"
   },
   {
     ...choice(
@@ -1398,7 +1558,8 @@ var VIEW_OPTIONS = [
       "specials",
       { label: "Special tokens" }
     ),
-    views: EDGE_VIEWS
+    views: EDGE_VIEWS,
+    more: "Special tokens"
   },
   {
     ...choice(
@@ -1415,8 +1576,9 @@ var VIEW_OPTIONS = [
         title: "Teaching overlay: size each token's dot by its in-degree (the right column's row sums) or out-degree (the left column's column sums)"
       }
     ),
-    views: ["layer"]
+    views: ["layer"],
     // the whole-model view draws no dots sized by degree
+    more: "Dot size"
   },
   {
     trait: "window",
@@ -1424,13 +1586,15 @@ var VIEW_OPTIONS = [
     kind: "other",
     control: "own",
     views: EDGE_VIEWS,
+    more: "Token rows",
     read: (value, facts) => ({
       start: clamp(Array.isArray(value) ? value[0] : 0, 0, Math.max(0, facts.n - 1), 0),
       size: clamp(Array.isArray(value) ? value[1] : 0, 0, Infinity, 0)
     })
   },
-  text("attribution", "attribution", "own"),
-  text("compare_method", "compareMethod"),
+  { ...text("attribution", "attribution", "own"), views: ["layer"], more: "Token scores" },
+  // only the one-layer view draws the bars
+  { ...text("compare_method", "compareMethod"), more: "Compare with" },
   choice(
     "compare_mode",
     [
@@ -1439,13 +1603,19 @@ var VIEW_OPTIONS = [
     ],
     "compareMode"
   ),
-  choice("lang", LANGUAGES)
+  choice("lang", LANGUAGES),
+  // The bar's size: the basic controls, or all of them (controls.js: the More button).
+  choice("controls", [
+    ["basic", "basic"],
+    ["all", "all"]
+  ])
 ];
 var PICKS = ["target", "selected"];
 var FACTS = [
   "tokens",
   "special",
   "methods",
+  "graphs",
   "attributions",
   "n_layers",
   "n_heads",
@@ -1486,8 +1656,8 @@ function readState(model) {
   const n = tokens.length;
   const rawSpecial = model.get("special");
   const special = Array.isArray(rawSpecial) && rawSpecial.length === n && rawSpecial.every((s) => typeof s === "boolean") ? rawSpecial : tokens.map((_, i) => Array.isArray(rawSpecial) && rawSpecial[i] === true);
-  const rawMethods = model.get("methods");
-  const methods = Array.isArray(rawMethods) ? rawMethods.filter((m) => isObject(m) && typeof m.id === "string" && typeof m.label === "string") : [];
+  const metas = (raw) => Array.isArray(raw) ? raw.filter((m) => isObject(m) && typeof m.id === "string" && typeof m.label === "string") : [];
+  const methods = metas(model.get("methods"));
   const nLayers = model.get("n_layers");
   const nHeads = model.get("n_heads");
   const problem = [
@@ -1528,6 +1698,7 @@ function readState(model) {
       columnNames: Array.isArray(rawColumns) && rawColumns.length === L + 1 && rawColumns.every(Array.isArray) ? rawColumns.map((names) => names.map(String)) : [],
       segments: segments.reduce((sum, s) => sum + s.size, 0) === n ? segments : [],
       methods: shownMethods,
+      graphs: metas(model.get("graphs")).map((m) => translatedMethod(m, lang)),
       method,
       layer: nearestLayer(method, options.layer),
       ready: isObject(ready) ? Object.fromEntries(Object.entries(ready).filter(([, layers]) => Array.isArray(layers))) : {},
@@ -1537,7 +1708,13 @@ function readState(model) {
       headsJob: isJob(headsJob) ? headsJob : {},
       targets: Array.isArray(targets) ? targets.filter((t) => isObject(t) && typeof t.id === "string" && typeof t.label === "string").map((t) => ({ ...t, position: isCount(t.position) && t.position < n ? t.position : null })) : [],
       target: String(model.get("target") ?? ""),
-      attributions: Array.isArray(attributions) ? attributions.filter((a) => isObject(a) && typeof a.id === "string" && typeof a.label === "string").map((a) => ({ ...a, label: tr(lang, a.label), description: tr(lang, a.description) })) : [],
+      attributions: Array.isArray(attributions) ? attributions.filter((a) => isObject(a) && typeof a.id === "string" && typeof a.label === "string").map((a) => ({
+        ...a,
+        label: tr(lang, a.label),
+        description: tr(lang, a.description),
+        hint: a.hint ? tr(lang, a.hint) : "",
+        trust: a.trust ? tr(lang, a.trust) : ""
+      })) : [],
       attributionData: isObject(model.get("attribution_data")) ? model.get("attribution_data") : {},
       offline: model.get("offline") === true,
       selected: selection(model.get("selected"), n, L),
@@ -1552,7 +1729,9 @@ function translatedMethod(method, lang) {
     label: tr(lang, method.label),
     group: words(method.group),
     description: tr(lang, method.description),
-    explain: words(method.explain)
+    explain: words(method.explain),
+    hint: words(method.hint),
+    trust: words(method.trust)
   };
 }
 function nearestLayer(method, layer) {
@@ -1611,6 +1790,11 @@ function hasLayer(state, layer) {
 function hasSlice(state, methodId, slice) {
   const slices = state.slicesReady[methodId];
   return slices === void 0 || slices.includes(slice);
+}
+function graphMethod(state) {
+  const { graph } = state.method;
+  if (!graph) return state.method;
+  return [...state.methods, ...state.graphs ?? []].find((m) => m.id === graph) ?? state.method;
 }
 function hasGraphData(state) {
   const layers = state.ready[state.method.graph || state.method.id];
@@ -1812,23 +1996,23 @@ function layerFrame(state, width, envelopeOf, hovered) {
 function modelFrame(state, width, envelopeOf, hovered) {
   const layout = modelLayout(windowLayout(state, width), state.nLayers);
   const { cumulative } = state.method;
-  const graphMethod = state.methods.find((m) => m.id === state.method.graph) ?? state.method;
-  const graphState = { ...state, method: graphMethod, head: cumulative ? MEAN_HEAD : state.head };
-  const env = dataOf(state, envelopeOf, graphMethod);
+  const drawn = graphMethod(state);
+  const graphState = { ...state, method: drawn, head: cumulative ? MEAN_HEAD : state.head };
+  const env = dataOf(state, envelopeOf, drawn);
   const filter = edgeFilter(state);
   const perLayer = Array.from(
     { length: state.nLayers },
     (_, l) => filteredSlice(env, sliceIndex({ ...graphState, layer: l + 1 }), filter)
   );
   const layers = Array.from({ length: state.nLayers }, (_, l) => l + 1);
-  const unsent = layers.filter((layer) => !hasSlice(state, graphMethod.id, sliceIndex({ ...graphState, layer })));
+  const unsent = layers.filter((layer) => !hasSlice(state, drawn.id, sliceIndex({ ...graphState, layer })));
   const pinned = pinnedModelNode(state);
   const focus = (hovered && "layer" in hovered ? hovered : null) ?? pinned;
   const reachEnv = cumulative && state.ready[state.method.id]?.length !== 0 ? dataOf(state, envelopeOf, state.method) : null;
   const shade = reachEnv && focus ? reachShading(state, reachEnv, focus) : null;
   const reachable = reachEnv && focus && focus.layer > 0 && hasLayer(state, focus.layer);
   const reach = reachable ? sliceEdges(reachEnv, focus.layer - 1, focus.index) : null;
-  const signed = isSigned(graphMethod, env);
+  const signed = isSigned(drawn, env);
   return { kind: "model", state, layout, env, perLayer, shade, reach, pinned, focus, unsent, signed };
 }
 function windowLayout(state, width) {
@@ -1876,7 +2060,8 @@ function compareWords(lang) {
     off: say("off"),
     mode: say("Compare as"),
     modeTitle: say("Side by side on one colour scale, or the difference of the two per edge"),
-    notComparable: say("draws another graph (other sources or layers)"),
+    /** @param {number} n */
+    notListed: (n) => say("{n} other methods draw another graph (other sources or layers): not listed", { n }),
     singleLayerOnly: say("Comparisons are drawn in the single-layer view only"),
     /** @param {string} a @param {string} b */
     difference: (a, b) => say("{a} \u2212 {b}", { a, b }),
@@ -2052,7 +2237,6 @@ function panelLayout(total, image) {
 function rowHeat(row, prefix, rows, cols) {
   const heat = new Float64Array(rows * cols);
   let max = 0;
-  let signed = false;
   let total = 0;
   let before = 0;
   for (let i = 0; i < row.length; i++) {
@@ -2062,10 +2246,47 @@ function rowHeat(row, prefix, rows, cols) {
     else if (i - prefix < heat.length) {
       heat[i - prefix] = row[i];
       max = Math.max(max, magnitude);
-      signed || (signed = row[i] < 0);
     }
   }
-  return { heat, max, signed, prefixShare: total > 0 ? before / total : 0 };
+  return { heat, max, prefixShare: total > 0 ? before / total : 0 };
+}
+function inkContour(image) {
+  const { width, height, rgb: rgb2 } = image;
+  const light = new Float64Array(width * height);
+  let low = Infinity;
+  let high = -Infinity;
+  for (let p = 0; p < light.length; p++) {
+    light[p] = 0.2126 * rgb2[3 * p] + 0.7152 * rgb2[3 * p + 1] + 0.0722 * rgb2[3 * p + 2];
+    low = Math.min(low, light[p]);
+    high = Math.max(high, light[p]);
+  }
+  if (!(high - low >= 64)) return new Float64Array(0);
+  const level = (low + high) / 2;
+  const at = (x, y) => light[Math.min(height - 1, Math.max(0, y)) * width + Math.min(width - 1, Math.max(0, x))];
+  const out = [];
+  for (let y = -1; y < height; y++) {
+    for (let x = -1; x < width; x++) {
+      const corners = [
+        [x, y],
+        [x + 1, y],
+        [x + 1, y + 1],
+        [x, y + 1]
+      ];
+      const values = corners.map(([cx, cy]) => at(cx, cy));
+      const points = [];
+      for (let k = 0; k < 4; k++) {
+        const a = values[k];
+        const b = values[(k + 1) % 4];
+        if (a >= level === b >= level) continue;
+        const t = (level - a) / (b - a);
+        const [ax, ay] = corners[k];
+        const [bx, by] = corners[(k + 1) % 4];
+        points.push(ax + 0.5 + t * (bx - ax), ay + 0.5 + t * (by - ay));
+      }
+      out.push(...points);
+    }
+  }
+  return Float64Array.from(out);
 }
 function patchAt(box, rows, cols, x, y) {
   if (!(x >= 0 && y >= 0 && x < box.width && y < box.height)) return null;
@@ -2117,7 +2338,8 @@ function imageScene(state, frame, envelopeOf, layout) {
   const row = new Float64Array(state.tokens.length);
   const { cols, values } = rowEntries(env, slice, token);
   for (let k = 0; k < values.length; k++) row[cols[k]] = values[k];
-  const { heat, max, signed, prefixShare } = rowHeat(row, image.prefix, image.rows, image.cols);
+  const { heat, max, prefixShare } = rowHeat(row, image.prefix, image.rows, image.cols);
+  const signed = isSigned(state.method);
   const own = base.outline;
   const others = own === null ? max : Math.max(0, ...Array.from(heat, (v, k) => k === own ? 0 : Math.abs(v)));
   const above = own !== null && others > 0 && Math.abs(heat[own]) > others;
@@ -2278,12 +2500,13 @@ function legendOf(scene, method, lang = "en", label = "") {
   const maxima = scene.bundles.map((b) => b.edges.max).filter((m) => m > 0);
   if (maxima.length === 0) return null;
   const perLayer = scene.bundles.length > 1;
-  const focus = scene.scale?.of === "focus";
+  const paths = scene.scale?.of === "paths";
+  const focus = scene.scale?.of === "focus" || paths;
   return {
     label: label || method.label,
     title: tr(
       lang,
-      perLayer ? "{method}: edge colour (scaled per layer; largest layer's range)" : focus ? "{method}: edge colour of the focused token's edges (their own range)" : "{method}: edge colour",
+      paths ? "{method}: edge colour of the traced paths (each layer's own range; the largest layer's)" : perLayer ? "{method}: edge colour (scaled per layer; largest layer's range)" : focus ? "{method}: edge colour of the focused token's edges (their own range)" : "{method}: edge colour",
       { method: label || method.label }
     ),
     table: scene.table,
@@ -2373,11 +2596,21 @@ function sourceOf(doc, image) {
   sources.set(image.rgb.buffer, { offset: image.rgb.byteOffset, doc, canvas });
   return canvas;
 }
+var contours = /* @__PURE__ */ new WeakMap();
+function contourOf(image) {
+  const hit = contours.get(image.rgb.buffer);
+  if (hit && hit.offset === image.rgb.byteOffset) return hit.segments;
+  const segments = inkContour(image);
+  contours.set(image.rgb.buffer, { offset: image.rgb.byteOffset, segments });
+  return segments;
+}
+var CONTOUR_COLOR = "#00ffff";
 function drawImageRaster(ctx, scene, x, y, doc) {
   const { image, layout, heat, max, signed, table } = scene;
   const { width, height } = layout.box;
   if (!width || !height) return;
-  ctx.imageSmoothingEnabled = width / image.width < 3;
+  const coarse = width / image.width >= 3;
+  ctx.imageSmoothingEnabled = !coarse;
   ctx.drawImage(sourceOf(doc, image), x, y, width, height);
   const cell = (k) => {
     const r = Math.floor(k / image.cols);
@@ -2400,6 +2633,34 @@ function drawImageRaster(ctx, scene, x, y, doc) {
       ctx.fillRect(cx, cy, cw, ch);
     }
     ctx.globalAlpha = 1;
+    const segments = coarse ? contourOf(image) : null;
+    if (segments?.length) {
+      const sx = width / image.width;
+      const sy = height / image.height;
+      ctx.save();
+      ctx.beginPath();
+      ctx.rect(x, y, width, height);
+      ctx.clip();
+      ctx.beginPath();
+      for (let s = 0; s < segments.length; s += 4) {
+        ctx.moveTo(x + segments[s] * sx, y + segments[s + 1] * sy);
+        ctx.lineTo(x + segments[s + 2] * sx, y + segments[s + 3] * sy);
+      }
+      ctx.lineCap = "round";
+      for (
+        const [color, lineWidth] of
+        /** @type {const} */
+        [
+          ["#000000", 3.5],
+          [CONTOUR_COLOR, 1.5]
+        ]
+      ) {
+        ctx.strokeStyle = color;
+        ctx.lineWidth = lineWidth;
+        ctx.stroke();
+      }
+      ctx.restore();
+    }
   }
   const outline = (k, dash) => {
     const [cx, cy, cw, ch] = cell(k);
@@ -2516,10 +2777,10 @@ function paintImagePanel(ctx, scene, x, y, foreground) {
   const { texts: texts2, imageY, bar } = panelPicture(scene);
   drawImageRaster(ctx, scene, x, y + imageY, ctx.canvas.ownerDocument);
   if (bar) {
-    const stops2 = scene.table;
-    for (let i = 0; i < stops2.length; i++) {
-      ctx.fillStyle = stops2[i];
-      ctx.fillRect(x + bar.x + i * bar.width / stops2.length, y + bar.y, bar.width / stops2.length + 0.5, bar.height);
+    const stops3 = scene.table;
+    for (let i = 0; i < stops3.length; i++) {
+      ctx.fillStyle = stops3[i];
+      ctx.fillRect(x + bar.x + i * bar.width / stops3.length, y + bar.y, bar.width / stops3.length + 0.5, bar.height);
     }
   }
   ctx.fillStyle = foreground;
@@ -2555,9 +2816,9 @@ function svgImagePanel(add, svg, scene, x, y, text2) {
   if (url) add("image", { x, y: y + imageY, width: box.width, height: box.height, href: url }, svg);
   if (bar) {
     const gradient = add("linearGradient", { id: "attnw-heat" }, add("defs", {}, svg));
-    const stops2 = stopsOf(scene.table);
-    stops2.forEach((color, i) => {
-      add("stop", { offset: (i / (stops2.length - 1)).toFixed(3), "stop-color": color }, gradient);
+    const stops3 = stopsOf(scene.table);
+    stops3.forEach((color, i) => {
+      add("stop", { offset: (i / (stops3.length - 1)).toFixed(3), "stop-color": color }, gradient);
     });
     add("rect", { x: x + bar.x, y: y + bar.y, width: bar.width, height: bar.height, fill: "url(#attnw-heat)" }, svg);
   }
@@ -2603,13 +2864,16 @@ function modelScene(frame, dark) {
   const { layout, perLayer, focus, shade } = frame;
   const ink = inkOf(dark);
   const traced = focus ? tracePaths(perLayer, focus) : null;
+  const scales = traced ? perLayer.map((edges, l) => tracedScale(edges, traced[l])) : null;
   const wide = Math.floor(WIDE_EDGES / Math.max(1, perLayer.length));
   const bundles = perLayer.map((edges, l) => ({
     layout: transition(layout, l + 1),
     edges,
     highlight: traced ? traced[l] : null,
-    wideFrom: wideFrom(edges, wide)
+    wideFrom: wideFrom(edges, wide),
+    focusScale: scales?.[l] ?? null
   }));
+  const traceScales = (scales ?? []).filter((s) => s !== null);
   const nodeTable = colormap(dark ? "dark" : "light");
   const radius = Math.max(1, Math.min(LABEL_GAP / 2, layout.rowHeight * 0.25));
   const dots = [];
@@ -2642,9 +2906,40 @@ function modelScene(frame, dark) {
     rules,
     table: edgeTable(signed, dark),
     signed,
-    scale: { of: "layers", low: signed ? max : 0, high: max, selfOnly: 0 },
+    scale: traceScales.length ? {
+      of: "paths",
+      low: signed ? Math.max(...traceScales.map((s) => s.low)) : 0,
+      high: Math.max(...traceScales.map((s) => s.high)),
+      selfOnly: 0
+    } : { of: "layers", low: signed ? max : 0, high: max, selfOnly: 0 },
     ink
   };
+}
+function tracedScale(edges, traced) {
+  let low = 0;
+  let high = 0;
+  let lone = 0;
+  for (const e of traced) {
+    const w = edges.weight[e];
+    if (edges.source[e] === edges.target[e] && inDegrees(edges)[edges.target[e]] === 1)
+      lone = Math.max(lone, Math.abs(w));
+    else if (w < 0) low = Math.max(low, -w);
+    else high = Math.max(high, w);
+  }
+  if (low === 0 && high === 0) return lone > 0 ? { low: lone, high: lone } : null;
+  return { low: low || high, high: high || low };
+}
+var inDegreesOf = /* @__PURE__ */ new WeakMap();
+function inDegrees(edges) {
+  let degrees = inDegreesOf.get(edges);
+  if (!degrees) {
+    let rows = 0;
+    for (let e = 0; e < edges.count; e++) rows = Math.max(rows, edges.target[e] + 1);
+    degrees = new Uint32Array(rows);
+    for (let e = 0; e < edges.count; e++) degrees[edges.target[e]]++;
+    inDegreesOf.set(edges, degrees);
+  }
+  return degrees;
 }
 function segmentRules(layout, segments) {
   const rules = [];
@@ -2759,7 +3054,6 @@ function drawMarks(ctx, scene) {
 }
 
 // src/exporter.js
-var SVG = "http://www.w3.org/2000/svg";
 var CAPTION_HEIGHT = 24;
 var CAPTION_LINE = 16;
 var HEADING_HEIGHT = 20;
@@ -2771,12 +3065,14 @@ function panesOf(picture) {
       titleAtEdge: picture.titleAtEdge ?? false,
       heading: picture.heading ?? "",
       notes: picture.notes ?? [],
+      pinned: picture.pinned ?? null,
       x: 0
     }
   ];
   if (picture.compare) {
     const { scene, titles, heading, titleAtEdge: titleAtEdge2 } = picture.compare;
-    panes.push({ scene, titles, titleAtEdge: titleAtEdge2, heading, notes: [], x: picture.scene.layout.width + PANE_GAP });
+    const x = picture.scene.layout.width + PANE_GAP;
+    panes.push({ scene, titles, titleAtEdge: titleAtEdge2, heading, notes: [], pinned: picture.pinned ?? null, x });
   }
   return panes;
 }
@@ -2806,43 +3102,31 @@ function framedCaption(picture, measure) {
   return { ...frame, width, height: frame.height + extra, lines, legendY: frame.body + CAPTION_HEIGHT + extra };
 }
 var HALO_WIDTH = 4;
-function labelsOf({ scene, tokens, notes = [] }) {
+function labelsOf({ scene, tokens, notes = [], pinned = null }) {
   const { layout } = scene;
+  const at = pinned && pinned.index >= layout.first && pinned.index <= layout.last ? pinned : null;
+  const shown = (i, side) => at?.side !== side ? isLabelled(layout, i) : i === at.index || isLabelled(layout, i) && Math.abs(i - at.index) * layout.rowHeight >= FOCUS_CLEARANCE;
   const labels = [];
   for (let i = layout.first; i <= layout.last; i++) {
-    if (!isLabelled(layout, i)) continue;
     const text2 = displayToken(tokens[i]);
-    labels.push({ text: text2, x: layout.leftX - LABEL_GAP, y: rowCenter(layout, i), anchor: (
-      /** @type {const} */
-      "end"
-    ) });
-    labels.push({
-      text: text2,
-      x: layout.rightX + LABEL_GAP,
-      y: rowCenter(layout, i),
-      anchor: (
+    const y = rowCenter(layout, i);
+    const bold = i === at?.index && !isLabelled(layout, i);
+    if (shown(i, "source"))
+      labels.push({ text: text2, x: layout.leftX - LABEL_GAP, y, anchor: (
+        /** @type {const} */
+        "end"
+      ), bold });
+    if (shown(i, "target"))
+      labels.push({ text: text2, x: layout.rightX + LABEL_GAP, y, anchor: (
         /** @type {const} */
         "start"
-      )
-    });
+      ), bold });
   }
   return [...labels, ...notes.map((note) => ({ ...note, halo: true }))];
 }
 function svgOf(doc, picture) {
   const { width, height, body, panelX, top, lines, legendY } = framedCaption(picture, textMeasure(doc));
-  const add = (tag, attributes, parent) => {
-    const node = doc.createElementNS(SVG, tag);
-    for (const [name, value] of Object.entries(attributes)) node.setAttribute(name, xmlText(String(value)));
-    parent.append(node);
-    return node;
-  };
-  const svg = doc.createElementNS(SVG, "svg");
-  for (const [name, value] of Object.entries({ width, height, viewBox: `0 0 ${width} ${height}` })) {
-    svg.setAttribute(name, String(value));
-  }
-  svg.setAttribute("font-family", "sans-serif");
-  svg.setAttribute("font-size", "12");
-  add("rect", { width: "100%", height: "100%", fill: picture.background }, svg);
+  const { svg, add } = svgDrawing(doc, width, height, picture.background);
   const text2 = (content, x, y, anchor, weight = "normal", parent = svg, halo = false) => {
     const outline = halo ? { stroke: picture.background, "stroke-width": HALO_WIDTH, "paint-order": "stroke", "stroke-linejoin": "round" } : {};
     const node = add(
@@ -2931,7 +3215,8 @@ function svgPane(add, parent, pane, clipId, foreground, text2) {
   text2(pane.titles[0], 0, 10, "start", "bold");
   if (pane.titleAtEdge) text2(pane.titles[1], layout.width, 10, "end", "bold");
   else text2(pane.titles[1], layout.rightX + LABEL_GAP, 10, "start", "bold");
-  for (const label of labelsOf(pane)) text2(label.text, label.x, label.y, label.anchor, "normal", label.halo);
+  for (const label of labelsOf(pane))
+    text2(label.text, label.x, label.y, label.anchor, label.bold ? "bold" : "normal", label.halo);
 }
 function paintPng(canvas, picture, scale = 2) {
   const ctx = canvas.getContext("2d");
@@ -2965,6 +3250,7 @@ function paintPng(canvas, picture, scale = 2) {
     ctx.font = "12px sans-serif";
     for (const label of labelsOf({ ...pane, tokens: picture.tokens })) {
       ctx.textAlign = label.anchor === "end" ? "right" : "left";
+      ctx.font = label.bold ? "bold 12px sans-serif" : "12px sans-serif";
       if (label.halo) {
         Object.assign(ctx, { strokeStyle: picture.background, lineWidth: HALO_WIDTH, lineJoin: "round" });
         ctx.strokeText(label.text, label.x, label.y);
@@ -3002,48 +3288,112 @@ var LINE2 = 16;
 var BAR_WIDTH2 = 160;
 var BAR_HEIGHT2 = 10;
 var FONT2 = "12px sans-serif";
-function paintHeadsPng(canvas, picture, { caption, foreground, background }, scale) {
-  const ctx = canvas.getContext("2d");
-  if (!ctx) return;
-  ctx.font = FONT2;
-  const measure = (text2) => ctx.measureText(text2).width;
+function framed(picture, caption, measure) {
   const width = Math.max(picture.width, MIN_WIDTH - 2 * PAD);
   const [low, high] = picture.ends;
-  const barX = measure(low) + 6;
+  const barX = PAD + measure(low) + 6;
   const captionLines = wrapText(caption, width, measure);
   const keyLines = [
-    ...wrapText(picture.title, width - barX - BAR_WIDTH2 - measure(high) - 12, measure),
+    ...wrapText(picture.title, width - (barX - PAD) - BAR_WIDTH2 - measure(high) - 12, measure),
     ...wrapText(picture.key, width, measure)
   ];
   const captionY = PAD + picture.height + LINE2;
   const keyY = captionY + captionLines.length * LINE2 + LINE2 / 2;
-  canvas.width = Math.round((width + 2 * PAD) * scale);
-  canvas.height = Math.round((keyY + keyLines.length * LINE2 + PAD) * scale);
+  const lines = [
+    ...captionLines.map((text2, i) => ({ text: text2, x: PAD, y: captionY + i * LINE2 })),
+    { text: low, x: PAD, y: keyY },
+    { text: high, x: barX + BAR_WIDTH2 + 6, y: keyY },
+    ...keyLines.map((text2, i) => ({
+      text: text2,
+      x: i === 0 ? barX + BAR_WIDTH2 + measure(high) + 12 : PAD,
+      y: keyY + i * LINE2
+    }))
+  ];
+  return {
+    width: width + 2 * PAD,
+    height: keyY + keyLines.length * LINE2 + PAD,
+    lines,
+    captionLines: captionLines.length,
+    bar: { x: barX, y: keyY - BAR_HEIGHT2 / 2 }
+  };
+}
+function stops2(table) {
+  const n = table.length;
+  return table.flatMap((color, i) => i % 32 === 0 || i === n - 1 ? [{ offset: n > 1 ? i / (n - 1) : 0, color }] : []);
+}
+function paintHeadsPng(canvas, picture, { caption, foreground, background }, scale) {
+  const ctx = canvas.getContext("2d");
+  if (!ctx) return;
+  ctx.font = FONT2;
+  const { width, height, lines, bar } = framed(picture, caption, (text2) => ctx.measureText(text2).width);
+  canvas.width = Math.round(width * scale);
+  canvas.height = Math.round(height * scale);
   ctx.setTransform(scale, 0, 0, scale, 0, 0);
   ctx.fillStyle = background;
-  ctx.fillRect(0, 0, canvas.width / scale, canvas.height / scale);
+  ctx.fillRect(0, 0, width, height);
   ctx.drawImage(picture.grid, PAD, PAD, picture.width, picture.height);
+  const ramp = ctx.createLinearGradient(bar.x, 0, bar.x + BAR_WIDTH2, 0);
+  for (const stop of stops2(picture.table)) ramp.addColorStop(stop.offset, stop.color);
+  ctx.fillStyle = ramp;
+  ctx.fillRect(bar.x, bar.y, BAR_WIDTH2, BAR_HEIGHT2);
   ctx.fillStyle = foreground;
   ctx.font = FONT2;
   ctx.textAlign = "left";
   ctx.textBaseline = "middle";
-  captionLines.forEach((line, i) => {
-    ctx.fillText(line, PAD, captionY + i * LINE2);
+  for (const line of lines) ctx.fillText(line.text, line.x, line.y);
+}
+function headsSvg(doc, picture, { caption, foreground, background }) {
+  const { width, height, lines, bar, captionLines } = framed(picture, caption, textMeasure(doc, FONT2));
+  const { svg, add } = svgDrawing(doc, width, height, background);
+  const text2 = (content, attributes, parent = svg) => {
+    const node = add("text", { fill: foreground, ...attributes }, parent);
+    node.textContent = xmlText(content);
+    return node;
+  };
+  const grid = add("g", { transform: `translate(${PAD} ${PAD})`, class: "attnw-heads-grid" }, svg);
+  const cut = (
+    /** @type {HTMLCanvasElement} */
+    doc.createElement("canvas")
+  );
+  const cutCtx = cut.getContext("2d");
+  for (const cell of picture.cells) {
+    const attributes = { x: cell.x, y: cell.y, width: cell.size, height: cell.size };
+    if (!cell.ready) {
+      add("rect", { ...attributes, fill: "none", stroke: foreground, "stroke-width": 1 }, grid);
+      continue;
+    }
+    const side = Math.round(cell.size * picture.scale);
+    cut.width = cut.height = side;
+    let href = "";
+    if (cutCtx) {
+      cutCtx.imageSmoothingEnabled = false;
+      const [sx, sy] = [Math.round(cell.x * picture.scale), Math.round(cell.y * picture.scale)];
+      cutCtx.drawImage(picture.grid, sx, sy, side, side, 0, 0, side, side);
+      try {
+        href = cut.toDataURL("image/png");
+      } catch {
+        href = "";
+      }
+    }
+    const image = add("image", { ...attributes, href, "image-rendering": "pixelated" }, grid);
+    add("title", {}, image).textContent = xmlText(cell.name);
+  }
+  for (const label of picture.labels) {
+    text2(
+      label.text,
+      { x: label.x, y: label.y, "text-anchor": label.anchor, "dominant-baseline": label.baseline, "font-size": 11 },
+      grid
+    );
+  }
+  const gradient = add("linearGradient", { id: "attnw-heads-ramp", x1: 0, x2: 1, y1: 0, y2: 0 }, add("defs", {}, svg));
+  for (const stop of stops2(picture.table))
+    add("stop", { offset: stop.offset.toFixed(4), "stop-color": stop.color }, gradient);
+  add("rect", { x: bar.x, y: bar.y, width: BAR_WIDTH2, height: BAR_HEIGHT2, fill: "url(#attnw-heads-ramp)" }, svg);
+  lines.forEach((line, i) => {
+    const node = text2(line.text, { x: line.x, y: line.y, "dominant-baseline": "middle" });
+    if (i < captionLines) node.setAttribute("class", "attnw-caption-line");
   });
-  ctx.fillText(low, PAD, keyY);
-  const ramp = ctx.createLinearGradient(PAD + barX, 0, PAD + barX + BAR_WIDTH2, 0);
-  const n = picture.table.length;
-  picture.table.forEach((color, i) => {
-    if (i % 32 === 0 || i === n - 1) ramp.addColorStop(n > 1 ? i / (n - 1) : 0, color);
-  });
-  ctx.fillStyle = ramp;
-  ctx.fillRect(PAD + barX, keyY - BAR_HEIGHT2 / 2, BAR_WIDTH2, BAR_HEIGHT2);
-  ctx.fillStyle = foreground;
-  ctx.fillText(high, PAD + barX + BAR_WIDTH2 + 6, keyY);
-  keyLines.forEach((line, i) => {
-    const x = i === 0 ? PAD + barX + BAR_WIDTH2 + measure(high) + 12 : PAD;
-    ctx.fillText(line, x, keyY + i * LINE2);
-  });
+  return new (doc.defaultView ?? globalThis).XMLSerializer().serializeToString(svg);
 }
 
 // src/heads_grid.js
@@ -3083,7 +3433,8 @@ function headsFrame(state, width, envelopeOf) {
     (_, l) => heads.every((head) => hasLayer({ ...state, head }, l + 1))
   );
   const env = ready.some(Boolean) ? dataOf(state, envelopeOf, state.method) : null;
-  return { kind: "heads", state, layout: gridLayout(width, state.nLayers, heads.length), heads, env, ready };
+  const signed = isSigned(state.method);
+  return { kind: "heads", state, layout: gridLayout(width, state.nLayers, heads.length), heads, env, ready, signed };
 }
 function cellSlice(frame, row, column) {
   return sliceIndex({ ...frame.state, layer: row + 1, head: frame.heads[column] });
@@ -3096,9 +3447,9 @@ function tableBytes(table) {
   });
   return out;
 }
-function slicePixels(env, slice, table, size = Infinity) {
+function slicePixels(env, slice, table, size = Infinity, diverging = env.signed) {
   const top = table.length / 3 - 1;
-  const middle = env.signed ? Math.round(top / 2) : 0;
+  const middle = diverging ? Math.round(top / 2) : 0;
   const full = env.signed ? 32767 : 65535;
   const max = sliceMax(env, slice);
   const side = Math.min(env.rows, Math.max(1, Math.floor(size)));
@@ -3110,11 +3461,11 @@ function slicePixels(env, slice, table, size = Infinity) {
     const start = r * env.k;
     const y = Math.floor(i * side / env.rows) * side;
     for (let k = 0; k < env.k; k++) {
-      const code = env.values[start + k];
-      const u = env.signed ? (code * step + 1) / 2 : Math.abs(code) * step;
+      const v = env.values[start + k] * step;
+      const u = diverging ? (v + 1) / 2 : Math.max(0, v);
       const j = env.indices ? env.indices[start + k] : k;
       const p = y + Math.floor(j * side / env.cols);
-      const far = Math.abs(code) * step;
+      const far = diverging ? Math.abs(v) : Math.max(0, v);
       if (far > strength[p]) {
         strength[p] = far;
         index[p] = Math.round(u * top);
@@ -3286,28 +3637,64 @@ function createControls(doc, model, lang, options = VIEW_OPTIONS) {
       model.save_changes();
     }
   };
-  const parts = options.flatMap((option2) => {
-    if (!option2.control) return [];
+  const withControls = options.filter((option2) => option2.control);
+  const built = withControls.map((option2) => {
     const build = option2.control === "own" ? OWN_CONTROLS[option2.trait] : optionControl;
     if (!build) throw new Error(`controls.js builds no control of its own for the option ${option2.trait}`);
-    return [inViews(bar, option2, build(bar, option2))];
+    return inViews(bar, option2, build(bar, option2));
   });
-  const root = element(doc, "div", "attnw-controls");
-  root.append(...parts.flatMap((part) => part.nodes));
+  const toggle = moreToggle(bar, options);
+  const actions = element(doc, "span", "attnw-actions");
+  actions.append(...toggle.nodes);
+  const basic = element(doc, "div", "attnw-controls");
+  const more = element(doc, "div", "attnw-controls attnw-more");
+  basic.append(...built.flatMap((part, i) => withControls[i].more ? [] : part.nodes), actions);
+  more.append(...built.flatMap((part, i) => withControls[i].more ? part.nodes : []));
+  const root = element(doc, "div", "attnw-control-bar");
+  root.append(basic, more);
+  const parts = [...built, toggle];
   const listeners = parts.flatMap((part) => part.listeners);
   for (const [node, type, callback] of listeners) node.addEventListener(type, callback);
   const readsFrom = [...options.map((option2) => option2.key), ...OWN_CONTROLS_READ];
   let last = null;
   return {
     root,
+    actions,
+    more,
     update(state) {
       const previous = last;
       if (previous && readsFrom.every((name) => same(stateValue(previous, name), stateValue(state, name)))) return;
       last = state;
+      more.hidden = state.controls !== "all";
       for (const part of parts) part.update(state);
     },
     destroy() {
       for (const [node, type, callback] of listeners) node.removeEventListener(type, callback);
+    }
+  };
+}
+function moreToggle({ doc, say, commit }, options) {
+  const button = (
+    /** @type {HTMLButtonElement} */
+    element(doc, "button", "attnw-save attnw-more-toggle")
+  );
+  button.type = "button";
+  const behind = options.filter((option2) => option2.more);
+  return {
+    nodes: [button],
+    listeners: [
+      [button, "click", () => commit("controls", button.getAttribute("aria-expanded") === "true" ? "basic" : "all")]
+    ],
+    update(state) {
+      const open = state.controls === "all";
+      const facts = { n: state.tokens.length, nLayers: state.nLayers, nHeads: state.nHeads };
+      const changed = behind.filter((option2) => !same(stateValue(state, option2.key), option2.read(void 0, facts))).map((option2) => say(
+        /** @type {string} */
+        option2.more
+      ));
+      button.setAttribute("aria-expanded", String(open));
+      button.textContent = open ? say("Fewer \u25B4") : changed.length ? say("More ({n} set) \u25BE", { n: changed.length }) : say("More \u25BE");
+      button.title = open ? say("Show the basic controls only") : changed.length ? say("Show every control. Set behind it: {names}", { names: changed.join(say(", ")) }) : say("Show every control: edge filters, special tokens, token scores, comparison, downloads");
     }
   };
 }
@@ -3414,7 +3801,18 @@ function optionControl({ doc, say, commit }, option2) {
     }
   };
 }
-var OWN_CONTROLS_READ = ["methods", "attributions", "nHeads", "nLayers", "layerNames", "targets", "target", "tokens"];
+var OWN_CONTROLS_READ = [
+  "methods",
+  "attributions",
+  "nHeads",
+  "nLayers",
+  "layerNames",
+  "targets",
+  "target",
+  "tokens",
+  "selected"
+  // the window keeps the pinned token in view
+];
 var OWN_CONTROLS = {
   method({ doc, say, set, commit }) {
     const method = (
@@ -3433,13 +3831,13 @@ var OWN_CONTROLS = {
       listeners: [[method, "change", onMethod]],
       update(state) {
         last = state;
-        const key = JSON.stringify(state.methods.map((m) => [m.id, m.label, m.group]));
+        const key = JSON.stringify(state.methods.map((m) => [m.id, m.label, m.group, m.hint]));
         if (key !== menuKey) {
           menuKey = key;
           method.replaceChildren(...methodOptions(doc, state.methods));
         }
         method.value = state.method.id;
-        method.title = state.method.description;
+        method.title = state.method.hint || state.method.description;
       }
     };
   },
@@ -3497,10 +3895,15 @@ var OWN_CONTROLS = {
     );
     const node = labelled(doc, say("Token rows"), rows, element(doc, "span", "attnw-control-name", say("from")), from);
     const onWindow = () => commit("window", [Math.max(0, Math.round(Number(from.value) || 0)), Number(rows.value)]);
+    let now = { n: 0, shown: { start: 0, size: 1 }, pinned: (
+      /** @type {number | null} */
+      null
+    ) };
+    const onSize = () => commit("window", traitOf(resized(now.n, now.shown, Number(rows.value), now.pinned)));
     return {
       nodes: [node],
       listeners: [
-        [rows, "change", onWindow],
+        [rows, "change", onSize],
         [from, "change", onWindow],
         [from, "keydown", enterCommits(onWindow)]
       ],
@@ -3515,6 +3918,7 @@ var OWN_CONTROLS = {
         }
         rows.value = String(zoomed2);
         const shown = shownWindow(n, state.window);
+        now = { n, shown, pinned: pinnedNode(state)?.index ?? null };
         from.max = String(Math.max(0, n - shown.size));
         if (doc.activeElement !== from) from.value = String(shown.start);
         from.disabled = shown.size >= n;
@@ -3543,12 +3947,12 @@ var OWN_CONTROLS = {
         [target, "change", () => commit("target", target.value)]
       ],
       update(state) {
-        const key = JSON.stringify(state.attributions.map((a) => [a.id, a.label]));
+        const key = JSON.stringify(state.attributions.map((a) => [a.id, a.label, a.hint]));
         if (key !== menuKey) {
           menuKey = key;
           attribution.replaceChildren(
             option(doc, "", say("off")),
-            ...state.attributions.map((a) => option(doc, a.id, a.label))
+            ...state.attributions.map((a) => option(doc, a.id, a.label, a.hint))
           );
         }
         const targetKey = JSON.stringify(state.targets);
@@ -3557,7 +3961,7 @@ var OWN_CONTROLS = {
           target.replaceChildren(...state.targets.map((t) => option(doc, t.id, t.label)));
         }
         target.value = state.target;
-        targetControl.hidden = state.targets.length === 0;
+        targetControl.hidden = state.targets.length === 0 || !state.attribution;
         attribution.value = state.attribution;
         attribution.disabled = state.targets.length === 0;
         attribution.title = state.targets.length ? say("Gradient or blank-out scores of each token for the chosen target") : say(
@@ -3594,9 +3998,10 @@ function methodOptions(doc, methods) {
   const groups = /* @__PURE__ */ new Map();
   for (const m of methods) {
     const heading = typeof m.group === "string" ? m.group : "";
-    groups.set(heading, [...groups.get(heading) ?? [], option(doc, m.id, m.label)]);
+    groups.set(heading, [...groups.get(heading) ?? [], option(doc, m.id, m.label, m.hint)]);
   }
-  return [...groups].flatMap(([heading, options]) => {
+  const ordered = [...groups].sort(([a], [b]) => Number(!a) - Number(!b));
+  return ordered.flatMap(([heading, options]) => {
     if (!heading) return options;
     const group = (
       /** @type {HTMLOptGroupElement} */
@@ -3607,12 +4012,13 @@ function methodOptions(doc, methods) {
     return [group];
   });
 }
-function option(doc, value, text2) {
+function option(doc, value, text2, hint = "") {
   const node = (
     /** @type {HTMLOptionElement} */
     element(doc, "option", "", text2)
   );
   node.value = value;
+  if (hint) node.title = hint;
   return node;
 }
 
@@ -3665,15 +4071,20 @@ function createPending(doc, model, lang) {
       nLayers = state.nLayers;
       const running = job.method !== void 0 && !job.error;
       const mine = job.method === method;
-      root.hidden = available && !(running && mine);
+      const partial = hasPinnedRow(state) && !state.offline && !(running && mine);
+      root.hidden = available && !(running && mine) && !partial;
       if (root.hidden) return;
+      const shown = shownWindow(state.tokens.length, state.window);
+      const low = (pinnedNode(state)?.index ?? -1) >= shown.start + shown.size / 2;
+      root.classList.toggle("attnw-pending-docked", available);
+      root.classList.toggle("attnw-pending-top", available && low);
       const words = { method: state.method.label, layer, id: method, cost: state.method.on_request ?? "" };
       message.textContent = say(
-        available ? "{method}: computing more layers\u2026" : running && mine && job.layers?.includes(layer) ? "{method}: computing\u2026" : isPinnedRowComing(state) ? "{method}: computing the pinned token's row for layer {layer}\u2026" : state.offline && (state.ready[method] ?? []).includes(layer) ? "{method}: this head of layer {layer} is not in this file (a long input's file holds the head shown when it was exported)." : state.offline ? '{method} for layer {layer} was not computed before this view was exported; in the notebook, call w.compute("{id}") before exporting.' : state.method.on_request ? "{method} for layer {layer} is computed on request: {cost}" : "{method} for layer {layer} is computed on request.",
+        partial ? "{method}: only the pinned token's row is computed for layer {layer}." : available ? "{method}: computing more layers\u2026" : running && mine && job.layers?.includes(layer) ? "{method}: computing\u2026" : isPinnedRowComing(state) ? "{method}: computing the pinned token's row for layer {layer}\u2026" : state.offline && (state.ready[method] ?? []).includes(layer) ? "{method}: this head of layer {layer} is not in this file (a long input's file holds the head shown when it was exported)." : state.offline ? '{method} for layer {layer} was not computed before this view was exported; in the notebook, call w.compute("{id}") before exporting.' : state.method.on_request ? "{method} for layer {layer} is computed on request: {cost}" : "{method} for layer {layer} is computed on request.",
         words
       );
       computeLayer.textContent = say("Compute layer {layer}", { layer });
-      computeLayer.hidden = computeAll.hidden = running || available || state.offline;
+      computeLayer.hidden = computeAll.hidden = running || available && !partial || state.offline;
       bar.hidden = cancel.hidden = !running;
       if (running && job.total) {
         bar.max = job.total;
@@ -4240,22 +4651,16 @@ function createCompareControls(doc, model, lang) {
     nodes: [menuControl, modeControl],
     /** @param {import("./state.js").ViewState} state */
     update(state) {
+      const listed = state.methods.filter((m) => comparable(m, state.method));
       const now = JSON.stringify([state.methods.map((m) => [m.id, m.label]), state.method.id]);
       if (now !== key) {
         key = now;
-        menu.replaceChildren(
-          option(doc, "", words.off),
-          ...state.methods.map((m) => {
-            const entry = option(doc, m.id, m.label);
-            entry.disabled = !comparable(m, state.method);
-            if (entry.disabled) entry.title = words.notComparable;
-            return entry;
-          })
-        );
+        menu.replaceChildren(option(doc, "", words.off), ...methodOptions(doc, listed));
       }
+      const left = state.methods.length - listed.length;
       menu.value = comparedMethod(state)?.id ?? "";
       menu.disabled = state.view !== "layer";
-      menu.title = state.view === "layer" ? words.compareWithTitle : words.singleLayerOnly;
+      menu.title = state.view !== "layer" ? words.singleLayerOnly : left ? `${words.compareWithTitle}. ${words.notListed(left)}` : words.compareWithTitle;
       mode.value = state.compareMode;
       modeControl.hidden = menu.value === "";
     },
@@ -4279,7 +4684,10 @@ function createExplain(doc, lang = "en") {
   panel.hidden = true;
   const heading = element(doc, "div", "attnw-explain-title");
   const body = element(doc, "div", "attnw-explain-text");
-  panel.append(heading, body);
+  const trustHeading = element(doc, "div", "attnw-explain-title", tr(lang, "When to trust it"));
+  const trust = element(doc, "div", "attnw-explain-text attnw-explain-trust");
+  panel.append(heading, body, trustHeading, trust);
+  const hint = element(doc, "div", "attnw-hint");
   const panelId = `attnw-explain-${Math.random().toString(36).slice(2)}`;
   panel.id = panelId;
   button.setAttribute("aria-controls", panelId);
@@ -4290,8 +4698,12 @@ function createExplain(doc, lang = "en") {
   const update = (method) => {
     heading.textContent = method.label ? tr(lang, "About \u201C{method}\u201D", { method: method.label }) : "";
     body.textContent = explanationOf(method, lang);
+    trust.textContent = method.trust ?? "";
+    trustHeading.hidden = trust.hidden = !method.trust;
+    hint.textContent = method.hint ?? "";
+    hint.hidden = !method.hint;
   };
-  return { button, panel, update };
+  return { button, panel, hint, update };
 }
 function explanationOf(method, lang = "en") {
   return method.explain || method.description || tr(lang, "No explanation is available for this method.");
@@ -4349,51 +4761,57 @@ function createHeadsGrid(doc, lang) {
     const dpr = scale;
     target.width = Math.round(layout.width * dpr);
     target.height = Math.round(layout.height * dpr);
-    const table = tableBytes(colormap(env?.signed ? "diverging" : "heat"));
+    const table = tableBytes(colormap(frame.signed ? "diverging" : "heat"));
+    const cells = [];
+    const labels = [];
     const ctx = target.getContext("2d");
-    if (!ctx) return 0;
+    if (!ctx) return { cells, labels };
     ctx.setTransform(dpr, 0, 0, dpr, 0, 0);
     ctx.clearRect(0, 0, layout.width, layout.height);
     ctx.fillStyle = ink;
     ctx.font = "11px sans-serif";
     ctx.textAlign = "center";
     ctx.textBaseline = "alphabetic";
-    heads.forEach((head, column) => {
-      ctx.fillText(
-        state.method.per_head ? say(headName(head)) : "",
-        cellOrigin(layout, 0, column).x + layout.cell / 2,
-        MARGIN_TOP - 4
-      );
-    });
+    if (state.method.per_head) {
+      heads.forEach((head, column) => {
+        const label = { text: say(headName(head)), x: cellOrigin(layout, 0, column).x + layout.cell / 2 };
+        labels.push({ ...label, y: MARGIN_TOP - 4, anchor: "middle", baseline: "alphabetic" });
+        ctx.fillText(label.text, label.x, MARGIN_TOP - 4);
+      });
+    }
     ctx.textAlign = "right";
     ctx.textBaseline = "middle";
-    for (let row = 0; row < layout.rows; row++)
-      ctx.fillText(layerMark(state, row + 1), MARGIN_LEFT - 6, cellOrigin(layout, row, 0).y + layout.cell / 2);
-    let cells = 0;
+    for (let row = 0; row < layout.rows; row++) {
+      const label = { text: layerMark(state, row + 1), y: cellOrigin(layout, row, 0).y + layout.cell / 2 };
+      labels.push({ ...label, x: MARGIN_LEFT - 6, anchor: "end", baseline: "middle" });
+      ctx.fillText(label.text, MARGIN_LEFT - 6, label.y);
+    }
     if (env) {
       const size = Math.round(layout.cell * dpr);
       const side = Math.min(env.rows, size);
       scratch.width = scratch.height = side;
       const sctx = scratch.getContext("2d");
-      if (!sctx) return 0;
+      if (!sctx) return { cells, labels };
       const image = sctx.createImageData(side, side);
       ctx.imageSmoothingEnabled = false;
       for (let row = 0; row < layout.rows; row++) {
         for (let column = 0; column < heads.length; column++) {
           const { x, y } = cellOrigin(layout, row, column);
-          if (!frame.ready[row]) {
+          const ready = frame.ready[row];
+          const name = `${capitalised2(layerName(state, row + 1))}, ${headLabel({ ...state, head: heads[column] })}`;
+          cells.push({ x, y, size: layout.cell, name, ready });
+          if (!ready) {
             ctx.strokeStyle = ink;
             ctx.strokeRect(x + 0.5, y + 0.5, layout.cell - 1, layout.cell - 1);
             continue;
           }
-          image.data.set(slicePixels(env, cellSlice(frame, row, column), table, size).pixels);
+          image.data.set(slicePixels(env, cellSlice(frame, row, column), table, size, frame.signed).pixels);
           sctx.putImageData(image, 0, 0);
           ctx.drawImage(scratch, x, y, layout.cell, layout.cell);
-          cells++;
         }
       }
     }
-    return cells;
+    return { cells, labels };
   };
   const paint = (frame) => {
     shown = frame;
@@ -4401,7 +4819,7 @@ function createHeadsGrid(doc, lang) {
     const dpr = win.devicePixelRatio || 1;
     canvas.style.width = `${layout.width}px`;
     canvas.style.height = `${layout.height}px`;
-    const signed = Boolean(env?.signed);
+    const { signed } = frame;
     const name = signed ? "diverging" : "heat";
     probe(canvas, {
       rows: String(layout.rows),
@@ -4416,10 +4834,10 @@ function createHeadsGrid(doc, lang) {
         { method: state.method.label, rows: layout.rows, columns: layout.columns }
       )
     );
-    const cells = drawGrid(frame, canvas, dpr, win.getComputedStyle(root).color || "#888");
-    probe(canvas, { cells: String(cells) });
-    const stops2 = colormap(name);
-    bar.style.background = `linear-gradient(to right, ${stops2[0]}, ${stops2[128]}, ${stops2[255]})`;
+    const { cells } = drawGrid(frame, canvas, dpr, win.getComputedStyle(root).color || "#888");
+    probe(canvas, { cells: String(cells.filter((cell) => cell.ready).length) });
+    const stops3 = colormap(name);
+    bar.style.background = `linear-gradient(to right, ${stops3[0]}, ${stops3[128]}, ${stops3[255]})`;
     const missing = frame.ready.filter((r) => !r).length;
     const pixels = Math.round(layout.cell * dpr);
     keyText.textContent = say(signed ? "negative \u2190 0 \u2192 positive" : "0 \u2192 largest") + say(
@@ -4438,10 +4856,13 @@ function createHeadsGrid(doc, lang) {
       /** @type {HTMLCanvasElement} */
       doc.createElement("canvas")
     );
-    drawGrid(shown, grid, scale, ink);
-    const signed = Boolean(shown.env?.signed);
+    const { cells, labels } = drawGrid(shown, grid, scale, ink);
+    const { signed } = shown;
     return {
       grid,
+      scale,
+      cells,
+      labels,
       width: shown.layout.width,
       height: shown.layout.height,
       table: colormap(signed ? "diverging" : "heat"),
@@ -4582,6 +5003,7 @@ function createNavigationView(doc, lang) {
 }
 
 // src/strip.js
+var RANKED = 5;
 function currentScores(data, target, method, n) {
   if (!method || data.status !== "done" || data.target !== target || data.method !== method || !data.values) {
     return null;
@@ -4615,23 +5037,65 @@ function renderStrip(container, layout, scores) {
     container.append(bar);
   });
 }
-function renderStripStatus(line, warningLine, data, method, menu, targetLabel, scores, lang) {
+function rankedTokens(scores, signed, count2 = RANKED) {
+  const size = (i) => signed ? Math.abs(scores[i]) : scores[i];
+  return Array.from(scores, (_, i) => i).filter((i) => scores[i] !== 0).sort((a, b) => size(b) - size(a) || a - b).slice(0, count2);
+}
+function keyAndRanking(doc, scores, signed, tokens, lang) {
+  const say = speaker(lang);
+  const entry = (negative, words) => {
+    const pair = element(doc, "span", "attnw-strip-pair");
+    if (negative !== null)
+      pair.append(element(doc, "span", negative ? "attnw-strip-swatch attnw-bar-negative" : "attnw-strip-swatch"));
+    pair.append(words);
+    return pair;
+  };
+  const key = element(doc, "div", "attnw-strip-key");
+  if (signed) {
+    key.append(
+      entry(false, say("positive: pushes the target up")),
+      " ",
+      // the line may break between entries only
+      entry(true, say("negative: pushes it down")),
+      " ",
+      entry(null, say("bar length: the score's size"))
+    );
+  } else key.append(entry(false, say("bar length: the score (never negative)")));
+  const ranking = element(doc, "div", "attnw-strip-rank");
+  const ranked = rankedTokens(scores, signed);
+  const label = element(doc, "span", "attnw-strip-pair");
+  label.textContent = say(ranked.length === 1 ? "Largest score:" : "Largest {n} scores:", { n: ranked.length });
+  ranking.append(label);
+  ranked.forEach((i, place) => {
+    const item = element(doc, "span", "attnw-strip-ranked");
+    item.dataset.index = String(i);
+    const value = formatValue(scores[i]);
+    item.textContent = `${place + 1}. \u201C${clippedToken(tokens[i] ?? "", 24)}\u201D ${signed && scores[i] > 0 ? "+" : ""}${value}`;
+    ranking.append(" ", item);
+  });
+  return [key, ranking];
+}
+function renderStripStatus(line, warningLine, data, method, menu, targetLabel, scores, lang, tokens = []) {
   const warning = scores && typeof data.warning === "string" ? data.warning : "";
   warningLine.hidden = !warning;
   warningLine.textContent = warning ? `\u26A0 ${warning}` : "";
   line.hidden = !method;
   if (!method) return;
-  const name = menu.find((entry) => entry.id === method)?.label ?? method;
+  const entry = menu.find((meta) => meta.id === method);
+  const name = entry?.label ?? method;
   if (data.status === "error" && data.method === method) {
     line.textContent = tr(lang, "Token scores ({name}) failed: {message}", { name, message: String(data.message) });
   } else if (scores) {
     let max = 0;
     for (const v of scores) max = Math.max(max, Math.abs(v));
-    line.textContent = tr(lang, "Bars: {name} of {target}; longest {max}", {
+    const what = element(line.ownerDocument, "div", "attnw-strip-what");
+    what.textContent = tr(lang, "Bars: {name} of {target}; longest {max}", {
       name,
       target: targetLabel,
       max: formatValue(max)
     });
+    const signed = Boolean(entry?.signed);
+    line.replaceChildren(what, ...keyAndRanking(line.ownerDocument, scores, signed, tokens, lang));
   } else {
     const share = data.status === "running" && data.total ? ` ${Math.round((data.done ?? 0) / data.total * 100)}%` : "";
     const waiting = data.status === "running" && data.message ? ` ${data.message}` : "";
@@ -4709,9 +5173,10 @@ function createView(doc, model, lang) {
   saveSvg.title = svgTitle;
   const explain = createExplain(doc, lang);
   const compareControls = createCompareControls(doc, model, lang);
-  const actions = element(doc, "span", "attnw-actions");
-  actions.append(savePng, saveSvg, explain.button);
-  controls.root.append(...compareControls.nodes, actions);
+  controls.actions.prepend(explain.button);
+  const downloads = element(doc, "span", "attnw-actions");
+  downloads.append(savePng, saveSvg);
+  controls.more.append(...compareControls.nodes, downloads);
   const pending = createPending(doc, model, lang);
   const navigation = createNavigationView(doc, lang);
   plot.append(
@@ -4737,7 +5202,7 @@ function createView(doc, model, lang) {
   side.append(image.root, tooltip);
   const body = element(doc, "div", "attnw-body");
   body.append(graph, side);
-  root.append(controls.root, caption, explain.panel, problem, body);
+  root.append(controls.root, caption, explain.hint, explain.panel, problem, body);
   const columns = tokenColumns(labelsLeft, labelsRight);
   const isDark = () => prefersDarkTable(win.getComputedStyle(root).color);
   let dark = false;
@@ -4803,7 +5268,8 @@ function createView(doc, model, lang) {
       state.attributions,
       chosen?.label ?? "",
       scores,
-      lang
+      lang,
+      state.tokens
     );
     renderTitles(titleLeft, titleRight, titles);
     markHovered(root, focus, pinned);
@@ -4826,6 +5292,7 @@ function createView(doc, model, lang) {
       rowLabel: state.method.row_label,
       rowMean: frame.rows ? frame.rows.reduce((a, b) => a + b, 0) / frame.rows.length : null,
       integer: state.method.integer,
+      attention: Boolean(state.method.attention_weights),
       lang,
       compare: extras?.legend,
       scale: scene.scale
@@ -4876,13 +5343,15 @@ function createView(doc, model, lang) {
     markHovered(root, null);
     markTarget(labelsRight, null);
     columns.markIdle(null);
-    const drawn = state.methods.find((m) => m.id === state.method.graph);
-    const graph2 = state.method.cumulative && drawn ? say("edges: {graph} of each layer ({heads}); dots: how much of the focused input reaches each token", {
+    const drawn = graphMethod(state);
+    const graph2 = state.method.cumulative && drawn !== state.method ? say("edges: {graph} of each layer ({heads}); dots: {method} between the focused token and the input", {
       graph: drawn.label,
-      heads: headLabel({ ...state, method: drawn, head: MEAN_HEAD })
+      heads: headLabel({ ...state, method: drawn, head: MEAN_HEAD }),
+      method: state.method.label
     }) : headLabel(state);
+    const colours = scene.scale.of === "paths" ? say("traced paths coloured on each layer's own range") : say("colours scaled per layer");
     const missing = unsent.length ? ` \xB7 ${say("not read yet for this head: layers {layers} (open one to read it)", { layers: unsent.join(", ") })}` : "";
-    caption.textContent = `${state.method.label} \xB7 ${say("whole model, {n} layers", { n: state.nLayers })} \xB7 ${graph2} \xB7 ${say("colours scaled per layer")}${missing}${windowNote(layout, lang)}`;
+    caption.textContent = `${state.method.label} \xB7 ${say("whole model, {n} layers", { n: state.nLayers })} \xB7 ${graph2} \xB7 ${colours}${missing}${windowNote(layout, lang)}`;
     legend.hidden = false;
     renderLegend(legend, {
       table: scene.table,
@@ -4891,7 +5360,8 @@ function createView(doc, model, lang) {
       meanCoverage: 1,
       minCoverage: 1,
       edgeCount,
-      integer: (drawn ?? state.method).integer,
+      integer: drawn.integer,
+      attention: Boolean(drawn.attention_weights),
       lang,
       scale: scene.scale
     });
@@ -4934,8 +5404,8 @@ function createView(doc, model, lang) {
     caption.title = state.method.description;
     heads.paint(frame);
     navigation.hide();
-    saveSvg.disabled = true;
-    saveSvg.title = say("The all-heads grid is a picture of pixels, not a drawing: download it as PNG");
+    saveSvg.disabled = false;
+    saveSvg.title = svgTitle;
   };
   const drawAhead = (frames) => {
     edgeLayer.drawAhead(
@@ -4974,12 +5444,9 @@ function createView(doc, model, lang) {
       background: dark ? "#111111" : "#ffffff",
       image: image.scene(),
       notes: navigation.markers.labels(),
-      legend: legendOf(
-        scene,
-        state.view === "model" && state.method.graph ? state.methods.find((m) => m.id === state.method.graph) ?? state.method : state.method,
-        lang,
-        compare.legendLabel()
-      ),
+      pinned: state.view === "layer" ? pinnedNode(state) : null,
+      // the whole-model view labels no pin
+      legend: legendOf(scene, state.view === "model" ? graphMethod(state) : state.method, lang, compare.legendLabel()),
       ...compare.picture()
     };
   };
@@ -5252,6 +5719,13 @@ function renderView(model, el) {
     canvas.toBlob((blob) => blob && download(view.root, blob, `${fileName()}.png`), "image/png");
   };
   const onSaveSvg = () => {
+    if (readState(model).view === "heads") {
+      const words = view.headsWords();
+      const grid = view.heads.picture(2, words.foreground);
+      if (grid)
+        download(view.root, new Blob([headsSvg(doc, grid, words)], { type: "image/svg+xml" }), `${fileName()}.svg`);
+      return;
+    }
     const drawn = picture();
     if (drawn) download(view.root, new Blob([svgOf(doc, drawn)], { type: "image/svg+xml" }), `${fileName()}.svg`);
   };
@@ -5288,7 +5762,8 @@ function renderView(model, el) {
     `change:${name}`,
     schedule
   ]);
-  for (const method of readState(model).methods) {
+  const { methods, graphs = [] } = readState(model);
+  for (const method of [...methods, ...graphs]) {
     subscriptions.push([`change:data_${method.id}`, schedule]);
     if (method.row_label) subscriptions.push([`change:data_${method.id}_rows`, schedule]);
   }

@@ -19,7 +19,8 @@ export function compareWords(lang) {
     off: say("off"),
     mode: say("Compare as"),
     modeTitle: say("Side by side on one colour scale, or the difference of the two per edge"),
-    notComparable: say("draws another graph (other sources or layers)"),
+    /** @param {number} n */
+    notListed: (n) => say("{n} other methods draw another graph (other sources or layers): not listed", { n }),
     singleLayerOnly: say("Comparisons are drawn in the single-layer view only"),
     /** @param {string} a @param {string} b */
     difference: (a, b) => say("{a} − {b}", { a, b }),

@@ -4,7 +4,7 @@
 // through textContent only.
 
 import { comparable, comparedMethod, compareWords } from "./compare.js";
-import { labelled, option } from "./controls.js";
+import { labelled, methodOptions, option } from "./controls.js";
 import { CONTEXT_FILTER, CONTEXT_OPACITY } from "./draw.js";
 import { edgesOfNode } from "./edges.js";
 import { tr } from "./i18n.js";
@@ -225,8 +225,8 @@ export function compareExtras(frames) {
 }
 
 /**
- * The "Compare with" menu (off, then the methods; those drawing another graph disabled) and the
- * "Compare as" choice, for the control bar.
+ * The "Compare with" menu (off, then the methods that draw the same graph, under the method menu's headings;
+ * the tooltip says how many others are left out) and the "Compare as" choice, for the control bar.
  * @param {Document} doc
  * @param {import("./state.js").WidgetModel} model
  * @param {string} lang  the language of the words (i18n.js)
@@ -260,23 +260,22 @@ export function createCompareControls(doc, model, lang) {
     nodes: [menuControl, modeControl],
     /** @param {import("./state.js").ViewState} state */
     update(state) {
+      const listed = state.methods.filter((m) => comparable(m, state.method));
       const now = JSON.stringify([state.methods.map((m) => [m.id, m.label]), state.method.id]);
       if (now !== key) {
         key = now;
-        menu.replaceChildren(
-          option(doc, "", words.off),
-          ...state.methods.map((m) => {
-            const entry = option(doc, m.id, m.label);
-            entry.disabled = !comparable(m, state.method);
-            if (entry.disabled) entry.title = words.notComparable;
-            return entry;
-          }),
-        );
+        menu.replaceChildren(option(doc, "", words.off), ...methodOptions(doc, listed));
       }
+      const left = state.methods.length - listed.length;
       // A compared method that draws another graph than the one now shown reads as off.
       menu.value = comparedMethod(state)?.id ?? "";
       menu.disabled = state.view !== "layer";
-      menu.title = state.view === "layer" ? words.compareWithTitle : words.singleLayerOnly;
+      menu.title =
+        state.view !== "layer"
+          ? words.singleLayerOnly
+          : left
+            ? `${words.compareWithTitle}. ${words.notListed(left)}`
+            : words.compareWithTitle;
       mode.value = state.compareMode;
       modeControl.hidden = menu.value === "";
     },

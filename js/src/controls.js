@@ -1,16 +1,18 @@
-// The control bar: view, method, layer, head, edge filters, overlays, token window and token
-// scores. Controls write to the model; the model's change events update the controls, so
-// Python-side changes show up too.
+// The control bar: view, method, layer, head in a basic row; edge filters, overlays, token window and
+// token scores behind "More" (the `controls` option says which rows show). Controls write to the model;
+// the model's change events update the controls, so Python-side changes show up too.
 
 import { speaker } from "./i18n.js";
-import { navigateWords, shownWindow } from "./navigate.js";
+import { navigateWords, resized, shownWindow, traitOf } from "./navigate.js";
 import { choicesOf, VIEW_OPTIONS } from "./options.js";
 import { element } from "./overlay.js";
-import { headChoices, layerName, MAX_HEAD, MEAN_HEAD, nearestLayer } from "./state.js";
+import { headChoices, layerName, MAX_HEAD, MEAN_HEAD, nearestLayer, pinnedNode } from "./state.js";
 
 /**
  * @typedef {object} Controls
- * @property {HTMLElement} root
+ * @property {HTMLElement} root  both rows
+ * @property {HTMLElement} actions  the basic row's buttons (the More button last): the view adds its own before it
+ * @property {HTMLElement} more  the row behind "More": the view adds the rest of its controls to it
  * @property {(state: import("./state.js").ViewState) => void} update
  * @property {() => void} destroy
  */
@@ -68,14 +70,22 @@ export function createControls(doc, model, lang, options = VIEW_OPTIONS) {
       model.save_changes();
     },
   };
-  const parts = options.flatMap((option) => {
-    if (!option.control) return [];
+  const withControls = options.filter((option) => option.control);
+  const built = withControls.map((option) => {
     const build = option.control === "own" ? OWN_CONTROLS[option.trait] : optionControl;
     if (!build) throw new Error(`controls.js builds no control of its own for the option ${option.trait}`);
-    return [inViews(bar, option, build(bar, option))];
+    return inViews(bar, option, build(bar, option));
   });
-  const root = element(doc, "div", "attnw-controls");
-  root.append(...parts.flatMap((part) => part.nodes));
+  const toggle = moreToggle(bar, options);
+  const actions = element(doc, "span", "attnw-actions");
+  actions.append(...toggle.nodes);
+  const basic = element(doc, "div", "attnw-controls");
+  const more = element(doc, "div", "attnw-controls attnw-more");
+  basic.append(...built.flatMap((part, i) => (withControls[i].more ? [] : part.nodes)), actions);
+  more.append(...built.flatMap((part, i) => (withControls[i].more ? part.nodes : [])));
+  const root = element(doc, "div", "attnw-control-bar");
+  root.append(basic, more);
+  const parts = [...built, toggle];
   const listeners = parts.flatMap((part) => part.listeners);
   for (const [node, type, callback] of listeners) node.addEventListener(type, callback);
   /** What update() reads: every option's key and the facts the parts of their own read. */
@@ -85,15 +95,53 @@ export function createControls(doc, model, lang, options = VIEW_OPTIONS) {
   let last = null;
   return {
     root,
+    actions,
+    more,
     update(state) {
       // Repaints for a hover change nothing here: skip the DOM writes (and the style work they cause).
       const previous = last;
       if (previous && readsFrom.every((name) => same(stateValue(previous, name), stateValue(state, name)))) return;
       last = state;
+      more.hidden = state.controls !== "all";
       for (const part of parts) part.update(state);
     },
     destroy() {
       for (const [node, type, callback] of listeners) node.removeEventListener(type, callback);
+    },
+  };
+}
+
+/**
+ * The More button: shows or hides the row of the controls declared `more` (writes the `controls` option), and says
+ * which of them are not at their defaults while they are hidden, so a filtered picture is never a mystery.
+ * @param {Bar} bar @param {import("./options.js").ViewOption[]} options @returns {Part}
+ */
+function moreToggle({ doc, say, commit }, options) {
+  const button = /** @type {HTMLButtonElement} */ (element(doc, "button", "attnw-save attnw-more-toggle"));
+  button.type = "button";
+  const behind = options.filter((option) => option.more);
+  return {
+    nodes: [button],
+    listeners: [
+      [button, "click", () => commit("controls", button.getAttribute("aria-expanded") === "true" ? "basic" : "all")],
+    ],
+    update(state) {
+      const open = state.controls === "all";
+      const facts = { n: state.tokens.length, nLayers: state.nLayers, nHeads: state.nHeads };
+      const changed = behind
+        .filter((option) => !same(stateValue(state, option.key), option.read(undefined, facts)))
+        .map((option) => say(/** @type {string} */ (option.more)));
+      button.setAttribute("aria-expanded", String(open));
+      button.textContent = open
+        ? say("Fewer ▴")
+        : changed.length
+          ? say("More ({n} set) ▾", { n: changed.length })
+          : say("More ▾");
+      button.title = open
+        ? say("Show the basic controls only")
+        : changed.length
+          ? say("Show every control. Set behind it: {names}", { names: changed.join(say(", ")) })
+          : say("Show every control: edge filters, special tokens, token scores, comparison, downloads");
     },
   };
 }
@@ -202,7 +250,17 @@ function optionControl({ doc, say, commit }, option) {
 }
 
 /** The ViewState keys the parts of their own read besides their options' keys. */
-const OWN_CONTROLS_READ = ["methods", "attributions", "nHeads", "nLayers", "layerNames", "targets", "target", "tokens"];
+const OWN_CONTROLS_READ = [
+  "methods",
+  "attributions",
+  "nHeads",
+  "nLayers",
+  "layerNames",
+  "targets",
+  "target",
+  "tokens",
+  "selected", // the window keeps the pinned token in view
+];
 
 /**
  * The controls that need facts besides their option (the method list, the layers a method has, the heads, the
@@ -226,13 +284,13 @@ const OWN_CONTROLS = {
       listeners: [[method, "change", onMethod]],
       update(state) {
         last = state;
-        const key = JSON.stringify(state.methods.map((m) => [m.id, m.label, m.group]));
+        const key = JSON.stringify(state.methods.map((m) => [m.id, m.label, m.group, m.hint]));
         if (key !== menuKey) {
           menuKey = key;
           method.replaceChildren(...methodOptions(doc, state.methods));
         }
         method.value = state.method.id;
-        method.title = state.method.description;
+        method.title = state.method.hint || state.method.description;
       },
     };
   },
@@ -288,10 +346,13 @@ const OWN_CONTROLS = {
     );
     const node = labelled(doc, say("Token rows"), rows, element(doc, "span", "attnw-control-name", say("from")), from);
     const onWindow = () => commit("window", [Math.max(0, Math.round(Number(from.value) || 0)), Number(rows.value)]);
+    // A new size keeps the pinned token in view (navigate.js resized): the rows shown, as of update.
+    let now = { n: 0, shown: { start: 0, size: 1 }, pinned: /** @type {number | null} */ (null) };
+    const onSize = () => commit("window", traitOf(resized(now.n, now.shown, Number(rows.value), now.pinned)));
     return {
       nodes: [node],
       listeners: [
-        [rows, "change", onWindow],
+        [rows, "change", onSize],
         [from, "change", onWindow],
         [from, "keydown", enterCommits(onWindow)],
       ],
@@ -307,6 +368,7 @@ const OWN_CONTROLS = {
         }
         rows.value = String(zoomed);
         const shown = shownWindow(n, state.window);
+        now = { n, shown, pinned: pinnedNode(state)?.index ?? null };
         from.max = String(Math.max(0, n - shown.size));
         if (doc.activeElement !== from) from.value = String(shown.start);
         from.disabled = shown.size >= n;
@@ -334,12 +396,12 @@ const OWN_CONTROLS = {
         [target, "change", () => commit("target", target.value)],
       ],
       update(state) {
-        const key = JSON.stringify(state.attributions.map((a) => [a.id, a.label]));
+        const key = JSON.stringify(state.attributions.map((a) => [a.id, a.label, a.hint]));
         if (key !== menuKey) {
           menuKey = key;
           attribution.replaceChildren(
             option(doc, "", say("off")),
-            ...state.attributions.map((a) => option(doc, a.id, a.label)),
+            ...state.attributions.map((a) => option(doc, a.id, a.label, a.hint)),
           );
         }
         const targetKey = JSON.stringify(state.targets);
@@ -348,7 +410,7 @@ const OWN_CONTROLS = {
           target.replaceChildren(...state.targets.map((t) => option(doc, t.id, t.label)));
         }
         target.value = state.target;
-        targetControl.hidden = state.targets.length === 0;
+        targetControl.hidden = state.targets.length === 0 || !state.attribution; // it chooses what the scores explain
         attribution.value = state.attribution;
         attribution.disabled = state.targets.length === 0;
         attribution.title = state.targets.length
@@ -408,14 +470,16 @@ export function labelled(doc, text, ...children) {
  * @param {import("./state.js").MethodMeta[]} methods
  * @returns {Array<HTMLOptionElement | HTMLOptGroupElement>}
  */
-function methodOptions(doc, methods) {
+export function methodOptions(doc, methods) {
   /** @type {Map<string, HTMLOptionElement[]>} headings in order of first appearance */
   const groups = new Map();
   for (const m of methods) {
     const heading = typeof m.group === "string" ? m.group : "";
-    groups.set(heading, [...(groups.get(heading) ?? []), option(doc, m.id, m.label)]);
+    groups.set(heading, [...(groups.get(heading) ?? []), option(doc, m.id, m.label, m.hint)]);
   }
-  return [...groups].flatMap(([heading, options]) => {
+  // Headed groups first, in order; methods without a group (a user's own) after them.
+  const ordered = [...groups].sort(([a], [b]) => Number(!a) - Number(!b));
+  return ordered.flatMap(([heading, options]) => {
     if (!heading) return options;
     const group = /** @type {HTMLOptGroupElement} */ (element(doc, "optgroup", "", ""));
     group.label = heading; // a property, never markup
@@ -425,11 +489,12 @@ function methodOptions(doc, methods) {
 }
 
 /**
- * @param {Document} doc @param {string} value @param {string} text
+ * @param {Document} doc @param {string} value @param {string} text @param {string} [hint]  its tooltip
  * @returns {HTMLOptionElement}
  */
-export function option(doc, value, text) {
+export function option(doc, value, text, hint = "") {
   const node = /** @type {HTMLOptionElement} */ (element(doc, "option", "", text));
   node.value = value;
+  if (hint) node.title = hint;
   return node;
 }

@@ -1,6 +1,7 @@
 // The "About this method" panel: the selected method's plain-language explanation (its meta's
-// `explain`), shown under the caption when the user asks, so it never covers the plot. The
-// text reaches the page through textContent only.
+// `explain`) and when to trust it (`trust`), shown under the caption when the user asks, so it never
+// covers the plot; and the method's one-line hint under the caption, always. The text reaches the page
+// through textContent only.
 
 import { tr } from "./i18n.js";
 import { element } from "./overlay.js";
@@ -8,7 +9,8 @@ import { element } from "./overlay.js";
 /**
  * @param {Document} doc
  * @param {string} [lang]  the language of the words (i18n.js)
- * @returns {{ button: HTMLButtonElement, panel: HTMLElement, update: (method: import("./state.js").MethodMeta) => void }}
+ * @returns {{ button: HTMLButtonElement, panel: HTMLElement, hint: HTMLElement,
+ *   update: (method: import("./state.js").MethodMeta) => void }}
  */
 export function createExplain(doc, lang = "en") {
   const button = /** @type {HTMLButtonElement} */ (
@@ -21,7 +23,10 @@ export function createExplain(doc, lang = "en") {
   panel.hidden = true;
   const heading = element(doc, "div", "attnw-explain-title");
   const body = element(doc, "div", "attnw-explain-text");
-  panel.append(heading, body);
+  const trustHeading = element(doc, "div", "attnw-explain-title", tr(lang, "When to trust it"));
+  const trust = element(doc, "div", "attnw-explain-text attnw-explain-trust");
+  panel.append(heading, body, trustHeading, trust);
+  const hint = element(doc, "div", "attnw-hint");
   const panelId = `attnw-explain-${Math.random().toString(36).slice(2)}`;
   panel.id = panelId;
   button.setAttribute("aria-controls", panelId);
@@ -33,8 +38,12 @@ export function createExplain(doc, lang = "en") {
   const update = (method) => {
     heading.textContent = method.label ? tr(lang, "About “{method}”", { method: method.label }) : "";
     body.textContent = explanationOf(method, lang);
+    trust.textContent = method.trust ?? "";
+    trustHeading.hidden = trust.hidden = !method.trust;
+    hint.textContent = method.hint ?? "";
+    hint.hidden = !method.hint;
   };
-  return { button, panel, update };
+  return { button, panel, hint, update };
 }
 
 /**

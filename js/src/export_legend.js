@@ -36,16 +36,20 @@ export function legendOf(scene, method, lang = "en", label = "") {
   const maxima = scene.bundles.map((b) => b.edges.max).filter((m) => m > 0);
   if (maxima.length === 0) return null;
   const perLayer = scene.bundles.length > 1;
-  const focus = scene.scale?.of === "focus";
+  // A focused token's edges (one layer), or the paths traced from a focused node (whole model), on their own range.
+  const paths = scene.scale?.of === "paths";
+  const focus = scene.scale?.of === "focus" || paths;
   return {
     label: label || method.label,
     title: tr(
       lang,
-      perLayer
-        ? "{method}: edge colour (scaled per layer; largest layer's range)"
-        : focus
-          ? "{method}: edge colour of the focused token's edges (their own range)"
-          : "{method}: edge colour",
+      paths
+        ? "{method}: edge colour of the traced paths (each layer's own range; the largest layer's)"
+        : perLayer
+          ? "{method}: edge colour (scaled per layer; largest layer's range)"
+          : focus
+            ? "{method}: edge colour of the focused token's edges (their own range)"
+            : "{method}: edge colour",
       { method: label || method.label },
     ),
     table: scene.table,

@@ -7,11 +7,10 @@ import { CONTEXT_OPACITY, edgeStyle } from "./draw.js";
 import { LEGEND_HEIGHT, legendWidth, paintLegend, svgLegend } from "./export_legend.js";
 import { PANEL_GAP } from "./image.js";
 import { paintImagePanel, panelPicture, svgImagePanel } from "./image_draw.js";
-import { edgeEndY, HEADER_HEIGHT, isDrawn, isLabelled, LABEL_GAP, rowCenter } from "./layout.js";
+import { edgeEndY, FOCUS_CLEARANCE, HEADER_HEIGHT, isDrawn, isLabelled, LABEL_GAP, rowCenter } from "./layout.js";
 import { drawScene, isHighlighted } from "./scene.js";
-import { displayToken, textMeasure, wrapText, xmlText } from "./text.js";
+import { displayToken, svgDrawing, textMeasure, wrapText, xmlText } from "./text.js";
 
-const SVG = "http://www.w3.org/2000/svg";
 /** Room below the plot for the caption's first line, and for each line it wraps onto. */
 const CAPTION_HEIGHT = 24;
 const CAPTION_LINE = 16;
@@ -31,6 +30,8 @@ const CAPTION_LINE = 16;
  * @property {import("./compare_pane.js").PanePicture | null} [compare]  a comparison's second pane, right of the first
  * @property {{ text: string, x: number, y: number, anchor: "start" | "end" }[]} [notes]  more text on the (first) pane:
  *   the markers of edges to tokens outside the rows shown
+ * @property {{ side: "source" | "target", index: number } | null} [pinned]  the pinned token: labelled (in bold)
+ *   on a thinned row too, as on screen
  */
 
 /** Room above the panes of a comparison for their headings. */
@@ -45,12 +46,14 @@ function panesOf(picture) {
       titleAtEdge: picture.titleAtEdge ?? false,
       heading: picture.heading ?? "",
       notes: picture.notes ?? [],
+      pinned: picture.pinned ?? null,
       x: 0,
     },
   ];
   if (picture.compare) {
     const { scene, titles, heading, titleAtEdge } = picture.compare;
-    panes.push({ scene, titles, titleAtEdge, heading, notes: [], x: picture.scene.layout.width + COMPARE_GAP });
+    const x = picture.scene.layout.width + COMPARE_GAP;
+    panes.push({ scene, titles, titleAtEdge, heading, notes: [], pinned: picture.pinned ?? null, x });
   }
   return panes;
 }
@@ -99,22 +102,27 @@ const HALO_WIDTH = 4;
 /**
  * Token labels beside the outer columns, for the rows the view shows, and the pane's notes (these with
  * `halo`: they lie over edges, as the on-screen markers do over their own background).
- * @param {{ scene: import("./scene.js").Scene, tokens: string[], notes?: { text: string, x: number, y: number, anchor: "start" | "end" }[] }} pane
- * @returns {{ text: string, x: number, y: number, anchor: "start" | "end", halo?: boolean }[]}
+ * @param {{ scene: import("./scene.js").Scene, tokens: string[], notes?: { text: string, x: number, y: number, anchor: "start" | "end" }[], pinned?: Picture["pinned"] }} pane
+ * @returns {{ text: string, x: number, y: number, anchor: "start" | "end", halo?: boolean, bold?: boolean }[]}
  */
-function labelsOf({ scene, tokens, notes = [] }) {
+function labelsOf({ scene, tokens, notes = [], pinned = null }) {
   const { layout } = scene;
+  const at = pinned && pinned.index >= layout.first && pinned.index <= layout.last ? pinned : null;
+  /** Is row i labelled in a column? Every labelEvery-th row, and the pinned token, whose neighbours give way. @param {number} i @param {string} side */
+  const shown = (i, side) =>
+    at?.side !== side
+      ? isLabelled(layout, i)
+      : i === at.index || (isLabelled(layout, i) && Math.abs(i - at.index) * layout.rowHeight >= FOCUS_CLEARANCE);
   const labels = [];
   for (let i = layout.first; i <= layout.last; i++) {
-    if (!isLabelled(layout, i)) continue;
     const text = displayToken(tokens[i]);
-    labels.push({ text, x: layout.leftX - LABEL_GAP, y: rowCenter(layout, i), anchor: /** @type {const} */ ("end") });
-    labels.push({
-      text,
-      x: layout.rightX + LABEL_GAP,
-      y: rowCenter(layout, i),
-      anchor: /** @type {const} */ ("start"),
-    });
+    const y = rowCenter(layout, i);
+    // Bold where it is thinned out: the one label among unlabelled rows.
+    const bold = i === at?.index && !isLabelled(layout, i);
+    if (shown(i, "source"))
+      labels.push({ text, x: layout.leftX - LABEL_GAP, y, anchor: /** @type {const} */ ("end"), bold });
+    if (shown(i, "target"))
+      labels.push({ text, x: layout.rightX + LABEL_GAP, y, anchor: /** @type {const} */ ("start"), bold });
   }
   return [...labels, ...notes.map((note) => ({ ...note, halo: true }))];
 }
@@ -126,20 +134,7 @@ function labelsOf({ scene, tokens, notes = [] }) {
  */
 export function svgOf(doc, picture) {
   const { width, height, body, panelX, top, lines, legendY } = framedCaption(picture, textMeasure(doc));
-  /** @param {string} tag @param {Record<string, string | number>} attributes @param {Element} parent */
-  const add = (tag, attributes, parent) => {
-    const node = doc.createElementNS(SVG, tag);
-    for (const [name, value] of Object.entries(attributes)) node.setAttribute(name, xmlText(String(value)));
-    parent.append(node);
-    return node;
-  };
-  const svg = doc.createElementNS(SVG, "svg");
-  for (const [name, value] of Object.entries({ width, height, viewBox: `0 0 ${width} ${height}` })) {
-    svg.setAttribute(name, String(value));
-  }
-  svg.setAttribute("font-family", "sans-serif");
-  svg.setAttribute("font-size", "12");
-  add("rect", { width: "100%", height: "100%", fill: picture.background }, svg);
+  const { svg, add } = svgDrawing(doc, width, height, picture.background);
   /** @param {string} content @param {number} x @param {number} y @param {string} anchor @param {string} [weight] @param {Element} [parent] @param {boolean} [halo] */
   const text = (content, x, y, anchor, weight = "normal", parent = svg, halo = false) => {
     /** @type {Record<string, string | number>} */
@@ -245,7 +240,8 @@ function svgPane(add, parent, pane, clipId, foreground, text) {
   text(pane.titles[0], 0, 10, "start", "bold");
   if (pane.titleAtEdge) text(pane.titles[1], layout.width, 10, "end", "bold");
   else text(pane.titles[1], layout.rightX + LABEL_GAP, 10, "start", "bold");
-  for (const label of labelsOf(pane)) text(label.text, label.x, label.y, label.anchor, "normal", label.halo);
+  for (const label of labelsOf(pane))
+    text(label.text, label.x, label.y, label.anchor, label.bold ? "bold" : "normal", label.halo);
 }
 
 /**
@@ -286,6 +282,7 @@ export function paintPng(canvas, picture, scale = 2) {
     ctx.font = "12px sans-serif";
     for (const label of labelsOf({ ...pane, tokens: picture.tokens })) {
       ctx.textAlign = label.anchor === "end" ? "right" : "left";
+      ctx.font = label.bold ? "bold 12px sans-serif" : "12px sans-serif";
       if (label.halo) {
         Object.assign(ctx, { strokeStyle: picture.background, lineWidth: HALO_WIDTH, lineJoin: "round" });
         ctx.strokeText(label.text, label.x, label.y);

@@ -9,7 +9,16 @@ import { computeLayout } from "./layout.js";
 import { MINIMAP_ROOM } from "./minimap.js";
 import { modelLayout } from "./model_view.js";
 import { legibleRows, shownWindow } from "./navigate.js";
-import { hasLayer, hasSlice, isAvailable, MEAN_HEAD, pinnedModelNode, pinnedNode, sliceIndex } from "./state.js";
+import {
+  graphMethod,
+  hasLayer,
+  hasSlice,
+  isAvailable,
+  MEAN_HEAD,
+  pinnedModelNode,
+  pinnedNode,
+  sliceIndex,
+} from "./state.js";
 
 /** @typedef {(trait: string) => import("./codec.js").Envelope} EnvelopeOf */
 /** @typedef {{ side: "source" | "target", index: number }} LayerNode */
@@ -192,8 +201,8 @@ export function layerFrame(state, width, envelopeOf, hovered) {
  */
 
 /**
- * The whole-model view. Cumulative methods (rollout, flow) draw the graph of the method their
- * meta names (the head-averaged attention they are built from) and shade the nodes by what
+ * The whole-model view. Cumulative methods (rollout, flow) draw the graph their meta names (their
+ * own per-layer step, e.g. 0.5·Ā + 0.5·I: state.js graphMethod) and shade the nodes by what
  * reaches the focused one.
  * @param {import("./state.js").ViewState} state
  * @param {number} width
@@ -204,16 +213,15 @@ export function layerFrame(state, width, envelopeOf, hovered) {
 export function modelFrame(state, width, envelopeOf, hovered) {
   const layout = modelLayout(windowLayout(state, width), state.nLayers);
   const { cumulative } = state.method;
-  // The method meta names the method whose data draws the graph (cumulative ones: the attention they are built from).
-  const graphMethod = state.methods.find((m) => m.id === state.method.graph) ?? state.method;
-  const graphState = { ...state, method: graphMethod, head: cumulative ? MEAN_HEAD : state.head };
-  const env = dataOf(state, envelopeOf, graphMethod);
+  const drawn = graphMethod(state);
+  const graphState = { ...state, method: drawn, head: cumulative ? MEAN_HEAD : state.head };
+  const env = dataOf(state, envelopeOf, drawn);
   const filter = edgeFilter(state);
   const perLayer = Array.from({ length: state.nLayers }, (_, l) =>
     filteredSlice(env, sliceIndex({ ...graphState, layer: l + 1 }), filter),
   );
   const layers = Array.from({ length: state.nLayers }, (_, l) => l + 1);
-  const unsent = layers.filter((layer) => !hasSlice(state, graphMethod.id, sliceIndex({ ...graphState, layer })));
+  const unsent = layers.filter((layer) => !hasSlice(state, drawn.id, sliceIndex({ ...graphState, layer })));
   const pinned = pinnedModelNode(state);
   const focus = (hovered && "layer" in hovered ? hovered : null) ?? pinned;
   // A method computed on request may have no layer yet: its data is empty then.
@@ -222,7 +230,7 @@ export function modelFrame(state, width, envelopeOf, hovered) {
   const shade = reachEnv && focus ? reachShading(state, reachEnv, focus) : null;
   const reachable = reachEnv && focus && focus.layer > 0 && hasLayer(state, focus.layer);
   const reach = reachable ? sliceEdges(reachEnv, focus.layer - 1, focus.index) : null;
-  const signed = isSigned(graphMethod, env);
+  const signed = isSigned(drawn, env);
   return { kind: "model", state, layout, env, perLayer, shade, reach, pinned, focus, unsent, signed };
 }
 

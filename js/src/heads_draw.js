@@ -69,34 +69,41 @@ export function createHeadsGrid(doc, lang) {
    * Draw the grid, its layer marks and column names on `target` at `scale` device pixels per CSS pixel.
    * @param {import("./heads_grid.js").HeadsFrame} frame @param {HTMLCanvasElement} target @param {number} scale
    * @param {string} ink  the colour of the text and of the empty boxes
-   * @returns {number}  the cells drawn
+   * @returns {{ cells: import("./heads_export.js").GridCell[], labels: import("./heads_export.js").GridLabel[] }}
+   *   what it drew (an SVG export draws the same: heads_export.js)
    */
   const drawGrid = (frame, target, scale, ink) => {
     const { state, layout, heads, env } = frame;
     const dpr = scale;
     target.width = Math.round(layout.width * dpr);
     target.height = Math.round(layout.height * dpr);
-    const table = tableBytes(colormap(env?.signed ? "diverging" : "heat"));
+    const table = tableBytes(colormap(frame.signed ? "diverging" : "heat"));
+    /** @type {import("./heads_export.js").GridCell[]} */
+    const cells = [];
+    /** @type {import("./heads_export.js").GridLabel[]} */
+    const labels = [];
     const ctx = target.getContext("2d");
-    if (!ctx) return 0;
+    if (!ctx) return { cells, labels };
     ctx.setTransform(dpr, 0, 0, dpr, 0, 0);
     ctx.clearRect(0, 0, layout.width, layout.height);
     ctx.fillStyle = ink;
     ctx.font = "11px sans-serif";
     ctx.textAlign = "center";
     ctx.textBaseline = "alphabetic";
-    heads.forEach((head, column) => {
-      ctx.fillText(
-        state.method.per_head ? say(headName(head)) : "",
-        cellOrigin(layout, 0, column).x + layout.cell / 2,
-        MARGIN_TOP - 4,
-      );
-    });
+    if (state.method.per_head) {
+      heads.forEach((head, column) => {
+        const label = { text: say(headName(head)), x: cellOrigin(layout, 0, column).x + layout.cell / 2 };
+        labels.push({ ...label, y: MARGIN_TOP - 4, anchor: "middle", baseline: "alphabetic" });
+        ctx.fillText(label.text, label.x, MARGIN_TOP - 4);
+      });
+    }
     ctx.textAlign = "right";
     ctx.textBaseline = "middle";
-    for (let row = 0; row < layout.rows; row++)
-      ctx.fillText(layerMark(state, row + 1), MARGIN_LEFT - 6, cellOrigin(layout, row, 0).y + layout.cell / 2);
-    let cells = 0;
+    for (let row = 0; row < layout.rows; row++) {
+      const label = { text: layerMark(state, row + 1), y: cellOrigin(layout, row, 0).y + layout.cell / 2 };
+      labels.push({ ...label, x: MARGIN_LEFT - 6, anchor: "end", baseline: "middle" });
+      ctx.fillText(label.text, MARGIN_LEFT - 6, label.y);
+    }
     if (env) {
       // One pixel per entry, blown up without blur; a matrix larger than its cell in device pixels
       // is shrunk by taking each block's strongest entry (slicePixels), then drawn pixel for pixel.
@@ -104,25 +111,27 @@ export function createHeadsGrid(doc, lang) {
       const side = Math.min(env.rows, size);
       scratch.width = scratch.height = side;
       const sctx = scratch.getContext("2d");
-      if (!sctx) return 0;
+      if (!sctx) return { cells, labels };
       const image = sctx.createImageData(side, side);
       ctx.imageSmoothingEnabled = false;
       for (let row = 0; row < layout.rows; row++) {
         for (let column = 0; column < heads.length; column++) {
           const { x, y } = cellOrigin(layout, row, column);
-          if (!frame.ready[row]) {
+          const ready = frame.ready[row];
+          const name = `${capitalised(layerName(state, row + 1))}, ${headLabel({ ...state, head: heads[column] })}`;
+          cells.push({ x, y, size: layout.cell, name, ready });
+          if (!ready) {
             ctx.strokeStyle = ink;
             ctx.strokeRect(x + 0.5, y + 0.5, layout.cell - 1, layout.cell - 1);
             continue;
           }
-          image.data.set(slicePixels(env, cellSlice(frame, row, column), table, size).pixels);
+          image.data.set(slicePixels(env, cellSlice(frame, row, column), table, size, frame.signed).pixels);
           sctx.putImageData(image, 0, 0);
           ctx.drawImage(scratch, x, y, layout.cell, layout.cell);
-          cells++;
         }
       }
     }
-    return cells;
+    return { cells, labels };
   };
 
   /** @param {import("./heads_grid.js").HeadsFrame} frame */
@@ -132,7 +141,7 @@ export function createHeadsGrid(doc, lang) {
     const dpr = win.devicePixelRatio || 1;
     canvas.style.width = `${layout.width}px`;
     canvas.style.height = `${layout.height}px`;
-    const signed = Boolean(env?.signed);
+    const { signed } = frame;
     const name = signed ? "diverging" : "heat";
     probe(canvas, {
       rows: String(layout.rows),
@@ -149,8 +158,8 @@ export function createHeadsGrid(doc, lang) {
         { method: state.method.label, rows: layout.rows, columns: layout.columns },
       ),
     );
-    const cells = drawGrid(frame, canvas, dpr, win.getComputedStyle(root).color || "#888");
-    probe(canvas, { cells: String(cells) });
+    const { cells } = drawGrid(frame, canvas, dpr, win.getComputedStyle(root).color || "#888");
+    probe(canvas, { cells: String(cells.filter((cell) => cell.ready).length) });
     const stops = colormap(name);
     bar.style.background = `linear-gradient(to right, ${stops[0]}, ${stops[128]}, ${stops[255]})`;
     const missing = frame.ready.filter((r) => !r).length;
@@ -186,10 +195,13 @@ export function createHeadsGrid(doc, lang) {
   const picture = (scale, ink) => {
     if (!shown) return null;
     const grid = /** @type {HTMLCanvasElement} */ (doc.createElement("canvas"));
-    drawGrid(shown, grid, scale, ink);
-    const signed = Boolean(shown.env?.signed);
+    const { cells, labels } = drawGrid(shown, grid, scale, ink);
+    const { signed } = shown;
     return {
       grid,
+      scale,
+      cells,
+      labels,
       width: shown.layout.width,
       height: shown.layout.height,
       table: colormap(signed ? "diverging" : "heat"),

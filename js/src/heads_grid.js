@@ -3,6 +3,7 @@
 // under a point, and the pixel colours of a cell. No DOM and no drawing here (heads_draw.js).
 
 import { rowEntries, sliceMax } from "./codec.js";
+import { isSigned } from "./colormap.js";
 import { dataOf } from "./frames.js";
 import { hasLayer, MAX_HEAD, MEAN_HEAD, sliceIndex } from "./state.js";
 
@@ -31,6 +32,8 @@ export const MARGIN_TOP = 16;
  * @property {number[]} heads    the head of each column: MEAN_HEAD, MAX_HEAD, 0..H-1 (one MEAN_HEAD when not per head)
  * @property {import("./codec.js").Envelope | null} env  null while no layer is computed
  * @property {boolean[]} ready   per layer (index l - 1): in the method's data
+ * @property {boolean} signed    drawn on the diverging map: the method is signed (colormap.js isSigned, the
+ *   one-layer view's rule), whatever values this input's layers happen to hold
  */
 
 /**
@@ -93,7 +96,9 @@ export function headsFrame(state, width, envelopeOf) {
     heads.every((head) => hasLayer({ ...state, head }, l + 1)),
   );
   const env = ready.some(Boolean) ? dataOf(state, envelopeOf, state.method) : null;
-  return { kind: "heads", state, layout: gridLayout(width, state.nLayers, heads.length), heads, env, ready };
+  // The grid shows the method's own data, never a difference: the method alone says signed.
+  const signed = isSigned(state.method);
+  return { kind: "heads", state, layout: gridLayout(width, state.nLayers, heads.length), heads, env, ready, signed };
 }
 
 /** The envelope slice a cell shows. @param {HeadsFrame} frame @param {number} row @param {number} column */
@@ -164,11 +169,13 @@ export function cellPixels(values, table, signed, out = new Uint8ClampedArray(va
  * into its weak neighbours, and a 128-token head's diagonal would all but vanish.
  * @param {import("./codec.js").Envelope} env @param {number} slice @param {Uint8Array} table  (256, 3)
  * @param {number} size  the most pixels per side
+ * @param {boolean} diverging  the table is diverging (-max..max; else 0..max, a stray negative at 0): the
+ *   method's `signed`, not the codes' (a signed method's layer may hold no negative value)
  * @returns {{ pixels: Uint8ClampedArray, side: number }}  side × side RGBA pixels
  */
-export function slicePixels(env, slice, table, size = Infinity) {
+export function slicePixels(env, slice, table, size = Infinity, diverging = env.signed) {
   const top = table.length / 3 - 1;
-  const middle = env.signed ? Math.round(top / 2) : 0;
+  const middle = diverging ? Math.round(top / 2) : 0;
   const full = env.signed ? 32767 : 65535;
   const max = sliceMax(env, slice);
   const side = Math.min(env.rows, Math.max(1, Math.floor(size)));
@@ -181,11 +188,11 @@ export function slicePixels(env, slice, table, size = Infinity) {
     const start = r * env.k;
     const y = Math.floor((i * side) / env.rows) * side;
     for (let k = 0; k < env.k; k++) {
-      const code = env.values[start + k];
-      const u = env.signed ? (code * step + 1) / 2 : Math.abs(code) * step;
+      const v = env.values[start + k] * step; // in [-1, 1]
+      const u = diverging ? (v + 1) / 2 : Math.max(0, v);
       const j = env.indices ? env.indices[start + k] : k;
       const p = y + Math.floor((j * side) / env.cols);
-      const far = Math.abs(code) * step;
+      const far = diverging ? Math.abs(v) : Math.max(0, v);
       if (far > strength[p]) {
         strength[p] = far;
         index[p] = Math.round(u * top);

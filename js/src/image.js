@@ -3,7 +3,7 @@
 // heat map), and which patch is under a point. No DOM and no drawing here (image_draw.js draws).
 
 import { rowCoverage, rowEntries } from "./codec.js";
-import { colormap } from "./colormap.js";
+import { colormap, isSigned } from "./colormap.js";
 import { dataOf } from "./frames.js";
 import { speaker } from "./i18n.js";
 import { formatValue } from "./overlay.js";
@@ -46,14 +46,13 @@ export function panelLayout(total, image) {
  * A token's row over the patches.
  * @param {ArrayLike<number>} row  (n,) the row over every token
  * @param {number} prefix @param {number} rows @param {number} cols
- * @returns {{ heat: Float64Array, max: number, signed: boolean, prefixShare: number }}  heat: (rows·cols,),
+ * @returns {{ heat: Float64Array, max: number, prefixShare: number }}  heat: (rows·cols,),
  *   patch (r, c) at r·cols + c; max: the largest |heat|; prefixShare: the share of the row's
  *   absolute mass on the prefix tokens, which the picture leaves out
  */
 export function rowHeat(row, prefix, rows, cols) {
   const heat = new Float64Array(rows * cols);
   let max = 0;
-  let signed = false;
   let total = 0;
   let before = 0;
   for (let i = 0; i < row.length; i++) {
@@ -63,10 +62,63 @@ export function rowHeat(row, prefix, rows, cols) {
     else if (i - prefix < heat.length) {
       heat[i - prefix] = row[i];
       max = Math.max(max, magnitude);
-      signed ||= row[i] < 0;
     }
   }
-  return { heat, max, signed, prefixShare: total > 0 ? before / total : 0 };
+  return { heat, max, prefixShare: total > 0 ? before / total : 0 };
+}
+
+/**
+ * The outline of a picture's shape: the line where its lightness crosses halfway between its darkest and
+ * its lightest (marching squares between pixel centres; outside, each border pixel goes on, so the picture's
+ * edge is never outlined itself and a line meeting it runs on to it). The heat map over a picture is coded in
+ * lightness, as a digit's ink is, and would hide it: the outline keeps the shape visible (image_draw.js draws
+ * it on coarse pictures, clipped to the picture).
+ * @param {import("./image_fact.js").ShownImage} image
+ * @returns {Float64Array}  segments x0, y0, x1, y1 in image pixels (pixel p's centre at p + 0.5; a line meeting
+ *   the edge runs half a pixel past it); none for a
+ *   flat picture (less than a quarter of the range between black and white)
+ */
+export function inkContour(image) {
+  const { width, height, rgb } = image;
+  const light = new Float64Array(width * height);
+  let low = Infinity;
+  let high = -Infinity;
+  for (let p = 0; p < light.length; p++) {
+    light[p] = 0.2126 * rgb[3 * p] + 0.7152 * rgb[3 * p + 1] + 0.0722 * rgb[3 * p + 2];
+    low = Math.min(low, light[p]);
+    high = Math.max(high, light[p]);
+  }
+  if (!(high - low >= 64)) return new Float64Array(0);
+  const level = (low + high) / 2;
+  const at = (/** @type {number} */ x, /** @type {number} */ y) =>
+    light[Math.min(height - 1, Math.max(0, y)) * width + Math.min(width - 1, Math.max(0, x))];
+  /** @type {number[]} */
+  const out = [];
+  for (let y = -1; y < height; y++) {
+    for (let x = -1; x < width; x++) {
+      // Corners clockwise from the top left, and where the level crosses each side between them.
+      const corners = [
+        [x, y],
+        [x + 1, y],
+        [x + 1, y + 1],
+        [x, y + 1],
+      ];
+      const values = corners.map(([cx, cy]) => at(cx, cy));
+      /** @type {number[]} */
+      const points = [];
+      for (let k = 0; k < 4; k++) {
+        const a = values[k];
+        const b = values[(k + 1) % 4];
+        if (a >= level === b >= level) continue;
+        const t = (level - a) / (b - a);
+        const [ax, ay] = corners[k];
+        const [bx, by] = corners[(k + 1) % 4];
+        points.push(ax + 0.5 + t * (bx - ax), ay + 0.5 + t * (by - ay));
+      }
+      out.push(...points); // 2 or 4 crossings: 1 or 2 segments
+    }
+  }
+  return Float64Array.from(out);
 }
 
 /**
@@ -167,7 +219,10 @@ export function imageScene(state, frame, envelopeOf, layout) {
   const row = new Float64Array(state.tokens.length);
   const { cols, values } = rowEntries(env, slice, token);
   for (let k = 0; k < values.length; k++) row[cols[k]] = values[k];
-  const { heat, max, signed, prefixShare } = rowHeat(row, image.prefix, image.rows, image.cols);
+  const { heat, max, prefixShare } = rowHeat(row, image.prefix, image.rows, image.cols);
+  // The method's map, as in the graph (colormap.js isSigned), not this row's: a signed method's row with no
+  // negative value is still diverging, an unsigned method's never.
+  const signed = isSigned(state.method);
   // A patch's row is often mostly its own patch (rollout's residual: 0.27 against 0.02 each in a
   // 6 × 6 grid), which would leave every other patch black: the scale ends at the others' largest.
   const own = base.outline; // the focused token's patch, whose row this is

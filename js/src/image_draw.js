@@ -4,7 +4,7 @@
 
 import { colorAt } from "./colormap.js";
 import { tr } from "./i18n.js";
-import { heatAlpha } from "./image.js";
+import { heatAlpha, inkContour } from "./image.js";
 import { element, formatValue } from "./overlay.js";
 import { probe } from "./probes.js";
 
@@ -35,6 +35,21 @@ function sourceOf(doc, image) {
   return canvas;
 }
 
+/** Each image's outline (image.js inkContour), made once per trait value (its bytes' buffer). */
+const contours = new WeakMap();
+
+/** @param {import("./image_fact.js").ShownImage} image */
+function contourOf(image) {
+  const hit = contours.get(image.rgb.buffer);
+  if (hit && hit.offset === image.rgb.byteOffset) return hit.segments;
+  const segments = inkContour(image);
+  contours.set(image.rgb.buffer, { offset: image.rgb.byteOffset, segments });
+  return segments;
+}
+
+/** The outline of a coarse picture's shape: cyan (in neither colour map) over a dark edge, seen on any heat. */
+export const CONTOUR_COLOR = "#00ffff";
+
 /**
  * The picture, the heat over it and the outlined patches, with its top-left corner at (x, y).
  * @param {CanvasRenderingContext2D} ctx  scaled to CSS pixels @param {ImageScene} scene
@@ -44,8 +59,9 @@ export function drawImageRaster(ctx, scene, x, y, doc) {
   const { image, layout, heat, max, signed, table } = scene;
   const { width, height } = layout.box;
   if (!width || !height) return;
-  // A few pixels a patch (the tiny test models) stay sharp; a photograph is smoothed.
-  ctx.imageSmoothingEnabled = width / image.width < 3;
+  // A coarse picture (a few pixels a patch: a digit, the tiny test models) stays sharp; a photograph is smoothed.
+  const coarse = width / image.width >= 3;
+  ctx.imageSmoothingEnabled = !coarse;
   ctx.drawImage(sourceOf(doc, image), x, y, width, height);
   /** Patch r, c's box, edges rounded so that neighbours meet without a seam. @param {number} k */
   const cell = (k) => {
@@ -69,6 +85,32 @@ export function drawImageRaster(ctx, scene, x, y, doc) {
       ctx.fillRect(cx, cy, cw, ch);
     }
     ctx.globalAlpha = 1;
+    // A coarse picture (a digit, its ink as light as the heat's strong end) is hidden by the heat: its
+    // shape is outlined over it. A photograph is left as it is (its outline would be noise).
+    const segments = coarse ? contourOf(image) : null;
+    if (segments?.length) {
+      const sx = width / image.width;
+      const sy = height / image.height;
+      ctx.save();
+      ctx.beginPath();
+      ctx.rect(x, y, width, height);
+      ctx.clip();
+      ctx.beginPath();
+      for (let s = 0; s < segments.length; s += 4) {
+        ctx.moveTo(x + segments[s] * sx, y + segments[s + 1] * sy);
+        ctx.lineTo(x + segments[s + 2] * sx, y + segments[s + 3] * sy);
+      }
+      ctx.lineCap = "round";
+      for (const [color, lineWidth] of /** @type {const} */ ([
+        ["#000000", 3.5],
+        [CONTOUR_COLOR, 1.5],
+      ])) {
+        ctx.strokeStyle = color;
+        ctx.lineWidth = lineWidth;
+        ctx.stroke();
+      }
+      ctx.restore();
+    }
   }
   // Outlines in black under white: visible on any picture and any heat.
   const outline = (/** @type {number} */ k, /** @type {number[]} */ dash) => {

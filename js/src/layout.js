@@ -11,6 +11,11 @@ const ROW_HEIGHT = 20;
 /** Rows at least this tall hold every label legibly (a 12 to 13 px font, boxes that never
  * overlap); in shorter rows only every k-th row is labelled (labelEvery). */
 export const LEGIBLE_ROW = 15;
+/** A focused (pinned or hovered) token on a thinned row is labelled all the same, in a box this tall
+ * (overlay.js; the pinned one in a download too, exporter.js); the labels of rows nearer to it than
+ * FOCUS_CLEARANCE give way, so that no text touches its. */
+export const FOCUS_LABEL = 18;
+export const FOCUS_CLEARANCE = (FOCUS_LABEL + LEGIBLE_ROW) / 2;
 /** Height of the strips above and below the rows of a token window, where the edges to tokens
  * outside the window end in a labelled marker (navigate.js). */
 export const BAND = 18;

@@ -27,7 +27,7 @@ export function navigateWords(lang) {
       "Attention graph. Arrow keys move between tokens and columns, Enter pins a token, Escape unpins. Long texts: the wheel, Page Up, Page Down, Home and End scroll the rows; Ctrl or ⌘ with the wheel, or + and -, zoom.",
     ),
     /** @param {number} k */
-    thinned: (k) => say("every {k}th token labelled: hover a row for its token", { k }),
+    thinned: (k) => say("1 token in {k} labelled: hover a row for its token", { k }),
     /** The rows shown, numbered as the value list numbers tokens (#0 first). @param {number} first @param {number} last @param {number} n */
     rows: (first, last, n) => say("tokens #{first}–#{last} of {n}", { first, last, n }),
   };
@@ -114,6 +114,24 @@ export function zoomed(n, window, steps, anchor = null) {
   const share = (at - window.start + 0.5) / window.size;
   const start = Math.round(at + 0.5 - share * size);
   return revealed(n, { start: Math.max(0, Math.min(n - size, start)), size }, at);
+}
+
+/**
+ * The `window` trait value for a size picked in the Token rows menu (0: fit), from the window shown:
+ * row `anchor` (the pinned token) stays in view, where it was on screen when it was shown, else
+ * in the middle; with no anchor the first row stays.
+ * @param {number} n @param {Window} window  as shown @param {number} size  the trait's (0: fit)
+ * @param {number | null} anchor
+ * @returns {Window}
+ */
+export function resized(n, window, size, anchor) {
+  if (anchor === null || anchor < 0 || anchor >= n) return { start: window.start, size };
+  const rows = shownWindow(n, { start: 0, size }).size;
+  const inside = anchor >= window.start && anchor < window.start + window.size;
+  // As zoomed: the anchor keeps its share of the rows above it.
+  const share = inside ? (anchor - window.start + 0.5) / window.size : 0.5;
+  const start = Math.round(anchor + 0.5 - share * rows);
+  return { start: revealed(n, { start: Math.max(0, Math.min(n - rows, start)), size: rows }, anchor).start, size };
 }
 
 /**

@@ -35,6 +35,8 @@ import { LANGUAGES } from "./i18n.js";
  *   from facts besides the option); none: set elsewhere (the comparison pane, Python)
  * @property {string[]} [views]  the views (the `view` option's values) where the option changes the picture;
  *   elsewhere controls.js disables its control and says why on hover. None: every view
+ * @property {string} [more]  its control sits behind "More" in the basic bar (the `controls` option); the name the
+ *   More button's tooltip gives it when it is not at its default
  */
 
 /** The views that draw edges between token rows (the heads grid draws whole matrices, unfiltered). */
@@ -136,6 +138,7 @@ export const VIEW_OPTIONS = [
       title: "Draw at most this many edges into each token (0: all)",
     }),
     views: EDGE_VIEWS,
+    more: "Edges per token",
   },
   {
     ...finite("threshold", "threshold", 0, Infinity, 0, {
@@ -145,6 +148,7 @@ export const VIEW_OPTIONS = [
       step: 0.01,
     }),
     views: EDGE_VIEWS,
+    more: "Min weight",
   },
   {
     ...choice(
@@ -158,6 +162,7 @@ export const VIEW_OPTIONS = [
       { label: "Special tokens" },
     ),
     views: EDGE_VIEWS,
+    more: "Special tokens",
   },
   {
     ...choice(
@@ -176,6 +181,7 @@ export const VIEW_OPTIONS = [
       },
     ),
     views: ["layer"], // the whole-model view draws no dots sized by degree
+    more: "Dot size",
   },
   {
     trait: "window",
@@ -183,13 +189,14 @@ export const VIEW_OPTIONS = [
     kind: "other",
     control: "own",
     views: EDGE_VIEWS,
+    more: "Token rows",
     read: (value, facts) => ({
       start: clamp(Array.isArray(value) ? value[0] : 0, 0, Math.max(0, facts.n - 1), 0),
       size: clamp(Array.isArray(value) ? value[1] : 0, 0, Infinity, 0),
     }),
   },
-  text("attribution", "attribution", "own"),
-  text("compare_method", "compareMethod"),
+  { ...text("attribution", "attribution", "own"), views: ["layer"], more: "Token scores" }, // only the one-layer view draws the bars
+  { ...text("compare_method", "compareMethod"), more: "Compare with" },
   choice(
     "compare_mode",
     [
@@ -199,6 +206,11 @@ export const VIEW_OPTIONS = [
     "compareMode",
   ),
   choice("lang", LANGUAGES),
+  // The bar's size: the basic controls, or all of them (controls.js: the More button).
+  choice("controls", [
+    ["basic", "basic"],
+    ["all", "all"],
+  ]),
 ];
 
 /** The choices the front end may make besides the view settings (Python: tagged front_end=True). */
@@ -209,6 +221,7 @@ export const FACTS = [
   "tokens",
   "special",
   "methods",
+  "graphs",
   "attributions",
   "n_layers",
   "n_heads",

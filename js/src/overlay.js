@@ -3,7 +3,7 @@
 
 import { colorAt } from "./colormap.js";
 import { tr } from "./i18n.js";
-import { HEADER_HEIGHT, isLabelled, LABEL_GAP, rowCenter } from "./layout.js";
+import { FOCUS_CLEARANCE, FOCUS_LABEL, HEADER_HEIGHT, isLabelled, LABEL_GAP, rowCenter } from "./layout.js";
 import { probe } from "./probes.js";
 import { clippedToken, displayToken } from "./text.js";
 
@@ -34,24 +34,63 @@ export function element(doc, tag, className, text) {
  */
 export function renderLabels(container, layout, tokens, special, side) {
   container.replaceChildren();
-  const doc = container.ownerDocument;
-  const width = layout.leftX - LABEL_GAP;
   // Rows too short for a label each: every labelEvery-th row is labelled, in a box as tall as
-  // labelEvery rows, so that no two labels overlap (the tooltip names any hovered token).
+  // labelEvery rows, so that no two labels overlap (markHovered adds the focused tokens' own).
   const box = layout.rowHeight * layout.labelEvery;
-  tokens.forEach((token, i) => {
-    if (i < layout.first || i > layout.last || !isLabelled(layout, i)) return; // outside the token window, or thinned
-    const label = element(doc, "div", "attnw-token", displayToken(token));
-    if (special[i]) label.classList.add("attnw-special");
-    label.dataset.index = String(i);
-    label.style.top = `${rowCenter(layout, i) - box / 2}px`;
-    label.style.height = `${box}px`;
-    label.style.lineHeight = `${box}px`;
-    label.style.width = `${width}px`;
-    label.style.left = side === "source" ? "0px" : `${layout.rightX + LABEL_GAP}px`;
-    label.title = `\u2068${displayToken(token)}\u2069 (#${i})`; // isolated: right-to-left text keeps to itself
-    container.append(label);
-  });
+  placedIn.set(container, { layout, tokens, special, side });
+  for (let i = layout.first; i <= Math.min(layout.last, tokens.length - 1); i++) {
+    if (isLabelled(layout, i)) container.append(tokenLabel(container, i, box)); // else thinned
+  }
+}
+
+/**
+ * Per column of labels, what renderLabels last placed: markHovered labels a focused token of a
+ * thinned row from it.
+ * @type {WeakMap<HTMLElement, { layout: import("./layout.js").Layout, tokens: string[], special: boolean[], side: "source" | "target" }>}
+ */
+const placedIn = new WeakMap();
+
+/**
+ * One token's label in a column renderLabels filled: `box` px tall, centred on its row.
+ * @param {HTMLElement} container @param {number} i @param {number} box
+ */
+function tokenLabel(container, i, box) {
+  const { layout, tokens, special, side } = /** @type {NonNullable<ReturnType<typeof placedIn.get>>} */ (
+    placedIn.get(container)
+  );
+  const label = element(container.ownerDocument, "div", "attnw-token", displayToken(tokens[i]));
+  if (special[i]) label.classList.add("attnw-special");
+  label.dataset.index = String(i);
+  label.style.top = `${rowCenter(layout, i) - box / 2}px`;
+  label.style.height = `${box}px`;
+  label.style.lineHeight = `${box}px`;
+  label.style.width = `${layout.leftX - LABEL_GAP}px`;
+  label.style.left = side === "source" ? "0px" : `${layout.rightX + LABEL_GAP}px`;
+  label.title = `\u2068${displayToken(tokens[i])}\u2069 (#${i})`; // isolated: right-to-left text keeps to itself
+  return label;
+}
+
+/**
+ * The label of a focused token on a thinned row (none of its own): added over the others, tinted
+ * (widget.css), and the neighbours' labels whose text it would touch hidden; null where the row is
+ * not shown.
+ * @param {HTMLElement} column @param {number} index
+ */
+function focusLabel(column, index) {
+  const placed = placedIn.get(column);
+  if (!placed || index < placed.layout.first || index > placed.layout.last) return null;
+  const label = tokenLabel(column, index, FOCUS_LABEL);
+  label.classList.add("attnw-token-focus");
+  const centre = rowCenter(placed.layout, index);
+  for (const other of /** @type {NodeListOf<HTMLElement>} */ (
+    column.querySelectorAll(".attnw-token:not(.attnw-token-focus)")
+  )) {
+    // A label's text is a line at its box's middle.
+    const middle = Number.parseFloat(other.style.top) + Number.parseFloat(other.style.height) / 2;
+    if (Math.abs(middle - centre) < FOCUS_CLEARANCE) other.classList.add("attnw-covered");
+  }
+  column.append(label);
+  return label;
 }
 
 /**
@@ -61,18 +100,24 @@ export function renderLabels(container, layout, tokens, special, side) {
  * @param {{ side: string, index: number } | null} [pinned]
  */
 export function markHovered(root, node, pinned = null) {
-  for (const name of ["attnw-hovered", "attnw-pinned"]) {
+  for (const name of ["attnw-hovered", "attnw-pinned", "attnw-covered"]) {
     for (const label of root.querySelectorAll(`.attnw-token.${name}`)) label.classList.remove(name);
   }
+  for (const label of root.querySelectorAll(".attnw-token-focus")) label.remove();
   /** @param {{ side: string, index: number } | null} at @param {string} name */
   const mark = (at, name) => {
     if (!at) return;
     if (!Number.isInteger(at.index)) return; // put in a selector: a number only, never text as given
-    const column = root.querySelector(at.side === "source" ? ".attnw-labels-left" : ".attnw-labels-right");
-    column?.querySelector(`[data-index="${at.index}"]`)?.classList.add(name);
+    const column = /** @type {HTMLElement | null} */ (
+      root.querySelector(at.side === "source" ? ".attnw-labels-left" : ".attnw-labels-right")
+    );
+    if (!column) return;
+    // A thinned row has no label: the focused token gets one all the same.
+    const label = column.querySelector(`[data-index="${at.index}"]`) ?? focusLabel(column, at.index);
+    label?.classList.add(name);
   };
-  mark(node, "attnw-hovered");
   mark(pinned, "attnw-pinned");
+  mark(node, "attnw-hovered"); // after: a label added for it lies over the pinned token's
 }
 
 /**
@@ -271,6 +316,16 @@ export function scaleText(scale, signed, integer, lang) {
       ? text + tr(lang, " (blue and red each to their own end; width by size)")
       : text;
   }
+  if (scale.of === "paths") {
+    const text = tr(
+      lang,
+      "colour: the traced paths' edges, each layer's own range (the largest: {low} to {high})",
+      range,
+    );
+    return signed && scale.low !== scale.high
+      ? text + tr(lang, " (blue and red each to their own end; width by size)")
+      : text;
+  }
   if (scale.of === "layers") return tr(lang, "colour: each layer's own range (the largest: {low} to {high})", range);
   const all = tr(lang, "colour: all edges drawn, {low} to {high}", range);
   return scale.selfOnly > 0
@@ -296,7 +351,8 @@ export function scaleText(scale, signed, integer, lang) {
  */
 
 /**
- * Colour bar with its range and the share of attention the drawn edges cover.
+ * Colour bar with its range and the share of the rows' weight (the attention, for attention weights) the drawn
+ * edges cover.
  * @param {HTMLElement} legend
  * @param {object} args
  * @param {string[]} args.table
@@ -309,6 +365,8 @@ export function scaleText(scale, signed, integer, lang) {
  * @param {string} [args.rowLabel]        label of the method's per-row quantity
  * @param {number | null} [args.rowMean]  its mean over the rows of this slice
  * @param {boolean} [args.integer]        the weights are whole numbers (path counts)
+ * @param {boolean} [args.attention]      the weights are attention weights (the method's attention_weights):
+ *   the drawn edges' share is "of the attention", else of the rows' totals (their sizes, when signed)
  * @param {string} [args.lang]             the language of the words (i18n.js)
  * @param {LegendCompare | null} [args.compare]  what a comparison adds (compare_pane.js)
  * @param {import("./scene.js").ScaleInfo | null} [args.scale]  the colour scale in use (scene.js): its
@@ -327,6 +385,7 @@ export function renderLegend(
     rowLabel = "",
     rowMean = null,
     integer = false,
+    attention = false,
     lang = "en",
     compare = null,
     scale = null,
@@ -356,10 +415,21 @@ export function renderLegend(
   const share = meanCoverage * drawnShare;
   /** @param {number} x */
   const percent = (x) => (x * 100).toFixed(1);
+  // "Of the attention" only where the edges are attention weights: ALTI's or rollout's rows are not.
   const coverageText =
     minCoverage >= 0.9995 && drawnShare >= 0.9995
-      ? tr(lang, "{n} edges, all of the attention drawn", { n: edgeCount })
-      : tr(lang, "{n} edges carrying {share}% of the attention", { n: edgeCount, share: percent(share) }) +
+      ? tr(lang, attention ? "{n} edges, all of the attention drawn" : "{n} edges, all of each row drawn", {
+          n: edgeCount,
+        })
+      : tr(
+          lang,
+          attention
+            ? "{n} edges carrying {share}% of the attention"
+            : signed
+              ? "{n} edges carrying {share}% of the rows' total size"
+              : "{n} edges carrying {share}% of the rows' totals",
+          { n: edgeCount, share: percent(share) },
+        ) +
         (minCoverage < 0.9995
           ? tr(lang, " (the data keeps {mean}% per row on average, least {least}%)", {
               mean: percent(meanCoverage),

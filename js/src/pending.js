@@ -3,8 +3,9 @@
 // the running job's progress with a cancel button.
 
 import { speaker } from "./i18n.js";
+import { shownWindow } from "./navigate.js";
 import { element } from "./overlay.js";
-import { isPinnedRowComing } from "./state.js";
+import { hasPinnedRow, isPinnedRowComing, pinnedNode } from "./state.js";
 
 /**
  * @typedef {object} Job  the widget's `job` trait
@@ -60,27 +61,38 @@ export function createPending(doc, model, lang) {
       nLayers = state.nLayers;
       const running = job.method !== undefined && !job.error;
       const mine = job.method === method;
-      root.hidden = available && !(running && mine);
+      // The graph shows the pinned token's row only (its own, computed for the pin): the panel
+      // still offers the whole layer.
+      const partial = hasPinnedRow(state) && !state.offline && !(running && mine);
+      root.hidden = available && !(running && mine) && !partial;
       if (root.hidden) return;
+      // Over a drawn graph the panel sits at its foot, off the edges in its middle; at its head
+      // when the pinned token is in the lower half of the rows (its edges gather there).
+      const shown = shownWindow(state.tokens.length, state.window);
+      const low = (pinnedNode(state)?.index ?? -1) >= shown.start + shown.size / 2;
+      root.classList.toggle("attnw-pending-docked", available);
+      root.classList.toggle("attnw-pending-top", available && low);
       const words = { method: state.method.label, layer, id: method, cost: state.method.on_request ?? "" };
       message.textContent = say(
-        available
-          ? "{method}: computing more layers…"
-          : running && mine && job.layers?.includes(layer)
-            ? "{method}: computing…"
-            : isPinnedRowComing(state)
-              ? "{method}: computing the pinned token's row for layer {layer}…"
-              : state.offline && (state.ready[method] ?? []).includes(layer)
-                ? "{method}: this head of layer {layer} is not in this file (a long input's file holds the head shown when it was exported)."
-                : state.offline
-                  ? '{method} for layer {layer} was not computed before this view was exported; in the notebook, call w.compute("{id}") before exporting.'
-                  : state.method.on_request
-                    ? "{method} for layer {layer} is computed on request: {cost}"
-                    : "{method} for layer {layer} is computed on request.",
+        partial
+          ? "{method}: only the pinned token's row is computed for layer {layer}."
+          : available
+            ? "{method}: computing more layers…"
+            : running && mine && job.layers?.includes(layer)
+              ? "{method}: computing…"
+              : isPinnedRowComing(state)
+                ? "{method}: computing the pinned token's row for layer {layer}…"
+                : state.offline && (state.ready[method] ?? []).includes(layer)
+                  ? "{method}: this head of layer {layer} is not in this file (a long input's file holds the head shown when it was exported)."
+                  : state.offline
+                    ? '{method} for layer {layer} was not computed before this view was exported; in the notebook, call w.compute("{id}") before exporting.'
+                    : state.method.on_request
+                      ? "{method} for layer {layer} is computed on request: {cost}"
+                      : "{method} for layer {layer} is computed on request.",
         words,
       );
       computeLayer.textContent = say("Compute layer {layer}", { layer });
-      computeLayer.hidden = computeAll.hidden = running || available || state.offline;
+      computeLayer.hidden = computeAll.hidden = running || (available && !partial) || state.offline;
       bar.hidden = cancel.hidden = !running;
       if (running && job.total) {
         bar.max = job.total;

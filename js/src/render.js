@@ -5,7 +5,7 @@ import { compareFrames, compareMeta } from "./compare.js";
 import { dockLayout } from "./dock.js";
 import { download, paintPng, svgOf } from "./exporter.js";
 import { envelopeCache, layerFrame, modelFrame } from "./frames.js";
-import { paintHeadsPng } from "./heads_export.js";
+import { headsSvg, paintHeadsPng } from "./heads_export.js";
 import { headsFrame } from "./heads_grid.js";
 import { imageScene, panelLayout, patchAt, patchNode } from "./image.js";
 import { keyAction, sameNode, toggledSelection } from "./keyboard.js";
@@ -280,6 +280,13 @@ function renderView(model, el) {
     canvas.toBlob((blob) => blob && download(view.root, blob, `${fileName()}.png`), "image/png");
   };
   const onSaveSvg = () => {
+    if (readState(model).view === "heads") {
+      const words = view.headsWords();
+      const grid = view.heads.picture(2, words.foreground);
+      if (grid)
+        download(view.root, new Blob([headsSvg(doc, grid, words)], { type: "image/svg+xml" }), `${fileName()}.svg`);
+      return;
+    }
     const drawn = picture();
     if (drawn) download(view.root, new Blob([svgOf(doc, drawn)], { type: "image/svg+xml" }), `${fileName()}.svg`);
   };
@@ -321,8 +328,10 @@ function renderView(model, el) {
     `change:${name}`,
     schedule,
   ]);
-  // The data traits are the methods' (the `methods` fact lists them), made per widget in Python.
-  for (const method of readState(model).methods) {
+  // The data traits are the methods' and their whole-model graphs' (the `methods` and `graphs` facts), made
+  // per widget in Python.
+  const { methods, graphs = [] } = readState(model);
+  for (const method of [...methods, ...graphs]) {
     subscriptions.push([`change:data_${method.id}`, schedule]);
     if (method.row_label) subscriptions.push([`change:data_${method.id}_rows`, schedule]);
   }

@@ -21,7 +21,8 @@ import { layerMark } from "./state.js";
 
 /**
  * @typedef {object} ScaleInfo  what the legend says of the colour scale in use
- * @property {"focus" | "all" | "layers"} of  the focused tokens' edges, every edge drawn, or each layer's
+ * @property {"focus" | "all" | "layers" | "paths"} of  the focused tokens' edges, every edge drawn, each layer's,
+ *   or each layer's edges of the paths traced from a focused node (whole-model view; high: the largest layer's)
  * @property {number} low   magnitude of the low end (signed: the scale runs from -low), else 0
  * @property {number} high  the high end
  * @property {number} selfOnly  a self-edge left out of the scale (edges.js filterEdges), or 0
@@ -105,13 +106,19 @@ export function modelScene(frame, dark) {
   const { layout, perLayer, focus, shade } = frame;
   const ink = inkOf(dark);
   const traced = focus ? tracePaths(perLayer, focus) : null;
+  // Each layer's traced edges are coloured on their own range, so that their order shows (the others are
+  // grey context), as a focused token's edges in the one-layer view: the focused node's own edges are not
+  // paled by a strong edge elsewhere in its layer (a decoder's first self-edge, a step's residual).
+  const scales = traced ? perLayer.map((edges, l) => tracedScale(edges, traced[l])) : null;
   const wide = Math.floor(WIDE_EDGES / Math.max(1, perLayer.length));
   const bundles = perLayer.map((edges, l) => ({
     layout: transition(layout, l + 1),
     edges,
     highlight: traced ? traced[l] : null,
     wideFrom: wideFrom(edges, wide),
+    focusScale: scales?.[l] ?? null,
   }));
+  const traceScales = (scales ?? []).filter((s) => s !== null);
   const nodeTable = colormap(dark ? "dark" : "light");
   const radius = Math.max(1, Math.min(LABEL_GAP / 2, layout.rowHeight * 0.25)); // shaded dots double it
   /** @type {Dot[]} */
@@ -147,9 +154,58 @@ export function modelScene(frame, dark) {
     rules,
     table: edgeTable(signed, dark),
     signed,
-    scale: { of: "layers", low: signed ? max : 0, high: max, selfOnly: 0 },
+    scale: traceScales.length
+      ? {
+          of: "paths",
+          low: signed ? Math.max(...traceScales.map((s) => s.low)) : 0,
+          high: Math.max(...traceScales.map((s) => s.high)),
+          selfOnly: 0,
+        }
+      : { of: "layers", low: signed ? max : 0, high: max, selfOnly: 0 },
     ink,
   };
+}
+
+/**
+ * The colour scale of one layer's traced edges: from 0 to their largest weight (signed: each side to its
+ * own end, as edges.js focusScaleOf), or null when none is traced or all are 0. The edge of a token that
+ * sees only itself (a decoder's first: weight 1) is left out, as from the layer's own maximum
+ * (edges.js filterEdges), unless it is all that is traced.
+ * @param {import("./edges.js").EdgeList} edges @param {Set<number>} traced
+ * @returns {import("./edges.js").ColourScale | null}
+ */
+function tracedScale(edges, traced) {
+  let low = 0;
+  let high = 0;
+  let lone = 0;
+  for (const e of traced) {
+    const w = edges.weight[e];
+    if (edges.source[e] === edges.target[e] && inDegrees(edges)[edges.target[e]] === 1)
+      lone = Math.max(lone, Math.abs(w));
+    else if (w < 0) low = Math.max(low, -w);
+    else high = Math.max(high, w);
+  }
+  if (low === 0 && high === 0) return lone > 0 ? { low: lone, high: lone } : null;
+  return { low: low || high, high: high || low };
+}
+
+/** @type {WeakMap<import("./edges.js").EdgeList, Uint32Array>} */
+const inDegreesOf = new WeakMap();
+
+/**
+ * How many drawn edges reach each token, kept per edge list (frames.js keeps the lists): a hover counts
+ * each layer once. @param {import("./edges.js").EdgeList} edges
+ */
+function inDegrees(edges) {
+  let degrees = inDegreesOf.get(edges);
+  if (!degrees) {
+    let rows = 0;
+    for (let e = 0; e < edges.count; e++) rows = Math.max(rows, edges.target[e] + 1);
+    degrees = new Uint32Array(rows);
+    for (let e = 0; e < edges.count; e++) degrees[edges.target[e]]++;
+    inDegreesOf.set(edges, degrees);
+  }
+  return degrees;
 }
 
 /**

@@ -17,11 +17,14 @@ export { MAX_HEAD, MEAN_HEAD };
  * @property {boolean} cumulative   sources are the input tokens (layer 0)
  * @property {string} description
  * @property {string} [explain]       plain-language help: what an edge and its colour mean, the definition
+ * @property {string} [hint]          one line for a learner choosing it from the menu
+ * @property {string} [trust]         when to trust its picture: its assumptions and what it leaves out
  * @property {boolean} [integer]      the values are whole numbers (path counts): printed without decimals
+ * @property {boolean} [attention_weights]  the values are attention weights: the legend's share is of the attention
  * @property {boolean} [signed]       values may be negative
  * @property {string} [row_label]     label of a per-row quantity in data_<id>_rows
  * @property {string} [note]          a remark about this input
- * @property {string} [graph]         the method whose data draws the whole-model graph ("" = this one)
+ * @property {string} [graph]         the method (or entry of `graphs`) whose data draws the whole-model edges ("" = this one)
  * @property {string} [group]         the heading the menu lists it under
  * @property {string} [on_request]    why the method is computed on request here, and what it costs ("" when sent with the widget)
  * @property {string} [heads]         "mean": built on the head-averaged attention; "combined": every head together
@@ -35,6 +38,8 @@ export { MAX_HEAD, MEAN_HEAD };
  * @property {string} label
  * @property {string} description
  * @property {boolean} signed
+ * @property {string} [hint]   one line for a learner choosing it from the menu
+ * @property {string} [trust]  when to trust its scores
  */
 
 /**
@@ -50,6 +55,7 @@ export { MAX_HEAD, MEAN_HEAD };
  * @property {string[][]} columnNames  what each column 0..L holds, one name per token list (or one for all) ([]: "Input (layer 0)", "Layer 1", ...)
  * @property {{ label: string, size: number }[]} segments  the token lists the tokens are made of ([]: one text)
  * @property {MethodMeta[]} methods
+ * @property {MethodMeta[]} [graphs]  the per-layer steps methods name as their whole-model graph, in no menu
  * @property {MethodMeta} method
  * @property {number} layer   1..nLayers
  * @property {number} head    0..nHeads-1, MEAN_HEAD or MAX_HEAD
@@ -77,6 +83,7 @@ export { MAX_HEAD, MEAN_HEAD };
  * @property {"" | "in" | "out"} nodeSize  dots sized by the slice's in- or out-degree
  * @property {{ start: number, size: number }} window  token rows shown (size 0: all)
  * @property {string} lang          the language of the widget's words ("en", "zh"; i18n.js)
+ * @property {"basic" | "all"} controls  the basic control bar, or every control
  * @property {import("./image_fact.js").ShownImage | null} image  an image analysis's input (null: text)
  */
 
@@ -119,11 +126,10 @@ export function readState(model) {
     Array.isArray(rawSpecial) && rawSpecial.length === n && rawSpecial.every((s) => typeof s === "boolean")
       ? rawSpecial
       : tokens.map((_, i) => Array.isArray(rawSpecial) && rawSpecial[i] === true);
-  const rawMethods = model.get("methods");
-  /** @type {MethodMeta[]} */
-  const methods = Array.isArray(rawMethods)
-    ? rawMethods.filter((m) => isObject(m) && typeof m.id === "string" && typeof m.label === "string")
-    : [];
+  /** @param {unknown} raw @returns {MethodMeta[]} */
+  const metas = (raw) =>
+    Array.isArray(raw) ? raw.filter((m) => isObject(m) && typeof m.id === "string" && typeof m.label === "string") : [];
+  const methods = metas(model.get("methods"));
   const nLayers = model.get("n_layers");
   const nHeads = model.get("n_heads");
   const problem = [
@@ -169,6 +175,7 @@ export function readState(model) {
         : [],
     segments: segments.reduce((sum, s) => sum + s.size, 0) === n ? segments : [],
     methods: shownMethods,
+    graphs: metas(model.get("graphs")).map((m) => translatedMethod(m, lang)),
     method,
     layer: nearestLayer(method, options.layer),
     ready: isObject(ready)
@@ -192,7 +199,13 @@ export function readState(model) {
     attributions: Array.isArray(attributions)
       ? attributions
           .filter((a) => isObject(a) && typeof a.id === "string" && typeof a.label === "string")
-          .map((a) => ({ ...a, label: tr(lang, a.label), description: tr(lang, a.description) }))
+          .map((a) => ({
+            ...a,
+            label: tr(lang, a.label),
+            description: tr(lang, a.description),
+            hint: a.hint ? tr(lang, a.hint) : "",
+            trust: a.trust ? tr(lang, a.trust) : "",
+          }))
       : [],
     attributionData: isObject(model.get("attribution_data")) ? model.get("attribution_data") : {},
     offline: model.get("offline") === true,
@@ -214,6 +227,8 @@ function translatedMethod(method, lang) {
     group: words(method.group),
     description: tr(lang, method.description),
     explain: words(method.explain),
+    hint: words(method.hint),
+    trust: words(method.trust),
   };
 }
 
@@ -355,6 +370,17 @@ export function hasLayer(state, layer) {
 export function hasSlice(state, methodId, slice) {
   const slices = state.slicesReady[methodId];
   return slices === undefined || slices.includes(slice);
+}
+
+/**
+ * The method whose data draws the selected method's whole-model edges: the one its `graph` names (a
+ * cumulative method's per-layer step, among `graphs`, or another method), else itself.
+ * @param {ViewState} state @returns {MethodMeta}
+ */
+export function graphMethod(state) {
+  const { graph } = state.method;
+  if (!graph) return state.method;
+  return [...state.methods, ...(state.graphs ?? [])].find((m) => m.id === graph) ?? state.method;
 }
 
 /**

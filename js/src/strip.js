@@ -1,10 +1,15 @@
 // Token scores (gradient or blank-out attributions) as bars in the left label column,
-// one per token, beside the graph. Signed methods use two colours.
+// one per token, beside the graph. Signed methods use two colours. Under the plot: what the bars
+// show, their key, and the tokens with the largest scores, ranked.
 
 import { decodeEnvelope, rowEntries } from "./codec.js";
-import { tr } from "./i18n.js";
+import { speaker, tr } from "./i18n.js";
 import { rowCenter } from "./layout.js";
 import { element, formatValue } from "./overlay.js";
+import { clippedToken } from "./text.js";
+
+/** Tokens in the ranked list under the plot. */
+export const RANKED = 5;
 
 /**
  * @typedef {object} AttributionData  the widget's `attribution_data` trait
@@ -68,8 +73,63 @@ export function renderStrip(container, layout, scores) {
 }
 
 /**
- * One line saying what the bars show, or what is being computed, and below it the warning that
- * came with the scores, if any.
+ * The tokens with the largest scores, largest first: by |score| for a signed method (a strong negative
+ * matters as much), by score for an unsigned one. Ties keep the tokens' order.
+ * @param {Float64Array} scores @param {boolean} signed @param {number} [count]
+ * @returns {number[]}  token indices
+ */
+export function rankedTokens(scores, signed, count = RANKED) {
+  const size = (/** @type {number} */ i) => (signed ? Math.abs(scores[i]) : scores[i]);
+  return Array.from(scores, (_, i) => i)
+    .filter((i) => scores[i] !== 0)
+    .sort((a, b) => size(b) - size(a) || a - b)
+    .slice(0, count);
+}
+
+/**
+ * The key of the bars (a swatch per colour, with what it means) and the ranked tokens, as DOM (token text
+ * through textContent only). The line above them names the method and the target.
+ * @param {Document} doc @param {Float64Array} scores @param {boolean} signed
+ * @param {string[]} tokens @param {string} lang
+ */
+function keyAndRanking(doc, scores, signed, tokens, lang) {
+  const say = speaker(lang);
+  /** Words kept on one line, after a bar colour's swatch (if any). @param {boolean | null} negative @param {string} words */
+  const entry = (negative, words) => {
+    const pair = element(doc, "span", "attnw-strip-pair");
+    if (negative !== null)
+      pair.append(element(doc, "span", negative ? "attnw-strip-swatch attnw-bar-negative" : "attnw-strip-swatch"));
+    pair.append(words);
+    return pair;
+  };
+  const key = element(doc, "div", "attnw-strip-key");
+  if (signed) {
+    key.append(
+      entry(false, say("positive: pushes the target up")),
+      " ", // the line may break between entries only
+      entry(true, say("negative: pushes it down")),
+      " ",
+      entry(null, say("bar length: the score's size")),
+    );
+  } else key.append(entry(false, say("bar length: the score (never negative)")));
+  const ranking = element(doc, "div", "attnw-strip-rank");
+  const ranked = rankedTokens(scores, signed);
+  const label = element(doc, "span", "attnw-strip-pair");
+  label.textContent = say(ranked.length === 1 ? "Largest score:" : "Largest {n} scores:", { n: ranked.length });
+  ranking.append(label);
+  ranked.forEach((i, place) => {
+    const item = element(doc, "span", "attnw-strip-ranked");
+    item.dataset.index = String(i);
+    const value = formatValue(scores[i]);
+    item.textContent = `${place + 1}. “${clippedToken(tokens[i] ?? "", 24)}” ${signed && scores[i] > 0 ? "+" : ""}${value}`;
+    ranking.append(" ", item);
+  });
+  return [key, ranking];
+}
+
+/**
+ * What the bars show (or what is being computed), with their key and the tokens with the largest
+ * scores, and below it the warning that came with the scores, if any.
  * @param {HTMLElement} line
  * @param {HTMLElement} warningLine
  * @param {AttributionData} data
@@ -78,24 +138,29 @@ export function renderStrip(container, layout, scores) {
  * @param {string} targetLabel
  * @param {Float64Array | null} scores
  * @param {string} lang  the language of the words (i18n.js)
+ * @param {string[]} [tokens]  the tokens the scores are of (the ranked list names them)
  */
-export function renderStripStatus(line, warningLine, data, method, menu, targetLabel, scores, lang) {
+export function renderStripStatus(line, warningLine, data, method, menu, targetLabel, scores, lang, tokens = []) {
   const warning = scores && typeof data.warning === "string" ? data.warning : "";
   warningLine.hidden = !warning;
   warningLine.textContent = warning ? `⚠ ${warning}` : "";
   line.hidden = !method;
   if (!method) return;
-  const name = menu.find((entry) => entry.id === method)?.label ?? method;
+  const entry = menu.find((meta) => meta.id === method);
+  const name = entry?.label ?? method;
   if (data.status === "error" && data.method === method) {
     line.textContent = tr(lang, "Token scores ({name}) failed: {message}", { name, message: String(data.message) });
   } else if (scores) {
     let max = 0;
     for (const v of scores) max = Math.max(max, Math.abs(v));
-    line.textContent = tr(lang, "Bars: {name} of {target}; longest {max}", {
+    const what = element(line.ownerDocument, "div", "attnw-strip-what");
+    what.textContent = tr(lang, "Bars: {name} of {target}; longest {max}", {
       name,
       target: targetLabel,
       max: formatValue(max),
     });
+    const signed = Boolean(entry?.signed);
+    line.replaceChildren(what, ...keyAndRanking(line.ownerDocument, scores, signed, tokens, lang));
   } else {
     const share =
       data.status === "running" && data.total ? ` ${Math.round(((data.done ?? 0) / data.total) * 100)}%` : "";

@@ -102,3 +102,25 @@ export function textMeasure(doc, font = "12px sans-serif") {
   }
   return (text) => Array.from(text).reduce((sum, char) => sum + ((char.codePointAt(0) ?? 0) >= 0x2e80 ? 12 : 7), 0);
 }
+
+const SVG = "http://www.w3.org/2000/svg";
+
+/**
+ * An empty SVG drawing `width` × `height` (sans-serif, 12 px) filled with `background`, and `add`, which puts an
+ * element into it (or into `parent`) with its attributes made XML-safe.
+ * @param {Document} doc @param {number} width @param {number} height @param {string} background
+ */
+export function svgDrawing(doc, width, height, background) {
+  const svg = doc.createElementNS(SVG, "svg");
+  const size = { width, height, viewBox: `0 0 ${width} ${height}`, "font-family": "sans-serif", "font-size": 12 };
+  for (const [name, value] of Object.entries(size)) svg.setAttribute(name, String(value));
+  /** @param {string} tag @param {Record<string, string | number>} attributes @param {Element} [parent] */
+  const add = (tag, attributes, parent = svg) => {
+    const node = doc.createElementNS(SVG, tag);
+    for (const [name, value] of Object.entries(attributes)) node.setAttribute(name, xmlText(String(value)));
+    parent.append(node);
+    return node;
+  };
+  add("rect", { width: "100%", height: "100%", fill: background });
+  return { svg, add };
+}

@@ -30,7 +30,17 @@ import { createPending } from "./pending.js";
 import { probe } from "./probes.js";
 import { createEdgeLayer, fitCanvases } from "./raster.js";
 import { drawOverlay, isHighlighted, layerScene, modelScene } from "./scene.js";
-import { columnTitles, hasPinnedRow, headLabel, layerName, MEAN_HEAD, rowTitle, titleAtEdge } from "./state.js";
+import {
+  columnTitles,
+  graphMethod,
+  hasPinnedRow,
+  headLabel,
+  layerName,
+  MEAN_HEAD,
+  pinnedNode,
+  rowTitle,
+  titleAtEdge,
+} from "./state.js";
 import { currentScores, renderStrip, renderStripStatus } from "./strip.js";
 
 /** "layer 3 of 6", or "decoder 2 (layer 5 of 8)" where layers have names. @param {import("./state.js").ViewState} state */
@@ -104,10 +114,12 @@ export function createView(doc, model, lang) {
   const explain = createExplain(doc, lang);
   // A second method beside the first (compare.js): its controls, its pane next to the plot.
   const compareControls = createCompareControls(doc, model, lang);
-  // The picture's buttons wrap as one group, at the end of the last row of controls.
-  const actions = element(doc, "span", "attnw-actions");
-  actions.append(savePng, saveSvg, explain.button);
-  controls.root.append(...compareControls.nodes, actions);
+  // About sits in the basic row, before More; the comparison and the downloads behind More, the downloads as
+  // one group at the end of that row.
+  controls.actions.prepend(explain.button);
+  const downloads = element(doc, "span", "attnw-actions");
+  downloads.append(savePng, saveSvg);
+  controls.more.append(...compareControls.nodes, downloads);
   const pending = createPending(doc, model, lang);
   const navigation = createNavigationView(doc, lang); // a long input's minimap and off-window markers
   plot.append(
@@ -140,7 +152,7 @@ export function createView(doc, model, lang) {
   side.append(image.root, tooltip);
   const body = element(doc, "div", "attnw-body");
   body.append(graph, side);
-  root.append(controls.root, caption, explain.panel, problem, body);
+  root.append(controls.root, caption, explain.hint, explain.panel, problem, body);
   const columns = tokenColumns(labelsLeft, labelsRight);
 
   /** The host's theme is dark: its text colour is light. */
@@ -232,6 +244,7 @@ export function createView(doc, model, lang) {
       chosen?.label ?? "",
       scores,
       lang,
+      state.tokens,
     );
     renderTitles(titleLeft, titleRight, titles);
     markHovered(root, focus, pinned);
@@ -256,6 +269,7 @@ export function createView(doc, model, lang) {
       rowLabel: state.method.row_label,
       rowMean: frame.rows ? frame.rows.reduce((a, b) => a + b, 0) / frame.rows.length : null,
       integer: state.method.integer,
+      attention: Boolean(state.method.attention_weights),
       lang,
       compare: extras?.legend,
       scale: scene.scale,
@@ -308,18 +322,24 @@ export function createView(doc, model, lang) {
     markHovered(root, null);
     markTarget(labelsRight, null);
     columns.markIdle(null);
-    const drawn = state.methods.find((m) => m.id === state.method.graph);
+    // A cumulative method's edges are the per-layer graph its meta names (its own step), its values the dots.
+    const drawn = graphMethod(state);
     const graph =
-      state.method.cumulative && drawn
-        ? say("edges: {graph} of each layer ({heads}); dots: how much of the focused input reaches each token", {
+      state.method.cumulative && drawn !== state.method
+        ? say("edges: {graph} of each layer ({heads}); dots: {method} between the focused token and the input", {
             graph: drawn.label,
             heads: headLabel({ ...state, method: drawn, head: MEAN_HEAD }),
+            method: state.method.label,
           })
         : headLabel(state);
+    const colours =
+      scene.scale.of === "paths"
+        ? say("traced paths coloured on each layer's own range")
+        : say("colours scaled per layer");
     const missing = unsent.length
       ? ` · ${say("not read yet for this head: layers {layers} (open one to read it)", { layers: unsent.join(", ") })}`
       : "";
-    caption.textContent = `${state.method.label} · ${say("whole model, {n} layers", { n: state.nLayers })} · ${graph} · ${say("colours scaled per layer")}${missing}${windowNote(layout, lang)}`;
+    caption.textContent = `${state.method.label} · ${say("whole model, {n} layers", { n: state.nLayers })} · ${graph} · ${colours}${missing}${windowNote(layout, lang)}`;
     legend.hidden = false;
     renderLegend(legend, {
       table: scene.table,
@@ -328,7 +348,8 @@ export function createView(doc, model, lang) {
       meanCoverage: 1,
       minCoverage: 1,
       edgeCount,
-      integer: (drawn ?? state.method).integer,
+      integer: drawn.integer,
+      attention: Boolean(drawn.attention_weights),
       lang,
       scale: scene.scale,
     });
@@ -380,8 +401,8 @@ export function createView(doc, model, lang) {
     caption.title = state.method.description;
     heads.paint(frame);
     navigation.hide();
-    saveSvg.disabled = true; // the grid is pixels: PNG only
-    saveSvg.title = say("The all-heads grid is a picture of pixels, not a drawing: download it as PNG");
+    saveSvg.disabled = false; // each cell an embedded image, the words text (heads_export.js)
+    saveSvg.title = svgTitle;
   };
 
   /**
@@ -442,14 +463,8 @@ export function createView(doc, model, lang) {
       background: dark ? "#111111" : "#ffffff",
       image: image.scene(),
       notes: navigation.markers.labels(),
-      legend: legendOf(
-        scene,
-        state.view === "model" && state.method.graph
-          ? (state.methods.find((m) => m.id === state.method.graph) ?? state.method)
-          : state.method,
-        lang,
-        compare.legendLabel(),
-      ),
+      pinned: state.view === "layer" ? pinnedNode(state) : null, // the whole-model view labels no pin
+      legend: legendOf(scene, state.view === "model" ? graphMethod(state) : state.method, lang, compare.legendLabel()),
       ...compare.picture(),
     };
   };

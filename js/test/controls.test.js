@@ -106,3 +106,51 @@ test("a toy option declared for some views is disabled in the others, saying why
   assert.equal(field.title, "A toy field");
   assert.equal(field.closest("label")?.hasAttribute("title"), false);
 });
+
+test("token scores and their target are disabled, saying why, in the views that draw no bars", () => {
+  const { doc, model, controls } = bar();
+  const targets = [{ id: "logit", label: "logit of “x”", position: 1 }];
+  const menu = /** @type {HTMLSelectElement} */ (doc.querySelector(".attnw-attribution"));
+  const target = /** @type {HTMLSelectElement} */ (doc.querySelector(".attnw-target"));
+  const state = { ...readState(/** @type {any} */ (model)), targets, target: "logit" };
+  controls.update({ ...state, view: "layer" });
+  assert.deepEqual([menu.disabled, target.disabled], [false, false]);
+  for (const view of ["heads", "model"]) {
+    controls.update({ ...state, view });
+    assert.deepEqual([menu.disabled, target.disabled], [true, true], view);
+    assert.match(menu.title, /^Does nothing in the view “(all heads|whole model)”: it applies to “one layer”$/);
+  }
+});
+
+test("the options declared `more` sit behind More, which opens them, says how many are set and names them", () => {
+  const { doc, model, controls } = bar();
+  const toggle = /** @type {HTMLButtonElement} */ (doc.querySelector(".attnw-more-toggle"));
+  const behind = VIEW_OPTIONS.filter((option) => option.more && option.control);
+  for (const option of behind) {
+    const node = doc.querySelector(`[class^="attnw-${option.trait.replaceAll("_", "-")}"]`);
+    assert.ok(node && controls.more.contains(node), option.trait);
+  }
+  assert.equal(controls.more.hidden, true);
+  assert.equal(toggle.textContent, "More ▾");
+  // Set from Python: the button says so while the row is hidden.
+  controls.update({ ...readState(/** @type {any} */ (model)), topK: 3, compareMethod: "flow" });
+  assert.equal(toggle.textContent, "More (2 set) ▾");
+  assert.match(toggle.title, /Set behind it: Edges per token, Compare with$/);
+  toggle.click();
+  assert.equal(model.get("controls"), "all");
+  controls.update({ ...readState(/** @type {any} */ (model)), topK: 3 });
+  assert.equal(controls.more.hidden, false);
+  assert.equal(toggle.textContent, "Fewer ▴");
+  assert.equal(toggle.getAttribute("aria-expanded"), "true");
+});
+
+test("the target shows only with token scores: it chooses what they explain", () => {
+  const { doc, model, controls } = bar();
+  const targets = [{ id: "logit", label: "logit of “x”", position: 1 }];
+  const target = /** @type {HTMLElement} */ (doc.querySelector(".attnw-target")?.closest("label"));
+  const state = { ...readState(/** @type {any} */ (model)), targets, target: "logit" };
+  controls.update({ ...state, attribution: "" });
+  assert.equal(target.hidden, true);
+  controls.update({ ...state, attribution: "saliency" });
+  assert.equal(target.hidden, false);
+});

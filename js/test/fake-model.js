@@ -81,6 +81,10 @@ export class RecordingContext {
   moveTo(x, y) {
     this.path.push([x, y]);
   }
+  /** @param {number} x @param {number} y */
+  lineTo(x, y) {
+    this.path[this.path.length - 1].push(x, y);
+  }
   /** @param {...number} args */
   bezierCurveTo(...args) {
     this.path[this.path.length - 1].push(...args);

@@ -2,6 +2,8 @@ import assert from "node:assert/strict";
 import { test } from "node:test";
 import { decodeEnvelope } from "../src/codec.js";
 import { colormap } from "../src/colormap.js";
+import { createHeadsGrid } from "../src/heads_draw.js";
+import { headsSvg } from "../src/heads_export.js";
 import {
   CELL_MAX,
   CELL_MIN,
@@ -224,4 +226,64 @@ test("pointing at a cell names it; clicking it opens that layer and head", () =>
     }),
   );
   assert.deepEqual([model.get("view"), model.get("layer"), model.get("head")], ["layer", 1, -1]);
+});
+
+test("the grid's colour map is the method's: diverging for a signed method on all-positive data, never for an unsigned one", () => {
+  const { state, envelopeOf } = stateOf({ method: "raw" });
+  const unsigned = headsFrame(state, 640, envelopeOf);
+  assert.equal(unsigned.signed, false);
+  // Raw attention's data, as a signed method's layer that happens to hold no negative value.
+  const signedState = { ...state, method: { ...state.method, signed: true } };
+  const frame = headsFrame(signedState, 640, envelopeOf);
+  const env = /** @type {import("../src/codec.js").Envelope} */ (frame.env);
+  assert.equal(env.signed, false);
+  assert.equal(frame.signed, true);
+  const diverging = tableBytes(colormap("diverging"));
+  const slice = cellSlice(frame, 0, 2);
+  const values = cellValues(env, slice);
+  const { pixels } = slicePixels(env, slice, diverging, Infinity, frame.signed);
+  const reference = cellPixels(values, diverging, true).pixels;
+  for (let p = 0; p < pixels.length; p++) assert.ok(Math.abs(pixels[p] - reference[p]) <= 8, `byte ${p}`);
+  // The cell's largest value is the diverging map's positive end; 0 would be its grey middle, not its blue end.
+  const largest = values.indexOf(Math.max(...values));
+  assert.deepEqual([...pixels.slice(largest * 4, largest * 4 + 3)], [...diverging.slice(255 * 3, 256 * 3)]);
+  // Signed codes (a stray negative) drawn for an unsigned method: the heat map, negatives at its 0.
+  const codes = decodeEnvelope(fixtureBytes("signed"));
+  const heat = tableBytes(colormap("heat"));
+  const { pixels: clamped } = slicePixels(codes, 0, heat, Infinity, false);
+  const plain = cellValues(codes, 0);
+  for (let i = 0; i < plain.length; i++) {
+    if (plain[i] < 0) assert.deepEqual([...clamped.slice(i * 4, i * 4 + 3)], [...heat.slice(0, 3)], `entry ${i}`);
+  }
+});
+
+test("the grid's SVG: a picture per drawn cell named by its layer and head, an empty box per layer not computed, every word text", () => {
+  const dom = makeDom();
+  const doc = dom.window.document;
+  dom.window.HTMLCanvasElement.prototype.toDataURL = () => "data:image/png;base64,AAAA"; // jsdom encodes no canvas
+  const { state, envelopeOf } = stateOf({ ready: { raw: [1, 3] } });
+  const grid = createHeadsGrid(doc, "en");
+  doc.body.append(grid.root);
+  grid.paint(headsFrame(state, 640, envelopeOf));
+  const picture = grid.picture(2, "#111111");
+  assert.ok(picture);
+  const caption = "Raw attention \u0001 <b>&amp;</b> · all layers";
+  const svg = headsSvg(doc, picture, { caption, foreground: "#111111", background: "#ffffff" });
+  const parsed = new dom.window.DOMParser().parseFromString(svg, "image/svg+xml");
+  assert.equal(parsed.querySelector("parsererror"), null);
+  const columns = state.nHeads + 2;
+  const images = [...parsed.querySelectorAll("image")];
+  assert.equal(images.length, 2 * columns, "layers 1 and 3 drawn");
+  assert.ok(images.every((image) => image.getAttribute("href") === "data:image/png;base64,AAAA"));
+  assert.equal(images[0].querySelector("title")?.textContent, `Layer 1, mean of ${state.nHeads} heads`);
+  assert.equal(images[columns + 3].querySelector("title")?.textContent, "Layer 3, head 1");
+  assert.equal(parsed.querySelectorAll(".attnw-heads-grid > rect").length, (state.nLayers - 2) * columns);
+  const texts = [...parsed.querySelectorAll("text")].map((t) => t.textContent);
+  assert.ok(texts.includes("mean") && texts.includes("max") && texts.includes("0"));
+  assert.equal(
+    [...parsed.querySelectorAll(".attnw-caption-line")].map((t) => t.textContent).join(" "),
+    "Raw attention \ufffd <b>&amp;</b> · all layers",
+  );
+  assert.ok(texts.some((t) => t?.startsWith(`${state.method.label}: the colour`)));
+  assert.equal(parsed.querySelectorAll("linearGradient stop").length, 9);
 });

@@ -3,7 +3,16 @@ import { test } from "node:test";
 import { rowEntries } from "../src/codec.js";
 import { colorAt, colormap } from "../src/colormap.js";
 import { envelopeCache } from "../src/frames.js";
-import { HEAT_ALPHA, heatAlpha, imageScene, panelLayout, patchAt, patchNode, rowHeat } from "../src/image.js";
+import {
+  HEAT_ALPHA,
+  heatAlpha,
+  imageScene,
+  inkContour,
+  panelLayout,
+  patchAt,
+  patchNode,
+  rowHeat,
+} from "../src/image.js";
 import { readImage } from "../src/image_fact.js";
 import entry from "../src/index.js";
 import { readState, sliceIndex } from "../src/state.js";
@@ -22,16 +31,14 @@ test("a row's heat over the patches, and the share the prefix tokens hold, by br
   const rows = 2;
   const cols = 3;
   const row = [0.2, 0.05, 0.15, 0.1, 0, 0.3, 0.05, 0.1, 0.05];
-  const { heat, max, signed, prefixShare } = rowHeat(row, prefix, rows, cols);
+  const { heat, max, prefixShare } = rowHeat(row, prefix, rows, cols);
   for (let r = 0; r < rows; r++)
     for (let c = 0; c < cols; c++) assert.equal(heat[r * cols + c], row[prefix + r * cols + c]);
   assert.equal(max, 0.3);
-  assert.equal(signed, false);
   assert.ok(Math.abs(prefixShare - 0.4) < 1e-12);
   const negative = rowHeat([1, -2, 0.5, -0.5, 1], 1, 2, 2);
   assert.deepEqual([...negative.heat], [-2, 0.5, -0.5, 1]);
   assert.equal(negative.max, 2);
-  assert.equal(negative.signed, true);
   assert.ok(Math.abs(negative.prefixShare - 1 / 5) < 1e-12, "shares of the absolute mass");
   assert.equal(rowHeat([0, 0, 0], 1, 1, 2).prefixShare, 0);
 });
@@ -229,4 +236,56 @@ test("the panel is drawn beside the graph; hovering and clicking a patch hover a
   await flush();
   assert.equal(panel.hidden, true);
   cleanup();
+});
+
+test("the overlay's colour map is the method's: diverging for a signed method whatever the row, never for an unsigned one", () => {
+  const model = new FakeModel({ ...widgetTraits(), image: imageFact(), method: "effective", layer: 1 });
+  const state = readState(model);
+  const envelopeOf = envelopeCache(model);
+  const layout = panelLayout(900, state.image);
+  const frame = { focus: { index: 4 }, pinned: null };
+  const rows = [1, 2, 3, 4].map((layer) => imageScene({ ...state, layer }, frame, envelopeOf, layout));
+  const positive = rows.find((scene) => scene?.heat && Math.min(...scene.heat) >= 0);
+  const negative = rows.find((scene) => scene?.heat && Math.min(...scene.heat) < 0);
+  assert.ok(positive && negative, "effective attention: a row with no negative value and one with some");
+  for (const scene of [positive, negative]) {
+    assert.equal(scene.signed, true);
+    assert.deepEqual(scene.table, colormap("diverging"));
+  }
+  // The same rows as an unsigned method's: the heat map, negative values or not.
+  const asUnsigned = { ...state, method: { ...state.method, signed: false } };
+  for (const layer of [positive.layer, negative.layer]) {
+    const scene = imageScene({ ...asUnsigned, layer }, frame, envelopeOf, layout);
+    assert.equal(scene?.signed, false);
+    assert.deepEqual(scene?.table, colormap("heat"));
+  }
+});
+
+test("a picture's outline runs halfway between its light pixels and its dark ones, never along its edge", () => {
+  /** A width × height grey picture, light where `ink` says. @param {number} width @param {number} height @param {(x: number, y: number) => boolean} ink */
+  const picture = (width, height, ink) => {
+    const rgb = new Uint8Array(width * height * 3);
+    for (let y = 0; y < height; y++)
+      for (let x = 0; x < width; x++) rgb.fill(ink(x, y) ? 240 : 10, 3 * (y * width + x), 3 * (y * width + x) + 3);
+    return { width, height, rgb, rows: 1, cols: 1, prefix: 0, problem: "" };
+  };
+  // A light 2 × 2 square in a 4 × 4 picture: its pixels' centres at 1.5 and 2.5, the dark ones' at 0.5 and 3.5.
+  const square = inkContour(picture(4, 4, (x, y) => x >= 1 && x <= 2 && y >= 1 && y <= 2));
+  assert.equal(square.length % 4, 0);
+  assert.ok(square.length >= 4 * 4, "a closed loop round the square");
+  for (let k = 0; k < square.length; k += 2) {
+    const [x, y] = [square[k], square[k + 1]];
+    assert.ok(x >= 1 && x <= 3 && y >= 1 && y <= 3, `${x}, ${y} between the square's pixels and the dark ones`);
+    assert.ok(x === 1 || x === 3 || y === 1 || y === 3 || Math.abs(x - 2) + Math.abs(y - 2) > 1.4, "on the boundary");
+  }
+  // Ink touching the edge, dark or light: its line runs on to the edge (half a pixel past it, clipped when
+  // drawn), and the picture's edge is never outlined itself.
+  for (const ink of [(/** @type {number} */ x) => x === 0, (/** @type {number} */ x) => x > 0]) {
+    const edge = inkContour(picture(3, 3, ink));
+    const xs = edge.filter((_, k) => k % 2 === 0);
+    const ys = edge.filter((_, k) => k % 2 === 1);
+    assert.ok(xs.length > 0 && xs.every((x) => x === 1), "one vertical line between the first column and the second");
+    assert.deepEqual([Math.min(...ys), Math.max(...ys)], [-0.5, 3.5]);
+  }
+  assert.equal(inkContour(picture(3, 3, () => false)).length, 0);
 });

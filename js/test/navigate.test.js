@@ -8,6 +8,7 @@ import {
   MIN_ROWS,
   minimapValues,
   offWindowMarkers,
+  resized,
   revealed,
   shownWindow,
   wheelRows,
@@ -97,6 +98,27 @@ test("zoom keeps the focused row in view and on about the same height", () => {
   assert.equal(zoomed(512, { start: 0, size: 30 }, -1).size, fit);
   assert.equal(zoomed(512, { start: 0, size: 50 }, 1).size, fit);
   assert.deepEqual(zoomed(139, { start: 0, size: 139 }, -1), { start: 0, size: 139 });
+});
+
+test("a size picked in the menu keeps the pinned row in view", () => {
+  const rand = random(3);
+  for (let trial = 0; trial < 500; trial++) {
+    const n = 10 + Math.floor(rand() * 600);
+    const shown = shownWindow(n, { start: Math.floor(rand() * n), size: 1 + Math.floor(rand() * n) });
+    const anchor = Math.floor(rand() * n); // inside the window or not (pinned from Python)
+    const size = [0, 16, 32, 64, n][Math.floor(rand() * 5)];
+    const next = resized(n, shown, size, anchor);
+    assert.equal(next.size, size, "the trait keeps the size picked (0: fit)");
+    const rows = shownWindow(n, next);
+    assert.equal(rows.start, next.start, "a start the window can have");
+    assert.ok(rows.start <= anchor && anchor < rows.start + rows.size, `row ${anchor} in ${JSON.stringify(rows)}`);
+  }
+  // All 139 rows shown, row 110 pinned: fit keeps it where it was, 80% of the way down.
+  const fit = legibleRows();
+  const start = resized(139, { start: 0, size: 139 }, 0, 110).start;
+  assert.ok(Math.abs((110.5 - start) / fit - 110.5 / 139) < 1 / fit);
+  // Nothing pinned: the first row stays.
+  assert.deepEqual(resized(139, { start: 40, size: 30 }, 64, null), { start: 40, size: 64 });
 });
 
 test("window keys page, jump to the ends and zoom; other keys are not theirs", () => {

@@ -211,7 +211,7 @@ test("a long input's data holds the shown head of every layer: another head wait
   assert.deepEqual(model.sent.at(-1), { type: "compute", method: "raw", layers: [1] });
 });
 
-test("a layer known for the pinned token only is drawn without a compute button; another pin waits for its row", async () => {
+test("a layer known for the pinned token only is drawn, the compute panel docked off it; another pin waits for its row", async () => {
   // Flow on a long input: the kernel computes the pinned token's row layer by layer (ready_row: which token,
   // in which layers, more coming) and sends it inside data_flow, while whole layers stay on request.
   const ready = { ...widgetTraits().ready, flow: [1] };
@@ -226,7 +226,14 @@ test("a layer known for the pinned token only is drawn without a compute button;
     selected: { side: "target", index: 2 },
   });
   const panel = /** @type {HTMLElement} */ (el.querySelector(".attnw-pending"));
-  assert.equal(panel.hidden, true);
+  /** The graph is drawn and the panel, docked off it, still offers the whole layer. */
+  const docked = () => {
+    assert.equal(panel.hidden, false);
+    assert.ok(panel.classList.contains("attnw-pending-docked"));
+    assert.match(panel.textContent ?? "", /only the pinned token's row is computed for layer/);
+    assert.equal(/** @type {HTMLElement} */ (el.querySelector(".attnw-compute")).hidden, false);
+  };
+  docked();
   assert.ok(ctx.segments().length > 0, "the pinned row's edges are drawn");
   assert.match(
     el.querySelector(".attnw-caption")?.textContent ?? "",
@@ -243,7 +250,7 @@ test("a layer known for the pinned token only is drawn without a compute button;
   assert.match(panel.textContent ?? "", /computing the pinned token's row for layer 3…/);
   model.set("ready_row", row(3, [3], true)); // the shown layer first: drawn while the others compute
   await flush();
-  assert.equal(panel.hidden, true);
+  docked();
   assert.ok(ctx.segments().length > 0);
   model.set("layer", 2); // a layer of the row not finished yet: still coming
   await flush();
@@ -251,7 +258,7 @@ test("a layer known for the pinned token only is drawn without a compute button;
   assert.match(panel.textContent ?? "", /computing the pinned token's row for layer 2…/);
   model.set("ready_row", row(3, [2, 3]));
   await flush();
-  assert.equal(panel.hidden, true);
+  docked();
   model.set("layer", 3);
 
   model.set("selected", { side: "source", index: 3 }); // an input token's edges need the whole layer
@@ -260,7 +267,7 @@ test("a layer known for the pinned token only is drawn without a compute button;
   assert.doesNotMatch(panel.textContent ?? "", /computing the pinned token's row/);
   model.set("selected", { layer: 2, index: 3 }); // a pin of the whole-model view carries over as a row
   await flush();
-  assert.equal(panel.hidden, true);
+  docked();
   model.set("ready", { ...ready, flow: [1, 3] }); // the whole layer computed: drawn as before
   model.set("selected", {});
   await flush();
@@ -497,7 +504,7 @@ test("the whole-model view draws every layer as a column, traces paths and shade
   await flush();
   assert.match(
     el.querySelector(".attnw-caption")?.textContent ?? "",
-    /dots: how much of the focused input reaches each token/,
+    /edges: Attention step 0\.5·Ā \+ 0\.5·I of each layer \(mean of 2 heads\); dots: Attention rollout between the focused token and the input · traced paths coloured on each layer's own range/,
   );
   key("ArrowRight");
   key("ArrowRight");

@@ -12,14 +12,15 @@ from payload_fixtures import widget_state
 TEXT = "The animal didn't cross the street because it was too tired."
 
 
-def open_widget(browser, server, widget, *, track_idle: bool = False):
-    return open_state(browser, server, widget_state(widget), track_idle=track_idle)
+def open_widget(browser, server, widget, *, track_idle: bool = False, controls: str = "all"):
+    return open_state(browser, server, widget_state(widget), track_idle=track_idle, controls=controls)
 
 
-def open_state(browser, server, state: dict, *, track_idle: bool = False):
+def open_state(browser, server, state: dict, *, track_idle: bool = False, controls: str = "all"):
     """Open the harness on a widget state (as widget_state writes it); track_idle: count the page's
-    idle work (IDLE_WORK), for wait_idle_work."""
-    server.set_state(state)
+    idle work (IDLE_WORK), for wait_idle_work. controls: the bar, every control by default (the tests of a
+    control use it without clicking More first; test_basic_panel.py tests the basic bar a widget opens with)."""
+    server.set_state({**state, "controls": controls})
     page = browser.new_page(viewport={"width": 800, "height": 900})
     if track_idle:
         page.add_init_script(IDLE_WORK)

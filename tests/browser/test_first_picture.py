@@ -50,13 +50,13 @@ def test_each_view_of_a_2048_token_text_draws_from_the_first_pictures_data(brows
     page.select_option(".attnw-view", "heads")
     page.wait_for_function("document.querySelector('.attnw-heads-canvas')?.dataset.cells === String(3 * 6)")
     and_paint(page, lambda: page.select_option(".attnw-view", "layer"))
-    # A method not computed yet: the view says it is coming and draws no edge of it; its whole-model view draws
-    # the graph it is built on (raw attention, sent), as for flow layers not computed yet.
+    # A method not computed yet: the view says it is coming and draws no edge of it; so does its whole-model view,
+    # whose edges are its own step 0.5·Ā + 0.5·I, computed with it (not raw attention, which is sent).
     and_paint(page, lambda: page.select_option(".attnw-method", "rollout"))
     assert page.is_visible(".attnw-pending") and edges_drawn(page) == 0
     and_paint(page, lambda: page.select_option(".attnw-view", "model"))
-    assert page.get_attribute("canvas.attnw-canvas", "data-view") == "model" and edges_drawn(page) > 0
-    # A method drawn on its own data falls back to the single layer, saying it is coming.
+    assert page.get_attribute("canvas.attnw-canvas", "data-view") == "layer" and page.is_visible(".attnw-pending")
+    # A method drawn on its own data falls back to the single layer too, saying it is coming.
     and_paint(page, lambda: page.select_option(".attnw-method", "norm"))
     assert page.get_attribute("canvas.attnw-canvas", "data-view") == "layer" and page.is_visible(".attnw-pending")
     assert errors == []

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import xml.etree.ElementTree as ET
+
 import numpy as np
 import pytest
 
@@ -42,7 +44,6 @@ def test_heads_grid_draws_every_head_and_opens_a_cell(browser, page_server, mini
     assert page.locator(".attnw-plot").is_hidden()
     assert int(page.get_attribute(".attnw-heads-canvas", "data-columns")) == H + 2
     page.locator(".attnw-root").screenshot(path=str(artifacts / "widget-heads-view.png"))
-    assert page.locator(".attnw-save-svg").is_disabled()
     with page.expect_download() as info:
         page.click(".attnw-save-png")
     assert info.value.suggested_filename == "attention-raw-heads.png"
@@ -77,5 +78,86 @@ def test_heads_grid_draws_every_head_and_opens_a_cell(browser, page_server, mini
     page.select_option(".attnw-method", "rollout")
     page.wait_for_function(f"document.querySelector('.attnw-heads-canvas').dataset.cells === '{L}'")
     assert "not per head" in page.inner_text(".attnw-caption")
+    assert errors == []
+    page.close()
+
+
+def test_heads_grid_svg_has_every_cell_its_caption_and_key(browser, page_server, minilm_widget, artifacts):
+    page, errors = open_widget(browser, page_server, minilm_widget)
+    L, H = minilm_widget.n_layers, minilm_widget.n_heads
+    page.select_option(".attnw-view", "heads")
+    page.wait_for_function(f"document.querySelector('.attnw-heads-canvas').dataset.cells === '{L * (H + 2)}'")
+    assert page.locator(".attnw-save-svg").is_enabled()
+    assert "SVG" in page.get_attribute(".attnw-save-svg", "title")
+    with page.expect_download() as info:
+        page.click(".attnw-save-svg")
+    assert info.value.suggested_filename == "attention-raw-heads.svg"
+    info.value.save_as(artifacts / "heads-export.svg")
+    root = ET.parse(artifacts / "heads-export.svg").getroot()
+    ns = "{http://www.w3.org/2000/svg}"
+    assert root.tag == f"{ns}svg"
+    images = list(root.iter(f"{ns}image"))
+    assert len(images) == L * (H + 2), "one embedded picture per layer and head"
+    names = [image.find(f"{ns}title").text for image in images]
+    assert names[0] == f"Layer 1, mean of {H} heads" and names[2 * (H + 2) + 7] == "Layer 3, head 5"
+    assert all(image.get("href").startswith("data:image/png;base64,") for image in images)
+    # The cells' pixels are the grid's: the brightest cell of layer 3, head 5 where the screen has it.
+    cell = images[2 * (H + 2) + 7]
+    assert float(cell.get("width")) == int(page.get_attribute(".attnw-heads-canvas", "data-cell"))
+    texts = "\n".join(t.text or "" for t in root.iter(f"{ns}text"))
+    caption = " ".join(t.text for t in root.iter(f"{ns}text") if t.get("class") == "attnw-caption-line")
+    assert caption == page.inner_text(".attnw-caption")
+    assert "Raw attention: the colour of each cell" in texts
+    assert "each cell is scaled to its own largest value" in texts
+    assert "mean" in texts and "max" in texts  # the column names, as text
+    (ramp,) = root.iter(f"{ns}linearGradient")
+    assert len(ramp.findall(f"{ns}stop")) >= 8
+    # A Chromium page shows it: its cells decode (an <img> of the file paints them).
+    shown = page.evaluate(
+        """async (svg) => {
+            const img = new Image();
+            img.src = 'data:image/svg+xml;base64,' + btoa(unescape(encodeURIComponent(svg)));
+            await img.decode();
+            const c = document.createElement('canvas');
+            [c.width, c.height] = [img.width, img.height];
+            const ctx = c.getContext('2d');
+            ctx.drawImage(img, 0, 0);
+            const d = ctx.getImageData(0, 0, c.width, 100).data;
+            let dark = 0;
+            for (let i = 0; i < d.length; i += 4) dark += d[i] + d[i + 1] + d[i + 2] < 200;
+            return dark;
+        }""",
+        (artifacts / "heads-export.svg").read_text(),
+    )
+    assert shown > 1000, "the heat maps' dark pixels"
+    assert errors == []
+    page.close()
+
+
+def test_heads_grid_colour_map_is_the_methods(browser, page_server, minilm_widget, artifacts):
+    """A signed method is diverging in the grid whatever its values; an unsigned one is on the heat map."""
+    page, errors = open_widget(browser, page_server, minilm_widget)
+    L, H = minilm_widget.n_layers, minilm_widget.n_heads
+    page.select_option(".attnw-view", "heads")
+    page.wait_for_function(f"document.querySelector('.attnw-heads-canvas').dataset.cells === '{L * (H + 2)}'")
+    n = len(minilm_widget.tokens)
+    values = minilm_widget.analysis.raw(5)[2].numpy()
+    zero = values < 0.01 * values.max()
+    heat = cell_pixels(page, 2, 7, n)
+    assert heat[zero].sum(axis=-1).max() < 120, "unsigned: weak entries are the heat map's black"
+    assert "0 → largest" in page.inner_text(".attnw-heads-key")
+    # Raw attention's (non-negative) data as a signed method's: the diverging map, 0 its grey middle.
+    page.evaluate(
+        """() => window.model.set('methods',
+            window.model.get('methods').map(m => m.id === 'raw' ? {...m, signed: true} : m))"""
+    )
+    page.wait_for_function("document.querySelector('.attnw-heads-key').textContent.includes('negative')")
+    diverging = cell_pixels(page, 2, 7, n)
+    grey = np.abs(diverging[zero] - 189).max(axis=-1)  # #bdbdbd
+    assert np.median(grey) < 25, "a signed method's zero is the diverging map's grey"
+    strongest = np.unravel_index(values.argmax(), values.shape)
+    r, g, b = diverging[strongest]
+    assert r > 150 and r > b + 60, "its largest value the diverging map's red"
+    page.locator(".attnw-heads").screenshot(path=str(artifacts / "heads-signed.png"))
     assert errors == []
     page.close()

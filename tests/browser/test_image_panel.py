@@ -49,7 +49,7 @@ def vit():
 
 
 def open_state(browser, server, state: dict):
-    server.set_state(state)
+    server.set_state({**state, "controls": "all"})  # the download buttons shown (page.open_state does the same)
     page = browser.new_page(viewport={"width": 1000, "height": 900})
     errors: list[str] = []
     page.on("pageerror", lambda exc: errors.append(str(exc)))
@@ -220,4 +220,61 @@ def test_the_exported_file_draws_the_panel_offline(browser, vit, tmp_path, artif
     page.wait_for_function("document.querySelector('.attnw-image-canvas').dataset.pinned === '13'")
     page.locator(".attnw-root").screenshot(path=str(artifacts / "image-panel-pinned.png"))
     assert attempts == [] and errors == []
+    page.close()
+
+
+def canvas_rgb(page) -> np.ndarray:
+    """(height, width, 3) pixels of the image canvas."""
+    width, height, data = page.eval_on_selector(
+        "canvas.attnw-image-canvas",
+        "c => [c.width, c.height, Array.from(c.getContext('2d').getImageData(0, 0, c.width, c.height).data)]",
+    )
+    return np.array(data, dtype=float).reshape(height, width, 4)[..., :3]
+
+
+def test_the_overlay_keeps_the_shipped_digit_visible(browser, page_server, artifacts):
+    """The digits ViT: the heat over an 8×8 digit is as light as its ink; the digit's outline stays drawn over it."""
+    from attn_widget.demo import digits_vit
+
+    model, images, labels = digits_vit()
+    widget = AttentionWidget(model, images[6], method="rollout")
+    assert labels[6] == 3
+    page, errors = open_state(browser, page_server, widget_state(widget))
+    size = widget.image["size"]
+    rgb = np.frombuffer(widget.image["rgb"], dtype=np.uint8).reshape(*size, 3).astype(float)
+    light = lightness(rgb)
+    ink = light > (light.min() + light.max()) / 2
+    # Image pixels on the ink's edge: a neighbour on the other side (the picture's own edge is no outline).
+    padded = np.pad(ink, 1, mode="edge")
+    edge = np.zeros_like(ink)
+    for dy, dx in ((0, 1), (2, 1), (1, 0), (1, 2)):
+        edge |= padded[dy : dy + size[0], dx : dx + size[1]] != ink
+    drawn = canvas_rgb(page)
+    outline = (drawn[..., 0] < 90) & (drawn[..., 1] > 190) & (drawn[..., 2] > 190)  # image_draw.js CONTOUR_COLOR
+    assert outline.sum() > 300, "the digit's outline is drawn"
+    # Every outline pixel lies on the ink's edge, and the edge is outlined nearly all round.
+    ys, xs = np.nonzero(outline)
+    scale = drawn.shape[0] / size[0]
+    near_edge = np.zeros_like(ink)
+    for dy in (-1, 0, 1):
+        for dx in (-1, 0, 1):
+            near_edge |= np.roll(np.roll(edge, dy, 0), dx, 1)
+    on_edge = near_edge[(ys / scale).astype(int), (xs / scale).astype(int)]
+    assert on_edge.mean() > 0.95
+    outlined = np.zeros_like(ink)
+    outlined[(ys / scale).astype(int), (xs / scale).astype(int)] = True
+    grown = np.zeros_like(ink)
+    for dy in (-1, 0, 1):
+        for dx in (-1, 0, 1):
+            grown |= np.roll(np.roll(outlined, dy, 0), dx, 1)
+    assert grown[edge].mean() > 0.9, "the whole digit outlined, not a part"
+    page.locator(".attnw-image").screenshot(path=str(artifacts / "image-panel-digit.png"))
+    # A signed method's heat (diverging) keeps the outline too.
+    page.evaluate("() => window.model.set('method', 'effective')")
+    page.wait_for_function("document.querySelector('.attnw-image-scale-text').textContent.startsWith('Effective')")
+    drawn = canvas_rgb(page)
+    outline = (drawn[..., 0] < 90) & (drawn[..., 1] > 190) & (drawn[..., 2] > 190)
+    assert outline.sum() > 300
+    page.locator(".attnw-image").screenshot(path=str(artifacts / "image-panel-digit-effective.png"))
+    assert errors == []
     page.close()

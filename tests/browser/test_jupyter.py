@@ -225,14 +225,23 @@ def test_corpus_grid_stays_legible_in_the_dark_theme(browser, jupyter, artifacts
 
 
 def test_enter_applies_a_number_field(browser, jupyter):
-    """Typing a number into "Edges per token" and pressing Enter (focus still in the field) sets
-    the kernel's top_k; the notebook does not take the key (no edit mode, no cell run)."""
+    """Behind "More" (which the kernel hears of: w.controls), typing a number into "Edges per token" and pressing
+    Enter (focus still in the field) sets the kernel's top_k; the notebook does not take the key (no edit mode,
+    no cell run)."""
     app, url = jupyter
     page = browser.new_page(viewport={"width": 1200, "height": 1000})
     try:
         open_notebook(page, url)
         assert kernel_print(page, "print('TOPK', w.top_k)").strip() != "TOPK 3"
         field = page.locator(".attnw-top-k")
+        assert not field.is_visible(), "the widget opens on the basic bar"
+        page.click(".attnw-more-toggle")
+        field.wait_for(state="visible")
+        for _ in range(20):
+            if kernel_print(page, "print('BAR', w.controls)").strip() == "BAR all":
+                break
+            page.wait_for_timeout(250)
+        assert kernel_print(page, "print('BAR', w.controls)").strip() == "BAR all"
         field.click()
         page.keyboard.press("Control+A")
         page.keyboard.type("3")

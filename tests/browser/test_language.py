@@ -46,7 +46,7 @@ def test_the_widget_speaks_chinese_and_switches_back_to_english(browser, page_se
         assert {"视图", "方法", "层", "头"} <= set(names), names
         assert selected_method(page) == "注意力展开（rollout）"
         groups = page.eval_on_selector_all(".attnw-method optgroup", "gs => gs.map(g => g.label)")
-        assert "注意力权重" in groups
+        assert groups[:2] == ["作为图的注意力", "跨层"], groups
         caption = page.text_content(".attnw-caption")
         assert "第 3 层，共 6 层" in caption and "12 个头的平均" in caption, caption
         assert "条边" in page.text_content(".attnw-legend")
@@ -76,8 +76,8 @@ def test_the_widget_speaks_chinese_and_switches_back_to_english(browser, page_se
 
 def test_the_pictures_buttons_wrap_as_one_group(browser, page_server):
     """Chinese labels change where the controls wrap; on the shipped decoder with a long text (the most
-    controls: target, token rows, window start) PNG, SVG and About stay on one row at every width (they
-    were split, PNG at the end of one row and the others on the next, at about 970 px)."""
+    controls: target, token rows, window start) PNG and SVG stay on one row at every width, and so do About and
+    More (they were split, PNG at the end of one row and the others on the next, at about 970 px)."""
     from attn_widget.demo import pydoc_gpt2
 
     model, tokenizer = pydoc_gpt2()
@@ -88,11 +88,9 @@ def test_the_pictures_buttons_wrap_as_one_group(browser, page_server):
     try:
         for width in range(600, 1301, 10):
             page.set_viewport_size({"width": width, "height": 900})
-            tops = page.eval_on_selector_all(
-                ".attnw-save-png, .attnw-save-svg, .attnw-explain-toggle",
-                "bs => bs.map(b => Math.round(b.getBoundingClientRect().top))",
-            )
-            assert len(tops) == 3 and len(set(tops)) == 1, f"PNG, SVG and About on one row at {width} px: {tops}"
+            for group in (".attnw-save-png, .attnw-save-svg", ".attnw-explain-toggle, .attnw-more-toggle"):
+                tops = page.eval_on_selector_all(group, "bs => bs.map(b => Math.round(b.getBoundingClientRect().top))")
+                assert len(tops) == 2 and len(set(tops)) == 1, f"{group} on one row at {width} px: {tops}"
         assert errors == []
     finally:
         page.close()

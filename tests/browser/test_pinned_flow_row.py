@@ -48,7 +48,20 @@ def test_pinning_a_token_shows_its_flow_edges_without_compute(browser, page_serv
 
     and_paint(page, lambda: page.evaluate(SYNC, [state["data_flow"], state["ready_row"]]))
 
-    assert not page.is_visible(".attnw-pending"), "the layer is drawn, not the compute panel"
+    # The pinned row is drawn; the panel stays, at the plot's foot, offering the whole layer.
+    assert "only the pinned token's row is computed for layer 4." in page.inner_text(".attnw-pending")
+    assert page.is_visible(".attnw-compute") and page.is_visible(".attnw-compute-all")
+    panel = page.locator(".attnw-pending").bounding_box()
+    assert panel["y"] > row_point(page, 0, pinned + 1)[1], "the panel lies below the pinned token's row"
+    # Inside the plot's edge area: off the label columns and the strips of markers.
+    area = page.locator("canvas.attnw-canvas").bounding_box()
+    g = geometry(page)
+    for button in (".attnw-compute", ".attnw-compute-all"):
+        box = page.locator(button).bounding_box()
+        assert area["x"] + g["left"] <= box["x"] and box["x"] + box["width"] <= area["x"] + g["right"], button
+        assert panel["y"] <= box["y"] and box["y"] + box["height"] <= panel["y"] + panel["height"], button
+    last = int(page.get_attribute(".attnw-minimap", "data-last"))  # the last row shown; the markers' strip below
+    assert panel["y"] + panel["height"] <= row_point(page, 0, last)[1] + g["row"] / 2, "above the markers' strip"
     assert int(page.get_attribute(".attnw-canvas", "data-edges")) == widget.top_k  # the pinned row's strongest
     right = geometry(page)["right"]
     box = page.locator("canvas.attnw-canvas").bounding_box()
@@ -56,5 +69,8 @@ def test_pinning_a_token_shows_its_flow_edges_without_compute(browser, page_serv
     assert max_alpha(page, right - 2, row_point(page, 0, pinned + 20)[1] - box["y"]) == 0, "and nowhere else"
     page.locator(".attnw-root").screenshot(path=str(artifacts / "flow-pinned-row.png"))
     assert page.evaluate("window.sent") == [], "no compute request was needed"
+    page.click(".attnw-compute")
+    assert page.evaluate("window.sent") == [{"type": "compute", "method": "flow", "layers": [4]}]
+    assert page.evaluate("window.model.get('selected').index") == pinned, "the click pins nothing else"
     assert errors == []
     page.close()

@@ -102,23 +102,6 @@ def test_the_heads_png_carries_its_caption_and_colour_key(browser, page_server, 
     page.close()
 
 
-def test_the_svg_button_is_disabled_in_the_heads_view_and_says_why(browser, page_server, minilm_widget):
-    page, errors = open_widget(browser, page_server, minilm_widget)
-    enabled_title = page.get_attribute(".attnw-save-svg", "title")
-    show_heads(page, minilm_widget.n_layers * (minilm_widget.n_heads + 2))
-    svg = page.locator(".attnw-save-svg")
-    assert svg.is_disabled()
-    assert "download it as PNG" in svg.get_attribute("title")
-    assert float(svg.evaluate("b => getComputedStyle(b).opacity")) < 1  # it looks disabled
-    assert page.locator(".attnw-save-png").is_enabled()
-    page.select_option(".attnw-view", "layer")
-    page.wait_for_function("document.querySelector('.attnw-heads').hidden")
-    assert svg.is_enabled() and svg.get_attribute("title") == enabled_title
-    assert float(svg.evaluate("b => getComputedStyle(b).opacity")) == 1
-    assert errors == []
-    page.close()
-
-
 def test_long_captions_wrap_to_the_width_of_the_png_and_the_svg(browser, page_server, minilm_widget, tmp_path):
     page, errors = open_widget(browser, page_server, minilm_widget)
     set_width(page, 360)
