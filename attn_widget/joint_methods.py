@@ -154,10 +154,10 @@ METHODS: tuple[MatrixMethod, ...] = (
         attention_weights=True,
         hint="Every attention weight of a layer: in a decoder layer, cross- and self-attention together.",
         trust=matrix_method("raw").trust,
-        explain="The graph the whole-model view draws: in an encoder layer, the source tokens' attention to each "
-        "other; in a decoder layer, each target position's cross-attention to the source and self-attention to the "
-        "target before it, together. Tokens a layer does not touch keep their state: a horizontal edge of weight 1. "
-        "Definition: encoder layer Ā_enc on the source rows; decoder layer [C̄ | Ā_self] on the target rows "
+        explain="Every attention weight of a layer as one graph: in an encoder layer, the source tokens' attention to "
+        "each other; in a decoder layer, each target position's cross-attention to the source and self-attention to "
+        "the target before it, together. Tokens a layer does not touch keep their state: a horizontal edge of weight "
+        "1. Definition: encoder layer Ā_enc on the source rows; decoder layer [C̄ | Ā_self] on the target rows "
         "(head means).",
         group=_WHOLE,
         compare=None,

@@ -514,7 +514,7 @@ var zh_default = {
   "The 0/1 matrix 1[\u0100 > threshold] of each layer (threshold set in the view): an edge where the head-averaged attention exceeds the threshold. The graph whose paths the path counts count.": "\u6BCF\u5C42\u7684 0/1 \u77E9\u9635 1[\u0100 > \u9608\u503C]\uFF08\u9608\u503C\u5728\u89C6\u56FE\u4E2D\u8BBE\u7F6E\uFF09\uFF1A\u5404\u5934\u5E73\u5747\u6CE8\u610F\u529B\u8D85\u8FC7\u9608\u503C\u7684\u5730\u65B9\u6709\u4E00\u6761\u8FB9\u3002\u8DEF\u5F84\u8BA1\u6570\u6570\u7684\u5C31\u662F\u8FD9\u5F20\u56FE\u4E0A\u7684\u8DEF\u5F84\u3002",
   "The L2 norm of the gradient of the target with respect to each token's word embedding.": "\u76EE\u6807\u5BF9\u6BCF\u4E2A token \u8BCD\u5411\u91CF\u7684\u68AF\u5EA6\u7684 L2 \u8303\u6570\u3002",
   "The gradient with respect to each word embedding times the embedding, summed over its dimensions.": "\u5BF9\u6BCF\u4E2A\u8BCD\u5411\u91CF\u7684\u68AF\u5EA6\u4E58\u4EE5\u8BE5\u8BCD\u5411\u91CF\uFF0C\u518D\u5BF9\u5404\u7EF4\u6C42\u548C\u3002",
-  "The graph the whole-model view draws: in an encoder layer, the source tokens' attention to each other; in a decoder layer, each target position's cross-attention to the source and self-attention to the target before it, together. Tokens a layer does not touch keep their state: a horizontal edge of weight 1. Definition: encoder layer \u0100_enc on the source rows; decoder layer [C\u0304 | \u0100_self] on the target rows (head means).": "\u6574\u4E2A\u6A21\u578B\u89C6\u56FE\u6240\u753B\u7684\u56FE\uFF1A\u7F16\u7801\u5668\u5C42\u4E2D\u662F\u6E90 token \u4E4B\u95F4\u7684\u6CE8\u610F\u529B\uFF1B\u89E3\u7801\u5668\u5C42\u4E2D\u662F\u6BCF\u4E2A\u76EE\u6807\u4F4D\u7F6E\u5BF9\u6E90\u7684\u4EA4\u53C9\u6CE8\u610F\u529B\u4E0E\u5BF9\u5B83\u4E4B\u524D\u76EE\u6807\u7684\u81EA\u6CE8\u610F\u529B\u5408\u5728\u4E00\u8D77\u3002\u4E00\u5C42\u4E0D\u89E6\u53CA\u7684 token \u4FDD\u6301\u539F\u72B6\uFF1A\u4E00\u6761\u6743\u91CD\u4E3A 1 \u7684\u6C34\u5E73\u8FB9\u3002\u5B9A\u4E49\uFF1A\u7F16\u7801\u5668\u5C42\u5728\u6E90\u7684\u884C\u4E0A\u4E3A \u0100_enc\uFF1B\u89E3\u7801\u5668\u5C42\u5728\u76EE\u6807\u7684\u884C\u4E0A\u4E3A [C\u0304 | \u0100_self]\uFF08\u5404\u5934\u5E73\u5747\uFF09\u3002",
+  "Every attention weight of a layer as one graph: in an encoder layer, the source tokens' attention to each other; in a decoder layer, each target position's cross-attention to the source and self-attention to the target before it, together. Tokens a layer does not touch keep their state: a horizontal edge of weight 1. Definition: encoder layer \u0100_enc on the source rows; decoder layer [C\u0304 | \u0100_self] on the target rows (head means).": "\u628A\u4E00\u5C42\u7684\u5168\u90E8\u6CE8\u610F\u529B\u6743\u91CD\u753B\u6210\u4E00\u5F20\u56FE\uFF1A\u7F16\u7801\u5668\u5C42\u4E2D\u662F\u6E90 token \u4E4B\u95F4\u7684\u6CE8\u610F\u529B\uFF1B\u89E3\u7801\u5668\u5C42\u4E2D\u662F\u6BCF\u4E2A\u76EE\u6807\u4F4D\u7F6E\u5BF9\u6E90\u7684\u4EA4\u53C9\u6CE8\u610F\u529B\u4E0E\u5BF9\u5B83\u4E4B\u524D\u76EE\u6807\u7684\u81EA\u6CE8\u610F\u529B\u5408\u5728\u4E00\u8D77\u3002\u4E00\u5C42\u4E0D\u89E6\u53CA\u7684 token \u4FDD\u6301\u539F\u72B6\uFF1A\u4E00\u6761\u6743\u91CD\u4E3A 1 \u7684\u6C34\u5E73\u8FB9\u3002\u5B9A\u4E49\uFF1A\u7F16\u7801\u5668\u5C42\u5728\u6E90\u7684\u884C\u4E0A\u4E3A \u0100_enc\uFF1B\u89E3\u7801\u5668\u5C42\u5728\u76EE\u6807\u7684\u884C\u4E0A\u4E3A [C\u0304 | \u0100_self]\uFF08\u5404\u5934\u5E73\u5747\uFF09\u3002",
   "The input image, {rows}\xD7{cols} patches, coloured by {what}": "\u8F93\u5165\u56FE\u50CF\uFF0C{rows}\xD7{cols} \u4E2A\u56FE\u5757\uFF0C\u7740\u8272\u4F9D\u636E\uFF1A{what}",
   "The number the token scores explain: a logit, a similarity, or your own (w.set_target)": "token \u5206\u6570\u6240\u89E3\u91CA\u7684\u6570\uFF1A\u4E00\u4E2A logit\u3001\u4E00\u4E2A\u76F8\u4F3C\u5EA6\uFF0C\u6216\u4F60\u81EA\u5DF1\u7684\u76EE\u6807\uFF08w.set_target\uFF09",
   "The per-layer map (ALTI) followed through all layers up to this one. An edge from an input token on the left to a token on the right after this layer means: that share of the right token traces back to the input token; the colour goes from pale (little) to dark (the most; the legend gives the scale). Definition: R_l = M_l \xB7 \u2026 \xB7 M_1, with M the per-layer map (the residual is already inside it). The per-layer map: ALTI (aggregation of layer-wise token-to-token interactions) asks how close each token's contribution is to the right token's output: a contribution close to the output counts much. In one layer's map, an edge means: that share of the right token's block output is made by the left token. Definition: M[i, j] = max(0, \u2016y_i\u2016\u2081 \u2212 \u2016y_i \u2212 T_i(x_j)\u2016\u2081), rows normalised, with T_i(x_j) token j's transformed vector and y_i the output.": "\u6CBF\u7740\u6BCF\u5C42\u7684\u6620\u5C04\uFF08ALTI\uFF09\u7A7F\u8FC7\u5230\u8FD9\u4E00\u5C42\u4E3A\u6B62\u7684\u6240\u6709\u5C42\u3002\u4ECE\u5DE6\u8FB9\u4E00\u4E2A\u8F93\u5165 token \u5230\u8FD9\u4E00\u5C42\u4E4B\u540E\u53F3\u8FB9\u4E00\u4E2A token \u7684\u8FB9\u8868\u793A\uFF1A\u53F3\u8FB9\u7684 token \u6709\u8FD9\u4E48\u5927\u7684\u4EFD\u989D\u53EF\u8FFD\u6EAF\u5230\u8FD9\u4E2A\u8F93\u5165 token\uFF1B\u989C\u8272\u4ECE\u6D45\uFF08\u5C11\uFF09\u5230\u6DF1\uFF08\u6700\u591A\uFF1B\u8272\u9636\u89C1\u56FE\u4F8B\uFF09\u3002\u5B9A\u4E49\uFF1AR_l = M_l \xB7 \u2026 \xB7 M_1\uFF0C\u5176\u4E2D M \u662F\u6BCF\u5C42\u7684\u6620\u5C04\uFF08\u6B8B\u5DEE\u5DF2\u5728\u5176\u4E2D\uFF09\u3002 \u6BCF\u5C42\u7684\u6620\u5C04\uFF1AALTI\uFF08\u9010\u5C42 token \u95F4\u76F8\u4E92\u4F5C\u7528\u7684\u805A\u5408\uFF09\u770B\u6BCF\u4E2A token \u7684\u8D21\u732E\u4E0E\u53F3\u8FB9 token \u7684\u8F93\u51FA\u6709\u591A\u63A5\u8FD1\uFF1A\u8D8A\u63A5\u8FD1\u8F93\u51FA\uFF0C\u8D21\u732E\u8D8A\u5927\u3002\u5728\u5355\u5C42\u7684\u6620\u5C04\u4E2D\uFF0C\u4E00\u6761\u8FB9\u8868\u793A\uFF1A\u53F3\u8FB9 token \u7684\u5757\u8F93\u51FA\u4E2D\u6709\u8FD9\u4E48\u5927\u7684\u4EFD\u989D\u7531\u5DE6\u8FB9\u7684 token \u6784\u6210\u3002\u5B9A\u4E49\uFF1AM[i, j] = max(0, \u2016y_i\u2016\u2081 \u2212 \u2016y_i \u2212 T_i(x_j)\u2016\u2081)\uFF0C\u6309\u884C\u5F52\u4E00\u5316\uFF0C\u5176\u4E2D T_i(x_j) \u662F token j \u53D8\u6362\u540E\u7684\u5411\u91CF\uFF0Cy_i \u662F\u8F93\u51FA\u3002",
@@ -565,7 +565,7 @@ var zh_default = {
   difference: "\u5DEE",
   "dots: in-degree of the right column (row sums), largest {max}": "\u5706\u70B9\uFF1A\u53F3\u5217\u7684\u5165\u5EA6\uFF08\u884C\u548C\uFF09\uFF0C\u6700\u5927 {max}",
   "dots: out-degree of the left column (column sums, attention received), largest {max}": "\u5706\u70B9\uFF1A\u5DE6\u5217\u7684\u51FA\u5EA6\uFF08\u5217\u548C\uFF0C\u5373\u6536\u5230\u7684\u6CE8\u610F\u529B\uFF09\uFF0C\u6700\u5927 {max}",
-  "edges: {graph} of each layer ({heads}); dots: {method} between the focused token and the input": "\u8FB9\uFF1A\u6BCF\u5C42\u7684{graph}\uFF08{heads}\uFF09\uFF1B\u5706\u70B9\uFF1A\u805A\u7126\u7684 token \u4E0E\u8F93\u5165\u4E4B\u95F4\u7684{method}",
+  "edges: {graph} of each layer ({heads}); dots: its values between the focused token and the input": "\u8FB9\uFF1A\u6BCF\u5C42\u7684{graph}\uFF08{heads}\uFF09\uFF1B\u5706\u70B9\uFF1A\u5B83\u5728\u805A\u7126\u7684 token \u4E0E\u8F93\u5165\u4E4B\u95F4\u7684\u503C",
   "traced paths coloured on each layer's own range": "\u8FFD\u8E2A\u5230\u7684\u8DEF\u5F84\u5728\u6BCF\u5C42\u6309\u81EA\u5DF1\u7684\u8303\u56F4\u7740\u8272",
   "colour: the traced paths' edges, each layer's own range (the largest: {low} to {high})": "\u989C\u8272\uFF1A\u8FFD\u8E2A\u5230\u7684\u8DEF\u5F84\u4E0A\u7684\u8FB9\uFF0C\u6BCF\u5C42\u6309\u81EA\u5DF1\u7684\u8303\u56F4\uFF08\u6700\u5927\u7684\u4E00\u5C42\uFF1A{low} \u5230 {high}\uFF09",
   "{method}: edge colour of the traced paths (each layer's own range; the largest layer's)": "{method}\uFF1A\u8FFD\u8E2A\u5230\u7684\u8DEF\u5F84\u4E0A\u8FB9\u7684\u989C\u8272\uFF08\u6BCF\u5C42\u6309\u81EA\u5DF1\u7684\u8303\u56F4\uFF1B\u53D6\u8303\u56F4\u6700\u5927\u7684\u4E00\u5C42\uFF09",
@@ -1587,6 +1587,8 @@ var VIEW_OPTIONS = [
     control: "own",
     views: EDGE_VIEWS,
     more: "Token rows",
+    isSet: (window) => window.size !== 0,
+    // a size chosen; where the window scrolled to is navigation, not a setting
     read: (value, facts) => ({
       start: clamp(Array.isArray(value) ? value[0] : 0, 0, Math.max(0, facts.n - 1), 0),
       size: clamp(Array.isArray(value) ? value[1] : 0, 0, Infinity, 0)
@@ -3688,7 +3690,10 @@ function moreToggle({ doc, say, commit }, options) {
     update(state) {
       const open = state.controls === "all";
       const facts = { n: state.tokens.length, nLayers: state.nLayers, nHeads: state.nHeads };
-      const changed = behind.filter((option2) => !same(stateValue(state, option2.key), option2.read(void 0, facts))).map((option2) => say(
+      const changed = behind.filter((option2) => {
+        const value = stateValue(state, option2.key);
+        return option2.isSet ? option2.isSet(value) : !same(value, option2.read(void 0, facts));
+      }).map((option2) => say(
         /** @type {string} */
         option2.more
       ));
@@ -5344,10 +5349,9 @@ function createView(doc, model, lang) {
     markTarget(labelsRight, null);
     columns.markIdle(null);
     const drawn = graphMethod(state);
-    const graph2 = state.method.cumulative && drawn !== state.method ? say("edges: {graph} of each layer ({heads}); dots: {method} between the focused token and the input", {
+    const graph2 = state.method.cumulative && drawn !== state.method ? say("edges: {graph} of each layer ({heads}); dots: its values between the focused token and the input", {
       graph: drawn.label,
-      heads: headLabel({ ...state, method: drawn, head: MEAN_HEAD }),
-      method: state.method.label
+      heads: headLabel({ ...state, method: drawn, head: MEAN_HEAD })
     }) : headLabel(state);
     const colours = scene.scale.of === "paths" ? say("traced paths coloured on each layer's own range") : say("colours scaled per layer");
     const missing = unsent.length ? ` \xB7 ${say("not read yet for this head: layers {layers} (open one to read it)", { layers: unsent.join(", ") })}` : "";

@@ -129,7 +129,10 @@ function moreToggle({ doc, say, commit }, options) {
       const open = state.controls === "all";
       const facts = { n: state.tokens.length, nLayers: state.nLayers, nHeads: state.nHeads };
       const changed = behind
-        .filter((option) => !same(stateValue(state, option.key), option.read(undefined, facts)))
+        .filter((option) => {
+          const value = stateValue(state, option.key);
+          return option.isSet ? option.isSet(value) : !same(value, option.read(undefined, facts));
+        })
         .map((option) => say(/** @type {string} */ (option.more)));
       button.setAttribute("aria-expanded", String(open));
       button.textContent = open

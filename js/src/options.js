@@ -36,7 +36,9 @@ import { LANGUAGES } from "./i18n.js";
  * @property {string[]} [views]  the views (the `view` option's values) where the option changes the picture;
  *   elsewhere controls.js disables its control and says why on hover. None: every view
  * @property {string} [more]  its control sits behind "More" in the basic bar (the `controls` option); the name the
- *   More button's tooltip gives it when it is not at its default
+ *   More button's tooltip gives it when it is set
+ * @property {(value: any) => boolean} [isSet]  whether a value read counts as set behind More (default: it is not the
+ *   default value)
  */
 
 /** The views that draw edges between token rows (the heads grid draws whole matrices, unfiltered). */
@@ -190,6 +192,7 @@ export const VIEW_OPTIONS = [
     control: "own",
     views: EDGE_VIEWS,
     more: "Token rows",
+    isSet: (window) => window.size !== 0, // a size chosen; where the window scrolled to is navigation, not a setting
     read: (value, facts) => ({
       start: clamp(Array.isArray(value) ? value[0] : 0, 0, Math.max(0, facts.n - 1), 0),
       size: clamp(Array.isArray(value) ? value[1] : 0, 0, Infinity, 0),

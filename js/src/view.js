@@ -326,10 +326,9 @@ export function createView(doc, model, lang) {
     const drawn = graphMethod(state);
     const graph =
       state.method.cumulative && drawn !== state.method
-        ? say("edges: {graph} of each layer ({heads}); dots: {method} between the focused token and the input", {
+        ? say("edges: {graph} of each layer ({heads}); dots: its values between the focused token and the input", {
             graph: drawn.label,
             heads: headLabel({ ...state, method: drawn, head: MEAN_HEAD }),
-            method: state.method.label,
           })
         : headLabel(state);
     const colours =

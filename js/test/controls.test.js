@@ -154,3 +154,13 @@ test("the target shows only with token scores: it chooses what they explain", ()
   controls.update({ ...state, attribution: "saliency" });
   assert.equal(target.hidden, false);
 });
+
+test("a token window scrolled but not resized is navigation, not a setting behind More", () => {
+  const { doc, model, controls } = bar();
+  const toggle = /** @type {HTMLButtonElement} */ (doc.querySelector(".attnw-more-toggle"));
+  controls.update({ ...readState(/** @type {any} */ (model)), window: { start: 40, size: 0 } });
+  assert.equal(toggle.textContent, "More ▾");
+  controls.update({ ...readState(/** @type {any} */ (model)), window: { start: 40, size: 16 } });
+  assert.equal(toggle.textContent, "More (1 set) ▾");
+  assert.match(toggle.title, /Set behind it: Token rows$/);
+});

@@ -504,7 +504,7 @@ test("the whole-model view draws every layer as a column, traces paths and shade
   await flush();
   assert.match(
     el.querySelector(".attnw-caption")?.textContent ?? "",
-    /edges: Attention step 0\.5·Ā \+ 0\.5·I of each layer \(mean of 2 heads\); dots: Attention rollout between the focused token and the input · traced paths coloured on each layer's own range/,
+    /edges: Attention step 0\.5·Ā \+ 0\.5·I of each layer \(mean of 2 heads\); dots: its values between the focused token and the input · traced paths coloured on each layer's own range/,
   );
   key("ArrowRight");
   key("ArrowRight");

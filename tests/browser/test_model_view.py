@@ -116,14 +116,16 @@ def test_flows_edges_are_its_capacities_and_the_caption_says_so(browser, page_se
     np.testing.assert_array_equal(flow, rollout)  # the same steps
     assert caption.startswith("Attention flow · whole model, 6 layers · "), caption
     assert "edges: Attention step 0.5·Ā + 0.5·I of each layer (mean of 12 heads)" in caption, caption
-    assert "dots: Attention flow between the focused token and the input" in caption, caption
-    assert "dots: Attention rollout between the focused token and the input" in page.inner_text(".attnw-caption")
+    assert caption.startswith("Attention flow · ") and caption.count("Attention flow") == 1, caption
+    assert "dots: its values between the focused token and the input" in caption, caption
+    said = page.inner_text(".attnw-caption")
+    assert said.startswith("Attention rollout · ") and "dots: its values between" in said, said
     # The downloaded picture says the same, and its key names the edges it colours.
     with page.expect_download() as info:
         page.click(".attnw-save-svg")
     info.value.save_as(tmp_path / "model.svg")
     words = " ".join(t.text or "" for t in ET.parse(tmp_path / "model.svg").getroot().iter(f"{SVG}text"))
-    assert "dots: Attention rollout between the" in words, words
+    assert "dots: its values between the" in words, words
     assert "Attention step 0.5·Ā + 0.5·I: edge colour (scaled per layer" in words, words
     assert errors == []
     page.close()
